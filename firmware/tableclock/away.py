@@ -1,0 +1,72 @@
+"""Players away from their seat: which blinds the table posts for them.
+
+Rules (docs/rules.md, "Away seats"), profile value ``away``:
+- "lppl": "the dealer will on their behalf post their SB and BB on the next
+  TWO occasions that both their SB and BB are due (ie two rounds of the
+  table), thereafter a BB will be posted every hand".  Reaching that stage
+  uses the player's one allowance; a later absence posts SB and BB when next
+  due, then a BB every hand.  An absence that ended before the every-hand
+  stage does not count.  (LPPL house rules, last paragraph.)
+- "dead_deal" (TDA 26) and "muck" (US rule 8): blinds are posted when due,
+  nothing more.
+
+This module only counts; the table decides how chips move.
+"""
+
+
+class AwayBook:
+    """Per-seat absence records.
+
+    :param rounds: big blinds posted in turn before the every-hand stage on a
+        first absence (2 for LPPL, 0 = no every-hand stage at all).
+    """
+
+    def __init__(self, rounds):
+        self.rounds = rounds
+        self.away = {}  # seat -> big blinds posted in turn during this absence
+        self.used = {}  # seat -> True once the every-hand stage was reached
+
+    def is_away(self, seat):
+        return seat in self.away
+
+    def seats(self):
+        return sorted(self.away)
+
+    def leave(self, seat):
+        self.away[seat] = 0
+
+    def back(self, seat):
+        self.away.pop(seat, None)
+
+    def forget(self, seat):
+        """The seat is empty now (bust or moved): drop everything."""
+        self.away.pop(seat, None)
+        self.used.pop(seat, None)
+
+    def every_hand(self, seat):
+        """Is *seat* at the stage where a big blind is posted every hand?"""
+        if not self.rounds or seat not in self.away:
+            return False
+        need = 1 if self.used.get(seat) else self.rounds
+        return self.away[seat] >= need
+
+    def posted_bb(self, seat, in_turn):
+        """Record a big blind posted for an away *seat*.  *in_turn* is True
+        when the seat was the big blind position."""
+        if seat not in self.away:
+            return
+        if self.every_hand(seat):
+            self.used[seat] = True
+        elif in_turn:
+            self.away[seat] += 1
+
+    def record(self):
+        return [[s, self.away[s]] for s in self.away], sorted(self.used)
+
+    def restore(self, rec):
+        self.away = {}
+        for s, c in rec[0]:
+            self.away[s] = c
+        self.used = {}
+        for s in rec[1]:
+            self.used[s] = True

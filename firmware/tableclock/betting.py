@@ -1,0 +1,94 @@
+"""One betting round (street): to-call, minimum bet and raise, reopening.
+
+Rules (docs/rules.md, "Betting"):
+- the minimum bet is the big blind (LPPL "BETTING"; US 12; TDA);
+- minimum raise per profile ``min_raise``:
+  "tda"      highest bet + last full raise (TDA 37-A, 41);
+  "complete" last full bet + last full raise: a short all-in is treated as a
+             call (LPPL "UNDER-RAISE", the 600/1200 example completes to 2400);
+  "double"   twice the last complete bet (US 12 "at least double");
+- a short all-in does not reopen the betting for players who already acted,
+  unless the bets since they acted add up to a full raise (TDA 41);
+- before the flop the amount to call is the full big blind even when the big
+  blind posted short.
+
+Amounts are chips, integers.  ``bets`` holds each seat's live bet this street.
+"""
+
+
+class Street:
+    """Betting state of one street.
+
+    :param bb: the hand's big blind (minimum bet and first full raise).
+    :param rule: the profile's ``min_raise`` value.
+    :param opening: the bet everyone faces at the start (the big blind before
+        the flop, 0 after).
+    """
+
+    def __init__(self, bb, rule, opening):
+        self.bb = bb
+        self.rule = rule
+        self.bets = {}
+        self.highest = opening
+        # the last bet level that was a full bet/raise, and the size of the
+        # last full raise (the big blind counts as the opening full bet)
+        self.full_level = opening
+        self.last_full = bb
+        self.acted = {}  # seat -> min_raise_to in force when it last acted
+        self.aggressor = None
+
+    def bet_of(self, seat):
+        return self.bets.get(seat, 0)
+
+    def to_call(self, seat):
+        return max(0, self.highest - self.bet_of(seat))
+
+    def min_raise_to(self):
+        """The smallest total a full bet or raise must reach on this street."""
+        if self.full_level == 0:  # no full bet yet: bet (or complete) the BB
+            return self.bb
+        if self.rule == "double":
+            return 2 * self.full_level
+        if self.rule == "complete":
+            return self.full_level + self.last_full
+        return self.highest + self.last_full
+
+    def reopened_for(self, seat):
+        """May *seat* raise? Yes if it has not acted on this street, or if
+        the bet has since reached the full raise it faced when it acted."""
+        if seat not in self.acted:
+            return True
+        return self.highest >= self.acted[seat]
+
+    def post(self, seat, amount):
+        """A live blind: counts toward the seat's bet, is not an action."""
+        self.bets[seat] = self.bet_of(seat) + amount
+
+    def put(self, seat, total):
+        """*seat* brings its bet to *total* (caller checked legality).
+
+        Returns True when the action was a full bet or raise.
+        """
+        full = False
+        if total > self.highest:
+            if total >= self.min_raise_to():
+                full = True
+                if self.full_level == 0:
+                    self.last_full = total
+                elif self.rule == "complete" or self.rule == "double":
+                    self.last_full = total - self.full_level
+                else:
+                    self.last_full = total - self.highest
+                self.full_level = total
+            self.highest = total
+            self.aggressor = seat
+        self.bets[seat] = total
+        self.acted[seat] = self.min_raise_to()
+        return full
+
+    def check(self, seat):
+        self.acted[seat] = self.min_raise_to()
+
+    def done(self, seat):
+        """Has *seat* nothing more to do this street (acted and matched)?"""
+        return seat in self.acted and self.bet_of(seat) >= self.highest

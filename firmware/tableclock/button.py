@@ -1,0 +1,92 @@
+"""Dealer button and blinds: the dead-button rule, heads-up, waiting seats.
+
+Rules (docs/rules.md, "Seats, dead button, dealer"):
+- the big blind moves to the next player clockwise after the previous big
+  blind; the small blind is the previous big blind's seat, dead when that
+  player is gone; the button is the previous small-blind position, which may
+  be an empty seat (LPPL "If a player is eliminated after it was his Small
+  Blind..."; US rule 13; TDA dead button);
+- heads-up the button is the small blind and acts first before the flop;
+  nobody takes the big blind twice in a row (LPPL "Heads Up", US rule 12,
+  TDA 28);
+- a new player seated in the waiting zone waits until the button passes
+  (LPPL: the small blind or button positions; TDA 7: between the SB and the
+  button).
+
+Seats are numbered 1..n clockwise.  Functions here are pure.
+"""
+
+
+def after(seat, n):
+    """The seat clockwise after *seat* at an *n*-seat table."""
+    return seat % n + 1
+
+
+def next_in(seat, n, members):
+    """First seat of *members* strictly clockwise after *seat* (may wrap to
+    *seat* itself when it is the only member); None if members is empty."""
+    s = seat
+    for _ in range(n):
+        s = after(s, n)
+        if s in members:
+            return s
+    return None
+
+
+def clockwise_from(start, n, members):
+    """Members in clockwise order beginning strictly after *start*."""
+    out = []
+    s = start
+    for _ in range(n):
+        s = after(s, n)
+        if s in members:
+            out.append(s)
+    return out
+
+
+def between(seat, lo, hi, n):
+    """True when *seat* lies strictly clockwise after *lo* and before *hi*."""
+    s = after(lo, n)
+    while s != hi:
+        if s == seat:
+            return True
+        s = after(s, n)
+    return False
+
+
+def first_positions(button, players, n):
+    """(button, sb_pos, bb_pos) for the first hand with the button at *button*.
+
+    Heads-up the button posts the small blind.
+    """
+    if len(players) == 2:
+        sb = button if button in players else next_in(button, n, players)
+        return sb, sb, next_in(sb, n, players)
+    sb = next_in(button, n, players)
+    return button, sb, next_in(sb, n, players)
+
+
+def next_positions(prev_bb, prev_sb, players, n):
+    """(button, sb_pos, bb_pos) for the next hand by the dead-button rule.
+
+    *players* are the seats taking part (dealt in, blinds due).  The returned
+    sb_pos may be a seat with nobody in it (a dead small blind) and the button
+    may be an empty seat.  Heads-up the button is the small blind and the big
+    blind goes to the player who did not just have it.
+    """
+    bb = next_in(prev_bb, n, players)
+    if len(players) == 2:
+        other = next_in(bb, n, players)
+        return other, other, bb
+    return prev_sb, prev_bb, bb
+
+
+def must_wait(seat, button, sb_pos, zone, n):
+    """True when a newly seated player at *seat* must wait for the button.
+
+    zone "button_sb": the button seat, the SB position or between them;
+    zone "between": strictly between the button and the SB position.
+    """
+    if zone == "button_sb":
+        return seat == button or seat == sb_pos or between(seat, button, sb_pos, n)
+    return between(seat, button, sb_pos, n)

@@ -1,0 +1,223 @@
+"""The level clock: blind levels and breaks counted in integer milliseconds.
+
+Rules (docs/rules.md, "Level clock"):
+- levels advance on time; a break is an entry of its own (no hand starts on it);
+- the level in force for a hand is fixed when the hand starts (LPPL "the new
+  increase will not take effect until the hand has been dealt and completed";
+  TDA 20; US rule 17) -- the table reads ``blinds()`` only at a hand start;
+- pause/resume, add or remove time, jump to a level; LPPL: levels may only be
+  dropped (skipped) after the second chip-up;
+- colour-up notices after configured levels; late-entry window.
+
+Time only moves through ``advance(ms)``: the caller owns the time source
+(``supervisor.ticks_ms`` on the board, a virtual clock in tests).
+"""
+
+try:
+    from typing import Any, List, Optional  # noqa: F401
+except ImportError:
+    pass
+
+
+class ClockError(ValueError):
+    """A clock command that cannot be carried out; the message says why."""
+
+
+def _int(v, what):
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ClockError("%s must be a whole number" % what)
+    return v
+
+
+def parse_levels(raw):
+    """Validate a level list and return it as a list of compact tuples.
+
+    Each entry is ``(sb, bb, ante, ms, number)`` for a level or
+    ``(0, 0, 0, ms, 0)`` for a break (number 0 marks a break).
+    """
+    if not isinstance(raw, list) or not raw:
+        raise ClockError("levels must be a non-empty list")
+    out = []
+    number = 0
+    for i, e in enumerate(raw):
+        where = "levels[%d]" % i
+        if not isinstance(e, dict):
+            raise ClockError(where + " must be an object")
+        if "break" in e:
+            mins = e["break"]
+            if isinstance(mins, bool) or not isinstance(mins, (int, float)) or mins <= 0:
+                raise ClockError(where + ": a break needs a positive number of minutes")
+            out.append((0, 0, 0, int(mins * 60000), 0))
+            continue
+        sb = _int(e.get("sb"), where + ".sb")
+        bb = _int(e.get("bb"), where + ".bb")
+        ante = _int(e.get("ante", 0), where + ".ante")
+        mins = e.get("minutes")
+        if isinstance(mins, bool) or not isinstance(mins, (int, float)) or mins <= 0:
+            raise ClockError(where + ": minutes must be a positive number")
+        if bb <= 0 or sb < 0 or ante < 0:
+            raise ClockError(where + ": blinds must be positive and the ante not negative")
+        if sb > bb:
+            raise ClockError(where + ": the small blind %d is bigger than the big blind %d" % (sb, bb))
+        number += 1
+        out.append((sb, bb, ante, int(mins * 60000), number))
+    if number == 0:
+        raise ClockError("levels must contain at least one level that is not a break")
+    if out[-1][4] == 0:
+        raise ClockError("the structure cannot end with a break")
+    return out
+
+
+class LevelClock:
+    """Counts down the current entry of a blind structure.
+
+    :param levels: output of :func:`parse_levels`.
+    :param colour_ups: list of ``{"after_level": n, "remove": [..], "chip": c}``.
+    All times are integer milliseconds.
+    """
+
+    def __init__(self, levels, colour_ups=None, drop_after=0, late_until=None):
+        self.levels = levels
+        self.colour_ups = colour_ups or []
+        self.drop_after = drop_after
+        self.late_until = late_until
+        self.index = 0
+        self.left_ms = levels[0][3]
+        self.paused = False
+
+    # -- reading -------------------------------------------------------
+    def _level_entry(self):
+        """The entry whose blinds are shown: the current level, or on a
+        break the next level."""
+        i = self.index
+        while self.levels[i][4] == 0:
+            i += 1
+        return self.levels[i]
+
+    def on_break(self):
+        return self.levels[self.index][4] == 0
+
+    def blinds(self):
+        """(level number, sb, bb, ante) shown now (the next level's on a break)."""
+        e = self._level_entry()
+        return e[4], e[0], e[1], e[2]
+
+    def next_blinds(self):
+        """(level, sb, bb, ante) of the level after the one shown, or None."""
+        cur = self._level_entry()[4]
+        for e in self.levels:
+            if e[4] == cur + 1:
+                return e[4], e[0], e[1], e[2]
+        return None
+
+    def seconds_left(self):
+        """Whole seconds left in the current entry, rounded up (a clock shows
+        0:01 until the very end)."""
+        return (self.left_ms + 999) // 1000
+
+    def last_entry(self):
+        return self.index == len(self.levels) - 1
+
+    def colour_up(self):
+        """The colour-up notice in force: during the entry right after the
+        level it follows (the break, or the next level), else None."""
+        if self.index == 0:
+            return None
+        prev = self.levels[self.index - 1][4]
+        for c in self.colour_ups:
+            if c.get("after_level") == prev:
+                return c
+        return None
+
+    def late_entry_open(self):
+        if self.late_until is None:
+            return None
+        return self._level_entry()[4] < self.late_until
+
+    def chip_ups_done(self):
+        """Highest level number after which a colour-up has already happened."""
+        done = 0
+        for c in self.colour_ups:
+            n = c.get("after_level", 0)
+            if self.passed_level(n) and n > done:
+                done = n
+        return done
+
+    def passed_level(self, n):
+        for i in range(self.index):
+            if self.levels[i][4] == n:
+                return True
+        return False
+
+    # -- commands ------------------------------------------------------
+    def advance(self, ms):
+        """Let *ms* milliseconds pass (nothing moves while paused).
+        Returns the number of entries that ended."""
+        if self.paused or ms <= 0:
+            return 0
+        ended = 0
+        while ms >= self.left_ms and not self.last_entry():
+            ms -= self.left_ms
+            self.index += 1
+            self.left_ms = self.levels[self.index][3]
+            ended += 1
+        if ms >= self.left_ms:  # last level: it stays at 0
+            self.left_ms = 0
+        else:
+            self.left_ms -= ms
+        return ended
+
+    def pause(self):
+        if self.paused:
+            raise ClockError("The clock is already paused")
+        self.paused = True
+
+    def resume(self):
+        if not self.paused:
+            raise ClockError("The clock is not paused")
+        self.paused = False
+
+    def check_adjust(self, ms):
+        if self.left_ms + ms < 1000:
+            raise ClockError(
+                "Only %d seconds are left in this level: cannot remove %d"
+                % (self.seconds_left(), -ms // 1000)
+            )
+
+    def adjust(self, ms):
+        """Add (positive) or remove (negative) time from the current entry."""
+        self.check_adjust(ms)
+        self.left_ms += ms
+
+    def _find_level(self, n):
+        for i, e in enumerate(self.levels):
+            if e[4] == n:
+                return i
+        return -1
+
+    def check_jump(self, n):
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ClockError("Jump needs a level number")
+        i = self._find_level(n)
+        if i < 0:
+            raise ClockError("There is no level %d" % n)
+        cur = self._level_entry()[4]
+        if n > cur + 1 and self.drop_after and cur <= self.drop_after:
+            raise ClockError(
+                "Levels can only be dropped after the chip-up that follows level %d"
+                % self.drop_after
+            )
+        return i
+
+    def jump(self, n):
+        """Start level *n* from its full time."""
+        i = self.check_jump(n)
+        self.index = i
+        self.left_ms = self.levels[i][3]
+
+    def record(self):
+        return [self.index, self.left_ms, 1 if self.paused else 0]
+
+    def restore(self, rec):
+        self.index, self.left_ms, p = rec
+        self.paused = bool(p)

@@ -1,0 +1,88 @@
+"""House-rule profiles: the differences between the three rule texts, as data.
+
+``lppl``    LivePubPokerLeague house rules (shared/seeds/000_...).
+``us_free`` U.S. "free" poker league play rules (shared/seeds/003_...).
+``wph``     WPH league house rules on Poker TDA 2022 (shared/seeds/004_...).
+
+Every behaviour that differs between leagues is looked up here by name; the
+engine modules never test a profile's name.  docs/rules.md quotes the sentence
+behind each value.
+"""
+
+# min_raise: how the smallest legal raise is computed (see betting.py)
+#   "tda"        highest bet + last full raise                (TDA 37/41)
+#   "complete"   last full bet + last full raise: a short all-in is a call
+#                ("UNDER-RAISE ... played as though the person has called")
+#   "double"     twice the last complete bet ("at least double")
+# away: what the table does for a player away from the seat (see away.py)
+#   "lppl"       dealt in, auto check/fold, SB+BB twice then a BB every hand
+#   "dead_deal"  hand dead at the deal, blinds posted when due (TDA 26)
+#   "muck"       dealt in, blinds when due, hand mucked when action reaches it
+# wait_zone: where a newly seated player must wait for the button to pass
+#   "button_sb"  the button seat, the SB position and any seat between them
+#   "between"    only seats strictly between the button and the SB (TDA 7)
+# colour_up_rounding: "nearest" (to the nearest unit) or "up" (not raced)
+# away_auto: what an away seat does when the action reaches it
+#   "check_fold" check when free, else fold;  "fold" always fold
+
+PROFILES = {
+    "lppl": {
+        "name": "LivePubPokerLeague",
+        "min_raise": "complete",
+        "away": "lppl",
+        "away_auto": "check_fold",
+        "away_rounds": 2,
+        "wait_zone": "button_sb",
+        "shot_clock": 60,
+        "shot_warning": 10,
+        "colour_up_rounding": "nearest",
+        "colour_ups": [
+            {"after_level": 5, "remove": [25, 50], "chip": 100},
+            {"after_level": 10, "remove": [100], "chip": 500},
+        ],
+        # levels may be dropped only after this colour-up has happened
+        "drop_levels_after": 10,
+        "late_entry_until_level": 3,
+        "allins_show_first": True,
+    },
+    "us_free": {
+        "name": "U.S. free poker league",
+        "min_raise": "double",
+        "away": "muck",
+        "away_auto": "fold",
+        "away_rounds": 0,
+        "wait_zone": "between",
+        "shot_clock": 30,
+        "shot_warning": 10,
+        "colour_up_rounding": "up",
+        "colour_ups": [],
+        "drop_levels_after": 0,
+        "late_entry_until_level": None,
+        "allins_show_first": False,
+    },
+    "wph": {
+        "name": "WPH league (Poker TDA 2022)",
+        "min_raise": "tda",
+        "away": "dead_deal",
+        "away_auto": "check_fold",
+        "away_rounds": 0,
+        "wait_zone": "between",
+        "shot_clock": 60,
+        "shot_warning": 10,
+        "colour_up_rounding": "up",
+        "colour_ups": [],
+        "drop_levels_after": 0,
+        "late_entry_until_level": None,
+        "allins_show_first": False,
+    },
+}
+
+
+def get(name):
+    """Return the profile dict called *name*; ValueError names the known ones."""
+    p = PROFILES.get(name)
+    if p is None:
+        raise ValueError(
+            "unknown profile %r (use one of: %s)" % (name, ", ".join(sorted(PROFILES)))
+        )
+    return p

@@ -1,0 +1,117 @@
+"""The replay contract's command line: one JSON state line per event.
+
+    python -m tableclock.replay FILE     (or ``-`` for standard input)
+    micropython -m tableclock.replay FILE   (from firmware/, same output)
+
+FILE is either a JSON object ``{"setup": {...}, "events": [...]}`` or JSON
+lines: the setup on the first line, then one event per line.  With ``-`` the
+setup is the first line of standard input and each later line is an event;
+each state line is flushed as soon as the event is processed, so another
+program can drive a table line by line.  A line that is not valid JSON, or an
+event that is refused, gives the unchanged state with ``error`` set; the
+replay never stops on bad input.  A bad setup prints ``{"error": ...}``: from
+a file that ends the run (exit code 2); on standard input the next line is
+tried as the setup.
+"""
+
+import json
+import sys
+
+from .table import SetupError, Table
+
+
+def _out(obj):
+    sys.stdout.write(json.dumps(obj))
+    sys.stdout.write("\n")
+    try:
+        sys.stdout.flush()
+    except AttributeError:
+        pass
+
+
+def _parse(line):
+    try:
+        return json.loads(line), None
+    except Exception:  # ValueError; CPython RecursionError on deep nesting
+        return None, "That line is not valid JSON"
+
+
+def run_lines(lines, stop_on_bad_setup):
+    """Feed setup + events from an iterator of text lines; returns an exit code."""
+    table = None
+    for line in lines:
+        line = line.strip()
+        if not line:
+            continue
+        obj, err = _parse(line)
+        if table is None:
+            if err is None:
+                try:
+                    table = Table(obj)
+                    continue
+                except SetupError as e:
+                    err = "Bad setup: %s" % e
+            _out({"error": err})
+            if stop_on_bad_setup:
+                return 2
+            continue
+        if err is None:
+            _out(table.apply(obj))
+        else:
+            table.error = err
+            _out(table.state())
+    if table is None:
+        if stop_on_bad_setup:
+            _out({"error": "No setup was given"})
+        return 2
+    return 0
+
+
+def run_file(path):
+    with open(path) as f:
+        text = f.read()
+    obj = None
+    if text.lstrip()[:1] == "{":
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            obj = None  # JSON lines
+    if isinstance(obj, dict) and "setup" in obj:
+        try:
+            table = Table(obj["setup"])
+        except SetupError as e:
+            _out({"error": "Bad setup: %s" % e})
+            return 2
+        events = obj.get("events", [])
+        if not isinstance(events, list):
+            _out({"error": "events must be a list"})
+            return 2
+        for ev in events:
+            _out(table.apply(ev))
+        return 0
+    return run_lines(text.split("\n"), True)
+
+
+def _stdin_lines():
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return
+        yield line
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.stderr.write("usage: python -m tableclock.replay FILE|-\n")
+        return 2
+    if argv[0] == "-":
+        return run_lines(_stdin_lines(), False)
+    try:
+        return run_file(argv[0])
+    except OSError as e:
+        sys.stderr.write("cannot read %s: %s\n" % (argv[0], e))
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,53 @@
+"""The shot clock: calling the clock on the player to act.
+
+Rules (docs/rules.md, "Shot clock"): TDA 25 as used by WPH: "A player on the
+clock has up to 60 seconds with a 10 second warning to act. If the player
+faces a bet and time expires, the hand is dead; if not facing a bet, the hand
+is checked. Time ties go to the player."  Other profiles: configurable.
+"""
+
+
+class ShotClock:
+    """Counts down one call of the clock, in integer milliseconds.
+
+    :param limit_s: seconds the player has; :param warn_s: warning at this
+        many seconds left.
+    """
+
+    def __init__(self, limit_s, warn_s):
+        self.limit_ms = limit_s * 1000
+        self.warn_ms = warn_s * 1000
+        self.seat = None
+        self.left_ms = 0
+
+    def running(self):
+        return self.seat is not None
+
+    def call(self, seat):
+        self.seat = seat
+        self.left_ms = self.limit_ms
+
+    def stop(self):
+        self.seat = None
+
+    def seconds(self):
+        """Whole seconds left (rounded up), or None when not running."""
+        if self.seat is None:
+            return None
+        return (max(self.left_ms, 0) + 999) // 1000
+
+    def warning(self):
+        return self.seat is not None and self.left_ms <= self.warn_ms
+
+    def advance(self, ms):
+        """Let *ms* pass; return the ms left over after expiry (>= 0), or
+        -1 if the clock has not expired.  Expiry means strictly more than the
+        limit has passed: a time tie goes to the player."""
+        if self.seat is None:
+            return -1
+        self.left_ms -= ms
+        if self.left_ms < 0:
+            over = -self.left_ms - 1
+            self.left_ms = 0
+            return over
+        return -1
