@@ -44,21 +44,26 @@ class AwayBook:
         self.used.pop(seat, None)
 
     def every_hand(self, seat):
-        """Is *seat* at the stage where a big blind is posted every hand?"""
+        """Is *seat* at the stage where a big blind is posted every hand?
+
+        A first absence gets there after ``rounds`` rounds of blinds posted
+        in turn (an SB and a BB each); a player who already used the
+        allowance after one SB and one BB.
+        """
         if not self.rounds or seat not in self.away:
             return False
-        need = 1 if self.used.get(seat) else self.rounds
+        need = 2 if self.used.get(seat) else 2 * self.rounds
         return self.away[seat] >= need
 
-    def posted_bb(self, seat, in_turn):
-        """Record a big blind posted for an away *seat*.  *in_turn* is True
-        when the seat was the big blind position."""
-        if seat not in self.away:
-            return
-        if self.every_hand(seat):
-            self.used[seat] = True
-        elif in_turn:
+    def blind_in_turn(self, seat):
+        """Record a small or big blind posted for *seat* in its turn."""
+        if seat in self.away and not self.every_hand(seat):
             self.away[seat] += 1
+
+    def reached_stage(self, seat):
+        """A big blind was posted for *seat* at the every-hand stage: this
+        absence has used the player's one allowance."""
+        self.used[seat] = True
 
     def record(self):
         return [[s, self.away[s]] for s in self.away], sorted(self.used)

@@ -142,9 +142,9 @@ class Table:
         try:
             self._dispatch(ev)
             self.error = None
-        except Refused as e:
+        except (Refused, ClockError) as e:
             self.error = str(e)
-        except (ClockError, ValueError, TypeError, KeyError, IndexError) as e:
+        except (ValueError, TypeError, KeyError, IndexError) as e:
             # validation happens before any change, so state is intact
             self.error = "Bad event: %s" % e
         return self.state()
@@ -441,20 +441,22 @@ class Table:
         h.bet = Street(bb, p["min_raise"], bb)
         dead_deal = p["away"] == "dead_deal"
         h.live = [s for s in dealt if not (dead_deal and self.away.is_away(s))]
+        every = [s for s in dealt if self.away.every_hand(s)]
         if ante:
             for s in dealt:
                 self._post(h, s, ante, "ante", False)
         if self.sb_seat is not None:
             self._post(h, self.sb_seat, sb, "sb", True)
+            if self.sb_seat in every:  # a BB every hand: the SB part is live
+                self._post(h, self.sb_seat, bb - sb, "dead", False)
         self._post(h, self.bb_pos, bb, "bb", True)
-        self.away.posted_bb(self.bb_pos, True)
-        for s in dealt:
-            if s != self.bb_pos and self.away.every_hand(s):
-                if s == self.sb_seat:  # its SB is live; the rest of a BB is dead
-                    self._post(h, s, bb - sb, "dead", False)
-                else:
-                    self._post(h, s, bb, "dead_bb", False)
-                self.away.posted_bb(s, False)
+        for s in every:
+            if s != self.sb_seat and s != self.bb_pos:
+                self._post(h, s, bb, "dead_bb", False)
+            self.away.reached_stage(s)
+        for s in (self.sb_seat, self.bb_pos):
+            if s is not None and s not in every:
+                self.away.blind_in_turn(s)
         self.last = "Hand %d: button %d, %s, BB seat %d" % (
             self.hands, self.btn,
             "SB seat %d" % self.sb_seat if self.sb_seat is not None else "dead SB", self.bb_pos)

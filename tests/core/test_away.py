@@ -1,0 +1,133 @@
+"""Blinds and actions for players away from their seats, per profile."""
+
+from tc_util import do, fold_round, level, posts, table
+
+FOUR = {1: 3000, 2: 3000, 3: 3000, 4: 3000}
+
+
+def _hands(t, n):
+    """Play *n* hands in which everyone folds to the big blind; return the
+    posts of each hand."""
+    out = []
+    for _ in range(n):
+        st = do(t, "hand")
+        out.append(posts(st))
+        fold_round(t)
+    return out
+
+
+def test_lppl_away_two_rounds_then_big_blind_every_hand():
+    # LPPL: "the dealer will on their behalf post their SB and BB on the next
+    # TWO occasions that both their SB and BB are due (ie two rounds of the
+    # table), thereafter a BB will be posted every hand"
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "away", seat=3)
+    p = _hands(t, 10)
+    # button 4: SB 1, BB 2 | SB 2, BB 3 | SB 3, BB 4 | ... four hands a round
+    assert p[0] == [(1, 25, "sb"), (2, 50, "bb")]
+    assert p[1] == [(2, 25, "sb"), (3, 50, "bb")]       # first BB for seat 3
+    assert p[2] == [(3, 25, "sb"), (4, 50, "bb")]       # first SB
+    assert p[3] == [(1, 50, "bb"), (4, 25, "sb")]
+    assert p[5] == [(2, 25, "sb"), (3, 50, "bb")]       # second BB
+    assert p[6] == [(3, 25, "sb"), (4, 50, "bb")]       # second SB: two rounds done
+    assert p[7] == [(1, 50, "bb"), (3, 50, "dead_bb"), (4, 25, "sb")]   # the "3rd BB"
+    assert p[8] == [(1, 25, "sb"), (2, 50, "bb"), (3, 50, "dead_bb")]
+    assert p[9] == [(2, 25, "sb"), (3, 50, "bb")]       # its own BB is live
+
+
+def test_lppl_every_hand_big_blind_in_small_blind_seat_is_part_live():
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "away", seat=3)
+    _hands(t, 10)
+    st = do(t, "hand")            # hand 11: SB 3, BB 4
+    assert posts(st) == [(3, 25, "dead"), (3, 25, "sb"), (4, 50, "bb")]
+    assert st["bets"]["3"] == 25 and st["pot"] == 100
+
+
+def test_lppl_allowance_is_used_once_at_the_every_hand_stage():
+    # "This process is only allowed once per player - if a player leaves their
+    # seat for a subsequent period AFTER they have PREVIOUSLY reached the
+    # 'blind posted every hand stage', their SB and BB will be posted when
+    # next due then every hand immediately thereafter a BB will be posted"
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "away", seat=3)
+    _hands(t, 8)                  # reached the every-hand stage at hand 8
+    do(t, "back", seat=3)
+    _hands(t, 1)                  # hand 9
+    do(t, "away", seat=3)
+    p = _hands(t, 5)              # hands 10-14
+    assert p[0] == [(2, 25, "sb"), (3, 50, "bb")]       # BB when due
+    assert p[1] == [(3, 25, "sb"), (4, 50, "bb")]       # SB when due
+    assert p[2] == [(1, 50, "bb"), (3, 50, "dead_bb"), (4, 25, "sb")]   # then every hand
+
+
+def test_lppl_short_absence_does_not_use_the_allowance():
+    # "If a player has previously left the table but their blinds did NOT
+    # reach the '3rd BB' stage then that does NOT count as their 1st departure"
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "away", seat=3)
+    _hands(t, 7)                  # two full rounds of blinds, no every-hand BB yet
+    do(t, "back", seat=3)
+    _hands(t, 1)
+    do(t, "away", seat=3)         # hand 9 onwards: a fresh two-round allowance
+    p = _hands(t, 6)
+    assert all(x[2] != "dead_bb" for hand in p for x in hand)
+
+
+def test_lppl_away_player_is_dealt_in_checks_and_folds():
+    # LPPL: "If the vacant seat is required to make a call to stay in the
+    # hand, their hand is folded. However if the vacant seat has a check
+    # option ... a check will be the automatic action"
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "away", seat=2)          # the big blind
+    st = do(t, "hand")
+    assert 2 in st["in_hand"] and st["action"] == 3
+    do(t, "call")                  # 3
+    do(t, "call")                  # 4
+    st = do(t, "call")             # 1 completes; BB away: checks its option
+    assert st["street"] == "flop" and 2 in st["in_hand"]
+    assert st["action"] == 1       # first after the button (4)
+    st = do(t, "check")            # 1 checks; away seat 2 checks; seat 3 to act
+    assert st["action"] == 3 and 2 in st["in_hand"]
+    do(t, "bet", to=100)
+    do(t, "fold")                  # 4
+    st = do(t, "call")             # 1 calls; seat 2 faces a bet: folded
+    assert st["street"] == "turn" and st["in_hand"] == [1, 3]
+
+
+def test_wph_away_hand_is_dead_at_the_deal_blinds_posted():
+    # TDA 26: "To have a live hand, players must be in reach of their chair
+    # when the last card is dealt ... If not, their cards are mucked and their
+    # posted blinds and antes forfeit to the pot."
+    t = table("wph", dict(FOUR), button=4, levels=level(25, 50, ante=5))
+    do(t, "away", seat=2)
+    st = do(t, "hand")
+    assert 2 not in st["in_hand"] and (2, 50, "bb") in posts(st)
+    assert (2, 5, "ante") in posts(st)
+    assert st["action"] == 3 and st["to_call"] == 50
+    do(t, "fold")
+    do(t, "fold")                  # 4
+    st = t.state()
+    # seat 1 (SB) alone with live cards: wins the blinds and antes
+    assert st["street"] is None and st["winners"] == {"1": 20 + 25 + 50}
+
+
+def test_us_free_away_hand_mucked_when_action_reaches_it():
+    # US 8: "if the player is not at the table when it is their turn to act,
+    # their hand will be mucked by the dealer"
+    t = table("us_free", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "away", seat=2)          # BB
+    st = do(t, "hand")
+    assert 2 in st["in_hand"] and (2, 50, "bb") in posts(st)
+    do(t, "call")                  # 3
+    do(t, "call")                  # 4
+    st = do(t, "call")             # 1: seat 2's option is mucked, not checked
+    assert st["street"] == "flop" and 2 not in st["in_hand"]
+
+
+def test_away_during_own_turn_acts_at_once():
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    st = do(t, "hand")
+    assert st["action"] == 3
+    st = do(t, "away", seat=3)     # facing the BB: folded
+    assert st["action"] == 4 and 3 not in st["in_hand"] and st["away"] == [3]
