@@ -610,7 +610,8 @@ class Table:
             order = [start] + [s for s in clockwise_from(start, self.n, h.live) if s != start]
         if self.profile["allins_show_first"]:
             allin = [s for s in order if self.stacks[s] == 0]
-            allin.sort(key=lambda s: h.contrib[s])
+            # least chips first; ties keep table order (MicroPython's sort is not stable)
+            allin.sort(key=lambda s: (h.contrib[s], order.index(s)))
             order = allin + [s for s in order if s not in allin]
         return order
 
@@ -627,7 +628,7 @@ class Table:
                 self.stacks[s] += won[s]
         self.winners = won
         out = [s for s in h.dealt if self.stacks.get(s, 1) == 0]
-        out.sort(key=lambda s: h.start[s])
+        out.sort(key=lambda s: (h.start[s], s))  # a tie is listed by seat (and flagged)
         ties = []
         i = 0
         while i < len(out):
