@@ -85,8 +85,11 @@ def must_wait(seat, button, sb_pos, zone, n):
     """True when a newly seated player at *seat* must wait for the button.
 
     zone "button_sb": the button seat, the SB position or between them;
+    zone "sb_between": the SB position or between it and the button;
     zone "between": strictly between the button and the SB position.
     """
-    if zone == "button_sb":
-        return seat == button or seat == sb_pos or between(seat, button, sb_pos, n)
+    if seat == sb_pos and zone != "between":
+        return True
+    if seat == button and zone == "button_sb":
+        return True
     return between(seat, button, sb_pos, n)

@@ -58,7 +58,8 @@ def parse_levels(raw):
         if bb <= 0 or sb < 0 or ante < 0:
             raise ClockError(where + ": blinds must be positive and the ante not negative")
         if sb > bb:
-            raise ClockError(where + ": the small blind %d is bigger than the big blind %d" % (sb, bb))
+            raise ClockError(where + ": the small blind %d is bigger than the big blind %d"
+                             % (sb, bb))
         number += 1
         out.append((sb, bb, ante, int(mins * 60000), number))
     if number == 0:
@@ -129,10 +130,20 @@ class LevelClock:
                 return c
         return None
 
+    def started_level(self):
+        """Number of the last level that has started (0 before level 1)."""
+        i = self.index
+        while i > 0 and self.levels[i][4] == 0:
+            i -= 1
+        return self.levels[i][4]
+
     def late_entry_open(self):
+        """Open until the level ``late_until`` starts (LPPL: "anytime before
+        the start of the 3rd Blind Level", so still open on a break before
+        it); None when the host decides."""
         if self.late_until is None:
             return None
-        return self._level_entry()[4] < self.late_until
+        return self.started_level() < self.late_until
 
     def chip_ups_done(self):
         """Highest level number after which a colour-up has already happened."""

@@ -20,7 +20,12 @@ behind each value.
 #   "muck"       dealt in, blinds when due, hand mucked when action reaches it
 # wait_zone: where a newly seated player must wait for the button to pass
 #   "button_sb"  the button seat, the SB position and any seat between them
+#   "sb_between" the SB position and seats between it and the button (WPH:
+#                "Players added to a table at the small blind position must
+#                wait"; TDA 7 "except between the SB and button")
 #   "between"    only seats strictly between the button and the SB (TDA 7)
+# bust_tiebreak_hand: same-hand busts with equal starting chips are ordered
+#                by the showdown ranking (LPPL) before being left to the TD
 # colour_up_rounding: "nearest" (to the nearest unit) or "up" (not raced)
 # away_auto: what an away seat does when the action reaches it
 #   "check_fold" check when free, else fold;  "fold" always fold
@@ -44,6 +49,7 @@ PROFILES = {
         "drop_levels_after": 10,
         "late_entry_until_level": 3,
         "allins_show_first": True,
+        "bust_tiebreak_hand": True,
     },
     "us_free": {
         "name": "U.S. free poker league",
@@ -59,6 +65,7 @@ PROFILES = {
         "drop_levels_after": 0,
         "late_entry_until_level": None,
         "allins_show_first": False,
+        "bust_tiebreak_hand": False,
     },
     "wph": {
         "name": "WPH league (Poker TDA 2022)",
@@ -66,7 +73,7 @@ PROFILES = {
         "away": "dead_deal",
         "away_auto": "check_fold",
         "away_rounds": 0,
-        "wait_zone": "between",
+        "wait_zone": "sb_between",
         "shot_clock": 60,
         "shot_warning": 10,
         "colour_up_rounding": "up",
@@ -74,6 +81,7 @@ PROFILES = {
         "drop_levels_after": 0,
         "late_entry_until_level": None,
         "allins_show_first": False,
+        "bust_tiebreak_hand": False,
     },
 }
 

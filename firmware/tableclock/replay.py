@@ -21,7 +21,7 @@ from .table import SetupError, Table
 
 
 def _out(obj):
-    sys.stdout.write(json.dumps(obj))
+    json.dump(obj, sys.stdout)  # streamed: no copy of the whole line
     sys.stdout.write("\n")
     try:
         sys.stdout.flush()
@@ -68,28 +68,55 @@ def run_lines(lines, stop_on_bad_setup):
 
 
 def run_file(path):
+    """Replay a file: a whole JSON object, or JSON lines read one at a time
+    (a long session never has to fit in memory at once)."""
     with open(path) as f:
-        text = f.read()
-    obj = None
-    if text.lstrip()[:1] == "{":
-        try:
-            obj = json.loads(text)
-        except ValueError:
-            obj = None  # JSON lines
-    if isinstance(obj, dict) and "setup" in obj:
-        try:
-            table = Table(obj["setup"])
-        except SetupError as e:
-            _out({"error": "Bad setup: %s" % e})
-            return 2
-        events = obj.get("events", [])
-        if not isinstance(events, list):
-            _out({"error": "events must be a list"})
-            return 2
-        for ev in events:
-            _out(table.apply(ev))
-        return 0
-    return run_lines(text.split("\n"), True)
+        first = f.readline()
+        rest = f.readline()
+        if first.strip()[:1] == "{" and rest.strip()[:1] not in ("{", ""):
+            return _run_object(first + rest + f.read())
+        if rest.strip() == "":
+            obj = None
+            try:
+                obj = json.loads(first)
+            except Exception:
+                pass
+            if isinstance(obj, dict) and "setup" in obj:
+                return _run_object(first)
+        return run_lines(_chain(first, rest, f), True)
+
+
+def _chain(first, rest, f):
+    yield first
+    yield rest
+    while True:
+        line = f.readline()
+        if not line:
+            return
+        yield line
+
+
+def _run_object(text):
+    try:
+        obj = json.loads(text)
+    except Exception:
+        _out({"error": "The file is neither a JSON object nor JSON lines"})
+        return 2
+    if not isinstance(obj, dict) or "setup" not in obj:
+        _out({"error": 'A scenario file needs "setup" and "events"'})
+        return 2
+    try:
+        table = Table(obj["setup"])
+    except SetupError as e:
+        _out({"error": "Bad setup: %s" % e})
+        return 2
+    events = obj.get("events", [])
+    if not isinstance(events, list):
+        _out({"error": "events must be a list"})
+        return 2
+    for ev in events:
+        _out(table.apply(ev))
+    return 0
 
 
 def _stdin_lines():

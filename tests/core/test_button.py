@@ -152,12 +152,16 @@ def test_lppl_newcomer_on_button_or_small_blind_waits():
     assert posts(st) == [(4, 50, "bb")]
 
 
-def test_wph_newcomer_on_button_or_small_blind_is_dealt_in():
-    # TDA 7: "can get any seat including the small or big blind or the button
-    # and be dealt in, except between the SB and button"
+def test_wph_newcomer_on_button_dealt_in_small_blind_waits():
+    # WPH: "Players added to a table at the small blind position must wait
+    # until the button passes their position"; TDA 7 otherwise: "can get any
+    # seat including ... the button and be dealt in, except between the SB
+    # and button".  us_free is silent: TDA 7 as written (the SB may play).
     t, st = _newcomer_at("wph", 2)
     assert st["button"] == 2 and 2 in st["in_hand"]
     t, st = _newcomer_at("wph", 3)
+    assert st["waiting"] == [3] and st["sb_seat"] is None
+    t, st = _newcomer_at("us_free", 3)
     assert st["sb_seat"] == 3 and (3, 25, "sb") in posts(st)
 
 
@@ -185,3 +189,19 @@ def test_absent_button_previous_dealer_deals():
     do(t, "away", seat=2)
     st = do(t, "hand")
     assert st["button"] == 2 and st["dealer"] == 1
+
+
+def test_lppl_same_hand_busts_with_equal_chips_better_hand_finishes_higher():
+    # LPPL: "If 'chips' at the beginning of the hand were equal, the player
+    # who has the best hand (including the community cards) will be awarded
+    # the higher finishing position."  US 14 / WPH: equal chips -> the TD.
+    for profile, busted, ties in (("lppl", [4, 3], []), ("us_free", [3, 4], [[3, 4]])):
+        t = table(profile, {1: 3000, 2: 3000, 3: 200, 4: 200}, button=1, levels=level(25, 50))
+        do(t, "hand")                 # SB 2, BB 3, seat 4 first
+        do(t, "allin")                # 4
+        do(t, "call")                 # 1
+        do(t, "fold")                 # 2
+        st = do(t, "allin")           # 3
+        assert st["street"] == "showdown"
+        st = do(t, "showdown", ranking=[[1], [3], [4]])
+        assert st["busted"] == busted and st["bust_ties"] == ties, profile

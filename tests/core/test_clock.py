@@ -99,7 +99,9 @@ def test_lppl_colour_up_notices_and_late_entry_window():
     t = _t("lppl", lv)
     st = t.state()
     assert st["late_entry_open"] is True and st["colour_up"] is None
-    st = do(t, "tick", s=2 * 1200)
+    st = do(t, "tick", s=2 * 1200 - 1)
+    assert st["level"] == 2 and st["late_entry_open"] is True
+    st = do(t, "tick", s=1)
     assert st["level"] == 3 and st["late_entry_open"] is False
     st = do(t, "tick", s=3 * 1200)
     assert st["level"] == 6
@@ -114,3 +116,30 @@ def test_lppl_colour_up_notices_and_late_entry_window():
 def test_default_levels_fixture_is_valid():
     assert table("lppl", {1: 10, 2: 10}, levels=LEVELS).state()["bb"] == 50
     assert level(1, 2)[0]["bb"] == 2
+
+
+def test_late_entry_still_open_on_the_break_before_level_3():
+    # "before the start of the 3rd Blind Level": the break is not level 3 yet
+    t = _t("lppl")
+    st = do(t, "tick", s=2400)
+    assert st["on_break"] and st["level"] == 3 and st["late_entry_open"] is True
+    st = do(t, "tick", s=600)
+    assert not st["on_break"] and st["late_entry_open"] is False
+
+
+def test_colour_up_rounds_stacks_per_profile():
+    # LPPL: chipped-up "to the nearest total of 100"; WPH / TDA 21-A: "Any odd
+    # chips will be replaced by a chip of the next highest denomination (i.e.,
+    # rounded up)".
+    lv = [{"sb": 25 * i, "bb": 50 * i, "ante": 0, "minutes": 20} for i in range(1, 8)]
+    for profile, want in (("lppl", {"1": 3000, "2": 3100, "3": 3100}),
+                          ("wph", {"1": 3100, "2": 3100, "3": 3100})):
+        t = table(profile, {1: 3025, 2: 3050, 3: 3075}, levels=lv, chip=25)
+        assert "No colour-up is due" in refused(t, "colour_up")
+        if profile == "lppl":
+            st = do(t, "tick", s=5 * 1200)     # level 6: the 25s and 50s go
+            assert st["colour_up"]["chip"] == 100
+            st = do(t, "colour_up")
+        else:
+            st = do(t, "colour_up", chip=100)
+        assert st["stacks"] == want, profile

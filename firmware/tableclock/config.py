@@ -1,0 +1,70 @@
+"""The table's setup: validated once, turned into the engine's parts.
+
+The setup object is the replay contract's (docs/replay.md): profile, seats,
+players, button, levels, and optional chip, shot_clock, colour_ups and
+late_entry_until_level.  Anything that makes no sense raises SetupError.
+"""
+
+from . import profiles
+from .clock import ClockError, LevelClock, parse_levels
+from .fields import MAX_CHIPS, SetupError, as_int, setup_int
+from .shotclock import ShotClock
+
+
+def profile_of(setup):
+    try:
+        return profiles.get(setup.get("profile"))
+    except ValueError as e:
+        raise SetupError(str(e))
+
+
+def seats_of(setup, n):
+    """``{seat: chips}`` from the setup's players map."""
+    players = setup.get("players")
+    if not isinstance(players, dict) or len(players) < 2:
+        raise SetupError("players must map at least two seats to their chips")
+    stacks = {}
+    for k in players:
+        s = as_int(k)
+        c = as_int(players[k])
+        if s is None or s < 1 or s > n:
+            raise SetupError("players: %r is not a seat from 1 to %d" % (k, n))
+        if c is None or c <= 0 or c > MAX_CHIPS:
+            raise SetupError("players: seat %d needs a positive whole number of chips" % s)
+        if s in stacks:
+            raise SetupError("players: seat %d is listed twice" % s)
+        stacks[s] = c
+    return stacks
+
+
+def clock_of(setup, p):
+    try:
+        levels = parse_levels(setup.get("levels"))
+    except ClockError as e:
+        raise SetupError(str(e))
+    colour_ups = setup.get("colour_ups", p["colour_ups"])
+    if not isinstance(colour_ups, list):
+        raise SetupError('colour_ups must be a list of {"after_level": n, "chip": c}')
+    for c in colour_ups:
+        if not isinstance(c, dict) or as_int(c.get("after_level")) is None or (
+                "chip" in c and not as_int(c.get("chip"))):
+            raise SetupError('colour_ups must be a list of {"after_level": n, "chip": c}')
+    late = setup.get("late_entry_until_level", p["late_entry_until_level"])
+    if late is not None and as_int(late) is None:
+        raise SetupError("late_entry_until_level must be a level number")
+    return LevelClock(levels, colour_ups, p["drop_levels_after"], late)
+
+
+def shot_clock_of(setup, p):
+    shot = setup.get("shot_clock", {})
+    if not isinstance(shot, dict):
+        raise SetupError('shot_clock must be {"seconds": s, "warning": w}')
+    limit = as_int(shot.get("seconds", p["shot_clock"]))
+    warn = as_int(shot.get("warning", p["shot_warning"]))
+    if limit is None or warn is None or limit < 1 or limit > 3600 or warn < 0 or warn >= limit:
+        raise SetupError("shot_clock: seconds must be 1 to 3600 and the warning shorter")
+    return ShotClock(limit, warn)
+
+
+def chip_of(setup):
+    return setup_int(setup, "chip", 1, 10**9, 1)

@@ -1,0 +1,44 @@
+"""Reading event and setup fields, and the two refusals.
+
+Every rejected event or setup raises one of these with a sentence a dealer
+or tournament director understands; nothing else escapes the engine.
+"""
+
+MAX_CHIPS = 10**12
+
+
+class SetupError(ValueError):
+    """The setup makes no sense; the message says what is wrong."""
+
+
+class Refused(Exception):
+    """An event that cannot be applied; the message is shown to the dealer."""
+
+
+def as_int(v):
+    """An int from an int or a short string of digits, else None (bools and
+    floats are refused: chips and seats are whole numbers)."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str) and 0 < len(v) < 16 and v.isdigit():
+        return int(v)
+    return None
+
+
+def setup_int(setup, key, lo, hi, default=None):
+    n = as_int(setup.get(key, default))
+    if n is None or n < lo or n > hi:
+        raise SetupError("%s must be a whole number from %d to %d" % (key, lo, hi))
+    return n
+
+
+def seconds(ev, key, lo, hi, whole=False):
+    """A number of seconds from *ev* within [lo, hi]."""
+    v = ev.get(key)
+    ok = not isinstance(v, bool) and isinstance(v, int if whole else (int, float))
+    if not ok or not (lo <= v <= hi):  # also refuses NaN
+        raise Refused('This needs "%s": %sseconds from %d to %d' % (
+            key, "whole " if whole else "", lo, hi))
+    return v

@@ -1,0 +1,226 @@
+"""The course of one hand: posting, whose action, closing streets, showdown.
+
+Rules (docs/rules.md):
+- antes, then the small and big blind; away players' blinds per profile
+  (away.py); in ``wph`` an away player's hand is dead at the deal (TDA 26);
+- before the flop the first to act is the first seat after the big blind;
+  after it, the first live seat after the button (heads-up the button/SB
+  acts first before the flop: TDA 28);
+- a street closes when every live player with chips has acted and matched
+  the highest bet; an uncalled bet goes back; when at most one live player
+  has chips left, the board runs out to the showdown;
+- the table acts for an absent player whose turn it is (LPPL: check when
+  free, else fold; US 8: mucked);
+- showdown order: LPPL all-ins first, least chips first; then the last
+  aggressor of the final street, else the first seat left of the button
+  (TDA 14-A).
+"""
+
+from .betting import Street
+from .button import clockwise_from
+
+STREETS = ("preflop", "flop", "turn", "river", "showdown")
+SHOWDOWN = 4
+
+
+class Hand:
+    """One hand at *table*, created by the dealer's New hand press.
+
+    :param level: ``(level, sb, bb, ante)`` fixed for the whole hand.
+    :param dealt: seats dealt in (ascending).
+    """
+
+    def __init__(self, table, number, level, dealt):
+        self.t = table
+        self.number = number
+        self.level = level
+        self.dealt = dealt
+        self.start = {}  # {seat: chips at the start of the hand}
+        self.contrib = {}  # {seat: chips put in this hand, dead money included}
+        for s in dealt:
+            self.start[s] = table.stacks[s]
+            self.contrib[s] = 0
+        self.live = []  # seats with live cards, ascending
+        self.posts = []  # [seat, amount, kind]
+        self.street = 0  # index into STREETS
+        self.bet = Street(level[2], table.profile["min_raise"], level[2])
+        self.actor = None
+        self.show_order = []
+
+    # -- posting -----------------------------------------------------
+    def deal(self, sb_seat, bb_seat):
+        """Post antes and blinds (away seats per profile), then find the
+        first player to act."""
+        t = self.t
+        _, sb, bb, ante = self.level
+        dead_deal = t.profile["away"] == "dead_deal"
+        self.live = [s for s in self.dealt if not (dead_deal and t.away.is_away(s))]
+        every = [s for s in self.dealt if t.away.every_hand(s)]
+        if ante:
+            for s in self.dealt:
+                self.post(s, ante, "ante", False)
+        if sb_seat is not None:
+            self.post(sb_seat, sb, "sb", True)
+            if sb_seat in every:  # a BB every hand: the SB part is live
+                self.post(sb_seat, bb - sb, "dead", False)
+        self.post(bb_seat, bb, "bb", True)
+        for s in every:
+            if s != sb_seat and s != bb_seat:
+                self.post(s, bb, "dead_bb", False)
+            t.away.reached_stage(s)
+        for s in (sb_seat, bb_seat):
+            if s is not None and s not in every:
+                t.away.blind_in_turn(s)
+        self.run(bb_seat)
+
+    def post(self, s, amount, kind, live):
+        stacks = self.t.stacks
+        amt = amount if amount < stacks[s] else stacks[s]
+        if amt <= 0:
+            return
+        stacks[s] -= amt
+        self.contrib[s] += amt
+        if live:
+            self.bet.post(s, amt)
+        self.posts.append([s, amt, kind])
+
+    # -- actions (legality checked by the table) ----------------------
+    def put(self, s, total):
+        add = total - self.bet.bet_of(s)
+        self.t.stacks[s] -= add
+        self.contrib[s] += add
+        self.bet.put(s, total)
+        self.t.shot.stop()
+
+    def check(self, s):
+        self.bet.check(s)
+        self.t.shot.stop()
+
+    def fold(self, s):
+        self.live.remove(s)
+        self.t.shot.stop()
+
+    def call_amount(self, s):
+        owe = self.bet.to_call(s)
+        stack = self.t.stacks[s]
+        return owe if owe < stack else stack
+
+    def can_raise(self, s):
+        """May seat *s* bet or raise now (chips beyond the call, betting
+        reopened for it, somebody left who could call)?"""
+        return (self.t.stacks[s] > self.bet.to_call(s) and self.bet.reopened_for(s)
+                and self.others_can_call(s))
+
+    def others_can_call(self, s):
+        stacks = self.t.stacks
+        for o in self.live:
+            if o != s and stacks[o] > 0:
+                return True
+        return False
+
+    def timed_out(self, s):
+        """The shot clock expired on *s* (TDA 25): dead facing a bet, else
+        checked."""
+        if self.bet.to_call(s):
+            self.fold(s)
+            return "folds"
+        self.check(s)
+        return "checks"
+
+    def auto_act(self, s):
+        """The table acts for an absent player whose turn it is."""
+        if self.t.profile["away_auto"] == "fold" or self.bet.to_call(s):
+            self.fold(s)
+            return "folded"
+        self.check(s)
+        return "checked"
+
+    # -- moving on ---------------------------------------------------
+    def needs_action(self, s):
+        b = self.bet
+        if s not in self.live or self.t.stacks[s] == 0 or b.done(s):
+            return False
+        if b.bet_of(s) >= b.highest and not self.others_can_call(s):
+            return False
+        return True
+
+    def run(self, frm):
+        """Move on from seat *frm* until a present player must act, the
+        betting is over (showdown) or one player is left (hand over)."""
+        t = self.t
+        n = t.n
+        self.actor = None
+        while True:
+            if len(self.live) == 1:
+                t.end_hand({self.live[0]: self.pot()}, None)
+                return
+            s = frm
+            nxt = None
+            for _ in range(n):
+                s = s % n + 1
+                if self.needs_action(s):
+                    nxt = s
+                    break
+            if nxt is None:
+                if not self.close_street():
+                    return
+                frm = t.btn
+                continue
+            if t.away.is_away(nxt):
+                self.auto_act(nxt)
+                frm = nxt
+                continue
+            self.actor = nxt
+            return
+
+    def close_street(self):
+        """Return an uncalled bet, then deal the next street or stop for the
+        showdown.  Returns True when betting goes on."""
+        b = self.bet
+        stacks = self.t.stacks
+        top = None
+        high = second = 0
+        for s in b.bets:
+            v = b.bets[s]
+            if v > high:
+                second, high, top = high, v, s
+            elif v > second:
+                second = v
+        if top is not None and high > second and top in self.live:
+            back = high - second
+            stacks[top] += back
+            self.contrib[top] -= back
+            b.bets[top] = second
+        if len(self.live) == 1:
+            return True  # run() ends the hand
+        with_chips = 0
+        for s in self.live:
+            if stacks[s] > 0:
+                with_chips += 1
+        if with_chips <= 1 or self.street == 3:
+            self.street = SHOWDOWN
+            self.show_order = self.showdown_order()
+            return False
+        self.street += 1
+        self.bet = Street(self.level[2], self.t.profile["min_raise"], 0)
+        return True
+
+    def showdown_order(self):
+        t = self.t
+        start = self.bet.aggressor if self.bet.aggressor in self.live else None
+        if start is None:
+            order = clockwise_from(t.btn, t.n, self.live)
+        else:
+            order = [start] + [s for s in clockwise_from(start, t.n, self.live) if s != start]
+        if t.profile["allins_show_first"]:
+            allin = [s for s in order if t.stacks[s] == 0]
+            # least chips first; ties keep table order (MicroPython's sort is not stable)
+            allin.sort(key=lambda s: (self.contrib[s], order.index(s)))
+            order = allin + [s for s in order if s not in allin]
+        return order
+
+    def pot(self):
+        total = 0
+        for s in self.contrib:
+            total += self.contrib[s]
+        return total

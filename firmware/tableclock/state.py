@@ -1,0 +1,82 @@
+"""The replay contract's state: one JSON-ready dict describing the table.
+
+Keys are listed in docs/replay.md.  Seats are ints in lists and values and
+strings as map keys (JSON object keys are strings).  Built fresh on request:
+the box's idle loop never calls this.
+"""
+
+from .hand import STREETS
+from .pots import side_pots
+
+
+def _level(e):
+    return {"level": e[0], "sb": e[1], "bb": e[2], "ante": e[3]}
+
+
+def _map(d):
+    out = {}
+    for s in d:
+        if d[s]:
+            out[str(s)] = d[s]
+    return out
+
+
+def state(t):
+    """The state of table *t*."""
+    c = t.clock
+    level, sb, bb, ante = c.blinds()
+    st = {
+        "profile": t.profile_name,
+        "level": level, "sb": sb, "bb": bb, "ante": ante,
+        "next_level": None,
+        "seconds_left": c.seconds_left(),
+        "on_break": c.on_break(),
+        "paused": c.paused,
+        "hand": t.hands,
+        "button": t.btn, "sb_seat": t.sb_seat, "bb_seat": t.bb_pos, "dealer": t.dealer,
+        "street": None, "action": None, "to_call": None, "min_raise_to": None,
+        "pot": 0, "in_hand": [], "bets": {}, "pots": [], "posts": [],
+        "hand_level": None, "show_order": [],
+        "stacks": {},
+        "away": t.away.seats(),
+        "waiting": sorted(t.waiting),
+        "shot_clock": t.shot.seconds(),
+        "clock_warning": t.shot.warning(),
+        "busted": list(t.busted),
+        "bust_ties": [list(x) for x in t.bust_ties],
+        "winners": _map(t.winners),
+        "colour_up": None,
+        "late_entry_open": c.late_entry_open(),
+        "last": t.last,
+        "error": t.error,
+    }
+    nb = c.next_blinds()
+    if nb:
+        st["next_level"] = _level(nb)
+    cu = c.colour_up()
+    if cu:
+        st["colour_up"] = {"after_level": cu.get("after_level"), "remove": cu.get("remove"),
+                           "chip": cu.get("chip"), "rounding": t.profile["colour_up_rounding"]}
+    stacks = st["stacks"]
+    for s in t.stacks:
+        stacks[str(s)] = t.stacks[s]
+    h = t.hand if t.hand is not None else t.last_hand
+    if h is not None:
+        st["posts"] = [{"seat": p[0], "amount": p[1], "kind": p[2]} for p in h.posts]
+        st["hand_level"] = _level(h.level)
+    h = t.hand
+    if h is None:
+        return st
+    st["street"] = STREETS[h.street]
+    st["in_hand"] = list(h.live)
+    st["pot"] = h.pot()
+    st["bets"] = _map(h.bet.bets)
+    st["pots"] = [{"amount": a, "seats": e} for a, e in side_pots(h.contrib, h.live)]
+    st["show_order"] = list(h.show_order)
+    a = h.actor
+    if a is not None:
+        st["action"] = a
+        st["to_call"] = h.bet.to_call(a)
+        if h.can_raise(a):
+            st["min_raise_to"] = h.bet.min_raise_to()
+    return st
