@@ -44,11 +44,17 @@ class Street:
         return max(0, self.highest - self.bet_of(seat))
 
     def min_raise_to(self):
-        """The smallest total a full bet or raise must reach on this street."""
-        if self.full_level == 0:  # no full bet yet: bet (or complete) the BB
-            return self.bb
+        """The smallest total a full bet or raise must reach on this street.
+
+        With no full bet yet after the flop the big blind stands in for the
+        last full raise: TDA an all-in bet of 86 at 50/100 is raised to at
+        least 186; LPPL treats it as no bet (a bet of 100 completes it); US
+        completes it to the big blind and doubles it (200).
+        """
         if self.rule == "double":
-            return 2 * self.full_level
+            if self.full_level:
+                return 2 * self.full_level
+            return 2 * self.bb if self.highest else self.bb
         if self.rule == "complete":
             return self.full_level + self.last_full
         return self.highest + self.last_full
@@ -73,9 +79,7 @@ class Street:
         if total > self.highest:
             if total >= self.min_raise_to():
                 full = True
-                if self.full_level == 0:
-                    self.last_full = total
-                elif self.rule == "complete" or self.rule == "double":
+                if self.rule == "complete" or self.rule == "double":
                     self.last_full = total - self.full_level
                 else:
                     self.last_full = total - self.highest

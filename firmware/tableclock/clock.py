@@ -29,6 +29,13 @@ def _int(v, what):
     return v
 
 
+def _minutes(v, what):
+    """A positive, finite number of minutes (NaN and infinity refused)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not (0 < v <= 10000):
+        raise ClockError(what)
+    return int(v * 60000)
+
+
 def parse_levels(raw):
     """Validate a level list and return it as a list of compact tuples.
 
@@ -44,24 +51,20 @@ def parse_levels(raw):
         if not isinstance(e, dict):
             raise ClockError(where + " must be an object")
         if "break" in e:
-            mins = e["break"]
-            if isinstance(mins, bool) or not isinstance(mins, (int, float)) or mins <= 0:
-                raise ClockError(where + ": a break needs a positive number of minutes")
-            out.append((0, 0, 0, int(mins * 60000), 0))
+            ms = _minutes(e["break"], where + ": a break needs a positive number of minutes")
+            out.append((0, 0, 0, ms, 0))
             continue
         sb = _int(e.get("sb"), where + ".sb")
         bb = _int(e.get("bb"), where + ".bb")
         ante = _int(e.get("ante", 0), where + ".ante")
-        mins = e.get("minutes")
-        if isinstance(mins, bool) or not isinstance(mins, (int, float)) or mins <= 0:
-            raise ClockError(where + ": minutes must be a positive number")
+        ms = _minutes(e.get("minutes"), where + ": minutes must be a positive number")
         if bb <= 0 or sb < 0 or ante < 0:
             raise ClockError(where + ": blinds must be positive and the ante not negative")
         if sb > bb:
             raise ClockError(where + ": the small blind %d is bigger than the big blind %d"
                              % (sb, bb))
         number += 1
-        out.append((sb, bb, ante, int(mins * 60000), number))
+        out.append((sb, bb, ante, ms, number))
     if number == 0:
         raise ClockError("levels must contain at least one level that is not a break")
     if out[-1][4] == 0:

@@ -50,8 +50,10 @@ def clock_of(setup, p):
                 "chip" in c and not as_int(c.get("chip"))):
             raise SetupError('colour_ups must be a list of {"after_level": n, "chip": c}')
     late = setup.get("late_entry_until_level", p["late_entry_until_level"])
-    if late is not None and as_int(late) is None:
-        raise SetupError("late_entry_until_level must be a level number")
+    if late is not None:
+        late = as_int(late)
+        if late is None:
+            raise SetupError("late_entry_until_level must be a level number")
     return LevelClock(levels, colour_ups, p["drop_levels_after"], late)
 
 

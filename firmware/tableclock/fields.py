@@ -22,7 +22,10 @@ def as_int(v):
         return None
     if isinstance(v, int):
         return v
-    if isinstance(v, str) and 0 < len(v) < 16 and v.isdigit():
+    if isinstance(v, str) and 0 < len(v) < 16:
+        for ch in v:  # ASCII digits only ("²".isdigit() is true)
+            if ch < "0" or ch > "9":
+                return None
         return int(v)
     return None
 

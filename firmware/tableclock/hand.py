@@ -109,9 +109,20 @@ class Hand:
         """May seat *s* bet or raise now (chips beyond the call, betting
         reopened for it, somebody left who could call)?"""
         return (self.t.stacks[s] > self.bet.to_call(s) and self.bet.reopened_for(s)
-                and self.others_can_call(s))
+                and self.raise_callable(s))
+
+    def raise_callable(self, s):
+        """Could anyone else put in more than the current highest bet?  If
+        not, a raise by *s* could never be called."""
+        stacks = self.t.stacks
+        b = self.bet
+        for o in self.live:
+            if o != s and b.bet_of(o) + stacks[o] > b.highest:
+                return True
+        return False
 
     def others_can_call(self, s):
+        """Has any other live player chips behind?"""
         stacks = self.t.stacks
         for o in self.live:
             if o != s and stacks[o] > 0:

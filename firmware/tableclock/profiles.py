@@ -88,7 +88,7 @@ PROFILES = {
 
 def get(name):
     """Return the profile dict called *name*; ValueError names the known ones."""
-    p = PROFILES.get(name)
+    p = PROFILES.get(name) if isinstance(name, str) else None
     if p is None:
         raise ValueError(
             "unknown profile %r (use one of: %s)" % (name, ", ".join(sorted(PROFILES)))

@@ -120,10 +120,18 @@ def _run_object(text):
 
 
 def _stdin_lines():
+    """Lines of standard input as text; bytes that are not UTF-8 make that
+    line invalid instead of stopping the replay."""
+    src = getattr(sys.stdin, "buffer", sys.stdin)
     while True:
-        line = sys.stdin.readline()
+        line = src.readline()
         if not line:
             return
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except Exception:  # UnicodeError
+                line = "\x00"  # not JSON: reported as an invalid line
         yield line
 
 

@@ -165,7 +165,7 @@ class Table:
     def _ev_allin(self, ev):
         h, s = self._need_actor(ev)
         total = h.bet.bet_of(s) + self.stacks[s]
-        if total <= h.bet.highest or not h.others_can_call(s):
+        if total <= h.bet.highest or not h.raise_callable(s):
             self._call(h, s)  # all the chips do not beat the bet: a call
         else:
             self._raise(h, s, total)
@@ -182,7 +182,7 @@ class Table:
                           % (s, self.stacks[s], word, total))
         if not b.reopened_for(s):
             raise Refused("Seat %d can only call or fold: the all-in was not a full raise" % s)
-        if not h.others_can_call(s):
+        if not h.raise_callable(s):
             raise Refused("Nobody left can call a raise: seat %d can call or fold" % s)
         least = b.min_raise_to()
         if to < least and to != total:
@@ -362,6 +362,8 @@ class Table:
                 raise Refused("Need at least two players who may be dealt in")
             dealt = now
             pos = self._positions(dealt)
+        if all(self.away.is_away(s) for s in dealt):
+            raise Refused("Every player is away: nobody to deal to")
         self._deal(dealt, pos)
 
     def _positions(self, players):
