@@ -200,3 +200,41 @@ def test_check_raise_allowed_and_bet_below_big_blind_refused():
     st = t.state()
     assert st["action"] == 2 and st["min_raise_to"] == 400  # check-raise is permitted
     do(t, "raise", to=400)
+
+
+def _short_opening_bet(profile):
+    # flop at 50/100: seat 2 bets all-in for 86, less than the big blind
+    t = table(profile, {1: 1000, 2: 186, 3: 1000}, button=1, levels=level(50, 100))
+    do(t, "hand")
+    do(t, "call")
+    do(t, "call")
+    st = do(t, "check")
+    assert st["street"] == "flop" and st["action"] == 2
+    st = do(t, "allin")
+    assert st["bets"] == {"2": 86} and st["action"] == 3 and st["to_call"] == 86
+    return t, st
+
+
+def test_short_opening_allin_minimum_raise_per_profile():
+    # TDA 37-A: a raise is at least the largest prior full bet, here the BB:
+    # 86 + 100 = 186.  LPPL: the short all-in counts as no bet, a bet of the
+    # BB (100) is a full bet.  US 12: "completing the bet to the full bet
+    # amount (100) & doubling it" = 200.
+    for profile, least in (("wph", 186), ("lppl", 100), ("us_free", 200)):
+        t, st = _short_opening_bet(profile)
+        assert st["min_raise_to"] == least, profile
+        assert refused(t, "raise", to=least - 1)
+        st = do(t, "raise", to=least)
+        assert st["action"] == 1
+
+
+def test_no_raise_when_nobody_could_call_it():
+    # seat 1 moves all-in for 1000; the big blind has 300 in all: a raise by
+    # the small blind could never be called, so it may only call or fold.
+    t = table("wph", {1: 1000, 2: 5000, 3: 300}, button=1, levels=level(50, 100))
+    do(t, "hand")
+    st = do(t, "allin")
+    assert st["action"] == 2 and st["to_call"] == 950 and st["min_raise_to"] is None
+    assert "Nobody left can call a raise" in refused(t, "raise", to=2000)
+    st = do(t, "allin")           # the all-in button calls here
+    assert st["bets"]["2"] == 1000 and st["stacks"]["2"] == 4000
