@@ -23,8 +23,9 @@ class AwayBook:
 
     def __init__(self, rounds):
         self.rounds = rounds
-        self.away = {}  # seat -> big blinds posted in turn during this absence
+        self.away = {}  # seat -> blinds posted in turn during this absence
         self.used = {}  # seat -> True once the every-hand stage was reached
+        self.late = []  # registered but not yet seated: blinds when due only
 
     def is_away(self, seat):
         return seat in self.away
@@ -32,15 +33,22 @@ class AwayBook:
     def seats(self):
         return sorted(self.away)
 
-    def leave(self, seat):
+    def leave(self, seat, late=False):
         self.away[seat] = 0
+        if late and seat not in self.late:
+            self.late.append(seat)
+
+    def is_late(self, seat):
+        return seat in self.late
 
     def back(self, seat):
         self.away.pop(seat, None)
+        if seat in self.late:
+            self.late.remove(seat)
 
     def forget(self, seat):
         """The seat is empty now (bust or moved): drop everything."""
-        self.away.pop(seat, None)
+        self.back(seat)
         self.used.pop(seat, None)
 
     def every_hand(self, seat):
@@ -50,7 +58,7 @@ class AwayBook:
         in turn (an SB and a BB each); a player who already used the
         allowance after one SB and one BB.
         """
-        if not self.rounds or seat not in self.away:
+        if not self.rounds or seat not in self.away or seat in self.late:
             return False
         need = 2 if self.used.get(seat) else 2 * self.rounds
         return self.away[seat] >= need
@@ -66,12 +74,9 @@ class AwayBook:
         self.used[seat] = True
 
     def record(self):
-        return [[s, self.away[s]] for s in self.away], sorted(self.used)
+        return dict(self.away), dict(self.used), list(self.late)
 
     def restore(self, rec):
-        self.away = {}
-        for s, c in rec[0]:
-            self.away[s] = c
-        self.used = {}
-        for s in rec[1]:
-            self.used[s] = True
+        self.away = dict(rec[0])
+        self.used = dict(rec[1])
+        self.late = list(rec[2])

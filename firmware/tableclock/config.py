@@ -70,3 +70,18 @@ def shot_clock_of(setup, p):
 
 def chip_of(setup):
     return setup_int(setup, "chip", 1, 10**9, 1)
+
+
+def absent_of(setup, stacks):
+    """Seats of registered players not seated at the start (optional
+    ``absent``): their blinds are posted when due until they arrive."""
+    raw = setup.get("absent", [])
+    if not isinstance(raw, list):
+        raise SetupError("absent must be a list of seats")
+    out = []
+    for x in raw:
+        s = as_int(x)
+        if s is None or s not in stacks:
+            raise SetupError("absent: %r is not a seat with a player" % (x,))
+        out.append(s)
+    return out

@@ -46,15 +46,38 @@ class Hand:
         self.bet = Street(level[2], table.profile["min_raise"], level[2])
         self.actor = None
         self.show_order = []
+        self.actions = 0  # actions in turn, and those that put chips in (TDA 30)
+        self.paid = 0
+
+    def substantial(self):
+        """Substantial action (TDA 30): two actions in turn of which one put
+        chips in, or any three; posted blinds do not count."""
+        return self.actions >= 3 or (self.actions >= 2 and self.paid >= 1)
+
+    def record(self):
+        """What the actions of this hand change (for the dealer's undo)."""
+        return (list(self.live), dict(self.contrib), self.street, self.bet.record(),
+                self.actor, list(self.show_order), self.actions, self.paid)
+
+    def restore(self, rec):
+        live, contrib, self.street, brec, self.actor, show, self.actions, self.paid = rec
+        self.live = list(live)
+        self.contrib = dict(contrib)
+        self.show_order = list(show)
+        self.bet = Street(self.level[2], self.t.profile["min_raise"], 0)
+        self.bet.restore(brec)
 
     # -- posting -----------------------------------------------------
-    def deal(self, sb_seat, bb_seat):
-        """Post antes and blinds (away seats per profile), then find the
-        first player to act."""
+    def deal(self, sb_seat, bb_seat, entering):
+        """Post antes and blinds (away seats per profile; *entering* seats
+        post a dead big blind to enter), then find the first player to act.
+        Seats on penalty are dealt in, post, and are killed at the deal
+        (TDA 64-C)."""
         t = self.t
         _, sb, bb, ante = self.level
         dead_deal = t.profile["away"] == "dead_deal"
-        self.live = [s for s in self.dealt if not (dead_deal and t.away.is_away(s))]
+        self.live = [s for s in self.dealt if not (
+            (dead_deal and t.away.is_away(s)) or t.floor.on_penalty(s))]
         every = [s for s in self.dealt if t.away.every_hand(s)]
         if ante:
             for s in self.dealt:
@@ -71,6 +94,9 @@ class Hand:
         for s in (sb_seat, bb_seat):
             if s is not None and s not in every:
                 t.away.blind_in_turn(s)
+        for s in entering:  # LPPL: "post a dead big blind to enter"
+            if s in self.contrib:
+                self.post(s, bb, "dead_bb", False)
         self.run(bb_seat)
 
     def post(self, s, amount, kind, live):
@@ -91,14 +117,25 @@ class Hand:
         self.contrib[s] += add
         self.bet.put(s, total)
         self.t.shot.stop()
+        self.actions += 1
+        self.paid += 1
 
     def check(self, s):
         self.bet.check(s)
         self.t.shot.stop()
+        self.actions += 1
 
     def fold(self, s):
         self.live.remove(s)
         self.t.shot.stop()
+        self.actions += 1
+
+    def kill(self, s):
+        """Kill a live hand out of turn (a penalty, a phone at the table);
+        not an action in turn."""
+        self.live.remove(s)
+        if self.t.shot.seat == s:
+            self.t.shot.stop()
 
     def call_amount(self, s):
         owe = self.bet.to_call(s)

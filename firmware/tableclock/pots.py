@@ -82,3 +82,11 @@ def award(pots, ranking, button, n, chip):
         for s, c in split(amount, winners, button, n, chip).items():
             won[s] = won.get(s, 0) + c
     return won
+
+
+def coloured(chips, unit, up):
+    """*chips* after a colour-up to *unit*: rounded up (TDA 21-A "rounded
+    up", US 6) or to the nearest unit, half up (LPPL "to the nearest total
+    of 100"); never to nothing."""
+    n = (chips + unit - 1) // unit if up else (chips + unit // 2) // unit
+    return (n if n else 1) * unit

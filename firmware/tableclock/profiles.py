@@ -24,6 +24,7 @@ behind each value.
 #                "Players added to a table at the small blind position must
 #                wait"; TDA 7 "except between the SB and button")
 #   "between"    only seats strictly between the button and the SB (TDA 7)
+# slow_play_folds: after one warning, slow play folds the hand (LPPL)
 # bust_tiebreak_hand: same-hand busts with equal starting chips are ordered
 #                by the showdown ranking (LPPL) before being left to the TD
 # colour_up_rounding: "nearest" (to the nearest unit) or "up" (not raced)
@@ -50,6 +51,7 @@ PROFILES = {
         "late_entry_until_level": 3,
         "allins_show_first": True,
         "bust_tiebreak_hand": True,
+        "slow_play_folds": True,
     },
     "us_free": {
         "name": "U.S. free poker league",
@@ -66,6 +68,7 @@ PROFILES = {
         "late_entry_until_level": None,
         "allins_show_first": False,
         "bust_tiebreak_hand": False,
+        "slow_play_folds": False,
     },
     "wph": {
         "name": "WPH league (Poker TDA 2022)",
@@ -82,6 +85,7 @@ PROFILES = {
         "late_entry_until_level": None,
         "allins_show_first": False,
         "bust_tiebreak_hand": False,
+        "slow_play_folds": False,
     },
 }
 

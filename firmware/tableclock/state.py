@@ -6,7 +6,7 @@ the box's idle loop never calls this.
 """
 
 from .hand import STREETS
-from .pots import side_pots
+from .pots import coloured, side_pots
 
 
 def _level(e):
@@ -47,6 +47,12 @@ def state(t):
         "winners": _map(t.winners),
         "colour_up": None,
         "late_entry_open": c.late_entry_open(),
+        "late": sorted(t.away.late),
+        "substantial_action": None,
+        "warnings": _map(t.floor.warnings),
+        "penalties": _map(t.floor.penalties),
+        "undone": list(t.undone),
+        "colour_changes": {},
         "last": t.last,
         "error": t.error,
     }
@@ -57,6 +63,11 @@ def state(t):
     if cu:
         st["colour_up"] = {"after_level": cu.get("after_level"), "remove": cu.get("remove"),
                            "chip": cu.get("chip"), "rounding": t.profile["colour_up_rounding"]}
+        unit = cu.get("chip")
+        if unit:  # per seat: the stack after the colour-up (LPPL nearest, else up)
+            up = t.profile["colour_up_rounding"] == "up"
+            for s in t.stacks:
+                st["colour_changes"][str(s)] = coloured(t.stacks[s], unit, up)
     stacks = st["stacks"]
     for s in t.stacks:
         stacks[str(s)] = t.stacks[s]
@@ -68,6 +79,7 @@ def state(t):
     if h is None:
         return st
     st["street"] = STREETS[h.street]
+    st["substantial_action"] = h.substantial()
     st["in_hand"] = list(h.live)
     st["pot"] = h.pot()
     st["bets"] = _map(h.bet.bets)

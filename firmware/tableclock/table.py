@@ -12,13 +12,13 @@ course of a hand), pots (side pots, odd chips), away (absent players'
 blinds), shotclock.  docs/rules.md maps each to the sentence it comes from.
 """
 
-from . import config
+from . import config, floor
 from .away import AwayBook
 from .button import first_positions, must_wait, next_positions
 from .clock import ClockError
 from .fields import MAX_CHIPS, Refused, SetupError, as_int, seconds
 from .hand import SHOWDOWN, Hand
-from .pots import award, side_pots
+from .pots import award, coloured, side_pots
 from .state import state
 
 __all__ = ["Table", "Refused", "SetupError"]
@@ -44,7 +44,15 @@ class Table:
         self.clock = config.clock_of(setup, p)
         self.shot = config.shot_clock_of(setup, p)
         self.away = AwayBook(p["away_rounds"] if p["away"] == "lppl" else 0)
+        for s in config.absent_of(setup, self.stacks):
+            self.away.leave(s, late=True)
+        self.floor = floor.FloorBook()
         self.waiting = []  # newly seated players waiting for the button
+        self.entering = []  # seats that post a dead big blind to enter
+        self.seat_changes = 0  # sits, leaves and busts (a misdeal needs none)
+        self.predeal = None  # what the deal changed, for a misdeal
+        self.undo_rec = None  # the hand before its last action
+        self.undone = []  # what the dealer undid in this hand
         self.hands = 0
         self.hand = None
         self.last_hand = None
@@ -90,9 +98,13 @@ class Table:
         if not isinstance(do, str):
             raise Refused('An event needs "do" naming what happened, e.g. "call"')
         fn = getattr(self, "_ev_" + do, None) if do.replace("_", "a").isalpha() else None
-        if fn is None or do[:1] == "_":
+        if fn is not None and do[:1] != "_":
+            fn(ev)
+            return
+        fn = floor.EVENTS.get(do)
+        if fn is None:
             raise Refused("Unknown event %r" % do[:20])
-        fn(ev)
+        fn(self, ev)
 
     def _seat(self, ev, occupied=True):
         s = as_int(ev.get("seat"))
@@ -124,17 +136,22 @@ class Table:
             raise Refused("Finish the hand first, then %s" % what)
 
     # -- betting -------------------------------------------------------
+    def _save_undo(self, h):
+        self.undo_rec = (h.record(), dict(self.stacks), (self.shot.seat, self.shot.left_ms))
+
     def _ev_check(self, ev):
         h, s = self._need_actor(ev)
         owe = h.bet.to_call(s)
         if owe:
             raise Refused("Seat %d cannot check: call %d or fold" % (s, owe))
+        self._save_undo(h)
         h.check(s)
         self.last = "Seat %d checks" % s
         h.run(s)
 
     def _ev_call(self, ev):
         h, s = self._need_actor(ev)
+        self._save_undo(h)
         self._call(h, s)
 
     def _call(self, h, s):
@@ -149,6 +166,7 @@ class Table:
 
     def _ev_fold(self, ev):
         h, s = self._need_actor(ev)
+        self._save_undo(h)
         h.fold(s)
         self.last = "Seat %d folds" % s
         h.run(s)
@@ -166,6 +184,7 @@ class Table:
         h, s = self._need_actor(ev)
         total = h.bet.bet_of(s) + self.stacks[s]
         if total <= h.bet.highest or not h.raise_callable(s):
+            self._save_undo(h)
             self._call(h, s)  # all the chips do not beat the bet: a call
         else:
             self._raise(h, s, total)
@@ -187,6 +206,7 @@ class Table:
         least = b.min_raise_to()
         if to < least and to != total:
             raise Refused("Seat %d: the minimum %s is to %d" % (s, word, least))
+        self._save_undo(h)
         h.put(s, to)
         self.last = "Seat %d %ss to %d%s" % (s, word, to, "" if self.stacks[s] else " all-in")
         h.run(s)
@@ -234,6 +254,7 @@ class Table:
         self.last = "Seat %d is away" % s
         h = self.hand
         if h is not None and h.actor == s:
+            self.undo_rec = None
             self.last = "Seat %d is away: %s" % (s, h.auto_act(s))
             h.run(s)
 
@@ -250,6 +271,7 @@ class Table:
         if c is None or c <= 0 or c > MAX_CHIPS:
             raise Refused('Sit needs "stack": the player\'s chips, a positive whole number')
         self.stacks[s] = c
+        self.seat_changes += 1
         if self.hands or self.hand is not None:
             self.waiting.append(s)
         self.last = "Seat %d sits down with %d" % (s, c)
@@ -272,9 +294,13 @@ class Table:
 
     def _empty(self, s):
         del self.stacks[s]
+        self.seat_changes += 1
         self.away.forget(s)
+        self.floor.forget(s)
         if s in self.waiting:
             self.waiting.remove(s)
+        if s in self.entering:
+            self.entering.remove(s)
 
     def _ev_colour_up(self, ev):
         """Colour the stacks up to the chip of the colour-up in force (or
@@ -290,11 +316,8 @@ class Table:
         up = self.profile["colour_up_rounding"] == "up"
         for s in self.stacks:
             c = self.stacks[s]
-            r = (c + unit - 1) // unit if up else (c + unit // 2) // unit
-            if r == 0:
-                r = 1  # nobody is coloured out of the tournament
-            self.removed += c - r * unit
-            self.stacks[s] = r * unit
+            self.stacks[s] = coloured(c, unit, up)
+            self.removed += c - self.stacks[s]
         if unit > self.chip:
             self.chip = unit
         self.last = "Colour-up: stacks rounded %s to %d" % ("up" if up else "to the nearest", unit)
@@ -309,6 +332,7 @@ class Table:
             h = self.hand
             s = h.actor
             self.shot.stop()
+            self.undo_rec = None
             self.last = "Time: seat %d %s" % (s, h.timed_out(s))
             h.run(s)
 
@@ -362,16 +386,46 @@ class Table:
                 raise Refused("Need at least two players who may be dealt in")
             dealt = now
             pos = self._positions(dealt)
+        for s in self.entering:  # entering with a dead BB: dealt in at once
+            if s not in dealt:
+                dealt = sorted(dealt + [s])
         if all(self.away.is_away(s) for s in dealt):
             raise Refused("Every player is away: nobody to deal to")
-        self._deal(dealt, pos)
+        self.predeal = (dict(self.stacks), self.away.record(), self.floor.record(),
+                        list(self.waiting), list(self.entering),
+                        (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
+                        self.hands, self.last_hand, dealt, pos, self.seat_changes)
+        self._deal(dealt, pos, self.clock.blinds())
+
+    def redeal(self, level):
+        """Undo the deal and everything since, then deal the same hand again
+        at *level* (misdeal: the same level; TDA 20 restart: the clock's)."""
+        (stacks, away, fl, waiting, entering, posn, hands, last_hand, dealt, pos,
+         _) = self.predeal
+        away_now = self.away.seats()
+        self.stacks = dict(stacks)
+        self.away.restore(away)
+        for s in away_now:  # who is at the table now decides the re-deal
+            if not self.away.is_away(s):
+                self.away.leave(s)
+        for s in self.away.seats():
+            if s not in away_now:
+                self.away.back(s)
+        self.floor.restore(fl)
+        self.waiting = list(waiting)
+        self.entering = list(entering)
+        self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer = posn
+        self.hands = hands
+        self.last_hand = last_hand
+        self.hand = None
+        self._deal(dealt, pos, level)
 
     def _positions(self, players):
         if self.hands == 0:
             return first_positions(self.first_button, players, self.n)
         return next_positions(self.bb_pos, self.sb_pos, players, self.n)
 
-    def _deal(self, dealt, pos):
+    def _deal(self, dealt, pos, level):
         self.hands += 1
         self.waiting = [s for s in self.waiting if s not in dealt]
         self.btn, self.sb_pos, self.bb_pos = pos
@@ -381,12 +435,17 @@ class Table:
         self.bust_ties = []
         self.winners = {}
         self.shot.stop()
-        h = Hand(self, self.hands, self.clock.blinds(), dealt)
+        self.undo_rec = None
+        self.undone = []
+        h = Hand(self, self.hands, level, dealt)
         self.hand = h
         self.last = "Hand %d: button %d, %s, BB seat %d" % (
             self.hands, self.btn,
             "SB seat %d" % self.sb_seat if self.sb_seat is not None else "dead SB", self.bb_pos)
-        h.deal(self.sb_seat, self.bb_pos)
+        entering = self.entering
+        self.entering = []
+        h.deal(self.sb_seat, self.bb_pos, entering)
+        self.floor.hands_dealt(dealt)
 
     def _find_dealer(self, dealt):
         """The button deals; for an absent or empty button the previous
@@ -450,3 +509,5 @@ class Table:
         self.shot.stop()
         self.last_hand = h
         self.hand = None
+        self.undo_rec = None
+        self.predeal = None

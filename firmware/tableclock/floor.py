@@ -1,0 +1,235 @@
+"""Floor procedures at the table: misdeals, the dealer's undo, warnings,
+penalties, killed hands, disqualification and entering late.
+
+Rules (docs/rules.md, "Floor procedures"):
+- misdeal: the re-deal is an exact replay -- same button, same blinds
+  (TDA 29-C); not once substantial action has occurred (TDA 29-D, 30);
+  LPPL "mistakes whilst dealing ... the hand is to be re-dealt";
+- a hand started at the wrong level is restarted at the right one before
+  substantial action, and continues at the level it started at after it
+  (TDA 20);
+- the dealer's undo: the last action of the hand, until the next one;
+- warnings, missed-hand and missed-round penalties: "the offender will miss
+  one hand for every player (including him or her) at the table when the
+  penalty is given multiplied by the number of penalty rounds" (TDA 64-A);
+  "Cards are dealt to their seats, their blinds and antes posted, and their
+  hands are killed after the initial deal" (TDA 64-C); "Any penalty begins
+  at the end of the hand" (TDA 61);
+- LPPL slow play: "1st time a warning, thereafter automatic fold"; a mobile
+  phone at the table: "your hand is to folded immediately";
+- disqualification: "Chips of a disqualified player shall be removed from
+  play" (TDA 64-D);
+- LPPL latecomers "must immediately post a dead big blind to 'enter' the
+  game, even if he is seated in a blind position"; a registered player not
+  seated at the start has "the table will post their blinds when due until
+  they take their seat".
+"""
+
+from .fields import MAX_CHIPS, Refused, as_int
+
+
+class FloorBook:
+    """Warnings and penalties per seat."""
+
+    def __init__(self):
+        self.warnings = {}  # seat -> count
+        self.penalties = {}  # seat -> hands still to miss
+
+    def on_penalty(self, seat):
+        return self.penalties.get(seat, 0) > 0
+
+    def hands_dealt(self, seats):
+        """A hand was dealt: seats on penalty have missed one more."""
+        for s in seats:
+            n = self.penalties.get(s, 0)
+            if n > 1:
+                self.penalties[s] = n - 1
+            elif n == 1:
+                del self.penalties[s]
+
+    def forget(self, seat):
+        self.warnings.pop(seat, None)
+        self.penalties.pop(seat, None)
+
+    def record(self):
+        return dict(self.warnings), dict(self.penalties)
+
+    def restore(self, rec):
+        self.warnings = dict(rec[0])
+        self.penalties = dict(rec[1])
+
+
+# -- misdeal, relevel and undo ---------------------------------------------
+def _check_redeal(t, what):
+    h = t._need_hand()
+    if h.substantial():
+        raise Refused("Substantial action has occurred: no %s, the hand must go on" % what)
+    if t.predeal is None or t.predeal[-1] != t.seat_changes:
+        raise Refused("The seating changed during this hand: call the TD (no %s)" % what)
+    return h
+
+
+def misdeal(t, ev):
+    """Void the hand and deal it again at the same level: everything posted
+    goes back and is posted again, away blinds are not counted twice."""
+    h = _check_redeal(t, "misdeal")
+    t.redeal(h.level)
+    t.last = "Misdeal: hand %d dealt again" % t.hands
+
+
+def relevel(t, ev):
+    """Restart a hand dealt at an old level at the clock's level (TDA 20)."""
+    h = _check_redeal(t, "restart")
+    level = t.clock.blinds()
+    if level[0] == h.level[0]:
+        raise Refused("This hand is already at level %d" % level[0])
+    t.redeal(level)
+    t.last = "Hand %d restarted at level %d" % (t.hands, level[0])
+
+
+def undo(t, ev):
+    """Take back the last action of this hand (until the next one)."""
+    if t.hand is None:
+        raise Refused("No hand is running: nothing to undo")
+    if t.undo_rec is None:
+        raise Refused("Nothing to undo: only the last action of this hand can be undone")
+    rec, stacks, shot = t.undo_rec
+    t.hand.restore(rec)
+    for s in stacks:  # only the seats the action touched; a newcomer keeps its seat
+        if s in t.stacks:
+            t.stacks[s] = stacks[s]
+    t.shot.seat, t.shot.left_ms = shot
+    t.undone.append(t.last)
+    t.last = "Undone: %s" % t.last
+    t.undo_rec = None
+
+
+# -- warnings, penalties, killed hands ---------------------------------------
+def warn(t, ev):
+    s = t._seat(ev)
+    t.floor.warnings[s] = t.floor.warnings.get(s, 0) + 1
+    t.last = "Seat %d: warning %d" % (s, t.floor.warnings[s])
+
+
+def penalty(t, ev):
+    """A missed-hand (``hands``) or missed-round (``rounds``) penalty; it
+    starts with the next hand dealt."""
+    s = t._seat(ev)
+    hands = ev.get("hands")
+    rounds = ev.get("rounds")
+    if (hands is None) == (rounds is None):
+        raise Refused('A penalty needs "hands" or "rounds" (one of them)')
+    n = as_int(hands if hands is not None else rounds)
+    if n is None or n < 1 or n > 100:
+        raise Refused("A penalty is 1 to 100 hands or rounds")
+    if rounds is not None:
+        n *= len(t.stacks)  # one hand per player at the table, him included
+    t.floor.penalties[s] = t.floor.penalties.get(s, 0) + n
+    t.last = "Seat %d: penalty, misses %d hands" % (s, t.floor.penalties[s])
+
+
+def _kill_now(t, s):
+    """Kill seat *s*'s live hand now, out of turn."""
+    h = t.hand
+    if h is None or s not in h.live:
+        return False
+    t.undo_rec = None
+    if h.actor == s:
+        h.fold(s)
+        h.run(s)
+        return True
+    h.kill(s)
+    if s in h.show_order:
+        h.show_order.remove(s)
+    if len(h.live) == 1:  # the last live hand wins
+        h.run(s)
+    return True
+
+
+def kill(t, ev):
+    """Fold a seat's hand at once (LPPL: a phone at the table)."""
+    s = t._seat(ev)
+    h = t.hand
+    if h is None or s not in h.live:
+        raise Refused("Seat %d has no live hand to kill" % s)
+    _kill_now(t, s)
+    t.last = "Seat %d: hand killed" % s
+
+
+def slow(t, ev):
+    """Slow play: a warning the first time; in LPPL an automatic fold after
+    that, elsewhere another warning for the TD to act on."""
+    s = t._seat(ev)
+    n = t.floor.warnings.get(s, 0)
+    fold = n > 0 and t.profile["slow_play_folds"]
+    h = t.hand
+    if fold and (h is None or s not in h.live):
+        raise Refused("Seat %d has been warned; there is no live hand to fold" % s)
+    t.floor.warnings[s] = n + 1
+    if fold:
+        _kill_now(t, s)
+        t.last = "Seat %d: slow play again, hand folded" % s
+    else:
+        t.last = "Seat %d: slow play, warning %d" % (s, n + 1)
+
+
+def disqualify(t, ev):
+    """Take a player out: a live hand is killed, the chips behind leave play."""
+    s = t._seat(ev)
+    chips = t.stacks[s]
+    _kill_now(t, s)
+    if s in t.stacks:
+        t.removed += t.stacks[s]
+        t._empty(s)
+    t.busted.append(s)
+    t.last = "Seat %d disqualified: %d chips removed from play" % (s, chips)
+
+
+# -- entering late -----------------------------------------------------------
+def enter(t, ev):
+    """A latecomer takes a seat (or a registered player who was not seated
+    at the start arrives).  ``stack`` as the host computed it (after any
+    latecomer deduction); ``dead_bb`` to post a dead big blind to enter."""
+    s = as_int(ev.get("seat"))
+    if s is None or s < 1 or s > t.n:
+        raise Refused('Enter needs "seat": a seat from 1 to %d' % t.n)
+    stack = ev.get("stack")
+    if stack is not None:
+        stack = as_int(stack)
+        if stack is None or stack <= 0 or stack > MAX_CHIPS:
+            raise Refused('"stack" must be a positive whole number of chips')
+    dead = ev.get("dead_bb", False)
+    if not isinstance(dead, bool):
+        raise Refused('"dead_bb" must be true or false')
+    if s in t.stacks:
+        if not t.away.is_late(s):
+            raise Refused("Seat %d is already playing" % s)
+        if t.hand is not None and s in t.hand.live:
+            raise Refused("Seat %d is in this hand: enter after it" % s)
+        if stack is not None:
+            t.removed += t.stacks[s] - stack
+            t.stacks[s] = stack
+        t.away.back(s)
+    else:
+        if stack is None:
+            raise Refused('Enter needs "stack" for an empty seat')
+        t.stacks[s] = stack
+        t.seat_changes += 1
+        if not dead and (t.hands or t.hand is not None):
+            t.waiting.append(s)
+    if dead and s not in t.entering:
+        t.entering.append(s)
+    t.last = "Seat %d enters with %d%s" % (s, t.stacks[s], ", dead big blind" if dead else "")
+
+
+EVENTS = {
+    "misdeal": misdeal,
+    "relevel": relevel,
+    "undo": undo,
+    "warn": warn,
+    "penalty": penalty,
+    "kill": kill,
+    "slow": slow,
+    "disqualify": disqualify,
+    "enter": enter,
+}

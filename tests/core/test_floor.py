@@ -1,0 +1,203 @@
+"""Floor procedures: misdeal, restart at the right level, undo, warnings,
+penalties, killed hands, disqualification, entering late."""
+
+from tc_util import LEVELS, do, fold_round, frozen, level, posts, refused, table
+
+FOUR = {1: 3000, 2: 3000, 3: 3000, 4: 3000}
+
+
+def _without(st, *keys):
+    return [kv for kv in frozen(st) if kv[0] not in keys]
+
+
+def test_misdeal_before_substantial_action_is_an_exact_redeal():
+    # TDA 29-C "the re-deal is an exact re-play"; TDA 30 "Substantial Action
+    # is either A) any 2 actions in turn, at least one of which puts chips in
+    # the pot or B) any combination of 3 actions in turn. Posted blinds do not
+    # count"
+    t = table("wph", dict(FOUR), button=4, levels=level(25, 50, ante=5))
+    dealt = do(t, "hand")
+    assert dealt["substantial_action"] is False
+    st = do(t, "fold")                     # seat 3: one action
+    st = do(t, "check") if st["to_call"] == 0 else do(t, "fold")   # seat 4 folds: two, no chips
+    assert st["substantial_action"] is False
+    st = do(t, "misdeal")
+    assert _without(st, "last") == _without(dealt, "last")
+    assert st["hand"] == 1 and st["stacks"] == dealt["stacks"]
+    do(t, "call")                          # seat 3 calls: chips in
+    st = do(t, "fold")                     # seat 4: two actions, one with chips
+    assert st["substantial_action"] is True
+    assert "Substantial action" in refused(t, "misdeal")
+
+
+def test_three_actions_without_chips_are_substantial():
+    t = table("wph", {1: 3000, 2: 3000, 3: 3000, 4: 3000, 5: 3000}, button=5,
+              levels=level(25, 50))
+    do(t, "hand")                          # SB 1, BB 2; 3, 4, 5 to act
+    do(t, "fold")
+    st = do(t, "fold")
+    assert st["substantial_action"] is False
+    st = do(t, "fold")
+    assert st["substantial_action"] is True
+
+
+def test_misdeal_does_not_count_away_blinds_twice():
+    # LPPL away seat: a misdealt hand's blinds must not count toward its two
+    # rounds.  Seat 3 away; hand 2 (its BB) is misdealt twice, then played.
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "away", seat=3)
+    do(t, "hand")
+    fold_round(t)
+    do(t, "hand")                          # seat 3's big blind
+    do(t, "misdeal")
+    st = do(t, "misdeal")
+    assert posts(st) == [(2, 25, "sb"), (3, 50, "bb")]
+    assert st["stacks"]["3"] == 2950
+    fold_round(t)
+    p = []
+    for _ in range(6):                      # hands 3-8
+        p.append(posts(do(t, "hand")))
+        fold_round(t)
+    assert p[4] == [(3, 25, "sb"), (4, 50, "bb")]        # its second SB (hand 7)
+    assert (3, 50, "dead_bb") in p[5]                    # the every-hand BB at hand 8
+
+
+def test_hand_at_the_wrong_level_restarts_before_substantial_action():
+    # TDA 20: "If a hand starts at the prior level by mistake, after
+    # substantial action occurs the hand will continue at the prior level."
+    t = table("wph", dict(FOUR), button=4, levels=LEVELS)
+    do(t, "tick", s=1199)
+    st = do(t, "hand")
+    assert st["hand_level"]["bb"] == 50
+    assert "already at level 1" in refused(t, "relevel")
+    do(t, "tick", s=2)                     # level 2 (50/100) has started
+    st = do(t, "relevel")
+    assert st["hand_level"]["bb"] == 100 and st["to_call"] == 100 and st["hand"] == 1
+    assert posts(st) == [(1, 50, "sb"), (2, 100, "bb")]
+    t = table("wph", dict(FOUR), button=4, levels=LEVELS)
+    do(t, "tick", s=1199)
+    do(t, "hand")
+    do(t, "call")
+    do(t, "call")
+    do(t, "tick", s=2)
+    assert "Substantial action" in refused(t, "relevel")
+
+
+def test_undo_the_last_action_only_and_not_across_hands():
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "hand")
+    before = do(t, "call")                 # seat 3 calls
+    st = do(t, "raise", to=200)            # seat 4: a misclick
+    assert st["action"] == 1
+    st = do(t, "undo")
+    assert _without(st, "last", "undone") == _without(before, "last", "undone")
+    assert st["undone"] == ["Seat 4 raises to 200"]
+    assert "Nothing to undo" in refused(t, "undo")
+    st = do(t, "call")
+    assert st["action"] == 1 and st["pot"] == 175
+    fold_round(t)
+    assert "No hand is running" in refused(t, "undo")
+
+
+def test_undo_then_redo_gives_the_same_state():
+    t = table("us_free", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "hand")
+    do(t, "call")
+    a = do(t, "raise", to=200)
+    do(t, "undo")
+    b = do(t, "raise", to=200)
+    assert _without(a, "undone") == _without(b, "undone")
+
+
+def test_warnings_and_missed_round_penalty():
+    # TDA 64-A: one hand per player at the table (him included) per round;
+    # 64-C: dealt in, blinds posted, hand killed after the deal; TDA 61: the
+    # penalty starts at the end of the hand.
+    t = table("wph", dict(FOUR), button=4, levels=level(25, 50))
+    st = do(t, "warn", seat=2)
+    assert st["warnings"] == {"2": 1}
+    do(t, "hand")                          # SB 1, BB 2, seat 3 first
+    st = do(t, "penalty", seat=2, rounds=1)
+    assert st["penalties"] == {"2": 4} and 2 in st["in_hand"]   # this hand goes on
+    fold_round(t)
+    missed = 0
+    for _ in range(5):
+        st = do(t, "hand")
+        if 2 not in st["in_hand"]:
+            missed += 1
+            assert st["penalties"].get("2", 0) == 4 - missed
+        fold_round(t)
+    assert missed == 4 and t.state()["penalties"] == {}
+    assert refused(t, "penalty", seat=2) and refused(t, "penalty", seat=2, hands=1, rounds=1)
+
+
+def test_penalty_seat_posts_its_blind_and_is_killed_at_the_deal():
+    t = table("wph", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "penalty", seat=2, hands=1)
+    st = do(t, "hand")                     # seat 2 is the big blind
+    assert (2, 50, "bb") in posts(st) and 2 not in st["in_hand"]
+    assert st["action"] == 3 and st["to_call"] == 50
+
+
+def test_lppl_slow_play_warning_then_fold_and_phone_kill():
+    # LPPL: "Deliberate or Excessive slow play ... 1st time a warning,
+    # thereafter automatic fold"; "if you use a mobile phone ... your hand is
+    # to folded immediately by the dealer"
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "hand")                          # seat 3 to act
+    st = do(t, "slow", seat=3)
+    assert st["warnings"] == {"3": 1} and 3 in st["in_hand"]
+    st = do(t, "slow", seat=3)
+    assert 3 not in st["in_hand"] and st["action"] == 4
+    st = do(t, "kill", seat=1)             # phone: out of turn
+    assert 1 not in st["in_hand"] and st["action"] == 4
+    t2 = table("wph", dict(FOUR), button=4, levels=level(25, 50))
+    do(t2, "hand")
+    do(t2, "slow", seat=3)
+    st = do(t2, "slow", seat=3)            # elsewhere: warnings for the TD
+    assert st["warnings"] == {"3": 2} and 3 in st["in_hand"]
+
+
+def test_disqualification_removes_the_chips_from_play():
+    t = table("wph", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "hand")
+    do(t, "call")                          # seat 3 puts 50 in
+    st = do(t, "disqualify", seat=3)
+    assert "3" not in st["stacks"] and 3 not in st["in_hand"] and st["busted"] == [3]
+    assert st["pot"] == 125                # its 50 stays in the pot
+    assert sum(st["stacks"].values()) + st["pot"] == 12000 - 2950
+
+
+def test_lppl_latecomer_posts_a_dead_big_blind_even_in_a_blind():
+    # LPPL: "The player however must immediately post a dead big blind to
+    # 'enter' the game, even if he is seated in a blind position."
+    t = table("lppl", {1: 3000, 2: 3000, 4: 3000}, seats=4, button=4, levels=level(25, 50))
+    do(t, "hand")                          # SB 1, BB 2
+    fold_round(t)
+    st = do(t, "enter", seat=3, stack=3000, dead_bb=True)
+    assert st["waiting"] == []
+    st = do(t, "hand")                     # button 1, SB 2, BB 3: it posts both
+    assert posts(st) == [(2, 25, "sb"), (3, 50, "bb"), (3, 50, "dead_bb")]
+    assert st["stacks"]["3"] == 2900 and st["to_call"] == 50
+
+
+def test_registered_player_not_seated_has_blinds_posted_until_arriving():
+    # LPPL: "the table will post their blinds when due until they take their
+    # seat"; they arrive and the host sends the stack after the deduction.
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50), absent=[2])
+    st = do(t, "hand")
+    assert st["late"] == [2] and st["away"] == [2] and (2, 50, "bb") in posts(st)
+    fold_round(t)
+    for _ in range(8):                     # never the every-hand stage
+        assert all(p[2] != "dead_bb" for p in posts(do(t, "hand")))
+        fold_round(t)
+    st = do(t, "enter", seat=2, stack=2500)
+    assert st["late"] == [] and st["away"] == [] and st["stacks"]["2"] == 2500
+    assert refused(t, "enter", seat=2, stack=2500)
+
+
+def test_colour_up_preview_per_seat():
+    lv = [{"sb": 25 * i, "bb": 50 * i, "ante": 0, "minutes": 20} for i in range(1, 8)]
+    t = table("lppl", {1: 3025, 2: 3050, 3: 2975}, levels=lv, chip=25)
+    st = do(t, "tick", s=5 * 1200)
+    assert st["colour_changes"] == {"1": 3000, "2": 3100, "3": 3000}
