@@ -35,6 +35,7 @@ class Table:
         if not isinstance(setup, dict):
             raise SetupError("The setup must be a JSON object")
         p = config.profile_of(setup)
+        self.setup = setup  # kept for the power-loss record (record.py)
         self.profile = p
         self.profile_name = setup.get("profile")
         self.n = config.setup_int(setup, "seats", 2, 10)
