@@ -35,6 +35,7 @@ def state(t):
         "hand": t.hands,
         "button": t.btn, "sb_seat": t.sb_seat, "bb_seat": t.bb_pos, "dealer": t.dealer,
         "street": None, "action": None, "to_call": None, "min_raise_to": None,
+        "chip": t.chip_unit(),
         "pot": 0, "in_hand": [], "bets": {}, "pots": [], "posts": [],
         "hand_level": None, "show_order": [],
         "stacks": {},

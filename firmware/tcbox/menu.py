@@ -1,0 +1,278 @@
+"""The dealer's controls: key presses in, table events out.
+
+One small state machine serves every board.  A board names its keys by role
+(tcbox/boards.py): the compact box has ``left``, ``ok``, ``right``; the
+table build ``hand``, ``call``, ``raise``, ``fold``, ``menu``.  The screen
+shows a list of options with one highlighted; keys move the highlight and
+choose.  Choosing "Raise" opens the amount: it starts at the minimum raise
+and steps by the smallest chip (a long press steps by the big blind).
+
+Modes: ``main`` (the hand's options), ``amount`` (bet/raise size),
+``seats`` then ``seat`` (away/back, bust, warn, kill for one seat) and
+``rank`` (the showdown: pick the best hand, then the best of the rest while
+a pot is still undecided).
+
+Pure: no hardware imports; the app feeds it (role, long) pairs and the
+table's state dict, and applies the event it returns.
+"""
+
+MAIN = "main"
+AMOUNT = "amount"
+SEATS = "seats"
+SEAT = "seat"
+RANK = "rank"
+
+
+class Menu:
+    """The options on screen and what each key does with them."""
+
+    def __init__(self):
+        self.mode = MAIN
+        self.options = []  # [(label, event dict or a mode name)]
+        self.i = 0
+        self.amount = 0
+        self.seat = None
+        self.picked = []  # showdown: seats picked for the tier being chosen
+        self.tiers = []  # showdown: tiers already chosen
+        self.note = ""
+        self._shown = None  # the mode whose options are on screen
+        self._ctx = None  # (hand, street, actor) they were made for
+
+    # -- options -------------------------------------------------------
+    def refresh(self, st):
+        """Rebuild the options for state *st*, keeping the highlight on the
+        same label where it still exists."""
+        keep = self.options[self.i][0] if self.options and self.i < len(self.options) else None
+        was = self._shown
+        if st["street"] == "showdown":
+            if self.mode != RANK:
+                self.mode = RANK
+                self.picked = []
+                self.tiers = []
+                self.i = 0
+        elif self.mode == RANK:
+            self.mode = MAIN
+        if self.mode == AMOUNT and st["action"] is None:
+            self.mode = MAIN
+        if self.mode == MAIN:
+            self.options = main_options(st)
+        elif self.mode == SEATS:
+            self.options = [("Seat %s" % s, SEAT) for s in sorted(int(x) for x in st["stacks"])]
+            self.options.append(("Back", MAIN))
+        elif self.mode == SEAT:
+            self.options = seat_options(st, self.seat)
+        elif self.mode == RANK:
+            self.options = self._rank_options(st)
+        else:  # AMOUNT
+            self.options = [("%s to %d" % (self._word(st), self.amount), None)]
+        ctx = (st["hand"], st["street"], st["action"])
+        if self.mode != was or ctx != self._ctx:  # a new list or a new turn: the top
+            self.i = 0
+        else:  # the same list: stay on the same option, or the same place
+            at = min(self.i, len(self.options) - 1)
+            for n in range(len(self.options)):
+                if self.options[n][0] == keep:
+                    at = n
+                    break
+            self.i = at
+        self._shown = self.mode
+        self._ctx = ctx
+
+    def _word(self, st):
+        return "Raise" if st["bets"] else "Bet"
+
+    def _rank_options(self, st):
+        done = []
+        for t in self.tiers:
+            done += t
+        opts = []
+        for s in st["in_hand"]:
+            if s not in done:
+                mark = "* " if s in self.picked else ""
+                opts.append(("%sSeat %d" % (mark, s), s))
+        opts.append(("Done", "done"))
+        return opts
+
+    # -- keys ----------------------------------------------------------
+    def press(self, role, long, st):
+        """Handle one key press.  Returns an event dict to apply, or None."""
+        self.note = ""
+        if self.mode == AMOUNT:
+            return self._amount_key(role, long, st)
+        direct = self._direct(role, long, st)
+        if direct is not False:
+            return direct
+        if role in ("left",) or (role == "menu" and long):
+            self.i = (self.i - 1) % len(self.options)
+            return None
+        if role in ("right", "menu"):
+            self.i = (self.i + 1) % len(self.options)
+            return None
+        if role in ("ok", "hand"):
+            return self._choose(st)
+        if role == "fold" and self.mode != MAIN:
+            return self._back(st)
+        return None
+
+    def _direct(self, role, long, st):
+        """Shortcuts; False when the key has no shortcut here."""
+        if long and role in ("left", "fold"):
+            return {"do": "undo"}
+        if long and role in ("right", "call"):
+            return {"do": "clock"}
+        if long and role == "ok":
+            self.mode = SEATS if self.mode == MAIN else MAIN
+            self.refresh(st)
+            return None
+        if self.mode != MAIN:
+            return False
+        if role == "hand" and st["street"] is None:
+            return {"do": "hand"}
+        if role == "call" and st["action"] is not None:
+            return {"do": "call"}
+        if role == "fold" and st["action"] is not None:
+            return {"do": "fold"}
+        if role == "raise" and st["action"] is not None:
+            if long:
+                return {"do": "allin"}
+            return self._open_amount(st)
+        return False
+
+    def _open_amount(self, st):
+        least = st["min_raise_to"]
+        if least is None:
+            self.note = "No raise: call or fold"
+            return None
+        self.mode = AMOUNT
+        self.amount = least if least < self._top(st) else self._top(st)
+        self.refresh(st)
+        return None
+
+    def _top(self, st):
+        a = str(st["action"])
+        return st["bets"].get(a, 0) + st["stacks"][a]
+
+    def _amount_key(self, role, long, st):
+        top = self._top(st)
+        least = st["min_raise_to"] or top
+        step = st["bb"] if long else st.get("chip", 1)
+        if role in ("right", "raise"):
+            self.amount = top if (long and role == "raise") else min(top, self.amount + step)
+        elif role in ("left", "call"):
+            self.amount = max(min(least, top), self.amount - step)
+        elif role in ("ok", "hand") and not long:
+            self.mode = MAIN
+            to = self.amount
+            self.refresh(st)
+            return {"do": "raise", "to": to}
+        else:  # long ok, fold: cancel
+            self.mode = MAIN
+        self.refresh(st)
+        return None
+
+    def _choose(self, st):
+        label, what = self.options[self.i]
+        if isinstance(what, dict):
+            if self.mode == SEAT:  # done with that seat
+                self.mode = MAIN
+            return dict(what)
+        if what == AMOUNT:
+            return self._open_amount(st)
+        if self.mode == SEATS and what == SEAT:
+            self.seat = int(label.split(" ")[1])
+            self.mode = SEAT
+        elif self.mode == RANK:
+            return self._rank_choose(st, what)
+        elif what in (MAIN, SEATS):
+            self.mode = what
+        self.refresh(st)
+        return None
+
+    def _back(self, st):
+        self.mode = SEATS if self.mode == SEAT else MAIN
+        self.refresh(st)
+        return None
+
+    def _rank_choose(self, st, what):
+        if what != "done":
+            if what in self.picked:
+                self.picked.remove(what)
+            else:
+                self.picked.append(what)
+            self.refresh(st)
+            return None
+        if not self.picked:
+            self.note = "Pick the best hand first"
+            return None
+        self.tiers.append(sorted(self.picked))
+        self.picked = []
+        rest = [s for s in st["in_hand"] if not any(s in t for t in self.tiers)]
+        if rest and undecided(st, self.tiers):
+            self.note = "Best of the rest?"
+            self._shown = None  # a new question: from the top
+            self.refresh(st)
+            return None
+        ranking = [list(t) for t in self.tiers]
+        if rest:
+            ranking.append(rest)
+        self.tiers = []
+        return {"do": "showdown", "ranking": ranking}
+
+
+def main_options(st):
+    """The options of the main screen for state *st*."""
+    opts = []
+    a = st["action"]
+    if st["street"] is None:
+        opts.append(("New hand", {"do": "hand"}))
+    elif a is not None:
+        owe = st["to_call"]
+        stack = st["stacks"][str(a)]
+        if owe == 0:
+            opts.append(("Check", {"do": "check"}))
+        else:
+            pay = owe if owe < stack else stack
+            opts.append(("Call %d%s" % (pay, " all-in" if pay == stack else ""), {"do": "call"}))
+        if st["min_raise_to"] is not None:
+            word = "Raise" if st["bets"] else "Bet"
+            top = st["bets"].get(str(a), 0) + stack
+            least = st["min_raise_to"]
+            opts.append(("%s %d" % (word, least if least < top else top), AMOUNT))
+            opts.append(("All-in %d" % top, {"do": "allin"}))
+        opts.append(("Fold", {"do": "fold"}))
+        if st["shot_clock"] is None:
+            opts.append(("Call the clock", {"do": "clock"}))
+        opts.append(("Undo", {"do": "undo"}))
+        if not st["substantial_action"]:
+            opts.append(("Misdeal", {"do": "misdeal"}))
+    opts.append(("Seats", SEATS))
+    return opts
+
+
+def seat_options(st, seat):
+    """What the dealer can do for one seat."""
+    key = str(seat)
+    opts = []
+    if key in st["stacks"]:
+        if seat in st["away"]:
+            opts.append(("Seat %d is back" % seat, {"do": "back", "seat": seat}))
+        else:
+            opts.append(("Seat %d is away" % seat, {"do": "away", "seat": seat}))
+        if seat in st["in_hand"]:
+            opts.append(("Kill seat %d's hand" % seat, {"do": "kill", "seat": seat}))
+        elif st["street"] is None:
+            opts.append(("Seat %d is out" % seat, {"do": "bust", "seat": seat}))
+        opts.append(("Warn seat %d" % seat, {"do": "warn", "seat": seat}))
+    opts.append(("Back", SEATS))
+    return opts
+
+
+def undecided(st, tiers):
+    """Is some pot still without a winner among the chosen *tiers*?"""
+    chosen = []
+    for t in tiers:
+        chosen += t
+    for p in st["pots"]:
+        if not any(s in chosen for s in p["seats"]):
+            return True
+    return False
