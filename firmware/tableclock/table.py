@@ -325,17 +325,24 @@ class Table:
 
     # -- clock ---------------------------------------------------------
     def _ev_tick(self, ev):
-        ms = int(seconds(ev, "s", 0, 864000) * 1000 + 0.5)
+        self.advance(int(seconds(ev, "s", 0, 864000) * 1000 + 0.5))
+
+    def advance(self, ms):
+        """Let *ms* milliseconds pass (the box's loop calls this directly;
+        nothing is allocated unless something happens).  Returns True when
+        a level or break ended or the shot clock expired."""
         if self.clock.paused:
-            return
-        self.clock.advance(ms)
-        if self.shot.advance(ms) >= 0:
-            h = self.hand
-            s = h.actor
-            self.shot.stop()
-            self.undo_rec = None
-            self.last = "Time: seat %d %s" % (s, h.timed_out(s))
-            h.run(s)
+            return False
+        ended = self.clock.advance(ms)
+        if self.shot.advance(ms) < 0:
+            return ended > 0
+        h = self.hand
+        s = h.actor
+        self.shot.stop()
+        self.undo_rec = None
+        self.last = "Time: seat %d %s" % (s, h.timed_out(s))
+        h.run(s)
+        return True
 
     def _ev_pause(self, ev):
         self.clock.pause()

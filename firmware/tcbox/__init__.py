@@ -1,0 +1,1 @@
+"""The table box: dealer controls, screen fields, seat ring, main loop and hardware adapters."""
