@@ -33,13 +33,14 @@ class FloorBook:
 
     def __init__(self):
         self.warnings = {}  # seat -> count
+        self.slow = {}  # seat -> slow-play warnings (LPPL: the second one folds)
         self.penalties = {}  # seat -> hands still to miss
 
     def on_penalty(self, seat):
         return self.penalties.get(seat, 0) > 0
 
     def hands_dealt(self, seats):
-        """A hand was dealt: seats on penalty have missed one more."""
+        """A hand ended: *seats*, killed at its deal, missed one more."""
         for s in seats:
             n = self.penalties.get(s, 0)
             if n > 1:
@@ -49,14 +50,16 @@ class FloorBook:
 
     def forget(self, seat):
         self.warnings.pop(seat, None)
+        self.slow.pop(seat, None)
         self.penalties.pop(seat, None)
 
     def record(self):
-        return dict(self.warnings), dict(self.penalties)
+        return dict(self.warnings), dict(self.penalties), dict(self.slow)
 
     def restore(self, rec):
         self.warnings = dict(rec[0])
         self.penalties = dict(rec[1])
+        self.slow = dict(rec[2]) if len(rec) > 2 else {}
 
 
 # -- misdeal, relevel and undo ---------------------------------------------
@@ -77,9 +80,21 @@ def misdeal(t, ev):
     t.last = "Misdeal: hand %d dealt again" % t.hands
 
 
+def foul(t, ev):
+    """A fouled deck: "regardless of SA, play will stop and all bets will be
+    returned" (TDA 29-E): the hand is dealt again with a new deck."""
+    h = t._need_hand()
+    if t.predeal is None or t.predeal[-1] != t.seat_changes:
+        raise Refused("The seating changed during this hand: call the TD")
+    t.redeal(h.level)
+    t.last = "Fouled deck: all bets returned, hand %d dealt again" % t.hands
+
+
 def relevel(t, ev):
     """Restart a hand dealt at an old level at the clock's level (TDA 20)."""
     h = _check_redeal(t, "restart")
+    if t.clock.on_break():
+        raise Refused("It is the break: the hand goes on at level %d" % h.level[0])
     level = t.clock.blinds()
     if level[0] == h.level[0]:
         raise Refused("This hand is already at level %d" % level[0])
@@ -160,12 +175,13 @@ def slow(t, ev):
     """Slow play: a warning the first time; in LPPL an automatic fold after
     that, elsewhere another warning for the TD to act on."""
     s = t._seat(ev)
-    n = t.floor.warnings.get(s, 0)
+    n = t.floor.slow.get(s, 0)
     fold = n > 0 and t.profile["slow_play_folds"]
     h = t.hand
     if fold and (h is None or s not in h.live):
         raise Refused("Seat %d has been warned; there is no live hand to fold" % s)
-    t.floor.warnings[s] = n + 1
+    t.floor.slow[s] = n + 1
+    t.floor.warnings[s] = t.floor.warnings.get(s, 0) + 1
     if fold:
         _kill_now(t, s)
         t.last = "Seat %d: slow play again, hand folded" % s
@@ -224,6 +240,7 @@ def enter(t, ev):
 
 EVENTS = {
     "misdeal": misdeal,
+    "foul": foul,
     "relevel": relevel,
     "undo": undo,
     "warn": warn,

@@ -46,6 +46,7 @@ class Hand:
         self.bet = Street(level[2], table.profile["min_raise"], level[2])
         self.actor = None
         self.show_order = []
+        self.penalised = []  # seats killed at the deal for a penalty
         self.actions = 0  # actions in turn, and those that put chips in (TDA 30)
         self.paid = 0
 
@@ -76,8 +77,9 @@ class Hand:
         t = self.t
         _, sb, bb, ante = self.level
         dead_deal = t.profile["away"] == "dead_deal"
+        self.penalised = [s for s in self.dealt if t.floor.on_penalty(s)]
         self.live = [s for s in self.dealt if not (
-            (dead_deal and t.away.is_away(s)) or t.floor.on_penalty(s))]
+            (dead_deal and t.away.is_away(s)) or s in self.penalised)]
         every = [s for s in self.dealt if t.away.every_hand(s)]
         if ante:
             for s in self.dealt:

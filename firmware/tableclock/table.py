@@ -49,6 +49,7 @@ class Table:
             self.away.leave(s, late=True)
         self.floor = floor.FloorBook()
         self.waiting = []  # newly seated players waiting for the button
+        self.held = []  # waiting seats already held back once: not dealt on the button
         self.entering = []  # seats that post a dead big blind to enter
         self.seat_changes = 0  # sits, leaves and busts (a misdeal needs none)
         self.predeal = None  # what the deal changed, for a misdeal
@@ -300,6 +301,8 @@ class Table:
         self.floor.forget(s)
         if s in self.waiting:
             self.waiting.remove(s)
+        if s in self.held:
+            self.held.remove(s)
         if s in self.entering:
             self.entering.remove(s)
 
@@ -386,8 +389,9 @@ class Table:
         dealt = cands
         pos = self._positions(cands)
         for _ in range(2):  # a waiting seat left out can change who is heads-up
-            now = [s for s in cands if not (
-                s in self.waiting and must_wait(s, pos[0], pos[1], zone, self.n))]
+            now = [s for s in cands if not (s in self.waiting and (
+                must_wait(s, pos[0], pos[1], zone, self.n)
+                or (s in self.held and s == pos[0])))]  # "until the button passes"
             if now == dealt:
                 break
             if len(now) < 2:
@@ -399,8 +403,8 @@ class Table:
                 dealt = sorted(dealt + [s])
         if all(self.away.is_away(s) for s in dealt):
             raise Refused("Every player is away: nobody to deal to")
-        self.predeal = (dict(self.stacks), self.away.record(), self.floor.record(),
-                        list(self.waiting), list(self.entering),
+        self.predeal = (dict(self.stacks), self.away.record(),
+                        list(self.waiting), list(self.held), list(self.entering),
                         (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
                         self.hands, self.last_hand, dealt, pos, self.seat_changes)
         self._deal(dealt, pos, self.clock.blinds())
@@ -408,7 +412,7 @@ class Table:
     def redeal(self, level):
         """Undo the deal and everything since, then deal the same hand again
         at *level* (misdeal: the same level; TDA 20 restart: the clock's)."""
-        (stacks, away, fl, waiting, entering, posn, hands, last_hand, dealt, pos,
+        (stacks, away, waiting, held, entering, posn, hands, last_hand, dealt, pos,
          _) = self.predeal
         away_now = self.away.seats()
         self.stacks = dict(stacks)
@@ -419,8 +423,8 @@ class Table:
         for s in self.away.seats():
             if s not in away_now:
                 self.away.back(s)
-        self.floor.restore(fl)
         self.waiting = list(waiting)
+        self.held = list(held)
         self.entering = list(entering)
         self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer = posn
         self.hands = hands
@@ -436,6 +440,7 @@ class Table:
     def _deal(self, dealt, pos, level):
         self.hands += 1
         self.waiting = [s for s in self.waiting if s not in dealt]
+        self.held = list(self.waiting)
         self.btn, self.sb_pos, self.bb_pos = pos
         self.sb_seat = self.sb_pos if self.sb_pos in dealt else None
         self.dealer = self._find_dealer(dealt)
@@ -453,13 +458,13 @@ class Table:
         entering = self.entering
         self.entering = []
         h.deal(self.sb_seat, self.bb_pos, entering)
-        self.floor.hands_dealt(dealt)
 
     def _find_dealer(self, dealt):
         """The button deals; for an absent or empty button the previous
         dealer deals (LPPL "the previous dealer will deal for them"; US 13
         "the player immediately to the right of the button deals")."""
-        present = [s for s in dealt if not self.away.is_away(s)]
+        present = [s for s in dealt
+                   if not self.away.is_away(s) and not self.floor.on_penalty(s)]
         if self.btn in present:
             return self.btn
         if self.dealer in present:
@@ -490,6 +495,7 @@ class Table:
             if s in self.stacks:
                 self.stacks[s] += won[s]
         self.winners = won
+        self.floor.hands_dealt(h.penalised)  # missed one more hand each
         use_hand = tiers is not None and self.profile["bust_tiebreak_hand"]
 
         def rank(s):
@@ -497,6 +503,7 @@ class Table:
                 for i in range(len(tiers)):
                     if s in tiers[i]:
                         return (h.start[s], -i)
+                return (h.start[s], -len(tiers))  # no hand at the showdown: lowest
             return (h.start[s], 0)
 
         out = [s for s in h.dealt if self.stacks.get(s, 1) == 0]
@@ -512,7 +519,7 @@ class Table:
             i = j + 1
         for s in out:
             self._empty(s)
-        self.busted = out
+        self.busted = self.busted + out  # after any taken out during the hand
         self.bust_ties = ties
         self.shot.stop()
         self.last_hand = h
