@@ -117,6 +117,10 @@ def undo(t, ev):
     t.undone.append(t.last)
     t.last = "Undone: %s" % t.last
     t.undo_rec = None
+    h = t.hand
+    if h.actor is not None and t.away.is_away(h.actor):  # left the table meanwhile
+        h.auto_act(h.actor)
+        h.run(h.actor)
 
 
 # -- warnings, penalties, killed hands ---------------------------------------

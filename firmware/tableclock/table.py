@@ -401,8 +401,10 @@ class Table:
         for s in self.entering:  # entering with a dead BB: dealt in at once
             if s not in dealt:
                 dealt = sorted(dealt + [s])
-        if all(self.away.is_away(s) for s in dealt):
-            raise Refused("Every player is away: nobody to deal to")
+        dead = self.profile["away"] == "dead_deal"  # away hands dead at the deal
+        if all(self.away.is_away(s) or self.floor.on_penalty(s) for s in dealt) or all(
+                (dead and self.away.is_away(s)) or self.floor.on_penalty(s) for s in dealt):
+            raise Refused("Nobody here to play: every player is away or on penalty")
         self.predeal = (dict(self.stacks), self.away.record(),
                         list(self.waiting), list(self.held), list(self.entering),
                         (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),

@@ -1,0 +1,811 @@
+"""The host <-> box wire protocol: signed one-line JSON frames (docs/protocol.md).
+
+    frame = encode({"kind": "ping"}, key, 1)          # bytes, ends with b"\\n"
+    msg = decode(frame, key)                          # {"kind": "ping", "v": "1.0", ...}
+    rx = Receiver(key, me="tc-01")                    # per-peer anti-replay
+    msg = rx.accept(frame)                            # a dict, None for a duplicate
+
+Every refusal raises ProtocolError (a ValueError) whose text is a sentence;
+Forged and Stale are subclasses for a bad MAC and a replayed or too old frame.
+
+A frame is the ASCII line
+
+    {"v":"1.0","kind":K,"from":F,"to":T,"boot":B,"seq":S,"body":{...},"mac":"<64 hex>"}\\n
+
+with the envelope in exactly this order ("v" first, so a peer can refuse a
+newer major version before anything else; "mac" last) and the body in
+canonical JSON (keys sorted, no spaces, only str/int/bool/None/list/dict,
+non-ASCII as \\uXXXX: the bytes CPython's json.dumps(body, sort_keys=True,
+separators=(",", ":")) gives).  The MAC is HMAC-SHA256 over the frame without
+`,"mac":"..."` and without the newline.  MicroPython dicts are unordered, so
+the bytes are built here by hand and never by json.dumps.
+
+The receiver checks the MAC on the raw bytes before parsing them, and parses
+with its own small JSON reader (integers only, depth and size bounded), so
+CPython, MicroPython and CircuitPython accept and refuse exactly the same
+frames.
+
+Message kinds and their fields are the data-driven table KINDS below.  A field
+spec is "name:type"; "name?:type" is optional; a type is int, nat (>= 0), pos
+(>= 1), str, id (1-32 of A-Z a-z 0-9 . _ : -), bool, list, dict, list/T
+(every item a T), dict/T (every value a T), a|b|c (one of these strings), or
+?T (a T or null).  Fields not in the table are kept (a newer minor version may
+add them).
+"""
+
+from binascii import hexlify
+
+from .hmac256 import hmac_sha256, same
+
+VERSION = "1.0"
+MAJOR = 1
+MINOR = 0
+MAX_FRAME = 4096  # bytes, newline included; longer frames are refused unread
+MAX_DEPTH = 8  # nesting of lists/objects, the envelope object counting as 1
+MAX_DIGITS = 16  # integers are whole numbers below 10**16 in size
+MAX_INT = 10**16
+MAX_COUNTER = 2**31 - 1  # boot counters and sequence numbers
+MIN_KEY = 16  # bytes
+WINDOW = 64  # anti-replay window: the last 64 sequence numbers of a peer
+BROADCAST = "*"
+HOST = "host"
+
+_TAIL = b',"mac":"'  # the frame ends with _TAIL + 64 hex digits + b'"}'
+_TAIL_LEN = 8 + 64 + 2
+_ENVELOPE = ("v", "kind", "from", "to", "boot", "seq")  # added to a decoded message
+_RESERVED = ("v", "kind", "from", "to", "boot", "seq", "body", "mac")
+
+# kind: (recipient, fields).  "box" kinds go from the host to a box, "host"
+# kinds from a box to the host.  Only the kinds in _ANYONE may be addressed to
+# BROADCAST when they go to a box; the others name the box (so a frame for
+# one table cannot be replayed to another).
+KINDS = {
+    # host -> box
+    "config": ("box", "table:pos profile:str seats:pos levels:list/dict key_id:id"
+                      " event?:str chip?:pos shot_clock?:dict colour_ups?:list/dict"
+                      " late_entry_until_level?:?pos nonce?:id"),
+    "clock": ("box", "level_index:nat ms_left:nat paused:bool host_ms:nat"),
+    "seating": ("box", "names:dict/str stacks?:dict/nat button?:?pos"),
+    "instruction": ("box", "id:id action:str"),
+    "ack": ("box", "ids:list/id"),
+    "ping": ("box", "t?:nat"),
+    # box -> host
+    "hello": ("host", "fw:str table?:?pos key_id?:id nonce?:id"),
+    "status": ("host", "state:dict table?:?pos"),
+    "event": ("host", "id:id what:str"),
+    "pong": ("host", "t?:nat"),
+}
+_ANYONE = ("ping",)
+
+# Kinds whose fields depend on one field's value: kind: (field, {value: fields}).
+SUBKINDS = {
+    "instruction": ("action", {
+        "move_out": "seat:pos to_table:pos to_seat:pos",
+        "receive": "seat:pos name:str stack?:nat from_table?:pos",
+        "break_table": "",
+        "redraw": "",
+        "hand_for_hand_start": "",
+        "hand_for_hand_stop": "",
+        "next_hand": "",
+        "pause": "",
+        "resume": "",
+        "message": "text:str",
+    }),
+    "event": ("what", {
+        "hand_started": "hand:nat button?:?pos",
+        "hand_ended": "hand:nat winners?:dict/nat",
+        "bust": "seat:pos chips_start:nat hand?:nat",
+        "away": "seat:pos",
+        "back": "seat:pos",
+        "clock_called": "seat:pos",
+        "instruction": "instr:id result:acknowledged|done|refused reason?:str",
+        "error": "text:str",
+    }),
+}
+
+
+class ProtocolError(ValueError):
+    """A frame or message that cannot be sent or accepted; the text says why."""
+
+
+class Forged(ProtocolError):
+    """The MAC does not match: wrong key, or the frame was altered."""
+
+
+class Stale(ProtocolError):
+    """A replayed frame: an older boot, or a sequence number behind the window."""
+
+
+class _TooLarge(ProtocolError):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# Field types
+
+
+def _is_int(v):
+    return not isinstance(v, bool) and isinstance(v, int)
+
+
+def _is_id(v):
+    if not isinstance(v, str) or not 0 < len(v) <= 32:
+        return False
+    for ch in v:
+        if not ("a" <= ch <= "z" or "A" <= ch <= "Z" or "0" <= ch <= "9" or ch in "._:-"):
+            return False
+    return True
+
+
+def _is(v, typ):
+    if typ[0] == "?":
+        if v is None:
+            return True
+        typ = typ[1:]
+    if "|" in typ:
+        return isinstance(v, str) and v in typ.split("|")
+    if "/" in typ:
+        cont, item = typ.split("/")
+        if cont == "list":
+            if not isinstance(v, list):
+                return False
+            for x in v:
+                if not _is(x, item):
+                    return False
+            return True
+        if not isinstance(v, dict):
+            return False
+        for k in v:
+            if not _is(v[k], item):
+                return False
+        return True
+    if typ == "int":
+        return _is_int(v)
+    if typ == "nat":
+        return _is_int(v) and v >= 0
+    if typ == "pos":
+        return _is_int(v) and v >= 1
+    if typ == "str":
+        return isinstance(v, str)
+    if typ == "id":
+        return _is_id(v)
+    if typ == "bool":
+        return isinstance(v, bool)
+    if typ == "list":
+        return isinstance(v, list)
+    if typ == "dict":
+        return isinstance(v, dict)
+    raise ProtocolError("unknown field type " + typ)  # a bug in the tables above
+
+
+_WORDS = {
+    "int": "a whole number", "nat": "a whole number >= 0", "pos": "a whole number >= 1",
+    "str": "text", "id": "an id (1 to 32 letters, digits or . _ : -)", "bool": "true or false",
+    "list": "a list", "dict": "an object",
+}
+
+
+def _describe(typ):
+    if typ[0] == "?":
+        return _describe(typ[1:]) + " or null"
+    if "|" in typ:
+        return "one of " + ", ".join(typ.split("|"))
+    if "/" in typ:
+        cont, item = typ.split("/")
+        return ("a list of " if cont == "list" else "an object of ") + _describe(item) + " items"
+    return _WORDS.get(typ, typ)
+
+
+def _check_fields(body, spec, what):
+    for f in spec.split():
+        name, typ = f.split(":")
+        if name[-1] == "?":
+            name = name[:-1]
+            if name not in body:
+                continue
+        elif name not in body:
+            raise ProtocolError('%s needs the field "%s"' % (what, name))
+        if not _is(body[name], typ):
+            raise ProtocolError('%s: "%s" must be %s' % (what, name, _describe(typ)))
+
+
+def check_body(kind, body, version=VERSION):
+    """Check a message body (a dict without envelope fields) against KINDS."""
+    entry = KINDS.get(kind)
+    if entry is None:
+        if version != VERSION:
+            raise ProtocolError("unknown message kind %s (sent with protocol %s; this side"
+                                " speaks %s)" % (_q(kind), version, VERSION))
+        raise ProtocolError("unknown message kind %s" % _q(kind))
+    for k in _RESERVED:
+        if k in body:
+            raise ProtocolError('a message body cannot have the field "%s" (it is part of'
+                                ' the envelope)' % k)
+    what = "%s %s message" % (_a(kind), kind)
+    _check_fields(body, entry[1], what)
+    sub = SUBKINDS.get(kind)
+    if sub is not None:
+        field, table = sub
+        spec = table.get(body[field])
+        if spec is None:
+            raise ProtocolError('%s: unknown %s %s (known: %s)' % (
+                what, field, _q(body[field]), ", ".join(sorted(table))))
+        _check_fields(body, spec, "%s %s %s" % (_a(body[field]), body[field], kind))
+
+
+def _a(word):
+    return "an" if word[0] in "aeiou" else "a"
+
+
+def _q(v):
+    """A short printable quote of *v* for error messages."""
+    if isinstance(v, str):
+        v = v[:40]
+    try:
+        return canonical(v).decode()
+    except ProtocolError:
+        return "(a %s)" % type(v).__name__
+
+
+# ---------------------------------------------------------------------------
+# Canonical JSON
+
+
+_SHORT = {0x22: b'\\"', 0x5C: b"\\\\", 0x0A: b"\\n", 0x0D: b"\\r", 0x09: b"\\t",
+          0x08: b"\\b", 0x0C: b"\\f"}
+
+
+def _plain(s):
+    for ch in s:
+        o = ord(ch)
+        if o < 0x20 or o > 0x7E or o == 0x22 or o == 0x5C:
+            return False
+    return True
+
+
+def _enc_str(s, out):
+    out.append(0x22)
+    if _plain(s):
+        out += s.encode()
+    else:
+        for ch in s:
+            o = ord(ch)
+            if 0x20 <= o <= 0x7E and o != 0x22 and o != 0x5C:
+                out.append(o)
+            elif o in _SHORT:
+                out += _SHORT[o]
+            elif o < 0x10000:
+                if 0xD800 <= o <= 0xDFFF:
+                    raise ProtocolError("text contains a lone surrogate (not valid Unicode)")
+                out += ("\\u%04x" % o).encode()
+            else:
+                o -= 0x10000
+                out += ("\\u%04x\\u%04x" % (0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF))).encode()
+    out.append(0x22)
+
+
+def _enc(v, out, depth, limit):
+    """Append the canonical JSON of *v* to the bytearray *out*; refuse to grow
+    it beyond *limit* bytes (so an oversize message never builds in memory)."""
+    if len(out) > limit:
+        raise _TooLarge("the message is too large (the limit is %d bytes)" % limit)
+    if v is None:
+        out += b"null"
+    elif v is True:
+        out += b"true"
+    elif v is False:
+        out += b"false"
+    elif isinstance(v, int):
+        if not -MAX_INT < v < MAX_INT:
+            raise ProtocolError("the number %d is too large (the limit is 16 digits)" % v)
+        out += str(v).encode()
+    elif isinstance(v, str):
+        _enc_str(v, out)
+    elif isinstance(v, (list, tuple, dict)):
+        if depth > MAX_DEPTH:
+            raise ProtocolError("the message is nested too deeply (more than %d levels)"
+                                % MAX_DEPTH)
+        if isinstance(v, dict):
+            keys = list(v)
+            for k in keys:
+                if not isinstance(k, str):
+                    raise ProtocolError("object keys must be text, not %s" % _q(k))
+            keys.sort()
+            out.append(0x7B)  # {
+            first = True
+            for k in keys:
+                if not first:
+                    out.append(0x2C)  # ,
+                first = False
+                _enc_str(k, out)
+                out.append(0x3A)  # :
+                _enc(v[k], out, depth + 1, limit)
+            out.append(0x7D)  # }
+        else:
+            out.append(0x5B)  # [
+            first = True
+            for x in v:
+                if not first:
+                    out.append(0x2C)
+                first = False
+                _enc(x, out, depth + 1, limit)
+            out.append(0x5D)  # ]
+    elif isinstance(v, float):
+        raise ProtocolError("numbers must be whole: %r cannot be sent (use milliseconds"
+                            " or chips)" % v)
+    else:
+        raise ProtocolError("a %s cannot be sent (only text, whole numbers, true/false,"
+                            " null, lists and objects)" % type(v).__name__)
+
+
+def canonical(v, depth=1, limit=1 << 30):
+    """The canonical JSON bytes of *v*: keys sorted, no spaces, ASCII only."""
+    out = bytearray()
+    _enc(v, out, depth, limit)
+    return bytes(out)
+
+
+# ---------------------------------------------------------------------------
+# Parsing (bytes in, only what canonical() can produce plus JSON's other
+# escapes and spaces between tokens)
+
+
+def _bad(i, why):
+    raise ProtocolError("malformed frame at byte %d: %s" % (i, why))
+
+
+def _ws(b, i, n):
+    while i < n and b[i] == 0x20:
+        i += 1
+    return i
+
+
+def _hex4(b, i, n):
+    if i + 4 > n:
+        _bad(i, "a \\u escape needs 4 hex digits")
+    v = 0
+    for j in range(i, i + 4):
+        c = b[j]
+        if 0x30 <= c <= 0x39:
+            d = c - 0x30
+        elif 0x61 <= c <= 0x66:
+            d = c - 0x57
+        elif 0x41 <= c <= 0x46:
+            d = c - 0x37
+        else:
+            _bad(j, "a \\u escape needs 4 hex digits")
+        v = v * 16 + d
+    return v
+
+
+_ESC = {0x22: '"', 0x5C: "\\", 0x2F: "/", 0x62: "\b", 0x66: "\f", 0x6E: "\n", 0x72: "\r",
+        0x74: "\t"}
+
+
+def _string(b, i, n):
+    """The text starting after the opening quote at *i*; returns (str, end)."""
+    parts = None
+    start = i
+    while True:
+        if i >= n:
+            _bad(i, "unterminated text")
+        c = b[i]
+        if c == 0x22:
+            s = str(b[start:i], "ascii")
+            if parts is None:
+                return s, i + 1
+            parts.append(s)
+            return "".join(parts), i + 1
+        if c == 0x5C:
+            if parts is None:
+                parts = []
+            parts.append(str(b[start:i], "ascii"))
+            if i + 1 >= n:
+                _bad(i, "unterminated text")
+            e = b[i + 1]
+            if e == 0x75:  # \uXXXX
+                u = _hex4(b, i + 2, n)
+                i += 6
+                if 0xDC00 <= u <= 0xDFFF:
+                    _bad(i - 6, "lone low surrogate")
+                if 0xD800 <= u <= 0xDBFF:
+                    if i + 6 > n or b[i] != 0x5C or b[i + 1] != 0x75:
+                        _bad(i, "lone high surrogate")
+                    lo = _hex4(b, i + 2, n)
+                    if not 0xDC00 <= lo <= 0xDFFF:
+                        _bad(i, "lone high surrogate")
+                    u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00)
+                    i += 6
+                parts.append(chr(u))
+            elif e in _ESC:
+                parts.append(_ESC[e])
+                i += 2
+            else:
+                _bad(i, "unknown escape")
+            start = i
+            continue
+        if c < 0x20 or c > 0x7E:
+            _bad(i, "text may only hold printable ASCII (others as \\u escapes)")
+        i += 1
+
+
+def _number(b, i, n):
+    start = i
+    if b[i] == 0x2D:  # -
+        i += 1
+    d = i
+    while i < n and 0x30 <= b[i] <= 0x39:
+        i += 1
+    if i == d:
+        _bad(start, "expected a value")
+    if b[d] == 0x30 and i - d > 1:
+        _bad(start, "numbers cannot have leading zeros")
+    if i - d > MAX_DIGITS:
+        _bad(start, "number too large (the limit is 16 digits)")
+    if i < n and (b[i] == 0x2E or b[i] == 0x65 or b[i] == 0x45):  # . e E
+        _bad(start, "numbers must be whole (no fractions or exponents)")
+    return int(str(b[start:i], "ascii")), i
+
+
+def _value(b, i, n, depth):
+    if i >= n:
+        _bad(i, "expected a value")
+    c = b[i]
+    if c == 0x22:
+        return _string(b, i + 1, n)
+    if c == 0x7B or c == 0x5B:  # { [
+        if depth > MAX_DEPTH:
+            _bad(i, "nested too deeply (more than %d levels)" % MAX_DEPTH)
+        if c == 0x7B:
+            return _object(b, i, n, depth)
+        return _list(b, i, n, depth)
+    if c == 0x74 and b[i:i + 4] == b"true":
+        return True, i + 4
+    if c == 0x66 and b[i:i + 5] == b"false":
+        return False, i + 5
+    if c == 0x6E and b[i:i + 4] == b"null":
+        return None, i + 4
+    if c == 0x2D or 0x30 <= c <= 0x39:
+        return _number(b, i, n)
+    _bad(i, "expected a value")
+
+
+def _object(b, i, n, depth):
+    d = {}  # type: dict
+    i = _ws(b, i + 1, n)
+    if i < n and b[i] == 0x7D:
+        return d, i + 1
+    while True:
+        if i >= n or b[i] != 0x22:
+            _bad(i, "expected a quoted field name")
+        at = i
+        k, i = _string(b, i + 1, n)
+        if k in d:
+            _bad(at, "the field %s appears twice" % _q(k))
+        i = _ws(b, i, n)
+        if i >= n or b[i] != 0x3A:
+            _bad(i, "expected ':'")
+        v, i = _value(b, _ws(b, i + 1, n), n, depth + 1)
+        d[k] = v
+        i = _ws(b, i, n)
+        if i < n and b[i] == 0x2C:
+            i = _ws(b, i + 1, n)
+            continue
+        if i < n and b[i] == 0x7D:
+            return d, i + 1
+        _bad(i, "expected ',' or '}'")
+
+
+def _list(b, i, n, depth):
+    out = []  # type: list
+    i = _ws(b, i + 1, n)
+    if i < n and b[i] == 0x5D:
+        return out, i + 1
+    while True:
+        v, i = _value(b, i, n, depth + 1)
+        out.append(v)
+        i = _ws(b, i, n)
+        if i < n and b[i] == 0x2C:
+            i = _ws(b, i + 1, n)
+            continue
+        if i < n and b[i] == 0x5D:
+            return out, i + 1
+        _bad(i, "expected ',' or ']'")
+
+
+def parse(b, n=None):
+    """The JSON value in the bytes b[:n] (integers only; see the module notes)."""
+    if n is None:
+        n = len(b)
+    v, i = _value(b, _ws(b, 0, n), n, 1)
+    i = _ws(b, i, n)
+    if i != n:
+        _bad(i, "unexpected data after the end")
+    return v
+
+
+# ---------------------------------------------------------------------------
+# Frames
+
+
+def _check_key(key):
+    if not isinstance(key, (bytes, bytearray)) or len(key) < MIN_KEY:
+        raise ProtocolError("the key must be at least %d bytes" % MIN_KEY)
+
+
+def _check_counter(name, v):
+    if not _is_int(v) or not 0 <= v <= MAX_COUNTER:
+        raise ProtocolError('"%s" must be a whole number from 0 to %d' % (name, MAX_COUNTER))
+
+
+def _check_address(kind, sender, to):
+    if not _is_id(sender):
+        raise ProtocolError('"from" must be %s' % _WORDS["id"])
+    if to != BROADCAST and not _is_id(to):
+        raise ProtocolError('"to" must be %s or "*"' % _WORDS["id"])
+    if to == BROADCAST and KINDS[kind][0] == "box" and kind not in _ANYONE:
+        raise ProtocolError('%s %s message must be addressed to one box, not to "*"'
+                            % (_a(kind), kind))
+
+
+def _mac_hex(key, unsigned, n):
+    """The hex MAC of unsigned[:n] + b"}" (the frame without its MAC)."""
+    return hexlify(hmac_sha256(key, (memoryview(unsigned)[:n], b"}")))
+
+
+def encode(msg, key, seq, sender=HOST, boot=0, to=BROADCAST):
+    """The frame (bytes, newline-terminated) carrying *msg*.
+
+    *msg* is a dict with "kind" and the body fields; the envelope fields a
+    decoded message carries ("v", "from", "to", "boot", "seq") are ignored,
+    so a decoded message can be sent on.  Raises ProtocolError."""
+    _check_key(key)
+    if not isinstance(msg, dict):
+        raise ProtocolError("a message must be an object with a kind")
+    kind = msg.get("kind")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ProtocolError("unknown message kind %s" % _q(kind))
+    _check_counter("seq", seq)
+    _check_counter("boot", boot)
+    _check_address(kind, sender, to)
+    body = {}
+    for k in msg:
+        if k not in _ENVELOPE:
+            body[k] = msg[k]
+    check_body(kind, body)
+    out = bytearray(('{"v":"%s","kind":"%s","from":"%s","to":"%s","boot":%d,"seq":%d,"body":'
+                     % (VERSION, kind, sender, to, boot, seq)).encode())
+    try:
+        _enc(body, out, 2, MAX_FRAME - _TAIL_LEN - 1)
+    except _TooLarge:
+        raise ProtocolError("the %s message is too large (the limit is %d bytes)"
+                            % (kind, MAX_FRAME))
+    n = len(out)  # the frame up to the body's closing brace
+    size = n + _TAIL_LEN + 1
+    if size > MAX_FRAME:
+        raise ProtocolError("the %s message is too large: %d bytes (the limit is %d)"
+                            % (kind, size, MAX_FRAME))
+    mac = hexlify(hmac_sha256(key, (out, b"}")))
+    out += _TAIL
+    out += mac
+    out += b'"}\n'
+    return bytes(out)
+
+
+def _version(frame, n, me):
+    """The version string at the start of the frame; refuses other majors."""
+    if frame[:6] != b'{"v":"':
+        raise ProtocolError('not a Table Clock frame (it must start with {"v":")')
+    end = frame.find(b'"', 6, min(n, 14))
+    if end < 0:
+        raise ProtocolError("the protocol version is missing or malformed")
+    v = str(frame[6:end], "ascii") if _ascii(frame, 6, end) else ""
+    parts = v.split(".")
+    if len(parts) != 2 or not _digits(parts[0]) or not _digits(parts[1]):
+        raise ProtocolError("the protocol version is missing or malformed")
+    if int(parts[0]) != MAJOR:
+        raise ProtocolError("protocol version %s is not supported (this %s speaks %d.x)"
+                            % (v, "host" if me == HOST else "box", MAJOR))
+    return v
+
+
+def _ascii(b, i, j):
+    for k in range(i, j):
+        if not 0x20 <= b[k] <= 0x7E:
+            return False
+    return True
+
+
+def _digits(s):
+    if not 0 < len(s) <= 3:
+        return False
+    for ch in s:
+        if not "0" <= ch <= "9":
+            return False
+    return True
+
+
+def decode(frame, key, me=None):
+    """The message in *frame* (bytes): the body's fields plus "kind", "v",
+    "from", "to", "boot" and "seq".  With *me* (HOST or a box id) only the
+    kinds meant for that side and frames addressed to it (or to "*") are
+    accepted.  Raises ProtocolError (Forged for a bad MAC)."""
+    _check_key(key)
+    if isinstance(frame, (bytearray, memoryview)):
+        if len(frame) > MAX_FRAME:
+            raise ProtocolError("the frame is too large: %d bytes (the limit is %d)"
+                                % (len(frame), MAX_FRAME))
+        frame = bytes(frame)
+    if not isinstance(frame, bytes):
+        raise ProtocolError("a frame must be bytes")
+    n = len(frame)
+    if n > MAX_FRAME:
+        raise ProtocolError("the frame is too large: %d bytes (the limit is %d)"
+                            % (n, MAX_FRAME))
+    if n and frame[n - 1] == 0x0A:
+        n -= 1
+        if n and frame[n - 1] == 0x0D:
+            n -= 1
+    version = _version(frame, n, me)
+    if n < 6 + _TAIL_LEN or frame[n - _TAIL_LEN:n - 66] != _TAIL or frame[n - 2:n] != b'"}':
+        raise ProtocolError('the frame does not end with its MAC (,"mac":"<64 hex digits>"})')
+    mac = frame[n - 66:n - 2]
+    if not same(mac, _mac_hex(key, frame, n - _TAIL_LEN)):
+        raise Forged("bad MAC: the frame was not signed with this key or was altered")
+    env = parse(frame, n)
+    if not isinstance(env, dict) or env.get("mac") != str(mac, "ascii"):
+        raise ProtocolError("malformed frame: the MAC is not the last field")
+    kind = env.get("kind")
+    if not isinstance(kind, str):
+        raise ProtocolError('the frame needs a "kind" (text)')
+    if not isinstance(env.get("body"), dict):
+        raise ProtocolError('the frame needs a "body" (an object)')
+    sender = env.get("from")
+    to = env.get("to")
+    _check_counter("boot", env.get("boot"))
+    _check_counter("seq", env.get("seq"))
+    msg = env["body"]
+    check_body(kind, msg, version)
+    _check_address(kind, sender, to)
+    if me is not None:
+        side = KINDS[kind][0]
+        if (side == "host") != (me == HOST):
+            raise ProtocolError("%s %s message is for %s, not for %s" % (
+                _a(kind), kind, "the host" if side == "host" else "a box",
+                "the host" if me == HOST else "a box"))
+        if to != me and to != BROADCAST:
+            raise ProtocolError("the frame is addressed to %s, not to %s" % (to, me))
+    msg["kind"] = kind
+    msg["v"] = version
+    msg["from"] = sender
+    msg["to"] = to
+    msg["boot"] = env["boot"]
+    msg["seq"] = env["seq"]
+    return msg
+
+
+class Sender:
+    """Numbers the frames of one sender: seq 1, 2, 3, ... within a boot."""
+
+    def __init__(self, key, sender=HOST, boot=0, seq=0):
+        _check_key(key)
+        self.key = key
+        self.sender = sender
+        self.boot = boot
+        self.seq = seq
+
+    def encode(self, msg, to=BROADCAST):
+        if self.seq >= MAX_COUNTER:
+            raise ProtocolError("sequence numbers are used up: start a new boot")
+        frame = encode(msg, self.key, self.seq + 1, self.sender, self.boot, to)
+        self.seq += 1
+        return frame
+
+
+class Receiver:
+    """Decodes frames and refuses replays, per sender (IPsec-style window).
+
+    For each sender it keeps the boot counter, the highest sequence number
+    seen and a WINDOW-bit map of the sequence numbers just below it.  A newer
+    boot resets the window; an older boot, or a sequence number WINDOW or more
+    behind the highest, is Stale; a sequence number already seen is a
+    duplicate (accept() returns None).  Counters: accepted, duplicates,
+    stale, forged, invalid."""
+
+    def __init__(self, key, me=None, max_peers=16):
+        _check_key(key)
+        self.key = key
+        self.me = me
+        self.max_peers = max_peers
+        self.peers = {}  # sender: [boot, highest seq, bytearray bitmap by seq % WINDOW]
+        self.accepted = 0
+        self.duplicates = 0
+        self.stale = 0
+        self.forged = 0
+        self.invalid = 0
+
+    def accept(self, frame):
+        """The decoded message, or None for a duplicate.  Raises ProtocolError."""
+        try:
+            msg = decode(frame, self.key, self.me)
+        except Forged:
+            self.forged += 1
+            raise
+        except ProtocolError:
+            self.invalid += 1
+            raise
+        sender = msg["from"]
+        boot = msg["boot"]
+        seq = msg["seq"]
+        p = self.peers.get(sender)
+        if p is None:
+            if len(self.peers) >= self.max_peers:
+                self.invalid += 1
+                raise ProtocolError("too many senders (%d): frame from %s refused"
+                                    % (self.max_peers, sender))
+            p = [boot, seq, bytearray(WINDOW // 8)]
+            self.peers[sender] = p
+        elif boot < p[0]:
+            self.stale += 1
+            raise Stale("stale frame from %s: boot %d is older than its boot %d (a replay?)"
+                        % (sender, boot, p[0]))
+        elif boot > p[0]:  # the peer restarted
+            p[0] = boot
+            p[1] = seq
+            _clear(p[2])
+        elif seq > p[1]:
+            top = p[1]
+            if seq - top >= WINDOW:
+                _clear(p[2])
+            else:
+                for s in range(top + 1, seq):
+                    _unmark(p[2], s)
+            p[1] = seq
+        elif p[1] - seq >= WINDOW:
+            self.stale += 1
+            raise Stale("stale frame from %s: seq %d is %d or more behind its newest (%d)"
+                        % (sender, seq, WINDOW, p[1]))
+        elif _seen(p[2], seq):
+            self.duplicates += 1
+            return None
+        _mark(p[2], seq)
+        self.accepted += 1
+        return msg
+
+    def pin(self, sender, boot, seq):
+        """Start *sender*'s window at (boot, seq), everything up to seq counting
+        as seen (e.g. after a config that echoed this box's hello nonce)."""
+        p = self.peers.get(sender)
+        if p is None:
+            p = [0, 0, bytearray(WINDOW // 8)]
+            self.peers[sender] = p
+        p[0] = boot
+        p[1] = seq
+        bits = p[2]
+        for i in range(len(bits)):
+            bits[i] = 0xFF
+
+    def forget(self, sender):
+        """Drop *sender*'s window (its next frame is accepted whatever its numbers)."""
+        if sender in self.peers:
+            del self.peers[sender]
+
+
+def _clear(bits):
+    for i in range(len(bits)):
+        bits[i] = 0
+
+
+def _mark(bits, seq):
+    s = seq % WINDOW
+    bits[s >> 3] |= 1 << (s & 7)
+
+
+def _unmark(bits, seq):
+    s = seq % WINDOW
+    bits[s >> 3] &= 0xFF ^ (1 << (s & 7))
+
+
+def _seen(bits, seq):
+    s = seq % WINDOW
+    return bits[s >> 3] & (1 << (s & 7)) != 0
