@@ -30,6 +30,7 @@ help:
 	@echo "make test-mpy        tests/core under MicroPython ($(MPY_HEAP) heap) + replay comparison"
 	@echo "make firmware-check  mypy over firmware/tableclock with circuitpython-stubs"
 	@echo "make bench           smallest MicroPython heap for a 200-hand session -> bench/results.json"
+	@echo "make hardware-diagrams  re-render hardware/*/wiring.png and docs/box-buttons-*.png"
 	@echo "make clean           remove caches and build output (keeps .venv); distclean also .venv"
 
 # ---------------------------------------------------------------------------------------------
@@ -89,6 +90,14 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py --micropython $(MPY)
+
+# ---------------------------------------------------------------------------------------------
+# Wiring diagrams and the front views of the keys (hardware/README.md); the PNGs are committed.
+.PHONY: hardware-diagrams
+hardware-diagrams: $(STAMP)
+	$(PY) hardware/compact/wiring.py
+	$(PY) hardware/table/wiring.py
+	$(PY) hardware/buttons.py
 
 # ---------------------------------------------------------------------------------------------
 clean:
