@@ -9,8 +9,8 @@ shot clock).
 
 Adapters are injected (composition, KMK style): ``screen.update(fields)``,
 ``keys.get()`` -> (key number, pressed, ticks) or None, ``ring.show(colours)``,
-``buzzer.beep(name)``, ``saver.save(table)``; any but screen and keys may
-be None.
+``buzzer.beep(name)`` and ``buzzer.update(now)``, ``saver.save(table)``;
+any but screen and keys may be None.
 """
 
 from .menu import Menu
@@ -69,6 +69,8 @@ class App:
             if p is None:
                 break
             self.press(self.roles[p[0]], p[1])
+        if self.buzzer is not None:
+            self.buzzer.update(now)  # plays a pattern without blocking
         if self.dirty:
             self.redraw()
         else:

@@ -37,6 +37,9 @@ class Log:
     def beep(self, name):
         self.items.append(name)
 
+    def update(self, now):
+        pass
+
     def save(self, t):
         self.items.append(t.hands)
 

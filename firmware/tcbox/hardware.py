@@ -1,0 +1,151 @@
+"""All the box's hardware wiring, in one place (nano-gui style).
+
+``build()`` reads the running board's profile from tcbox/boards.py and makes
+the adapters the App needs: the display (and tcbox/screen.py on it), the
+keys (keypad.Keys, one per pull/level group), the seat ring (neopixel), the
+buzzer (pwmio) and the power-loss store (microcontroller.nvm).  ``run()`` is
+the main loop code.py calls: it steps the App with ``supervisor.ticks_ms()``
+and feeds the watchdog; it never sleeps longer than a few milliseconds.
+
+Only this module and tcbox/screen.py import hardware modules.  The desktop
+simulator provides stand-ins for board, keypad, neopixel, pwmio, supervisor,
+microcontroller and displayio, so the same code runs there.
+"""
+
+import board
+
+from .boards import BOARDS
+
+try:
+    from typing import Any, List, Optional, Tuple  # noqa: F401
+except ImportError:
+    pass
+
+
+def profile(name=None):
+    """The profile called *name*, else the one whose board id is running."""
+    if name is not None:
+        return BOARDS[name]
+    for p in BOARDS.values():
+        if p["board_id"] == getattr(board, "board_id", None):
+            return p
+    raise RuntimeError("no profile in tcbox/boards.py for board %r" % board.board_id)
+
+
+class Keys:
+    """keypad.Keys grouped by pressed level and pull; key numbers follow the
+    profile's ``keys`` order.  ``get()`` allocates only when a key moved."""
+
+    def __init__(self, specs):
+        import keypad
+
+        self.groups = []
+        done = []
+        for spec in specs:
+            kind = (spec["active_low"], spec["pull"])
+            if kind in done:
+                continue
+            done.append(kind)
+            index = [i for i in range(len(specs))
+                     if (specs[i]["active_low"], specs[i]["pull"]) == kind]
+            pins = tuple(getattr(board, specs[i]["pin"]) for i in index)
+            k = keypad.Keys(pins, value_when_pressed=not spec["active_low"],
+                            pull=spec["pull"] is not None)
+            self.groups.append((k, index))
+        self.event = keypad.Event()
+
+    def get(self):
+        """(key number, pressed, timestamp ms) of the oldest event, or None."""
+        for k, index in self.groups:
+            if k.events.get_into(self.event):
+                e = self.event
+                return index[e.key_number], e.pressed, e.timestamp
+        return None
+
+
+class Ring:
+    """The seat ring: writes only when a colour changed."""
+
+    def __init__(self, spec):
+        import neopixel
+
+        self.px = neopixel.NeoPixel(getattr(board, spec["pin"]), spec["pixels"],
+                                    brightness=spec["brightness"], auto_write=False,
+                                    pixel_order=spec["order"])
+        self.shown = [None] * spec["pixels"]
+
+    def show(self, colours):
+        changed = False
+        for i in range(len(self.shown)):
+            c = colours[i] if i < len(colours) else (0, 0, 0)
+            if self.shown[i] != c:
+                self.shown[i] = c
+                self.px[i] = c
+                changed = True
+        if changed:
+            self.px.show()
+
+
+# beep patterns: (frequency Hz, milliseconds) pairs, 0 Hz = a pause
+PATTERNS = {
+    "level": ((1500, 150), (0, 80), (2000, 300)),
+    "minute": ((2000, 120),),
+    "shot": ((2500, 80), (0, 80), (2500, 80), (0, 80), (2500, 80)),
+}
+
+
+class Buzzer:
+    """A piezo on PWM, played without blocking: ``update(now)`` each loop."""
+
+    def __init__(self, spec):
+        import pwmio
+
+        self.pwm = pwmio.PWMOut(getattr(board, spec["pin"]), frequency=spec["freq"],
+                                duty_cycle=0, variable_frequency=True)
+        self.notes = ()
+        self.i = 0
+        self.until = None
+
+    def beep(self, name):
+        self.notes = PATTERNS.get(name, ())
+        self.i = -1
+        self.until = None
+
+    def update(self, now):
+        from .presses import ticks_diff
+
+        if not self.notes:
+            return
+        if self.until is not None and ticks_diff(now, self.until) < 0:
+            return
+        self.i += 1
+        if self.i >= len(self.notes):
+            self.pwm.duty_cycle = 0
+            self.notes = ()
+            return
+        freq, ms = self.notes[self.i]
+        if freq:
+            self.pwm.frequency = freq
+            self.pwm.duty_cycle = 0x8000
+        else:
+            self.pwm.duty_cycle = 0
+        self.until = (now + ms) & ((1 << 29) - 1)
+
+
+def display(spec):
+    """The profile's display, ready for displayio."""
+    if spec["driver"] == "builtin":
+        return board.DISPLAY
+    import displayio
+    import fourwire
+
+    displayio.release_displays()
+    bus = fourwire.FourWire(board.SPI(), command=getattr(board, spec["dc"]),
+                            chip_select=getattr(board, spec["cs"]),
+                            baudrate=spec["spi_baud"])
+    if spec["driver"] == "HX8357":
+        from adafruit_hx8357 import HX8357
+
+        return HX8357(bus, width=spec["width"], height=spec["height"],
+                      rotation=spec["rotation"])
+    raise RuntimeError("no display driver %r" % spec["driver"])
