@@ -69,7 +69,7 @@ class Hand:
         self.bet.restore(brec)
 
     # -- posting -----------------------------------------------------
-    def deal(self, sb_seat, bb_seat, entering):
+    def deal(self, sb_seat, bb_seat, entering, penalised=None):
         """Post antes and blinds (away seats per profile; *entering* seats
         post a dead big blind to enter), then find the first player to act.
         Seats on penalty are dealt in, post, and are killed at the deal
@@ -77,7 +77,9 @@ class Hand:
         t = self.t
         _, sb, bb, ante = self.level
         dead_deal = t.profile["away"] == "dead_deal"
-        self.penalised = [s for s in self.dealt if t.floor.on_penalty(s)]
+        if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
+            penalised = [s for s in self.dealt if t.floor.on_penalty(s)]
+        self.penalised = penalised
         self.live = [s for s in self.dealt if not (
             (dead_deal and t.away.is_away(s)) or s in self.penalised)]
         every = [s for s in self.dealt if t.away.every_hand(s)]

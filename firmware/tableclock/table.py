@@ -23,6 +23,11 @@ from .state import state
 
 __all__ = ["Table", "Refused", "SetupError"]
 
+# events after which the dealer's undo still takes back the last action: the
+# actions themselves (each saves a new undo point) and what leaves a hand alone
+_KEEPS_UNDO = ("check", "call", "fold", "bet", "raise", "allin",
+               "tick", "pause", "resume", "adjust", "jump", "clock", "warn")
+
 
 class Table:
     """A table of ``seats`` seats running one tournament's clock and hands.
@@ -87,6 +92,8 @@ class Table:
         try:
             self._dispatch(ev)
             self.error = None
+            if ev["do"] not in _KEEPS_UNDO:  # only the last action can be undone
+                self.undo_rec = None
         except (Refused, ClockError) as e:
             self.error = str(e)
         except (ValueError, TypeError, KeyError, IndexError) as e:
@@ -416,6 +423,7 @@ class Table:
         at *level* (misdeal: the same level; TDA 20 restart: the clock's)."""
         (stacks, away, waiting, held, entering, posn, hands, last_hand, dealt, pos,
          _) = self.predeal
+        penalised = self.hand.penalised
         away_now = self.away.seats()
         self.stacks = dict(stacks)
         self.away.restore(away)
@@ -432,14 +440,14 @@ class Table:
         self.hands = hands
         self.last_hand = last_hand
         self.hand = None
-        self._deal(dealt, pos, level)
+        self._deal(dealt, pos, level, penalised)
 
     def _positions(self, players):
         if self.hands == 0:
             return first_positions(self.first_button, players, self.n)
         return next_positions(self.bb_pos, self.sb_pos, players, self.n)
 
-    def _deal(self, dealt, pos, level):
+    def _deal(self, dealt, pos, level, penalised=None):
         self.hands += 1
         self.waiting = [s for s in self.waiting if s not in dealt]
         self.held = list(self.waiting)
@@ -459,7 +467,7 @@ class Table:
             "SB seat %d" % self.sb_seat if self.sb_seat is not None else "dead SB", self.bb_pos)
         entering = self.entering
         self.entering = []
-        h.deal(self.sb_seat, self.bb_pos, entering)
+        h.deal(self.sb_seat, self.bb_pos, entering, penalised)
 
     def _find_dealer(self, dealt):
         """The button deals; for an absent or empty button the previous
