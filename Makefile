@@ -29,19 +29,23 @@ help:
 	@echo "make test-py         pytest -q tests (CPython)"
 	@echo "make test-mpy        tests/core under MicroPython ($(MPY_HEAP) heap) + replay comparison"
 	@echo "make firmware-check  mypy over firmware/tableclock with circuitpython-stubs"
-	@echo "make bench           smallest MicroPython heap for a 200-hand session -> bench/results.json"
+	@echo "make bench           heap, allocation, time of a 200-hand session -> bench/results.json"
 	@echo "make hardware-diagrams  re-render hardware/*/wiring.png and docs/box-buttons-*.png"
+	@echo "make sim             the box in a window (BOARD=compact|table SETUP=file.json; keys: docs/simulator.md)"
+	@echo "make sim-shots       re-render docs/screens/BOARD-KIND.png: every screen on every board"
 	@echo "make clean           remove caches and build output (keeps .venv); distclean also .venv"
 
 # ---------------------------------------------------------------------------------------------
-# Set-up: the stamp is newer than requirements-dev.txt once everything is installed, so a second
-# `make setup` does nothing. Editing requirements-dev.txt re-runs pip in the existing venv.
+# Set-up: the stamp is newer than requirements-dev.txt and pyproject.toml once everything is
+# installed, so a second `make setup` does nothing. Editing either re-runs pip in the existing
+# venv. The last pip line installs host_tools/tdhost in editable mode: `.venv/bin/tdhost`.
 setup: $(STAMP)
 
-$(STAMP): requirements-dev.txt
+$(STAMP): requirements-dev.txt pyproject.toml
 	@test -x $(PY) || { echo "creating $(VENV) with $(PYTHON) ($$($(PYTHON) --version))"; \
 		$(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $@
 
 # ---------------------------------------------------------------------------------------------
@@ -89,7 +93,7 @@ demo: $(STAMP)
 	$(PY) host_tools/demo_replay.py
 
 bench: $(STAMP)
-	$(PY) bench/run.py --micropython $(MPY)
+	$(PY) bench/run.py --micropython $(MPY) --mpy-cross $(MPYCROSS)
 
 # ---------------------------------------------------------------------------------------------
 # Wiring diagrams and the front views of the keys (hardware/README.md); the PNGs are committed.
@@ -98,6 +102,24 @@ hardware-diagrams: $(STAMP)
 	$(PY) hardware/compact/wiring.py
 	$(PY) hardware/table/wiring.py
 	$(PY) hardware/buttons.py
+
+# ---------------------------------------------------------------------------------------------
+# The box simulator (host_tools/tcsim, docs/simulator.md): the firmware's screen and menu on the
+# PC. `make sim BOARD=table SETUP=docs/examples/lppl_away_seat.json` opens the pygame window;
+# `make sim-shots` plays host_tools/tcsim/scenes/shots.jsonl on every board profile and writes
+# docs/screens/BOARD-KIND.png (committed).
+BOARD ?= compact
+SETUP ?= host_tools/tcsim/scenes/shots.setup.json
+TCSIM := PYTHONPATH=host_tools $(PY) -m tcsim
+.PHONY: sim sim-shots
+sim: $(STAMP)
+	$(TCSIM) --window --board $(BOARD) --setup $(SETUP)
+
+sim-shots: $(STAMP)
+	rm -f docs/screens/*.png
+	$(TCSIM) --board all --setup host_tools/tcsim/scenes/shots.setup.json \
+		--script host_tools/tcsim/scenes/shots.jsonl --shots docs/screens
+	@ls docs/screens/*.png | wc -l | xargs echo "sim-shots: PNGs in docs/screens:"
 
 # ---------------------------------------------------------------------------------------------
 clean:
