@@ -98,6 +98,7 @@ def main(argv):
     failed = 0
     failures = []
     start = _ticks_ms()
+    preloaded = list(sys.modules)
     for modname in modules:
         gc.collect()
         try:
@@ -127,10 +128,13 @@ def main(argv):
                 _print_exc(e)
             else:
                 passed += 1
-        # Free the module before the next one: the heap is small on purpose.
-        if modname in sys.modules:
-            del sys.modules[modname]
+        # Free the module and everything it imported before the next one: the
+        # heap is small on purpose, and each test module gets it to itself.
+        for name in list(sys.modules):
+            if name not in preloaded:
+                del sys.modules[name]
         mod = None
+        fn = None
 
     elapsed = _ticks_diff(_ticks_ms(), start)
     impl = getattr(sys, "implementation", None)

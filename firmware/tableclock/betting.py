@@ -40,15 +40,6 @@ class Street:
     def bet_of(self, seat):
         return self.bets.get(seat, 0)
 
-    def record(self):
-        return (dict(self.bets), self.highest, self.full_level, self.last_full,
-                dict(self.acted), self.aggressor)
-
-    def restore(self, rec):
-        bets, self.highest, self.full_level, self.last_full, acted, self.aggressor = rec
-        self.bets = dict(bets)
-        self.acted = dict(acted)
-
     def to_call(self, seat):
         return max(0, self.highest - self.bet_of(seat))
 

@@ -103,21 +103,40 @@ def relevel(t, ev):
 
 
 def undo(t, ev):
-    """Take back the last action of this hand (until the next one)."""
-    if t.hand is None:
-        raise Refused("No hand is running: nothing to undo")
-    if t.undo_rec is None:
-        raise Refused("Nothing to undo: only the last action of this hand can be undone")
-    rec, stacks, shot = t.undo_rec
-    t.hand.restore(rec)
-    for s in stacks:  # only the seats the action touched; a newcomer keeps its seat
-        if s in t.stacks:
-            t.stacks[s] = stacks[s]
-    t.shot.seat, t.shot.left_ms = shot
-    t.undone.append(t.last)
-    t.last = "Undone: %s" % t.last
-    t.undo_rec = None
+    """Take back the last action of this hand (until the next one): the
+    hand is dealt again as it was and every earlier action re-played, so
+    nothing but a short log is kept per action."""
     h = t.hand
+    if h is None:
+        raise Refused("No hand is running: nothing to undo")
+    k = len(h.log) - 1
+    while k >= 0 and h.log[k][3] is None:  # the table's own moves after it
+        k -= 1
+    if not t.undo_ok or k < 0:
+        raise Refused("Nothing to undo: only the last action of this hand can be undone")
+    if t.predeal is None or t.predeal[-1] != t.seat_changes:
+        raise Refused("The seating changed during this hand: it cannot be undone")
+    keep = h.log[:k]
+    mark = h.log[k]
+    seat = mark[1]
+    undone = t.undone + [t.last]
+    last = t.last
+    t.replaying = True
+    try:
+        away_now = t.redeal(h.level, False)
+        h = t.hand
+        for e in keep:
+            h.replay(e)
+    finally:
+        t.replaying = False
+    h.log = keep
+    t.set_away(away_now)
+    if mark[3] >= 0:  # the shot clock it had stopped runs on
+        t.shot.seat = seat
+        t.shot.left_ms = mark[3]
+    t.undone = undone
+    t.last = "Undone: %s" % last
+    t.undo_ok = False
     if h.actor is not None and t.away.is_away(h.actor):  # left the table meanwhile
         h.auto_act(h.actor)
         h.run(h.actor)
@@ -152,14 +171,12 @@ def _kill_now(t, s):
     h = t.hand
     if h is None or s not in h.live:
         return False
-    t.undo_rec = None
+    t.undo_ok = False
     if h.actor == s:
         h.fold(s)
         h.run(s)
         return True
     h.kill(s)
-    if s in h.show_order:
-        h.show_order.remove(s)
     if len(h.live) == 1:  # the last live hand wins
         h.run(s)
     return True
@@ -229,6 +246,8 @@ def enter(t, ev):
         if stack is not None:
             t.removed += t.stacks[s] - stack
             t.stacks[s] = stack
+            if t.hand is not None:  # a misdeal or undo would lose it
+                t.seat_changes += 1
         t.away.back(s)
     else:
         if stack is None:

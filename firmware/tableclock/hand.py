@@ -47,6 +47,11 @@ class Hand:
         self.actor = None
         self.show_order = []
         self.penalised = []  # seats killed at the deal for a penalty
+        # what happened in turn, for the dealer's undo: (op, seat, amount, mark)
+        # op 0 put, 1 check, 2 fold, 3 kill; mark None for what the table did
+        # by itself, else the shot clock's ms left on the seat (-1: none)
+        self.log = []
+        self.mark = None  # the mark of the next action: set by the table
         self.actions = 0  # actions in turn, and those that put chips in (TDA 30)
         self.paid = 0
 
@@ -54,19 +59,6 @@ class Hand:
         """Substantial action (TDA 30): two actions in turn of which one put
         chips in, or any three; posted blinds do not count."""
         return self.actions >= 3 or (self.actions >= 2 and self.paid >= 1)
-
-    def record(self):
-        """What the actions of this hand change (for the dealer's undo)."""
-        return (list(self.live), dict(self.contrib), self.street, self.bet.record(),
-                self.actor, list(self.show_order), self.actions, self.paid)
-
-    def restore(self, rec):
-        live, contrib, self.street, brec, self.actor, show, self.actions, self.paid = rec
-        self.live = list(live)
-        self.contrib = dict(contrib)
-        self.show_order = list(show)
-        self.bet = Street(self.level[2], self.t.profile["min_raise"], 0)
-        self.bet.restore(brec)
 
     # -- posting -----------------------------------------------------
     def deal(self, sb_seat, bb_seat, entering, penalised=None):
@@ -115,7 +107,13 @@ class Hand:
         self.posts.append([s, amt, kind])
 
     # -- actions (legality checked by the table) ----------------------
+    def _log(self, op, s, amount):
+        if not self.t.replaying:
+            self.log.append((op, s, amount, self.mark))
+        self.mark = None
+
     def put(self, s, total):
+        self._log(0, s, total)
         add = total - self.bet.bet_of(s)
         self.t.stacks[s] -= add
         self.contrib[s] += add
@@ -125,11 +123,13 @@ class Hand:
         self.paid += 1
 
     def check(self, s):
+        self._log(1, s, 0)
         self.bet.check(s)
         self.t.shot.stop()
         self.actions += 1
 
     def fold(self, s):
+        self._log(2, s, 0)
         self.live.remove(s)
         self.t.shot.stop()
         self.actions += 1
@@ -137,9 +137,27 @@ class Hand:
     def kill(self, s):
         """Kill a live hand out of turn (a penalty, a phone at the table);
         not an action in turn."""
+        self._log(3, s, 0)
         self.live.remove(s)
         if self.t.shot.seat == s:
             self.t.shot.stop()
+        if s in self.show_order:
+            self.show_order.remove(s)
+
+    def replay(self, e):
+        """Do logged entry *e* again (the dealer's undo re-plays the hand)."""
+        op, s, amount = e[0], e[1], e[2]
+        if op == 0:
+            self.put(s, amount)
+        elif op == 1:
+            self.check(s)
+        elif op == 2:
+            self.fold(s)
+        else:
+            self.kill(s)
+            if len(self.live) != 1:
+                return
+        self.run(s)
 
     def call_amount(self, s):
         owe = self.bet.to_call(s)
@@ -218,7 +236,7 @@ class Hand:
                     return
                 frm = t.btn
                 continue
-            if t.away.is_away(nxt):
+            if t.away.is_away(nxt) and not t.replaying:
                 self.auto_act(nxt)
                 frm = nxt
                 continue

@@ -58,7 +58,8 @@ class Table:
         self.entering = []  # seats that post a dead big blind to enter
         self.seat_changes = 0  # sits, leaves and busts (a misdeal needs none)
         self.predeal = None  # what the deal changed, for a misdeal
-        self.undo_rec = None  # the hand before its last action
+        self.undo_ok = False  # the last event was an action the dealer may undo
+        self.replaying = False  # an undo is playing the hand again
         self.undone = []  # what the dealer undid in this hand
         self.hands = 0
         self.hand = None
@@ -93,7 +94,7 @@ class Table:
             self._dispatch(ev)
             self.error = None
             if ev["do"] not in _KEEPS_UNDO:  # only the last action can be undone
-                self.undo_rec = None
+                self.undo_ok = False
         except (Refused, ClockError) as e:
             self.error = str(e)
         except (ValueError, TypeError, KeyError, IndexError) as e:
@@ -146,7 +147,10 @@ class Table:
 
     # -- betting -------------------------------------------------------
     def _save_undo(self, h):
-        self.undo_rec = (h.record(), dict(self.stacks), (self.shot.seat, self.shot.left_ms))
+        """The dealer's action that follows may be undone: mark it in the log
+        with the shot clock it interrupts."""
+        self.undo_ok = True
+        h.mark = self.shot.left_ms if self.shot.seat == h.actor else -1
 
     def _ev_check(self, ev):
         h, s = self._need_actor(ev)
@@ -263,7 +267,7 @@ class Table:
         self.last = "Seat %d is away" % s
         h = self.hand
         if h is not None and h.actor == s:
-            self.undo_rec = None
+            self.undo_ok = False
             self.last = "Seat %d is away: %s" % (s, h.auto_act(s))
             h.run(s)
 
@@ -349,7 +353,7 @@ class Table:
         h = self.hand
         s = h.actor
         self.shot.stop()
-        self.undo_rec = None
+        self.undo_ok = False
         self.last = "Time: seat %d %s" % (s, h.timed_out(s))
         h.run(s)
         return True
@@ -418,21 +422,20 @@ class Table:
                         self.hands, self.last_hand, dealt, pos, self.seat_changes)
         self._deal(dealt, pos, self.clock.blinds())
 
-    def redeal(self, level):
+    def redeal(self, level, now_away=True):
         """Undo the deal and everything since, then deal the same hand again
-        at *level* (misdeal: the same level; TDA 20 restart: the clock's)."""
+        at *level* (misdeal: the same level; TDA 20 restart: the clock's).
+        With *now_away* the players away now are away for the new deal;
+        else the deal's own (the undo re-plays the hand).  Returns the seats
+        away now."""
         (stacks, away, waiting, held, entering, posn, hands, last_hand, dealt, pos,
          _) = self.predeal
         penalised = self.hand.penalised
         away_now = self.away.seats()
         self.stacks = dict(stacks)
         self.away.restore(away)
-        for s in away_now:  # who is at the table now decides the re-deal
-            if not self.away.is_away(s):
-                self.away.leave(s)
-        for s in self.away.seats():
-            if s not in away_now:
-                self.away.back(s)
+        if now_away:  # who is at the table now decides the re-deal
+            self.set_away(away_now)
         self.waiting = list(waiting)
         self.held = list(held)
         self.entering = list(entering)
@@ -441,6 +444,17 @@ class Table:
         self.last_hand = last_hand
         self.hand = None
         self._deal(dealt, pos, level, penalised)
+        return away_now
+
+    def set_away(self, seats):
+        """Make exactly *seats* the away ones (keeping the books of those
+        already away)."""
+        for s in seats:
+            if not self.away.is_away(s):
+                self.away.leave(s)
+        for s in self.away.seats():
+            if s not in seats:
+                self.away.back(s)
 
     def _positions(self, players):
         if self.hands == 0:
@@ -458,7 +472,7 @@ class Table:
         self.bust_ties = []
         self.winners = {}
         self.shot.stop()
-        self.undo_rec = None
+        self.undo_ok = False
         self.undone = []
         h = Hand(self, self.hands, level, dealt)
         self.hand = h
@@ -534,5 +548,5 @@ class Table:
         self.shot.stop()
         self.last_hand = h
         self.hand = None
-        self.undo_rec = None
+        self.undo_ok = False
         self.predeal = None

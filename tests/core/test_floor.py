@@ -296,3 +296,28 @@ def test_wph_small_blind_newcomer_waits_until_the_button_has_passed():
     fold_round(t)
     st = do(t, "hand")                     # it has passed
     assert st["waiting"] == [] and 3 in st["in_hand"]
+
+
+def test_undo_gives_back_the_shot_clock_the_action_stopped():
+    t = table("wph", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "hand")
+    do(t, "clock")                         # on seat 3
+    do(t, "tick", s=20)
+    st = do(t, "call")
+    assert st["shot_clock"] is None and st["action"] == 4
+    st = do(t, "undo")
+    assert st["action"] == 3 and st["shot_clock"] == 40 and st["pot"] == 75
+
+
+def test_undo_replays_the_tables_own_moves_for_an_absent_player():
+    # LPPL: seat 3 is away; after seat 4's call the table folds seat 3's hand
+    # facing a bet; undoing a later action keeps that fold
+    t = table("lppl", {1: 3000, 2: 3000, 3: 3000, 4: 3000, 5: 3000}, button=5,
+              levels=level(25, 50))
+    do(t, "away", seat=3)
+    st = do(t, "hand")                     # SB 1, BB 2: seat 3 is folded at once
+    assert st["action"] == 4 and 3 not in st["in_hand"]
+    before = do(t, "call")                 # 4
+    do(t, "raise", to=300)                 # 5
+    st = do(t, "undo")
+    assert _without(st, "last", "undone") == _without(before, "last", "undone")
