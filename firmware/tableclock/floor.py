@@ -119,8 +119,8 @@ def undo(t, ev):
     keep = h.log[:k]
     mark = h.log[k]
     seat = mark[1]
-    undone = t.undone + [t.last]
-    last = t.last
+    last = t.undo_text or t.last
+    undone = t.undone + [last]
     t.replaying = True
     try:
         away_now = t.redeal(h.level, False)

@@ -11,15 +11,25 @@ Rules (docs/rules.md, "Pots"):
 from .button import clockwise_from
 
 
-def side_pots(contrib, live):
+def side_pots(contrib, live, allin=None):
     """Layer total contributions into pots.
 
     :param contrib: ``{seat: chips put in this hand}`` (folded seats too).
     :param live: seats still holding cards (who can win).
+    :param allin: the live seats with no chips left; when given, pots are
+        split only at their contributions (a bet not yet called is not a
+        side pot), else at every live contribution.
     :returns: list of ``(amount, [eligible seats])`` from the main pot out.
         A layer nobody live contributed to is merged into the pot below it.
     """
-    levels = sorted(set(contrib[s] for s in live if contrib.get(s, 0) > 0))
+    caps = live if allin is None else allin
+    levels = sorted(set(contrib[s] for s in caps if contrib.get(s, 0) > 0))
+    top = 0
+    for s in live:
+        if contrib.get(s, 0) > top:
+            top = contrib[s]
+    if top and (not levels or levels[-1] < top):
+        levels.append(top)
     pots = []
     low = 0
     for top in levels:

@@ -84,7 +84,8 @@ def state(t):
     st["in_hand"] = list(h.live)
     st["pot"] = h.pot()
     st["bets"] = _map(h.bet.bets)
-    st["pots"] = [{"amount": a, "seats": e} for a, e in side_pots(h.contrib, h.live)]
+    allin = [s for s in h.live if t.stacks[s] == 0]
+    st["pots"] = [{"amount": a, "seats": e} for a, e in side_pots(h.contrib, h.live, allin)]
     st["show_order"] = list(h.show_order)
     a = h.actor
     if a is not None:

@@ -25,8 +25,8 @@ __all__ = ["Table", "Refused", "SetupError"]
 
 # events after which the dealer's undo still takes back the last action: the
 # actions themselves (each saves a new undo point) and what leaves a hand alone
-_KEEPS_UNDO = ("check", "call", "fold", "bet", "raise", "allin",
-               "tick", "pause", "resume", "adjust", "jump", "clock", "warn")
+_ACTIONS = ("check", "call", "fold", "bet", "raise", "allin")
+_KEEPS_UNDO = _ACTIONS + ("tick", "pause", "resume", "adjust", "jump", "clock", "warn")
 
 
 class Table:
@@ -59,6 +59,7 @@ class Table:
         self.seat_changes = 0  # sits, leaves and busts (a misdeal needs none)
         self.predeal = None  # what the deal changed, for a misdeal
         self.undo_ok = False  # the last event was an action the dealer may undo
+        self.undo_text = None  # what that action was
         self.replaying = False  # an undo is playing the hand again
         self.undone = []  # what the dealer undid in this hand
         self.hands = 0
@@ -95,6 +96,8 @@ class Table:
             self.error = None
             if ev["do"] not in _KEEPS_UNDO:  # only the last action can be undone
                 self.undo_ok = False
+            elif ev["do"] in _ACTIONS:
+                self.undo_text = self.last
         except (Refused, ClockError) as e:
             self.error = str(e)
         except (ValueError, TypeError, KeyError, IndexError) as e:

@@ -44,6 +44,7 @@ class App:
         self.fields = None
         self.state = None
         self.shown_s = -1
+        self.shown_shot = None
         self.level_key = None
         self.warned = False
         self.muted = False
@@ -71,6 +72,9 @@ class App:
             self.press(self.roles[p[0]], p[1])
         if self.buzzer is not None:
             self.buzzer.update(now)  # plays a pattern without blocking
+        shot = self.table.shot.seconds()
+        if shot is not None and shot != self.shown_shot:
+            self.dirty = True  # a called clock counts down on screen, and beeps
         if self.dirty:
             self.redraw()
         else:
@@ -99,6 +103,7 @@ class App:
         self.menu.refresh(st)
         self.fields = fields(st, self.menu, self.info)
         self.shown_s = st["seconds_left"]
+        self.shown_shot = st["shot_clock"]
         self.screen.update(self.fields)
         if self.ring is not None and self.ring_n:
             self.ring.show(colours(st, self.ring_n))

@@ -126,8 +126,6 @@ class Menu:
             return None
         if self.mode != MAIN:
             return False
-        if role == "hand" and st["street"] is None:
-            return {"do": "hand"}
         if role == "call" and st["action"] is not None:
             return {"do": "call"}
         if role == "fold" and st["action"] is not None:
@@ -157,7 +155,7 @@ class Menu:
         least = st["min_raise_to"] or top
         step = st["bb"] if long else st.get("chip", 1)
         if role in ("right", "raise"):
-            self.amount = top if (long and role == "raise") else min(top, self.amount + step)
+            self.amount = min(top, self.amount + step)
         elif role in ("left", "call"):
             self.amount = max(min(least, top), self.amount - step)
         elif role in ("ok", "hand") and not long:

@@ -15,6 +15,7 @@ Fields (all strings; empty hides a label):
   info         players left and average stack (from the host), link state
   instr        an instruction from the host (move a player, break table...)
   status       the one status line: a refusal, else what just happened
+  status_kind  "error" (a refusal), "note" (the menu asks), or "" (colour)
   menu         the options, one line each; ``menu_i`` is the highlighted one
 """
 
@@ -103,7 +104,9 @@ def fields(st, menu=None, info=None):
         parts.append(info["link"])
     f["info"] = "  ".join(parts)
     f["instr"] = info.get("instruction") or ""
-    f["status"] = st["error"] or (menu.note if menu and menu.note else "") or st["last"] or ""
+    note = menu.note if menu and menu.note else ""
+    f["status"] = st["error"] or note or st["last"] or ""
+    f["status_kind"] = "error" if st["error"] else ("note" if note else "")
     f["menu"] = [o[0] for o in menu.options] if menu else []
     f["menu_i"] = menu.i if menu else 0
     return f

@@ -119,3 +119,17 @@ def test_ring_colours_between_hands_and_away():
     assert c[0] == BUTTON and c[1] == SMALL and c[3] == BIG and c[2] == (0, 0, 0)
     st = t.apply({"do": "hand"})
     assert colours(st, 5)[0] == ACTION and colours(st, 5, blink_off=True)[0] == BUTTON
+
+
+def test_called_clock_counts_down_and_beeps_at_the_warning():
+    app, keys, screen, beeps, saves, ring = _app()
+    app.step(0)
+    keys.events += [(1, True, 10), (1, False, 90)]      # New hand
+    app.step(100)
+    keys.events += [(2, True, 200)]                     # hold right: call the clock
+    app.step(200 + LONG_MS)
+    assert screen.shown["shot"] == "CLOCK 60"
+    app.step(200 + LONG_MS + 1000)
+    assert screen.shown["shot"] == "CLOCK 59"
+    app.step(200 + LONG_MS + 50000)
+    assert screen.shown["shot"] == "CLOCK 10!" and beeps.items[-1] == "shot"

@@ -60,11 +60,11 @@ def test_table_build_direct_keys_and_refusal_shown():
     b.press("raise")                        # seat 4: amount opens at 100
     b.press("raise")
     b.press("call")
-    b.press("raise", long=True)             # to all-in
-    assert b.m.amount == 3000
+    b.press("raise", long=True)             # + a big blind
+    assert b.m.amount == 150
     b.press("call")                         # -25
     st = b.press("hand")
-    assert st["bets"]["4"] == 2975
+    assert st["bets"]["4"] == 125
     st = b.press("fold", long=True)         # undo
     assert st["action"] == 4 and "4" not in st["bets"]
     st = b.press("fold", long=True)         # nothing more to undo: refused, shown
@@ -123,3 +123,15 @@ def test_screen_fields():
     assert f["action"] == "Seat 3 to act: call 50, min raise 100"
     assert f["posts"] == "SB 1: 25  BB 2: 50"
     assert f["menu"][f["menu_i"]] == "Call 50"
+
+
+def test_table_build_menu_key_reaches_seats_between_hands():
+    b = _box("wph")
+    b.press("menu")                         # highlight Seats
+    b.press("hand")                         # choose it
+    assert b.m.mode == "seats"
+    b.press("fold")                         # back
+    st = b.press("hand")                    # New hand is the first option
+    assert st["hand"] == 1
+    st = b.press("raise", long=True)        # all-in from the main screen
+    assert st["bets"]["3"] == 3000

@@ -1,0 +1,193 @@
+"""tableclock-sim: the box's firmware on the desktop, headless or in a window.
+
+    python -m tcsim --list-boards
+    python -m tcsim --board compact --setup SETUP.json --script FILE --out DIR
+    python -m tcsim --board table --setup docs/examples/lppl_away_seat.json --out DIR
+    python -m tcsim --board table --setup SETUP.json --window      # pygame (tcsim/window.py)
+
+(from host_tools/, or ``host_tools/tableclock-sim ...`` from anywhere.)
+
+SETUP.json is the replay contract's setup object (docs/replay.md), or a
+scenario ``{"setup": {...}, "events": [...]}`` whose events are the script
+when no --script is given.
+
+The script is JSON lines (blank lines and lines starting with # are
+skipped); each line is one of:
+
+    {"press": "ok", "ms": 80}        a key by role, held ms (>= 500: a long press)
+    {"tick": 30}                     seconds pass, no key touched
+    {"do": "raise", "to": 400}       a replay-contract event, played through the
+                                     menu as a dealer would (tcsim/driver.py)
+    {"menu": "amount", "to": 350}    bring a menu screen up without choosing:
+                                     "amount" (optionally at "to"), "seats",
+                                     "seat" + "seat": N, "pick" + "seat": N
+                                     (showdown), "main"
+
+and may also carry ``"info": {"players", "average", "link", "instruction"}``
+(what the host sends, shown from this line on) and ``"shot": NAME`` (with
+--shots DIR: also save DIR/BOARD-NAME.png).  After the power-up and after
+each line the simulator writes DIR/NNN.png (the screen; 000 is the
+power-up) and DIR/NNN.json: ``line`` (the script line), ``presses`` (what
+the dealer pressed), ``via`` ("keys", "host" when the menu cannot make the
+event and the host's link delivers it, "clock"), ``texts`` (every visible
+label string), ``leds`` (the seat ring's colours, [] without a ring),
+``tones`` (the buzzer's PWM changes: [ms, pin, Hz, duty]), ``ms`` (virtual
+time) and ``state`` (the replay-contract state).
+"""
+
+import argparse
+import json
+import os
+import sys
+
+from .driver import Dealer
+from .sim import Sim, board_names, world as _world
+
+
+def load_setup(path):
+    """(setup, events or None) from a setup or scenario file."""
+    with open(path) as f:
+        obj = json.load(f)
+    if isinstance(obj, dict) and "setup" in obj:
+        return obj["setup"], obj.get("events")
+    return obj, None
+
+
+def read_script(path):
+    """The script's lines as dicts (with "#" comments and blanks skipped)."""
+    out = []
+    with open(path) as f:
+        for n, raw in enumerate(f, 1):
+            s = raw.strip()
+            if not s or s.startswith("#"):
+                continue
+            try:
+                obj = json.loads(s)
+            except ValueError as e:
+                raise SystemExit("%s:%d: not JSON: %s" % (path, n, e))
+            if not isinstance(obj, dict):
+                raise SystemExit("%s:%d: a line must be a JSON object" % (path, n))
+            out.append(obj)
+    return out
+
+
+def play_line(sim, dealer, line):
+    """Run one script line on *sim*; returns what was done."""
+    if "info" in line:
+        sim.box.info = dict(line["info"] or {})
+        sim.box.dirty = True
+        sim.step()
+    if "press" in line:
+        ms = int(line.get("ms", 80))
+        sim.press(line["press"], ms)
+        return {"presses": [[line["press"], "long" if ms >= 500 else "short"]], "via": "keys"}
+    if "tick" in line:
+        sim.tick(float(line["tick"]))
+        return {"presses": [], "via": "clock"}
+    if "do" in line:
+        return dealer.do(line)
+    if "menu" in line:
+        log = dealer.goto(line["menu"], seat=line.get("seat"), to=line.get("to"))
+        return {"presses": log, "via": "keys"}
+    return {"presses": [], "via": None}
+
+
+def record(sim, out, n, line, done, tones_from, zoom=1):
+    """Write NNN.png and NNN.json for the screen as it is now."""
+    snap = sim.snapshot()
+    tones = [list(t) for t in _world.tones[tones_from:]]
+    doc = {"n": n, "line": line, "presses": done.get("presses", []), "via": done.get("via"),
+           "ms": _world.now_ms, "tones": tones, "texts": snap["texts"], "leds": snap["leds"],
+           "state": snap["state"]}
+    base = os.path.join(out, "%03d" % n)
+    sim.save_png(base + ".png", zoom)
+    with open(base + ".json", "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return doc
+
+
+def run(board, setup, lines, out=None, shots=None, engine="loop", zoom=1, quiet=True):
+    """Play *lines* on a new Sim; returns the list of per-line records."""
+    sim = Sim(board, setup, engine=engine)
+    dealer = Dealer(sim)
+    if out:
+        os.makedirs(out, exist_ok=True)
+    if shots:
+        os.makedirs(shots, exist_ok=True)
+    docs = []
+    tones_at = len(_world.tones)
+    done = {"presses": [], "via": None}
+    for n in range(len(lines) + 1):
+        line = lines[n - 1] if n else None
+        if n:
+            done = play_line(sim, dealer, line)
+        if out:
+            docs.append(record(sim, out, n, line, done, tones_at, zoom))
+        else:
+            docs.append(dict(sim.snapshot(), line=line, presses=done["presses"], via=done["via"]))
+        tones_at = len(_world.tones)
+        if line and line.get("shot") and shots:
+            sim.save_png(os.path.join(shots, "%s-%s.png" % (board, line["shot"])), zoom)
+        if not quiet:
+            st = sim.state()
+            print("%03d %-40s %-5s %s" % (n, json.dumps(line)[:40] if line else "(power-up)",
+                                          done["via"] or "", st["error"] or st["last"] or ""))
+    return docs
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="tableclock-sim", description=__doc__.split("\n")[0])
+    ap.add_argument("--board", default="compact",
+                    help="board profile (--list-boards); all: every board (--out DIR/BOARD)")
+    ap.add_argument("--setup", help="setup JSON (or a scenario with events)")
+    ap.add_argument("--script", help="JSON-lines script (default: the scenario's events)")
+    ap.add_argument("--out", help="directory for NNN.png and NNN.json")
+    ap.add_argument("--shots", help="directory for the lines' named screenshots")
+    ap.add_argument("--zoom", type=int, default=1, help="PNG enlargement (nearest pixel)")
+    ap.add_argument("--engine", choices=("loop", "app"), default="loop",
+                    help="the simulator's loop, or tcbox.app.App")
+    ap.add_argument("--window", action="store_true", help="interactive pygame window")
+    ap.add_argument("--list-boards", action="store_true", help="list the board profiles")
+    ap.add_argument("-v", "--verbose", action="store_true", help="one line per script line")
+    a = ap.parse_args(argv)
+    if a.list_boards:
+        from tcbox.boards import BOARDS
+
+        for name in board_names():
+            p = BOARDS[name]
+            d = p["display"]
+            extra = []
+            if p.get("ring"):
+                extra.append("%d-pixel seat ring" % p["ring"]["pixels"])
+            if p.get("buzzer"):
+                extra.append("buzzer")
+            print("%-8s %dx%d  keys: %s%s  (%s)" % (
+                name, d["width"], d["height"], " ".join(k["role"] for k in p["keys"]),
+                "; " + ", ".join(extra) if extra else "", p["name"]))
+        return 0
+    if not a.setup:
+        ap.error("--setup is required")
+    setup, events = load_setup(a.setup)
+    if a.window:
+        from .window import run_window
+
+        return run_window(a.board, setup, engine=a.engine)
+    if a.script:
+        lines = read_script(a.script)
+    elif events is not None:
+        lines = events
+    else:
+        lines = []
+    if not a.out and not a.shots:
+        ap.error("--out (or --shots) is required without --window")
+    boards = board_names() if a.board == "all" else [a.board]
+    for b in boards:
+        out = os.path.join(a.out, b) if a.out and len(boards) > 1 else a.out
+        run(b, setup, lines, out=out, shots=a.shots, engine=a.engine, zoom=a.zoom,
+            quiet=not a.verbose)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,282 @@
+"""The box on the desktop: firmware code, stub hardware, a virtual clock.
+
+``Sim(board, setup)`` builds what the board builds — keypad.Keys from the
+board profile's key pins, the Blinka display at the profile's size, the
+NeoPixel ring and buzzer where the board has them — and runs the box's loop
+on a virtual clock.  The simulator's hand is a dealer's: ``press(role, ms)``
+holds a key for *ms* milliseconds; ``tick(s)`` lets seconds pass; ``do(event)``
+turns a replay-contract event into the presses a dealer would make
+(tcsim/driver.py).  ``snapshot()`` gives what a person would see: the
+label texts, the ring's colours and the table's state.
+
+The adapters are the firmware's own (tcbox/hardware.py: Keys, Ring, Buzzer)
+running on the stub modules.  The loop is ``Box.step(now_ms)`` (below): a
+stand-in for tcbox.app.App with the same constructor and adapters;
+``engine="app"`` runs tcbox.app.App itself.
+"""
+
+from . import stubs
+
+world = stubs.install()  # before anything imports board, keypad, displayio...
+
+import board  # noqa: E402
+import displayio  # noqa: E402
+import microcontroller  # noqa: E402
+from adafruit_display_text import LabelBase  # noqa: E402
+
+from tableclock.table import Table  # noqa: E402
+from tcbox.boards import BOARDS  # noqa: E402
+from tcbox.hardware import Buzzer, Keys, Ring  # noqa: E402
+from tcbox.menu import Menu  # noqa: E402
+from tcbox.presses import LONG_MS, Presses, ticks_diff  # noqa: E402
+from tcbox.ring import colours  # noqa: E402
+from tcbox.screen import Screen  # noqa: E402
+from tcbox.view import fields, mmss  # noqa: E402
+
+from .display import make_display, render_png, to_image  # noqa: E402
+
+SHORT_MS = 80  # a short press
+LONG_HOLD = 500  # script presses held this long or longer are long presses
+GAP_MS = 120  # between two presses of the dealer
+SCAN_MS = 10  # the loop's period while keys move
+
+
+def status_kind(st, menu):
+    """"error" for a refusal, "note" for the menu's own word, else ""."""
+    if st["error"]:
+        return "error"
+    if menu is not None and menu.note:
+        return "note"
+    return ""
+
+
+class Box:
+    """The box's loop on the adapters: keys -> menu -> table -> view -> screen.
+
+    A stand-in for tcbox.app.App (same constructor and ``step(now)``), kept
+    in this one class so the simulator can run either.
+    """
+
+    def __init__(self, table, roles, screen, keys, ring=None, buzzer=None, saver=None,
+                 seats_in_ring=0):
+        self.table = table
+        self.roles = roles
+        self.screen = screen
+        self.keys = keys
+        self.ring = ring
+        self.buzzer = buzzer
+        self.ring_n = seats_in_ring
+        self.menu = Menu()
+        self.presses = Presses(len(roles))
+        self.info = {}
+        self.last_ms = None
+        self.dirty = True
+        self.fields = None
+        self.state = None
+        self.shown_s = -1
+        self.level_key = None
+        self.warned = False
+
+    def step(self, now):
+        if self.last_ms is None:
+            self.last_ms = now
+        dt = ticks_diff(now, self.last_ms)
+        if dt > 0:
+            self.last_ms = now
+            if self.table.advance(dt):
+                self.dirty = True
+        while True:
+            ev = self.keys.get()
+            if ev is None:
+                break
+            self.presses.feed(ev[0], ev[1], ev[2])
+        while True:
+            p = self.presses.poll(now)
+            if p is None:
+                break
+            self.press(self.roles[p[0]], p[1])
+        if self.buzzer is not None:
+            self.buzzer.update(now)
+        if not self.dirty:
+            s = self.table.clock.seconds_left()
+            if s != self.shown_s:
+                if self.state["shot_clock"] is not None:
+                    self.dirty = True  # the shot clock counts too
+                else:
+                    self.shown_s = s
+                    self.fields["time"] = mmss(s)
+                    self.screen.update(self.fields)
+                    if s == 60 and not self.table.clock.on_break():
+                        self.beep("minute")
+        if self.dirty:
+            self.redraw()
+
+    def press(self, role, long):
+        ev = self.menu.press(role, long, self.state or self.table.state())
+        if ev is not None:
+            self.table.handle(ev)
+        self.dirty = True
+
+    def redraw(self):
+        st = self.table.state()
+        self.state = st
+        self.menu.refresh(st)
+        self.fields = fields(st, self.menu, self.info)
+        self.fields["status_kind"] = status_kind(st, self.menu)
+        self.shown_s = st["seconds_left"]
+        self.screen.update(self.fields)
+        if self.ring is not None and self.ring_n:
+            self.ring.show(colours(st, self.ring_n))
+        key = (st["level"], st["on_break"])
+        if self.level_key is not None and key != self.level_key:
+            self.beep("level")
+        self.level_key = key
+        if st["clock_warning"] and not self.warned:
+            self.beep("shot")
+        self.warned = st["clock_warning"]
+        self.dirty = False
+
+    def beep(self, name):
+        if self.buzzer is not None:
+            self.buzzer.beep(name)
+
+
+def board_names():
+    return sorted(BOARDS)
+
+
+class Sim:
+    """One simulated box.
+
+    :param board_name: a key of tcbox.boards.BOARDS ("compact", "table").
+    :param setup: the replay contract's setup dict.
+    :param engine: "loop" (Box above) or "app" (tcbox.app.App).
+    """
+
+    def __init__(self, board_name, setup, engine="loop", info=None):
+        if board_name not in BOARDS:
+            raise ValueError("unknown board %r (boards: %s)" % (board_name,
+                                                                ", ".join(board_names())))
+        world.reset_world()
+        self.board_name = board_name
+        self.profile = p = BOARDS[board_name]
+        self.roles = [k["role"] for k in p["keys"]]
+        self.pins = {k["role"]: k["pin"] for k in p["keys"]}
+        self.width = p["display"]["width"]
+        self.height = p["display"]["height"]
+        self.display = make_display(self.width, self.height)
+        board.DISPLAY = self.display
+        board.board_id = p["board_id"]
+        self.screen = Screen(self.display, self.width, self.height)
+        self.table = Table(setup)
+        self.keys = Keys(p["keys"])
+        self.ring = Ring(p["ring"]) if p.get("ring") else None
+        self.buzzer = Buzzer(p["buzzer"]) if p.get("buzzer") else None
+        n = p["ring"]["pixels"] if p.get("ring") else 0
+        if engine == "app":
+            from tcbox.app import App
+
+            self.box = App(self.table, self.roles, self.screen, self.keys, ring=self.ring,
+                           buzzer=self.buzzer, seats_in_ring=n)
+        else:
+            self.box = Box(self.table, self.roles, self.screen, self.keys, ring=self.ring,
+                           buzzer=self.buzzer, seats_in_ring=n)
+        if info:
+            self.box.info = dict(info)
+        self.resets = 0
+        self.step()
+
+    # -- time and keys ---------------------------------------------------
+    def step(self):
+        """One loop iteration at the virtual clock's time."""
+        try:
+            self.box.step(world.ticks_ms())
+            microcontroller.watchdog.check()
+        except microcontroller.ResetRequested:
+            self.resets += 1
+
+    def run_for(self, ms, period=SCAN_MS):
+        """Let *ms* pass, running the loop every *period* ms."""
+        end = world.now_ms + ms
+        while world.now_ms < end:
+            p = period
+            if self.buzzer is not None and getattr(self.buzzer, "notes", None):
+                p = SCAN_MS  # a tone is playing: its notes are short
+            world.advance(min(p, end - world.now_ms))
+            self.step()
+
+    def press(self, role, ms=SHORT_MS):
+        """Hold the key with *role* for *ms*, release it, pause briefly.
+
+        Holds of LONG_HOLD (500) ms or more are long presses: they are held
+        at least until the firmware's LONG_MS so the press is long whatever
+        its threshold; shorter ones are kept below it.
+        """
+        if role not in self.pins:
+            raise ValueError("the %s board has no %r key (keys: %s)" % (
+                self.board_name, role, ", ".join(self.roles)))
+        if ms >= LONG_HOLD:
+            ms = max(ms, LONG_MS + 2 * SCAN_MS)
+        else:
+            ms = min(ms, LONG_MS - 2 * SCAN_MS)
+        pin = self.pins[role]
+        world.schedule(pin, True, world.now_ms)
+        world.schedule(pin, False, world.now_ms + ms)
+        self.run_for(ms + GAP_MS)
+
+    def tick(self, seconds):
+        """Let *seconds* pass with no key touched."""
+        ms = int(seconds * 1000 + 0.5)
+        self.run_for(ms, period=100 if ms <= 10000 else 250)
+
+    def host(self, event):
+        """An event from the host (not from the keys): the table applies it
+        and the box redraws, as when the host link delivers a command."""
+        self.table.handle(event)
+        self.box.dirty = True
+        self.step()
+
+    # -- what a person sees ----------------------------------------------
+    @property
+    def menu(self):
+        return self.box.menu
+
+    def state(self):
+        return self.table.state()
+
+    def texts(self):
+        """Every visible label string, top to bottom, left to right (a label
+        wrapped onto lines gives its lines joined by a space)."""
+        out = []
+        _labels(self.display.root_group, 0, 0, out)
+        out.sort()
+        return [t[2] for t in out]
+
+    def leds(self):
+        if self.ring is None:
+            return []
+        return [list(c) for c in self.ring.px.shown]
+
+    def snapshot(self):
+        return {"texts": self.texts(), "leds": self.leds(), "state": self.state()}
+
+    def image(self):
+        return to_image(self.display)
+
+    def save_png(self, path, zoom=1):
+        return render_png(self.display, path, zoom)
+
+
+def _labels(group, x, y, out):
+    if getattr(group, "hidden", False):
+        return
+    x += group.x
+    y += group.y
+    if isinstance(group, LabelBase):
+        if group.text:  # a wrapped label's lines joined by a space
+            out.append((y, x, group.text.replace("\n", " ")))
+        return
+    for i in range(len(group)):
+        item = group[i]
+        if isinstance(item, displayio.Group):
+            _labels(item, x, y, out)

@@ -1,0 +1,24 @@
+"""board: every pin name exists (``board.D0``, ``board.A4``, ``board.TFT_CS``...).
+
+The simulator sets ``board_id`` and ``DISPLAY`` (the Blinka display) for the
+board profile it simulates.
+"""
+
+try:
+    from .microcontroller import Pin
+except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
+    from microcontroller import Pin
+
+board_id = "tcsim"
+DISPLAY = None
+_pins = {}
+
+
+def __getattr__(name):
+    if name.startswith("__"):
+        raise AttributeError(name)
+    p = _pins.get(name)
+    if p is None:
+        p = Pin(name)
+        _pins[name] = p
+    return p

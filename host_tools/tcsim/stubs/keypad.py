@@ -1,0 +1,107 @@
+"""keypad: Keys with a debounced event queue; presses come from the simulator.
+
+The simulator schedules key edges by pin name (``_world.schedule``); a Keys
+that scans that pin queues an Event with the edge's timestamp (ticks ms).
+Like the board: at most *max_events* queued, the oldest dropped on overflow
+with ``overflowed`` set; ``get_into`` allocates nothing.
+"""
+
+try:
+    from . import _world
+except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
+    import _world
+
+
+class Event:
+    def __init__(self, key_number=0, pressed=True):
+        self.key_number = key_number
+        self.pressed = pressed
+        self.timestamp = 0
+
+    @property
+    def released(self):
+        return not self.pressed
+
+    def __eq__(self, other):
+        return (self.key_number == other.key_number and self.pressed == other.pressed)
+
+    def __hash__(self):
+        return self.key_number * 2 + (1 if self.pressed else 0)
+
+    def __repr__(self):
+        return "<Event: key_number %d %s>" % (self.key_number,
+                                             "pressed" if self.pressed else "released")
+
+
+class EventQueue:
+    def __init__(self, max_events):
+        self._q = []
+        self._max = max_events
+        self.overflowed = False
+
+    def _put(self, n, pressed, ts):
+        if len(self._q) >= self._max:
+            self._q.pop(0)
+            self.overflowed = True
+        self._q.append((n, pressed, ts))
+
+    def get(self):
+        _world.deliver()
+        if not self._q:
+            return None
+        n, pressed, ts = self._q.pop(0)
+        e = Event(n, pressed)
+        e.timestamp = ts
+        return e
+
+    def get_into(self, event):
+        _world.deliver()
+        if not self._q:
+            return False
+        n, pressed, ts = self._q.pop(0)
+        event.key_number = n
+        event.pressed = pressed
+        event.timestamp = ts
+        return True
+
+    def clear(self):
+        del self._q[:]
+        self.overflowed = False
+
+    def __len__(self):
+        _world.deliver()
+        return len(self._q)
+
+    def __bool__(self):
+        return len(self) > 0
+
+
+class Keys:
+    def __init__(self, pins, value_when_pressed=False, pull=True, interval=0.02,
+                 max_events=64, debounce_threshold=1):
+        self._pins = tuple(pins)
+        self.value_when_pressed = value_when_pressed
+        self.pull = pull
+        self.key_count = len(self._pins)
+        self.events = EventQueue(max_events)
+        self._down = [False] * self.key_count
+        _world.keys.append(self)
+
+    def _index(self, pin):
+        for i in range(len(self._pins)):
+            if getattr(self._pins[i], "name", self._pins[i]) == pin:
+                return i
+        return -1
+
+    def reset(self):
+        self.events.clear()
+
+    def deinit(self):
+        if self in _world.keys:
+            _world.keys.remove(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.deinit()

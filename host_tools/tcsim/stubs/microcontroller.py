@@ -1,0 +1,81 @@
+"""microcontroller: Pin, nvm (8 KiB, as on ESP32), reset(), cpu, watchdog."""
+
+try:
+    from . import _world
+    from .watchdog import WatchDogMode, WatchDogTimeout
+except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
+    import _world
+    from watchdog import WatchDogMode, WatchDogTimeout
+
+
+class Pin:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "board." + self.name
+
+
+class ResetRequested(SystemExit):
+    """microcontroller.reset() in the simulator: the sim catches it and
+    starts the box again (nvm survives)."""
+
+
+nvm = _world.nvm
+
+
+def reset():
+    _world.resets += 1
+    raise ResetRequested("microcontroller.reset()")
+
+
+def on_next_reset(run_mode):
+    pass
+
+
+class RunMode:
+    NORMAL = 0
+    SAFE_MODE = 1
+    UF2 = 2
+    BOOTLOADER = 3
+
+
+class _Cpu:
+    frequency = 240000000
+    temperature = 40.0
+    voltage = 3.3
+    uid = b"\x74\x63\x73\x69\x6d\x00"
+    reset_reason = 0
+
+
+cpu = _Cpu()
+cpus = (cpu,)
+
+
+class _Watchdog:
+    """The board's watchdog (``microcontroller.watchdog``): with a mode set,
+    ``check()`` (called by the simulator) fires once *timeout* seconds of
+    virtual time pass without ``feed()``."""
+
+    def __init__(self):
+        self.timeout = 0
+        self.mode = None
+        self.fed = 0
+
+    def feed(self):
+        self.fed = _world.now_ms
+
+    def deinit(self):
+        self.mode = None
+
+    def check(self):
+        if self.mode is None or self.timeout <= 0:
+            return
+        if _world.now_ms - self.fed > self.timeout * 1000:
+            if self.mode == WatchDogMode.RAISE:
+                self.fed = _world.now_ms
+                raise WatchDogTimeout()
+            reset()
+
+
+watchdog = _Watchdog()

@@ -1,0 +1,59 @@
+"""neopixel: a NeoPixel strip that remembers what it was told to show."""
+
+try:
+    from . import _world
+except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
+    import _world
+
+RGB = "RGB"
+GRB = "GRB"
+RGBW = "RGBW"
+GRBW = "GRBW"
+
+
+class NeoPixel:
+    def __init__(self, pin, n, *, bpp=3, brightness=1.0, auto_write=True, pixel_order=None):
+        self.pin = pin
+        self.n = n
+        self.brightness = brightness
+        self.auto_write = auto_write
+        self.pixel_order = pixel_order
+        self._buf = [(0, 0, 0)] * n
+        self.shown = [(0, 0, 0)] * n  # what the LEDs show now (before brightness)
+        self.shows = 0
+        _world.pixels.append(self)
+
+    def __len__(self):
+        return self.n
+
+    def __setitem__(self, i, colour):
+        if isinstance(i, slice):
+            idx = range(*i.indices(self.n))
+            for k, c in zip(idx, colour):
+                self._buf[k] = self._rgb(c)
+        else:
+            self._buf[i] = self._rgb(colour)
+        if self.auto_write:
+            self.show()
+
+    def __getitem__(self, i):
+        return self._buf[i]
+
+    def _rgb(self, c):
+        if isinstance(c, int):
+            return ((c >> 16) & 255, (c >> 8) & 255, c & 255)
+        return (c[0], c[1], c[2])
+
+    def fill(self, colour):
+        c = self._rgb(colour)
+        for i in range(self.n):
+            self._buf[i] = c
+        if self.auto_write:
+            self.show()
+
+    def show(self):
+        self.shown = list(self._buf)
+        self.shows += 1
+
+    def deinit(self):
+        pass

@@ -1,0 +1,42 @@
+"""pwmio: PWMOut records (time, pin, frequency, duty) in the world's tones."""
+
+try:
+    from . import _world
+except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
+    import _world
+
+
+class PWMOut:
+    def __init__(self, pin, *, duty_cycle=0, frequency=500, variable_frequency=False):
+        self.pin = pin
+        self._duty = duty_cycle
+        self._freq = frequency
+        self.variable_frequency = variable_frequency
+        self._log()
+
+    def _log(self):
+        _world.tones.append((_world.now_ms, getattr(self.pin, "name", str(self.pin)),
+                             self._freq, self._duty))
+
+    @property
+    def duty_cycle(self):
+        return self._duty
+
+    @duty_cycle.setter
+    def duty_cycle(self, v):
+        if v != self._duty:
+            self._duty = v
+            self._log()
+
+    @property
+    def frequency(self):
+        return self._freq
+
+    @frequency.setter
+    def frequency(self, v):
+        if v != self._freq:
+            self._freq = v
+            self._log()
+
+    def deinit(self):
+        self.duty_cycle = 0

@@ -1,0 +1,3 @@
+"""terminalio.FONT stand-in (6x12 cells) for tests/sim under MicroPython."""
+
+FONT = object()

@@ -1,0 +1,11 @@
+"""vectorio.Rectangle stand-in for tests/sim under MicroPython."""
+
+
+class Rectangle:
+    def __init__(self, pixel_shader=None, width=0, height=0, x=0, y=0):
+        self.pixel_shader = pixel_shader
+        self.width = width
+        self.height = height
+        self.x = x
+        self.y = y
+        self.hidden = False
