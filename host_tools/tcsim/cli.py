@@ -107,7 +107,7 @@ def record(sim, out, n, line, done, tones_from, zoom=1):
     return doc
 
 
-def run(board, setup, lines, out=None, shots=None, engine="loop", zoom=1, quiet=True):
+def run(board, setup, lines, out=None, shots=None, engine="app", zoom=1, quiet=True):
     """Play *lines* on a new Sim; returns the list of per-line records."""
     sim = Sim(board, setup, engine=engine)
     dealer = Dealer(sim)
@@ -145,7 +145,7 @@ def main(argv=None):
     ap.add_argument("--out", help="directory for NNN.png and NNN.json")
     ap.add_argument("--shots", help="directory for the lines' named screenshots")
     ap.add_argument("--zoom", type=int, default=1, help="PNG enlargement (nearest pixel)")
-    ap.add_argument("--engine", choices=("loop", "app"), default="loop",
+    ap.add_argument("--engine", choices=("loop", "app"), default="app",
                     help="the simulator's loop, or tcbox.app.App")
     ap.add_argument("--window", action="store_true", help="interactive pygame window")
     ap.add_argument("--list-boards", action="store_true", help="list the board profiles")

@@ -10,9 +10,8 @@ turns a replay-contract event into the presses a dealer would make
 label texts, the ring's colours and the table's state.
 
 The adapters are the firmware's own (tcbox/hardware.py: Keys, Ring, Buzzer)
-running on the stub modules.  The loop is ``Box.step(now_ms)`` (below): a
-stand-in for tcbox.app.App with the same constructor and adapters;
-``engine="app"`` runs tcbox.app.App itself.
+running on the stub modules, and the loop is the firmware's own
+``tcbox.app.App.step(now_ms)``.
 """
 
 from . import stubs
@@ -25,13 +24,11 @@ import microcontroller  # noqa: E402
 from adafruit_display_text import LabelBase  # noqa: E402
 
 from tableclock.table import Table  # noqa: E402
+from tcbox.app import App  # noqa: E402
 from tcbox.boards import BOARDS  # noqa: E402
 from tcbox.hardware import Buzzer, Keys, Ring  # noqa: E402
-from tcbox.menu import Menu  # noqa: E402
-from tcbox.presses import LONG_MS, Presses, ticks_diff  # noqa: E402
-from tcbox.ring import colours  # noqa: E402
+from tcbox.presses import LONG_MS  # noqa: E402
 from tcbox.screen import Screen  # noqa: E402
-from tcbox.view import fields, mmss  # noqa: E402
 
 from .display import make_display, render_png, to_image  # noqa: E402
 
@@ -39,106 +36,6 @@ SHORT_MS = 80  # a short press
 LONG_HOLD = 500  # script presses held this long or longer are long presses
 GAP_MS = 120  # between two presses of the dealer
 SCAN_MS = 10  # the loop's period while keys move
-
-
-def status_kind(st, menu):
-    """"error" for a refusal, "note" for the menu's own word, else ""."""
-    if st["error"]:
-        return "error"
-    if menu is not None and menu.note:
-        return "note"
-    return ""
-
-
-class Box:
-    """The box's loop on the adapters: keys -> menu -> table -> view -> screen.
-
-    A stand-in for tcbox.app.App (same constructor and ``step(now)``), kept
-    in this one class so the simulator can run either.
-    """
-
-    def __init__(self, table, roles, screen, keys, ring=None, buzzer=None, saver=None,
-                 seats_in_ring=0):
-        self.table = table
-        self.roles = roles
-        self.screen = screen
-        self.keys = keys
-        self.ring = ring
-        self.buzzer = buzzer
-        self.ring_n = seats_in_ring
-        self.menu = Menu()
-        self.presses = Presses(len(roles))
-        self.info = {}
-        self.last_ms = None
-        self.dirty = True
-        self.fields = None
-        self.state = None
-        self.shown_s = -1
-        self.level_key = None
-        self.warned = False
-
-    def step(self, now):
-        if self.last_ms is None:
-            self.last_ms = now
-        dt = ticks_diff(now, self.last_ms)
-        if dt > 0:
-            self.last_ms = now
-            if self.table.advance(dt):
-                self.dirty = True
-        while True:
-            ev = self.keys.get()
-            if ev is None:
-                break
-            self.presses.feed(ev[0], ev[1], ev[2])
-        while True:
-            p = self.presses.poll(now)
-            if p is None:
-                break
-            self.press(self.roles[p[0]], p[1])
-        if self.buzzer is not None:
-            self.buzzer.update(now)
-        if not self.dirty:
-            s = self.table.clock.seconds_left()
-            if s != self.shown_s:
-                if self.state["shot_clock"] is not None:
-                    self.dirty = True  # the shot clock counts too
-                else:
-                    self.shown_s = s
-                    self.fields["time"] = mmss(s)
-                    self.screen.update(self.fields)
-                    if s == 60 and not self.table.clock.on_break():
-                        self.beep("minute")
-        if self.dirty:
-            self.redraw()
-
-    def press(self, role, long):
-        ev = self.menu.press(role, long, self.state or self.table.state())
-        if ev is not None:
-            self.table.handle(ev)
-        self.dirty = True
-
-    def redraw(self):
-        st = self.table.state()
-        self.state = st
-        self.menu.refresh(st)
-        self.fields = fields(st, self.menu, self.info)
-        self.fields["status_kind"] = status_kind(st, self.menu)
-        self.shown_s = st["seconds_left"]
-        self.screen.update(self.fields)
-        if self.ring is not None and self.ring_n:
-            self.ring.show(colours(st, self.ring_n))
-        key = (st["level"], st["on_break"])
-        if self.level_key is not None and key != self.level_key:
-            self.beep("level")
-        self.level_key = key
-        if st["clock_warning"] and not self.warned:
-            self.beep("shot")
-        self.warned = st["clock_warning"]
-        self.dirty = False
-
-    def beep(self, name):
-        if self.buzzer is not None:
-            self.buzzer.beep(name)
 
 
 def board_names():
@@ -150,10 +47,10 @@ class Sim:
 
     :param board_name: a key of tcbox.boards.BOARDS ("compact", "table").
     :param setup: the replay contract's setup dict.
-    :param engine: "loop" (Box above) or "app" (tcbox.app.App).
+    :param engine: kept for old scripts: the loop is always tcbox.app.App.
     """
 
-    def __init__(self, board_name, setup, engine="loop", info=None):
+    def __init__(self, board_name, setup, engine="app", info=None):
         if board_name not in BOARDS:
             raise ValueError("unknown board %r (boards: %s)" % (board_name,
                                                                 ", ".join(board_names())))
@@ -173,14 +70,8 @@ class Sim:
         self.ring = Ring(p["ring"]) if p.get("ring") else None
         self.buzzer = Buzzer(p["buzzer"]) if p.get("buzzer") else None
         n = p["ring"]["pixels"] if p.get("ring") else 0
-        if engine == "app":
-            from tcbox.app import App
-
-            self.box = App(self.table, self.roles, self.screen, self.keys, ring=self.ring,
-                           buzzer=self.buzzer, seats_in_ring=n)
-        else:
-            self.box = Box(self.table, self.roles, self.screen, self.keys, ring=self.ring,
-                           buzzer=self.buzzer, seats_in_ring=n)
+        self.box = App(self.table, self.roles, self.screen, self.keys, ring=self.ring,
+                       buzzer=self.buzzer, seats_in_ring=n)
         if info:
             self.box.info = dict(info)
         self.resets = 0

@@ -43,7 +43,7 @@ BUTTON = (70, 70, 80)
 BUTTON_DOWN = (112, 200, 255)
 
 
-def run_window(board, setup, engine="loop", frames=None, keys=(), shots_dir=".", save=None):
+def run_window(board, setup, engine="app", frames=None, keys=(), shots_dir=".", save=None):
     """Open the window and run until it is closed (or *frames* frames);
     *save*: a path for a PNG of the whole window at the end."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
