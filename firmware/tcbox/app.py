@@ -9,9 +9,12 @@ shot clock).
 
 Adapters are injected (composition, KMK style): ``screen.update(fields)``,
 ``keys.get()`` -> (key number, pressed, ticks) or None, ``ring.show(colours)``,
-``buzzer.beep(name)`` and ``buzzer.update(now)``, ``saver.save(table)``;
+``buzzer.beep(name)`` and ``buzzer.update(now)``, ``saver.offer(table)``
+(tableclock.record.Saver: writes when something changed);
 any but screen and keys may be None.
 """
+
+import gc
 
 from .menu import Menu
 from .presses import Presses, ticks_diff
@@ -49,6 +52,7 @@ class App:
         self.warned = False
         self.muted = False
         self.presses_seen = 0
+        self.save_failures = 0
 
     # -- one loop iteration --------------------------------------------
     def step(self, now):
@@ -92,8 +96,8 @@ class App:
         ev = self.menu.press(role, long, self.state or self.table.state())
         if ev is not None:
             self.table.handle(ev)
-            if self.table.error is None and self.saver is not None:
-                self.saver.save(self.table)
+            if self.table.error is None:
+                self.save()
         self.dirty = True  # every press is acknowledged on screen
 
     def redraw(self):
@@ -110,13 +114,24 @@ class App:
         key = (st["level"], st["on_break"])
         if self.level_key is not None and key != self.level_key:
             self.beep("level")
-            if self.saver is not None:  # the clock anchor moves on with the level
-                self.saver.save(self.table)
+            self.save()  # the clock anchor moves on with the level
         self.level_key = key
         if st["clock_warning"] and not self.warned:
             self.beep("shot")
         self.warned = st["clock_warning"]
         self.dirty = False
+
+    def save(self):
+        """Write the power-loss record if something changed.  A save makes
+        garbage and the nvm write wants an 8 KiB block: collect first; out
+        of memory, the next change tries again (the table goes on)."""
+        if self.saver is None:
+            return
+        gc.collect()
+        try:
+            self.saver.offer(self.table)
+        except MemoryError:
+            self.save_failures += 1
 
     def beep(self, name):
         if self.buzzer is not None and not self.muted:

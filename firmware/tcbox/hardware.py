@@ -149,3 +149,62 @@ def display(spec):
         return HX8357(bus, width=spec["width"], height=spec["height"],
                       rotation=spec["rotation"])
     raise RuntimeError("no display driver %r" % spec["driver"])
+
+
+def build(name=None):
+    """Everything the box is made of, from the board's profile: returns the
+    App ready to step."""
+    import microcontroller
+
+    from tableclock import record
+    from tableclock.store import NvmStore
+    from tableclock.table import Table
+
+    from .app import App
+    from .crashlog import LOG
+    from .defaults import SETUP
+    from .screen import Screen
+
+    p = profile(name)
+    d = p["display"]
+    screen = Screen(display(d), d["width"], d["height"])
+    ring = Ring(p["ring"]) if p["ring"] else None
+    buzzer = Buzzer(p["buzzer"]) if p["buzzer"] else None
+    slots = record.Slots(NvmStore(microcontroller.nvm, 0, LOG))
+    saver = record.Saver(slots)
+    table = None
+    rec = slots.load()
+    if rec is not None:
+        try:
+            table = record.load(rec)[0]
+        except ValueError as e:  # a record from other firmware: start afresh
+            print("saved table not restored:", e)
+    if table is None:
+        table = Table(SETUP)
+    saver.saved(record.dump(table))
+    return App(table, [k["role"] for k in p["keys"]], screen, Keys(p["keys"]), ring=ring,
+               buzzer=buzzer, saver=saver, seats_in_ring=p["ring"]["pixels"] if ring else 0)
+
+
+def run(name=None):
+    """The box's main loop (code.py): step the App, feed the watchdog."""
+    import microcontroller
+    import supervisor
+    import watchdog
+
+    from .crashlog import clear
+    from .presses import ticks_diff
+
+    app = build(name)
+    wd = microcontroller.watchdog
+    wd.timeout = 8  # seconds: far above one loop, short enough for a table
+    wd.mode = watchdog.WatchDogMode.RESET
+    start = supervisor.ticks_ms()
+    cleared = False
+    while True:
+        now = supervisor.ticks_ms()
+        app.step(now)
+        wd.feed()
+        if not cleared and ticks_diff(now, start) > 600000:  # ten calm minutes
+            clear()
+            cleared = True

@@ -40,7 +40,7 @@ class Log:
     def update(self, now):
         pass
 
-    def save(self, t):
+    def offer(self, t):
         self.items.append(t.hands)
 
     def show(self, c):

@@ -1,0 +1,634 @@
+"""The power-loss record: the whole table in one small, versioned, checked frame.
+
+A power cut may come at any moment (issue "table box").  The box keeps the
+table's complete state -- the hand in progress, seats, away counters, the
+clock, plus the app's pending instructions and unsent events -- as one record
+and writes it on every change, alternating between two slots of a byte store
+(``microcontroller.nvm``, a flash file, RAM: store.py) so that a cut
+during a write loses at most that last change.  At boot the newest good
+record rebuilds the table: the same screen (``state()``), and every later
+event does exactly what it would have done.
+
+- :func:`dump` / :func:`load`: table <-> a JSON-ready dict (the record);
+- :func:`encode` / :func:`decode`: record <-> frame bytes:
+  ``b"TC"``, format version (1 byte), sequence (4 bytes, big-endian), payload
+  length (2 bytes), compact JSON payload, CRC-32 of everything before it
+  (4 bytes).  ``decode`` raises ValueError naming what is wrong;
+- :class:`Slots`: the two-slot writer over any byte store;
+- :class:`Saver`: when to write -- on every change, except that the running
+  level and shot clocks alone trigger a write only every ``slack_ms``.
+
+On the box::
+
+    slots = Slots(NvmStore(microcontroller.nvm))
+    saver = Saver(slots)
+    rec = slots.load()                      # None on a new box
+    if rec is None:
+        table, extra = Table(setup), {}
+    else:
+        table, extra = load(rec)            # ValueError: try slots.records()[1]
+        saver.saved(dump(table, extra))
+    ...
+    table.handle(event)
+    saver.offer(table, extra)               # after every event, and now and then
+
+The record is ``{"setup": ..., "table": {...}, "extra": ...}``:
+
+- ``setup``: ``Table.setup`` with its levels in short form (``[sb, bb, ante,
+  minutes]``, ``[minutes]`` for a break): ``load`` calls ``Table(setup)``;
+- ``table``: every attribute of the table named in ``FIELDS["Table"]`` by
+  name, the table's clock, shot clock, away and floor books, the running hand
+  (and its street) the same way, by the attribute names in ``FIELDS``; the
+  last hand only with ``PAST`` (what the state shows of it); the misdeal
+  snapshot (``Table.predeal``) and the hand's action log whatever their shape;
+- ``extra``: the app's own JSON (pending instructions, unsent events),
+  absent when None.
+
+What ``Table(setup)`` rebuilds is not recorded (``DERIVED``).  Objects go by
+attribute name rather than by position so that a field the engine adds or
+reorders cannot shift the others; a test checks that every attribute is
+either recorded or derived.  Tuples, int-keyed dicts and shared objects carry
+small tags (see ``_enc``).  Int-keyed dicts are written in ascending key
+order, so equal tables give equal bytes on every port; a restored dict
+therefore iterates in seat order, which nothing in the engine depends on
+(MicroPython keeps no dict order at all).
+"""
+
+import json
+
+from .betting import Street
+from .hand import Hand
+from .table import Table
+
+try:
+    from binascii import crc32 as _bcrc32
+except ImportError:  # a port without binascii.crc32: the table version below
+    _bcrc32 = None
+
+MAGIC = b"TC"
+FORMAT = 1  # the frame layout and the record's keys; bump on any change
+HEADER = 9  # magic 2 + version 1 + sequence 4 + length 2
+TRAILER = 4  # CRC-32
+MASK = 0xFFFFFFFF
+
+_table32 = None
+
+
+def _crc_py(data, crc=0):
+    """CRC-32 (the zip/binascii one) in Python, for ports without binascii."""
+    global _table32
+    if _table32 is None:
+        t = []
+        for i in range(256):
+            c = i
+            for _ in range(8):
+                c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
+            t.append(c)
+        _table32 = t
+    tab = _table32
+    crc ^= MASK
+    for b in data:
+        crc = tab[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ MASK
+
+
+def crc32(data, crc=0):
+    """CRC-32 of *data* (continuing from *crc*) as an unsigned int."""
+    if _bcrc32 is not None:
+        return _bcrc32(data, crc) & MASK
+    return _crc_py(data, crc)
+
+
+# ------------------------------------------------- what is recorded, by name
+# Attributes recorded per class, by name (getattr/setattr: no __dict__ needed
+# on the board).  DERIVED: what ``Table(setup)`` rebuilds from the setup (or
+# a back-reference).  tests/core/test_record.py checks on every platform with
+# instance __dict__ that each attribute of each object is in one of the two:
+# an attribute added to the engine and missing here fails that test.
+FIELDS = {
+    "Table": ("stacks", "chip", "waiting", "held", "entering", "seat_changes", "hands",
+              "btn", "sb_pos", "bb_pos", "sb_seat", "dealer", "busted", "bust_ties",
+              "winners", "removed", "last", "error", "undone",
+              "undo_ok", "undo_text", "clock", "shot", "away", "floor", "hand", "last_hand",
+              "predeal"),
+    "LevelClock": ("index", "left_ms", "paused"),
+    "ShotClock": ("seat", "left_ms"),
+    "AwayBook": ("away", "used", "late"),
+    "FloorBook": ("warnings", "slow", "penalties"),
+    "Hand": ("number", "level", "dealt", "start", "contrib", "live", "posts", "street", "bet",
+             "actor", "show_order", "penalised", "log", "mark", "actions", "paid"),
+    "Street": ("bb", "bets", "highest", "full_level", "last_full", "acted", "aggressor"),
+}
+DERIVED = {
+    # replaying: True only inside an undo, never between events
+    "Table": ("setup", "profile", "profile_name", "n", "first_button", "replaying"),
+    "LevelClock": ("levels", "colour_ups", "drop_after", "late_until"),
+    "ShotClock": ("limit_ms", "warn_ms"),
+    "AwayBook": ("rounds",),
+    "FloorBook": (),
+    "Hand": ("t",),
+    "Street": ("rule",),
+}
+# the finished hand (``Table.last_hand``): only what the state shows
+PAST = ("number", "level", "posts")
+# the table's objects: written in full once, elsewhere as a reference
+OBJECTS = ("clock", "shot", "away", "floor", "hand", "last_hand")
+
+_NONE = object()
+
+
+def _new_hand(t):
+    return Hand(t, 0, (0, 0, 0, 0), [])
+
+
+def _new_street(t):
+    return Street(0, t.profile["min_raise"], 0)
+
+
+FACTORY = {"Hand": _new_hand, "Street": _new_street}
+
+# ------------------------------------------------------------------ values
+# JSON has no tuples, no int keys and no objects.  A one-key object whose key
+# starts with one of these characters carries a tag:
+#   {"(": [...]}          a tuple
+#   {"#": [k, v, ...]}    a dict with int keys, ascending
+#   {"@Hand": {...}}      an object of a FIELDS class, by attribute name
+#   {"^": "last_hand"}    the table's object of that name (OBJECTS)
+#   {"{": {...}}          a plain dict that would look like one of these
+_TAGS = "(#@^{"
+
+
+_SCALAR = (bool, int, float, str)
+
+
+def _enc(v, refs):
+    if v is None or isinstance(v, _SCALAR):
+        return v
+    if isinstance(v, list):
+        return [_enc(x, refs) for x in v]
+    if isinstance(v, tuple):
+        return {"(": [_enc(x, refs) for x in v]}
+    if isinstance(v, dict):
+        return _enc_dict(v, refs)
+    name = refs.get(id(v))
+    if name is not None:
+        return {"^": name}
+    cls = type(v).__name__
+    if cls not in FIELDS:
+        raise ValueError("Cannot record a %s" % cls)
+    return {"@" + cls: _obj(v, FIELDS[cls], refs)}
+
+
+def _enc_dict(v, refs):
+    if not v:
+        return {}
+    ints = []
+    for k in v:
+        if isinstance(k, int) and not isinstance(k, bool):
+            ints.append(k)
+        elif not isinstance(k, str):
+            raise ValueError("Cannot record a dict key %r" % (k,))
+    if len(ints) == len(v):
+        ints.sort()  # canonical: the same dict gives the same bytes everywhere
+        out = []
+        for k in ints:
+            out.append(k)
+            out.append(_enc(v[k], refs))
+        return {"#": out}
+    if ints:
+        raise ValueError("Cannot record a dict with int and str keys")
+    d = {}
+    for k in v:
+        d[k] = _enc(v[k], refs)
+    if len(d) == 1 and k[:1] in _TAGS:
+        return {"{": d}
+    return d
+
+
+def _obj(o, fields, refs):
+    d = {}
+    for f in fields:
+        v = getattr(o, f, _NONE)
+        if v is not _NONE:  # an attribute this engine version lacks
+            d[f] = _enc(v, refs)
+    return d
+
+
+def _tag(v):
+    """The tag of an encoded value, or None for a plain value."""
+    if isinstance(v, dict) and len(v) == 1:
+        for k in v:
+            if k[:1] in _TAGS:
+                return k
+    return None
+
+
+def _dec(v, t, refs):
+    if isinstance(v, list):
+        return [_dec(x, t, refs) for x in v]
+    if not isinstance(v, dict):
+        return v
+    tag = _tag(v)
+    if tag is None:
+        d = {}
+        for k in v:
+            d[k] = _dec(v[k], t, refs)
+        return d
+    body = v[tag]
+    c = tag[0]
+    if c == "(":
+        return tuple([_dec(x, t, refs) for x in body])
+    if c == "#":
+        d = {}
+        for i in range(0, len(body), 2):
+            d[body[i]] = _dec(body[i + 1], t, refs)
+        return d
+    if c == "^":
+        return refs[body]
+    if c == "{":
+        d = {}
+        for k in body:
+            d[k] = _dec(body[k], t, refs)
+        return d
+    make = FACTORY.get(tag[1:])
+    if make is None:
+        raise ValueError("Cannot rebuild a %s" % tag[1:])
+    o = make(t)
+    _fill(o, body, t, refs)
+    return o
+
+
+def _fill(o, body, t, refs):
+    for f in body:
+        setattr(o, f, _dec(body[f], t, refs))
+
+
+# ------------------------------------------------------------------- setup
+_LEVEL = ("sb", "bb", "ante", "minutes")
+
+
+_NUM = (int, float)
+
+
+def _num(v):
+    return not isinstance(v, bool) and isinstance(v, _NUM)
+
+
+def _level(e):
+    """A level ``{"sb", "bb", "ante", "minutes"}`` as ``[sb, bb, ante,
+    minutes]`` and a break ``{"break": m}`` as ``[m]``; anything else (an
+    extra key, a missing ante) stays as it is, so the setup comes back equal."""
+    if not isinstance(e, dict):
+        return e
+    if len(e) == 1 and _num(e.get("break")):
+        return [e["break"]]
+    if len(e) == 4:
+        out = []
+        for k in _LEVEL:
+            v = e.get(k)
+            if not _num(v):
+                return e
+            out.append(v)
+        return out
+    return e
+
+
+def _level_in(e):
+    if isinstance(e, list):
+        if len(e) == 1:
+            return {"break": e[0]}
+        if len(e) == 4:
+            return {"sb": e[0], "bb": e[1], "ante": e[2], "minutes": e[3]}
+    return e
+
+
+def _setup(setup):
+    """The setup with its level list in short form (its largest part)."""
+    levels = setup.get("levels")
+    if not isinstance(levels, list):
+        return setup
+    out = {}
+    for k in setup:
+        out[k] = setup[k]
+    out["levels"] = [_level(e) for e in levels]
+    return out
+
+
+def _setup_in(s):
+    levels = s.get("levels")
+    if not isinstance(levels, list):
+        return s
+    out = {}
+    for k in s:
+        out[k] = s[k]
+    out["levels"] = [_level_in(e) for e in levels]
+    return out
+
+
+# ------------------------------------------------------------ dump / load
+def dump(t, extra=None):
+    """The record of table *t* (a JSON-ready dict); *extra*: the app's JSON.
+
+    ValueError when the table holds something this module cannot record.
+    """
+    refs = {}
+    for name in OBJECTS:
+        o = getattr(t, name, None)
+        if o is not None:
+            refs[id(o)] = name
+    d = {}
+    for f in FIELDS["Table"]:
+        v = getattr(t, f, _NONE)
+        if v is _NONE:
+            continue
+        if f in OBJECTS and v is not None:
+            cls = type(v).__name__
+            if cls not in FIELDS:
+                raise ValueError("Cannot record a %s" % cls)
+            v = {"@" + cls: _obj(v, PAST if f == "last_hand" else FIELDS[cls], refs)}
+        else:
+            v = _enc(v, refs)
+        d[f] = v
+    rec = {"setup": _setup(t.setup), "table": d}
+    if extra is not None:
+        rec["extra"] = extra
+    return rec
+
+
+def load(rec):
+    """Rebuild ``(table, extra)`` from a record made by :func:`dump`.
+
+    Raises ValueError when the record cannot be a table (SetupError is one).
+    """
+    try:
+        return _load(rec)
+    except (KeyError, TypeError, IndexError, AttributeError) as e:
+        raise ValueError("Bad record: %r" % (e,))
+
+
+def _load(rec):
+    t = Table(_setup_in(rec["setup"]))
+    d = rec["table"]
+    refs = {}
+    for f in OBJECTS:  # the objects first: the rest may refer to them
+        if f not in d:
+            continue
+        v = d[f]
+        tag = _tag(v)
+        cur = getattr(t, f, None)
+        if tag is not None and cur is not None and "@" + type(cur).__name__ == tag:
+            _fill(cur, v[tag], t, refs)  # the table's own clock, books
+        else:
+            setattr(t, f, _dec(v, t, refs))
+        refs[f] = getattr(t, f)
+    for f in d:
+        if f not in OBJECTS:
+            setattr(t, f, _dec(d[f], t, refs))
+    return t, rec.get("extra")
+
+
+# -------------------------------------------------------- encode / decode
+def payload(rec):
+    """The record as compact JSON bytes."""
+    try:
+        s = json.dumps(rec, separators=(",", ":"))
+    except TypeError:  # a json without separators=: larger, still valid
+        s = json.dumps(rec)
+    return s.encode("utf-8")
+
+
+def frame(body, seq):
+    """Frame the payload bytes *body* with sequence number *seq*."""
+    n = len(body)
+    if n > 0xFFFF:
+        raise ValueError("Record too large: %d bytes of JSON" % n)
+    head = MAGIC + bytes([FORMAT]) + (seq & MASK).to_bytes(4, "big") + n.to_bytes(2, "big")
+    crc = crc32(body, crc32(head))
+    return head + body + crc.to_bytes(4, "big")
+
+
+def encode(rec, seq=0):
+    """The frame bytes of record *rec* with sequence number *seq*."""
+    return frame(payload(rec), seq)
+
+
+def unframe(data):
+    """Check a frame at the start of *data* (trailing bytes are ignored).
+
+    Returns ``(seq, payload bytes)``; raises ValueError with the reason.
+    """
+    if len(data) < HEADER + TRAILER:
+        raise ValueError("Record too short: %d bytes" % len(data))
+    if bytes(data[0:2]) != MAGIC:
+        raise ValueError("Not a record: bad magic %r" % bytes(data[0:2]))
+    if data[2] != FORMAT:
+        raise ValueError("Record format %d, this firmware reads %d" % (data[2], FORMAT))
+    seq = int.from_bytes(bytes(data[3:7]), "big")
+    n = int.from_bytes(bytes(data[7:9]), "big")
+    end = HEADER + n
+    if end + TRAILER > len(data):
+        raise ValueError("Record length %d runs past the %d bytes read" % (n, len(data)))
+    body = bytes(data[HEADER:end])
+    want = int.from_bytes(bytes(data[end:end + TRAILER]), "big")
+    if crc32(body, crc32(bytes(data[0:HEADER]))) != want:
+        raise ValueError("Record damaged: CRC mismatch")
+    return seq, body
+
+
+def decode_seq(data):
+    """``(seq, record)`` from frame bytes; ValueError when damaged."""
+    seq, body = unframe(data)
+    try:
+        return seq, json.loads(body.decode("utf-8"))
+    except ValueError as e:  # a good CRC over bad JSON: written by a broken writer
+        raise ValueError("Record payload is not JSON: %s" % e)
+
+
+def decode(data):
+    """The record in frame bytes *data*; ValueError when damaged."""
+    return decode_seq(data)[1]
+
+
+def _newer(a, b):
+    """Is sequence *a* after *b* (serial arithmetic: survives the wrap)?"""
+    return a != b and ((a - b) & MASK) < 0x80000000
+
+
+# ------------------------------------------------------------------ slots
+class Slots:
+    """Two alternating slots over a byte store (``read(offset, n)``,
+    ``write(offset, data)``, ``size``: store.py).
+
+    Each save writes one whole frame, in one ``write`` call (one nvm
+    rewrite), into the slot that does not hold the newest good record, so a
+    cut during the write leaves that record intact.
+    """
+
+    def __init__(self, store):
+        self.store = store
+        self.half = store.size // 2
+        self.seq = None  # newest good sequence number, None before any
+        self.slot = None  # the slot holding it
+        self.crc = None  # CRC-32 of its payload (changed())
+        self._known = False  # seq/slot were read from the store
+
+    def _frame_at(self, i):
+        """``(seq, payload)`` of slot *i*, or None when empty or damaged."""
+        base = i * self.half
+        head = bytes(self.store.read(base, HEADER))
+        if len(head) < HEADER or head[0:2] != MAGIC or head[2] != FORMAT:
+            return None
+        n = int.from_bytes(head[7:9], "big")
+        if HEADER + n + TRAILER > self.half:
+            return None
+        data = head + bytes(self.store.read(base + HEADER, n + TRAILER))
+        try:
+            return unframe(data)
+        except ValueError:
+            return None
+
+    def frames(self):
+        """Good frames, newest first: ``[(seq, slot, payload)]``."""
+        out = []
+        for i in (0, 1):
+            f = self._frame_at(i)
+            if f is not None:
+                out.append((f[0], i, f[1]))
+        if len(out) == 2 and _newer(out[1][0], out[0][0]):
+            out = [out[1], out[0]]
+        return out
+
+    def records(self):
+        """Good records, newest first: ``[(seq, record)]`` (an app whose
+        newest record does not rebuild can fall back to the older one)."""
+        out = []
+        for seq, _slot, body in self.frames():
+            try:
+                out.append((seq, json.loads(body.decode("utf-8"))))
+            except ValueError:
+                pass
+        return out
+
+    def _scan(self, fr=None):
+        if fr is None:
+            fr = self.frames()
+        if fr:
+            self.seq, self.slot, body = fr[0]
+            self.crc = crc32(body)
+        else:
+            self.seq = self.slot = self.crc = None
+        self._known = True
+
+    def load(self):
+        """The newest good record, or None."""
+        fr = self.frames()
+        self._scan(fr)
+        for _seq, _slot, body in fr:
+            try:
+                return json.loads(body.decode("utf-8"))
+            except ValueError:
+                continue
+        return None
+
+    def changed(self, rec):
+        """Does *rec* differ from the record last saved (or loaded)?"""
+        if not self._known:
+            self._scan()
+        return self.crc is None or crc32(payload(rec)) != self.crc
+
+    def save(self, rec):
+        """Write *rec* into the other slot; return the bytes written.
+
+        ValueError when the frame does not fit a slot (nothing written).
+        """
+        return self._save(payload(rec))
+
+    def save_if_changed(self, rec):
+        """:meth:`save` when :meth:`changed`; else 0 (nothing written)."""
+        if not self._known:
+            self._scan()
+        body = payload(rec)
+        if self.crc is not None and crc32(body) == self.crc:
+            return 0
+        return self._save(body)
+
+    def _save(self, body):
+        if not self._known:
+            self._scan()
+        seq = 1 if self.seq is None else (self.seq + 1) & MASK
+        data = frame(body, seq)
+        if len(data) > self.half:
+            raise ValueError("Record of %d bytes does not fit a %d-byte slot"
+                             % (len(data), self.half))
+        slot = 0 if self.slot is None else 1 - self.slot
+        self.store.write(slot * self.half, data)
+        self.seq, self.slot, self.crc = seq, slot, crc32(body)
+        return len(data)
+
+
+# ------------------------------------------------------------------ saver
+def _without(d, key):
+    out = {}
+    for k in d:
+        if k != key:
+            out[k] = d[k]
+    return out
+
+
+def _quiet(rec):
+    """``(fingerprint of *rec* without the running clocks' times and the
+    refusal, (level ms, shot ms))``."""
+    d = rec["table"]
+    clock = d["clock"]["@LevelClock"]
+    shot = d["shot"]["@ShotClock"]
+    q = _without(_without(d, "clock"), "error")
+    q["clock"] = _without(clock, "left_ms")
+    q["shot"] = _without(shot, "left_ms")
+    r = _without(rec, "table")
+    r["table"] = q
+    return crc32(payload(r)), (clock["left_ms"], shot["left_ms"])
+
+
+class Saver:
+    """When the box writes: after any change of the table or of *extra*,
+    except that the level and shot clocks running down write only once they
+    are ``slack_ms`` away from the saved times (a new level, a pause, a
+    clock called or stopped are changes and write at once), and that a
+    refused event (only ``error`` changes) writes nothing: the refusal goes
+    out with the next change.
+
+    A cut therefore loses at most the last change, ``slack_ms`` of clock and
+    the refusal sentence on the screen.
+    """
+
+    def __init__(self, slots, slack_ms=30000):
+        self.slots = slots
+        self.slack = slack_ms
+        self.fp = None
+        self.ms = None
+
+    def saved(self, rec):
+        """Note *rec* as what the store holds.  After a boot-time load pass
+        a fresh ``dump(table, extra)``, not the record read: on ports whose
+        dicts keep no order its bytes may differ (one needless write)."""
+        self.fp, self.ms = _quiet(rec)
+
+    def due(self, rec):
+        """Should *rec* be written?"""
+        return self._due(_quiet(rec))
+
+    def _due(self, q):
+        fp, ms = q
+        if self.fp is None or fp != self.fp:
+            return True
+        return abs(ms[0] - self.ms[0]) >= self.slack or abs(ms[1] - self.ms[1]) >= self.slack
+
+    def offer(self, t, extra=None):
+        """Dump table *t* and write it if due; return the bytes written (0)."""
+        rec = dump(t, extra)
+        q = _quiet(rec)
+        if not self._due(q):
+            return 0
+        n = self.slots.save(rec)
+        self.fp, self.ms = q
+        return n
