@@ -30,7 +30,7 @@ def side_pots(contrib, live, allin=None):
             top = contrib[s]
     if top and (not levels or levels[-1] < top):
         levels.append(top)
-    pots = []
+    pots = []  # type: list
     low = 0
     for top in levels:
         amount = 0
@@ -79,7 +79,7 @@ def award(pots, ranking, button, n, chip):
     :param ranking: list of tiers (lists of seats), best first.
     :returns: ``{seat: chips won}``.
     """
-    won = {}
+    won = {}  # type: dict
     for amount, elig in pots:
         winners = None
         for tier in ranking:

@@ -369,7 +369,7 @@ def load(rec):
 def _load(rec):
     t = Table(_setup_in(rec["setup"]))
     d = rec["table"]
-    refs = {}
+    refs = {}  # type: dict
     for f in OBJECTS:  # the objects first: the rest may refer to them
         if f not in d:
             continue

@@ -44,7 +44,7 @@ Fields of a profile:
 Where each pin choice comes from: hardware/<name>/pinmap.md.
 """
 
-BOARDS = {
+BOARDS = {  # type: dict
     # Adafruit ESP32-S3 Reverse TFT Feather (4 MB flash, 2 MB PSRAM): the
     # display and three buttons face the dealer, nothing to wire.
     "compact": {

@@ -72,7 +72,7 @@ class Ring:
         self.px = neopixel.NeoPixel(getattr(board, spec["pin"]), spec["pixels"],
                                     brightness=spec["brightness"], auto_write=False,
                                     pixel_order=spec["order"])
-        self.shown = [None] * spec["pixels"]
+        self.shown = [None] * spec["pixels"]  # type: list
 
     def show(self, colours):
         changed = False
@@ -102,7 +102,7 @@ class Buzzer:
 
         self.pwm = pwmio.PWMOut(getattr(board, spec["pin"]), frequency=spec["freq"],
                                 duty_cycle=0, variable_frequency=True)
-        self.notes = ()
+        self.notes = ()  # type: tuple
         self.i = 0
         self.until = None
 
