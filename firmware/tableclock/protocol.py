@@ -69,13 +69,22 @@ KINDS = {
     "instruction": ("box", "id:id action:str"),
     "ack": ("box", "ids:list/id"),
     "ping": ("box", "t?:nat"),
+    # over USB only: the event key for a box (self-signed with that key, see
+    # docs/protocol.md "USB serial"); settings: Wi-Fi/MQTT placeholders
+    "pair": ("box", "key:str key_id:id table:pos event?:str settings?:dict"),
     # box -> host
     "hello": ("host", "fw:str table?:?pos key_id?:id nonce?:id"),
     "status": ("host", "state:dict table?:?pos"),
     "event": ("host", "id:id what:str"),
     "pong": ("host", "t?:nat"),
 }
-_ANYONE = ("ping",)
+_ANYONE = ("ping", "pair")  # a pair frame reaches the one box on a USB port
+
+# A box that has never been paired signs its hello with this well-known key
+# (key_id UNPAIRED_KEY_ID), so the host can read who is on a USB port before
+# pairing.  It authenticates nothing; a box accepts only ping and pair with it.
+UNPAIRED_KEY = b"tableclock-unpaired-box-key-v1"
+UNPAIRED_KEY_ID = "unpaired"
 
 # Kinds whose fields depend on one field's value: kind: (field, {value: fields}).
 SUBKINDS = {

@@ -5,7 +5,19 @@
 It never blocks.  While idle it only moves the clock and, once a second,
 changes the time on screen: the full screen, the ring and the saved record
 are rebuilt only after something happened (a press, a level change, the
-shot clock).
+shot clock, an instruction).  The one exception is the shot clock's
+warning: its label and the ring's action pixel flash at 1 Hz, so every
+half second of the warning redraws those two (and nothing else).
+
+The host's side (the link layer calls these): ``app.info`` holds host data
+for the screen (tcbox/view.py: players, average, link, table);
+``app.instruct(instruction)`` shows an instruction (view.py describes the
+dict) until the dealer chooses Confirm.  A confirmed instruction's id is
+appended to ``app.acks`` (the last ``ACKS_KEPT``) and handed to
+``app.on_ack(id)`` when that is set: the link sends the ``instruction``
+event with ``result: acknowledged`` from there.  Instructions that arrive
+while one is shown wait in ``app.waiting``, in order; a resent one (same id)
+is not shown twice, and one already confirmed is acknowledged again.
 
 Adapters are injected (composition, KMK style): ``screen.update(fields)``,
 ``keys.get()`` -> (key number, pressed, ticks) or None, ``ring.show(colours)``,
@@ -16,10 +28,14 @@ any but screen and keys may be None.
 
 import gc
 
+from . import VERSION
 from .menu import Menu
 from .presses import Presses, ticks_diff
 from .ring import colours
 from .view import fields, mmss
+
+SAVE_EVERY_S = 30  # a running clock is saved this often (seconds shown)
+ACKS_KEPT = 32  # confirmed instruction ids remembered (docs/protocol.md: the last 32)
 
 
 class App:
@@ -27,10 +43,11 @@ class App:
 
     :param table: the tableclock Table.
     :param roles: the board's key roles, by key number.
+    :param board: the board's name (the setup screen shows it).
     """
 
     def __init__(self, table, roles, screen, keys, ring=None, buzzer=None, saver=None,
-                 seats_in_ring=0):
+                 seats_in_ring=0, board=""):
         self.table = table
         self.roles = roles
         self.screen = screen
@@ -39,7 +56,8 @@ class App:
         self.buzzer = buzzer
         self.saver = saver
         self.ring_n = seats_in_ring
-        self.menu = Menu()
+        self.board = board
+        self.menu = Menu(setup=True)
         self.presses = Presses(len(roles))
         self.info = {}
         self.last_ms = None
@@ -50,9 +68,15 @@ class App:
         self.shown_shot = None
         self.level_key = None
         self.warned = False
+        self.flash_off = False  # the shot clock's warning: in its dark half second
         self.muted = False
+        self.acks = []  # confirmed instruction ids, oldest first
+        self.on_ack = None  # the link's hook: on_ack(id) after each Confirm
+        self.waiting = []  # instructions behind the one on screen
         self.presses_seen = 0
         self.save_failures = 0
+        self.save_due = False
+        self.link = None  # the host link (tcbox/linkparts.py attaches it), if any
 
     # -- one loop iteration --------------------------------------------
     def step(self, now):
@@ -62,8 +86,9 @@ class App:
         dt = ticks_diff(now, self.last_ms)
         if dt > 0:
             self.last_ms = now
-            if self.table.advance(dt):
+            if self.table.advance(dt):  # a level ended or a shot clock ran out
                 self.dirty = True
+                self.save_due = True
         while True:
             ev = self.keys.get()
             if ev is None:
@@ -84,33 +109,112 @@ class App:
         else:
             s = self.table.clock.seconds_left()
             if s != self.shown_s:
-                self.shown_s = s
+                self.second(s)
                 self.fields["time"] = mmss(s)
                 self.screen.update(self.fields)
-                if s == 60 and not self.table.clock.on_break():
-                    self.beep("minute")
+            if self.fields["shot_kind"] and self.blink_off() != self.flash_off:
+                self.flash()
+        if self.save_due:
+            self.save_due = False
+            self.save()
+
+    def blink_off(self):
+        """In the dark half of a second of the shot clock's warning?  (The
+        first half of each second shown is lit, the second half dark.)"""
+        shot = self.table.shot
+        return shot.warning() and (shot.left_ms - 1) % 1000 < 500
+
+    def flash(self):
+        """The shot clock's warning flashes: its label and the ring's action
+        pixel, nothing else."""
+        off = self.blink_off()
+        self.flash_off = off
+        if self.fields["shot_kind"] in ("warning", "flash"):
+            self.fields["shot_kind"] = "flash" if off else "warning"
+        self.screen.update(self.fields)
+        if self.ring is not None and self.ring_n:
+            self.ring.show(colours(self.state, self.ring_n, blink_off=off))
 
     def press(self, role, long):
         """A key press by role: the menu turns it into an event (or not)."""
         self.presses_seen += 1
         ev = self.menu.press(role, long, self.state or self.table.state())
         if ev is not None:
-            self.table.handle(ev)
-            if self.table.error is None:
-                self.save()
+            if "box" in ev:
+                self.box_event(ev)
+            else:
+                self.table.handle(ev)
+                if self.table.error is None:
+                    self.save()
         self.dirty = True  # every press is acknowledged on screen
+
+    def box_event(self, ev):
+        """The box's own events from the menu: Confirm, the mute toggle."""
+        what = ev["box"]
+        if what == "ack":
+            self.ack()
+        elif what == "mute":
+            self.muted = not self.muted
+            self.menu.note = "Buzzer muted" if self.muted else "Buzzer on"
+
+    # -- the host's instructions ---------------------------------------
+    def instruct(self, ins):
+        """Show instruction *ins* (tcbox/view.py: a dict with ``id`` and
+        ``action``, or a plain message string) until the dealer confirms it."""
+        iid = ins.get("id") if isinstance(ins, dict) else None
+        if iid is not None:
+            if iid in self.acks:  # the host did not get the confirmation: again
+                if self.on_ack is not None:
+                    self.on_ack(iid)
+                return
+            shown = [self.info.get("instruction")] + self.waiting
+            for n in range(len(shown)):
+                if isinstance(shown[n], dict) and shown[n].get("id") == iid:
+                    return  # a resend of one already here
+        if self.info.get("instruction"):
+            self.waiting.append(ins)
+        else:
+            self.info["instruction"] = ins
+        self.info["queued"] = len(self.waiting)
+        self.dirty = True
+
+    def ack(self):
+        """The dealer confirmed the instruction on screen: remember its id,
+        tell the link (``on_ack``), show the next one waiting."""
+        ins = self.info.get("instruction")
+        if not ins:
+            return
+        iid = ins.get("id") if isinstance(ins, dict) else None
+        if iid is not None:
+            self.acks.append(iid)
+            if len(self.acks) > ACKS_KEPT:
+                self.acks.pop(0)
+        self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
+        self.info["queued"] = len(self.waiting)
+        self.menu.note = "Instruction confirmed"
+        self.dirty = True
+        if iid is not None and self.on_ack is not None:
+            self.on_ack(iid)
+
+    def facts(self):
+        """The box's own facts for the setup screen (tcbox/view.py)."""
+        return {"board": self.board, "seats": self.table.n, "fw": VERSION,
+                "muted": self.muted, "buzzer": self.buzzer is not None}
 
     def redraw(self):
         """Rebuild everything shown from the table's state."""
         st = self.table.state()
         self.state = st
-        self.menu.refresh(st)
-        self.fields = fields(st, self.menu, self.info)
-        self.shown_s = st["seconds_left"]
+        box = self.facts()
+        self.menu.refresh(st, self.info, box)
+        off = self.blink_off()
+        self.flash_off = off
+        self.fields = fields(st, self.menu, self.info, box, off)
+        self.second(st["seconds_left"])
         self.shown_shot = st["shot_clock"]
         self.screen.update(self.fields)
         if self.ring is not None and self.ring_n:
-            self.ring.show(colours(st, self.ring_n))
+            self.ring.show(colours(st, self.ring_n, blink_off=off))
         key = (st["level"], st["on_break"])
         if self.level_key is not None and key != self.level_key:
             self.beep("level")
@@ -121,6 +225,18 @@ class App:
         self.warned = st["clock_warning"]
         self.dirty = False
 
+    def second(self, s):
+        """The clock shows *s* seconds now: the last-minute beep when it
+        crosses 60, and a save every ``SAVE_EVERY_S`` of running clock so a
+        power cut costs at most that much of it (the record's Saver writes
+        only what changed)."""
+        was = self.shown_s
+        self.shown_s = s
+        if was > 60 >= s and not self.table.clock.on_break():
+            self.beep("minute")
+        if was >= 0 and was // SAVE_EVERY_S != s // SAVE_EVERY_S:  # a 30 s mark passed
+            self.save_due = True
+
     def save(self):
         """Write the power-loss record if something changed.  A save makes
         garbage and the nvm write wants an 8 KiB block: collect first; out
@@ -130,7 +246,7 @@ class App:
         gc.collect()
         try:
             self.saver.offer(self.table)
-        except MemoryError:
+        except (MemoryError, ValueError):  # no memory now / a record too big for a slot
             self.save_failures += 1
 
     def beep(self, name):

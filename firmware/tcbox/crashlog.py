@@ -37,6 +37,7 @@ def note(reason):
 
 
 def clear():
-    """The box ran fine: the next crash is a first one again."""
+    """The box ran fine: the next crash is a first one again (the last
+    reason stays readable)."""
     if read()[0]:
-        _nvm()[LOG:LOG + 2] = b"--"
+        _nvm()[LOG + 2:LOG + 3] = b"\x00"

@@ -15,6 +15,7 @@ microcontroller and displayio, so the same code runs there.
 import board
 
 from .boards import BOARDS
+from .presses import ticks_diff  # here, not in Buzzer.update: an import there allocates
 
 try:
     from typing import Any, List, Optional, Tuple  # noqa: F401
@@ -112,8 +113,6 @@ class Buzzer:
         self.until = None
 
     def update(self, now):
-        from .presses import ticks_diff
-
         if not self.notes:
             return
         if self.until is not None and ticks_diff(now, self.until) < 0:
@@ -134,8 +133,8 @@ class Buzzer:
 
 def display(spec):
     """The profile's display, ready for displayio."""
-    if spec["driver"] == "builtin":
-        return board.DISPLAY
+    if spec["driver"] == "builtin":  # boards with a display name it board.DISPLAY
+        return getattr(board, spec.get("attr", "DISPLAY"))
     import displayio
     import fourwire
 
@@ -151,9 +150,9 @@ def display(spec):
     raise RuntimeError("no display driver %r" % spec["driver"])
 
 
-def build(name=None):
+def build(name=None, link=True):
     """Everything the box is made of, from the board's profile: returns the
-    App ready to step."""
+    App ready to step (``app.link``: the USB link to the host, or None)."""
     import microcontroller
 
     from tableclock import record
@@ -171,19 +170,33 @@ def build(name=None):
     ring = Ring(p["ring"]) if p["ring"] else None
     buzzer = Buzzer(p["buzzer"]) if p["buzzer"] else None
     slots = record.Slots(NvmStore(microcontroller.nvm, 0, LOG))
-    saver = record.Saver(slots)
+    # the App offers the record at each SAVE_EVERY_S mark of the clock; with a
+    # slack of a second every such offer writes, so a cut costs at most that
+    # much clock (two nvm writes a minute while nothing else happens)
+    saver = record.Saver(slots, slack_ms=1000)
     table = None
+    extra = None
     rec = slots.load()
     if rec is not None:
         try:
-            table = record.load(rec)[0]
+            table, extra = record.load(rec)
         except ValueError as e:  # a record from other firmware: start afresh
             print("saved table not restored:", e)
     if table is None:
         table = Table(SETUP)
-    saver.saved(record.dump(table))
-    return App(table, [k["role"] for k in p["keys"]], screen, Keys(p["keys"]), ring=ring,
-               buzzer=buzzer, saver=saver, seats_in_ring=p["ring"]["pixels"] if ring else 0)
+    saver.saved(record.dump(table, extra))
+    app = App(table, [k["role"] for k in p["keys"]], screen, Keys(p["keys"]), ring=ring,
+              buzzer=buzzer, saver=saver, seats_in_ring=p["ring"]["pixels"] if ring else 0,
+              board=p["name"])
+    app.link = None
+    if link:  # the host over USB (docs/protocol.md): unsent events come back from extra
+        from .linkparts import attach
+        from .usb_link import make
+
+        app.link = make(table, extra)
+        if app.link is not None:
+            attach(app, app.link)
+    return app
 
 
 def run(name=None):
@@ -193,9 +206,11 @@ def run(name=None):
     import watchdog
 
     from .crashlog import clear
-    from .presses import ticks_diff
 
     app = build(name)
+    link = app.link
+    if link is not None:
+        from .linkparts import tick
     wd = microcontroller.watchdog
     wd.timeout = 8  # seconds: far above one loop, short enough for a table
     wd.mode = watchdog.WatchDogMode.RESET
@@ -204,6 +219,8 @@ def run(name=None):
     while True:
         now = supervisor.ticks_ms()
         app.step(now)
+        if link is not None:
+            tick(app, link, now)  # a bounded slice of the link's work
         wd.feed()
         if not cleared and ticks_diff(now, start) > 600000:  # ten calm minutes
             clear()

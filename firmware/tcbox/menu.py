@@ -8,25 +8,48 @@ choose.  Choosing "Raise" opens the amount: it starts at the minimum raise
 and steps by the smallest chip (a long press steps by the big blind).
 
 Modes: ``main`` (the hand's options), ``amount`` (bet/raise size),
-``seats`` then ``seat`` (away/back, bust, warn, kill for one seat) and
+``seats`` then ``seat`` (away/back, bust, warn, kill for one seat),
 ``rank`` (the showdown: pick the best hand, then the best of the rest while
-a pot is still undecided).
+a pot is still undecided), ``colour`` (a colour-up due between hands: the
+stacks it changes, one per line, and "Colour up now") and ``setup`` (the
+box: the view shows its table, board, link and firmware; the buzzer's mute
+toggle; reached by "Box setup" at the end of the seat list).
+
+A pending instruction from the host (``info["instruction"]``, see
+tcbox/view.py) adds "Confirm" to the main options: first between hands
+(highlighted when it arrives), after the betting options during a hand,
+so a press meant for Call never confirms it.
 
 Pure: no hardware imports; the app feeds it (role, long) pairs and the
-table's state dict, and applies the event it returns.
+table's state dict, and applies the event it returns.  Events with ``"do"``
+are the table's (docs/replay.md); events with ``"box"`` are the box's own,
+for the App: ``{"box": "ack", "id": ...}`` (the dealer confirms the pending
+instruction) and ``{"box": "mute"}`` (the buzzer's toggle).
 """
+
+from .view import SETUP, chips, colour_changes
 
 MAIN = "main"
 AMOUNT = "amount"
 SEATS = "seats"
 SEAT = "seat"
 RANK = "rank"
+COLOUR = "colour"
+# SETUP (from tcbox.view): the setup screen, whose lines the view fills in
 
 
 class Menu:
-    """The options on screen and what each key does with them."""
+    """The options on screen and what each key does with them.
 
-    def __init__(self):
+    :param setup: offer "Box setup" at the end of the seat list (the box's
+        App does; a bare Menu, as in the rules' tests, lists only seats).
+    """
+
+    def __init__(self, setup=False):
+        self.setup = setup
+        self.info = {}  # host data: the pending instruction (tcbox/view.py)
+        self.box = {}  # the box's facts: muted, buzzer
+        self._instr = None  # the id (or text) of the instruction last seen
         self.mode = MAIN
         self.options = []  # [(label, event dict or a mode name)]
         self.i = 0
@@ -39,9 +62,14 @@ class Menu:
         self._ctx = None  # (hand, street, actor) they were made for
 
     # -- options -------------------------------------------------------
-    def refresh(self, st):
+    def refresh(self, st, info=None, box=None):
         """Rebuild the options for state *st*, keeping the highlight on the
-        same label where it still exists."""
+        same label where it still exists.  *info* (host data) and *box* (the
+        box's facts) replace the ones given before; None keeps them."""
+        if info is not None:
+            self.info = info
+        if box is not None:
+            self.box = box
         keep = self.options[self.i][0] if self.options and self.i < len(self.options) else None
         was = self._shown
         if st["street"] == "showdown":
@@ -54,17 +82,34 @@ class Menu:
             self.mode = MAIN
         if self.mode == AMOUNT and st["action"] is None:
             self.mode = MAIN
+        if self.mode == COLOUR and not colour_due(st):
+            self.mode = MAIN
+        ins = self.info.get("instruction")
+        iid = _instr_key(ins)
+        fresh = iid is not None and iid != self._instr
+        self._instr = iid
         if self.mode == MAIN:
-            self.options = main_options(st)
+            self.options = main_options(st, ins)
         elif self.mode == SEATS:
             self.options = [("Seat %s" % s, SEAT) for s in sorted(int(x) for x in st["stacks"])]
+            if self.setup:
+                self.options.append(("Box setup", SETUP))
             self.options.append(("Back", MAIN))
+        elif self.mode == SETUP:
+            self.options = []
+            if self.box.get("buzzer", True):
+                muted = self.box.get("muted")
+                self.options.append(("Buzzer: %s" % ("muted" if muted else "on"),
+                                     {"box": "mute"}))
+            self.options.append(("Back", SEATS))
+        elif self.mode == COLOUR:
+            self.options = colour_options(st)
         elif self.mode == SEAT:
             self.options = seat_options(st, self.seat)
         elif self.mode == RANK:
             self.options = self._rank_options(st)
         else:  # AMOUNT
-            self.options = [("%s to %d" % (self._word(st), self.amount), None)]
+            self.options = [("%s to %s" % (self._word(st), chips(self.amount)), None)]
         ctx = (st["hand"], st["street"], st["action"])
         if self.mode != was or ctx != self._ctx:  # a new list or a new turn: the top
             self.i = 0
@@ -75,6 +120,8 @@ class Menu:
                     at = n
                     break
             self.i = at
+        if fresh and self.mode == MAIN and st["street"] is None:
+            self.i = 0  # a new instruction between hands: Confirm, on top, is highlighted
         self._shown = self.mode
         self._ctx = ctx
 
@@ -85,7 +132,7 @@ class Menu:
         done = []
         for t in self.tiers:
             done += t
-        opts = []
+        opts = []  # type: list
         for s in st["in_hand"]:
             if s not in done:
                 mark = "* " if s in self.picked else ""
@@ -171,7 +218,7 @@ class Menu:
     def _choose(self, st):
         label, what = self.options[self.i]
         if isinstance(what, dict):
-            if self.mode == SEAT:  # done with that seat
+            if self.mode in (SEAT, COLOUR):  # done with that seat, or coloured up
                 self.mode = MAIN
             return dict(what)
         if what == AMOUNT:
@@ -181,13 +228,13 @@ class Menu:
             self.mode = SEAT
         elif self.mode == RANK:
             return self._rank_choose(st, what)
-        elif what in (MAIN, SEATS):
+        elif what in (MAIN, SEATS, SETUP, COLOUR):
             self.mode = what
         self.refresh(st)
         return None
 
     def _back(self, st):
-        self.mode = SEATS if self.mode == SEAT else MAIN
+        self.mode = SEATS if self.mode in (SEAT, SETUP) else MAIN
         self.refresh(st)
         return None
 
@@ -217,12 +264,30 @@ class Menu:
         return {"do": "showdown", "ranking": ranking}
 
 
-def main_options(st):
-    """The options of the main screen for state *st*."""
-    opts = []
+def _instr_key(ins):
+    """What tells instructions apart: the id, else the text."""
+    if not ins:
+        return None
+    if isinstance(ins, dict):
+        return ins.get("id") or ins.get("text") or ins.get("action")
+    return ins
+
+
+def _confirm(ins):
+    return ("Confirm", {"box": "ack", "id": ins.get("id") if isinstance(ins, dict) else None})
+
+
+def main_options(st, ins=None):
+    """The options of the main screen for state *st*; *ins*: the pending
+    instruction, if any."""
+    opts = []  # type: list
     a = st["action"]
     if st["street"] is None:
+        if ins:
+            opts.append(_confirm(ins))
         opts.append(("New hand", {"do": "hand"}))
+        if colour_due(st):
+            opts.append(("Colour up", COLOUR))
     elif a is not None:
         owe = st["to_call"]
         stack = st["stacks"][str(a)]
@@ -230,27 +295,45 @@ def main_options(st):
             opts.append(("Check", {"do": "check"}))
         else:
             pay = owe if owe < stack else stack
-            opts.append(("Call %d%s" % (pay, " all-in" if pay == stack else ""), {"do": "call"}))
+            opts.append(("Call %s%s" % (chips(pay), " all-in" if pay == stack else ""),
+                         {"do": "call"}))
         if st["min_raise_to"] is not None:
             word = "Raise" if st["bets"] else "Bet"
             top = st["bets"].get(str(a), 0) + stack
             least = st["min_raise_to"]
-            opts.append(("%s %d" % (word, least if least < top else top), AMOUNT))
-            opts.append(("All-in %d" % top, {"do": "allin"}))
+            opts.append(("%s %s" % (word, chips(least if least < top else top)), AMOUNT))
+            opts.append(("All-in %s" % chips(top), {"do": "allin"}))
         opts.append(("Fold", {"do": "fold"}))
         if st["shot_clock"] is None:
             opts.append(("Call the clock", {"do": "clock"}))
         opts.append(("Undo", {"do": "undo"}))
         if not st["substantial_action"]:
             opts.append(("Misdeal", {"do": "misdeal"}))
+    if ins and st["street"] is not None:
+        opts.append(_confirm(ins))
     opts.append(("Seats", SEATS))
+    return opts
+
+
+def colour_due(st):
+    """Between hands, does a colour-up due now change some stack?"""
+    return len(colour_changes(st)) > 0
+
+
+def colour_options(st):
+    """The colour-up: apply it, then each stack it changes (to read while
+    changing the chips: the keys page through them), then Back."""
+    opts = [("Colour up now", {"do": "colour_up"})]  # type: list
+    for s, now, after in colour_changes(st):
+        opts.append(("S%d %s>%s" % (s, chips(now), chips(after)), None))
+    opts.append(("Back", MAIN))
     return opts
 
 
 def seat_options(st, seat):
     """What the dealer can do for one seat."""
     key = str(seat)
-    opts = []
+    opts = []  # type: list
     if key in st["stacks"]:
         if seat in st["away"]:
             opts.append(("Seat %d is back" % seat, {"do": "back", "seat": seat}))

@@ -27,12 +27,12 @@ def colours(st, n, blink_off=False):
         out[int(k) - 1] = SEATED
     for s in st["away"]:
         out[s - 1] = AWAY
-    if st["button"]:
-        out[st["button"] - 1] = BUTTON
     if st["sb_seat"]:
         out[st["sb_seat"] - 1] = SMALL
     if st["bb_seat"]:
         out[st["bb_seat"] - 1] = BIG
+    if st["button"]:  # heads-up the button is the small blind: it shows the button
+        out[st["button"] - 1] = BUTTON
     a = st["action"]
     if a and not blink_off:
         out[a - 1] = ACTION

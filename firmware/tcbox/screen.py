@@ -13,8 +13,10 @@ label and nothing else, and an unchanged screen allocates nothing.
 Each label sits in a box (x, y, w, h) with a largest scale; a longer text
 is drawn at the largest scale at which it fits the box, wrapped onto more
 lines when the box is tall enough, and cut (ending "..") only when it does
-not fit even at scale 1.  Scales and positions come from the width and
-height, so other sizes work too (320x240, 320x170, 800x480 were checked).
+not fit even at scale 1; a list (the posts, the colour-up per seat) is cut
+at whole items instead, ending "+N" (N items not shown).  Scales and
+positions come from the width and height, so other sizes work too (320x240,
+320x170, 800x480 were checked).
 
 Large screens (height >= 200; the table build's 480x320): one page.
 ``u`` = the text scale (2 on 480x320), ``T`` = the clock's (6)::
@@ -23,12 +25,12 @@ Large screens (height >= 200; the table build's 480x320): one page.
     | 12:34                               100/200      |  time (T)   blinds (up to T)
     | Level 3            Ante 25        Next 150/300   |  (u)
     |--------------------------------------------------|
-    | [BREAK]            Move seat 4 to table 2 / info |  banner tag; instruction or info
+    | [BREAK]             47 left  avg 3,063  Wi-Fi    |  banner tag; info
     | Hand 12  BTN 4  SB 1  BB 2  Deal 4               |  (u)
     | Seat 3 to act: call 50, min raise 100            |  (u)
     | Pot 150  preflop                                 |  pot, or who won (u)
-    | SB 1: 25  BB 2: 50                               |  posts (u)
-    |--------------------------------------------------|
+    | SB 1: 25  BB 2: 50                   Away: 6     |  posts, or between hands the
+    |--------------------------------------------------|  colour-up per seat; away (u)
     |#Call 50#####################################1/7#|  menu: 3 lines (more on taller
     |  Raise 100                                       |  screens), the highlight on a
     |  All-in 3,000                                    |  bar, scrolled to stay visible
@@ -44,8 +46,8 @@ The clock page shows between hands::
     |           Next 150/300 |
     | 100/200       [PAUSED] |  blinds (3)   banner tag (2, or 1 wrapped)
     |#New hand###########1/2#|  menu: the highlighted option only (2)
-    | Clock running          |  status (1)
-    | Won: seat 4 575        |  instruction, else who won, else info (1)
+    | Clock running          |  status (1; two lines for a long sentence)
+    | Won: seat 4 575        |  colour-up per seat, else who won, else info (1)
     +------------------------+
 
 The hand page while a hand runs (``fields["pot"]`` starts with "Pot", or
@@ -56,19 +58,29 @@ The hand page while a hand runs (``fields["pot"]`` starts with "Pot", or
     | Hand 12 BTN 4 SB 1 ... |  hand (1)
     | Seat 3 to act: call 50 |  action (2, or 1, on two lines if need be)
     | Pot 150  preflop       |  pot (1; two lines for a long side-pot list,
-    | SB 1: 25  BB 2: 50     |  then no posts), banner if any, else posts (1)
+    | SB 1: 25  BB 2: 50 A 6 |  then no posts), banner if any, else posts (1);
+                                "Away: 6" at the right end of that row
     |#Raise 100##########2/7#|  menu (2)
     | Seat 3 raises to 100   |  status (1)
     +------------------------+
 
 A called shot clock takes the blinds' place while it runs, at their size
-("CLOCK 25", white on red in its warning): it is what the table must see
-then.  Rows shared by two fields (blinds and banner, banner and info) give
-each the width it needs while the other is empty.
+("CLOCK 25"; in its warning white on red, flashing at 1 Hz to red on black
+with ``fields["shot_kind"] == "flash"``): it is what the table must see
+then.  A pending instruction from the host takes the blinds' place too
+(black on yellow, wrapped onto up to three lines) until the dealer confirms
+it; the shot clock comes first, the instruction then moves to the info row
+(large screens).  Rows shared by two fields (blinds and banner, banner and
+info, posts and away) give each the width it needs while the other is
+empty.
+
+The setup screen (``fields["in_hand"]`` set) uses the hand rows for its
+lines: table, seats and profile; board; link; firmware.
 
 Colours (on black): time white (orange while paused, cyan on a break),
-blinds yellow, pot green, shot clock amber, menu highlight black on light
-blue, banner tags black on orange (PAUSED), cyan (BREAK) or magenta
+blinds yellow, pot green, shot clock amber, instruction black on yellow,
+away seats vermillion, colour-up per seat magenta, menu highlight black on
+light blue, banner tags black on orange (PAUSED), cyan (BREAK) or magenta
 (colour-up); the status line is grey for what happened, amber for the
 menu's own prompt (``fields["status_kind"] == "note"``) and white on red
 for a refusal (``"error"``): the caller sets ``status_kind``.
@@ -98,6 +110,7 @@ GREEN = 0x70FF70
 AMBER = 0xFFB020
 RED = 0xD00000
 MAGENTA = 0xFF70FF
+VERMILLION = 0xF07028
 BAR = 0x70C8FF
 
 LEFT = 0
@@ -105,10 +118,11 @@ RIGHT = 1
 CENTRE = 2
 
 
-def _fit(text, w, h, top):
+def _fit(text, w, h, top, items=False):
     """(scale, text) for *text* in a box *w* x *h* px at scale <= *top*:
     the largest scale at which it fits, wrapped onto lines if the box is
-    tall enough; cut at scale 1 when nothing fits."""
+    tall enough; cut at scale 1 when nothing fits (*items*: the text is a
+    list joined by two spaces: as many whole items as fit, then "+N")."""
     n = len(text)
     s = top
     while s >= 1:
@@ -122,7 +136,23 @@ def _fit(text, w, h, top):
                 return s, wrapped
         s -= 1
     cap = w // CW
+    if items:
+        return 1, _items(text, cap)
     return 1, text[:cap - 2] + ".." if cap > 2 else text[:cap]
+
+
+def _items(text, cap):
+    """The first items of *text* (joined by two spaces) that fit *cap*
+    characters with " +N" (N: the items left out) after them."""
+    parts = text.split("  ")
+    out = ""
+    for k in range(len(parts)):
+        more = " +%d" % (len(parts) - k - 1) if k < len(parts) - 1 else ""
+        line = out + ("  " if out else "") + parts[k]
+        if len(line) + len(more) > cap:
+            return (out + " +%d" % (len(parts) - k)) if out else text[:cap]
+        out = line
+    return out
 
 
 def _wrap(text, cap, rows):
@@ -173,6 +203,7 @@ class _Slot:
         self.background = background
         self.scale = top
         self.top_align = False  # True: text at the top of the box, not centred
+        self.items = False  # True: cut a list at whole items ("+N"), not ".."
         # what update() wants shown (set, then shown, on every update)
         self.want = ""
         self.want_c = colour
@@ -224,7 +255,7 @@ class _Slot:
                 if self.align == RIGHT:
                     self.x = self.x2 - w
             self.text = text
-            s, shown = _fit(text, self.w, self.h, self.top)
+            s, shown = _fit(text, self.w, self.h, self.top, self.items)
             if s != self.scale:
                 self.scale = s
                 self.label.scale = s
@@ -435,7 +466,11 @@ class Screen:
         for k, c in (("hand", LIGHT), ("action", WHITE), ("pot", GREEN)):
             sl.append((_Slot(g, m, y, W - 2 * m, line, u, c), k))
             y += line
-        sl.append((_Slot(g, m, y, W - 2 * m, line, u, GREY), "posts"))
+        left = _Slot(g, m, y, W - 2 * m, line, u, GREY)
+        right = _Slot(g, m, y, W - 2 * m, line, u, VERMILLION, RIGHT)
+        sl.append((left, "posts"))
+        sl.append((right, "away"))
+        pairs.append((left, right, W - 2 * m, 2 * CW * u))
         y += line + gap // 2
         self._rule(g, 0, y, W)
         y += gap - gap // 2
@@ -471,7 +506,10 @@ class Screen:
         y += B * CH + gap
         menu = _Menu(g, 0, y, W, 1, 2)
         y += 2 * CH + gap
-        sl.append((_Slot(g, m, y, W - 2 * m, CH, 1, GREY, pad=1), "status"))
+        status = _Slot(g, m, y, W - 2 * m, 2 * CH, 1, GREY, pad=1)  # two lines when the
+        status.top_align = True  # info row is free for it (a long sentence)
+        self.c_status = status
+        sl.append((status, "status"))
         y += CH
         sl.append((_Slot(g, m, y, W - 2 * m, CH, 1, GREY), "info"))
         self.pages.append((g, sl, menu, pairs))
@@ -498,7 +536,11 @@ class Screen:
         self.c_pot = pot
         sl.append((pot, "pot"))
         y += CH
-        sl.append((_Slot(g, m, y, W - 2 * m, CH, 1, GREY, pad=1), "posts"))
+        left = _Slot(g, m, y, W - 2 * m, CH, 1, GREY, pad=1)
+        right = _Slot(g, m, y, W - 2 * m, CH, 1, VERMILLION, RIGHT)
+        sl.append((left, "posts"))
+        sl.append((right, "away"))
+        pairs.append((left, right, W - 2 * m, CW * 2))
         y += CH + gap
         menu = _Menu(g, 0, y, W, 1, 2)
         y += 2 * CH + gap
@@ -519,6 +561,7 @@ class Screen:
         text = f.get(key) or ""
         colour = None
         bg = None
+        items = False
         if key == "time":
             banner = f.get("banner")
             colour = ORANGE if banner == "PAUSED" else (CYAN if banner == "BREAK" else WHITE)
@@ -527,9 +570,20 @@ class Screen:
             bg = _tag(text) if text else None
         elif key == "blinds" and f.get("shot"):
             text = f.get("shot")  # a called clock replaces the blinds while it runs
-            warn = text.endswith("!")
-            colour = WHITE if warn else AMBER
-            bg = RED if warn else None
+            kind = f.get("shot_kind")
+            if not kind:
+                kind = "warning" if text.endswith("!") else "running"
+            if kind == "warning":
+                colour = WHITE
+                bg = RED
+            elif kind == "flash":  # the warning's dark half second
+                colour = RED
+            else:
+                colour = AMBER
+        elif key == "blinds" and f.get("instr"):
+            text = f.get("instr")  # a pending instruction: in the blinds' place
+            colour = BLACK
+            bg = YELLOW
         elif key == "blinds":
             colour = YELLOW
         elif key == "hand":
@@ -538,10 +592,19 @@ class Screen:
             text = f.get("banner")  # compact: the banner replaces the posts
             colour = BLACK
             bg = _tag(text)
+        elif key == "posts" and f.get("colour"):
+            text = f.get("colour")  # between hands: the colour-up per seat
+            colour = MAGENTA
+            items = True
         elif key == "posts":
             colour = GREY
-            if self.compact and self.c_pot.natural(f.get("pot") or "") > self.c_pot.w:
+            items = True
+            if self._pot_long(f):
                 text = ""  # the pot's second line
+        elif key == "away":
+            colour = VERMILLION
+            if self._pot_long(f):
+                text = ""
         elif key == "status":
             kind = f.get("status_kind")
             if kind == "error":
@@ -551,19 +614,33 @@ class Screen:
                 colour = AMBER
             else:
                 colour = GREY
+        elif key == "info" and self.compact and (
+                self.c_status.natural(f.get("status") or "") > self.c_status.w):
+            text = ""  # the status line's second line
         elif key == "info":
-            if f.get("instr"):
+            if f.get("instr") and f.get("shot"):  # the clock has the blinds' place
                 text = f.get("instr")
                 colour = YELLOW
+            elif self.compact and f.get("colour"):  # the clock page: the colour-up
+                text = f.get("colour")
+                colour = MAGENTA
+                items = True
             elif self.compact and f.get("pot"):  # the clock page: who won the last hand
                 text = f.get("pot")
                 colour = GREEN
             else:
                 colour = GREY
+        if items != slot.items:
+            slot.items = items
+            slot.text = None  # fit it again
         slot.want = text
         slot.want_c = colour
         slot.want_b = bg
         slot.want_w = 0
+
+    def _pot_long(self, f):
+        """Compact hand page: does the pot need the posts row too?"""
+        return self.compact and self.c_pot.natural(f.get("pot") or "") > self.c_pot.w
 
     def update(self, f):
         """Show fields *f*; returns the number of labels changed."""

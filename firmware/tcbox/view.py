@@ -4,20 +4,58 @@ The screen module (tcbox/screen.py) lays these fields out for the display's
 size and redraws only the labels whose text changed, so an idle second
 changes the clock digits and nothing else.  Pure: no hardware imports.
 
-Fields (all strings; empty hides a label):
+Fields (all strings unless noted; empty hides a label):
   level, blinds, ante, time, next   the clock (the largest things on screen)
   banner       BREAK / PAUSED / HAND FOR HAND / colour-up, else empty
   hand         hand number, button, SB, BB, dealer
   action       whose action, to call, minimum raise
   pot          the pot (and side pots)
   posts        forced bets of this hand, away seats marked
-  shot         the shot clock while it runs
+  away         "Away: 3, 7": the seats away from the table
+  colour       between hands while a colour-up is due: each seat whose stack
+               it changes, "S1 3,025>3,050  S4 2,975>3,000"
+  shot         the shot clock while it runs ("CLOCK 9!" in its warning)
+  shot_kind    "running", "warning", "flash" (the warning's dark half
+               second: the shot label and the ring's action pixel flash at
+               1 Hz), or "" (no clock)
   info         players left and average stack (from the host), link state
-  instr        an instruction from the host (move a player, break table...)
+  instr        the pending instruction from the host (``instruction_text``),
+               with "(+N)" when N more wait behind it
   status       the one status line: a refusal, else what just happened
   status_kind  "error" (a refusal), "note" (the menu asks), or "" (colour)
-  menu         the options, one line each; ``menu_i`` is the highlighted one
+  menu         the options, one line each (a list); ``menu_i`` (an int) is
+               the highlighted one
+  in_hand      only on the setup screen: True (the compact box shows its
+               hand page, whose rows then carry the setup lines)
+
+Host data (``info``, App.info): ``players``, ``average``, ``link`` (the
+link's state: "Wi-Fi", "USB", "link lost"...), ``table`` (this box's table
+number from the host's config), ``instruction`` (below) and ``queued`` (how
+many more instructions wait behind it).
+
+An instruction (``info["instruction"]``) is the body of the host's
+``instruction`` message as docs/protocol.md defines it, as the link decodes
+it::
+
+    {"id": "i-41", "action": "move_out", "seat": 4, "to_table": 2, "to_seat": 7}
+
+  id          the host's id: the dealer's Confirm acknowledges it by this id
+  action      move_out, receive, break_table, redraw, hand_for_hand_start,
+              hand_for_hand_stop, next_hand, pause, resume, message
+  seat        move_out and receive: the seat at this table
+  to_table, to_seat        move_out: where the player goes
+  from_table, name, stack  receive, each optional
+  text        message: the text to read out
+``table`` is accepted for ``to_table`` / ``from_table``.  A plain string is
+a message without an id.  ``instruction_text`` turns it into the sentence
+on screen.
+
+The box's own facts (``box``, from the App): ``board`` (the board's name),
+``seats`` (the table's size), ``fw`` (the firmware version), ``muted`` and
+``buzzer`` (has one): the setup screen shows them.
 """
+
+SETUP = "setup"  # tcbox.menu's mode name for the setup screen
 
 
 def mmss(seconds):
@@ -39,14 +77,69 @@ def chips(n):
     return s + out
 
 
-def fields(st, menu=None, info=None):
+def instruction_text(ins):
+    """The sentence on screen for instruction *ins* (a dict as above, or a
+    string: a message).  "" for None."""
+    if not ins:
+        return ""
+    if isinstance(ins, str):
+        return ins
+    a = ins.get("action")
+    seat = ins.get("seat")
+    if a == "move_out":
+        return "Move seat %s to table %s seat %s" % (
+            seat, ins.get("to_table", ins.get("table", "?")), ins.get("to_seat", "?"))
+    if a == "receive":
+        line = "Seat %s: %s arrives" % (seat, ins.get("name") or "a player")
+        frm = ins.get("from_table", ins.get("table"))
+        if frm is not None:
+            line += " from table %s" % frm
+        if ins.get("stack") is not None:
+            line += " with %s chips" % chips(ins["stack"])
+        return line
+    if a == "message":
+        return ins.get("text") or ""
+    return SENTENCES.get(a) or str(a)
+
+
+SENTENCES = {
+    "break_table": "This table breaks: players to the TD",
+    "redraw": "Final table: new seats drawn",
+    "hand_for_hand_start": "HAND FOR HAND: finish this hand and wait",
+    "hand_for_hand": "HAND FOR HAND: finish this hand and wait",
+    "hand_for_hand_stop": "Hand for hand is over: play on",
+    "next_hand": "Hand for hand: deal the next hand",
+    "pause": "PAUSED by the TD",
+    "paused": "PAUSED by the TD",
+    "resume": "The TD resumes play",
+}
+
+
+def colour_changes(st):
+    """[(seat, stack, after)] for the seats a colour-up due now changes,
+    by seat; [] during a hand or when none is due."""
+    out = []  # type: list
+    if st["street"] is not None or not st.get("colour_up"):
+        return out
+    after = st.get("colour_changes") or {}
+    for k in after:
+        now = st["stacks"].get(k)
+        if now is not None and now != after[k]:
+            out.append((int(k), now, after[k]))
+    out.sort()
+    return out
+
+
+def fields(st, menu=None, info=None, box=None, blink_off=False):
     """The screen's fields for table state *st*.
 
     :param menu: the tcbox.menu.Menu (options and highlight), or None.
-    :param info: host data: ``{"players", "average", "link", "instruction"}``.
+    :param info: host data (above).
+    :param box: the box's own facts (above), for the setup screen.
+    :param blink_off: the dark half second of the shot clock's warning.
     """
     info = info or {}
-    f = {}
+    f = {}  # type: dict
     f["level"] = "Level %d" % st["level"]
     f["blinds"] = "%s/%s" % (chips(st["sb"]), chips(st["bb"]))
     f["ante"] = "Ante %s" % chips(st["ante"]) if st["ante"] else ""
@@ -92,9 +185,17 @@ def fields(st, menu=None, info=None):
             away = " (away)" if p["seat"] in st["away"] else ""
             posts.append("%s %d: %s%s" % (p["kind"].upper(), p["seat"], chips(p["amount"]), away))
     f["posts"] = "  ".join(posts)
+    f["away"] = "Away: " + ", ".join(str(s) for s in st["away"]) if st["away"] else ""
+    f["colour"] = "  ".join("S%d %s>%s" % (c[0], chips(c[1]), chips(c[2]))
+                            for c in colour_changes(st))
     f["shot"] = ""
+    f["shot_kind"] = ""
     if st["shot_clock"] is not None:
         f["shot"] = "CLOCK %d%s" % (st["shot_clock"], "!" if st["clock_warning"] else "")
+        if st["clock_warning"]:
+            f["shot_kind"] = "flash" if blink_off else "warning"
+        else:
+            f["shot_kind"] = "running"
     parts = []
     if info.get("players"):
         parts.append("%d left" % info["players"])
@@ -103,10 +204,29 @@ def fields(st, menu=None, info=None):
     if info.get("link"):
         parts.append(info["link"])
     f["info"] = "  ".join(parts)
-    f["instr"] = info.get("instruction") or ""
+    f["instr"] = instruction_text(info.get("instruction"))
+    if f["instr"] and info.get("queued"):
+        f["instr"] += " (+%d)" % info["queued"]
     note = menu.note if menu and menu.note else ""
     f["status"] = st["error"] or note or st["last"] or ""
     f["status_kind"] = "error" if st["error"] else ("note" if note else "")
     f["menu"] = [o[0] for o in menu.options] if menu else []
     f["menu_i"] = menu.i if menu else 0
+    if menu is not None and menu.mode == SETUP:
+        setup_lines(f, st, info, box or {})
     return f
+
+
+def setup_lines(f, st, info, box):
+    """The setup screen: the hand rows carry what the box is and knows."""
+    table = info.get("table")
+    f["hand"] = "%s  %s seats  %s" % ("Table %s" % table if table else "No table yet",
+                                      box.get("seats", "?"), (st.get("profile") or "").upper())
+    f["action"] = "Board: %s" % (box.get("board") or "?").split(":")[0]
+    f["pot"] = "Link: %s" % (info.get("link") or "none")
+    f["posts"] = "Firmware %s%s" % (box.get("fw") or "?",
+                                    "" if box.get("buzzer", True) else "  no buzzer")
+    f["away"] = ""
+    f["colour"] = ""
+    f["banner"] = ""
+    f["in_hand"] = True

@@ -21,11 +21,17 @@ skipped); each line is one of:
     {"menu": "amount", "to": 350}    bring a menu screen up without choosing:
                                      "amount" (optionally at "to"), "seats",
                                      "seat" + "seat": N, "pick" + "seat": N
-                                     (showdown), "main"
+                                     (showdown), "colour" (the colour-up's
+                                     seats), "setup" (the box), "main"
+    {"confirm": true}                the dealer confirms the instruction on
+                                     screen (Confirm, through the keys)
 
-and may also carry ``"info": {"players", "average", "link", "instruction"}``
-(what the host sends, shown from this line on) and ``"shot": NAME`` (with
---shots DIR: also save DIR/BOARD-NAME.png).  After the power-up and after
+and may also carry ``"info": {"players", "average", "link", "table",
+"instruction"}`` (what the host sends, merged into what the box has and shown
+from this line on), ``"instruct": {"id", "action", ...}`` (an instruction
+from the host, tcbox/view.py: ``App.instruct``, before the line's other
+keys) and ``"shot": NAME`` (with --shots DIR: also save
+DIR/BOARD-NAME.png).  After the power-up and after
 each line the simulator writes DIR/NNN.png (the screen; 000 is the
 power-up) and DIR/NNN.json: ``line`` (the script line), ``presses`` (what
 the dealer pressed), ``via`` ("keys", "host" when the menu cannot make the
@@ -74,9 +80,14 @@ def read_script(path):
 def play_line(sim, dealer, line):
     """Run one script line on *sim*; returns what was done."""
     if "info" in line:
-        sim.box.info = dict(line["info"] or {})
+        sim.box.info.update(line["info"] or {})
         sim.box.dirty = True
         sim.step()
+    if "instruct" in line:
+        sim.box.instruct(line["instruct"])
+        sim.step()
+    if line.get("confirm"):
+        return {"presses": dealer.confirm(), "via": "keys"}
     if "press" in line:
         ms = int(line.get("ms", 80))
         sim.press(line["press"], ms)

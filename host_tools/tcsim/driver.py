@@ -26,10 +26,10 @@ handed to the table directly, as the host would, and marked ``"via":
 
 import copy
 
-from tcbox.menu import AMOUNT, MAIN, RANK, SEAT, SEATS
+from tcbox.menu import AMOUNT, COLOUR, MAIN, RANK, SEAT, SEATS, SETUP
 
 BETTING = ("check", "call", "fold", "bet", "raise", "allin")
-COMMENTS = ("note", "expect", "title", "source", "shot", "info")
+COMMENTS = ("note", "expect", "title", "source", "shot", "info", "instruct")
 MAX_NODES = 20000
 
 
@@ -223,8 +223,9 @@ class Dealer:
         """Presses that bring a screen up without handing the table anything:
         *where* "amount" (the bet/raise entry, at *to* if given), "seats"
         (the seat list), "seat" (*seat*'s options), "pick" (showdown: *seat*
-        picked), "main".  Returns the presses; raises DriverError when the
-        keys cannot get there now."""
+        picked), "colour" (the colour-up's seats), "setup" (the box), "main".
+        Returns the presses; raises DriverError when the keys cannot get
+        there now."""
         sim = self.sim
         st = sim.box.state or sim.state()
         goals = {
@@ -232,6 +233,8 @@ class Dealer:
             "seats": lambda ev, m: ev is None and m.mode == SEATS,
             "seat": lambda ev, m: ev is None and m.mode == SEAT and m.seat == seat,
             "pick": lambda ev, m: ev is None and m.mode == RANK and seat in m.picked,
+            "colour": lambda ev, m: ev is None and m.mode == COLOUR,
+            "setup": lambda ev, m: ev is None and m.mode == SETUP,
             "main": lambda ev, m: ev is None and m.mode == MAIN,
         }
         if where not in goals:
@@ -244,6 +247,19 @@ class Dealer:
             if rest is None:
                 raise DriverError("the amount entry cannot show %r" % (to,))
             seq += rest[:-1]  # not the confirming press
+        log = []
+        self._press_all(seq, log)
+        return log
+
+    def confirm(self):
+        """Presses that make the menu hand over the box's Confirm of the
+        instruction on screen; returns them (DriverError: none to confirm)."""
+        sim = self.sim
+        st = sim.box.state or sim.state()
+        seq = search(sim.menu, st, sim.roles,
+                     lambda ev, m: ev is not None and ev.get("box") == "ack")
+        if seq is None:
+            raise DriverError("no instruction to confirm on the %s board" % sim.board_name)
         log = []
         self._press_all(seq, log)
         return log

@@ -9,10 +9,17 @@ turns a replay-contract event into the presses a dealer would make
 (tcsim/driver.py).  ``snapshot()`` gives what a person would see: the
 label texts, the ring's colours and the table's state.
 
+``Sim.boot(board)`` is the box as code.py builds it instead
+(``tcbox.hardware.build()``: the table restored from ``microcontroller.nvm``,
+the default table on an empty one, and the power-loss saver on): a new
+``Sim.boot`` after a power cut (``world.nvm.cut_after``) is the next power-up.
+
 The adapters are the firmware's own (tcbox/hardware.py: Keys, Ring, Buzzer)
 running on the stub modules, and the loop is the firmware's own
 ``tcbox.app.App.step(now_ms)``.
 """
+
+from time import perf_counter
 
 from . import stubs
 
@@ -71,20 +78,70 @@ class Sim:
         self.buzzer = Buzzer(p["buzzer"]) if p.get("buzzer") else None
         n = p["ring"]["pixels"] if p.get("ring") else 0
         self.box = App(self.table, self.roles, self.screen, self.keys, ring=self.ring,
-                       buzzer=self.buzzer, seats_in_ring=n)
+                       buzzer=self.buzzer, seats_in_ring=n, board=p["name"])
         if info:
             self.box.info = dict(info)
         self.resets = 0
+        self.watch = []
         self.step()
+
+    @classmethod
+    def boot(cls, board_name, info=None):
+        """Power the box up as code.py does: ``tcbox.hardware.build()`` on
+        the stubs, with the simulator's display in place of the board's.
+        The virtual clock starts again at 0; nvm keeps what it holds
+        (``world.nvm.erase()`` first for a box fresh from the bring-up)."""
+        from tcbox import hardware
+
+        if board_name not in BOARDS:
+            raise ValueError("unknown board %r (boards: %s)" % (board_name,
+                                                                ", ".join(board_names())))
+        world.reset_world()
+        self = cls.__new__(cls)
+        self.board_name = board_name
+        self.profile = p = BOARDS[board_name]
+        self.roles = [k["role"] for k in p["keys"]]
+        self.pins = {k["role"]: k["pin"] for k in p["keys"]}
+        self.width = p["display"]["width"]
+        self.height = p["display"]["height"]
+        self.display = make_display(self.width, self.height)
+        board.DISPLAY = self.display
+        board.board_id = p["board_id"]
+        real = hardware.display
+        hardware.display = lambda spec: board.DISPLAY  # an SPI panel: the sim's display
+        try:
+            self.box = hardware.build(board_name)
+        finally:
+            hardware.display = real
+        self.screen = self.box.screen
+        self.table = self.box.table
+        self.keys = self.box.keys
+        self.ring = self.box.ring
+        self.buzzer = self.box.buzzer
+        if info:
+            self.box.info = dict(info)
+        self.resets = 0
+        self.watch = []
+        self.step()
+        return self
 
     # -- time and keys ---------------------------------------------------
     def step(self):
-        """One loop iteration at the virtual clock's time."""
+        """One loop iteration at the virtual clock's time.  Afterwards
+        ``step_wall_s`` is the wall time ``App.step`` took, ``step_ms`` the
+        virtual time that passed during it (0: nothing in it waits), and each
+        callable in ``watch`` is called with the Sim."""
+        at = world.now_ms
+        t0 = perf_counter()
         try:
             self.box.step(world.ticks_ms())
             microcontroller.watchdog.check()
         except microcontroller.ResetRequested:
             self.resets += 1
+        self.step_wall_s = perf_counter() - t0
+        self.step_ms = world.now_ms - at
+        for f in self.watch:
+            f(self)
 
     def run_for(self, ms, period=SCAN_MS):
         """Let *ms* pass, running the loop every *period* ms."""

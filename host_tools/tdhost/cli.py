@@ -12,7 +12,7 @@ import json
 
 import click
 
-from tdhost import __version__, balance
+from tdhost import __version__, balance, commands, usb_cli
 
 
 def _fail(command, msg):
@@ -80,6 +80,14 @@ def format_plan(result):
         '  "final_table": %s' % json.dumps(result["final_table"]),
         "}",
     ])
+
+
+# The tournament commands (new, register, standby, draw, start, late, bust, undo, log,
+# results, league, ...): host_tools/tdhost/commands.py, docs/host.md.
+commands.register(cli, _fail)
+
+# The boxes on USB: `tdhost boxes`, `tdhost pair PORT` (host_tools/tdhost/usb_cli.py).
+usb_cli.register(cli, _fail)
 
 
 def main(argv=None):

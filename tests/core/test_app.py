@@ -133,3 +133,112 @@ def test_called_clock_counts_down_and_beeps_at_the_warning():
     assert screen.shown["shot"] == "CLOCK 59"
     app.step(200 + LONG_MS + 50000)
     assert screen.shown["shot"] == "CLOCK 10!" and beeps.items[-1] == "shot"
+
+
+# -- instructions, setup, the shot clock's flash ----------------------------
+
+MOVE = {"id": "i-41", "action": "move_out", "seat": 3, "to_table": 2, "to_seat": 7}
+
+
+def _press(app, keys, key, at, long=False):
+    keys.events += [(key, True, at), (key, False, at + (LONG_MS + 20 if long else 80))]
+    app.step(at + (LONG_MS + 30 if long else 90))
+    return at + (LONG_MS + 100 if long else 200)
+
+
+def test_an_instruction_is_shown_until_confirmed_and_acknowledged():
+    app, keys, screen, beeps, saves, ring = _app()
+    sent = []
+    app.on_ack = sent.append
+    app.step(0)
+    app.instruct(MOVE)
+    app.step(10)
+    assert screen.shown["instr"] == "Move seat 3 to table 2 seat 7"
+    assert screen.shown["menu"][screen.shown["menu_i"]] == "Confirm"
+    app.instruct(dict(MOVE))                            # the host resends it: shown once
+    app.instruct({"id": "i-42", "action": "break_table"})
+    app.step(20)
+    assert screen.shown["instr"] == "Move seat 3 to table 2 seat 7 (+1)"
+    at = _press(app, keys, 1, 100)                      # OK: Confirm
+    assert app.acks == ["i-41"] and sent == ["i-41"] and app.table.hands == 0
+    assert screen.shown["instr"] == "This table breaks: players to the TD"
+    assert screen.shown["status"] == "Instruction confirmed"
+    at = _press(app, keys, 1, at)                       # the next one
+    assert app.acks == ["i-41", "i-42"] and screen.shown["instr"] == ""
+    assert screen.shown["menu"] == ("New hand", "Seats")
+    app.instruct(dict(MOVE))                            # the ack got lost: acknowledged again
+    app.step(at)
+    assert sent == ["i-41", "i-42", "i-41"] and screen.shown["instr"] == ""
+    assert saves.items == []                            # the table did not change
+    app.on_ack = None
+    app.instruct("Seat 2: phone")                       # a plain message, no id
+    app.step(at + 10)
+    _press(app, keys, 1, at + 100)
+    assert app.acks == ["i-41", "i-42"] and screen.shown["instr"] == ""
+
+
+def test_the_acks_kept_are_bounded():
+    app = _app()[0]
+    app.step(0)
+    for n in range(40):
+        app.instruct({"id": "m-%d" % n, "action": "message", "text": "x"})
+        app.ack()
+    assert len(app.acks) == 32 and app.acks[0] == "m-8" and app.acks[-1] == "m-39"
+
+
+def test_setup_screen_mutes_the_buzzer():
+    app, keys, screen, beeps, saves, ring = _app()
+    app.board = "Compact: Feather"
+    app.info["table"] = 4
+    app.step(0)
+    at = _press(app, keys, 1, 100, long=True)          # long OK: the seats
+    for _ in range(3):
+        at = _press(app, keys, 2, at)                   # right to Box setup
+    assert screen.shown["menu"][screen.shown["menu_i"]] == "Box setup"
+    at = _press(app, keys, 1, at)
+    assert screen.shown["hand"] == "Table 4  3 seats  LPPL"
+    assert screen.shown["action"] == "Board: Compact" and screen.shown["in_hand"] is True
+    assert screen.shown["posts"].startswith("Firmware ")
+    assert screen.shown["menu"] == ("Buzzer: on", "Back")
+    at = _press(app, keys, 1, at)                       # toggle
+    assert app.muted and screen.shown["menu"][0] == "Buzzer: muted"
+    app.step(60000)                                     # one minute left: no beep
+    assert beeps.items == []
+    at = _press(app, keys, 1, 60100)
+    assert not app.muted
+
+
+def test_the_shot_clock_warning_flashes_its_label_and_the_action_pixel():
+    app, keys, screen, beeps, saves, ring = _app()
+    app.step(0)
+    at = _press(app, keys, 1, 10)                       # New hand: seat 1 acts
+    at = _press(app, keys, 2, at, long=True)            # call the clock
+    assert screen.shown["shot"] == "CLOCK 60" and screen.shown["shot_kind"] == "running"
+    t = at
+    while app.table.shot.seconds() > 10:                # to the warning, in 10 ms steps
+        t += 10
+        app.step(t)
+    assert screen.shown["shot_kind"] == "warning" and ring.items[-1][0] == ACTION
+    seen = []
+    for _ in range(300):                                # three seconds of the warning
+        t += 10
+        before = screen.changes
+        app.step(t)
+        changed = screen.changes - before
+        kind = screen.shown["shot_kind"]
+        if not seen or seen[-1][0] != kind:
+            seen.append((kind, t, changed, ring.items[-1][0]))
+    kinds = [s[0] for s in seen]
+    assert kinds[:6] == ["warning", "flash", "warning", "flash", "warning", "flash"]
+    for kind, _when, changed, pixel in seen[1:]:
+        assert pixel == (ACTION if kind == "warning" else BUTTON)  # seat 1 has the button
+        if kind == "flash":
+            assert changed == 1                         # only the shot label's colours
+    dark = [s[1] for s in seen if s[0] == "flash"]
+    assert dark[1] - dark[0] == 1000                    # 1 Hz
+    at = _press(app, keys, 1, t + 100)                  # the call stops the clock
+    assert screen.shown["shot_kind"] == "" and ring.items[-1][0] != ACTION
+    n = len(ring.items)
+    for ms in range(at, at + 2000, 10):                 # no flashing without a clock
+        app.step(ms)
+    assert len(ring.items) == n

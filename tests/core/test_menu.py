@@ -39,7 +39,7 @@ def test_compact_three_buttons_play_a_hand():
     assert b.labels() == ["New hand", "Seats"]
     st = b.press("ok")                      # New hand
     assert st["action"] == 3
-    assert b.labels()[:4] == ["Call 50", "Raise 100", "All-in 3000", "Fold"]
+    assert b.labels()[:4] == ["Call 50", "Raise 100", "All-in 3,000", "Fold"]
     b.press("right")                        # highlight Raise
     b.press("ok")                           # open the amount at the minimum
     assert b.m.mode == "amount" and b.m.amount == 100
@@ -135,3 +135,152 @@ def test_table_build_menu_key_reaches_seats_between_hands():
     assert st["hand"] == 1
     st = b.press("raise", long=True)        # all-in from the main screen
     assert st["bets"]["3"] == 3000
+
+
+# -- the host's instructions, the colour-up, the setup screen, away seats --
+
+MOVE = {"id": "i-41", "action": "move_out", "seat": 4, "to_table": 2, "to_seat": 7}
+
+
+def test_instruction_sentences():
+    from tcbox.view import instruction_text
+
+    assert instruction_text(MOVE) == "Move seat 4 to table 2 seat 7"
+    assert instruction_text({"id": "a", "action": "move_out", "seat": 4, "table": 2,
+                             "to_seat": 7}) == "Move seat 4 to table 2 seat 7"
+    assert instruction_text({"id": "b", "action": "receive", "seat": 3, "from_table": 5,
+                             "stack": 2450}) == ("Seat 3: a player arrives from table 5 "
+                                                 "with 2,450 chips")
+    assert instruction_text({"id": "c", "action": "receive", "seat": 3,
+                             "name": "Cy"}) == "Seat 3: Cy arrives"
+    assert instruction_text({"id": "d", "action": "break_table"}) == (
+        "This table breaks: players to the TD")
+    assert instruction_text({"id": "e", "action": "redraw"}) == "Final table: new seats drawn"
+    assert instruction_text({"id": "f", "action": "hand_for_hand_start"}) == (
+        "HAND FOR HAND: finish this hand and wait")
+    assert instruction_text({"id": "g", "action": "pause"}) == "PAUSED by the TD"
+    assert instruction_text({"id": "h", "action": "message", "text": "Colour up at the break"}
+                            ) == "Colour up at the break"
+    assert instruction_text("Seat 2: phone") == "Seat 2: phone"
+    assert instruction_text(None) == ""
+
+
+def test_confirm_is_offered_on_top_between_hands_and_after_the_betting_in_a_hand():
+    b = _box()
+    info = {"instruction": MOVE}
+    b.m.refresh(b.st, info)
+    assert b.labels() == ["Confirm", "New hand", "Seats"] and b.highlighted() == "Confirm"
+    f = fields(b.st, b.m, info)
+    assert f["instr"] == "Move seat 4 to table 2 seat 7"
+    assert b.m.press("ok", False, b.st) == {"box": "ack", "id": "i-41"}
+    info = {"instruction": MOVE, "queued": 2}
+    assert fields(b.st, b.m, info)["instr"] == "Move seat 4 to table 2 seat 7 (+2)"
+    b.m.refresh(b.st, {})
+    st = b.press("ok")                      # no instruction: OK deals
+    assert st["hand"] == 1 and b.highlighted() == "Call 50"
+    b.m.refresh(st, {"instruction": MOVE})  # one arrives during the hand: OK still calls
+    assert b.highlighted() == "Call 50"
+    assert b.labels()[-2:] == ["Confirm", "Seats"]
+    b.m.refresh(st, {"instruction": "Seat 2: phone"})
+    b.m.i = len(b.labels()) - 2
+    assert b.m.press("ok", False, st) == {"box": "ack", "id": None}
+
+
+def _colour_box():
+    levels = [{"sb": 25, "bb": 50, "ante": 0, "minutes": 20},
+              {"sb": 50, "bb": 100, "ante": 0, "minutes": 20}]
+    t = table("lppl", {1: 3025, 2: 2975, 3: 3000, 4: 3075}, button=4, levels=levels, chip=25,
+              colour_ups=[{"after_level": 1, "remove": [25], "chip": 50}])
+    t.apply({"do": "tick", "s": 1200})     # level 2: the 25s go
+    return Box(t)
+
+
+def test_colour_up_per_seat_between_hands():
+    b = _colour_box()
+    f = fields(b.st, b.m)
+    assert f["banner"] == "Colour up: 25 go"
+    assert f["colour"] == "S1 3,025>3,050  S2 2,975>3,000  S4 3,075>3,100"
+    assert b.labels() == ["New hand", "Colour up", "Seats"]
+    b.press("right")
+    b.press("ok")                           # Colour up: the list, seat by seat
+    assert b.labels() == ["Colour up now", "S1 3,025>3,050", "S2 2,975>3,000",
+                          "S4 3,075>3,100", "Back"]
+    b.press("right")
+    b.press("ok")                           # a seat's line: nothing happens
+    assert b.m.mode == "colour" and b.st["error"] is None
+    b.press("left")
+    st = b.press("ok")                      # Colour up now
+    assert st["error"] is None and st["stacks"] == {"1": 3050, "2": 3000, "3": 3000,
+                                                    "4": 3100}
+    assert b.m.mode == "main" and b.labels() == ["New hand", "Seats"]
+    assert fields(st, b.m)["colour"] == ""
+
+
+def test_colour_up_list_closes_when_a_hand_starts():
+    b = _colour_box()
+    b.press("right")
+    b.press("ok")
+    assert b.m.mode == "colour"
+    st = b.t.apply({"do": "hand"})          # (the host's link, say)
+    b.st = st
+    b.m.refresh(st)
+    assert b.m.mode == "main" and fields(st, b.m)["colour"] == ""
+    assert "Colour up" not in b.labels()
+
+
+def test_setup_screen_from_the_seat_list():
+    t = table("wph", {1: 3000, 2: 3000, 3: 3000}, button=1, levels=level(25, 50))
+    b = Box(t)
+    b.m = Menu(setup=True)
+    box = {"board": "Table build: Feather + TFT", "seats": 3, "fw": "9.9", "muted": False,
+           "buzzer": True}
+    info = {"table": 4, "link": "Wi-Fi"}
+    b.m.refresh(b.st, info, box)
+    b.press("menu")
+    b.press("hand")                         # Seats
+    assert b.labels() == ["Seat 1", "Seat 2", "Seat 3", "Box setup", "Back"]
+    for _ in range(3):
+        b.press("menu")
+    b.press("hand")
+    assert b.m.mode == "setup" and b.labels() == ["Buzzer: on", "Back"]
+    f = fields(b.st, b.m, info, box)
+    assert f["hand"] == "Table 4  3 seats  WPH" and f["action"] == "Board: Table build"
+    assert f["pot"] == "Link: Wi-Fi" and f["posts"] == "Firmware 9.9" and f["in_hand"] is True
+    assert b.m.press("hand", False, b.st) == {"box": "mute"}
+    box["muted"] = True
+    b.m.refresh(b.st, None, box)
+    assert b.labels()[0] == "Buzzer: muted" and b.m.mode == "setup"
+    b.press("fold")                         # back to the seats
+    assert b.m.mode == "seats"
+    b.m.mode = "setup"
+    b.m.refresh(b.st, {}, {"buzzer": False, "seats": 3})
+    f = fields(b.st, b.m, {}, {"buzzer": False, "seats": 3, "fw": "9.9"})
+    assert b.labels() == ["Back"] and f["hand"].startswith("No table yet")
+    assert f["posts"] == "Firmware 9.9  no buzzer" and f["pot"] == "Link: none"
+
+
+def test_away_seats_are_listed_in_the_hand_view():
+    t = table("lppl", {1: 3000, 2: 3000, 3: 3000, 4: 3000, 5: 3000}, button=5,
+              levels=level(25, 50))
+    t.apply({"do": "away", "seat": 3})
+    t.apply({"do": "away", "seat": 1})
+    st = t.apply({"do": "hand"})
+    f = fields(st)
+    assert f["away"] == "Away: 1, 3"
+    assert "(away)" in f["posts"]            # the away SB is marked in the posts too
+    st = t.apply({"do": "back", "seat": 1})
+    st = t.apply({"do": "back", "seat": 3})
+    assert fields(st)["away"] == ""
+
+
+def test_shot_clock_fields_flash_in_the_warning():
+    t = table("wph", {1: 3000, 2: 3000, 3: 3000}, button=1, levels=level(25, 50))
+    t.apply({"do": "hand"})
+    st = t.apply({"do": "clock"})
+    assert fields(st)["shot_kind"] == "running" and fields(st)["shot"] == "CLOCK 60"
+    st = t.apply({"do": "tick", "s": 51})
+    assert fields(st)["shot"] == "CLOCK 9!" and fields(st)["shot_kind"] == "warning"
+    assert fields(st, blink_off=True)["shot_kind"] == "flash"
+    assert fields(st, blink_off=True)["shot"] == "CLOCK 9!"   # the same text, dark
+    st = t.apply({"do": "call"})
+    assert fields(st)["shot_kind"] == "" and fields(st)["shot"] == ""

@@ -179,6 +179,16 @@ VECTORS = [
      b'{"v":"1.0","kind":"instruction","from":"host","to":"tc-01","boot":5,"seq":44,"body":'
      b'{"action":"move_out","id":"i-12","seat":3,"to_seat":8,"to_table":5},'
      b'"mac":"be3b474eade0dfa7b5dd774e5cecc4c1bf589e629d367059dfdadc5f8df469db"}\n'),
+    (KEY, {"kind": "pair", "key": "000102030405060708090a0b0c0d0e0f"
+                                  "101112131415161718191a1b1c1d1e1f",
+           "key_id": "ev1-k1", "table": 4, "event": "WPH Spring",
+           "settings": {"wifi_ssid": "club", "mqtt_host": "td.local", "mqtt_port": 1883}},
+     1, "host", 0, "*",
+     b'{"v":"1.0","kind":"pair","from":"host","to":"*","boot":0,"seq":1,"body":'
+     b'{"event":"WPH Spring","key":"000102030405060708090a0b0c0d0e0f10111213141516171819'
+     b'1a1b1c1d1e1f","key_id":"ev1-k1","settings":{"mqtt_host":"td.local","mqtt_port":1883,'
+     b'"wifi_ssid":"club"},"table":4},'
+     b'"mac":"a0c7b80e4542c93207d217ae947a874107ccad95c804faa1e62fe7f38aa51ca3"}\n'),
 ]
 
 
@@ -349,6 +359,8 @@ def test_every_kind_action_and_event_has_a_working_example():
         {"kind": "status", "state": {"level": 1, "pots": [{"amount": 75, "seats": [1, 2]}]},
          "table": 4},
         {"kind": "pong", "t": 17},
+        {"kind": "pair", "key": "00" * 32, "key_id": "ev1-k1", "table": 4,
+         "event": "WPH Spring", "settings": {"wifi_ssid": "club"}},
     ]
     fields = {"move_out": {"seat": 3, "to_table": 2, "to_seat": 7},
               "receive": {"seat": 5, "name": "Cy", "stack": 4100, "from_table": 2},

@@ -11,7 +11,9 @@ FIELDS = {
     "level": "Level 3", "blinds": "100/200", "ante": "Ante 25", "time": "12:05",
     "next": "Next 150/300", "banner": "", "hand": "Hand 7  BTN 2  SB 3  BB 4  Deal 2",
     "action": "Seat 5 to act: call 200, min raise 400", "pot": "Pot 300  preflop",
-    "posts": "SB 3: 100  BB 4: 200", "shot": "CLOCK 8!", "info": "47 left", "instr": "",
+    "posts": "SB 3: 100  BB 4: 200", "shot": "CLOCK 8!", "info": "47 left",
+    "instr": "Move seat 4 to table 2 seat 7", "away": "Away: 3, 7", "shot_kind": "flash",
+    "colour": "",
     "status": "Hand 7: button 2", "status_kind": "", "menu": ["Call 200", "Raise 400",
                                                             "All-in 3,000", "Fold", "Seats"],
     "menu_i": 3,
@@ -35,6 +37,8 @@ for w, h in ((240, 135), (480, 320)):
         s = Screen(None, w, h)
         f = dict(FIELDS)
         f["pot"] = pot
+        if not pot:  # between hands: a colour-up due (a list cut at whole items)
+            f["colour"] = "S1 3,025>3,050  S4 2,975>3,000  S7 1,025>1,050  S9 75>100"
         first = s.update(f)
         n = locked_update(s, f)
         assert n != -1, "update() allocated with nothing changed (%dx%d)" % (w, h)

@@ -1,4 +1,5 @@
-"""microcontroller: Pin, nvm (8 KiB, as on ESP32), reset(), cpu, watchdog."""
+"""microcontroller: Pin, nvm (8 KiB, as on ESP32; _world.Nvm: a test can cut
+the power in the middle of a write), reset(), cpu, watchdog."""
 
 try:
     from . import _world
@@ -22,6 +23,7 @@ class ResetRequested(SystemExit):
 
 
 nvm = _world.nvm
+PowerCut = _world.PowerCut  # raised by nvm writes a test cut short (Nvm.cut_after)
 
 
 def reset():

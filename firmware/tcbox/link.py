@@ -1,0 +1,525 @@
+"""The box's end of the host link over a serial port (docs/protocol.md, "USB serial").
+
+Pure logic: no hardware import.  The port is any object with the API of
+``usb_cdc.Serial`` -- ``in_waiting``, ``read(n)``, ``write(buf)`` (returns
+the bytes it took), ``connected`` -- opened non-blocking by the hardware code
+(tcbox/usb_link.py: ``timeout=0``, a short ``write_timeout``).
+
+    link = Link(port, "tc-3f2a9c01", table)
+    link.restore(extra)              # the record's extra (None on a new box)
+    link.on_table = ...              # the host's config/seating built a new Table
+    link.on_instruction = ...        # an instruction for the dealer (a dict)
+    link.on_change = ...             # something on screen changed (the clock)
+    ...
+    link.poll(now_ms)                # every loop: never blocks, bounded work
+    link.observe(table.state())      # after each accepted event: box events
+    saver.offer(table, link.extra()) # unsent events persist across power cuts
+    link.instruction_done("i-41", "done")
+
+With tcbox.app.App, ``attach(app, link)`` does the wiring (the saver gets
+``extra()``, the box events of each change are observed before its save)
+and ``tick(app, link, now)`` after each ``app.step(now)`` the rest
+(tcbox/linkparts.py).  The host's frames are handled in tcbox/linkhost.py.
+
+What one ``poll`` does, at most: one ``read`` of up to ``READ_MAX`` bytes,
+one complete line taken from the buffer and checked (one HMAC), the link's
+timers, one frame encoded (one HMAC) and one ``write`` call.  A frame the
+port does not take whole stays queued and goes on at the next poll, so a
+computer that stops reading never holds the box up: nothing new is even
+encoded until it reads again, and the events wait in the outbox.
+
+Frames are lines (tableclock.protocol); ``Lines`` keeps at most 4096 bytes
+and throws away a longer line up to its newline (counted in ``overlong``).
+Lines that are not frames (a console's prints, noise) are counted in
+``garbage``; refused frames in the Receiver's counters (``link.rx``).
+
+Box events (``events_between``) wait in a bounded outbox (``OUTBOX_MAX``,
+the oldest dropped and counted in ``dropped``) until the host's ``ack``
+names them, and are sent again every ``RESEND_MS``.  ``extra()`` carries
+them (the newest that fit ``EXTRA_EVENTS_MAX`` bytes), the pending
+instructions, the boot counter and the pairing into the power-loss record.
+"""
+
+import json
+from binascii import hexlify, unhexlify
+
+from tableclock.protocol import (
+    HOST,
+    MAX_COUNTER,
+    UNPAIRED_KEY,
+    UNPAIRED_KEY_ID,
+    ProtocolError,
+    Receiver,
+    Sender,
+    Stale,
+)
+
+from . import linkhost
+from .linkparts import (  # noqa: F401 -- re-exported: the link's pure parts
+    CLOCK_SLACK_MS,
+    CONFIGURED,
+    DISCONNECTED,
+    EVENT_FIELDS,
+    HELLO_SENT,
+    INSTR_MAX,
+    LIVE,
+    SETUP_KEYS,
+    STATES,
+    Lines,
+    SavesExtra,
+    attach,
+    clock_toward,
+    event_message,
+    events_between,
+    players_of,
+    same_setup,
+    setup_of,
+    tick,
+)
+from .presses import ticks_diff
+
+try:
+    from . import VERSION as FW
+except ImportError:  # an older tcbox without a version
+    FW = "0"
+
+READ_MAX = 512  # bytes read per poll
+OUTBOX_MAX = 64  # box events kept until acknowledged (the oldest dropped)
+INSTR_KEEP = 8  # ... of which the newest finished ones kept in the power-loss record
+# the power-loss record holds the table (2.5 KB mid-hand at 10 seats) and this
+# link's part in a 3968-byte slot: pairing (~250 B), INSTR_KEEP answered
+# instruction ids, pending instructions and the newest events, each bounded
+EXTRA_EVENTS_MAX = 512  # bytes of JSON for the events kept in the power-loss record
+INSTR_PENDING_MAX = 256  # bytes of JSON for the unconfirmed instructions kept there
+HELLO_MS = 3000  # hello again while no config comes ...
+HELLO_FAST = 5  # ... this many times, then every
+HELLO_SLOW_MS = 30000
+CONFIG_WAIT_MS = 10000  # CONFIGURED without seating and clock: hello again
+SILENCE_MS = 20000  # LIVE without a frame from the host: link lost, hello again
+RESEND_MS = 5000  # unacknowledged events go again
+STATUS_MS = 30000  # status heartbeat
+STATUS_MIN_MS = 1000  # statuses on changes, at most this often
+
+RESULTS = ("acknowledged", "done", "refused")
+
+
+def _urandom(n):
+    import os
+
+    return os.urandom(n)
+
+
+# ------------------------------------------------------------------- link
+class Link:
+    """One box's serial link to the host (module notes).
+
+    :param port: a usb_cdc.Serial-like object, non-blocking.
+    :param box_id: this box's id (protocol id: 1-32 of A-Z a-z 0-9 . _ : -).
+    :param table: the tableclock Table the host's clock and config act on.
+    :param key: the event key (bytes); None: not paired (``restore`` may
+        bring the pairing back from the record).
+    """
+
+    def __init__(self, port, box_id, table=None, key=None, key_id=None, fw=FW,
+                 urandom=None):
+        self.port = port
+        self.box_id = box_id
+        self.table = table
+        self.fw = fw
+        self.urandom = urandom or _urandom
+        self.on_table = None  # callback(new Table)
+        self.on_instruction = None  # callback(instruction dict)
+        self.on_change = None  # callback(): redraw
+        self.boot = 0
+        self.tx = Sender(UNPAIRED_KEY, box_id, 0)
+        self.pairing = None  # {"key", "key_id", "table", "event"?, "settings"?}
+        self.table_no = None
+        self._set_key(key, key_id)
+        self.lines = Lines()
+        self.state = DISCONNECTED
+        self.nonce = None
+        self.hello_at = None  # when the next hello is due
+        self.hello_tries = 0
+        self.host_boot = None  # the host's boot counter pinned by the config
+        self.since = 0  # when the state began
+        self.last_rx = 0  # last frame accepted from the host
+        self.got_seating = False  # CONFIGURED: seating came
+        self.got_clock = False  # CONFIGURED: clock came
+        self.pending_setup = None  # a new setup waiting for seating (and the hand's end)
+        self.pending_players = None  # (players, button) from seating
+        self.pending_clock = None  # (msg, ms) while a new table waits
+        self.names = {}  # seat (str): name, from seating
+        self.out = None  # the frame being written
+        self.out_at = 0  # bytes of it written
+        self.newline = False  # a frame was cut short: end that line first
+        self.pong = None  # a ping to answer: its t (or -1 without)
+        self.status_due = False
+        self.status_at = None
+        self.outbox = []  # [event, sent ms or None, JSON size]; event: [id, what, ...]
+        self.n = 0  # events made in this boot
+        self.instrs = []  # [id, result or None, reason, body or None], oldest first
+        self.rehand = []  # restored pending instructions for on_instruction
+        self.last_state = None
+        self.save_due = False  # something the record must keep at once (pairing)
+        # counters
+        self.garbage = 0
+        self.dropped = 0
+        self.too_large = 0
+        self.stalls = 0
+        self.frames_in = 0
+        self.frames_out = 0
+        self.refused_pairs = 0
+        self.ops = 0  # reads, writes, decodes and encodes so far (bounded per poll)
+
+    # -- keys, persistence ---------------------------------------------
+    def _set_key(self, key, key_id):
+        if key is None:
+            key, key_id = UNPAIRED_KEY, UNPAIRED_KEY_ID
+        self.key = key
+        self.key_id = key_id or "k"
+        self.paired = key != UNPAIRED_KEY
+        self.rx = Receiver(key, self.box_id, 2)
+        self.tx.key = key
+
+    def extra(self):
+        """The link's part of the power-loss record (JSON-ready, no times:
+        it changes only when something worth a write changed)."""
+        keep = []
+        room = EXTRA_EVENTS_MAX
+        for i in range(len(self.outbox) - 1, -1, -1):
+            e = self.outbox[i]
+            room -= e[2]
+            if room < 0:
+                break
+            keep.append(e[0])
+        keep.reverse()
+        instrs = []
+        finals = 0
+        room = INSTR_PENDING_MAX
+        for i in range(len(self.instrs) - 1, -1, -1):
+            r = self.instrs[i]
+            if r[1] is None:  # not confirmed yet: shown again after a restart
+                if r[3] is None:
+                    continue
+                room -= len(json.dumps(r[3]))
+                if room < 0:
+                    continue  # the host resends it until it is acknowledged
+            else:
+                finals += 1
+                if finals > INSTR_KEEP:
+                    continue
+                r = [r[0], r[1], None, None]
+            instrs.append(r)
+        instrs.reverse()
+        d = {"b": self.boot, "o": keep, "i": instrs}
+        if self.pairing is not None:
+            d["p"] = self.pairing
+        if self.table_no is not None:
+            d["t"] = self.table_no
+        return d
+
+    def restore(self, extra):
+        """Start from the record's *extra* (None: a new box): the boot
+        counter moves on by one (so save at once: ``extra()`` changed), and
+        unsent events, pending instructions and the pairing come back.  A
+        damaged part is ignored."""
+        boot = 0
+        if isinstance(extra, dict):
+            b = extra.get("b")
+            if isinstance(b, int) and not isinstance(b, bool) and 0 <= b < MAX_COUNTER:
+                boot = b + 1
+            for part in ("p", "t", "o", "i"):
+                try:
+                    self._restore(part, extra.get(part))
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+                    pass
+        self.boot = boot
+        self.tx.boot = boot
+        self.tx.seq = 0
+        self.n = 0
+        self.save_due = True
+
+    def _restore(self, part, v):
+        if part == "p" and isinstance(v, dict):
+            key = unhexlify(v["key"])
+            if len(key) >= 16:
+                self._set_key(key, v["key_id"])
+                self.pairing = v
+        elif part == "t" and isinstance(v, int):
+            self.table_no = v
+        elif part == "o" and isinstance(v, list):
+            for ev in v:
+                if isinstance(ev, list) and len(ev) >= 2 and ev[1] in EVENT_FIELDS:
+                    self._keep(ev)
+        elif part == "i" and isinstance(v, list):
+            for r in v:
+                if not isinstance(r, list) or len(r) != 4:
+                    continue
+                if r[1] is None:
+                    if not isinstance(r[3], dict):
+                        continue  # a resend from the host will bring it
+                    self.rehand.append(r[3])
+                self.instrs.append(r)
+
+    # -- the app's side ------------------------------------------------
+    def observe(self, st):
+        """The table's state after an accepted event (or any redraw): the
+        box events since the last state seen go into the outbox."""
+        old = self.last_state
+        self.last_state = st
+        if old is None or old is st:
+            return
+        start = None
+        t = self.table
+        if t is not None:
+            h = t.hand if t.hand is not None else t.last_hand
+            start = getattr(h, "start", None)
+        for ev in events_between(old, st, start):
+            self.event(ev)
+        self.status_due = True
+
+    def event(self, ev):
+        """Queue a box event ``[what, field, ...]``; returns its id (None on
+        a box that is not paired: there is no host to tell)."""
+        if not self.paired:
+            return None
+        self.n += 1
+        eid = "%d-%d" % (self.boot, self.n)
+        self._keep([eid] + ev)
+        return eid
+
+    def _keep(self, ev):
+        if len(self.outbox) >= OUTBOX_MAX:
+            self.outbox.pop(0)
+            self.dropped += 1
+        self.outbox.append([ev, None, len(json.dumps(ev)) + 1])
+
+    def error(self, text):
+        """Tell the host something went wrong (an ``error`` event)."""
+        return self.event(["error", text[:200]])
+
+    def instruction_done(self, iid, result, reason=None):
+        """The dealer saw (``acknowledged``), carried out (``done``) or could
+        not carry out (``refused``, *reason*) instruction *iid*."""
+        if result not in RESULTS:
+            raise ValueError("result must be one of " + ", ".join(RESULTS))
+        r = linkhost.instr(self, iid)
+        if r is None:
+            r = linkhost.remember(self, iid, None)
+        r[1] = result
+        r[2] = reason
+        if result != "acknowledged":
+            r[3] = None  # final: the instruction itself is not needed again
+        self.save_due = True
+        return self.event(["instruction", iid, result, reason])
+
+    def pending(self):
+        """Instructions the dealer has not confirmed yet (dicts)."""
+        return [r[3] for r in self.instrs if r[1] is None and r[3]]
+
+    def info_text(self):
+        """One short line for the screen's info field (App.info["link"])."""
+        if not self.paired:
+            text = "USB: not paired"
+        elif self.state == LIVE:
+            text = "USB ok"
+        elif self.state == DISCONNECTED:
+            text = "USB: no host"
+        else:
+            text = "USB: waiting"
+        if self.outbox:
+            text += " (%d unsent)" % len(self.outbox)
+        return text
+
+    def counters(self):
+        rx = self.rx
+        return {"state": STATES[self.state], "outbox": len(self.outbox),
+                "dropped": self.dropped, "garbage": self.garbage,
+                "overlong": self.lines.overlong, "duplicates": rx.duplicates,
+                "stale": rx.stale, "forged": rx.forged, "invalid": rx.invalid,
+                "frames_in": self.frames_in, "frames_out": self.frames_out,
+                "stalls": self.stalls, "too_large": self.too_large,
+                "refused_pairs": self.refused_pairs}
+
+    # -- the loop ------------------------------------------------------
+    def poll(self, now):
+        """One slice of link work at *now* (ticks ms, wrapping at 2**29)."""
+        port = self.port
+        if not getattr(port, "connected", True):
+            if self.state != DISCONNECTED:
+                self._disconnect()
+            return
+        if self.state == DISCONNECTED:
+            self._hello_again(now)
+        self._read()
+        line = self.lines.line()
+        if line is not None:
+            self._line(line, now)
+        if self.rehand and self.on_instruction is not None:
+            self.on_instruction(self.rehand.pop(0))
+        linkhost.apply_pending(self, now)
+        self._timers(now)
+        self._write(now)
+
+    def _disconnect(self):
+        self.state = DISCONNECTED
+        self.lines.clear()
+        if self.out is not None and self.out_at:
+            self.newline = True  # the host may hold a part of a line
+        self.out = None
+
+    def _read(self):
+        port = self.port
+        try:
+            n = port.in_waiting
+        except OSError:
+            return
+        n = min(n, READ_MAX, self.lines.room())
+        if n <= 0:
+            return
+        self.ops += 1
+        try:
+            data = port.read(n)
+        except OSError:
+            return
+        if data:
+            self.lines.feed(data)
+
+    def _write(self, now):
+        if self.out is None:
+            frame = self._next(now)
+            if frame is None:
+                return
+            if self.newline:
+                frame = b"\n" + frame
+                self.newline = False
+            self.out = frame
+            self.out_at = 0
+        self.ops += 1
+        try:
+            n = self.port.write(memoryview(self.out)[self.out_at:])
+        except OSError:
+            n = 0
+        if not n:
+            self.stalls += 1
+            return
+        self.out_at += n
+        if self.out_at >= len(self.out):
+            self.out = None
+            self.frames_out += 1
+
+    def _encode(self, msg):
+        self.ops += 1
+        try:
+            return self.tx.encode(msg, HOST)
+        except ProtocolError:
+            self.too_large += 1
+            return None
+
+    def _next(self, now):
+        """The next frame to send, or None."""
+        if self.state == HELLO_SENT and ticks_diff(now, self.hello_at) >= 0:
+            self.hello_tries += 1
+            wait = HELLO_MS if self.hello_tries < HELLO_FAST else HELLO_SLOW_MS
+            self.hello_at = (now + wait) & ((1 << 29) - 1)
+            return self._encode({"kind": "hello", "fw": self.fw, "table": self.table_no,
+                                 "key_id": self.key_id, "nonce": self.nonce})
+        if self.pong is not None:
+            msg = {"kind": "pong"}
+            if self.pong >= 0:
+                msg["t"] = self.pong
+            self.pong = None
+            return self._encode(msg)
+        if not self.paired:
+            return None
+        for e in self.outbox:
+            if e[1] is None or ticks_diff(now, e[1]) >= RESEND_MS:
+                e[1] = now
+                frame = self._encode(event_message(e[0]))
+                if frame is None:
+                    self.outbox.remove(e)  # cannot ever be sent
+                return frame
+        if self.state != LIVE:
+            return None
+        since = STATUS_MS if self.status_at is None else ticks_diff(now, self.status_at)
+        if since >= STATUS_MS or (self.status_due and since >= STATUS_MIN_MS):
+            self.status_due = False
+            self.status_at = now
+            st = self.table.state() if self.table is not None else self.last_state
+            if st is None:
+                return None
+            return self._encode({"kind": "status", "state": st, "table": self.table_no})
+        return None
+
+    def _timers(self, now):
+        if self.state == CONFIGURED and ticks_diff(now, self.since) >= CONFIG_WAIT_MS:
+            self._hello_again(now)
+        elif self.state == LIVE and ticks_diff(now, self.last_rx) >= SILENCE_MS:
+            self._hello_again(now)
+
+    def _hello_again(self, now):
+        self.state = HELLO_SENT
+        self.since = now
+        self.nonce = str(hexlify(self.urandom(8)), "ascii")
+        self.hello_at = now
+        self.hello_tries = 0
+
+    # -- frames from the host --------------------------------------------
+    def _line(self, line, now):
+        if not line:
+            return
+        if line[:6] != b'{"v":"':
+            self.garbage += 1
+            return
+        if line.find(b'"kind":"pair"', 0, 40) > 0:
+            linkhost.pair(self, line, now)
+            return
+        self.ops += 1
+        try:
+            msg = self.rx.accept(line)
+        except Stale:
+            msg = linkhost.fresh_config(self, line)
+        except ProtocolError:
+            return
+        if msg is None:
+            return
+        self.frames_in += 1
+        kind = msg["kind"]
+        if not self.paired and kind != "ping":
+            return  # the unpaired key authenticates nothing
+        if kind == "config":
+            if msg.get("nonce") == self.nonce and self.nonce is not None:
+                linkhost.config(self, msg, now)
+            return
+        if self.state >= CONFIGURED:
+            if self.host_boot is not None and msg["boot"] > self.host_boot:
+                self._hello_again(now)  # the host restarted: it must know us again
+            else:
+                self.last_rx = now
+        if kind == "ping":
+            self.pong = msg.get("t", -1)
+            return
+        if kind == "ack":  # safe in any state: ids the host really has
+            self._ack(msg["ids"])
+            return
+        if self.state < CONFIGURED:
+            return  # older than this hello, maybe: only config, ping and ack count
+        if kind == "seating":
+            linkhost.seating(self, msg)
+        elif kind == "clock":
+            linkhost.clock(self, msg, now)
+        elif kind == "instruction" and self.state == LIVE:
+            linkhost.instruction(self, msg)
+        if self.state == CONFIGURED and self.got_seating and self.got_clock:
+            self.state = LIVE
+            self.since = now
+            self.status_due = True
+            self.status_at = None
+
+    def _ack(self, ids):
+        i = 0
+        while i < len(self.outbox):
+            if self.outbox[i][0][0] in ids:
+                self.outbox.pop(i)
+            else:
+                i += 1

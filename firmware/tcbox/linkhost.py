@@ -1,0 +1,233 @@
+"""What the box does with the host's frames: config, seating, clock,
+instructions, pairing.  Functions of tcbox/link.py's Link (their first
+argument), kept apart so that neither module is large to compile on the
+board.  Pure: no hardware imports.
+"""
+
+import json
+from binascii import unhexlify
+
+from tableclock.fields import SetupError
+from tableclock.protocol import HOST, ProtocolError, decode, parse
+from tableclock.table import Table
+
+from .linkparts import (
+    CONFIGURED,
+    INSTR_MAX,
+    clock_toward,
+    players_of,
+    same_setup,
+    setup_of,
+)
+from .presses import ticks_diff
+
+_ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")
+PAIR_MAX = 320  # bytes of JSON: the pairing (key, table, event, settings) in the record
+
+
+def fresh_config(link, line):
+    """A Stale frame that is a config echoing this hello's nonce is
+    fresh anyway (the host lost its boot counter): start its window
+    again.  Anything else stays refused."""
+    if link.nonce is None or line.find(b'"kind":"config"', 0, 40) < 0:
+        return None
+    link.ops += 1
+    try:
+        msg = decode(line, link.key, link.box_id)
+    except ProtocolError:
+        return None
+    if msg["kind"] != "config" or link.nonce is None or msg.get("nonce") != link.nonce:
+        return None
+    link.rx.forget(HOST)
+    link.rx.stale -= 1
+    return link.rx.accept(line)
+
+
+def config(link, msg, now):
+    link.rx.pin(HOST, msg["boot"], msg["seq"])
+    setup = setup_of(msg)
+    t = link.table
+    if t is not None and same_setup(setup, t.setup):
+        link.pending_setup = None
+    else:
+        probe = dict(setup)  # the config's own fields, checked by the rules
+        probe["players"] = {"1": 1, "2": 1}
+        probe["button"] = 1
+        try:
+            Table(probe)
+        except (SetupError, ValueError, TypeError, KeyError) as e:
+            link.error("config refused: %s" % e)
+            return
+        link.pending_setup = setup
+    link.host_boot = msg["boot"]
+    link.table_no = msg["table"]
+    link.state = CONFIGURED
+    link.since = now
+    link.last_rx = now
+    link.got_seating = link.got_clock = False
+    link.pending_players = None
+    link.pending_clock = None
+    for entry in link.outbox:  # resend at once after a reconnect
+        entry[1] = None
+
+
+def seating(link, msg):
+    link.got_seating = True
+    link.names = msg["names"]
+    stacks = msg.get("stacks")
+    t = link.table
+    button = msg.get("button")
+    if link.pending_setup is not None:
+        link.pending_players = (stacks, button)
+        return
+    if t is None or t.hands or t.hand is not None or not stacks:
+        return  # play has begun: the table's own chips count
+    want = {}
+    try:
+        for k in stacks:
+            want[int(k)] = stacks[k]
+    except ValueError:
+        return
+    if want != t.stacks or (button is not None and button != t.first_button):
+        link.pending_setup = setup_of(t.setup)
+        link.pending_players = (stacks, button)
+
+
+def apply_pending(link, now):
+    """Build the new table once the setup and the seating are both
+    here and no hand is running."""
+    if link.pending_setup is None or link.pending_players is None:
+        return
+    t = link.table
+    if t is not None and t.hand is not None:
+        return
+    stacks, button = link.pending_players
+    setup = dict(link.pending_setup)
+    if stacks and len(stacks) >= 2:
+        setup["players"] = stacks
+    elif t is not None:
+        setup["players"] = players_of(t.stacks)
+    players = setup.get("players")
+    if button is None and isinstance(players, dict) and players:
+        if t is not None and str(t.first_button) in players:
+            button = t.first_button
+        else:
+            for k in players:
+                s = int(k) if k.isdigit() else 0
+                if s and (button is None or s < button):
+                    button = s
+    setup["button"] = button
+    link.pending_setup = link.pending_players = None
+    try:
+        new = Table(setup)
+    except (SetupError, ValueError, TypeError, KeyError, AttributeError) as e:
+        link.error("seating refused: %s" % e)
+        return
+    link.table = new
+    link.last_state = None
+    if link.on_table is not None:
+        link.on_table(new)
+    link.save_due = True
+    if link.pending_clock is not None:
+        msg, at = link.pending_clock
+        link.pending_clock = None
+        left = msg["ms_left"]
+        if not msg["paused"]:
+            left = max(0, left - ticks_diff(now, at))
+        clock_toward(new.clock, msg["level_index"], left, msg["paused"])
+    changed(link)
+
+
+def clock(link, msg, now):
+    link.got_clock = True
+    if link.pending_setup is not None:
+        link.pending_clock = (msg, now)
+        return
+    if link.table is not None and clock_toward(link.table.clock, msg["level_index"],
+                                               msg["ms_left"], msg["paused"]):
+        changed(link)
+
+
+def changed(link):
+    if link.on_change is not None:
+        link.on_change()
+
+# -- instructions ----------------------------------------------------
+
+
+def instr(link, iid):
+    for r in link.instrs:
+        if r[0] == iid:
+            return r
+    return None
+
+
+def remember(link, iid, body):
+    if len(link.instrs) >= INSTR_MAX:
+        gone = link.instrs[0]
+        for r in link.instrs:
+            if r[1] in ("done", "refused"):
+                gone = r
+                break
+        link.instrs.remove(gone)
+    r = [iid, None, None, body]
+    link.instrs.append(r)
+    return r
+
+
+def instruction(link, msg):
+    iid = msg["id"]
+    r = instr(link, iid)
+    if r is not None:  # a repeat: never carried out twice
+        if r[1] is not None:
+            for e in link.outbox:
+                ev = e[0]
+                if ev[1] == "instruction" and ev[2] == iid and ev[3] == r[1]:
+                    return  # its answer is on its way
+            link.event(["instruction", iid, r[1], r[2]])
+        return
+    body = {}
+    for k in msg:
+        if k not in _ENVELOPE:
+            body[k] = msg[k]
+    body["kind"] = "instruction"
+    remember(link, iid, body)
+    link.save_due = True
+    if link.on_instruction is None:
+        link.instruction_done(iid, "refused", "this box cannot show instructions")
+    else:
+        link.on_instruction(body)
+
+# -- pairing ---------------------------------------------------------
+
+
+def pair(link, line, now):
+    """A pair frame: signed with the key it carries (the USB cable is
+    the trust); the box takes the key, the table and the settings."""
+    link.ops += 1
+    try:
+        env = parse(line)
+        hexkey = env["body"]["key"]
+        key = unhexlify(hexkey)
+        msg = decode(line, key, link.box_id)
+    except (ProtocolError, ValueError, TypeError, KeyError):
+        link.refused_pairs += 1
+        return
+    if msg["kind"] != "pair" or not 16 <= len(key) <= 64:
+        link.refused_pairs += 1
+        return
+    p = {"key": hexkey, "key_id": msg["key_id"], "table": msg["table"]}
+    for k in ("event", "settings"):
+        if k in msg:
+            p[k] = msg[k]
+    if len(json.dumps(p)) > PAIR_MAX:  # it must fit the power-loss record
+        link.refused_pairs += 1
+        return
+    link.frames_in += 1
+    link.pairing = p
+    link._set_key(key, msg["key_id"])
+    link.rx.pin(HOST, msg["boot"], msg["seq"])
+    link.table_no = msg["table"]
+    link.host_boot = None
+    link.save_due = True
+    link._hello_again(now)  # the host sees the pairing in a hello with the new key

@@ -1,0 +1,271 @@
+"""The pure parts of the box's serial link (tcbox/link.py uses them, and
+re-exports them): line framing, the box events between two table states,
+the host's clock and config applied to the table, and the wiring of a Link
+to tcbox.app.App.  No hardware imports; CPython, MicroPython, CircuitPython.
+
+(A module of its own so that neither it nor link.py is large to compile: a
+board compiles .py files on import, in its own heap.)
+"""
+
+from tableclock.protocol import MAX_FRAME
+
+# link states (docs/protocol.md, "Link states")
+DISCONNECTED = 0
+HELLO_SENT = 1
+CONFIGURED = 2
+LIVE = 3
+STATES = ("disconnected", "hello sent", "configured", "live")
+
+INSTR_MAX = 32  # instruction ids remembered with their latest result
+CLOCK_SLACK_MS = 500  # the box's clock follows the host's beyond this difference
+
+# box event: its fields after "what", in the order of the outbox's compact lists
+EVENT_FIELDS = {
+    "hand_started": ("hand", "button"),
+    "hand_ended": ("hand", "winners"),
+    "bust": ("seat", "chips_start", "hand"),
+    "away": ("seat",),
+    "back": ("seat",),
+    "clock_called": ("seat",),
+    "instruction": ("instr", "result", "reason"),
+    "error": ("text",),
+}
+# config fields that are the table's setup (docs/replay.md); players and
+# button come with seating
+SETUP_KEYS = ("profile", "seats", "levels", "chip", "shot_clock", "colour_ups",
+              "late_entry_until_level")
+_NONE = object()
+
+
+# ---------------------------------------------------------------- framing
+class Lines:
+    """Bytes in, lines out, in a fixed buffer of *size* bytes.
+
+    ``feed(data)`` takes at most ``room()`` bytes; ``line()`` returns the
+    next complete line without its newline (and a ``\\r`` before it), or
+    None.  A line that fills the buffer without a newline is thrown away up
+    to the next newline, counted in ``overlong``.
+    """
+
+    def __init__(self, size=MAX_FRAME):
+        self.buf = bytearray(size)
+        self.fill = 0
+        self.scan = 0  # no newline before this
+        self.skipping = False
+        self.overlong = 0
+
+    def room(self):
+        return len(self.buf) - self.fill
+
+    def feed(self, data):
+        n = min(len(data), self.room())
+        self.buf[self.fill:self.fill + n] = data[:n] if n < len(data) else data
+        self.fill += n
+        return n
+
+    def _drop(self, upto):
+        """Forget the first *upto* bytes."""
+        rest = self.fill - upto
+        if rest > 0:
+            self.buf[0:rest] = self.buf[upto:self.fill]
+        self.fill = rest if rest > 0 else 0
+        self.scan = 0
+
+    def line(self):
+        while True:
+            i = self.buf.find(b"\n", self.scan, self.fill)
+            if i < 0:
+                self.scan = self.fill
+                if self.fill == len(self.buf):  # a line longer than the buffer
+                    if not self.skipping:
+                        self.overlong += 1
+                    self.skipping = True
+                    self.fill = self.scan = 0
+                return None
+            if self.skipping:  # the end of an over-long line
+                self.skipping = False
+                self._drop(i + 1)
+                continue
+            end = i - 1 if i > 0 and self.buf[i - 1] == 0x0D else i
+            out = bytes(self.buf[0:end])
+            self._drop(i + 1)
+            return out
+
+    def clear(self):
+        self.fill = self.scan = 0
+        self.skipping = False
+
+
+# ----------------------------------------------------------------- events
+def _get(d, seat):
+    """``d[seat]`` for int- or str-keyed seat maps, else None."""
+    if not d:
+        return None
+    v = d.get(seat)
+    if v is None:
+        v = d.get(str(seat))
+    return v
+
+
+def events_between(old, new, start=None):
+    """The box events between two table states (docs/replay.md's state),
+    as compact lists ``[what, field, ...]`` in ``EVENT_FIELDS`` order.
+
+    :param start: the chips at the start of the running (or just ended)
+        hand, by seat (``Hand.start``): a bust's ``chips_start``.  Without
+        it, the chips before the change.
+    """
+    out = []
+    o_in = old["street"] is not None
+    n_in = new["street"] is not None
+    oh = old["hand"]
+    nh = new["hand"]
+    if o_in and (not n_in or nh != oh):
+        won = new["winners"] if not n_in and new["winners"] else None
+        out.append(["hand_ended", oh, won])
+    for s in new["busted"]:
+        k = str(s)
+        if k in old["stacks"] and k not in new["stacks"]:
+            chips = _get(start, s) if o_in else None
+            if chips is None:
+                chips = old["stacks"][k]
+            out.append(["bust", s, chips, oh if o_in else None])
+    if n_in and nh != oh:
+        out.append(["hand_started", nh, new["button"]])
+    oa = old["away"]
+    na = new["away"]
+    for s in na:
+        if s not in oa:
+            out.append(["away", s])
+    for s in oa:
+        if s not in na and str(s) in new["stacks"]:
+            out.append(["back", s])
+    a = new["action"]
+    if new["shot_clock"] is not None and a is not None and (
+            old["shot_clock"] is None or old["action"] != a):
+        out.append(["clock_called", a])
+    return out
+
+
+def event_message(ev):
+    """The ``event`` message of an outbox entry ``[id, what, field, ...]``."""
+    msg = {"kind": "event", "id": ev[0], "what": ev[1]}
+    names = EVENT_FIELDS[ev[1]]
+    for i in range(len(names)):
+        if i + 2 < len(ev) and ev[i + 2] is not None:
+            msg[names[i]] = ev[i + 2]
+    return msg
+
+
+# ------------------------------------------------------------------ clock
+def clock_toward(clock, index, ms_left, paused, slack=CLOCK_SLACK_MS):
+    """Bring a LevelClock to the host's reading (level index, ms left,
+    paused).  Differences up to *slack* ms are left alone (no jitter on
+    screen).  Returns True when the clock changed; False also for an index
+    this clock does not have."""
+    if not 0 <= index < len(clock.levels):
+        return False
+    changed = False
+    if clock.paused != paused:
+        clock.paused = paused
+        changed = True
+    if clock.index != index:
+        clock.index = index
+        clock.left_ms = ms_left
+        return True
+    d = clock.left_ms - ms_left
+    if d > slack or -d > slack:
+        clock.left_ms = ms_left
+        changed = True
+    return changed
+
+
+# ------------------------------------------------------------------- setup
+def setup_of(config):
+    """The table setup fields of a ``config`` message."""
+    out = {}
+    for k in SETUP_KEYS:
+        if k in config:
+            out[k] = config[k]
+    return out
+
+
+def same_setup(a, b):
+    for k in SETUP_KEYS:
+        if a.get(k, _NONE) != b.get(k, _NONE):
+            return False
+    return True
+
+
+def players_of(stacks):
+    """A table's stacks as a setup's players map (seat numbers as text)."""
+    out = {}
+    for s in stacks:
+        out[str(s)] = stacks[s]
+    return out
+
+
+# ------------------------------------------------------------ wiring to App
+class SavesExtra:
+    """tcbox.app.App's saver with the link's part of the record: before each
+    save the link sees the table's state (so the box events of a change go
+    into the same write as the change), then ``extra()`` goes with the table."""
+
+    def __init__(self, saver, link):
+        self.saver = saver
+        self.link = link
+
+    def offer(self, t, extra=None):
+        self.link.observe(t.state())
+        return self.saver.offer(t, self.link.extra())
+
+    def saved(self, rec):
+        return self.saver.saved(rec)
+
+
+def attach(app, link):
+    """Wire *link* to a tcbox.app.App without changing it: the app's saver
+    keeps the link's record part, a new table from the host replaces the
+    app's, a clock change redraws, instructions go to ``app.instruct`` and
+    the dealer's Confirm (``app.on_ack``) becomes an ``acknowledged``
+    instruction event.  Then call ``tick(app, link, now)`` after each
+    ``app.step(now)``."""
+    if app.saver is not None and not isinstance(app.saver, SavesExtra):
+        app.saver = SavesExtra(app.saver, link)
+
+    def new_table(t):
+        app.table = t
+        app.state = None
+        app.level_key = None
+        app.dirty = True
+        app.save()
+
+    def changed():
+        app.dirty = True
+
+    def confirmed(iid):
+        link.instruction_done(iid, "acknowledged")
+
+    link.on_table = new_table
+    link.on_change = changed
+    if getattr(app, "instruct", None) is not None:
+        link.on_instruction = app.instruct
+    if hasattr(app, "on_ack"):
+        app.on_ack = confirmed  # the dealer's Confirm: the instruction event
+    return link
+
+
+def tick(app, link, now):
+    """The link's share of one loop iteration (after ``app.step(now)``)."""
+    link.poll(now)
+    st = app.state
+    if st is not None and st is not link.last_state:
+        link.observe(st)  # events of changes no save followed
+    text = link.info_text()
+    if app.info.get("link") != text or app.info.get("table") != link.table_no:
+        app.info["link"] = text
+        app.info["table"] = link.table_no
+        app.dirty = True
+    if link.save_due:
+        link.save_due = False
+        app.save()

@@ -1,0 +1,767 @@
+"""The TD's tournament commands (registered on the `tdhost` Click group by cli.py).
+
+    tdhost new FILE.toml --db league.sqlite     set up a tournament from its file
+    tdhost register NAME... [--member]          league members and walk-ins (standby when full)
+    tdhost standby [NAME] [--take NAME | --pass NAME] [--seat T.S]
+    tdhost lock NAME --table T --seat S         a seat lock before the draw
+    tdhost draw [--seed N] [--ace8] [--again] [--final]
+    tdhost start [--absent NAME]... [--away NAME]...   "shuffle up and deal"
+    tdhost level N                              the clock's level N started (now or --at)
+    tdhost late NAME [--member] [--seat T.S]    a latecomer
+    tdhost arrive NAME                          a registered player not seated at the start
+    tdhost bust NAME... [--chips-at-start N]... [--cards C]... [--board B]
+    tdhost move NAME T.S                        record a seat change
+    tdhost end NAME=CHIPS...                    a time-limited end: rank by chips
+    tdhost undo                                 undo the last TD action (a compensating event)
+    tdhost log | seats | results [--csv F] | league [--csv F]
+
+Each command that changes anything is one transaction on the league file (tdhost.store);
+every refusal is one sentence on stderr with exit code 2.  The league file is --db, or
+$TDHOST_DB, or league.sqlite in the current directory; the tournament is the latest one
+unless --tournament N.  Times default to now; --at HH:MM enters an event after the fact.
+"""
+
+import csv
+import json
+import os
+import secrets
+
+import click
+
+from tdhost import league as _league, store as _store, tfile
+from tdhost.league import Refused, iso, now, parse_when, seat_text
+
+try:  # rich tables when installed (requirements-dev.txt pins it); plain text otherwise
+    from rich import box as _rich_box
+    from rich.console import Console as _Console
+    from rich.table import Table as _Table
+except ImportError:  # pragma: no cover - depends on the environment
+    _Table = None
+
+_FAIL = None
+
+
+def fail(command, msg):
+    msg = msg if msg.endswith((".", "?", "!")) else msg + "."
+    _FAIL(command, msg)
+
+
+# --------------------------------------------------------------------------- options
+
+def db_option(f):
+    return click.option("--db", "db", default="league.sqlite", envvar="TDHOST_DB",
+                        show_default=True, type=click.Path(dir_okay=False),
+                        help="The league file (SQLite); also $TDHOST_DB.")(f)
+
+
+def tournament_option(f):
+    return click.option("--tournament", "-t", "number", type=int, default=None,
+                        help="Tournament number (default: the latest).")(f)
+
+
+def at_option(f):
+    return click.option("--at", "at", default=None, metavar="TIME",
+                        help="When it happened: HH:MM[:SS] today or an ISO time "
+                             "(default: now).")(f)
+
+
+def plain_option(f):
+    return click.option("--plain", is_flag=True, envvar="TDHOST_PLAIN",
+                        help="Plain text tables (also $TDHOST_PLAIN=1).")(f)
+
+
+def _seat_arg(command, value):
+    if value is None:
+        return None
+    parts = value.replace(":", ".").replace("/", ".").split(".")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        fail(command, "%r is not a seat: give TABLE.SEAT, e.g. 2.5" % value)
+    return [int(parts[0]), int(parts[1])]
+
+
+def _when(command, at):
+    ref = now()
+    if at is None:
+        return ref
+    try:
+        return parse_when(at, ref)
+    except Refused as err:
+        fail(command, str(err))
+
+
+# --------------------------------------------------------------------------- running
+
+def _open(command, db, create=False):
+    try:
+        return _store.Store(db, create=create)
+    except _store.StoreError as err:
+        fail(command, str(err))
+
+
+def _write(command, db, decide, create=False):
+    """Run *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result)
+    in one transaction; Refused becomes exit 2.  Returns (league after, result)."""
+    store = _open(command, db, create)
+    stamp = iso(now())
+    try:
+        def inner(events):
+            lg = _league.replay(events)
+            evs, result = decide(lg, len(events) + 1)
+            return [(t, stamp, a, p, u) for t, a, p, u in evs], result
+        try:
+            _, result = store.write(inner)
+        except Refused as err:
+            fail(command, "refused: %s" % err)
+        return _league.replay(store.events()), result
+    finally:
+        store.close()
+
+
+def _read(command, db):
+    store = _open(command, db)
+    try:
+        return _league.replay(store.events())
+    finally:
+        store.close()
+
+
+def _tournament(command, lg, number):
+    try:
+        return lg.current(number)
+    except Refused as err:
+        fail(command, str(err))
+
+
+def _echo_lines(lines):
+    for line in lines:
+        click.echo(line if line.endswith((".", ":", "?")) or not line else line + ".")
+
+
+def show_table(headers, rows, plain, title=None):
+    """A table, with rich when available and wanted, else aligned plain text."""
+    rows = [["" if v is None else str(v) for v in r] for r in rows]
+    if _Table is not None and not plain:
+        table = _Table(title=title, box=_rich_box.SIMPLE_HEAD, title_justify="left")
+        for h in headers:
+            table.add_column(h)
+        for r in rows:
+            table.add_row(*r)
+        _Console(highlight=False, soft_wrap=True).print(table)
+        return
+    if title:
+        click.echo(title)
+    widths = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    click.echo("  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip())
+    click.echo("  ".join("-" * w for w in widths))
+    for r in rows:
+        click.echo("  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip())
+
+
+# -------------------------------------------------------------------------- commands
+
+def _toml_of(lg, number):
+    for ev in lg.events:
+        if ev.action == "new" and ev.tournament == number:
+            return ev.payload.get("toml")
+    return None
+
+
+def cmd_new(file, db, again=False):
+    try:
+        setup, text = tfile.load(file)
+    except tfile.FileError as err:
+        fail("new", str(err))
+
+    def decide(lg, seq):
+        if lg.name is not None and lg.name != setup["league"]:
+            raise Refused("%s is the league file of %r; %s is for %r" % (
+                db, lg.name, file, setup["league"]))
+        last = lg.tournaments[max(lg.tournaments)] if lg.tournaments else None
+        if last is not None and not again and last.started is None and not last.players \
+                and _toml_of(lg, last.number) == text:
+            raise Refused("tournament %d was set up from this file a moment ago and nothing "
+                          "has happened in it yet: use it (`tdhost new --again` makes "
+                          "another)" % last.number)
+        number = max(lg.tournaments, default=0) + 1
+        payload = {"setup": setup, "file": os.path.basename(file), "toml": text}
+        return [(number, "new", payload, None)], number
+
+    lg, number = _write("new", db, decide, create=True)
+    s = setup
+    late = s["late"]
+    lines = ["Tournament %d of %s: %s (%s, profile %s)." % (
+        number, s["league"], s["name"], s["date"] or "no date", s["profile"])]
+    cap = "up to %d players" % s["max_players"] if s["max_players"] else "no player cap"
+    if s["standby"]:
+        cap += " and %d on standby" % s["standby"]
+    lines.append("%d seats per table, %s, %d chips%s." % (
+        s["seats_per_table"], cap, s["starting_stack"], " (deepstack)" if s["deepstack"] else ""))
+    if late["until_level"]:
+        lines.append("Late entry before level %d%s%s." % (
+            late["until_level"], ", with at least %d players" % late["min_players"]
+            if late["min_players"] else "",
+            "; deductions %s" % "/".join(map(str, late["deductions"]))
+            if late["deductions"] else ""))
+    else:
+        lines.append("No late entry.")
+    lines.append("League file: %s." % db)
+    _echo_lines(lines)
+
+
+def cmd_register(names, member, db, number):
+    def decide(lg, seq):
+        t = lg.current(number)
+        evs, out = [], []
+        for i, name in enumerate(names):
+            p, msg = t.decide_register(name, member, now(), lg, seq + i)
+            t.apply(_Ev("register", p), lg)  # the next name sees this one
+            lg.names.setdefault(_league.player_key(p["name"]), p["name"])
+            if p["member"]:
+                lg.members.add(_league.player_key(p["name"]))
+            evs.append((t.number, "register", p, None))
+            out.append(msg)
+        return evs, out
+
+    _, out = _write("register", db, decide)
+    _echo_lines(out)
+
+
+class _Ev:
+    """A not-yet-stored event, applied to the state while one command decides several."""
+
+    def __init__(self, action, payload):
+        self.action, self.payload = action, payload
+
+
+def cmd_standby(name, member, take, pass_, seat, at, db, number, plain):
+    command = "standby"
+    if sum(x is not None for x in (name, take, pass_)) > 1:
+        fail(command, "give one of NAME, --take NAME and --pass NAME")
+    seat = _seat_arg(command, seat)
+    if seat and not take:
+        fail(command, "--seat goes with --take NAME")
+    when = _when(command, at)
+    if name is not None:
+        def decide(lg, seq):
+            t = lg.current(number)
+            p, msg = t.decide_standby_add(name, member, lg)
+            return [(t.number, "register", p, None)], [msg]
+        _, out = _write(command, db, decide)
+        _echo_lines(out)
+        return
+    if take is not None:
+        def decide(lg, seq):
+            t = lg.current(number)
+            p = t.decide_standby_take(take, when, seat)
+            return [(t.number, "standby_take", p, None)], p
+        _, p = _write(command, db, decide)
+        _echo_lines(["%s takes %s with %d chips%s." % (
+            p["name"], seat_text(p["seat"]), p["stack"],
+            " and posts a dead big blind to enter" if p["dead_bb"] else "")] + p["reasons"])
+        return
+    if pass_ is not None:
+        def decide(lg, seq):
+            t = lg.current(number)
+            p = t.decide_standby_pass(pass_)
+            return [(t.number, "standby_pass", p, None)], p
+        lg, p = _write(command, db, decide)
+        t = lg.current(number)
+        nxt = [k for o, k in t.offer_pairs() if o["seat"] == p["offer"]]
+        _echo_lines(["%s is not available for %s." % (p["name"], seat_text(p["offer"])),
+                     "The seat is offered to %s." % t.players[nxt[0]].name if nxt and nxt[0]
+                     else "No other standby player is left for the seat."])
+        return
+    lg = _read(command, db)
+    t = _tournament(command, lg, number)
+    offers = {k: o for o, k in t.offer_pairs() if k}
+    rows = [[i, t.players[k].name, "member" if t.players[k].member else "",
+             "offered %s" % seat_text(offers[k]["seat"]) if k in offers else ""]
+            for i, k in enumerate(t.standby, 1)]
+    show_table(["#", "standby", "member", "offer"], rows, plain,
+               title="Standby list, tournament %d (%d of %d)" % (
+                   t.number, len(t.standby), t.setup["standby"]))
+    for o, k in t.offer_pairs():
+        if k is None:
+            click.echo("%s (freed by %s): no standby player left to offer it to."
+                       % (seat_text(o["seat"]).capitalize(), o["freed_by"]))
+
+
+def cmd_lock(name, table, seat, reason, db, number):
+    def decide(lg, seq):
+        t = lg.current(number)
+        p = t.decide_lock(name, table, seat, reason)
+        return [(t.number, "lock", p, None)], p
+    _, p = _write("lock", db, decide)
+    click.echo("%s is locked to table %d seat %d (%s)." % (p["name"], p["table"], p["seat"],
+                                                           p["reason"]))
+
+
+def cmd_draw(seed, ace8, again, final, db, number, plain):
+    if seed is None:
+        seed = secrets.randbelow(10**9)
+
+    def decide(lg, seq):
+        t = lg.current(number)
+        p = t.decide_draw(seed, ace8, again, final)
+        return [(t.number, "draw", p, None)], p
+    lg, p = _write("draw", db, decide)
+    show_draw(p, plain)
+
+
+def show_draw(p, plain):
+    by_table = {}
+    for name, (t, s) in p["seats"].items():
+        by_table.setdefault(t, []).append((s, name))
+    for t in sorted(by_table):
+        info = p["tables"][str(t)]
+        cards = info.get("cards") or info.get("high_cards") or {}
+        rows = []
+        for s, name in sorted(by_table[t]):
+            rows.append([s, name, cards.get(name, ""),
+                         "deals (button)" if s == info["button"] else ""])
+        show_table(["seat", "player", "card", ""], rows, plain,
+                   title="%sTable %d" % ("Final table: " if p["final"] else "", t))
+        if info.get("card_map"):
+            click.echo("Ace-8 cards at table %d: %s; the lowest card deals." % (t, ", ".join(
+                "%s -> seat %d" % (c, s) for c, s in info["card_map"].items())))
+    click.echo("%s draw, seed %s (`tdhost draw --again --seed %s%s` repeats it)." % (
+        p["mode"], p["seed"], p["seed"], " --final" if p["final"] else ""))
+
+
+def cmd_start(absent, away, at, db, number):
+    when = _when("start", at)
+
+    def decide(lg, seq):
+        t = lg.current(number)
+        p, notes = t.decide_start(when, absent, away)
+        return [(t.number, "start", p, None)], (p, notes)
+    lg, (p, notes) = _write("start", db, decide)
+    t = lg.current(number)
+    _echo_lines(["Shuffle up and deal at %s: %d players in, %d started on time." % (
+        when.strftime("%H:%M:%S"), len(t.remaining()), p["started_on_time"])] + notes)
+
+
+def cmd_level(level, at, db, number):
+    when = _when("level", at)
+
+    def decide(lg, seq):
+        t = lg.current(number)
+        p = t.decide_level(level, when)
+        return [(t.number, "level", p, None)], p
+    _write("level", db, decide)
+    click.echo("Level %d started at %s." % (level, when.strftime("%H:%M:%S")))
+
+
+def cmd_late(name, member, seat, at, db, number):
+    when = _when("late", at)
+    seat = _seat_arg("late", seat)
+
+    def decide(lg, seq):
+        t = lg.current(number)
+        p = t.decide_late(name, member, when, lg, seq, seat)
+        return [(t.number, "late", p, None)], p
+    _, p = _write("late", db, decide)
+    _echo_lines(["%s may join: %s." % (p["name"], "; ".join(p["reasons"])),
+                 "%s: %d chips at %s%s." % (p["name"], p["stack"], seat_text(p["seat"]),
+                                            ", post a dead big blind to enter"
+                                            if p["dead_bb"] else "")])
+
+
+def cmd_arrive(name, at, db, number):
+    when = _when("arrive", at)
+
+    def decide(lg, seq):
+        t = lg.current(number)
+        p = t.decide_arrive(name, when)
+        return [(t.number, "arrive", p, None)], p
+    lg, p = _write("arrive", db, decide)
+    e = lg.current(number).get(p["name"])
+    _echo_lines(["%s takes %s: %s." % (p["name"], seat_text(e.seat), p["reason"]),
+                 "Remove %d chips from %s's stack." % (p["deduction"], p["name"])
+                 if p["deduction"] else ""])
+
+
+def _pairs(command, names, values, what):
+    """Values of a repeated option: NAME=VALUE anywhere, or one per NAME in order."""
+    out = {}
+    plain = [v for v in values if "=" not in v]
+    if plain and len(plain) != len(values):
+        fail(command, "give every %s as NAME=VALUE or none of them" % what)
+    if plain:
+        if len(plain) != len(names):
+            fail(command, "%d players and %d %s: give one per player, in the same order, "
+                          "or NAME=VALUE" % (len(names), len(plain), what))
+        return dict(zip(names, plain))
+    for v in values:
+        k, _, x = v.partition("=")
+        out[k.strip()] = x.strip()
+    return out
+
+
+def cmd_bust(names, chips, cards, board, at, db, number):
+    command = "bust"
+    when = _when(command, at)
+    chip_map = {}
+    for k, v in _pairs(command, names, chips, "--chips-at-start").items():
+        if not v.isdigit():
+            fail(command, "--chips-at-start %r is not a whole number of chips" % v)
+        chip_map[k] = int(v)
+    card_map = _pairs(command, names, cards, "--cards")
+
+    def decide(lg, seq):
+        t = lg.current(number)
+        p = t.decide_bust(list(names), chip_map, card_map, board, when, lg)
+        return [(t.number, "bust", p, None)], p
+    lg, p = _write(command, db, decide)
+    t = lg.current(number)
+    n = len(t.entrants())
+    lines = []
+    for tier in reversed(p["tiers"]):
+        for name in tier:
+            lines.append("%s is out: %s of %d." % (name, t.place_of(name), n))
+    lines += p["reasons"]
+    for seat, freed in p["offers"]:
+        pair = [k for o, k in t.offer_pairs() if o["seat"] == seat]
+        if pair and pair[0]:
+            lines.append("%s's seat (%s) is offered to standby player %s: `tdhost standby "
+                         "--take %s` or `--pass %s`" % (
+                             freed, seat_text(seat), t.players[pair[0]].name,
+                             _q(t.players[pair[0]].name), _q(t.players[pair[0]].name)))
+    if t.ended:
+        lines.append("%s wins tournament %d." % (t.ended["tiers"][0][0], t.number))
+    else:
+        lines.append("%d players remain." % len(t.remaining()))
+    _echo_lines(lines)
+
+
+def _q(name):
+    return '"%s"' % name if " " in name else name
+
+
+def cmd_move(name, seat, db, number):
+    seat = _seat_arg("move", seat)
+
+    def decide(lg, seq):
+        t = lg.current(number)
+        p = t.decide_move(name, seat)
+        return [(t.number, "move", p, None)], p
+    _, p = _write("move", db, decide)
+    click.echo("%s moves to %s." % (p["name"], seat_text(p["seat"])))
+
+
+def cmd_end(stacks, at, db, number):
+    when = _when("end", at)
+    chips = {}
+    for s in stacks:
+        k, sep, v = s.partition("=")
+        if not sep or not v.strip().isdigit():
+            fail("end", "%r is not NAME=CHIPS" % s)
+        chips[k.strip()] = int(v)
+
+    def decide(lg, seq):
+        t = lg.current(number)
+        p = t.decide_end(chips, when)
+        return [(t.number, "end", p, None)], p
+    lg, p = _write("end", db, decide)
+    t = lg.current(number)
+    click.echo("Tournament %d ends on time at %s; the most chips wins." % (
+        t.number, when.strftime("%H:%M:%S")))
+    for names, first, last in t.ranking()[:len(p["tiers"])]:
+        for name in names:
+            c = p["chips"][name]
+            click.echo("%s %s (%d chip%s)." % (_league.place_text(first, last), name, c,
+                                              "" if c == 1 else "s"))
+
+
+def cmd_undo(db, number):
+    def decide(lg, seq):
+        t = lg.current(number)
+        evs = lg.last_action(t.number)
+        if not evs:
+            raise Refused("there is nothing to undo in tournament %d" % t.number)
+        out = [(t.number, "undo", {"action": ev.action, "summary": _league.summary(ev)},
+                ev.seq) for ev in reversed(evs)]
+        return out, ["#%d: %s" % (ev.seq, _league.summary(ev)) for ev in evs]
+    _, lines = _write("undo", db, decide)
+    _echo_lines(["Undone %s" % line for line in lines])
+
+
+def cmd_log(all_, as_json, db, number, plain):
+    lg = _read("log", db)
+    t = None if all_ else _tournament("log", lg, number)
+    if as_json:
+        for ev in lg.events:
+            if t is None or ev.tournament == t.number:
+                click.echo(json.dumps({"seq": ev.seq, "tournament": ev.tournament,
+                                       "at": ev.at, "action": ev.action,
+                                       "payload": ev.payload, "undoes": ev.undoes,
+                                       "undone_by": lg.undone.get(ev.seq)}, sort_keys=True))
+        return
+    rows = []
+    for ev in lg.events:
+        if t is not None and ev.tournament != t.number:
+            continue
+        mark = "undone by #%d" % lg.undone[ev.seq] if ev.seq in lg.undone else ""
+        rows.append([ev.seq, ev.tournament, _league.clock_time(ev.at) if all_ is False
+                     else ev.at, ev.action, _league.summary(ev), mark])
+    show_table(["#", "t", "recorded", "action", "what", ""], rows, plain,
+               title="Log of %s" % ("the league" if t is None else "tournament %d" % t.number))
+
+
+def cmd_seats(db, number, plain):
+    lg = _read("seats", db)
+    t = _tournament("seats", lg, number)
+    when = now()
+    head = "Tournament %d: %s (%s)" % (t.number, t.setup["name"], t.setup["profile"])
+    if t.started:
+        level, clock = t.level_at(when)
+        head += ", level %d%s, %d players in" % (level, " (break)" if clock.on_break() else "",
+                                                  len(t.remaining()))
+    rows = []
+    for e in t.players.values():
+        if e.state not in ("registered", "in"):
+            continue
+        note = ""
+        if e.absent == "awol":
+            ded, _, why = t.absent_deduction(when)
+            note = "not seated: remove %d chips now" % ded if ded else "not seated"
+        elif e.absent == "away":
+            note = "away (known whereabouts)"
+        rows.append([e.seat[0] if e.seat else "", e.seat[1] if e.seat else "", e.name,
+                     e.stack - e.deducted if e.stack else "", note])
+    rows.sort(key=lambda r: (r[0] or 10**6, r[1] or 0))
+    show_table(["table", "seat", "player", "chips at entry", ""], rows, plain, title=head)
+
+
+def cmd_results(csv_file, db, number, plain):
+    lg = _read("results", db)
+    t = _tournament("results", lg, number)
+    rows = t.results()
+    fields = ["place", "name", "member", "entry", "points"]
+    if csv_file:
+        with open(csv_file, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(fields)
+            for r in rows:
+                w.writerow([r["place"], r["name"], "yes" if r["member"] else "no",
+                            r["entry"], "" if r["points"] is None else r["points"]])
+    status = "final" if t.ended else "so far, %d players in" % len(t.remaining())
+    show_table(fields, [[r["place"], r["name"], "yes" if r["member"] else "", r["entry"],
+                         _league._num(r["points"]) if r["points"] is not None else ""]
+                        for r in rows], plain,
+               title="Results of tournament %d, %s (%s; %d entries)" % (
+                   t.number, t.setup["name"], status, len(t.entrants())))
+    if csv_file:
+        click.echo("Written to %s." % csv_file)
+
+
+def cmd_league(csv_file, members, db, plain):
+    lg = _read("league", db)
+    rows = lg.standings()
+    if members:
+        rows = [r for r in rows if r["member"]]
+    fields = ["rank", "name", "member", "events", "wins", "best", "points"]
+    if csv_file:
+        with open(csv_file, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(fields)
+            for r in rows:
+                w.writerow([r["rank"], r["name"], "yes" if r["member"] else "no", r["events"],
+                            r["wins"], r["best"], _league._num(r["points"])])
+    done = lg.finished()
+    show_table(fields, [[r["rank"], r["name"], "yes" if r["member"] else "", r["events"],
+                         r["wins"], _league.ordinal(r["best"]), _league._num(r["points"])]
+                        for r in rows], plain,
+               title="%s leaderboard after %d tournament%s" % (
+                   lg.name or "League", len(done), "" if len(done) == 1 else "s"))
+    if csv_file:
+        click.echo("Written to %s." % csv_file)
+
+
+# ------------------------------------------------------------------------- register
+
+def register(cli, fail_fn):
+    """Add the commands to the Click group *cli*; *fail_fn(command, msg)* exits 2."""
+    global _FAIL
+    _FAIL = fail_fn
+
+    @cli.command("new")
+    @click.argument("file", type=click.Path(dir_okay=False))
+    @click.option("--again", is_flag=True,
+                  help="Set up another tournament from the same file even if the last one "
+                       "from it has not started.")
+    @db_option
+    def new(file, again, db):
+        """Set up a tournament from FILE (TOML) in the league file (created if missing)."""
+        cmd_new(file, db, again)
+
+    @cli.command("register")
+    @click.argument("names", nargs=-1, required=True)
+    @click.option("--member", is_flag=True, help="League member (kept for later events).")
+    @db_option
+    @tournament_option
+    def register_(names, member, db, number):
+        """Register players (NAME...); past the cap they go on the standby list."""
+        cmd_register(names, member, db, number)
+
+    @cli.command("standby")
+    @click.argument("name", required=False)
+    @click.option("--member", is_flag=True, help="With NAME: a league member.")
+    @click.option("--take", metavar="NAME", default=None,
+                  help="NAME takes the seat offered to them.")
+    @click.option("--pass", "pass_", metavar="NAME", default=None,
+                  help="NAME is not available: offer the seat to the next standby player.")
+    @click.option("--seat", default=None, metavar="T.S",
+                  help="With --take: the seat the TD directs (default: the freed seat).")
+    @at_option
+    @db_option
+    @tournament_option
+    @plain_option
+    def standby(name, member, take, pass_, seat, at, db, number, plain):
+        """Show the standby list and seat offers; NAME adds a player to the list."""
+        cmd_standby(name, member, take, pass_, seat, at, db, number, plain)
+
+    @cli.command("lock")
+    @click.argument("name")
+    @click.option("--table", type=click.IntRange(1), required=True)
+    @click.option("--seat", type=int, required=True)
+    @click.option("--reason", default="TD", show_default=True,
+                  help="Why, e.g. accessibility.")
+    @db_option
+    @tournament_option
+    def lock(name, table, seat, reason, db, number):
+        """Lock a registered player's seat for the draw (accessibility, the TD)."""
+        cmd_lock(name, table, seat, reason, db, number)
+
+    @cli.command("draw")
+    @click.option("--seed", type=click.IntRange(0), default=None,
+                  help="Seed of the draw (default: a random one, printed and logged).")
+    @click.option("--ace8", is_flag=True, help="LPPL's Ace-8 card draw at each table.")
+    @click.option("--again", is_flag=True, help="Replace an earlier draw.")
+    @click.option("--final", is_flag=True, help="The final-table redraw.")
+    @db_option
+    @tournament_option
+    @plain_option
+    def draw(seed, ace8, again, final, db, number, plain):
+        """Draw the seats (random and reproducible from the seed)."""
+        cmd_draw(seed, ace8, again, final, db, number, plain)
+
+    @cli.command("start")
+    @click.option("--absent", multiple=True, metavar="NAME",
+                  help="Not seated, whereabouts unknown (LPPL: chips removed, or replaced "
+                       "by a standby player).")
+    @click.option("--away", multiple=True, metavar="NAME",
+                  help="Not seated, whereabouts known (bar, toilets): blinds only.")
+    @at_option
+    @db_option
+    @tournament_option
+    def start(absent, away, at, db, number):
+        """Shuffle up and deal: the tournament starts."""
+        cmd_start(absent, away, at, db, number)
+
+    @cli.command("level")
+    @click.argument("level", type=click.IntRange(1))
+    @at_option
+    @db_option
+    @tournament_option
+    def level(level, at, db, number):
+        """The clock's level LEVEL started (keeps the host's clock with the room's)."""
+        cmd_level(level, at, db, number)
+
+    @cli.command("late")
+    @click.argument("name")
+    @click.option("--member", is_flag=True, help="League member.")
+    @click.option("--seat", default=None, metavar="T.S", help="The seat (default: drawn).")
+    @at_option
+    @db_option
+    @tournament_option
+    def late(name, member, seat, at, db, number):
+        """A latecomer asks to join: the decision, the stack and the seat."""
+        cmd_late(name, member, seat, at, db, number)
+
+    @cli.command("arrive")
+    @click.argument("name")
+    @at_option
+    @db_option
+    @tournament_option
+    def arrive(name, at, db, number):
+        """A registered player who was not seated at the start takes the seat."""
+        cmd_arrive(name, at, db, number)
+
+    @cli.command("bust")
+    @click.argument("names", nargs=-1, required=True)
+    @click.option("--chips-at-start", "chips", multiple=True, metavar="N",
+                  help="Chips at the start of the hand, one per NAME (or NAME=N).")
+    @click.option("--cards", multiple=True, metavar="CARDS",
+                  help='Hole cards, one per NAME (or NAME=CARDS), e.g. "As Kd".')
+    @click.option("--board", default=None, help='The board, e.g. "Ah 7d 2c 9s Tc".')
+    @at_option
+    @db_option
+    @tournament_option
+    def bust(names, chips, cards, board, at, db, number):
+        """Eliminations: one NAME, or several who went out in the same hand."""
+        cmd_bust(names, chips, cards, board, at, db, number)
+
+    @cli.command("move")
+    @click.argument("name")
+    @click.argument("seat", metavar="T.S")
+    @db_option
+    @tournament_option
+    def move(name, seat, db, number):
+        """Record that NAME now sits at table T seat S (balancing, TD)."""
+        cmd_move(name, seat, db, number)
+
+    @cli.command("end")
+    @click.argument("stacks", nargs=-1, required=True, metavar="NAME=CHIPS...")
+    @at_option
+    @db_option
+    @tournament_option
+    def end(stacks, at, db, number):
+        """A time-limited end: the players still in are ranked by chips."""
+        cmd_end(stacks, at, db, number)
+
+    @cli.command("undo")
+    @db_option
+    @tournament_option
+    def undo(db, number):
+        """Undo the last TD action of the tournament (a compensating event)."""
+        cmd_undo(db, number)
+
+    @cli.command("log")
+    @click.option("--all", "all_", is_flag=True, help="Every tournament, full times.")
+    @click.option("--json", "as_json", is_flag=True,
+                  help="One JSON object per event, with every decision's payload.")
+    @db_option
+    @tournament_option
+    @plain_option
+    def log(all_, as_json, db, number, plain):
+        """The audit log: every TD action, in order, with undone ones marked."""
+        cmd_log(all_, as_json, db, number, plain)
+
+    @cli.command("seats")
+    @db_option
+    @tournament_option
+    @plain_option
+    def seats(db, number, plain):
+        """Who sits where; players not seated and the chips due from them."""
+        cmd_seats(db, number, plain)
+
+    @cli.command("results")
+    @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
+                  help="Also write the results to this CSV file.")
+    @db_option
+    @tournament_option
+    @plain_option
+    def results(csv_file, db, number, plain):
+        """Finishing order and points."""
+        cmd_results(csv_file, db, number, plain)
+
+    @cli.command("league")
+    @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
+                  help="Also write the leaderboard to this CSV file.")
+    @click.option("--members", is_flag=True, help="League members only.")
+    @db_option
+    @plain_option
+    def league(csv_file, members, db, plain):
+        """The league leaderboard over every finished tournament."""
+        cmd_league(csv_file, members, db, plain)

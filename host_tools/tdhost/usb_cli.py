@@ -1,0 +1,112 @@
+"""`tdhost boxes` and `tdhost pair`: the boxes on this computer's USB ports.
+
+    tdhost boxes [--listen S]                  ports with an Adafruit/Espressif USB VID
+    tdhost pair PORT --table N --key-file F    give the box on PORT its table and event key
+
+pyserial is imported only when one of these runs, so the other commands work
+without it.  Bad input exits 2 with one sentence (cli._fail).
+"""
+
+import os
+
+import click
+
+
+def register(cli, fail):
+    """Add the USB commands to the Click group *cli*."""
+
+    @cli.command("boxes")
+    @click.option("--listen", type=click.FloatRange(0, 120), default=0.0, show_default=True,
+                  help="Seconds to listen on each port for the frames its box sends (hello"
+                       " shows the box id, table and key id; read unverified).")
+    def boxes_cmd(listen):
+        """List serial ports that may be Table Clock boxes (USB vendor Adafruit 0x239A or
+        Espressif 0x303A).  A CircuitPython box shows two ports: the console and the data
+        port the host talks to ("data")."""
+        from tdhost import usb
+
+        found = usb.candidates()
+        if not found:
+            click.echo("no Adafruit or Espressif USB serial ports found")
+            return
+        for c in found:
+            click.echo("%-22s %04x:%04x  %-9s %s%s%s" % (
+                c["device"], c["vid"], c["pid"], c["maker"],
+                c["interface"] or c["description"],
+                "  serial %s" % c["serial_number"] if c["serial_number"] else "",
+                "  [data]" if c["data"] else ""))
+            if listen:
+                try:
+                    ser = usb.open_port(c["device"])
+                except Exception as e:  # noqa: BLE001 -- a busy or vanished port: say so
+                    click.echo("    cannot open: %s" % e)
+                    continue
+                try:
+                    frames, other = usb.listen(ser, listen)
+                finally:
+                    ser.close()
+                boxes = {}
+                for f in frames:
+                    if f["kind"] == "hello":
+                        boxes[f["from"]] = f
+                for box, f in sorted(boxes.items()):
+                    click.echo("    box %s: table %s, key %s, firmware %s" % (
+                        box, f["table"], f["key_id"], f["fw"]))
+                if not boxes:
+                    click.echo("    no hello in %g s (%d frames, %d other lines)"
+                               % (listen, len(frames), other))
+
+    @cli.command("pair")
+    @click.argument("port")
+    @click.option("--table", type=click.IntRange(1, 999), required=True,
+                  help="The table number this box serves.")
+    @click.option("--key-file", type=click.Path(dir_okay=False), required=True,
+                  help="The event key: hex digits (32 bytes).  With --new-key, made here.")
+    @click.option("--new-key", is_flag=True, help="Make a fresh key in KEY_FILE (it must not"
+                                                  " exist).")
+    @click.option("--key-id", default=None,
+                  help="A name for the key (default: k- and 8 hex digits of its SHA-256).")
+    @click.option("--event", "event_name", default=None, help="The event's name.")
+    @click.option("--wifi-ssid", default=None, help="Wi-Fi network (kept for the Wi-Fi link).")
+    @click.option("--wifi-password", default=None, help="Wi-Fi password (ditto).")
+    @click.option("--mqtt-host", default=None, help="MQTT broker (ditto).")
+    @click.option("--mqtt-port", type=click.IntRange(1, 65535), default=None,
+                  help="MQTT port (ditto).")
+    @click.option("--timeout", type=click.FloatRange(0.5, 120), default=10.0,
+                  show_default=True, help="Seconds to wait for the box's answer.")
+    def pair_cmd(port, table, key_file, new_key, key_id, event_name, wifi_ssid, wifi_password,
+                 mqtt_host, mqtt_port, timeout):
+        """Pair the box on serial PORT (its data port, see `tdhost boxes`): it gets the
+        table number, the event key and the Wi-Fi/MQTT settings, keeps them in its
+        power-loss record and answers with a hello signed with the new key."""
+        from tdhost import usb
+
+        if new_key:
+            if os.path.exists(key_file):
+                fail("pair", "%s exists already: --new-key never overwrites a key." % key_file)
+            key = usb.new_key_file(key_file)
+        else:
+            if not os.path.exists(key_file):
+                fail("pair", "%s does not exist (--new-key makes one)." % key_file)
+            try:
+                key = usb.read_key_file(key_file)
+            except (ValueError, UnicodeDecodeError) as e:
+                fail("pair", "%s." % e)
+        if key_id is None:
+            key_id = usb.key_id_of(key)
+        settings = {}
+        for name, value in (("wifi_ssid", wifi_ssid), ("wifi_password", wifi_password),
+                            ("mqtt_host", mqtt_host), ("mqtt_port", mqtt_port)):
+            if value is not None:
+                settings[name] = value
+        try:
+            ser = usb.open_port(port)
+        except Exception as e:  # noqa: BLE001 -- no such port, busy, permissions
+            fail("pair", "cannot open %s: %s." % (port, e))
+        try:
+            box = usb.pair(ser, table, key, key_id, event_name, settings, timeout_s=timeout)
+        except usb.PairError as e:
+            fail("pair", "%s." % e)
+        finally:
+            ser.close()
+        click.echo("box %s is table %d with key %s" % (box, table, key_id))

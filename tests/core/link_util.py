@@ -1,0 +1,157 @@
+"""Helpers for the serial link tests (tests/core/test_link*.py): a fake
+usb_cdc port, a hand-driven host, a table and its config.  Portable."""
+
+from tableclock.protocol import Receiver, Sender
+from tc_util import table
+from tcbox.link import LIVE, Link, setup_of
+
+KEY = bytes(range(32))
+BOX = "tc-01"
+LEVELS = [{"sb": 25, "bb": 50, "ante": 0, "minutes": 20},
+          {"sb": 50, "bb": 100, "ante": 0, "minutes": 20},
+          {"break": 10},
+          {"sb": 75, "bb": 150, "ante": 0, "minutes": 20}]
+
+
+class FakePort:
+    """usb_cdc.Serial's API in memory.  *accept*: bytes a write takes at
+    most (None: all, 0: a computer that stopped reading).  Bytes wait in
+    lists of small chunks both ways: no big blocks on a small heap."""
+
+    def __init__(self, accept=None):
+        self.chunks = []  # from the host
+        self.out = []  # to the host
+        self.connected = True
+        self.accept = accept
+        self.reads = 0
+        self.writes = 0
+
+    def feed(self, data):
+        for i in range(0, len(data), 256):
+            self.chunks.append(bytes(data[i:i + 256]))
+
+    @property
+    def in_waiting(self):
+        n = 0
+        for c in self.chunks:
+            n += len(c)
+        return n
+
+    def read(self, n):
+        self.reads += 1
+        out = b""
+        while self.chunks and len(out) < n:
+            c = self.chunks.pop(0)
+            k = n - len(out)
+            if len(c) > k:
+                self.chunks.insert(0, c[k:])
+                c = c[:k]
+            out += c
+        return out
+
+    def write(self, b):
+        self.writes += 1
+        n = len(b) if self.accept is None else min(self.accept, len(b))
+        if n:
+            self.out.append(bytes(b[:n]))
+        return n
+
+    @property
+    def sent(self):
+        return b"".join(self.out)
+
+    def take(self):
+        out = self.out
+        self.out = []
+        return out
+
+
+class Host:
+    """The host's side, by hand: frames into the port, frames out of it."""
+
+    def __init__(self, port, boot=1, key=KEY):
+        self.port = port
+        self.rx = Receiver(key, "host")
+        self.tx = Sender(key, "host", boot)
+        self.rest = b""
+
+    def read(self):
+        got = []
+        for c in self.port.take():
+            while True:
+                i = c.find(b"\n")
+                if i < 0:
+                    self.rest += c
+                    break
+                line = self.rest + c[:i]
+                self.rest = b""
+                c = c[i + 1:]
+                if line:
+                    msg = self.rx.accept(line)
+                    if msg is not None:
+                        got.append(msg)
+        return got
+
+    def frame(self, msg, to=BOX):
+        return self.tx.encode(msg, to)
+
+    def send(self, msg, to=BOX):
+        f = self.frame(msg, to)
+        self.port.feed(f)
+        return f
+
+
+def link_table():
+    return table("lppl", {1: 3000, 2: 3000, 3: 3000}, button=1, levels=LEVELS)
+
+
+def config(t, nonce, **kw):
+    msg = setup_of(t.setup)
+    msg["kind"] = "config"
+    msg["table"] = 4
+    msg["key_id"] = "ev1"
+    msg["nonce"] = nonce
+    for k in kw:
+        msg[k] = kw[k]
+    return msg
+
+
+def run(link, now, polls=20, step=10):
+    for _ in range(polls):
+        link.poll(now)
+        now += step
+    return now
+
+
+def kinds(msgs):
+    return [m["kind"] for m in msgs]
+
+
+def counter():
+    """A stand-in for os.urandom: 01 01 ..., then 02 02 ..."""
+    n = [0]
+
+    def urandom(k):
+        n[0] += 1
+        return bytes([n[0]]) * k
+
+    return urandom
+
+
+def live(t=None):
+    """A box link gone LIVE with a host: (link, port, host, now)."""
+    t = t or link_table()
+    port = FakePort()
+    link = Link(port, BOX, t, KEY, "ev1", urandom=counter())
+    link.restore(None)
+    host = Host(port)
+    now = run(link, 1000, 2)
+    hello = host.read()[0]
+    assert hello["kind"] == "hello" and hello["nonce"] == "0101010101010101"
+    host.send(config(t, hello["nonce"]))
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}})
+    host.send({"kind": "clock", "level_index": 0, "ms_left": 1200000, "paused": False,
+               "host_ms": 5})
+    now = run(link, now, 10)
+    assert link.state == LIVE, link.state
+    return link, port, host, now

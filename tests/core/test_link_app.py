@@ -1,0 +1,111 @@
+"""The box's serial link (tcbox/link.py), part 3: wired to the App
+(tcbox.link.attach/tick).  Portable, like parts 1 and 2 (test_link.py,
+test_link_out.py); the same through the real power-loss record (which would
+not fit the MicroPython run's heap beside everything else) is in
+tests/host/test_usb_link.py.
+"""
+
+import json
+
+from link_util import BOX, KEY, FakePort, Host, config, link_table
+from tcbox.app import App
+from tcbox.link import LIVE, Link, attach, tick
+
+
+# ---------------------------------------------------------------- the app
+class _Screen:
+    def update(self, f):
+        return 0
+
+
+class _Keys:
+    def get(self):
+        return None
+
+
+class _Saver:
+    """record.Saver's interface: keeps the JSON of each offer's extra."""
+
+    def __init__(self):
+        self.extras = []
+
+    def offer(self, t, extra=None):
+        self.extras.append(json.loads(json.dumps(extra)))
+        return 1
+
+    def saved(self, rec):
+        pass
+
+
+def test_attached_to_the_app_events_go_into_the_same_save():
+    t = link_table()
+    saver = _Saver()
+    app = App(t, ["left", "ok", "right"], _Screen(), _Keys(), saver=saver)
+    port = FakePort()
+    link = Link(port, BOX, t, KEY, "ev1")
+    link.restore({"b": 3})
+    attach(app, link)
+    app.step(0)
+    tick(app, link, 0)  # the boot counter moved on: saved at once
+    assert saver.extras[-1]["b"] == 4
+    assert app.info["link"] == "USB: waiting"
+    # what App.press does with an accepted event: handle, save, redraw
+    assert t.handle({"do": "hand"}) is None
+    app.save()
+    assert [e[1] for e in saver.extras[-1]["o"]] == ["hand_started"]
+    app.dirty = True
+    app.step(10)
+    tick(app, link, 10)
+    assert len(link.outbox) == 1  # the redraw's state adds nothing twice
+    # what a power cut leaves: the unsent event (test_link_out.py restores such)
+    assert saver.extras[-1]["o"][0][:2] == ["4-1", "hand_started"]
+
+
+def test_attached_a_new_table_from_the_host_replaces_the_apps():
+    t = link_table()
+    app = App(t, ["left", "ok", "right"], _Screen(), _Keys())
+    port = FakePort()
+    link = Link(port, BOX, t, KEY, "ev1")
+    link.restore(None)
+    attach(app, link)
+    host = Host(port)
+    now = 0
+    for _ in range(3):
+        app.step(now)
+        tick(app, link, now)
+        now += 10
+    nonce = host.read()[0]["nonce"]
+    host.send(config(t, nonce, seats=8))
+    host.send({"kind": "seating", "names": {"1": "A", "8": "B"}, "stacks": {"1": 10, "8": 20}})
+    host.send({"kind": "clock", "level_index": 0, "ms_left": 1000, "paused": False,
+               "host_ms": 0})
+    for _ in range(10):
+        app.step(now)
+        tick(app, link, now)
+        now += 10
+    assert app.table is link.table and app.table is not t
+    assert app.table.stacks == {1: 10, 8: 20} and app.state["stacks"] == {"1": 10, "8": 20}
+    assert link.state == LIVE and app.info["link"] == "USB ok" and app.info["table"] == 4
+    # an instruction: on screen until the dealer confirms, then acknowledged
+    host.read()
+    ins = {"kind": "instruction", "id": "i-9", "action": "move_out", "seat": 8, "to_table": 2,
+           "to_seat": 3}
+    host.send(ins)
+    for _ in range(3):
+        app.step(now)
+        tick(app, link, now)
+        now += 10
+    assert app.info["instruction"]["id"] == "i-9"
+    host.send(ins)  # the host resends it: shown once
+    for _ in range(3):
+        app.step(now)
+        tick(app, link, now)
+        now += 10
+    assert not app.waiting
+    app.ack()  # the dealer's Confirm
+    for _ in range(3):
+        app.step(now)
+        tick(app, link, now)
+        now += 10
+    ev = [m for m in host.read() if m["kind"] == "event"]
+    assert [(m["instr"], m["result"]) for m in ev] == [("i-9", "acknowledged")]

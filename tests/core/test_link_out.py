@@ -1,0 +1,293 @@
+"""The box's serial link (tcbox/link.py), part 2: the outbox and its
+persistence, a port that stops taking bytes, instructions, pairing, and the
+wiring to the App.  Portable, like part 1 (test_link.py).
+"""
+
+from link_util import (
+    BOX,
+    KEY,
+    FakePort,
+    Host,
+    config,
+    kinds,
+    link_table,
+    live,
+    run,
+)
+from tableclock.protocol import UNPAIRED_KEY, decode, encode
+from tc_util import do
+from tcbox import link as L
+from tcbox.link import (
+    DISCONNECTED,
+    HELLO_SENT,
+    LIVE,
+    OUTBOX_MAX,
+    RESEND_MS,
+    SILENCE_MS,
+    Link,
+)
+
+
+# ---------------------------------------------------------------- events out
+def test_events_go_out_until_acknowledged():
+    link, port, host, now = live()
+    host.read()
+    t = link.table
+    st0 = t.state()
+    link.observe(st0)
+    link.observe(do(t, "hand"))
+    now = run(link, now, 3)
+    ev = [m for m in host.read() if m["kind"] == "event"]
+    assert [(m["what"], m["id"]) for m in ev] == [("hand_started", "0-1")]
+    now = run(link, now + RESEND_MS, 2)
+    again = [m for m in host.read() if m["kind"] == "event"]
+    assert [m["id"] for m in again] == ["0-1"]  # resent, same id, new frame
+    assert again[0]["seq"] > ev[0]["seq"]
+    host.send({"kind": "ack", "ids": ["0-1"]})
+    now = run(link, now, 2)
+    assert not link.outbox
+    run(link, now + RESEND_MS, 2)
+    assert not [m for m in host.read() if m["kind"] == "event"]
+
+
+def test_the_outbox_is_bounded_dropping_the_oldest():
+    link, port, host, now = live()
+    for i in range(OUTBOX_MAX + 5):
+        link.error("e%d" % i)
+    assert len(link.outbox) == OUTBOX_MAX and link.dropped == 5
+    assert link.outbox[0][0][2] == "e5"
+    extra = link.extra()
+    assert 0 < len(extra["o"]) <= OUTBOX_MAX
+    assert extra["o"][-1][2] == "e68"  # the newest kept first
+    size = 0
+    for e in link.outbox[-len(extra["o"]):]:
+        size += e[2]
+    assert size <= L.EXTRA_EVENTS_MAX
+
+
+def test_events_survive_a_reboot_with_their_ids():
+    link, port, host, now = live()
+    t = link.table
+    link.observe(t.state())
+    link.observe(do(t, "hand"))
+    link.error("keypad stuck")
+    extra = link.extra()
+    assert extra["b"] == 0
+    port2 = FakePort()
+    box2 = Link(port2, BOX, t, KEY, "ev1")
+    box2.restore(extra)
+    assert box2.boot == 1 and box2.save_due
+    host2 = Host(port2)
+    now = run(box2, now, 2)
+    nonce = [m for m in host2.read() if m["kind"] == "hello"][0]["nonce"]
+    host2.send(config(t, nonce))
+    now = run(box2, now, 6)
+    ids = [m["id"] for m in host2.read() if m["kind"] == "event"]
+    assert ids == ["0-1", "0-2"], ids
+    assert box2.error("new") == "1-1"  # new ids carry the new boot
+
+
+def test_a_computer_that_stops_reading_never_blocks_the_box():
+    link, port, host, now = live()
+    host.read()
+    port.accept = 0
+    t = link.table
+    link.observe(t.state())
+    for i in range(100):
+        link.observe(do(t, "away" if i % 2 == 0 else "back", seat=2))
+        ops, w = link.ops, port.writes
+        link.poll(now)
+        assert link.ops - ops <= 4 and port.writes - w <= 1  # bounded work per poll
+        now += 700
+    assert port.sent == b"" and link.stalls >= 99
+    assert len(link.outbox) == OUTBOX_MAX and link.dropped == 100 - OUTBOX_MAX
+    # it reads again, a few bytes at a time: the frames come out whole
+    port.accept = 7
+    want = [e[0][0] for e in link.outbox]
+    ids = []
+    for i in range(20000):
+        link.poll(now)
+        now += 5
+        if i % 50 == 0:
+            got = [m["id"] for m in host.read() if m["kind"] == "event"]  # all whole and good
+            ids += got
+            if got:
+                host.send({"kind": "ack", "ids": got})
+            if not link.outbox:
+                break
+    assert not link.outbox
+    assert ids[0] == "0-1"  # the frame it was writing when the port stalled
+    first = []
+    for i in ids[1:]:  # (trickling out takes longer than RESEND_MS: some go twice)
+        if i not in first:
+            first.append(i)
+    assert first == want
+
+
+def test_a_lost_connection_ends_a_cut_frame_and_says_hello_again():
+    link, port, host, now = live()
+    host.read()
+    port.accept = 5
+    link.error("x")
+    link.poll(now)
+    assert link.out is not None
+    port.connected = False
+    link.poll(now + 10)
+    assert link.state == DISCONNECTED
+    port.connected = True
+    port.accept = None
+    port.take()
+    run(link, now + 20, 3)
+    assert port.sent[:1] == b"\n"
+    assert kinds(host.read())[0] == "hello"
+
+
+def test_silence_from_the_host_means_hello_again():
+    link, port, host, now = live()
+    host.read()
+    first = link.nonce
+    run(link, now + SILENCE_MS - 100, 2)
+    assert link.state == LIVE
+    run(link, now + SILENCE_MS, 2)
+    assert link.state == HELLO_SENT and link.nonce != first
+    assert [m["nonce"] for m in host.read() if m["kind"] == "hello"] == [link.nonce]
+
+
+def test_a_restarted_host_is_told_hello():
+    link, port, host, now = live()
+    host.read()
+    newhost = Host(port, boot=2)
+    newhost.send({"kind": "ping"}, "*")
+    run(link, now, 3)
+    assert link.state == HELLO_SENT
+    assert kinds(newhost.read()) == ["hello", "pong"]
+
+
+# ---------------------------------------------------------------- instructions
+def test_instructions_once_with_their_result():
+    link, port, host, now = live()
+    seen = []
+    link.on_instruction = seen.append
+    instr = {"kind": "instruction", "id": "i-1", "action": "message", "text": "Colour up"}
+    host.send(instr)
+    now = run(link, now, 3)
+    assert len(seen) == 1 and seen[0]["text"] == "Colour up"
+    host.send(instr)  # resent by the host before any answer: not shown again
+    now = run(link, now, 3)
+    assert len(seen) == 1
+    link.instruction_done("i-1", "done")
+    now = run(link, now, 3)
+    ev = [m for m in host.read() if m["kind"] == "event"]
+    assert [(m["instr"], m["result"]) for m in ev] == [("i-1", "done")]
+    host.send({"kind": "ack", "ids": [ev[0]["id"]]})
+    now = run(link, now, 3)
+    host.send(instr)  # again after the answer was acknowledged: the answer again
+    run(link, now, 3)
+    ev2 = [m for m in host.read() if m["kind"] == "event"]
+    assert len(seen) == 1 and ev2 and ev2[0]["result"] == "done" and ev2[0]["id"] != ev[0]["id"]
+
+
+def test_pending_instructions_survive_a_reboot():
+    link, port, host, now = live()
+    link.on_instruction = lambda m: None
+    host.send({"kind": "instruction", "id": "i-7", "action": "move_out", "seat": 3,
+               "to_table": 2, "to_seat": 7})
+    run(link, now, 3)
+    assert link.save_due
+    box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
+    box2.restore(link.extra())
+    handed = []
+    box2.on_instruction = handed.append
+    box2.poll(0)
+    assert [h["id"] for h in handed] == ["i-7"] and handed[0]["to_table"] == 2
+
+
+def test_without_a_handler_instructions_are_refused():
+    link, port, host, now = live()
+    host.send({"kind": "instruction", "id": "i-2", "action": "redraw"})
+    run(link, now, 4)
+    ev = [m for m in host.read() if m["kind"] == "event"]
+    assert ev and ev[0]["result"] == "refused"
+
+
+# ---------------------------------------------------------------- pairing
+def _pair_frame(key, table_no=5, boot=0, seq=1):
+    return encode({"kind": "pair", "key": "".join("%02x" % b for b in key), "key_id": "ev2",
+                   "table": table_no, "event": "Spring", "settings": {"wifi_ssid": "tc"}},
+                  key, seq, "host", boot, "*")
+
+
+def test_an_unpaired_box_says_hello_with_the_public_key_and_takes_a_pairing():
+    port = FakePort()
+    link = Link(port, BOX, link_table())
+    link.restore(None)
+    assert not link.paired and link.info_text() == "USB: not paired"
+    assert link.error("x") is None  # no host to tell
+    now = run(link, 0, 2)
+    hello = decode(port.sent.split(b"\n")[0], UNPAIRED_KEY, "host")
+    assert hello["key_id"] == "unpaired"
+    port.take()
+    key2 = b"k" * 32
+    port.feed(b"junk\n" + _pair_frame(key2))
+    now = run(link, now, 4)
+    assert link.paired and link.table_no == 5 and link.key_id == "ev2" and link.save_due
+    host = Host(port, key=key2)
+    hellos = [m for m in host.read() if m["kind"] == "hello"]
+    assert hellos and hellos[0]["key_id"] == "ev2" and hellos[0]["table"] == 5
+    # the pairing is in the record and comes back
+    box2 = Link(FakePort(), BOX, link_table())
+    box2.restore(link.extra())
+    assert box2.paired and box2.key == key2 and box2.pairing["settings"]["wifi_ssid"] == "tc"
+
+
+def test_a_pair_frame_with_a_wrong_signature_is_refused():
+    port = FakePort()
+    link = Link(port, BOX, link_table())
+    link.restore(None)
+    f = _pair_frame(b"k" * 32)
+    bad = f.replace(b'"table":5', b'"table":6')
+    port.feed(bad)
+    run(link, 0, 4)
+    assert not link.paired and link.refused_pairs == 1
+
+
+def test_an_unpaired_box_takes_noconfig():
+    port = FakePort()
+    t = link_table()
+    link = Link(port, BOX, t)
+    link.restore(None)
+    now = run(link, 0, 2)
+    host = Host(port, key=UNPAIRED_KEY)
+    nonce = host.read()[0]["nonce"]
+    host.send(config(t, nonce))
+    run(link, now, 4)
+    assert link.state == HELLO_SENT
+
+
+def test_extra_is_plain_json_and_survives_damage():
+    import json
+
+    link, port, host, now = live()
+    link.error("a")
+    e = link.extra()
+    assert json.loads(json.dumps(e)) == e
+    box = Link(FakePort(), BOX, link.table, KEY, "ev1")
+    box.restore({"b": "x", "o": [["bad"], 5, ["0-9", "away", 3]], "i": 7, "p": {"key": "zz"}})
+    assert box.boot == 0 and [e[0][0] for e in box.outbox] == ["0-9"]
+
+
+def test_a_host_that_lost_its_boot_counter_is_heard_through_the_nonce():
+    link, port, host, now = live()
+    host.read()
+    newhost = Host(port, boot=0)  # its boot file is gone: older than the pinned 1
+    newhost.send({"kind": "ping", "t": 1}, "*")
+    now = run(link, now, 3)
+    assert link.rx.stale == 1 and link.state == LIVE  # not heard yet
+    now = run(link, now + SILENCE_MS, 2)  # silence: hello again
+    nonce = [m for m in newhost.read() if m["kind"] == "hello"][-1]["nonce"]
+    newhost.send(config(link.table, nonce))
+    newhost.send({"kind": "seating", "names": {}})
+    newhost.send({"kind": "clock", "level_index": 0, "ms_left": 5000, "paused": False,
+                  "host_ms": 0})
+    run(link, now, 8)
+    assert link.state == LIVE and link.host_boot == 0 and link.table.clock.left_ms == 5000

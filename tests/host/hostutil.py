@@ -1,0 +1,141 @@
+"""Helpers for the tdhost tournament tests: a night driven in memory through the same
+decide_* methods the commands use (no SQLite), and a CLI runner with a fixed clock."""
+
+import datetime
+import os
+
+from click.testing import CliRunner
+
+from tdhost import league as L, tfile
+from tdhost.cli import cli
+from tdhost.store import Event
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXAMPLES = os.path.join(ROOT, "docs", "examples")
+T0 = datetime.datetime(2025, 3, 3, 20, 0, 0, tzinfo=datetime.timezone.utc)
+NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou",
+         "Max", "Ned", "Oli", "Pam", "Quin", "Rae", "Sam", "Tom", "Uma", "Vic", "Wes", "Xan",
+         "Yul", "Zoe"]
+
+
+def players(n, prefix="P"):
+    return NAMES[:n] if n <= len(NAMES) else ["%s%02d" % (prefix, i) for i in range(1, n + 1)]
+
+
+def at(minutes):
+    """The time *minutes* after the start (20:00)."""
+    return T0 + datetime.timedelta(minutes=minutes)
+
+
+def setup(example="lppl", **over):
+    with open(os.path.join(EXAMPLES, example + ".toml"), encoding="utf-8") as f:
+        s = tfile.parse(f.read(), example + ".toml")
+    late = over.pop("late", None)
+    s.update(over)
+    if late:
+        s["late"] = dict(s["late"], **late)
+    return s
+
+
+class Night:
+    """One league with tournaments driven in memory, event by event."""
+
+    def __init__(self, example="lppl", **over):
+        self.events = []
+        self.lg = L.replay([])
+        self.new(example, **over)
+
+    @property
+    def t(self):
+        return self.lg.current()
+
+    def _add(self, action, payload, undoes=None):
+        number = payload.get("number") if action == "new" else self.t.number
+        ev = Event(len(self.events) + 1, number, L.iso(T0), action, payload, undoes)
+        self.events.append(ev)
+        self.lg = L.replay(self.events) if action in ("new", "undo") else self._apply(ev)
+        return payload
+
+    def _apply(self, ev):
+        self.lg.events = self.events
+        self.t.apply(ev, self.lg)
+        if ev.action in ("register", "late"):
+            key = L.player_key(ev.payload["name"])
+            self.lg.names.setdefault(key, ev.payload["name"])
+            if ev.payload["member"]:
+                self.lg.members.add(key)
+        return self.lg
+
+    def new(self, example="lppl", **over):
+        number = max(self.lg.tournaments, default=0) + 1
+        return self._add("new", {"setup": setup(example, **over), "number": number})
+
+    def register(self, *names, member=False):
+        out = []
+        for n in names:
+            p, msg = self.t.decide_register(n, member, T0, self.lg, len(self.events) + 1)
+            self._add("register", p)
+            out.append(msg)
+        return out
+
+    def standby_add(self, name):
+        p, msg = self.t.decide_standby_add(name, False, self.lg)
+        self._add("register", p)
+        return msg
+
+    def lock(self, name, table, seat, reason="accessibility"):
+        return self._add("lock", self.t.decide_lock(name, table, seat, reason))
+
+    def draw(self, seed=1, ace8=False, again=False, final=False):
+        return self._add("draw", self.t.decide_draw(seed, ace8, again, final))
+
+    def start(self, absent=(), away=(), minutes=0):
+        p, notes = self.t.decide_start(at(minutes), list(absent), list(away))
+        self._add("start", p)
+        return notes
+
+    def level(self, n, minutes):
+        return self._add("level", self.t.decide_level(n, at(minutes)))
+
+    def late(self, name, minutes, seat=None):
+        return self._add("late", self.t.decide_late(name, False, at(minutes), self.lg,
+                                                    len(self.events) + 1, seat))
+
+    def arrive(self, name, minutes):
+        return self._add("arrive", self.t.decide_arrive(name, at(minutes)))
+
+    def take(self, name, minutes, seat=None):
+        return self._add("standby_take", self.t.decide_standby_take(name, at(minutes), seat))
+
+    def pass_(self, name):
+        return self._add("standby_pass", self.t.decide_standby_pass(name))
+
+    def bust(self, *names, minutes=30, chips=None, cards=None, board=None):
+        return self._add("bust", self.t.decide_bust(list(names), chips or {}, cards or {},
+                                                    board, at(minutes), self.lg))
+
+    def end(self, chips, minutes=200):
+        return self._add("end", self.t.decide_end(chips, at(minutes)))
+
+    def undo(self):
+        for ev in reversed(self.lg.last_action(self.t.number)):
+            self._add("undo", {"action": ev.action, "summary": L.summary(ev)}, ev.seq)
+
+    def field(self, n, start=True, seed=1, **kw):
+        """Register *n* players, draw and (by default) start."""
+        self.register(*players(n))
+        self.draw(seed)
+        if start:
+            self.start(**kw)
+        return self
+
+
+def run(args, now=T0, db=None, plain=True, expect=0):
+    """Invoke the CLI in-process; returns the Result (exit code checked when *expect*)."""
+    env = {"TDHOST_NOW": L.iso(now), "TDHOST_PLAIN": "1" if plain else ""}
+    if db:
+        env["TDHOST_DB"] = str(db)
+    res = CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+    if expect is not None:
+        assert res.exit_code == expect, (args, res.exit_code, res.output)
+    return res

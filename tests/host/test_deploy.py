@@ -1,0 +1,247 @@
+"""`make deploy` (host_tools/deploy.py) into temporary directories standing in for a
+CIRCUITPY drive: what is copied and what is not, the refusals, FORCE, and the library list
+firmware/requirements.txt that circup reads."""
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import deploy
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FIRMWARE = os.path.join(ROOT, "firmware")
+COMPACT = "adafruit_feather_esp32s3_reverse_tft"
+TABLE = "adafruit_feather_esp32s3_4mbflash_2mbpsram"
+
+
+def _drive(tmp_path, board_id=COMPACT, libs=("adafruit_display_text",), boot_out=True):
+    d = tmp_path / "CIRCUITPY"
+    d.mkdir()
+    if boot_out:
+        text = "Adafruit CircuitPython 10.0.3 on 2025-10-17; Test board with ESP32S3\n"
+        if board_id:
+            text += "Board ID:%s\nUID:0123456789AB\n" % board_id
+        (d / "boot_out.txt").write_text(text)
+    (d / "lib").mkdir()
+    for lib in libs:
+        if lib == "adafruit_display_text":
+            (d / "lib" / lib).mkdir()  # a package in the bundle
+        else:
+            (d / "lib" / (lib + ".mpy")).write_bytes(b"C\x06")
+    return d
+
+
+def _tree(d):
+    out = set()
+    for dirpath, _dirs, names in os.walk(d):
+        for n in names:
+            out.add(os.path.relpath(os.path.join(dirpath, n), d).replace(os.sep, "/"))
+    return out
+
+
+def _expected():
+    want = {"code.py", "boot.py", "safemode.py"}
+    for pkg in ("tableclock", "tcbox"):
+        for n in os.listdir(os.path.join(FIRMWARE, pkg)):
+            if n.endswith(".py"):
+                want.add(pkg + "/" + n)
+    return want - set(deploy.HOST_ONLY)
+
+
+def _run(args, capsys):
+    rc = deploy.main([str(a) for a in args])
+    cap = capsys.readouterr()
+    return rc, cap.out, cap.err
+
+
+def test_copies_the_firmware_as_py_and_says_what_it_did(tmp_path, capsys):
+    d = _drive(tmp_path)
+    rc, out, err = _run([d], capsys)
+    assert rc == 0, err
+    got = _tree(d) - {"boot_out.txt"}
+    assert got == _expected()
+    assert not [p for p in got if "__pycache__" in p or p.endswith((".mpy", ".pyc"))]
+    assert "tableclock/replay.py" not in got                      # host-only
+    for rel in _expected():
+        with open(os.path.join(FIRMWARE, rel), "rb") as a, open(d / rel, "rb") as b:
+            assert a.read() == b.read(), rel
+        assert "copied     %s" % rel in out
+    assert "skipped    tableclock/replay.py (host-only)" in out
+    assert "circup install -r firmware/requirements.txt" in out
+    assert "profile 'compact'" in out
+    rc, out, _ = _run([d], capsys)                              # again: nothing to write
+    assert rc == 0 and "0 copied, %d unchanged" % len(_expected()) in out
+
+
+def test_code_py_is_copied_last_and_packages_first():
+    files, skipped = deploy.plan()
+    assert files[-3:] == ["boot.py", "safemode.py", "code.py"]
+    assert all(f.startswith(("tableclock/", "tcbox/")) for f in files[:-3])
+    assert skipped == ["tableclock/replay.py"]
+
+
+def test_refuses_without_a_drive(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("CIRCUITPY", raising=False)
+    rc, out, err = _run([], capsys)
+    assert rc == 2 and "CIRCUITPY is not set" in err
+    rc, out, err = _run([""], capsys)
+    assert rc == 2 and "CIRCUITPY is not set" in err
+    rc, out, err = _run([tmp_path / "nowhere"], capsys)
+    assert rc == 2 and "is not a directory" in err
+    f = tmp_path / "file"
+    f.write_text("x")
+    rc, out, err = _run([f], capsys)
+    assert rc == 2 and "is not a directory" in err
+    rc, out, err = _run([tmp_path / "nowhere", "--force"], capsys)  # FORCE does not help
+    assert rc == 2
+
+
+def test_no_boot_out_txt_stops_unless_forced(tmp_path, capsys):
+    d = _drive(tmp_path, boot_out=False)
+    rc, out, err = _run([d], capsys)
+    assert rc == 1
+    assert "no boot_out.txt" in err and "FORCE=1" in err
+    assert _tree(d) == set()                                     # nothing copied
+    rc, out, err = _run([d, "--force"], capsys)
+    assert rc == 0 and "no boot_out.txt" in err
+    assert _tree(d) == _expected()
+
+
+def test_unknown_board_and_missing_libraries_stop_unless_forced(tmp_path, capsys):
+    d = _drive(tmp_path, board_id="raspberry_pi_pico")
+    rc, out, err = _run([d], capsys)
+    assert rc == 1 and "raspberry_pi_pico has no profile" in err
+    assert _tree(d) == {"boot_out.txt"}
+    shutil.rmtree(d)
+    d = _drive(tmp_path, board_id=TABLE, libs=("adafruit_display_text",))
+    rc, out, err = _run([d], capsys)
+    assert rc == 1 and "adafruit_hx8357, neopixel" in err
+    assert "circup --path %s install -r firmware/requirements.txt" % d in err
+    assert _tree(d) == {"boot_out.txt"}
+    rc, out, err = _run([d, "--force"], capsys)
+    assert rc == 0 and _tree(d) - {"boot_out.txt"} == _expected()
+    shutil.rmtree(d)
+    d = _drive(tmp_path, board_id=TABLE, libs=("adafruit_display_text", "adafruit_hx8357",
+                                               "neopixel"))
+    rc, out, err = _run([d], capsys)
+    assert rc == 0 and "profile 'table'" in out, err
+
+
+def test_a_boot_out_without_board_id_checks_the_common_library(tmp_path, capsys):
+    d = _drive(tmp_path, board_id=None, libs=())
+    rc, out, err = _run([d], capsys)
+    assert rc == 1 and "no adafruit_display_text" in err
+    shutil.rmtree(d)
+    d = _drive(tmp_path, board_id=None)
+    rc, out, err = _run([d], capsys)
+    assert rc == 0 and "names no board id" in out
+
+
+def test_skips_pycache_and_other_files_and_removes_stale_modules(tmp_path, capsys):
+    src = tmp_path / "firmware"
+    for pkg in ("tableclock", "tcbox"):
+        (src / pkg / "__pycache__").mkdir(parents=True)
+        (src / pkg / "__init__.py").write_text('"""%s"""\n' % pkg)
+        (src / pkg / "__pycache__" / "__init__.cpython-311.pyc").write_bytes(b"\0")
+    (src / "tableclock" / "replay.py").write_text("# host\n")
+    (src / "tableclock" / "table.mpy").write_bytes(b"M")
+    (src / "tcbox" / "notes.txt").write_text("not firmware")
+    shutil.copy(os.path.join(FIRMWARE, "tcbox", "boards.py"), src / "tcbox" / "boards.py")
+    for name in ("code.py", "boot.py", "safemode.py"):
+        (src / name).write_text("# %s\n" % name)
+    d = _drive(tmp_path)
+    (d / "tcbox").mkdir()
+    (d / "tcbox" / "old.py").write_text("# gone from the firmware\n")
+    (d / "tableclock").mkdir()
+    (d / "tableclock" / "replay.py").write_text("# copied by hand once\n")
+    (d / "tableclock" / "table.mpy").write_bytes(b"M")
+    (d / "tcbox" / "keep.txt").write_text("not a module: left alone")
+    rc = deploy.main([str(d)], src=str(src))
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert _tree(d) == {"boot_out.txt", "code.py", "boot.py", "safemode.py",
+                        "tableclock/__init__.py", "tcbox/__init__.py", "tcbox/boards.py",
+                        "tcbox/keep.txt"}
+    for rel in ("tcbox/old.py", "tableclock/replay.py", "tableclock/table.mpy"):
+        assert "removed    %s" % rel in out
+
+
+def test_not_enough_space_copies_nothing(tmp_path, capsys, monkeypatch):
+    d = _drive(tmp_path)
+
+    class Usage:
+        free = 1000
+
+    monkeypatch.setattr(deploy.shutil, "disk_usage", lambda path: Usage)
+    rc, out, err = _run([d], capsys)
+    assert rc == 1 and "bytes free" in err
+    assert _tree(d) == {"boot_out.txt"}
+
+
+def _requirements():
+    """The library names as circup reads them (circup's libraries_from_requirements:
+    lower-cased, comment lines skipped, cut at the first version or marker character)."""
+    with open(os.path.join(FIRMWARE, "requirements.txt")) as f:
+        text = f.read()
+    names = []
+    for line in text.split("\n"):
+        line = line.lower().strip()
+        if line.startswith("#") or not line:
+            continue
+        names.append(re.split("[<>=~[;]", line)[0].strip())
+    return names
+
+
+def _imported_top_modules():
+    found = set()
+    for dirpath, _dirs, files in os.walk(FIRMWARE):
+        for fn in files:
+            if fn.endswith(".py"):
+                with open(os.path.join(dirpath, fn)) as f:
+                    tree = ast.parse(f.read())
+                for node in ast.walk(tree):
+                    if isinstance(node, ast.Import):
+                        found |= {a.name.split(".")[0] for a in node.names}
+                    elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                        found.add(node.module.split(".")[0])
+    return found
+
+
+def test_requirements_are_exactly_the_libraries_the_boards_need():
+    names = _requirements()
+    assert names == ["adafruit_display_text", "adafruit_hx8357", "neopixel"]
+    for n in names:  # a comment after a name would become part of it for circup
+        assert re.fullmatch(r"[a-z0-9_]+", n), n
+    assert set(names) <= _imported_top_modules()
+    assert "adafruit_ticks" not in _imported_top_modules()    # presses.py has its own ticks_diff
+    need = set()
+    for p in deploy.boards().values():
+        need |= set(deploy.libraries(p))
+    assert need == set(names)
+    byname = deploy.boards()
+    assert deploy.libraries(byname["compact"]) == ["adafruit_display_text"]
+    assert deploy.libraries(byname["table"]) == ["adafruit_display_text", "adafruit_hx8357",
+                                                 "neopixel"]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_make_deploy_passes_circuitpy_and_force(tmp_path):
+    env = dict(os.environ)
+    env.pop("CIRCUITPY", None)
+    env.pop("FORCE", None)
+    make = ["make", "-s", "-C", ROOT, "deploy", "PYTHON=" + sys.executable]
+    r = subprocess.run(make, env=env, capture_output=True, text=True)
+    assert r.returncode != 0 and "CIRCUITPY is not set" in r.stderr
+    d = tmp_path / "drive"
+    d.mkdir()
+    r = subprocess.run(make + ["CIRCUITPY=%s" % d], env=env, capture_output=True, text=True)
+    assert r.returncode != 0 and "no boot_out.txt" in r.stderr and _tree(d) == set()
+    r = subprocess.run(make + ["CIRCUITPY=%s" % d, "FORCE=1"], env=env, capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stderr
+    assert _tree(d) == _expected() and "circup install -r firmware/requirements.txt" in r.stdout

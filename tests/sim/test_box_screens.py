@@ -1,0 +1,122 @@
+"""The box's newer screens on both boards, as the simulator renders them:
+host instructions (shown, confirmed through the keys, acknowledged), the
+setup screen, the colour-up per seat, the shot clock's flash and away seats.
+"""
+
+import json
+import os
+
+from tcbox import screen as scr
+from tcsim.cli import read_script, run
+from tcsim.driver import Dealer
+from tcsim.sim import Sim, board_names
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENES = os.path.join(ROOT, "host_tools", "tcsim", "scenes")
+
+SETUP = {
+    "profile": "lppl", "seats": 4, "button": 4, "chip": 25,
+    "players": {"1": 3000, "2": 3000, "3": 3000, "4": 3000},
+    "levels": [{"sb": 25, "bb": 50, "ante": 0, "minutes": 20},
+               {"sb": 50, "bb": 100, "ante": 0, "minutes": 20}],
+}
+MOVE = {"id": "i-41", "action": "move_out", "seat": 3, "to_table": 2, "to_seat": 7}
+
+
+def _slot(sim, key):
+    for slot, k in sim.screen.pages[sim.screen.page][1]:
+        if k == key:
+            return slot
+    raise KeyError(key)
+
+
+def test_the_shots_script_renders_the_new_screens_on_every_board(tmp_path):
+    lines = read_script(os.path.join(SCENES, "shots.jsonl"))
+    with open(os.path.join(SCENES, "shots.setup.json")) as f:
+        setup = json.load(f)
+    kinds = [line["shot"] for line in lines if "shot" in line]
+    assert set(kinds) >= {"instruction", "setup", "colourup", "colourseats", "shotclock",
+                          "shotflash", "away", "break"}
+    for board in board_names():
+        docs = run(board, setup, lines, shots=str(tmp_path))
+        by = {d["line"]["shot"]: d for d in docs if d["line"] and "shot" in d["line"]}
+        t = by["instruction"]["texts"]
+        assert "Move seat 3 to table 2 seat 7" in t and "Confirm" in t, (board, t)
+        confirmed = [d for d in docs if d["line"] and d["line"].get("confirm")][0]
+        assert "Instruction confirmed" in confirmed["texts"]
+        assert "Move seat 3 to table 2 seat 7" not in confirmed["texts"]
+        t = by["break"]["texts"]
+        assert "Seat 3: Cy arrives from table 5 with 2,450 chips" in t and "BREAK" in t
+        t = by["setup"]["texts"]
+        assert "Table 4  9 seats  LPPL" in t and "Link: Wi-Fi" in t, (board, t)
+        if board == "table":
+            assert "Board: Table build" in t and "Buzzer: on" in t and "Firmware 0.1.0" in t
+        else:
+            assert "Board: Compact" in t and "Firmware 0.1.0  no buzzer" in t
+        t = by["colourup"]["texts"]
+        assert "Colour up: 25 go" in t and "S1 2,975>3,000  S5 5,625>5,650" in t, (board, t)
+        assert "Colour up now" in by["colourseats"]["texts"]
+        assert by["away"]["state"]["away"] == [6] and "Away: 6" in by["away"]["texts"]
+        assert "CLOCK 9!" in by["shotclock"]["texts"] and "CLOCK 9!" in by["shotflash"]["texts"]
+        for k in kinds:
+            assert os.path.exists(tmp_path / ("%s-%s.png" % (board, k)))
+
+
+def test_an_instruction_is_confirmed_through_the_keys_on_both_boards():
+    for board in board_names():
+        sim = Sim(board, SETUP)
+        sent = []
+        sim.box.on_ack = sent.append
+        sim.box.instruct(MOVE)
+        sim.step()
+        texts = sim.texts()
+        assert "Move seat 3 to table 2 seat 7" in texts and "Confirm" in texts
+        blinds = _slot(sim, "blinds")  # the instruction is in the blinds' place
+        assert blinds.text == "Move seat 3 to table 2 seat 7"
+        assert blinds.background == scr.YELLOW and blinds.colour == scr.BLACK
+        presses = Dealer(sim).confirm()
+        assert len(presses) == 1  # Confirm is highlighted (compact) / first (table)
+        assert sim.box.acks == ["i-41"] and sent == ["i-41"]
+        assert "Move seat 3 to table 2 seat 7" not in sim.texts()
+        assert "25/50" in sim.texts() and sim.state()["hand"] == 0
+
+
+def test_an_instruction_during_a_hand_shows_on_the_hand_page_and_ok_still_calls():
+    for board in board_names():
+        sim = Sim(board, SETUP)
+        dealer = Dealer(sim)
+        dealer.do({"do": "hand"})
+        sim.box.instruct({"id": "i-7", "action": "hand_for_hand_start"})
+        sim.step()
+        texts = sim.texts()
+        assert "HAND FOR HAND: finish this hand and wait" in texts, (board, texts)
+        assert "Seat 3 to act: call 50, min raise 100" in texts
+        assert dealer.do({"do": "call"})["presses"][0] in (["ok", "short"], ["call", "short"])
+        assert sim.state()["last"] == "Seat 3 calls 50" and sim.box.acks == []
+        sim.tick(0.5)
+        before = sim.texts()
+        sim.tick(1.0)  # idle: only the time changes, the instruction stays
+        changed = [(a, b) for a, b in zip(before, sim.texts()) if a != b]
+        assert len(changed) == 1 and ":" in changed[0][1], (board, changed)
+
+
+def test_the_shot_clock_warning_flashes_on_screen_and_ring():
+    for board in board_names():
+        sim = Sim(board, SETUP)
+        dealer = Dealer(sim)
+        dealer.do({"do": "hand"})
+        dealer.do({"do": "clock"})
+        while sim.state()["shot_clock"] > 9:
+            sim.tick(0.1)
+        seen = set()
+        leds = set()
+        for _ in range(20):  # two seconds in 100 ms steps
+            blinds = _slot(sim, "blinds")
+            assert blinds.text.startswith("CLOCK ") and blinds.text.endswith("!")
+            seen.add((blinds.colour, blinds.background))
+            if sim.leds():
+                leds.add(tuple(sim.leds()[2]))  # seat 3 acts
+            sim.tick(0.1)
+        assert seen == {(scr.WHITE, scr.RED), (scr.RED, None)}, (board, seen)
+        if board == "table":
+            assert leds == {(240, 228, 66), (24, 24, 24)}, leds
