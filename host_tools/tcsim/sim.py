@@ -58,32 +58,17 @@ class Sim:
     """
 
     def __init__(self, board_name, setup, engine="app", info=None):
-        if board_name not in BOARDS:
-            raise ValueError("unknown board %r (boards: %s)" % (board_name,
-                                                                ", ".join(board_names())))
-        world.reset_world()
-        self.board_name = board_name
-        self.profile = p = BOARDS[board_name]
-        self.roles = [k["role"] for k in p["keys"]]
-        self.pins = {k["role"]: k["pin"] for k in p["keys"]}
-        self.width = p["display"]["width"]
-        self.height = p["display"]["height"]
-        self.display = make_display(self.width, self.height)
-        board.DISPLAY = self.display
-        board.board_id = p["board_id"]
+        self._power_up(board_name)
         self.screen = Screen(self.display, self.width, self.height)
         self.table = Table(setup)
+        p = self.profile
         self.keys = Keys(p["keys"])
         self.ring = Ring(p["ring"]) if p.get("ring") else None
         self.buzzer = Buzzer(p["buzzer"]) if p.get("buzzer") else None
         n = p["ring"]["pixels"] if p.get("ring") else 0
         self.box = App(self.table, self.roles, self.screen, self.keys, ring=self.ring,
                        buzzer=self.buzzer, seats_in_ring=n, board=p["name"])
-        if info:
-            self.box.info = dict(info)
-        self.resets = 0
-        self.watch = []
-        self.step()
+        self._started(info)
 
     @classmethod
     def boot(cls, board_name, info=None):
@@ -93,20 +78,8 @@ class Sim:
         (``world.nvm.erase()`` first for a box fresh from the bring-up)."""
         from tcbox import hardware
 
-        if board_name not in BOARDS:
-            raise ValueError("unknown board %r (boards: %s)" % (board_name,
-                                                                ", ".join(board_names())))
-        world.reset_world()
         self = cls.__new__(cls)
-        self.board_name = board_name
-        self.profile = p = BOARDS[board_name]
-        self.roles = [k["role"] for k in p["keys"]]
-        self.pins = {k["role"]: k["pin"] for k in p["keys"]}
-        self.width = p["display"]["width"]
-        self.height = p["display"]["height"]
-        self.display = make_display(self.width, self.height)
-        board.DISPLAY = self.display
-        board.board_id = p["board_id"]
+        self._power_up(board_name)
         real = hardware.display
         hardware.display = lambda spec: board.DISPLAY  # an SPI panel: the sim's display
         try:
@@ -118,12 +91,31 @@ class Sim:
         self.keys = self.box.keys
         self.ring = self.box.ring
         self.buzzer = self.box.buzzer
+        self._started(info)
+        return self
+
+    def _power_up(self, board_name):
+        """The virtual world from zero and the board's display."""
+        if board_name not in BOARDS:
+            raise ValueError("unknown board %r (boards: %s)" % (board_name,
+                                                                ", ".join(board_names())))
+        world.reset_world()
+        self.board_name = board_name
+        self.profile = p = BOARDS[board_name]
+        self.roles = [k["role"] for k in p["keys"]]
+        self.pins = {k["role"]: k["pin"] for k in p["keys"]}
+        self.width = p["display"]["width"]
+        self.height = p["display"]["height"]
+        self.display = make_display(self.width, self.height)
+        board.DISPLAY = self.display
+        board.board_id = p["board_id"]
+
+    def _started(self, info):
         if info:
             self.box.info = dict(info)
         self.resets = 0
         self.watch = []
         self.step()
-        return self
 
     # -- time and keys ---------------------------------------------------
     def step(self):
