@@ -246,8 +246,8 @@ def enter(t, ev):
         if stack is not None:
             t.removed += t.stacks[s] - stack
             t.stacks[s] = stack
-            if t.hand is not None:  # a misdeal or undo would lose it
-                t.seat_changes += 1
+        if t.hand is not None:  # a re-deal or undo would lose the new stack or dead BB
+            t.seat_changes += 1
         t.away.back(s)
     else:
         if stack is None:

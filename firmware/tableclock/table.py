@@ -470,7 +470,9 @@ class Table:
         self.held = list(self.waiting)
         self.btn, self.sb_pos, self.bb_pos = pos
         self.sb_seat = self.sb_pos if self.sb_pos in dealt else None
-        self.dealer = self._find_dealer(dealt)
+        if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
+            penalised = [s for s in dealt if self.floor.on_penalty(s)]
+        self.dealer = self._find_dealer(dealt, penalised)
         self.busted = []
         self.bust_ties = []
         self.winners = {}
@@ -486,12 +488,11 @@ class Table:
         self.entering = []
         h.deal(self.sb_seat, self.bb_pos, entering, penalised)
 
-    def _find_dealer(self, dealt):
+    def _find_dealer(self, dealt, penalised):
         """The button deals; for an absent or empty button the previous
         dealer deals (LPPL "the previous dealer will deal for them"; US 13
         "the player immediately to the right of the button deals")."""
-        present = [s for s in dealt
-                   if not self.away.is_away(s) and not self.floor.on_penalty(s)]
+        present = [s for s in dealt if not self.away.is_away(s) and s not in penalised]
         if self.btn in present:
             return self.btn
         if self.dealer in present:
