@@ -18,6 +18,7 @@ from .linkparts import (
     players_of,
     same_setup,
     setup_of,
+    slew_of,
 )
 from .presses import ticks_diff
 
@@ -135,6 +136,9 @@ def apply_pending(link, now):
         if not msg["paused"]:
             left = max(0, left - ticks_diff(now, at))
         clock_toward(new.clock, msg["level_index"], left, msg["paused"])
+    s = getattr(link, "slew", None)
+    if s is not None:
+        s.pending = 0  # a correction for the old table's clock
     changed(link)
 
 
@@ -143,8 +147,15 @@ def clock(link, msg, now):
     if link.pending_setup is not None:
         link.pending_clock = (msg, now)
         return
+    # TODO(clocksync): the box sends no pings of its own, so it has no round
+    # trips to estimate the host's clock from.  Once it does (send a ping
+    # with t = its tick, the host's pong adding its host_ms), feed
+    # tableclock.clocksync.OffsetEstimator.add(t, host_ms, now) and age the
+    # reading by its transit: at = estimator.box_at(msg["host_ms"], now).
+    # Until then the reading counts as of its arrival (at = now).
     if link.table is not None and clock_toward(link.table.clock, msg["level_index"],
-                                               msg["ms_left"], msg["paused"]):
+                                               msg["ms_left"], msg["paused"],
+                                               slew=slew_of(link), now=now):
         changed(link)
 
 

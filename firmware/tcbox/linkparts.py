@@ -7,6 +7,7 @@ to tcbox.app.App.  No hardware imports; CPython, MicroPython, CircuitPython.
 board compiles .py files on import, in its own heap.)
 """
 
+from tableclock.clocksync import Slew
 from tableclock.protocol import MAX_FRAME
 
 # link states (docs/protocol.md, "Link states")
@@ -158,13 +159,19 @@ def event_message(ev):
 
 
 # ------------------------------------------------------------------ clock
-def clock_toward(clock, index, ms_left, paused, slack=CLOCK_SLACK_MS):
+def clock_toward(clock, index, ms_left, paused, slack=CLOCK_SLACK_MS, slew=None, now=None):
     """Bring a LevelClock to the host's reading (level index, ms left,
-    paused).  Differences up to *slack* ms are left alone (no jitter on
-    screen).  Returns True when the clock changed; False also for an index
+    paused).  Without *slew*, differences up to *slack* ms are left alone
+    (no jitter on screen) and larger ones are set at once.  With a
+    tableclock.clocksync.Slew and the box tick *now* of the reading, a
+    level change, a pause/resume or a large error is set at once and a
+    small one is spread over the next seconds (``slew.step`` in ``tick``).
+    Returns True when the clock changed on screen; False also for an index
     this clock does not have."""
     if not 0 <= index < len(clock.levels):
         return False
+    if slew is not None and now is not None:
+        return slew.toward(clock, index, ms_left, paused, now, now)
     changed = False
     if clock.paused != paused:
         clock.paused = paused
@@ -178,6 +185,14 @@ def clock_toward(clock, index, ms_left, paused, slack=CLOCK_SLACK_MS):
         clock.left_ms = ms_left
         changed = True
     return changed
+
+
+def slew_of(link):
+    """The link's Slew (made on first use)."""
+    s = getattr(link, "slew", None)
+    if s is None:
+        s = link.slew = Slew()
+    return s
 
 
 # ------------------------------------------------------------------- setup
@@ -258,6 +273,9 @@ def attach(app, link):
 def tick(app, link, now):
     """The link's share of one loop iteration (after ``app.step(now)``)."""
     link.poll(now)
+    s = getattr(link, "slew", None)
+    if s is not None and link.table is not None:
+        s.step(link.table.clock, now)  # a small error worked off: up to 10% fast or slow
     st = app.state
     if st is not None and st is not link.last_state:
         link.observe(st)  # events of changes no save followed
