@@ -511,29 +511,6 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
     return {"goals": BOX_GOALS, "figures": figs, "details": details}
 
 
-def print_table(figs: list[dict]) -> None:
-    rows = [("figure", "value", "goal", "status")]
-    for f in figs:
-        v = "-" if f["value"] is None else "%s %s" % (f["value"], f["unit"])
-        g = f["goal"]
-        if g is None:
-            gs = "-"
-        elif "at_most" in g:
-            gs = "<= %s %s" % (g["at_most"], g["unit"])
-        else:
-            gs = "< %s %s" % (g["below"], g["unit"])
-        rows.append((f["name"], v, gs, f["status"]))
-    w = [max(len(r[i]) for r in rows) for i in range(4)]
-    for i, r in enumerate(rows):
-        print("  %s | %s | %s | %s" % (r[0].ljust(w[0]), r[1].rjust(w[1]), r[2].ljust(w[2]),
-                                       r[3]))
-        if i == 0:
-            print("  %s-+-%s-+-%s-+-%s" % ("-" * w[0], "-" * w[1], "-" * w[2], "-" * w[3]))
-    for f in figs:
-        if f["status"] == "FAILED":
-            print("  FAILED %s: %s" % (f["name"], f["error"]))
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--micropython", default=str(ROOT / ".venv" / "bin" / "micropython"))
@@ -552,6 +529,8 @@ def main() -> int:
     if args.json:
         print(json.dumps(res))
     else:
+        from run import print_table  # bench/run.py's table, one printer for both
+
         print_table(res["figures"])
     return 1 if any(f["status"] == "FAILED" for f in res["figures"]) else 0
 
