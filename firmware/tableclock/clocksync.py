@@ -1,0 +1,239 @@
+"""Following the host's tournament clock: offset estimation and slewing.
+
+The host is the master.  A box estimates how its own tick counter relates
+to the host's clock from round trips (``OffsetEstimator``), and brings its
+LevelClock to the host's reading gradually (``Slew``): small errors are
+spread by running the clock up to ``rate_pct`` per cent fast or slow, so the
+seconds on screen never go back; a large error, a level change or a
+pause/resume from the host is applied at once.  Between host messages (and
+during a link outage) the box's clock simply runs on its own.
+
+Pure and portable (CPython, MicroPython, CircuitPython), integer ms.  Box
+times are tick counters that wrap at 2**29 (``supervisor.ticks_ms``,
+adafruit_ticks); the per-loop path (``Slew.step`` / ``Slew.adjust``)
+allocates nothing.
+"""
+
+_WRAP = 1 << 29
+_HALF = 1 << 28
+_MASK = _WRAP - 1
+
+DRIFT_DIV = 10000  # a sample loses 1 ms of credibility per 10 s of age (100 ppm)
+MAX_AGE_MS = 900000  # samples older than 15 minutes are forgotten
+
+
+def ticks_diff(a, b):
+    """a - b in ms for tick counters that wrap at 2**29."""
+    d = (a - b) & _MASK
+    return d - _WRAP if d >= _HALF else d
+
+
+def ticks_add(a, ms):
+    return (a + ms) & _MASK
+
+
+class OffsetEstimator:
+    """The host's clock as seen from the box, from round-trip samples.
+
+    ``add(t_send, host_ms, t_recv)``: the box sent a request at box tick
+    *t_send*, the host answered with its clock *host_ms*, the answer came
+    at box tick *t_recv*.  The host read its clock somewhere in that round
+    trip; taking the middle makes the error at most half the round trip.
+
+    Up to *size* samples are kept: the ones with the lowest round trip,
+    each losing credibility with age (crystal drift) and dropped after
+    *max_age* ms, so the set is the best of a sliding window.  The best one
+    gives ``offset()`` = host_ms - (t_send + rtt // 2) and
+    ``uncertainty(now)`` = rtt // 2 plus its aging.
+    """
+
+    def __init__(self, size=8, max_age=MAX_AGE_MS):
+        self.size = size
+        self.max_age = max_age
+        self.rtt = [-1] * size  # -1: a free slot
+        self.mid = [0] * size  # box tick of the sample's middle
+        self.host = [0] * size  # host_ms at that middle
+        self.count = 0  # samples taken
+        self.refused = 0  # samples with a negative or absurd round trip
+
+    def _score(self, i, now):
+        """Half the round trip plus aging; -1 for a free or expired slot."""
+        r = self.rtt[i]
+        if r < 0:
+            return -1
+        age = ticks_diff(now, self.mid[i])
+        if age < 0:
+            age = -age
+        if age > self.max_age:
+            return -1
+        return r // 2 + age // DRIFT_DIV
+
+    def add(self, t_send, host_ms, t_recv):
+        """Take one sample.  Returns True when it was kept."""
+        rtt = ticks_diff(t_recv, t_send)
+        if rtt < 0 or rtt > self.max_age:
+            self.refused += 1
+            return False
+        self.count += 1
+        mid = ticks_add(t_send, rtt // 2)
+        worst = -1
+        worst_score = -1
+        for i in range(self.size):
+            s = self._score(i, t_recv)
+            if s < 0:  # free or expired: take it
+                worst = i
+                break
+            if s > worst_score:
+                worst = i
+                worst_score = s
+        if worst_score >= 0 and rtt // 2 >= worst_score:
+            return False  # no better than any kept sample
+        self.rtt[worst] = rtt
+        self.mid[worst] = mid
+        self.host[worst] = host_ms
+        return True
+
+    def best(self, now):
+        """Slot of the best sample at box tick *now*, or -1 for none."""
+        b = -1
+        bs = -1
+        for i in range(self.size):
+            s = self._score(i, now)
+            if s >= 0 and (b < 0 or s < bs):
+                b = i
+                bs = s
+        return b
+
+    def ready(self, now):
+        return self.best(now) >= 0
+
+    def offset(self, now):
+        """host_ms - box tick of the best sample, or None.  It changes by
+        2**29 when the box's ticks wrap; use ``host_at`` to convert."""
+        i = self.best(now)
+        if i < 0:
+            return None
+        return self.host[i] - self.mid[i]
+
+    def uncertainty(self, now):
+        """How far off ``host_at(now)`` may be (ms), or None."""
+        i = self.best(now)
+        return None if i < 0 else self._score(i, now)
+
+    def host_at(self, now):
+        """The host's clock at box tick *now* (wrap-safe), or None."""
+        i = self.best(now)
+        if i < 0:
+            return None
+        return self.host[i] + ticks_diff(now, self.mid[i])
+
+    def box_at(self, host_ms, now):
+        """The box tick at which the host's clock read *host_ms* (for
+        ageing a host reading), or None.  *now* picks the best sample."""
+        i = self.best(now)
+        if i < 0:
+            return None
+        return ticks_add(self.mid[i], host_ms - self.host[i])
+
+    def clear(self):
+        for i in range(self.size):
+            self.rtt[i] = -1
+
+
+class Slew:
+    """Brings a LevelClock to the host's reading without visible jumps.
+
+    ``toward(clock, index, ms_left, paused, at, now)``: the host's reading
+    as of box tick *at*.  A different level or pause state, a paused clock,
+    or an error of *jump_ms* or more is applied at once (returns True: the
+    screen changed).  A smaller error beyond *slack_ms* is remembered in
+    ``pending`` (ms the clock must lose: positive when the box shows too
+    much time) and worked off by ``step(clock, now)`` once per loop (after
+    the clock has advanced to *now*), or by ``adjust(ms)`` on the ms passed
+    to ``advance()``: at most *rate_pct* per cent of the elapsed time, so
+    the clock runs 0.9x..1.1x and its seconds never go back.
+    """
+
+    def __init__(self, rate_pct=10, jump_ms=5000, slack_ms=20):
+        self.rate_pct = rate_pct
+        self.jump_ms = jump_ms
+        self.slack_ms = slack_ms
+        self.pending = 0
+        self.index = -1  # the level the pending correction is for
+        self.last = None  # box tick of the last step
+        self.acc = 0  # elapsed ms * rate_pct not yet turned into whole ms
+        self.jumps = 0
+        self.slews = 0
+
+    def toward(self, clock, index, ms_left, paused, at, now):
+        """Returns True when the clock was set at once (redraw)."""
+        if not 0 <= index < len(clock.levels):
+            return False
+        if not paused:
+            ms_left -= ticks_diff(now, at)
+            if ms_left < 0:
+                ms_left = 0
+        if clock.index != index or clock.paused != paused or paused:
+            self.pending = 0
+            changed = (clock.index != index or clock.paused != paused
+                       or clock.left_ms != ms_left)
+            clock.index = index
+            clock.left_ms = ms_left
+            clock.paused = paused
+            if changed:
+                self.jumps += 1
+            return changed
+        err = clock.left_ms - ms_left
+        if err >= self.jump_ms or -err >= self.jump_ms:
+            self.pending = 0
+            clock.left_ms = ms_left
+            self.jumps += 1
+            return True
+        if -self.slack_ms <= err <= self.slack_ms:
+            err = 0
+        else:
+            self.slews += 1
+        self.pending = err
+        self.index = index
+        if self.last is None:
+            self.last = now
+        return False
+
+    def adjust(self, ms):
+        """*ms* corrected by at most rate_pct per cent toward ``pending``:
+        pass the result to ``clock.advance()`` instead of *ms*."""
+        if ms <= 0 or self.pending == 0:
+            self.acc = 0
+            return ms
+        self.acc += ms * self.rate_pct
+        room = self.acc // 100
+        self.acc -= room * 100
+        p = self.pending
+        if p > 0:
+            c = room if room < p else p
+            self.pending = p - c
+            return ms + c
+        c = room if room < -p else -p
+        self.pending = p + c
+        return ms - c
+
+    def step(self, clock, now):
+        """Work off the correction for the time since the last step, after
+        the clock has already advanced to *now*."""
+        last = self.last
+        self.last = now
+        if self.pending == 0:
+            self.acc = 0
+            return
+        if clock.paused or clock.index != self.index or last is None:
+            self.pending = 0  # the level ended or the clock stopped: wait for the host
+            self.acc = 0
+            return
+        dt = ticks_diff(now, last)
+        if dt <= 0:
+            return
+        c = self.adjust(dt) - dt
+        if c > 0:
+            clock.advance(c)
+        elif c < 0:
+            clock.left_ms -= c
