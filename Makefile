@@ -77,12 +77,11 @@ compile: $(STAMP)
 test-py: $(STAMP)
 	$(PY) -m pytest -q tests
 
-# tests/core under the MicroPython unix port with a board-sized heap. MICROPYPATH replaces
-# MicroPython's default module path; the runner's own directory is added by MicroPython itself.
+# tests/core under the MicroPython unix port with a board-sized heap, each test module in a
+# fresh interpreter (tests/mpy_each.py) so fragmentation left by one cannot fail the next.
 # Then every docs/examples/*.json is replayed under MicroPython and CPython and compared.
 test-mpy: $(STAMP)
-	MICROPYPATH=$(CURDIR)/firmware:$(CURDIR)/tests/core \
-		$(MPY) -X heapsize=$(MPY_HEAP) tests/mpy_runner.py $(CURDIR)/tests/core
+	$(PY) tests/mpy_each.py --micropython $(MPY) --heapsize $(MPY_HEAP)
 	$(PY) tests/compare_replay.py --micropython $(MPY) --heapsize $(MPY_HEAP)
 
 # mypy over code.py, boot.py, safemode.py, tcbox/ and tableclock/ against circuitpython-stubs,

@@ -54,6 +54,7 @@ def _ticks_diff(a, b):
 def _parse_args(argv):
     directory = None
     pattern = None
+    only = None
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -61,17 +62,21 @@ def _parse_args(argv):
             pattern = argv[i + 1]
             i += 2
             continue
+        if a == "-m" and i + 1 < len(argv):
+            only = argv[i + 1]
+            i += 2
+            continue
         if directory is None:
             directory = a
         else:
-            print("usage: mpy_runner.py [DIR] [-k SUBSTR]")
+            print("usage: mpy_runner.py [DIR] [-k SUBSTR] [-m MODULE]")
             sys.exit(2)
         i += 1
     if directory is None:
         directory = _default_dir()
     while len(directory) > 1 and directory.endswith("/"):
         directory = directory[:-1]
-    return directory, pattern
+    return directory, pattern, only
 
 
 def _test_modules(directory):
@@ -84,11 +89,13 @@ def _test_modules(directory):
 
 
 def main(argv):
-    directory, pattern = _parse_args(argv)
+    directory, pattern, only = _parse_args(argv)
     if directory not in sys.path:
         sys.path.append(directory)
     try:
         modules = _test_modules(directory)
+        if only is not None:  # one module: a fresh heap of its own (tests/mpy_each.py)
+            modules = [m for m in modules if m == only]
     except OSError as e:
         print("cannot list %s: %r" % (directory, e))
         print("0 passed, 0 failed")
