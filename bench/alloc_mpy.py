@@ -56,17 +56,9 @@ def main(argv):
     gc.collect()
     m_imported = gc.mem_alloc()
 
-    setup = None
-    events = []
-    with open(argv[0]) as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            if setup is None:
-                setup = json.loads(line)
-            else:
-                events.append(json.loads(line))
+    from session import read  # bench/session.py, beside this script
+
+    setup, events = read(argv[0])
     n = len(events)
     if setup is None or n == 0:
         sys.stderr.write("empty session\n")

@@ -49,19 +49,10 @@ def main(argv):
         sys.stderr.write("usage: time_events.py SESSION.jsonl [PASSES]\n")
         return 2
     passes = int(argv[1]) if len(argv) == 2 else 7
+    from session import read  # bench/session.py, beside this script
     from tableclock.table import Table
 
-    setup = None
-    events = []
-    with open(argv[0]) as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            if setup is None:
-                setup = json.loads(line)
-            else:
-                events.append(json.loads(line))
+    setup, events = read(argv[0])
     n = len(events)
     if setup is None or n == 0:
         sys.stderr.write("empty session\n")
