@@ -148,15 +148,6 @@ class LevelClock:
             return None
         return self.started_level() < self.late_until
 
-    def chip_ups_done(self):
-        """Highest level number after which a colour-up has already happened."""
-        done = 0
-        for c in self.colour_ups:
-            n = c.get("after_level", 0)
-            if self.passed_level(n) and n > done:
-                done = n
-        return done
-
     def passed_level(self, n):
         for i in range(self.index):
             if self.levels[i][4] == n:
