@@ -110,7 +110,7 @@ FIELDS = {
               "btn", "sb_pos", "bb_pos", "sb_seat", "dealer", "busted", "bust_ties",
               "winners", "removed", "last", "error", "undone",
               "undo_ok", "undo_text", "clock", "shot", "away", "floor", "hand", "last_hand",
-              "predeal"),
+              "predeal", "hold", "moves"),
     "LevelClock": ("index", "left_ms", "paused"),
     "ShotClock": ("seat", "left_ms"),
     "AwayBook": ("away", "used", "late"),

@@ -6,6 +6,11 @@ the same without building the state).  A refused event changes nothing and
 sets ``error`` to a sentence a dealer understands: every handler checks
 before it changes anything.
 
+Two attributes belong to the host's instructions (tcbox/orders.py sets
+them; the record keeps them): ``hold``, why no new hand may start (hand for
+hand, a broken table), and ``moves``, seat changes waiting for the hand's
+end.  ``hand`` refuses while either stands in the way.
+
 The rules live in the modules this one calls: clock (levels), button (dead
 button, heads-up, waiting seats), betting (who may bet what), hand (the
 course of a hand), pots (side pots, odd chips), away (absent players'
@@ -22,6 +27,13 @@ from .pots import award, coloured, side_pots
 from .state import state
 
 __all__ = ["Table", "Refused", "SetupError"]
+
+# why no new hand may start (``Table.hold``; the host's instructions set it,
+# tcbox/orders.py): hand for hand waiting for the TD, hand for hand with one
+# hand allowed, the table broken
+HFH = "hfh"
+HFH_ONE = "hfh1"
+BROKEN = "broken"
 
 # events after which the dealer's undo still takes back the last action: the
 # actions themselves (each saves a new undo point) and what leaves a hand alone
@@ -73,6 +85,10 @@ class Table:
         self.bust_ties = []
         self.winners = {}
         self.removed = 0  # chips that left play (busts with chips, colour-up rounding)
+        self.hold = None  # None, HFH, HFH_ONE or BROKEN (above)
+        # the host's seat changes waiting for the hand's end (tcbox/orders.py):
+        # [instruction id, kind (0 out, 1 in), seat, to_table or stack, to_seat or from_table]
+        self.moves = []
         self.last = None
         self.error = None
 
@@ -392,6 +408,12 @@ class Table:
     def _ev_hand(self, ev):
         if self.hand is not None:
             raise Refused("Finish the current hand first")
+        if self.hold == BROKEN:
+            raise Refused("This table is broken: no more hands here")
+        if self.hold == HFH:
+            raise Refused("Hand for hand: wait for the TD")
+        if self.moves:
+            raise Refused("First the TD's seat change at seat %d" % self.moves[0][2])
         if self.clock.on_break():
             raise Refused("No new hand during the break (%d s left)" % self.clock.seconds_left())
         if self.clock.paused:
@@ -419,6 +441,8 @@ class Table:
         if all(self.away.is_away(s) or self.floor.on_penalty(s) for s in dealt) or all(
                 (dead and self.away.is_away(s)) or self.floor.on_penalty(s) for s in dealt):
             raise Refused("Nobody here to play: every player is away or on penalty")
+        if self.hold == HFH_ONE:
+            self.hold = HFH  # hand for hand: the one hand the TD allowed
         self.predeal = (dict(self.stacks), self.away.record(),
                         list(self.waiting), list(self.held), list(self.entering),
                         (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),

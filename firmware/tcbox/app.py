@@ -12,12 +12,21 @@ half second of the warning redraws those two (and nothing else).
 The host's side (the link layer calls these): ``app.info`` holds host data
 for the screen (tcbox/view.py: players, average, link, table);
 ``app.instruct(instruction)`` shows an instruction (view.py describes the
-dict) until the dealer chooses Confirm.  A confirmed instruction's id is
-appended to ``app.acks`` (the last ``ACKS_KEPT``) and handed to
-``app.on_ack(id)`` when that is set: the link sends the ``instruction``
-event with ``result: acknowledged`` from there.  Instructions that arrive
-while one is shown wait in ``app.waiting``, in order; a resent one (same id)
-is not shown twice, and one already confirmed is acknowledged again.
+dict) until the dealer chooses Confirm.  Confirm carries it out
+(tcbox/orders.py: a seat leaves or sits, the clock pauses, hand for hand
+holds the next deal...); a seat change confirmed during a hand waits, on
+screen "after this hand", and is carried out as the hand ends, before
+anything else can happen.  A confirmed instruction's id is appended to
+``app.acks`` (the last ``ACKS_KEPT``) and its result goes to the host:
+``app.on_result(id, result, reason)`` when set, else the link's
+``instruction_done`` when ``app.link`` is set (result ``done``,
+``refused`` with the reason, or ``acknowledged`` now and ``done`` /
+``refused`` at the hand's end for a seat change that waits); with neither,
+``app.on_ack(id)`` at the Confirm (tcbox/linkparts.py ``attach``: the link
+sends ``acknowledged``).  Instructions that arrive while one is shown wait
+in ``app.waiting``, in order; a resent one (same id) is not shown twice,
+and one already confirmed is acknowledged again (``on_ack``).
+``app.awaiting()``: is an instruction waiting for Confirm?
 
 Adapters are injected (composition, KMK style): ``screen.update(fields)``,
 ``keys.get()`` -> (key number, pressed, ticks) or None, ``ring.show(colours)``,
@@ -28,7 +37,7 @@ any but screen and keys may be None.
 
 import gc
 
-from . import VERSION
+from . import VERSION, orders
 from .menu import Menu
 from .presses import Presses, ticks_diff
 from .ring import colours
@@ -72,6 +81,7 @@ class App:
         self.muted = False
         self.acks = []  # confirmed instruction ids, oldest first
         self.on_ack = None  # the link's hook: on_ack(id) after each Confirm
+        self.on_result = None  # on_result(id, result, reason): what became of it
         self.waiting = []  # instructions behind the one on screen
         self.presses_seen = 0
         self.save_failures = 0
@@ -99,6 +109,9 @@ class App:
             if p is None:
                 break
             self.press(self.roles[p[0]], p[1])
+        t = self.table
+        if t.moves and t.hand is None:  # the hand is over: the TD's seat changes now
+            self.settle()
         if self.buzzer is not None:
             self.buzzer.update(now)  # plays a pattern without blocking
         shot = self.table.shot.seconds()
@@ -143,9 +156,13 @@ class App:
             if "box" in ev:
                 self.box_event(ev)
             else:
-                self.table.handle(ev)
-                if self.table.error is None:
-                    self.save()
+                t = self.table
+                t.handle(ev)
+                if t.error is None:
+                    if t.moves and t.hand is None:
+                        self.settle()  # the hand is over: the TD's seat changes (saves)
+                    else:
+                        self.save()
         self.dirty = True  # every press is acknowledged on screen
 
     def box_event(self, ev):
@@ -178,28 +195,66 @@ class App:
         self.info["queued"] = len(self.waiting)
         self.dirty = True
 
+    def awaiting(self):
+        """Is an instruction on screen waiting for the dealer's Confirm?"""
+        return bool(self.info.get("instruction"))
+
     def ack(self):
-        """The dealer confirmed the instruction on screen: remember its id,
-        tell the link (``on_ack``), show the next one waiting."""
+        """The dealer confirmed the instruction on screen: carry it out
+        (tcbox/orders.py), remember its id, tell the host what became of it,
+        show the next one waiting, save."""
         ins = self.info.get("instruction")
         if not ins:
             return
         iid = ins.get("id") if isinstance(ins, dict) else None
+        t = self.table
+        t.error = None  # an older refusal is not this one's
+        result, reason = orders.carry_out(t, ins)
         if iid is not None:
             self.acks.append(iid)
             if len(self.acks) > ACKS_KEPT:
                 self.acks.pop(0)
         self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
         self.info["queued"] = len(self.waiting)
-        self.menu.note = "Instruction confirmed"
+        if result == orders.LATER:
+            self.menu.note = "Confirmed: after this hand"
+            result = "acknowledged"  # done once the hand is over
+        elif result == orders.REFUSED:
+            t.error = reason  # the status line shows why, white on red
+            self.menu.note = ""
+        else:
+            self.menu.note = "Instruction confirmed"
         self.dirty = True
-        if iid is not None and self.on_ack is not None:
+        if iid is not None:
+            self.report(iid, result, reason, True)
+        self.save()
+
+    def settle(self):
+        """No hand is running: carry out the seat changes confirmed during
+        the hand (tcbox/orders.py), tell the host, save."""
+        for iid, result, reason in orders.settle(self.table):
+            if iid is not None:
+                self.report(iid, result, reason)
+        self.dirty = True
+        self.save()
+
+    def report(self, iid, result, reason=None, confirm=False):
+        """What became of instruction *iid*: ``on_result``, else the link's
+        ``instruction_done``; without either, ``on_ack(iid)`` for the
+        dealer's Confirm (*confirm*) only."""
+        hook = self.on_result
+        if hook is None and self.link is not None:
+            hook = getattr(self.link, "instruction_done", None)
+        if hook is not None:
+            hook(iid, result, reason)
+        elif confirm and self.on_ack is not None:
             self.on_ack(iid)
 
     def facts(self):
         """The box's own facts for the setup screen (tcbox/view.py)."""
         return {"board": self.board, "seats": self.table.n, "fw": VERSION,
-                "muted": self.muted, "buzzer": self.buzzer is not None}
+                "muted": self.muted, "buzzer": self.buzzer is not None,
+                "hold": self.table.hold, "moves": self.table.moves}
 
     def redraw(self):
         """Rebuild everything shown from the table's state."""

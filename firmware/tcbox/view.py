@@ -6,7 +6,8 @@ changes the clock digits and nothing else.  Pure: no hardware imports.
 
 Fields (all strings unless noted; empty hides a label):
   level, blinds, ante, time, next   the clock (the largest things on screen)
-  banner       BREAK / PAUSED / HAND FOR HAND / colour-up, else empty
+  banner       PAUSED / BREAK / HAND FOR HAND / TABLE BROKEN / colour-up,
+               else empty (``HOLDS``: the table's hold, from ``box``)
   hand         hand number, button, SB, BB, dealer
   action       whose action, to call, minimum raise
   pot          the pot (and side pots)
@@ -20,7 +21,9 @@ Fields (all strings unless noted; empty hides a label):
                1 Hz), or "" (no clock)
   info         players left and average stack (from the host), link state
   instr        the pending instruction from the host (``instruction_text``),
-               with "(+N)" when N more wait behind it
+               with "(+N)" when N more wait behind it; else the first seat
+               change confirmed during the hand, "... after this hand"
+               (``later_text``), with "(+N)" likewise
   status       the one status line: a refusal, else what just happened
   status_kind  "error" (a refusal), "note" (the menu asks), or "" (colour)
   menu         the options, one line each (a list); ``menu_i`` (an int) is
@@ -52,7 +55,8 @@ on screen.
 
 The box's own facts (``box``, from the App): ``board`` (the board's name),
 ``seats`` (the table's size), ``fw`` (the firmware version), ``muted`` and
-``buzzer`` (has one): the setup screen shows them.
+``buzzer`` (has one): the setup screen shows them; ``hold`` and ``moves``
+(the table's, tcbox/orders.py): the banner and the seat changes waiting.
 """
 
 SETUP = "setup"  # tcbox.menu's mode name for the setup screen
@@ -115,6 +119,23 @@ SENTENCES = {
 }
 
 
+# the banner of the table's hold (tableclock/table.py ``hold``)
+HOLDS = {
+    "hfh": "HAND FOR HAND",
+    "hfh1": "HAND FOR HAND: DEAL",
+    "broken": "TABLE BROKEN",
+}
+
+
+def later_text(m):
+    """The sentence for a seat change waiting for the hand's end (an entry
+    of the table's ``moves``: [id, 0 out / 1 in, seat, a, b])."""
+    if m[1] == 0:
+        return "Move seat %d to table %s seat %s after this hand" % (
+            m[2], "?" if m[3] is None else m[3], "?" if m[4] is None else m[4])
+    return "Seat %d: a player arrives after this hand with %s chips" % (m[2], chips(m[3]))
+
+
 def colour_changes(st):
     """[(seat, stack, after)] for the seats a colour-up due now changes,
     by seat; [] during a hand or when none is due."""
@@ -139,6 +160,7 @@ def fields(st, menu=None, info=None, box=None, blink_off=False):
     :param blink_off: the dark half second of the shot clock's warning.
     """
     info = info or {}
+    box = box or {}
     f = {}  # type: dict
     f["level"] = "Level %d" % st["level"]
     f["blinds"] = "%s/%s" % (chips(st["sb"]), chips(st["bb"]))
@@ -150,6 +172,8 @@ def fields(st, menu=None, info=None, box=None, blink_off=False):
         f["banner"] = "PAUSED"
     elif st["on_break"]:
         f["banner"] = "BREAK"
+    elif box.get("hold"):
+        f["banner"] = HOLDS.get(box["hold"]) or str(box["hold"])
     elif st.get("colour_up"):
         gone = st["colour_up"]["remove"] or []
         f["banner"] = "Colour up: %s go" % ", ".join(str(x) for x in gone)
@@ -207,13 +231,18 @@ def fields(st, menu=None, info=None, box=None, blink_off=False):
     f["instr"] = instruction_text(info.get("instruction"))
     if f["instr"] and info.get("queued"):
         f["instr"] += " (+%d)" % info["queued"]
+    later = box.get("moves")
+    if not f["instr"] and later:
+        f["instr"] = later_text(later[0])
+        if len(later) > 1:
+            f["instr"] += " (+%d)" % (len(later) - 1)
     note = menu.note if menu and menu.note else ""
     f["status"] = st["error"] or note or st["last"] or ""
     f["status_kind"] = "error" if st["error"] else ("note" if note else "")
     f["menu"] = [o[0] for o in menu.options] if menu else []
     f["menu_i"] = menu.i if menu else 0
     if menu is not None and menu.mode == SETUP:
-        setup_lines(f, st, info, box or {})
+        setup_lines(f, st, info, box)
     return f
 
 

@@ -12,6 +12,8 @@ table refuses it, the refusal shows in full on the status line (white on
 red) and the table is unchanged (:attr:`Night.refusals`).  With ``host=True`` the host's
 commands come too: busted seats refilled (``sit``) and a pause now and then
 (``pause``/``resume``, the time paused summed in :attr:`Night.paused_ms`).
+An instruction on the box's screen (``App.awaiting()``) is confirmed first
+(tcsim.driver.Dealer.confirm), as a dealer would.
 
 Time: the loop runs every *period* ms of virtual time while nobody touches a
 key (10 ms while keys move, tcsim.sim), players think for a few seconds, a
@@ -160,6 +162,12 @@ class Night:
     # -- one decision ----------------------------------------------------
     def turn(self):
         """One thing happens at the table; returns what (a short word)."""
+        if self.sim.box.awaiting():  # an instruction from the host: the dealer confirms it
+            if self.sim.box.dirty:
+                self.sim.step()  # on screen first (the presses are found on the menu shown)
+            self.dealer.confirm()
+            self._count("confirm")
+            return "confirm"
         st = self.state()
         rng = self.rng
         if st["paused"]:

@@ -169,7 +169,9 @@ def test_an_instruction_is_shown_until_confirmed_and_acknowledged():
     app.instruct(dict(MOVE))                            # the ack got lost: acknowledged again
     app.step(at)
     assert sent == ["i-41", "i-42", "i-41"] and screen.shown["instr"] == ""
-    assert saves.items == []                            # the table did not change
+    # carried out (tcbox/orders.py, test_orders.py): seat 3 left, the table broke
+    assert sorted(app.table.stacks) == [1, 2] and app.table.hold == "broken"
+    assert saves.items == [0, 0]                        # each Confirm saved
     app.on_ack = None
     app.instruct("Seat 2: phone")                       # a plain message, no id
     app.step(at + 10)
@@ -242,3 +244,43 @@ def test_the_shot_clock_warning_flashes_its_label_and_the_action_pixel():
     for ms in range(at, at + 2000, 10):                 # no flashing without a clock
         app.step(ms)
     assert len(ring.items) == n
+
+
+def test_a_move_confirmed_mid_hand_on_the_usb_link_is_acknowledged_then_done():
+    # tcbox/orders.py through the real link (tests/core/test_orders.py: the rest)
+    from link_util import live
+    from tcbox.link import attach, tick
+
+    link, port, host, now = live()                  # LPPL, seats 1-3, button 1
+    app = App(link.table, ["left", "ok", "right"], FakeScreen(), FakeKeys())
+    attach(app, link)
+    app.link = link                                 # as tcbox/hardware.py builds it
+
+    def loop(now, n=4):
+        for _ in range(n):
+            app.step(now)
+            tick(app, link, now)
+            now += 10
+        return now
+
+    now = loop(now)
+    app.press("ok", False)                          # New hand: SB 2, BB 3, seat 1 acts
+    now = loop(now)
+    host.read()
+    host.send({"kind": "instruction", "id": "i-9", "action": "move_out", "seat": 1,
+               "to_table": 2, "to_seat": 3})
+    now = loop(now)
+    assert app.awaiting()
+    app.ack()
+    now = loop(now)
+
+    def results():
+        return [(m["instr"], m["result"]) for m in host.read()
+                if m["kind"] == "event" and m["what"] == "instruction"]
+
+    assert results() == [("i-9", "acknowledged")] and 1 in app.table.stacks
+    app.table.handle({"do": "fold"})                # seat 1
+    app.table.handle({"do": "fold"})                # seat 2: seat 3 wins
+    now = loop(now)
+    assert results() == [("i-9", "done")]
+    assert sorted(app.table.stacks) == [2, 3]

@@ -1,0 +1,198 @@
+"""What a host instruction does to the table (issue #5: balancing and
+breaking delivered to the boxes; hand for hand).
+
+docs/protocol.md ("Instruction actions") defines the instructions,
+docs/box.md ("Instructions from the host") what the dealer sees and
+docs/rules.md (§14) why a seat change waits for the end of the hand.  The
+dealer's Confirm (tcbox/app.py) calls ``carry_out``.  Every effect goes
+through the table's own events (``leave``, ``sit``, ``pause``, ``resume``:
+docs/replay.md) or its ``hold`` and ``moves`` (tableclock/table.py), so the
+power-loss record keeps it and the link's box events see it.
+
+    result, reason = carry_out(table, instruction)
+        DONE     carried out (or there was nothing left to do)
+        REFUSED  not carried out; *reason* says why in one sentence and
+                 the table is unchanged
+        LATER    a seat change confirmed during a hand: kept in
+                 ``table.moves`` until the hand is over (the host hears
+                 ``acknowledged`` now, ``done`` or ``refused`` then)
+    for iid, result, reason in settle(table): ...  # between hands: the moves waiting
+
+Actions (the instruction's own fields in braces):
+
+- ``move_out`` {seat}: the player leaves with their stack (``leave``).
+  During a hand: LATER, carried out when the hand ends, before the next
+  deal (the player due the big blind moves before posting it).
+- ``receive`` {seat, stack}: the arriving player sits with that stack
+  (``sit``; the table's wait zone decides when they are dealt in).  Into a
+  seat whose player moves out after this hand: LATER, after that move.
+- ``break_table``: no new hand here (``hold`` BROKEN); the players' moves
+  come as ``move_out``s.  ``redraw``, ``message``: nothing at the table.
+- ``hand_for_hand_start``: ``hold`` HFH; a hand running finishes, then
+  "New hand" is refused until ``next_hand`` (HFH_ONE: exactly one hand may
+  start, then HFH again); ``hand_for_hand_stop`` ends it.
+- ``pause``, ``resume``: the table clock (a clock already so: done).
+
+Pure: no hardware imports.
+"""
+
+from tableclock.fields import MAX_CHIPS, Refused, as_int
+from tableclock.table import BROKEN, HFH, HFH_ONE
+
+DONE = "done"
+REFUSED = "refused"
+LATER = "later"
+OUT = 0  # a move's kind (table.moves[i][1]): the player leaves
+IN = 1  # ... a player arrives
+
+
+def carry_out(t, ins):
+    """Carry out instruction *ins* (a dict as the link decodes it; a plain
+    string is a message) on table *t*.  Returns ``(result, reason)``:
+    result DONE, LATER or REFUSED, reason a sentence when REFUSED, else
+    None.  A refusal changes nothing (the table's ``error`` may show why)."""
+    if not isinstance(ins, dict):
+        return DONE, None
+    a = ins.get("action")
+    fn = ACTIONS.get(a) if isinstance(a, str) else None
+    if fn is None:
+        return REFUSED, "This box does not know the instruction %r" % (str(a)[:20],)
+    try:
+        return fn(t, ins), None
+    except Refused as e:
+        return REFUSED, str(e)
+
+
+def settle(t):
+    """Between hands, carry out the seat changes waiting in ``t.moves``, in
+    order.  Returns ``[(instruction id, DONE or REFUSED, reason)]`` ([] while
+    a hand runs or nothing waits)."""
+    out = []  # type: list
+    if t.hand is not None:
+        return out
+    while t.moves:
+        m = t.moves.pop(0)
+        try:
+            if m[1] == OUT:
+                _table(t, {"do": "leave", "seat": m[2]})
+            else:
+                _open(t)
+                _table(t, {"do": "sit", "seat": m[2], "stack": m[3]})
+            out.append((m[0], DONE, None))
+        except Refused as e:
+            out.append((m[0], REFUSED, str(e)))
+    return out
+
+
+def waiting(t, seat, kind):
+    """Does a move of *kind* (OUT, IN) wait for *seat*?"""
+    for m in t.moves:
+        if m[1] == kind and m[2] == seat:
+            return True
+    return False
+
+
+# ------------------------------------------------------------ the actions
+def _table(t, ev):
+    """Apply table event *ev*; a refusal becomes Refused (the table, unchanged,
+    keeps the sentence in ``error`` for the screen)."""
+    err = t.handle(ev)
+    if err is not None:
+        raise Refused(err)
+
+
+def _seat(t, ins):
+    s = as_int(ins.get("seat"))
+    if s is None or s < 1 or s > t.n:
+        raise Refused("There is no seat %s at this %d-seat table" % (str(ins.get("seat"))[:8], t.n))
+    return s
+
+
+def _open(t):
+    if t.hold == BROKEN:
+        raise Refused("This table is broken: it takes no players")
+
+
+def _move_out(t, ins):
+    s = _seat(t, ins)
+    if s not in t.stacks:
+        raise Refused("Seat %d is empty" % s)
+    if waiting(t, s, OUT):
+        raise Refused("Seat %d already moves after this hand" % s)
+    if t.hand is None:
+        _table(t, {"do": "leave", "seat": s})
+        return DONE
+    t.moves.append([ins.get("id"), OUT, s, as_int(ins.get("to_table", ins.get("table"))),
+                    as_int(ins.get("to_seat"))])
+    return LATER
+
+
+def _receive(t, ins):
+    _open(t)
+    s = _seat(t, ins)
+    c = as_int(ins.get("stack"))
+    if c is None or c <= 0 or c > MAX_CHIPS:
+        raise Refused("No chips given for the player arriving in seat %d: ask the TD" % s)
+    if waiting(t, s, IN):
+        raise Refused("Seat %d is taken by a player arriving after this hand" % s)
+    if s in t.stacks and waiting(t, s, OUT):  # the seat frees up when the hand ends
+        t.moves.append([ins.get("id"), IN, s, c, as_int(ins.get("from_table", ins.get("table")))])
+        return LATER
+    _table(t, {"do": "sit", "seat": s, "stack": c})
+    return DONE
+
+
+def _break_table(t, ins):
+    t.hold = BROKEN
+    return DONE
+
+
+def _nothing(t, ins):
+    return DONE
+
+
+def _hfh_start(t, ins):
+    if t.hold is None:  # already hand for hand (or broken): stays so
+        t.hold = HFH
+    return DONE
+
+
+def _next_hand(t, ins):
+    if t.hold == BROKEN:
+        raise Refused("This table is broken: no more hands here")
+    if t.hold is None:
+        raise Refused("This table is not playing hand for hand")
+    t.hold = HFH_ONE
+    return DONE
+
+
+def _hfh_stop(t, ins):
+    if t.hold in (HFH, HFH_ONE):
+        t.hold = None
+    return DONE
+
+
+def _pause(t, ins):
+    if not t.clock.paused:
+        _table(t, {"do": "pause"})
+    return DONE
+
+
+def _resume(t, ins):
+    if t.clock.paused:
+        _table(t, {"do": "resume"})
+    return DONE
+
+
+ACTIONS = {
+    "move_out": _move_out,
+    "receive": _receive,
+    "break_table": _break_table,
+    "redraw": _nothing,
+    "message": _nothing,
+    "hand_for_hand_start": _hfh_start,
+    "next_hand": _next_hand,
+    "hand_for_hand_stop": _hfh_stop,
+    "pause": _pause,
+    "resume": _resume,
+}
