@@ -22,6 +22,9 @@ Every figure is described in bench/README.md.  In short:
    simulator, bytes allocated per idle loop and heap after boot under MicroPython (and the heap
    on CPython), key press to updated frame; its figures join the table, its goals and details
    go to results.json under "box".
+6. Clock sync (bench/clock_bench.py, in a subprocess, about 1 s): the box's shown clock vs the
+   host's over a simulated hour with jittery delays (p50/p99), and a level change's way to the
+   box; its goals and details go to results.json under "clock".
 
 Writes bench/results.json (date, machine, interpreter versions, every figure with its goal and
 status) and prints a table: figure | value | goal | status.  A missed goal is reported as MISSED
@@ -50,6 +53,7 @@ GENERATOR = BENCH / "gen_session.py"
 ALLOC = BENCH / "alloc_mpy.py"
 TIMING = BENCH / "time_events.py"
 BOX = BENCH / "box_bench.py"
+CLOCK = BENCH / "clock_bench.py"
 SESSION = BENCH / "session200.jsonl"
 RESULTS = BENCH / "results.json"
 RUN_TIMEOUT_S = 180
@@ -286,6 +290,18 @@ def run_box(micropython: str, mpy_cross: str) -> dict:
             p.returncode, last_line(p.stderr) or last_line(p.stdout))}
 
 
+def run_clock() -> dict:
+    """bench/clock_bench.py's figures, goals and details (or {"error": ...})."""
+    p = run([sys.executable, str(CLOCK), "--json"], ROOT, timeout=120)
+    if p is None:
+        return {"error": "clock_bench.py timed out"}
+    try:
+        return json.loads(last_line(p.stdout))
+    except ValueError:
+        return {"error": "clock_bench.py failed (exit %d): %s" % (
+            p.returncode, last_line(p.stderr) or last_line(p.stdout))}
+
+
 def version_of(cmd: list[str]) -> str:
     p = run(cmd, ROOT, timeout=60)
     return last_line(p.stdout) if p is not None and p.returncode == 0 else "unknown"
@@ -394,6 +410,8 @@ def main() -> int:
     print("  the box: idle redraws, idle allocation, heap after boot, press to frame ...",
           flush=True)
     box = run_box(args.micropython, args.mpy_cross)
+    print("  clock sync: a simulated hour of box and host over a jittery cable ...", flush=True)
+    clock = run_clock()
 
     def hv(k: str):
         return heap[k]["min_heap_kib"]
@@ -449,6 +467,11 @@ def main() -> int:
         figs.append(figure("box", "the box (bench/box_bench.py)", None, "", error=box["error"]))
     else:
         figs += box["figures"]
+    if "error" in clock:
+        figs.append(figure("clock", "clock sync (bench/clock_bench.py)", None, "",
+                           error=clock["error"]))
+    else:
+        figs += clock["figures"]
 
     mp_version = version_of([args.micropython, "-c", "import sys; print('%d.%d.%d (%s)' % ("
                              "sys.implementation.version[:3] + (sys.version,)))"])
@@ -471,6 +494,8 @@ def main() -> int:
         },
         "box": {"goals": box.get("goals"), "details": box.get("details"),
                 "error": box.get("error")},
+        "clock": {"goals": clock.get("goals"), "details": clock.get("details"),
+                  "error": clock.get("error")},
     }
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
 

@@ -1,8 +1,10 @@
 """Following the host's tournament clock: offset estimation and slewing.
 
-The host is the master.  A box estimates how its own tick counter relates
-to the host's clock from round trips (``OffsetEstimator``), and brings its
-LevelClock to the host's reading gradually (``Slew``): small errors are
+The host is the master (docs/protocol.md, "Clock sync on the box").  A box
+estimates how its own tick counter relates to the host's clock from round
+trips (``OffsetEstimator``; its ``ping``, the host's ``pong`` with
+``host_ms``: protocol 1.1, tcbox/linkhost.py) and brings its LevelClock to
+the host's reading gradually (``Slew``): small errors are
 spread by running the clock up to ``rate_pct`` per cent fast or slow, so the
 seconds on screen never go back; a large error, a level change or a
 pause/resume from the host is applied at once.  Between host messages (and
@@ -20,6 +22,7 @@ _MASK = _WRAP - 1
 
 DRIFT_DIV = 10000  # a sample loses 1 ms of credibility per 10 s of age (100 ppm)
 MAX_AGE_MS = 900000  # samples older than 15 minutes are forgotten
+RESET_MS = 1000  # a sample this far beyond the kept ones' error bounds starts over
 
 
 def ticks_diff(a, b):
@@ -45,11 +48,18 @@ class OffsetEstimator:
     *max_age* ms, so the set is the best of a sliding window.  The best one
     gives ``offset()`` = host_ms - (t_send + rtt // 2) and
     ``uncertainty(now)`` = rtt // 2 plus its aging.
+
+    A sample that contradicts the best kept one by more than both their
+    uncertainties plus *reset_ms* means the host's clock was set (or the
+    host restarted with another clock): the kept samples are forgotten and
+    the new one starts the set again (counted in ``resets``).
     """
 
-    def __init__(self, size=8, max_age=MAX_AGE_MS):
+    def __init__(self, size=8, max_age=MAX_AGE_MS, reset_ms=RESET_MS):
         self.size = size
         self.max_age = max_age
+        self.reset_ms = reset_ms
+        self.resets = 0
         self.rtt = [-1] * size  # -1: a free slot
         self.mid = [0] * size  # box tick of the sample's middle
         self.host = [0] * size  # host_ms at that middle
@@ -76,6 +86,14 @@ class OffsetEstimator:
             return False
         self.count += 1
         mid = ticks_add(t_send, rtt // 2)
+        b = self.best(t_recv)
+        if b >= 0:
+            err = host_ms - self.host[b] - ticks_diff(mid, self.mid[b])
+            if err < 0:
+                err = -err
+            if err > self._score(b, t_recv) + rtt // 2 + self.reset_ms:
+                self.clear()  # the host's clock moved: the kept samples are wrong now
+                self.resets += 1
         worst = -1
         worst_score = -1
         for i in range(self.size):

@@ -31,15 +31,21 @@ spec is "name:type"; "name?:type" is optional; a type is int, nat (>= 0), pos
 (every item a T), dict/T (every value a T), a|b|c (one of these strings), or
 ?T (a T or null).  Fields not in the table are kept (a newer minor version may
 add them).
+
+Versions: this side speaks 1.1 and accepts any 1.x.  A sender writes "1.0"
+unless the frame needs a later minor: 1.1 added a box's ``ping`` to the host
+and the host's ``pong`` with ``host_ms`` (BOTH_WAYS, ``version_of``), so the
+1.0 test vectors stay byte for byte what they were.
 """
 
 from binascii import hexlify
 
 from .hmac256 import hmac_sha256, same
 
-VERSION = "1.0"
+VERSION = "1.1"  # the protocol this side speaks
 MAJOR = 1
-MINOR = 0
+MINOR = 1
+BASE = "1.0"  # what a sender writes in "v" unless its frame needs a later minor (BOTH_WAYS)
 MAX_FRAME = 4096  # bytes, newline included; longer frames are refused unread
 MAX_DEPTH = 8  # nesting of lists/objects, the envelope object counting as 1
 MAX_DIGITS = 16  # integers are whole numbers below 10**16 in size
@@ -76,9 +82,15 @@ KINDS = {
     "hello": ("host", "fw:str table?:?pos key_id?:id nonce?:id"),
     "status": ("host", "state:dict table?:?pos"),
     "event": ("host", "id:id what:str"),
-    "pong": ("host", "t?:nat"),
+    "pong": ("host", "t?:nat host_ms?:nat"),
 }
 _ANYONE = ("ping", "pair")  # a pair frame reaches the one box on a USB port
+
+# Since 1.1 these kinds also go the other way (docs/protocol.md "Versions"):
+# a box pings the host, and the host's pong carries host_ms (its Unix ms when
+# it answered) for the box's clock sync.  kind: the minor version that added
+# the other direction; a frame going that way is written with "v":"1.<minor>".
+BOTH_WAYS = {"ping": 1, "pong": 1}
 
 # A box that has never been paired signs its hello with this well-known key
 # (key_id UNPAIRED_KEY_ID), so the host can read who is on a USB port before
@@ -222,7 +234,7 @@ def check_body(kind, body, version=VERSION):
     """Check a message body (a dict without envelope fields) against KINDS."""
     entry = KINDS.get(kind)
     if entry is None:
-        if version != VERSION:
+        if _minor(version) > MINOR:
             raise ProtocolError("unknown message kind %s (sent with protocol %s; this side"
                                 " speaks %s)" % (_q(kind), version, VERSION))
         raise ProtocolError("unknown message kind %s" % _q(kind))
@@ -240,6 +252,27 @@ def check_body(kind, body, version=VERSION):
             raise ProtocolError('%s: unknown %s %s (known: %s)' % (
                 what, field, _q(body[field]), ", ".join(sorted(table))))
         _check_fields(body, spec, "%s %s %s" % (_a(body[field]), body[field], kind))
+
+
+def _minor(version):
+    """The minor number of a "major.minor" version string (0 if unreadable)."""
+    i = version.find(".")
+    m = version[i + 1:] if i >= 0 else ""
+    return int(m) if _digits(m) else 0
+
+
+def _reversed(kind, sender):
+    """True for a frame of a BOTH_WAYS kind going against its KINDS direction
+    (a box's ping, the host's pong)."""
+    return kind in BOTH_WAYS and (KINDS[kind][0] == "box") != (sender == HOST)
+
+
+def version_of(kind, sender):
+    """The version a sender writes for *kind*: BASE, or "1.<minor>" for a
+    direction a later minor added (a box's ping, the host's pong: "1.1")."""
+    if _reversed(kind, sender):
+        return "%d.%d" % (MAJOR, BOTH_WAYS[kind])
+    return BASE
 
 
 def _a(word):
@@ -552,7 +585,8 @@ def _check_address(kind, sender, to):
         raise ProtocolError('"from" must be %s' % _WORDS["id"])
     if to != BROADCAST and not _is_id(to):
         raise ProtocolError('"to" must be %s or "*"' % _WORDS["id"])
-    if to == BROADCAST and KINDS[kind][0] == "box" and kind not in _ANYONE:
+    if to == BROADCAST and (KINDS[kind][0] == "box" or sender == HOST) \
+            and kind not in _ANYONE:
         raise ProtocolError('%s %s message must be addressed to one box, not to "*"'
                             % (_a(kind), kind))
 
@@ -583,7 +617,7 @@ def encode(msg, key, seq, sender=HOST, boot=0, to=BROADCAST):
             body[k] = msg[k]
     check_body(kind, body)
     out = bytearray(('{"v":"%s","kind":"%s","from":"%s","to":"%s","boot":%d,"seq":%d,"body":'
-                     % (VERSION, kind, sender, to, boot, seq)).encode())
+                     % (version_of(kind, sender), kind, sender, to, boot, seq)).encode())
     try:
         _enc(body, out, 2, MAX_FRAME - _TAIL_LEN - 1)
     except _TooLarge:
@@ -678,7 +712,7 @@ def decode(frame, key, me=None):
     _check_address(kind, sender, to)
     if me is not None:
         side = KINDS[kind][0]
-        if (side == "host") != (me == HOST):
+        if (side == "host") != (me == HOST) and kind not in BOTH_WAYS:
             raise ProtocolError("%s %s message is for %s, not for %s" % (
                 _a(kind), kind, "the host" if side == "host" else "a box",
                 "the host" if me == HOST else "a box"))

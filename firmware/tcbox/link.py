@@ -33,6 +33,11 @@ and throws away a longer line up to its newline (counted in ``overlong``).
 Lines that are not frames (a console's prints, noise) are counted in
 ``garbage``; refused frames in the Receiver's counters (``link.rx``).
 
+Clock sync (protocol 1.1): in CONFIGURED and LIVE the box pings the host;
+each pong's host_ms feeds ``sync`` (tableclock.clocksync.OffsetEstimator),
+which turns a ``clock`` reading into the box tick it was read at
+(tcbox/linkhost.py ``ping``, ``pong``, ``reading_at``).
+
 Box events (``events_between``) wait in a bounded outbox (``OUTBOX_MAX``,
 the oldest dropped and counted in ``dropped``) until the host's ``ack``
 names them, and are sent again every ``RESEND_MS``.  ``extra()`` carries
@@ -43,6 +48,7 @@ instructions, the boot counter and the pairing into the power-loss record.
 import json
 from binascii import hexlify, unhexlify
 
+from tableclock.clocksync import OffsetEstimator
 from tableclock.protocol import (
     HOST,
     MAX_COUNTER,
@@ -153,6 +159,12 @@ class Link:
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
         self.pong = None  # a ping to answer: its t (or -1 without)
+        self.sync = OffsetEstimator()  # the host's clock from our pings (linkhost.pong)
+        self.ping_at = 0  # box tick the next ping is due (set by each config)
+        self.pings = 0  # pings since the last config
+        self.pongs = 0  # their answers
+        self.unanswered = 0  # pings since the last answer
+        self.odd_clocks = 0  # clock readings whose host_ms did not fit the estimate
         self.status_due = False
         self.status_at = None
         self.outbox = []  # [event, sent ms or None, JSON size]; event: [id, what, ...]
@@ -339,7 +351,9 @@ class Link:
                 "stale": rx.stale, "forged": rx.forged, "invalid": rx.invalid,
                 "frames_in": self.frames_in, "frames_out": self.frames_out,
                 "stalls": self.stalls, "too_large": self.too_large,
-                "refused_pairs": self.refused_pairs}
+                "refused_pairs": self.refused_pairs, "pings": self.pings,
+                "pongs": self.pongs, "odd_clocks": self.odd_clocks,
+                "sync_resets": self.sync.resets}
 
     # -- the loop ------------------------------------------------------
     def poll(self, now):
@@ -432,6 +446,9 @@ class Link:
             return self._encode(msg)
         if not self.paired:
             return None
+        msg = linkhost.ping(self, now)  # clock sync: CONFIGURED or LIVE, when due
+        if msg is not None:
+            return self._encode(msg)
         for e in self.outbox:
             if e[1] is None or ticks_diff(now, e[1]) >= RESEND_MS:
                 e[1] = now
@@ -498,6 +515,9 @@ class Link:
                 self.last_rx = now
         if kind == "ping":
             self.pong = msg.get("t", -1)
+            return
+        if kind == "pong":
+            linkhost.pong(self, msg, now)
             return
         if kind == "ack":  # safe in any state: ids the host really has
             self._ack(msg["ids"])

@@ -1,7 +1,10 @@
 """What the box does with the host's frames: config, seating, clock,
-instructions, pairing.  Functions of tcbox/link.py's Link (their first
-argument), kept apart so that neither module is large to compile on the
-board.  Pure: no hardware imports.
+instructions, pairing; and its clock sync (docs/protocol.md, "Clock sync on
+the box"): the box pings the host (``ping``), feeds each ``pong``'s host_ms
+into tableclock.clocksync.OffsetEstimator (``pong``) and turns a ``clock``
+reading into the box tick it was read at (``reading_at``).  Functions of
+tcbox/link.py's Link (their first argument), kept apart so that neither
+module is large to compile on the board.  Pure: no hardware imports.
 """
 
 import json
@@ -24,6 +27,18 @@ from .presses import ticks_diff
 
 _ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")
 PAIR_MAX = 320  # bytes of JSON: the pairing (key, table, event, settings) in the record
+_MASK = (1 << 29) - 1  # box ticks wrap at 2**29
+
+# clock sync (docs/protocol.md "Clock sync on the box"), all in ms
+PING_FAST_MS = 1000  # after each config: a ping a second ...
+PING_FAST = 4  # ... until this many pongs came ...
+PING_FAST_MAX = 6  # ... or this many pings went
+PING_MS = 8000  # then one every 8 s
+PING_DEAF = 6  # unanswered pings in a row: a 1.0 host (it does not answer a box) ...
+PING_DEAF_MS = 60000  # ... is asked only once a minute
+PONG_MAX_MS = 4000  # a pong this long after its ping is no sample (a stray or a stall)
+READING_AHEAD_MS = 10000  # a clock read this far after "now" (host time) ...
+READING_AGE_MS = 6 * 3600 * 1000  # ... or this long before it: another clock; taken as of now
 
 
 def fresh_config(link, line):
@@ -68,6 +83,8 @@ def config(link, msg, now):
     link.got_seating = link.got_clock = False
     link.pending_players = None
     link.pending_clock = None
+    link.ping_at = now  # sync again at once, fast (the estimator keeps its samples)
+    link.pings = link.pongs = link.unanswered = 0
     for entry in link.outbox:  # resend at once after a reconnect
         entry[1] = None
 
@@ -144,19 +161,68 @@ def apply_pending(link, now):
 
 def clock(link, msg, now):
     link.got_clock = True
+    at = reading_at(link, msg["host_ms"], now)
     if link.pending_setup is not None:
-        link.pending_clock = (msg, now)
+        link.pending_clock = (msg, at)
         return
-    # TODO(clocksync): the box sends no pings of its own, so it has no round
-    # trips to estimate the host's clock from.  Once it does (send a ping
-    # with t = its tick, the host's pong adding its host_ms), feed
-    # tableclock.clocksync.OffsetEstimator.add(t, host_ms, now) and age the
-    # reading by its transit: at = estimator.box_at(msg["host_ms"], now).
-    # Until then the reading counts as of its arrival (at = now).
     if link.table is not None and clock_toward(link.table.clock, msg["level_index"],
                                                msg["ms_left"], msg["paused"],
-                                               slew=slew_of(link), now=now):
+                                               slew=slew_of(link), now=now, at=at):
         changed(link)
+
+
+def reading_at(link, host_ms, now):
+    """The box tick at which the host read its clock at *host_ms* (its Unix
+    ms), from the offset estimate; *now* (as of its arrival) while there is
+    no estimate or when *host_ms* is implausible (more than 10 s ahead of
+    the host's time now, or more than 6 h behind it: counted in
+    ``link.odd_clocks``)."""
+    est = link.sync
+    host_now = est.host_at(now)
+    if host_now is None:
+        return now
+    age = host_now - host_ms
+    if age < -READING_AHEAD_MS or age > READING_AGE_MS:
+        link.odd_clocks += 1
+        return now
+    return (now - age) & _MASK
+
+
+def ping(link, now):
+    """The box's ``ping`` message when one is due (CONFIGURED or LIVE), else
+    None: at once after a config, then every second until PING_FAST pongs
+    came (at most PING_FAST_MAX pings), then every 8 s; once a minute after
+    PING_DEAF unanswered in a row.  ``t`` is the box tick *now*."""
+    if link.state < CONFIGURED or ticks_diff(now, link.ping_at) < 0:
+        return None
+    link.pings += 1
+    link.unanswered += 1
+    if link.unanswered > PING_DEAF:
+        wait = PING_DEAF_MS
+    elif link.pongs < PING_FAST and link.pings < PING_FAST_MAX:
+        wait = PING_FAST_MS
+    else:
+        wait = PING_MS
+    link.ping_at = (now + wait) & _MASK
+    return {"kind": "ping", "t": now}
+
+
+def pong(link, msg, now):
+    """A ``pong`` from the host (1.1: with host_ms): one round-trip sample
+    for the offset estimator.  Ignored before a config (a replay from an
+    earlier boot could carry any time), without ``t``/``host_ms``, or more
+    than PONG_MAX_MS after its ping."""
+    t = msg.get("t")
+    host_ms = msg.get("host_ms")
+    if link.state < CONFIGURED or t is None or host_ms is None:
+        return
+    rtt = ticks_diff(now, t)
+    if rtt < 0 or rtt > PONG_MAX_MS:
+        link.sync.refused += 1
+        return
+    link.pongs += 1
+    link.unanswered = 0
+    link.sync.add(t, host_ms, now)
 
 
 def changed(link):

@@ -159,19 +159,21 @@ def event_message(ev):
 
 
 # ------------------------------------------------------------------ clock
-def clock_toward(clock, index, ms_left, paused, slack=CLOCK_SLACK_MS, slew=None, now=None):
+def clock_toward(clock, index, ms_left, paused, slack=CLOCK_SLACK_MS, slew=None, now=None,
+                 at=None):
     """Bring a LevelClock to the host's reading (level index, ms left,
     paused).  Without *slew*, differences up to *slack* ms are left alone
     (no jitter on screen) and larger ones are set at once.  With a
-    tableclock.clocksync.Slew and the box tick *now* of the reading, a
-    level change, a pause/resume or a large error is set at once and a
+    tableclock.clocksync.Slew and the box tick *now*, the reading (as of
+    box tick *at*, default *now*: it is aged by the ms between) is followed:
+    a level change, a pause/resume or a large error is set at once and a
     small one is spread over the next seconds (``slew.step`` in ``tick``).
     Returns True when the clock changed on screen; False also for an index
     this clock does not have."""
     if not 0 <= index < len(clock.levels):
         return False
     if slew is not None and now is not None:
-        return slew.toward(clock, index, ms_left, paused, now, now)
+        return slew.toward(clock, index, ms_left, paused, now if at is None else at, now)
     changed = False
     if clock.paused != paused:
         clock.paused = paused
@@ -243,7 +245,9 @@ def attach(app, link):
     keeps the link's record part, a new table from the host replaces the
     app's, a clock change redraws, instructions go to ``app.instruct`` and
     the dealer's Confirm (``app.on_ack``) becomes an ``acknowledged``
-    instruction event.  Then call ``tick(app, link, now)`` after each
+    instruction event, and what the box made of it (``app.on_result``:
+    done, refused with a reason, acknowledged until the hand ends) the
+    instruction event with that result.  Then call ``tick(app, link, now)`` after each
     ``app.step(now)``."""
     if app.saver is not None and not isinstance(app.saver, SavesExtra):
         app.saver = SavesExtra(app.saver, link)
@@ -267,6 +271,8 @@ def attach(app, link):
         link.on_instruction = app.instruct
     if hasattr(app, "on_ack"):
         app.on_ack = confirmed  # the dealer's Confirm: the instruction event
+    if hasattr(app, "on_result"):
+        app.on_result = link.instruction_done  # what became of it (tcbox/orders.py)
     return link
 
 

@@ -28,6 +28,12 @@ stuck.
 sees the ack, also after its own restart) is acknowledged again but not
 applied again, and the store survives host restarts.  ``on_event`` is
 called once per new event (the store is the record; the callback a notice).
+
+**The host's clock is the master** (docs/protocol.md, "Clock sync on the
+box").  ``BoxLink`` answers a box's ``ping`` with a ``pong`` carrying
+``host_ms`` (protocol 1.1) and sends the feed's ``clock`` snapshot after each
+``hello``, every ``CLOCK_MS`` and at once when the feed's clock changes
+(``feed.clock_version``, or ``send_clock()``): see ``BoxLink``.
 """
 
 import hashlib
@@ -64,6 +70,7 @@ BAUD = 115200  # ignored by USB CDC; anything but 1200
 READ_MAX = 8192  # bytes read per poll
 QUEUE_MAX = 128  # frames waiting for a box that does not read
 PING_MS = 5000
+CLOCK_MS = 10000  # the clock snapshot again every 10 s (and at once on a change)
 OFFLINE_MS = 20000
 INSTR_RESEND_MS = 5000
 RESULTS = ("acknowledged", "done", "refused")
@@ -79,6 +86,17 @@ class PairError(RuntimeError):
 
 def _ms():
     return int(time.monotonic() * 1000)
+
+
+def _unix_ms():
+    return int(time.time() * 1000)
+
+
+def _feed_version(feed):
+    """What tells that the feed's clock changed: ``feed.clock_version``, else
+    ``feed.version`` (any change), else None (only the periodic sends)."""
+    v = getattr(feed, "clock_version", None)
+    return getattr(feed, "version", None) if v is None else v
 
 
 # ---------------------------------------------------------------- ports
@@ -252,8 +270,8 @@ class HostStore:
 
 class StaticFeed:
     """What the host sends a box for its table: ``{table: {"config": {...},
-    "seating": {...}, "clock": {...}}}`` (bodies without kind; the clock's
-    host_ms is added when sent)."""
+    "seating": {...}, "clock": {...}}}`` (bodies without kind).  A clock
+    without host_ms runs from when the link first sends it (see BoxLink)."""
 
     def __init__(self, tables):
         self.tables = tables
@@ -270,11 +288,36 @@ class BoxLink:
         ``in_waiting``, ``read(n)`` and ``write(b)``.
     :param store: a HostStore (boot counter, events once).
     :param feed: ``for_table(table, box) -> {"config", "seating", "clock"}``
-        or None (the box then waits).
+        or None (the box then waits).  See "The clock" below.
     :param on_event: called once per new box event (the message dict).
+    :param clock: the link's timer in ms (monotonic; ``poll(now)`` takes the
+        same time); tests pass a virtual one.
+    :param wall: the host's clock in Unix ms for ``host_ms`` (pongs and clock
+        snapshots).  Default: Unix time when the link was made plus *clock*'s
+        ms since, so it never steps (NTP) and follows a virtual *clock*.
+
+    **The clock.**  The host's tournament clock is the master; the box
+    follows it (docs/protocol.md, "Clock sync on the box"):
+
+    - a box's ``ping`` is answered at once (ahead of queued frames) with a
+      ``pong`` echoing its ``t`` and ``host_ms`` = ``wall()``: the box's
+      round-trip samples;
+    - the feed's ``clock`` (``level_index``, ``ms_left``, ``paused``) goes
+      after every ``hello``, again every ``CLOCK_MS`` (10 s) while the box is
+      configured or live, and at once -- in the next ``poll``, so within the
+      host's poll interval -- when ``feed.clock_version`` changed (any value:
+      the feed changes it on a level change, pause/resume, time added or
+      removed; a feed without it is watched through ``feed.version``, if
+      any), or when the host calls ``send_clock()``;
+    - a snapshot is as of its ``host_ms`` (Unix ms on ``wall``): a feed that
+      computes ``ms_left`` when asked may leave it out (it is read now); a
+      feed that returns the same values again (StaticFeed, a paused clock)
+      keeps the ``host_ms`` from when those values were first sent, so its
+      clock runs on from there instead of starting over.
     """
 
-    def __init__(self, ser, key, key_id, store, feed=None, on_event=None, clock=_ms):
+    def __init__(self, ser, key, key_id, store, feed=None, on_event=None, clock=_ms,
+                 wall=None):
         check_port(ser)
         self.ser = ser
         self.key = key
@@ -283,6 +326,9 @@ class BoxLink:
         self.feed = feed
         self.on_event = on_event
         self.clock = clock
+        self._unix0 = _unix_ms()
+        self._clock0 = clock()
+        self.wall = wall if wall is not None else self._wall
         self.boot = store.next_boot()
         self.rx = Receiver(key, HOST)
         self.tx = Sender(key, HOST, self.boot)
@@ -297,6 +343,11 @@ class BoxLink:
         self.status = None  # the box's last status state
         self.last_rx = None
         self.last_ping = None
+        self.clock_at = None  # when the clock snapshot last went (clock ms)
+        self.clock_seen = None  # the feed's clock version then
+        self.snap = None  # (level_index, ms_left, paused), host_ms: a snapshot without host_ms
+        self.clocks_sent = 0
+        self.pongs = 0
         self.instrs = {}  # id: [body, last sent ms, result]
         self.acks = []
         self.foreign = None  # a box with another key: what its frame claims
@@ -307,16 +358,50 @@ class BoxLink:
         self.dropped = 0
         self.stalls = 0
 
+    def _wall(self):
+        return self._unix0 + (self.clock() - self._clock0)
+
     # -- sending --------------------------------------------------------
-    def send(self, msg):
+    def send(self, msg, to=None, first=False):
         """Queue *msg* for the box (addressed to it; pings to "*" before
-        its hello).  A full queue drops its oldest frame."""
-        to = self.box if self.box is not None else "*"
+        its hello).  A full queue drops its oldest frame.  *first*: ahead of
+        the queued frames (a pong: its round trip must not wait for them)."""
+        if to is None:
+            to = self.box if self.box is not None else "*"
         frame = self.tx.encode(msg, to)
         if len(self.queue) >= QUEUE_MAX:
             self.queue.popleft()
             self.dropped += 1
-        self.queue.append(frame)
+        if first:
+            self.queue.appendleft(frame)
+        else:
+            self.queue.append(frame)
+
+    def send_clock(self, now=None):
+        """Send the feed's clock snapshot to the box now (its clock changed:
+        a level change, pause/resume, time added).  *now*: on the link's
+        ``clock`` (default: read it).  False when there is no box, table,
+        feed or clock to send."""
+        if self.box is None or self.table is None or self.feed is None:
+            return False
+        self.clock_at = self.clock() if now is None else now
+        self.clock_seen = _feed_version(self.feed)
+        plan = self.feed.for_table(self.table, self.box)
+        c = plan.get("clock") if plan else None
+        if c is None:
+            return False
+        self.send(self._clock_msg(c))
+        return True
+
+    def _clock_msg(self, c):
+        msg = dict(c, kind="clock")
+        if "host_ms" not in msg:
+            key = (msg.get("level_index"), msg.get("ms_left"), msg.get("paused"))
+            if self.snap is None or self.snap[0] != key:
+                self.snap = (key, self.wall())
+            msg["host_ms"] = self.snap[1]
+        self.clocks_sent += 1
+        return msg
 
     def instruct(self, body):
         """Send an instruction (``{"id", "action", ...}``) until the box
@@ -362,6 +447,11 @@ class BoxLink:
         if self.last_ping is None or now - self.last_ping >= PING_MS:
             self.last_ping = now
             self.send({"kind": "ping", "t": now % 1000000})
+        if self.box is not None and self.feed is not None and self.state in ("configured",
+                                                                             "live"):
+            if (self.clock_at is None or abs(now - self.clock_at) >= CLOCK_MS
+                    or _feed_version(self.feed) != self.clock_seen):
+                self.send_clock(now)
         if self.box is not None:
             for r in self.instrs.values():  # until the box answers (any result)
                 if r[2] is None and now - r[1] >= INSTR_RESEND_MS:
@@ -397,7 +487,13 @@ class BoxLink:
         if self.state == "offline":
             self.state = "configured" if self.hello is not None else "unknown"
         if kind == "hello":
-            self._hello(msg)
+            self._hello(msg, now)
+        elif kind == "ping":  # 1.1: the box's clock sync
+            pong = {"kind": "pong", "host_ms": self.wall()}
+            if "t" in msg:
+                pong["t"] = msg["t"]
+            self.send(pong, msg["from"], first=True)
+            self.pongs += 1
         elif kind == "event":
             self._event(msg)
         elif kind == "status":
@@ -431,7 +527,7 @@ class BoxLink:
                 pass
         self.foreign = p
 
-    def _hello(self, msg):
+    def _hello(self, msg, now):
         box = msg["from"]
         if self.box is not None and box != self.box:  # another box on this port
             self.instrs = {k: v for k, v in self.instrs.items() if v[2] is None}
@@ -448,10 +544,10 @@ class BoxLink:
         self.send(config)
         if plan.get("seating") is not None:
             self.send(dict(plan["seating"], kind="seating"))
+        self.clock_at = now
+        self.clock_seen = _feed_version(self.feed)
         if plan.get("clock") is not None:
-            clock = dict(plan["clock"], kind="clock")
-            clock.setdefault("host_ms", int(time.time() * 1000))
-            self.send(clock)
+            self.send(self._clock_msg(plan["clock"]))
         self.state = "configured"
         for r in self.instrs.values():  # send on at once after a reconnect
             if r[2] is None:

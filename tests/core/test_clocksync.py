@@ -168,3 +168,20 @@ def test_level_end_drops_the_correction():
     assert c.index == 1 and slew.pending == 0
 
 
+
+
+def test_a_host_clock_that_was_set_starts_the_samples_over():
+    est = OffsetEstimator(size=8)
+    offset = 1717171717000
+    now = _feed(est, 5000, offset, n=10)
+    assert est.resets == 0  # jittery but consistent samples never contradict each other
+    # the host's clock is stepped 30 s ahead (NTP): the old samples would keep it wrong
+    # for up to 15 minutes; the first sample of the new clock replaces them
+    assert est.add(now, offset + now + 30000 + 20, ticks_add(now, 40))
+    assert est.resets == 1
+    err = est.host_at(ticks_add(now, 40)) - (offset + now + 30040)
+    assert -20 <= err <= 20, err
+    # a sample off by less than both error bounds plus a second is just a bad sample
+    t = ticks_add(now, 5000)
+    est.add(t, offset + t + 30000 + 900, ticks_add(t, 20))
+    assert est.resets == 1

@@ -102,8 +102,8 @@ def test_a_bust_between_hands_counts_the_chips_it_had():
 def test_hello_config_seating_clock_then_live_and_status():
     link, port, host, now = live()
     got = host.read()
-    assert kinds(got) == ["status"], kinds(got)
-    assert got[0]["table"] == 4 and got[0]["state"]["hand"] == 0
+    assert kinds(got) == ["ping", "status"], kinds(got)  # the clock sync's first ping
+    assert got[1]["table"] == 4 and got[1]["state"]["hand"] == 0
     assert link.names["2"] == "Bo"
     assert link.table_no == 4
 

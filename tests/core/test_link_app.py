@@ -86,7 +86,8 @@ def test_attached_a_new_table_from_the_host_replaces_the_apps():
     assert app.table is link.table and app.table is not t
     assert app.table.stacks == {1: 10, 8: 20} and app.state["stacks"] == {"1": 10, "8": 20}
     assert link.state == LIVE and app.info["link"] == "USB ok" and app.info["table"] == 4
-    # an instruction: on screen until the dealer confirms, then acknowledged
+    # an instruction: on screen until the dealer confirms; between hands the
+    # move is carried out at once (tcbox/orders.py) and the host hears done
     host.read()
     ins = {"kind": "instruction", "id": "i-9", "action": "move_out", "seat": 8, "to_table": 2,
            "to_seat": 3}
@@ -108,4 +109,5 @@ def test_attached_a_new_table_from_the_host_replaces_the_apps():
         tick(app, link, now)
         now += 10
     ev = [m for m in host.read() if m["kind"] == "event"]
-    assert [(m["instr"], m["result"]) for m in ev] == [("i-9", "acknowledged")]
+    assert [(m["instr"], m["result"]) for m in ev] == [("i-9", "done")]
+    assert app.table.stacks == {1: 10}  # seat 8 went to table 2

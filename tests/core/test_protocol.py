@@ -8,6 +8,7 @@ from binascii import hexlify, unhexlify
 
 from tableclock.hmac256 import hmac_sha256, same, sha256
 from tableclock.protocol import (
+    BOTH_WAYS,
     KINDS,
     MAX_FRAME,
     SUBKINDS,
@@ -22,6 +23,7 @@ from tableclock.protocol import (
     decode,
     encode,
     parse,
+    version_of,
 )
 from tc_util import table
 
@@ -189,6 +191,11 @@ VECTORS = [
      b'1a1b1c1d1e1f","key_id":"ev1-k1","settings":{"mqtt_host":"td.local","mqtt_port":1883,'
      b'"wifi_ssid":"club"},"table":4},'
      b'"mac":"a0c7b80e4542c93207d217ae947a874107ccad95c804faa1e62fe7f38aa51ca3"}\n'),
+    # 1.1: the host answers a box's ping with its clock (written "1.1")
+    (KEY, {"kind": "pong", "t": 8812, "host_ms": 1717171717000}, 45, "host", 5, "tc-01",
+     b'{"v":"1.1","kind":"pong","from":"host","to":"tc-01","boot":5,"seq":45,"body":'
+     b'{"host_ms":1717171717000,"t":8812},'
+     b'"mac":"7159aabd4158569b86ef21cad86f343fa5eb61b02c7102883d726b17cccdb407"}\n'),
 ]
 
 
@@ -201,7 +208,7 @@ def test_vectors_decode_to_the_message_and_envelope():
     for key, msg, seq, sender, boot, to, frame in VECTORS:
         got = decode(frame, key)
         want = dict(msg)
-        want["v"] = "1.0"
+        want["v"] = "1.1" if msg["kind"] == "pong" else "1.0"
         want["from"] = sender
         want["to"] = to
         want["boot"] = boot
@@ -387,10 +394,35 @@ def test_every_kind_action_and_event_has_a_working_example():
         got = decode(frame, KEY, me)
         for k in m:
             assert got[k] == m[k], (kind, k)
-        # the other side refuses it
-        e = _raises(ProtocolError, decode, frame, KEY, "tc-01" if me == "host" else "host")
-        assert "message is for" in str(e)
+        assert got["v"] == "1.0", kind  # the 1.0 directions are still written 1.0
+        if kind in BOTH_WAYS:  # since 1.1 the other way too, written 1.1
+            back = decode(encode(m, KEY, 9, to, 2, sender), KEY, sender)
+            assert back["v"] == "1.1" and back["kind"] == kind and back["from"] == to
+        else:  # the other side refuses it
+            e = _raises(ProtocolError, decode, frame, KEY, "tc-01" if me == "host" else "host")
+            assert "message is for" in str(e)
     assert sorted(seen) == sorted(KINDS)
+
+
+def test_version_1_1_box_ping_and_host_pong():
+    assert version_of("ping", "host") == "1.0" and version_of("pong", "tc-01") == "1.0"
+    assert version_of("ping", "tc-01") == "1.1" and version_of("pong", "host") == "1.1"
+    assert version_of("clock", "host") == "1.0" and version_of("status", "tc-01") == "1.0"
+    ping = encode({"kind": "ping", "t": 536870000}, KEY, 3, "tc-01", 7, "host")
+    assert ping.startswith(b'{"v":"1.1","kind":"ping","from":"tc-01","to":"host"')
+    msg = Receiver(KEY, "host").accept(ping)
+    assert msg["t"] == 536870000 and msg["v"] == "1.1"
+    # the host's pong names the box: a signed answer for one box is no answer for another
+    pong = {"kind": "pong", "t": 5, "host_ms": 1717171717000}
+    e = _raises(ProtocolError, encode, pong, KEY, 1, "host", 0, "*")
+    assert str(e) == 'a pong message must be addressed to one box, not to "*"'
+    frame = encode(pong, KEY, 1, "host", 0, "tc-02")
+    assert "not to tc-01" in str(_raises(ProtocolError, decode, frame, KEY, "tc-01"))
+    assert decode(frame, KEY, "tc-02")["host_ms"] == 1717171717000
+    _raises(ProtocolError, encode, dict(pong, host_ms=-1), KEY, 1, "host", 0, "tc-02")
+    # a 1.0 frame of an unknown kind is not blamed on a newer version
+    e = _raises(ProtocolError, decode, _sign(KEY, _env("teleport", "{}")), KEY)
+    assert str(e) == 'unknown message kind "teleport"'
 
 
 def test_addressing():

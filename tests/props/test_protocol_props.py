@@ -35,6 +35,7 @@ from tableclock.protocol import (
     decode,
     encode,
     parse,
+    version_of,
 )
 
 DOC = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "protocol.md")
@@ -187,13 +188,18 @@ def test_round_trip_random_messages(msg, key, seq, boot, sender, box):
     assert len(frame) <= MAX_FRAME and frame.endswith(b"}\n") and frame.count(b"\n") == 1
     frame.decode("ascii")
     got = decode(frame, key, to if to_box else "host")
-    want = dict(msg, v="1.0", to=to, boot=boot, seq=seq)
+    # 1.1 added a box's ping and the host's pong; everything else is still written 1.0
+    newer = ((msg["kind"] == "ping" and sender != "host")
+             or (msg["kind"] == "pong" and sender == "host"))
+    v = "1.1" if newer else "1.0"
+    assert version_of(msg["kind"], sender) == v
+    want = dict(msg, v=v, to=to, boot=boot, seq=seq)
     want["from"] = sender
     assert got == want
     # the same bytes from CPython's json and hmac
     body = {k: msg[k] for k in msg if k != "kind"}
-    unsigned = ('{"v":"1.0","kind":"%s","from":"%s","to":"%s","boot":%d,"seq":%d,"body":%s}'
-                % (msg["kind"], sender, to, boot, seq,
+    unsigned = ('{"v":"%s","kind":"%s","from":"%s","to":"%s","boot":%d,"seq":%d,"body":%s}'
+                % (v, msg["kind"], sender, to, boot, seq,
                    json.dumps(body, sort_keys=True, separators=(",", ":")))).encode()
     assert frame == _sign(key, unsigned)
 
