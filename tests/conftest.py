@@ -11,3 +11,21 @@ import sys
 FIRMWARE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "firmware")
 if FIRMWARE not in sys.path:
     sys.path.append(FIRMWARE)
+
+import pytest  # noqa: E402
+
+# Tests that need Debian's mosquitto or chromium skip without them on a developer's machine;
+# .ci/run installs both and sets TC_REQUIRE_SYSTEM=1, and then such a skip is a failure.
+SYSTEM_PACKAGES = ("mosquitto", "chromium")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if not report.skipped or os.environ.get("TC_REQUIRE_SYSTEM") != "1":
+        return
+    reason = str(report.longrepr[-1] if isinstance(report.longrepr, tuple) else report.longrepr)
+    if any(p in reason.lower() for p in SYSTEM_PACKAGES):
+        report.outcome = "failed"
+        report.longrepr = "TC_REQUIRE_SYSTEM=1 but skipped: " + reason

@@ -1,0 +1,298 @@
+"""The web application: the big screen, the TD console and their JSON/SSE endpoints
+(issue #6; every route, the auth model and the reasons are in docs/web.md).
+
+    app = make_app(live, token, lock)       # a starlette.applications.Starlette
+
+Routes:
+    GET  /                 the big screen (public, read-only)
+    GET  /td               the TD console; ``?token=T`` once sets an HttpOnly cookie and
+                           redirects to /td, or send ``Authorization: Bearer T``
+    GET  /td/logout        forgets the cookie
+    GET  /api/state        the snapshot: all of it for the TD, the public part otherwise
+    GET  /api/events       Server-Sent Events: one ``snapshot`` event on connecting, one
+                           within ~0.1 s of every change of ``live.version``, and one every
+                           15 s regardless (the clock's time, refreshed)
+    POST /api/act/{name}   a TD action, JSON object body -> ``live.act(name, body)``:
+                           200 {"ok", "text", "version"}; 400 {"error": sentence} when refused;
+                           401 without the token, 403 for a cross-site request
+
+``live`` is the contract of tdhost.live.Live: ``version`` (int), ``snapshot()`` (dict) and
+``act(action, args)`` raising ``tdhost.league.Refused``.  Live is not thread-safe: every call
+here holds ``lock`` (shared with the host's poll loop) and runs in a worker thread, so the
+event loop never waits for the poll loop; the 100 ms version check only *tries* the lock.
+"""
+
+import hmac
+import json
+import logging
+import os
+import secrets
+import threading
+import time
+from urllib.parse import urlsplit
+
+import anyio
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+    StreamingResponse,
+)
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from tdhost.league import Refused
+
+log = logging.getLogger("tdhost.web")
+
+STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
+COOKIE = "tdhost_td"
+COOKIE_AGE_S = 24 * 3600  # one night and the morning after
+POLL_S = 0.1  # how often each event stream looks at live.version (seconds)
+RESEND_S = 15.0  # a fresh snapshot at least this often (seconds): keep-alive and clock resync
+FRESH_S = 0.3  # a snapshot this recent (seconds) is shared between streams of one version
+MAX_BODY = 64 * 1024  # bytes of an action's JSON body
+
+# The actions of the Live contract; anything else is refused before Live sees it.
+ACTIONS = frozenset((
+    "register", "standby_add", "standby_take", "standby_pass", "draw", "start", "late",
+    "arrive", "bust", "pause", "resume", "level", "adjust", "hand_for_hand", "confirm",
+    "final_draw", "undo",
+))
+# What the room may see on the big screen: no registration, standby list, stacks, box
+# links, instructions, audit log or league table.
+PUBLIC_KEYS = ("event", "tournament", "now_ms", "clock", "players", "moves", "broken",
+               "final_table", "hand_for_hand")
+HEADERS = {
+    "Cache-Control": "no-cache",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+                               "frame-ancestors 'none'; form-action 'self'",
+}
+
+
+def new_token():
+    """A fresh TD token: 128 random bits, URL-safe text (22 characters)."""
+    return secrets.token_urlsafe(16)
+
+
+def public(snap):
+    """The room's part of a snapshot: the clock, the counts, moves and breaks; per table only
+    its number, whether it is broken and how many play there; results once finished."""
+    out = {k: snap.get(k) for k in PUBLIC_KEYS}
+    out["tables"] = [{"table": t.get("table"), "broken": bool(t.get("broken")),
+                      "players": len(t.get("seats") or {})} for t in snap.get("tables") or []]
+    finished = (snap.get("tournament") or {}).get("state") == "finished"
+    out["results"] = list(snap.get("results") or [])[:10] if finished else []
+    return out
+
+
+class Hub:
+    """Live behind its lock, shared by every request of one app.
+
+    ``closing`` (a threading.Event) ends every event stream: set it before stopping the server.
+    """
+
+    def __init__(self, live, lock):
+        self.live = live
+        self.lock = lock
+        self.closing = threading.Event()
+        self._cache = None  # (version, monotonic s, full json, public json)
+
+    def peek_version(self):
+        """live.version if the lock is free right now, else None (never waits)."""
+        if not self.lock.acquire(blocking=False):
+            return None
+        try:
+            return self.live.version
+        finally:
+            self.lock.release()
+
+    def message(self, full):
+        """(version, JSON text) of a fresh snapshot; blocks on the lock (worker thread only)."""
+        with self.lock:
+            version = self.live.version
+            c = self._cache
+            if c is None or c[0] != version or time.monotonic() - c[1] > FRESH_S:
+                snap = self.live.snapshot()
+                c = (version, time.monotonic(), _dumps(dict(snap, view="td")),
+                     _dumps(dict(public(snap), view="public")))
+                self._cache = c
+        return version, c[2] if full else c[3]
+
+    def act(self, action, args):
+        """live.act under the lock: (result dict, version after)."""
+        with self.lock:
+            result = self.live.act(action, args)
+            return result, self.live.version
+
+
+def _dumps(obj):
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def _same(a, b):
+    return hmac.compare_digest(a.encode("utf-8"), b.encode("utf-8"))
+
+
+def _auth(request, token):
+    """"bearer" or "cookie" when the request carries the TD's token, else None."""
+    h = request.headers.get("authorization", "")
+    if h[:7].lower() == "bearer " and _same(h[7:].strip(), token):
+        return "bearer"
+    c = request.cookies.get(COOKIE)
+    if c and _same(c, token):
+        return "cookie"
+    return None
+
+
+def _same_origin(request):
+    """True when the browser says the request comes from a page of this host (Origin, or
+    Referer when a browser sends no Origin); a cookie alone is not enough for an action."""
+    host = request.headers.get("host", "")
+    src = request.headers.get("origin") or request.headers.get("referer")
+    if not src or src == "null":
+        return False
+    return urlsplit(src).netloc.lower() == host.lower()
+
+
+class _NoCache:
+    """ASGI wrapper adding ``Cache-Control: no-cache`` (revalidate with the ETag) to the
+    static files, so a TV that stays on all night picks up a new page after an upgrade."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        async def send_no_cache(message):
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + [
+                    (b"cache-control", b"no-cache")]
+            await send(message)
+
+        await self.app(scope, receive, send_no_cache)
+
+
+def _error(status, sentence):
+    return JSONResponse({"error": sentence}, status_code=status, headers=HEADERS)
+
+
+def _login_page(status, note):
+    body = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TD console</title>'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<link rel="stylesheet" href="/static/style.css"></head><body class="td login">'
+        "<main><h1>TD console</h1><p>%s</p>"
+        '<form method="get" action="/td"><label>TD token <input name="token" '
+        'autocomplete="current-password" type="password" autofocus></label> '
+        "<button>Open the console</button></form>"
+        '<p class="hint">The token is printed by <code>tdhost serve</code>. '
+        'The big screen needs none: <a href="/">the clock</a>.</p></main></body></html>'
+    ) % note
+    return HTMLResponse(body, status_code=status, headers=HEADERS)
+
+
+def make_app(live, token, lock=None):
+    """The Starlette app over ``live`` (the Live contract); ``token``: the TD's secret
+    (non-empty text); ``lock``: the lock the host's poll loop holds around ``live.poll()``
+    (a new RLock when None).  ``app.state.hub.closing.set()`` ends all event streams."""
+    if not isinstance(token, str) or len(token) < 8:
+        raise ValueError("the TD token must be text of at least 8 characters")
+    hub = Hub(live, lock if lock is not None else threading.RLock())
+
+    async def big(request):
+        return FileResponse(os.path.join(STATIC, "big.html"), headers=HEADERS)
+
+    async def td(request):
+        given = request.query_params.get("token")
+        if given is not None:
+            if not _same(given, token):
+                return _login_page(401, "That token is not the TD's token.")
+            r = RedirectResponse("/td", status_code=303, headers=HEADERS)
+            r.set_cookie(COOKIE, token, max_age=COOKIE_AGE_S, path="/", httponly=True,
+                         samesite="lax")
+            return r
+        if _auth(request, token) is None:
+            return _login_page(401, "The console needs the TD's token.")
+        return FileResponse(os.path.join(STATIC, "td.html"), headers=HEADERS)
+
+    async def logout(request):
+        r = RedirectResponse("/", status_code=303, headers=HEADERS)
+        r.delete_cookie(COOKIE, path="/")
+        return r
+
+    async def state(request):
+        full = _auth(request, token) is not None
+        _, text = await run_in_threadpool(hub.message, full)
+        return Response(text, media_type="application/json", headers=HEADERS)
+
+    async def events(request):
+        full = _auth(request, token) is not None
+
+        async def stream():
+            yield "retry: 1000\n\n"
+            last, sent_at = None, 0.0
+            while not hub.closing.is_set():
+                v = hub.peek_version()
+                if (v is not None and v != last) or time.monotonic() - sent_at >= RESEND_S:
+                    last, text = await run_in_threadpool(hub.message, full)
+                    sent_at = time.monotonic()
+                    yield "id: %d\nevent: snapshot\ndata: %s\n\n" % (last, text)
+                await anyio.sleep(POLL_S)
+
+        headers = dict(HEADERS, **{"X-Accel-Buffering": "no"})
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+    async def act(request):
+        name = request.path_params["action"]
+        who = _auth(request, token)
+        if who is None:
+            return _error(401, "This needs the TD's token: open the console link again.")
+        if who == "cookie" and not _same_origin(request):
+            return _error(403, "A request from another site cannot act on the tournament.")
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            return _error(415, "Send the action's arguments as JSON (application/json).")
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return _error(413, "The request is larger than %d bytes." % MAX_BODY)
+        if name not in ACTIONS:
+            return _error(404, "There is no action called %r." % name)
+        try:
+            args = json.loads(body.decode("utf-8")) if body.strip() else {}
+        except (UnicodeDecodeError, ValueError):
+            return _error(400, "The arguments are not valid JSON.")
+        if not isinstance(args, dict):
+            return _error(400, "The arguments must be a JSON object.")
+        try:
+            result, version = await run_in_threadpool(hub.act, name, args)
+        except Refused as err:
+            return _error(400, str(err))
+        except Exception:
+            log.exception("action %s %r failed", name, args)
+            return _error(500, "The host failed on this action (see its log); "
+                               "nothing may have changed.")
+        out = {"ok": True, "text": (result or {}).get("text", ""), "version": version}
+        return JSONResponse(out, headers=HEADERS)
+
+    async def favicon(request):
+        return Response(status_code=204)
+
+    routes = [
+        Route("/", big),
+        Route("/td", td),
+        Route("/td/logout", logout),
+        Route("/api/state", state),
+        Route("/api/events", events),
+        Route("/api/act/{action}", act, methods=["POST"]),
+        Route("/favicon.ico", favicon),
+        Mount("/static", _NoCache(StaticFiles(directory=STATIC)), name="static"),
+    ]
+    app = Starlette(routes=routes)
+    app.state.hub = hub
+    return app

@@ -1,0 +1,129 @@
+"""Screenshots of the web pages for docs/screens/ (docs/web.md), in Debian's headless
+chromium driven by Playwright (no downloaded browser: never ``playwright install``).
+
+    .venv/bin/python -m tdhost.web.shots                 # the sample night (tests/web/fake_live.py)
+    .venv/bin/python -m tdhost.web.shots --url http://127.0.0.1:8000 --token TOKEN
+                                                         # a running `tdhost serve` instead
+
+Writes web-big-16x9.png (1280x720), web-big-4x3.png (1024x768) and web-td.png (the whole
+console at 1440 px wide).  ``launch_chromium`` is also what the browser tests use.
+"""
+
+import argparse
+import os
+import sys
+import time
+
+CHROMIUM = os.environ.get("TDHOST_CHROMIUM", "/usr/bin/chromium")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))))
+OUT = os.path.join(ROOT, "docs", "screens")
+TOKEN = "sample-td-token"
+
+
+def chromium_missing():
+    """None when CHROMIUM can run, else the sentence saying why not."""
+    if not os.access(CHROMIUM, os.X_OK):
+        return ("no chromium at %s (Debian: apt-get install -y chromium; or set "
+                "TDHOST_CHROMIUM)" % CHROMIUM)
+    return None
+
+
+def launch_chromium(pw):
+    """A headless Chromium browser from Playwright ``pw`` using the system's chromium;
+    ``--no-sandbox`` when running as root (containers, CI)."""
+    args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+    return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
+
+
+def _shot(browser, url, path, width, height, full_page=False, ready="#time"):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    try:
+        page.goto(url)
+        page.wait_for_function("document.querySelector(%r).textContent.includes(':')" % ready)
+        page.wait_for_timeout(300)  # fonts and the first tick settled
+        page.screenshot(path=path, full_page=full_page)
+    finally:
+        page.close()
+    return path
+
+
+def shoot(url, token, out_dir=OUT, between=None):
+    """Photographs the big screen at 16:9 and 4:3 and the console at ``url``; calls
+    ``between(name)`` before each shot ("big-16x9", "big-4x3", "td") so a sample night can
+    change state.  Returns the paths written."""
+    from playwright.sync_api import sync_playwright
+
+    os.makedirs(out_dir, exist_ok=True)
+    shots = (("big-16x9", "/", 1280, 720, False), ("big-4x3", "/", 1024, 768, False),
+             ("td", "/td?token=" + token, 1440, 900, True))
+    paths = []
+    with sync_playwright() as pw:
+        browser = launch_chromium(pw)
+        try:
+            for name, path, w, h, full in shots:
+                if between is not None:
+                    between(name)
+                paths.append(_shot(browser, url + path, os.path.join(out_dir, "web-%s.png" % name),
+                                   w, h, full))
+        finally:
+            browser.close()
+    return paths
+
+
+def sample_night():
+    """The sample night of tests/web/fake_live.py a little way in: level 5, two players out,
+    one move made and one waiting for the TD, a box that has gone quiet."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "web"))
+    try:
+        from fake_live import FakeLive
+    except ImportError:
+        raise SystemExit("the sample night is tests/web/fake_live.py in the repository; "
+                         "or photograph a running host with --url and --token")
+    now = int(time.time() * 1000)
+    live = FakeLive(links={1: "live", 2: "live", 3: "offline"})
+    live.contact[3] = now - 47000
+    live.act("level", {"level": 5})
+    live.act("adjust", {"seconds": -437})
+    live.act("bust", {"names": ["Ian McAllister"]})
+    for p in live.snapshot()["pending"]:
+        live.act("confirm", {"id": p["id"]})
+    live.act("bust", {"names": ["Una Byrne", "Chloe Price"], "chips": [1800, 950]})
+    return live
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m tdhost.web.shots", description=__doc__.split(
+        "\n")[0])
+    ap.add_argument("--url", help="a running host (default: serve the sample night)")
+    ap.add_argument("--token", default=TOKEN, help="the TD token of --url")
+    ap.add_argument("--out", default=OUT, help="directory for the PNG files (%(default)s)")
+    a = ap.parse_args(argv)
+    why = chromium_missing()
+    if why:
+        raise SystemExit(why)
+    if a.url:
+        paths = shoot(a.url.rstrip("/"), a.token, a.out)
+    else:
+        from tdhost.web.server import run_in_thread
+
+        live = sample_night()
+        web = run_in_thread(live, "127.0.0.1", 0, TOKEN)
+
+        def between(name):
+            with web.lock:
+                if name == "big-4x3":
+                    live.act("hand_for_hand", {"on": True})
+                elif name == "td":
+                    live.act("hand_for_hand", {"on": False})
+
+        try:
+            paths = shoot(web.url, TOKEN, a.out, between)
+        finally:
+            web.stop()
+    for p in paths:
+        print(p)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+"""Fixtures of the web tests: ``browser`` (headless Debian chromium, one per module; skipped
+with the reason when chromium is missing)."""
+
+import pytest
+from browser import chromium
+
+from tdhost.web.shots import chromium_missing
+
+
+@pytest.fixture(scope="module")
+def browser():
+    why = chromium_missing()
+    if why:
+        pytest.skip(why)
+    with chromium() as b:
+        yield b
