@@ -12,7 +12,7 @@ import json
 
 import click
 
-from tdhost import __version__, balance, commands, usb_cli
+from tdhost import __version__, balance, commands, serve, usb_cli
 
 
 def _fail(command, msg):
@@ -88,6 +88,9 @@ commands.register(cli, _fail)
 
 # The boxes on USB: `tdhost boxes`, `tdhost pair PORT` (host_tools/tdhost/usb_cli.py).
 usb_cli.register(cli, _fail)
+
+# The live night with the boxes: `tdhost serve` (host_tools/tdhost/serve.py).
+serve.register(cli, _fail)
 
 
 def main(argv=None):

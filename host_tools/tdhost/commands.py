@@ -98,18 +98,26 @@ def _open(command, db, create=False):
         fail(command, str(err))
 
 
+def append(store, decide, stamp):
+    """One TD action on an open league file: in one transaction, replay the log and run
+    *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result), then append
+    those events stamped *stamp* (ISO time).  Refused (from *decide*) writes nothing and
+    propagates.  Returns (seqs written, result).  The CLI commands and tdhost.live use it."""
+    def inner(events):
+        lg = _league.replay(events)
+        evs, result = decide(lg, len(events) + 1)
+        return [(t, stamp, a, p, u) for t, a, p, u in evs], result
+    return store.write(inner)
+
+
 def _write(command, db, decide, create=False):
     """Run *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result)
     in one transaction; Refused becomes exit 2.  Returns (league after, result)."""
     store = _open(command, db, create)
     stamp = iso(now())
     try:
-        def inner(events):
-            lg = _league.replay(events)
-            evs, result = decide(lg, len(events) + 1)
-            return [(t, stamp, a, p, u) for t, a, p, u in evs], result
         try:
-            _, result = store.write(inner)
+            _, result = append(store, decide, stamp)
         except Refused as err:
             fail(command, "refused: %s" % err)
         return _league.replay(store.events()), result

@@ -24,6 +24,9 @@ from tdhost import (
 )
 
 MAX_NAME = 40
+# events written by tdhost.live for the boxes and the clock, not TD actions: undo skips them
+SYSTEM_ACTIONS = frozenset(("clock", "instr", "instr_result", "notice", "hand_for_hand",
+                            "hfh_release"))
 
 
 class Refused(Exception):
@@ -135,6 +138,11 @@ class Tournament:
         self.offers = []        # [{"seat", "freed_by", "passed": [keys]}]
         self.ended = None       # {"kind": "last"|"time", "tiers": [[names]], "time"}
         self.tables_used = set()
+        # the live night (tdhost.live)
+        self.clocks = []        # `clock` payloads: the master clock after each change
+        self.instrs = {}        # instruction id -> its `instr` payload + "results"
+        self.moves = []         # `move` payloads, in order
+        self.hfh = None         # hand for hand: {"wait": {table: hand}, "round": n} or None
 
     # -------------------------------------------------------------- reading
     def get(self, name):
@@ -199,18 +207,37 @@ class Tournament:
 
     def level_at(self, when):
         """(last level started, LevelClock at *when*); level 0 before the start."""
+        clock = self.clock_at(int(when.timestamp() * 1000))
+        if self.started is None or when < self.started:
+            return 0, clock
+        return clock.started_level(), clock
+
+    def clock_at(self, ms):
+        """The master clock (tableclock.clock.LevelClock) at *ms* (Unix milliseconds):
+        level 1 from the start, moved by `level N` anchors and by the live night's `clock`
+        readings (the latest of them before *ms* counts); paused before the start."""
         levels = parse_levels(self.setup["levels"])
         clock = LevelClock(levels, self.setup["colour_ups"], 0,
                            self.setup["late"]["until_level"])
-        if self.started is None or when < self.started:
-            return 0, clock
-        lv, at = 1, self.started
+        if self.started is None or ms < _ms(self.started):
+            clock.paused = True
+            return clock
+        lv, at = 1, _ms(self.started)
         for n, t in self.anchors:
-            if t <= when:
-                lv, at = n, t
+            if _ms(t) <= ms:
+                lv, at = n, _ms(t)
+        rec = None
+        for c in self.clocks:
+            if c["at_ms"] <= ms and c["at_ms"] >= at:
+                rec = c
+        if rec is not None:
+            clock.index, clock.left_ms, clock.paused = rec["index"], rec["left_ms"], \
+                rec["paused"]
+            clock.advance(ms - rec["at_ms"])
+            return clock
         clock.jump(lv)
-        clock.advance(int((when - at).total_seconds() * 1000))
-        return clock.started_level(), clock
+        clock.advance(ms - at)
+        return clock
 
     def minutes_since_start(self, when):
         return (when - self.started).total_seconds() / 60.0
@@ -381,6 +408,32 @@ class Tournament:
     def _on_move(self, p, league):
         self.get(p["name"]).seat = p["seat"]
         self.tables_used.add(p["seat"][0])
+        self.moves.append(p)
+        for iid in p.get("instrs", ()):
+            if iid in self.instrs:
+                self.instrs[iid]["moved"] = True
+
+    # the live night's events (tdhost.live)
+    def _on_clock(self, p, league):
+        self.clocks.append(p)
+
+    def _on_instr(self, p, league):
+        self.instrs[p["id"]] = dict(p, results=[], moved=False)
+
+    def _on_instr_result(self, p, league):
+        r = self.instrs.get(p["id"])
+        if r is not None:
+            r["results"].append(p)
+
+    def _on_notice(self, p, league):
+        pass
+
+    def _on_hand_for_hand(self, p, league):
+        self.hfh = {"wait": dict(p["wait"]), "round": 0} if p["on"] else None
+
+    def _on_hfh_release(self, p, league):
+        if self.hfh is not None:
+            self.hfh = {"wait": dict(p["wait"]), "round": p["round"]}
 
     def _on_bust(self, p, league):
         for tier in p["tiers"]:
@@ -745,7 +798,9 @@ class Tournament:
         self.check_free(seat)
         return {"name": e.name, "from": e.seat, "seat": list(seat)}
 
-    def decide_bust(self, names, chips, cards, board, when, league):
+    def decide_bust(self, names, chips, cards, board, when, league, hand_order=None):
+        """*hand_order*: the box's finishing order at the showdown for players with equal
+        chips (tiers best first: a tier is equal hands), used instead of cards."""
         self._started()
         entries = [self.need(n, ("in",)) for n in names]
         keys = [player_key(e.name) for e in entries]
@@ -789,7 +844,7 @@ class Tournament:
                 _hands.check_deal(hole, brd)
             except _hands.CardError as err:
                 raise Refused(str(err))
-        tiers, reasons = self.order_same_hand(names, chips, hole, brd, league)
+        tiers, reasons = self.order_same_hand(names, chips, hole, brd, league, hand_order)
         level, clock = self.level_at(when)
         offers = []
         if clock.late_entry_open() and self.standby:
@@ -799,8 +854,9 @@ class Tournament:
                 "board": " ".join(brd) if brd else None, "reasons": reasons,
                 "level": level, "offers": offers}
 
-    def order_same_hand(self, names, chips, hole, board, league):
-        """Tiers best first, and the sentences that explain them (LPPL ¶46, US 14)."""
+    def order_same_hand(self, names, chips, hole, board, league, hand_order=None):
+        """Tiers best first, and the sentences that explain them (LPPL ¶46, US 14).
+        *hand_order* (tiers best first, from a box's showdown) replaces cards."""
         if len(names) == 1:
             return [names], []
         missing = [n for n in names if n not in chips]
@@ -812,7 +868,15 @@ class Tournament:
         use_lb = self.rules["bust_tiebreak_leaderboard"]
         tied_chips = [n for n in names if sum(chips[m] == chips[n] for m in names) > 1]
         ranked = {}
-        if use_hand and tied_chips:
+        if use_hand and tied_chips and hand_order is not None and not hole:
+            for i, tier in enumerate(hand_order):
+                for n in tier:
+                    if n in tied_chips:
+                        ranked[n] = (-i, None)
+            missing = [n for n in tied_chips if n not in ranked]
+            if missing:
+                raise Refused("the box's showdown does not rank %s" % names_text(missing))
+        elif use_hand and tied_chips:
             need = [n for n in tied_chips if n not in hole]
             if need or not board:
                 raise Refused("%s started the hand with equal chips: give --cards for %s "
@@ -833,9 +897,13 @@ class Tournament:
                 ha, hb = ranked[a], ranked[b]
                 if ha[0] != hb[0]:
                     hi, lo = (ha, hb) if ha[0] > hb[0] else (hb, ha)
+                    if ha[1] is None:  # the box's ranking of the showdown
+                        return (1 if ha[0] > hb[0] else -1), "%s; the better hand at the " \
+                            "showdown (as the box ranked it)" % why
                     return (1 if ha[0] > hb[0] else -1), "%s; the better hand: %s beats %s" % (
                         why, hi[1], lo[1])
-                why += "; equal hands (%s)" % ha[1]
+                why += "; equal hands (%s)" % ha[1] if ha[1] else "; equal hands at the " \
+                    "showdown"
             if use_lb:
                 for board_name, pts in (("league leaderboard", lb),
                                         ("previous leaderboard", prev)):
@@ -882,6 +950,11 @@ class Tournament:
             else:
                 tiers.append([n])
         return {"time": iso(when), "chips": given, "tiers": tiers}
+
+
+def _ms(t):
+    """A datetime as Unix milliseconds."""
+    return int(round(t.timestamp() * 1000))
 
 
 def _num(v):
@@ -967,7 +1040,8 @@ class League:
         """The events of the last TD action in tournament *number* that can be undone (one
         command may have written several, e.g. `register A B C`), or []."""
         for ev in reversed(self.events):
-            if ev.tournament != number or ev.seq in self.undone or ev.action == "undo":
+            if ev.tournament != number or ev.seq in self.undone or ev.action == "undo" \
+                    or ev.action in SYSTEM_ACTIONS:
                 continue
             if ev.action == "new":
                 return []
@@ -1054,4 +1128,6 @@ def summary(ev):
             "%s %d" % (n, c) for n, c in sorted(p["chips"].items(), key=lambda x: -x[1])))
     if a == "undo":
         return "undo #%d (%s)" % (ev.undoes, p["summary"])
+    if a in ("clock", "notice", "instr", "instr_result", "hand_for_hand", "hfh_release"):
+        return p.get("text") or a
     return a

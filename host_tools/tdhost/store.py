@@ -84,14 +84,17 @@ def reset_write_count():
 class Store:
     """An open league file."""
 
-    def __init__(self, path, create=False):
+    def __init__(self, path, create=False, threads=False):
+        """*threads*: the connection may be used from several threads, one at a time (the
+        caller serialises: tdhost serve's lock around the live night and the web)."""
         self.path = path
         exists = os.path.exists(path)
         if not exists and not create:
             raise StoreError("%s does not exist: start a league with "
                              "`tdhost new FILE.toml --db %s`." % (path, path))
         try:
-            self.db = sqlite3.connect(path, isolation_level=None, timeout=10)
+            self.db = sqlite3.connect(path, isolation_level=None, timeout=10,
+                                      check_same_thread=not threads)
         except sqlite3.Error as err:
             raise StoreError("%s cannot be opened: %s." % (path, err))
         try:

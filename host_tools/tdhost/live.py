@@ -1,0 +1,461 @@
+"""The live night: the host running a tournament with the boxes (issue #5; docs/host.md,
+"The live night (`tdhost serve`)").
+
+    live = Live("league.sqlite", clock=None, key=key, key_id="ev1-k1", seed=1)
+    live.add_link(box_link)      # tdhost.usb.BoxLink: USB, tdhost.pipe, or the MQTT hub's
+    while True:
+        live.poll()              # bounded, never blocks
+    live.snapshot()              # what the web console shows; live.version counts changes
+    live.act("pause", {})        # a TD action; tdhost.league.Refused when it is refused
+
+Everything that matters is an event in the league file, appended through the same
+``decide_*`` path as the CLI commands (``tdhost.commands.append``): busts from the boxes,
+the instructions sent and every answer, moves, the master clock's changes, hand for hand.
+A host killed at any moment and started again on the same file (a new ``Live``) carries on:
+pending instructions are sent again (a box never carries out an id twice), pending moves
+complete, the clock reads the same.  What the boxes report about the moment -- hand
+numbers, stacks, away seats, button and blinds -- is not logged: each box's ``status``
+brings it again.
+
+The parts: the clock (tdhost.liveclock), the busts gathered per hand (tdhost.livebusts),
+plans turned into instructions and moves recorded (tdhost.livemoves, tdhost.liveplan,
+tdhost.balance), the instructions' states (tdhost.instructions), hand for hand
+(tdhost.handforhand), the TD's actions (tdhost.liveacts) and the snapshot (tdhost.livesnap).
+Times are integer milliseconds: Unix ms on Live's clock.
+"""
+
+import datetime
+import logging
+import time
+
+from tdhost import (
+    commands as _commands,
+    handforhand as _hfh,
+    instructions as _ins,
+    league as _league,
+    liveacts as _acts,
+    livebusts as _busts,
+    liveclock as _clock,
+    livemoves as _moves,
+    liveplan as _plan,
+    livesnap as _snap,
+    store as _store,
+)
+from tdhost.league import Refused
+
+log = logging.getLogger("tdhost.live")
+
+CONTACT_BUMP_MS = 5000  # a box's last contact moves the version at most this often
+RESULTS = ("acknowledged", "done", "refused")
+SEAT_EVENTS = ("away", "back", "clock_called")
+LINK_ORDER = {"live": 0, "configured": 1, "unknown": 2, "offline": 3}
+
+
+def unix_ms():
+    return int(time.time() * 1000)
+
+
+class TableView:
+    """What the host knows of one table from its box at run time (not logged)."""
+
+    def __init__(self):
+        self.status = None  # the box's last status state
+        self.hand = None  # the hand number it reported last
+        self.ended = -1  # the last hand it reported ended
+        self.contact = None  # Live's clock when its box was last heard (ms)
+
+
+class Live:
+    """The running night (module notes; the contract is in docs/host.md).  Not
+    thread-safe: callers in several threads hold one lock around every call (tdhost serve
+    and tdhost.web share it)."""
+
+    def __init__(self, db_path, number=None, clock=None, key=None, key_id=None, seed=1):
+        self.store = _store.Store(db_path, threads=True)  # the web acts from its threads
+        self.clock = clock or unix_ms
+        self.key = key
+        self.key_id = key_id
+        self.seed = seed
+        self.number = number
+        self.links = []
+        self.views = {}  # table -> TableView
+        self.sent = {}  # instruction id -> the link it was given to
+        self.busts = _busts.Collector()
+        self.plan_due = False
+        self.plan_bust = False  # the plan follows a bust: refused moves are dropped
+        self._version = 0
+        self.clock_version = 0
+        self._seen_status = {}  # link -> the status object handled last
+        self._seen_state = {}  # link -> (state, table, box)
+        self._seen_rx = {}  # link -> last_rx
+        self._bump_contact = 0
+        self._failing = set()  # links whose poll raised (logged once)
+        self.now = self.clock()
+        try:
+            self._reload()
+        except Refused:
+            self.store.close()
+            raise
+        self._index = self.master().index
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def version(self):
+        return self._version
+
+    def _touch(self):
+        self._version += 1
+
+    def close(self):
+        self.store.close()
+
+    def when(self):
+        """Live's clock now as an aware datetime (the league's decisions take one)."""
+        return datetime.datetime.fromtimestamp(self.now / 1000.0).astimezone()
+
+    def master(self, now=None):
+        """The master clock (tableclock.clock.LevelClock) at *now* (Unix ms)."""
+        return self.t.clock_at(self.now if now is None else now)
+
+    def view(self, table):
+        v = self.views.get(table)
+        if v is None:
+            v = self.views[table] = TableView()
+        return v
+
+    def statuses(self):
+        return {tb: v.status for tb, v in self.views.items() if v.status is not None}
+
+    def _reload(self):
+        events = self.store.events()
+        self.lg = _league.replay(events)
+        self.t = self.lg.current(self.number)
+        self.number = self.t.number
+        self.last_seq = events[-1].seq if events else 0
+        seen = set()
+        for ev in events:
+            if ev.tournament == self.number:
+                for src in ev.payload.get("src") or ():
+                    seen.add(tuple(src))
+        self.seen = seen
+
+    def _external(self):
+        """Someone else (the CLI) wrote to the league file: read it again."""
+        row = self.store.db.execute("SELECT max(seq) FROM events").fetchone()
+        if (row[0] or 0) != self.last_seq:
+            self._reload()
+            self.plan_due = True
+            self.send_clock()  # `tdhost level N` may have moved the clock
+
+    def write(self, build):
+        """One decision: in one transaction on the league file, *build(t, lg, seq)* returns
+        ([(action, payload, undoes)], result) for tournament t; the events are appended
+        together.  Refused writes nothing and propagates.  Returns the result."""
+        stamp = _league.iso(self.when())
+
+        def decide(lg, seq):
+            t = lg.current(self.number)
+            evs, result = build(t, lg, seq)
+            return [(t.number, a, p, u) for a, p, u in evs], result
+
+        seqs, result = _commands.append(self.store, decide, stamp)
+        if seqs:
+            self._reload()
+            self._touch()
+        return result
+
+    def notice(self, text, src=None):
+        """A line in the league's log (``notice``), at most once per box event *src*."""
+        log.warning("%s", text)
+        if src and all(tuple(s) in self.seen for s in src):
+            return
+        self.write(lambda t, lg, seq: ([("notice", {"text": text, "src": src or []}, None)],
+                                       None))
+
+    # ------------------------------------------------------------------ links
+    def add_link(self, link):
+        """Serve a box link: Live becomes its feed and hears its events.  A link is a
+        tdhost.usb.BoxLink or anything with its interface: ``feed``, ``on_event``,
+        ``poll()``, ``send(msg)``, ``instruct(body)``, ``box``, ``table``, ``state``
+        (``live``, ``configured``, ``unknown``, ``offline``), ``status`` (the box's last
+        state) and ``last_rx``; ``send_clock()`` when it has one."""
+        link.feed = self
+        link.on_event = lambda msg, lk=link: self._box_event(lk, msg)
+        self.links.append(link)
+        self._touch()
+
+    def remove_link(self, link):
+        """Stop serving *link* (its port is gone, or a new link replaces it)."""
+        if link in self.links:
+            self.links.remove(link)
+            self._touch()
+
+    def link_for(self, table):
+        """The best link to the box of *table* (live first), or None."""
+        best = None
+        for lk in self.links:
+            if lk.table == table and lk.box is not None:
+                if best is None or LINK_ORDER.get(lk.state, 9) < LINK_ORDER.get(best.state, 9):
+                    best = lk
+        return best
+
+    def seating_msg(self, table):
+        """The ``seating`` body for *table* (docs/protocol.md): names per seat from the
+        league, stacks where known (chips at entry; the final table's from the boxes), the
+        button of the draw."""
+        t = self.t
+        names, stacks = {}, {}
+        final = t.final if t.final and t.final.get("table") == table else None
+        for e in t.players.values():
+            if e.seat and e.seat[0] == table and e.state in ("registered", "in"):
+                k = str(e.seat[1])
+                names[k] = e.name
+                known = (final or {}).get("stacks", {}).get(e.name)
+                if known:
+                    stacks[k] = known
+                elif e.stack:
+                    stacks[k] = e.stack - e.deducted
+        msg = {"names": names}
+        if stacks:
+            msg["stacks"] = stacks
+        drawn = (t.final or t.draw or {}).get("tables", {}).get(str(table))
+        if drawn and drawn.get("button"):
+            msg["button"] = drawn["button"]
+        return msg
+
+    def clock_msg(self, now=None):
+        now = self.clock() if now is None else now
+        return dict(_clock.reading(self.master(now)), host_ms=now)
+
+    def for_table(self, table, box):
+        """The feed of a box at *table* (tdhost.usb.BoxLink): config, seating and clock."""
+        s = self.t.setup
+        config = {"profile": s["profile"], "seats": s["seats_per_table"],
+                  "levels": s["levels"], "colour_ups": s["colour_ups"],
+                  "late_entry_until_level": s["late"]["until_level"], "event": s["name"]}
+        return {"config": config, "seating": self.seating_msg(table),
+                "clock": self.clock_msg()}
+
+    def send_seating(self, tables=None):
+        """Send the league's seating again to the boxes of *tables* (all when None); a box
+        builds its table from it until its first hand."""
+        for lk in self.links:
+            if lk.box is not None and lk.table is not None and (tables is None
+                                                                 or lk.table in tables):
+                lk.send(dict(self.seating_msg(lk.table), kind="seating"))
+
+    def send_clock(self):
+        """The master clock changed: every box gets it now."""
+        self.clock_version += 1
+        self._touch()
+        for lk in self.links:
+            fn = getattr(lk, "send_clock", None)
+            if fn is not None:
+                fn()
+            elif lk.box is not None and lk.table is not None:
+                lk.send(dict(self.clock_msg(), kind="clock"))
+
+    # ------------------------------------------------------------------ polling
+    def poll(self, now=None):
+        """One bounded step (module notes); never blocks, never raises for a box's sake."""
+        self.now = self.clock() if now is None else now
+        self._external()
+        for lk in list(self.links):
+            try:
+                lk.poll()
+                self._failing.discard(lk)
+            except Exception:  # noqa: BLE001 -- a vanished port must not stop the night
+                if lk not in self._failing:
+                    self._failing.add(lk)
+                    log.exception("box link %s (table %s) failed", lk.box, lk.table)
+            self._watch(lk)
+        for g in self.busts.due(self.now):
+            self._decide_busts(g)
+        self._complete_moves()
+        if self.plan_due and not self.busts.open:
+            self._plan()
+        self._send_instructions()
+        self._hand_for_hand()
+        index = self.master().index
+        if index != self._index:  # a level or break ended: the boxes hear it at once
+            self._index = index
+            self.send_clock()
+
+    def _watch(self, lk):
+        key = lk
+        now_state = (lk.state, lk.table, lk.box)
+        if self._seen_state.get(key) != now_state:
+            self._seen_state[key] = now_state
+            self._touch()
+        if lk.table is None:
+            return
+        v = self.view(lk.table)
+        rx = getattr(lk, "last_rx", None)
+        if rx is not None and self._seen_rx.get(key) != rx:
+            self._seen_rx[key] = rx
+            v.contact = self.now
+            if self.now - self._bump_contact >= CONTACT_BUMP_MS:
+                self._bump_contact = self.now
+                self._touch()
+        st = getattr(lk, "status", None)
+        if st is not None and self._seen_status.get(key) is not st:
+            self._seen_status[key] = st
+            if isinstance(st, dict):
+                v.status = st
+                if isinstance(st.get("hand"), int):
+                    v.hand = st["hand"]
+                    v.ended = _hfh.ended_hand(st)
+                for g in self.busts.status(lk.box, st):
+                    self._decide_busts(g)
+                self._touch()
+
+    # ------------------------------------------------------------------ box events
+    def _box_event(self, lk, msg):
+        src = [[msg.get("from"), msg.get("id")]]
+        try:
+            self._event(lk, msg)
+        except Refused as err:  # a decision the league refused: said in the log
+            self.notice("box %s: %s" % (msg.get("from"), err), src)
+        except Exception:  # noqa: BLE001 -- a box's odd event must never stop the night
+            log.exception("box event %r", msg)
+            self.notice("box %s: event %s (%s) could not be applied" % (
+                msg.get("from"), msg.get("id"), msg.get("what")), src)
+
+    def _event(self, lk, msg):
+        box, eid, what = msg.get("from"), msg.get("id"), msg.get("what")
+        if (box, eid) in self.seen:
+            return  # applied before (a resend, or this host before a restart)
+        table = lk.table
+        self._touch()
+        if what != "bust":
+            for g in self.busts.other_event(box):
+                self._decide_busts(g)
+        if what == "instruction":
+            self._instruction_result(box, eid, msg)
+        elif what == "bust":
+            for g in self.busts.add(box, table, msg, self.now):
+                self._decide_busts(g)
+        elif what in ("hand_started", "hand_ended") and table is not None:
+            v = self.view(table)
+            h = msg.get("hand")
+            if isinstance(h, int):
+                v.hand = h
+                v.ended = h if what == "hand_ended" else h - 1
+        elif what in SEAT_EVENTS:
+            seat = msg.get("seat")
+            if table is None or self.name_at(self.t, table, seat) is None:
+                self.notice("box %s (table %s): %s at seat %s, where the league has nobody"
+                            % (box, table, what, seat), [[box, eid]])
+        elif what == "error":
+            self.notice("box %s (table %s) reports: %s" % (box, table, msg.get("text")),
+                        [[box, eid]])
+
+    def name_at(self, t, table, seat):
+        """Who sits at *table* *seat*: the league's seating, else a pending move there."""
+        name = t.seating().get(table, {}).get(seat)
+        if name is not None:
+            return name
+        for name, halves in _ins.moving_players(t).items():
+            if halves[0]["to"] == [table, seat]:
+                return name
+        return None
+
+    def _instruction_result(self, box, eid, msg):
+        iid, res = msg.get("instr"), msg.get("result")
+        r = self.t.instrs.get(iid)
+        if r is None or res not in RESULTS:
+            log.info("box %s answered instruction %s (%s): not one of this tournament's",
+                     box, iid, res)
+            return
+        if _ins.cancelled(r) or res in _ins.results(r, "box"):
+            return  # nothing new (a box repeats its answer to a repeated instruction)
+        text = "table %s: %s %s%s" % (r["table"], r["text"], res,
+                                      ": %s" % msg["reason"] if msg.get("reason") else "")
+        p = _ins.result(iid, res, "box", text, msg.get("reason"), [[box, eid]])
+        self.write(lambda t, lg, seq: ([("instr_result", p, None)], None))
+        if r["action"] == "redraw" and r["table"] == (self.t.final or {}).get("table"):
+            self.send_seating([r["table"]])
+
+    # ------------------------------------------------------------------ busts, plans
+    def _decide_busts(self, g):
+        _busts.decide(self, g)
+
+    def after_bust(self, names):
+        _busts.after_bust(self, names)
+
+    def message(self, table, text):
+        """A ``message`` instruction to the box of *table*."""
+        self.write(lambda t, lg, seq: ([("instr", _ins.instr(
+            _ins.new_id(lg, t), "message", table, "message to table %d: %s" % (table, text),
+            text=text), None)], None))
+
+    def _complete_moves(self):
+        _moves.complete(self)
+
+    def _plan(self):
+        _moves.plan(self)
+
+    def final_table(self, seed, ace8=None):
+        """The final table now (tdhost.livemoves.final_table); Refused when it cannot form."""
+        return _moves.final_table(self, seed, ace8)
+
+    def _send_instructions(self):
+        """Give every pending instruction to its table's box (a link resends it until the
+        box answers; a new link -- a restarted host, another port -- gets it again)."""
+        for iid, r in self.t.instrs.items():
+            if _ins.complete(r) or _ins.state(r) in ("done", "refused"):
+                continue
+            lk = self.link_for(r["table"])
+            if lk is None or self.sent.get(iid) is lk:
+                continue
+            lk.instruct(dict(r["body"]))
+            self.sent[iid] = lk
+            self._touch()
+
+    # ------------------------------------------------------------------ hand for hand
+    def playing_tables(self):
+        return _hfh.playing_tables(self.t.seating(), _plan.broken_tables(self.t))
+
+    def _hand_for_hand(self):
+        h = self.t.hfh
+        if h is None:
+            return
+        tables = self.playing_tables()
+        ended = {tb: self.view(tb).ended for tb in tables}
+        waited = [tb for tb in tables if str(tb) in h["wait"]]
+        if not waited or _hfh.waiting_for(h["wait"], ended, tables):
+            return
+        wait = _hfh.next_wait(tables, ended)
+        rnd = h["round"] + 1
+
+        def build(t, lg, seq):
+            evs = [("hfh_release", {"round": rnd, "wait": wait, "text": "hand for hand: "
+                                    "every table has finished its hand; round %d deals now"
+                                    % rnd}, None)]
+            for k, tb in enumerate(tables):
+                evs.append(("instr", _ins.instr(_ins.new_id(lg, t, k), "next_hand", tb,
+                                                "hand for hand round %d: deal at table %d"
+                                                % (rnd, tb)), None))
+            return evs, None
+
+        self.write(build)
+
+    # ------------------------------------------------------------------ the contract
+    def act(self, action, args=None):
+        """A TD action (docs/host.md): {"ok": True, "text": sentence}; Refused with a
+        sentence when refused (nothing changed)."""
+        self.now = self.clock()
+        args = {} if args is None else args
+        if not isinstance(args, dict):
+            raise Refused("the action's arguments must be an object")
+        fn = _acts.ACTS.get(action) if isinstance(action, str) else None
+        if fn is None:
+            raise Refused("there is no action %r (actions: %s)" % (
+                action, ", ".join(sorted(_acts.ACTS))))
+        text = fn(self, args)
+        self._touch()
+        return {"ok": True, "text": text}
+
+    def snapshot(self):
+        """The night as one JSON-ready dict (docs/host.md, "snapshot()")."""
+        return _snap.snapshot(self, self.clock())

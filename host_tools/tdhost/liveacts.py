@@ -1,0 +1,368 @@
+"""The TD's actions on the live night: ``Live.act(action, args)`` (docs/host.md, "The live
+night", "act()").
+
+Each action is the CLI command of the same name (tdhost.commands) through the same
+``decide_*`` methods, written with ``Live.write`` (one transaction; a refusal writes
+nothing), then what the boxes must hear: a new seating before the first hand, a
+``receive`` for a player who joins a table in play, the clock, a new plan.  Every handler
+returns one sentence for the TD and raises ``tdhost.league.Refused`` with one sentence when
+the action is refused; nothing changes then (bad arguments are checked before anything is
+written).
+"""
+
+from tdhost import (
+    commands as _commands,
+    handforhand as _hfh,
+    instructions as _ins,
+    league as _league,
+    liveclock as _clock,
+    liveplan as _plan,
+)
+from tdhost.league import Refused, player_key, seat_text
+
+
+# ------------------------------------------------------------------ arguments
+def _str(a, key, required=True):
+    v = a.get(key)
+    if v is None and not required:
+        return None
+    if not isinstance(v, str) or not v.strip():
+        raise Refused("give %s as text" % key)
+    return v
+
+
+def _names(a, key="names", required=True):
+    v = a.get(key)
+    if v is None and not required:
+        return []
+    if not isinstance(v, list) or (required and not v) or not all(
+            isinstance(x, str) and x.strip() for x in v):
+        raise Refused("give %s as a list of names" % key)
+    return v
+
+
+def _bool(a, key, default=False):
+    v = a.get(key, default)
+    if not isinstance(v, bool):
+        raise Refused("%s must be true or false" % key)
+    return v
+
+
+def _int(a, key, default=None, low=None):
+    v = a.get(key, default)
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low):
+        raise Refused("%s must be a whole number%s" % (
+            key, "" if low is None else " from %d" % low))
+    return v
+
+
+def _seat(a, key="seat"):
+    v = a.get(key)
+    if v is None:
+        return None
+    parts = str(v).replace(":", ".").replace("/", ".").split(".")
+    if not isinstance(v, str) or len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise Refused("%r is not a seat: give \"TABLE.SEAT\", e.g. \"2.5\"" % (v,))
+    return [int(parts[0]), int(parts[1])]
+
+
+# ------------------------------------------------------------------ helpers
+def _joins(live, name):
+    """*name* joined a table in play: the box there seats them (``receive``; before its
+    first hand, and without a dead big blind to post, the box builds its table from the new
+    seating instead), then a plan."""
+    e = live.t.get(name)
+    if e is None or not e.seat:
+        return
+    table, seat = e.seat
+    live.plan_due = True
+    lk = live.link_for(table)
+    if lk is not None and lk.state == "live" and live.view(table).hand == 0 and not e.dead_bb:
+        live.send_seating([table])
+        return
+    stack = (e.stack or 0) - e.deducted
+    text = "seat %s at table %d seat %d with %d chips%s" % (
+        e.name, table, seat, stack, " (a dead big blind to enter)" if e.dead_bb else "")
+    live.write(lambda t, lg, seq: ([("instr", _ins.instr(
+        _ins.new_id(lg, t), "receive", table, text, player=e.name, to=[table, seat],
+        seat=seat, name=e.name, stack=stack, dead_bb=True if e.dead_bb else None), None)],
+        None))
+
+
+def _cancel_orphans(live):
+    """After an undo: instructions for players no longer in the game are off."""
+    def build(t, lg, seq):
+        evs = []
+        for r in _ins.pending(t):
+            e = t.get(r["player"]) if r.get("player") else None
+            if r.get("player") and (e is None or e.state != "in"):
+                evs.append(("instr_result", _ins.cancel(r, "%s is no longer in the game"
+                                                        % r["player"]), None))
+        return evs, None
+    live.write(build)
+
+
+# ------------------------------------------------------------------ actions
+def register(live, a):
+    names = _names(a)
+    member = _bool(a, "member")
+    when = live.when()
+
+    def build(t, lg, seq):
+        evs, out = [], []
+        for i, name in enumerate(names):
+            p, msg = t.decide_register(name, member, when, lg, seq + i)
+            t.apply(_commands._Ev("register", p), lg)  # the next name sees this one
+            lg.names.setdefault(player_key(p["name"]), p["name"])
+            if p["member"]:
+                lg.members.add(player_key(p["name"]))
+            evs.append(("register", p, None))
+            out.append(msg)
+        return evs, out
+
+    out = live.write(build)
+    if live.t.draw:
+        live.send_seating()
+    return " ".join(out)
+
+
+def standby_add(live, a):
+    name = _str(a, "name")
+    member = _bool(a, "member")
+
+    def build(t, lg, seq):
+        p, msg = t.decide_standby_add(name, member, lg)
+        return [("register", p, None)], msg
+    return live.write(build)
+
+
+def standby_take(live, a):
+    name = _str(a, "name")
+    seat = _seat(a)
+    when = live.when()
+
+    def build(t, lg, seq):
+        p = t.decide_standby_take(name, when, seat)
+        return [("standby_take", p, None)], p
+    p = live.write(build)
+    _joins(live, p["name"])
+    return "%s takes %s with %d chips%s." % (
+        p["name"], seat_text(p["seat"]), p["stack"],
+        " and posts a dead big blind to enter" if p["dead_bb"] else "")
+
+
+def standby_pass(live, a):
+    name = _str(a, "name")
+
+    def build(t, lg, seq):
+        p = t.decide_standby_pass(name)
+        return [("standby_pass", p, None)], p
+    p = live.write(build)
+    return "%s is not available for %s." % (p["name"], seat_text(p["offer"]))
+
+
+def draw(live, a):
+    seed = _int(a, "seed", live.seed, 0)
+    ace8 = _bool(a, "ace8")
+    again = _bool(a, "again")
+
+    def build(t, lg, seq):
+        p = t.decide_draw(seed, ace8, again, False)
+        return [("draw", p, None)], p
+    p = live.write(build)
+    live.send_seating()
+    tables = sorted({s[0] for s in p["seats"].values()})
+    return "%s draw, seed %s: %d players at %d tables." % (p["mode"].capitalize(), p["seed"],
+                                                          len(p["seats"]), len(tables))
+
+
+def start(live, a):
+    absent = _names(a, "absent", required=False)
+    away = _names(a, "away", required=False)
+    when = live.when()
+    now = live.now
+
+    def build(t, lg, seq):
+        p, notes = t.decide_start(when, absent, away)
+        return [("start", p, None), ("clock", _clock.started(t, now, when), None)], (p, notes)
+    p, notes = live.write(build)
+    live.send_seating()
+    live.send_clock()
+    return " ".join(["Shuffle up and deal at %s: %d players in, %d started on time." % (
+        when.strftime("%H:%M:%S"), len(live.t.remaining()), p["started_on_time"])]
+        + [n + "." for n in notes])
+
+
+def late(live, a):
+    name = _str(a, "name")
+    member = _bool(a, "member")
+    seat = _seat(a)
+    when = live.when()
+
+    def build(t, lg, seq):
+        where = seat
+        if where is None and _plan.taken_seats(t):  # not into a seat a move is heading for
+            where = t.pick_seat(name, seq, exclude=_plan.taken_seats(t))
+        p = t.decide_late(name, member, when, lg, seq, where)
+        return [("late", p, None)], p
+    p = live.write(build)
+    _joins(live, p["name"])
+    return "%s joins: %s; %d chips at %s%s." % (
+        p["name"], "; ".join(p["reasons"]), p["stack"], seat_text(p["seat"]),
+        ", post a dead big blind to enter" if p["dead_bb"] else "")
+
+
+def arrive(live, a):
+    name = _str(a, "name")
+    when = live.when()
+
+    def build(t, lg, seq):
+        p = t.decide_arrive(name, when)
+        return [("arrive", p, None)], p
+    p = live.write(build)
+    e = live.t.get(p["name"])
+    text = "%s takes %s: %s%s" % (p["name"], seat_text(e.seat), p["reason"],
+                                  "; remove %d chips" % p["deduction"] if p["deduction"] else "")
+    live.message(e.seat[0], text)
+    return text + "."
+
+
+def bust(live, a):
+    names = _names(a)
+    chips = a.get("chips")
+    if chips is not None and (not isinstance(chips, list) or len(chips) != len(names) or not all(
+            isinstance(c, int) and not isinstance(c, bool) for c in chips)):
+        raise Refused("give chips as a list of whole numbers, one per name, in the same order")
+    chip_map = dict(zip(names, chips)) if chips else {}
+    when = live.when()
+
+    def build(t, lg, seq):
+        p = t.decide_bust(list(names), chip_map, None, None, when, lg)
+        p["by"] = "td"
+        return [("bust", p, None)], p
+    seats = {n: live.t.get(n).seat for n in names if live.t.get(n) is not None}
+    p = live.write(build)
+    t = live.t
+    out = [n for tier in p["tiers"] for n in tier]
+    live.after_bust(out)
+    for n in out:  # the box still has the player: its dealer takes them out
+        seat = seats.get(n)
+        if seat and not t.ended:
+            live.message(seat[0], "%s is out (entered by the TD): take seat %d out" % (
+                n, seat[1]))
+    lines = ["%s is out: %s of %d" % (n, t.place_of(n), len(t.entrants()))
+             for n in reversed(out)] + p["reasons"]
+    if t.ended:
+        lines.append("%s wins" % t.ended["tiers"][0][0])
+    return ". ".join(lines) + "."
+
+
+def _clock_act(op, key=None):
+    def act(live, a):
+        arg = None
+        if key is not None:
+            if key not in a:
+                raise Refused("give %s" % key)
+            arg = a[key]
+        now, when = live.now, live.when()
+
+        def build(t, lg, seq):
+            p = _clock.decide(t, op, arg, now, when)
+            return [("clock", p, None)], p
+        p = live.write(build)
+        live.send_clock()
+        return p["text"][:1].upper() + p["text"][1:] + "."
+    return act
+
+
+def hand_for_hand(live, a):
+    if "on" not in a:
+        raise Refused("give on: true or false")
+    on = _bool(a, "on")
+    tables = live.playing_tables()
+
+    def build(t2, lg, seq):
+        if t2.started is None or t2.ended:
+            raise Refused("hand for hand is for a tournament in play")
+        if on and t2.hfh is not None:
+            raise Refused("hand for hand is on already")
+        if not on and t2.hfh is None:
+            raise Refused("hand for hand is not on")
+        if on and not tables:
+            raise Refused("no table is playing")
+        wait = _hfh.start_wait(tables, {tb: live.view(tb).hand or 0 for tb in tables}) \
+            if on else {}
+        targets = tables if on else sorted(int(k) for k in t2.hfh["wait"]) or tables
+        evs = [("hand_for_hand", {"on": on, "wait": wait, "text": "hand for hand %s" % (
+            "starts at tables %s" % ", ".join(map(str, tables)) if on else "stops")}, None)]
+        action = "hand_for_hand_start" if on else "hand_for_hand_stop"
+        for k, tb in enumerate(targets):
+            evs.append(("instr", _ins.instr(_ins.new_id(lg, t2, k), action, tb, "%s at table %d"
+                                            % (action.replace("_", " "), tb)), None))
+        return evs, None
+    live.write(build)
+    if on:
+        return "Hand for hand: tables %s finish the hand they are playing and wait; all deal " \
+               "the next hand together." % ", ".join(map(str, tables))
+    return "Hand for hand is over: every table plays on."
+
+
+def confirm(live, a):
+    iid = _str(a, "id")
+
+    def build(t, lg, seq):
+        r = t.instrs.get(iid)
+        if r is None:
+            raise Refused("there is no instruction %s" % iid)
+        if _ins.complete(r) or _ins.state(r) == "done":
+            raise Refused("instruction %s (%s) is not pending" % (iid, r["text"]))
+        p = _ins.result(iid, "done", "td", "confirmed by the TD: %s" % r["text"])
+        return [("instr_result", p, None)], r
+    r = live.write(build)
+    return "Confirmed: %s." % r["text"]
+
+
+def final_draw(live, a):
+    seed = _int(a, "seed", (live.t.draw or {}).get("seed", live.seed), 0)
+    p = live.final_table(seed)
+    return "Final table at table %d (seed %s): %d players." % (p["table"], p["seed"],
+                                                              len(p["seats"]))
+
+
+def undo(live, a):
+    def build(t, lg, seq):
+        evs = lg.last_action(t.number)
+        if not evs:
+            raise Refused("there is nothing to undo in tournament %d" % t.number)
+        out = [("undo", {"action": ev.action, "summary": _league.summary(ev)}, ev.seq)
+               for ev in reversed(evs)]
+        return out, ["#%d: %s" % (ev.seq, _league.summary(ev)) for ev in evs]
+    lines = live.write(build)
+    _cancel_orphans(live)
+    live.send_seating()
+    live.send_clock()
+    live.plan_due = True
+    return "Undone %s." % "; ".join(lines)
+
+
+ACTS = {
+    "register": register,
+    "standby_add": standby_add,
+    "standby_take": standby_take,
+    "standby_pass": standby_pass,
+    "draw": draw,
+    "start": start,
+    "late": late,
+    "arrive": arrive,
+    "bust": bust,
+    "pause": _clock_act("pause"),
+    "resume": _clock_act("resume"),
+    "level": _clock_act("level", "level"),
+    "adjust": _clock_act("adjust", "seconds"),
+    "hand_for_hand": hand_for_hand,
+    "confirm": confirm,
+    "final_draw": final_draw,
+    "undo": undo,
+}

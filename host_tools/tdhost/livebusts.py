@@ -1,0 +1,190 @@
+"""Busts reported by the boxes, gathered into same-hand decisions (docs/host.md, "The live
+night", "Busts from the boxes"; LPPL ¶46, US 14).
+
+A box reports each player out as a ``bust`` event (seat, chips at the start of the hand,
+the hand's number).  Players out in the same hand at one table are **one** decision (the
+league's ``decide_bust`` orders them: more chips at the start of the hand finishes higher;
+LPPL then the better hand, then the leaderboard), so the events of one hand are gathered
+first.  A box writes a hand's events in one go (tcbox.linkparts.events_between:
+``hand_ended`` first, then the busts worst finisher first) and sends them in that order,
+so a group is complete when
+
+- the box's ``status`` lists all of its seats in ``busted`` (with ``bust_ties``: the
+  players the box could not order by the showdown), or
+- another event of that box follows (the busts of one hand are never interleaved), or
+- ``BUST_WAIT_MS`` passed since the group's last bust.
+
+A bust without a hand number (the TD took a player out between hands on the box) is a
+decision of its own at once.
+
+``decide(live, group)`` turns a complete group into the league's ``bust`` event (the box's
+event ids in ``src``: never applied twice); ``after_bust`` takes the players' pending moves
+off and asks for a new plan.
+"""
+
+from tdhost import instructions as _ins
+from tdhost.league import Refused
+
+BUST_WAIT_MS = 3000
+
+
+class Group:
+    """The busts of one hand at one table, in the box's order (worst finisher first)."""
+
+    def __init__(self, box, table, hand, now):
+        self.box = box
+        self.table = table
+        self.hand = hand
+        self.items = []  # (seat, chips_start, event id)
+        self.last = now
+        self.ties = None  # the box's bust_ties (lists of seats) once its status came
+
+    def seats(self):
+        return [s for s, _, _ in self.items]
+
+    def src(self):
+        return [[self.box, eid] for _, _, eid in self.items]
+
+
+class Collector:
+    """Open groups, one per box at most."""
+
+    def __init__(self):
+        self.open = {}  # box -> Group
+
+    def add(self, box, table, msg, now):
+        """A bust event; returns the groups it closes (in order)."""
+        hand = msg.get("hand")
+        closed = []
+        g = self.open.get(box)
+        if g is not None and (hand is None or g.hand != hand or g.table != table):
+            closed.append(self.open.pop(box))
+            g = None
+        if g is None:
+            g = Group(box, table, hand, now)
+        if msg["id"] not in [e for _, _, e in g.items]:
+            g.items.append((msg.get("seat"), msg.get("chips_start"), msg["id"]))
+        g.last = now
+        if hand is None:
+            closed.append(g)
+        else:
+            self.open[box] = g
+        return closed
+
+    def other_event(self, box):
+        """Another event of *box* came: its open group is complete."""
+        g = self.open.pop(box, None)
+        return [g] if g is not None else []
+
+    def status(self, box, st):
+        """The box's status: closes its group once ``busted`` lists every seat of it."""
+        g = self.open.get(box)
+        if g is None or not isinstance(st, dict):
+            return []
+        busted = st.get("busted") or []
+        if all(s in busted for s in g.seats()):
+            g.ties = [list(x) for x in st.get("bust_ties") or [] if isinstance(x, list)]
+            return [self.open.pop(box)]
+        return []
+
+    def due(self, now):
+        """Groups waiting for longer than BUST_WAIT_MS."""
+        out = [g for g in self.open.values() if now - g.last >= BUST_WAIT_MS]
+        for g in out:
+            del self.open[g.box]
+        return out
+
+
+def hand_order(names_by_seat, seats_worst_first, ties):
+    """The box's order as tiers best first (names), seats in one ``bust_ties`` group
+    sharing a tier: the better hand at the showdown (LPPL ¶46), as the box ranked it."""
+    tie_of = {}
+    for i, group in enumerate(ties or []):
+        for s in group:
+            tie_of[s] = i
+    tiers = []
+    last = None
+    for s in reversed(seats_worst_first):
+        name = names_by_seat.get(s)
+        if name is None:
+            continue
+        k = tie_of.get(s)
+        if tiers and k is not None and k == last:
+            tiers[-1].append(name)
+        else:
+            tiers.append([name])
+        last = k
+    return tiers
+
+
+def _seats_text(seats):
+    return "seat%s %s" % ("s" if len(seats) > 1 else "", ", ".join(str(s) for s in seats))
+
+
+def decide(live, g):
+    """One same-hand decision from the busts of group *g* (a ``bust`` event, and a
+    ``notice`` for seats where the league has nobody still in)."""
+    src = g.src()
+    if all(tuple(s) in live.seen for s in src):
+        return
+    if g.table is None:
+        live.notice("box %s without a table reports busts: ignored" % g.box, src)
+        return
+    when = live.when()
+
+    def build(t, lg, seq):
+        names, chips, lost = {}, {}, []
+        for seat, c, _ in g.items:
+            name = live.name_at(t, g.table, seat)
+            if name is None or t.get(name) is None or t.get(name).state != "in":
+                lost.append(seat)
+                continue
+            names[seat] = name
+            if isinstance(c, int) and not isinstance(c, bool) and c >= 1:
+                chips[name] = c
+        evs = []
+        if lost:
+            evs.append(("notice", {"text": "table %d: the box reports %s out, where the "
+                                   "league has nobody still in" % (g.table, _seats_text(lost)),
+                                   "src": src}, None))
+        if not names:
+            return evs, []
+        seats = [s for s in g.seats() if s in names]
+        order = hand_order(names, seats, g.ties)
+        best_first = [n for tier in order for n in tier]
+        p = t.decide_bust(best_first, chips if len(best_first) > 1 else {}, None, None, when,
+                          lg, order)
+        p.update({"src": src, "table": g.table, "hand": g.hand, "by": "box",
+                  "seats": {names[s]: s for s in seats}})
+        return [("bust", p, None)] + evs, best_first
+
+    try:
+        out = live.write(build)
+    except Refused as err:
+        live.notice("table %d: the box's bust of %s was not recorded: %s" % (
+            g.table, _seats_text(g.seats()), err), src)
+        return
+    if out:
+        after_bust(live, out)
+
+
+def after_bust(live, names):
+    """Players are out: their pending moves are off (the other box hears it); a new plan
+    is due."""
+    moving = _ins.moving_players(live.t)
+    gone = [n for n in names if n in moving]
+    if gone:
+        def build(t, lg, seq):
+            evs = []
+            for n in gone:
+                for r in _ins.moving_players(t).get(n, ()):
+                    evs.append(("instr_result", _ins.cancel(r, "%s is out" % n), None))
+            return evs, None
+        live.write(build)
+        for n in gone:
+            for r in moving[n]:
+                if _ins.state(r) != "done":
+                    live.message(r["table"], "%s is out: the move to table %d seat %d is off"
+                                 % (n, r["to"][0], r["to"][1]))
+    live.plan_due = True
+    live.plan_bust = True

@@ -1,0 +1,136 @@
+"""The live night's balancing and breaking (docs/host.md, "The live night", "Plans";
+docs/balancing.md for the plan itself).
+
+``room`` builds the ``tdhost plan`` input from the league and the boxes:
+
+- **who sits where**: the league's seating, with every pending move counted as made (the
+  player at the destination seat), so a new plan never gives a seat twice, and every seat
+  offered to a standby player (LPPL ¶15) counted as taken: the standby player sits there;
+- **button, small and big blind** (the last hand's, as ``tdhost plan`` wants them): the
+  box's last ``status`` (``button``, ``sb_seat``, ``bb_seat``) when it has one that makes
+  sense at that table; otherwise -- no box, no status yet -- the positions the box would
+  deal its first hand with from the draw's button (``tableclock.button.first_positions``),
+  i.e. as if that table had just played its first hand;
+- the tables closed by an earlier ``break_table`` are left out once empty.
+
+``moves`` turns a plan into instructions: ``break_table`` to each newly broken table and
+a ``move_out``/``receive`` pair per move, except for a player whose earlier move is still
+pending (never a second wave of moves for one player) and for a seat kept for a standby
+player.
+"""
+
+from tableclock.button import between, first_positions
+from tdhost import instructions as _ins
+
+
+def broken_tables(t):
+    """Tables an earlier plan broke (their ``break_table`` instruction, not cancelled)."""
+    return {r["table"] for r in t.instrs.values()
+            if r["action"] == "break_table" and not _ins.cancelled(r)}
+
+
+STANDBY = "standby for "  # a seat offered to a standby player: taken, by nobody who moves
+
+
+def seating_after_moves(t, moving=None):
+    """{table: {seat: name}}: the league's seating with the pending moves made, and the
+    seats offered to standby players taken (by ``STANDBY`` + the seat's old player)."""
+    seating = {tb: dict(s) for tb, s in t.seating().items()}
+    for name, halves in (moving if moving is not None else _ins.moving_players(t)).items():
+        frm, to = halves[0]["from"], halves[0]["to"]
+        if seating.get(frm[0], {}).get(frm[1]) == name:
+            del seating[frm[0]][frm[1]]
+        seating.setdefault(to[0], {})[to[1]] = name
+    for offer, who in t.offer_pairs():
+        tb, s = offer["seat"]
+        if who is not None and s not in seating.get(tb, {}):
+            seating.setdefault(tb, {})[s] = STANDBY + offer["freed_by"]
+    return seating
+
+
+def taken_seats(t):
+    """Seats a newcomer must not be drawn into: the destinations of pending moves."""
+    return [tuple(h[0]["to"]) for h in _ins.moving_players(t).values()]
+
+
+def _ok(v, n):
+    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n
+
+
+def positions(t, table, seats, status):
+    """(button, sb or None, bb) of the last hand at *table* (module notes)."""
+    n = t.setup["seats_per_table"]
+    if isinstance(status, dict):
+        b, sb, bb = status.get("button"), status.get("sb_seat"), status.get("bb_seat")
+        if _ok(b, n) and _ok(bb, n) and bb != b and (sb is None or (
+                _ok(sb, n) and sb != bb and (sb == b or between(sb, b, bb, n)))):
+            return b, sb, bb
+    players = sorted(seats)
+    if len(players) >= 2:
+        drawn = (t.final or t.draw or {}).get("tables", {}).get(str(table), {})
+        b = drawn.get("button") or players[0]
+        return first_positions(b, players, n)
+    s = players[0] if players else 1
+    return s, None, s % n + 1
+
+
+def room(t, statuses, seed, moving=None):
+    """The plan input (docs/balancing.md) for tournament *t*; *statuses*: {table: the box's
+    last status}."""
+    seating = seating_after_moves(t, moving)
+    broken = broken_tables(t)
+    tables = []
+    for tb in sorted(set(t.tables_used) | set(seating)):
+        seats = seating.get(tb, {})
+        if tb in broken and not seats:
+            continue
+        b, sb, bb = positions(t, tb, seats, statuses.get(tb))
+        tables.append({"table": tb, "seats": {str(s): p for s, p in sorted(seats.items())},
+                       "button": b, "sb": sb, "bb": bb})
+    return {"profile": t.setup["profile"], "seats_per_table": t.setup["seats_per_table"],
+            "seed": seed, "tables": tables}
+
+
+def stack_at(statuses, table, seat):
+    st = statuses.get(table)
+    if isinstance(st, dict) and isinstance(st.get("stacks"), dict):
+        v = st["stacks"].get(str(seat))
+        if isinstance(v, int) and not isinstance(v, bool):
+            return v
+    return None
+
+
+def moves(lg, t, plan, statuses, moving):
+    """(``instr`` payloads, players skipped) for a plan that is not the final table."""
+    out = []
+    broken = broken_tables(t)
+    for tb in plan["broken"]:
+        if tb not in broken:
+            out.append(_ins.instr(_ins.new_id(lg, t, len(out)), "break_table", tb,
+                                  "break table %d" % tb))
+    skipped = []
+    for m in plan["moves"]:
+        if m["player"] in moving or m["player"].startswith(STANDBY):
+            skipped.append(m["player"])
+            continue
+        frm = [m["from"]["table"], m["from"]["seat"]]
+        to = [m["to"]["table"], m["to"]["seat"]]
+        out += _ins.move_pair(lg, t, len(out), m["player"], frm, to,
+                              stack_at(statuses, frm[0], frm[1]))
+    return out, skipped
+
+
+def final_instrs(lg, t, before, keep):
+    """After the final-table draw: ``redraw`` to every table that had players (*before*:
+    {table: {seat: name}}), ``break_table`` to every other table still open."""
+    out = []
+    had = sorted(tb for tb, s in before.items() if s)
+    for tb in had:
+        out.append(_ins.instr(_ins.new_id(lg, t, len(out)), "redraw", tb,
+                              "final-table redraw at table %d" % tb))
+    broken = broken_tables(t)
+    for tb in sorted(set(had) | set(before)):
+        if tb != keep and tb not in broken:
+            out.append(_ins.instr(_ins.new_id(lg, t, len(out)), "break_table", tb,
+                                  "break table %d (the final table is table %d)" % (tb, keep)))
+    return out

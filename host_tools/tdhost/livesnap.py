@@ -1,0 +1,138 @@
+"""``Live.snapshot()``: the night as one JSON-ready dict for the web console and the big
+screen (docs/host.md, "The live night", "snapshot()", lists every key).
+
+Built fresh from the league (replayed log), the boxes' last statuses and the links; it
+changes nothing.  Times are Unix milliseconds on Live's clock.
+"""
+
+from tdhost import (
+    handforhand as _hfh,
+    instructions as _ins,
+    liveclock as _clock,
+    liveplan as _plan,
+)
+from tdhost.league import summary
+
+LOG_MAX = 50
+MOVES_MAX = 20
+
+
+def _ts(seat):
+    return "%d.%d" % tuple(seat) if seat else None
+
+
+def _state(t):
+    if t.ended:
+        return "finished"
+    if t.started:
+        return "running"
+    if t.draw:
+        return "drawn"
+    return "registration"
+
+
+def _players(t):
+    if t.started is None:
+        n = len(t.entries("registered"))
+        return {"entries": n, "left": n, "average_stack": None, "chips_in_play": None}
+    entrants = t.entrants()
+    left = len(t.remaining())
+    chips = sum((e.stack or 0) - e.deducted for e in entrants)
+    return {"entries": len(entrants), "left": left,
+            "average_stack": chips // left if left else None, "chips_in_play": chips}
+
+
+def _tables(live, t):
+    seating = t.seating()
+    broken = _plan.broken_tables(t)
+    numbers = set(t.tables_used) | set(seating) | broken
+    for lk in live.links:
+        if lk.table is not None:
+            numbers.add(lk.table)
+    out = []
+    for tb in sorted(numbers):
+        lk = live.link_for(tb)
+        v = live.views.get(tb)
+        st = v.status if v is not None else None
+        stacks = st.get("stacks") if isinstance(st, dict) else None
+        away = st.get("away") if isinstance(st, dict) else None
+        seats = {}
+        for s, name in sorted(seating.get(tb, {}).items()):
+            e = t.get(name)
+            stack = stacks.get(str(s)) if isinstance(stacks, dict) else None
+            seats[str(s)] = {"name": name, "stack": stack,
+                             "away": bool((isinstance(away, list) and s in away)
+                                          or (e is not None and e.absent))}
+        out.append({
+            "table": tb, "box": lk.box if lk is not None else None,
+            "link": lk.state if lk is not None else "none",
+            "last_contact_ms": v.contact if v is not None else None,
+            "hand": v.hand if v is not None else None,
+            "button": st.get("button") if isinstance(st, dict) else None,
+            "sb": st.get("sb_seat") if isinstance(st, dict) else None,
+            "bb": st.get("bb_seat") if isinstance(st, dict) else None,
+            "broken": tb in broken, "seats": seats})
+    return out
+
+
+def _pending(live, t):
+    out = []
+    for r in _ins.pending(t):
+        body = r["body"]
+        to = r.get("to")
+        if r["action"] == "move_out":
+            seat, to_t, to_s = body.get("seat"), to[0], to[1]
+        elif r["action"] == "receive":
+            seat, to_t, to_s = body.get("seat"), None, None
+        else:
+            seat, to_t, to_s = None, None, None
+        out.append({"id": r["id"], "action": r["action"], "table": r["table"], "seat": seat,
+                    "player": r.get("player"), "to_table": to_t, "to_seat": to_s,
+                    "state": _ins.state(r, live.sent.get(r["id"]) is not None),
+                    "reason": _ins.reason(r), "text": r["text"]})
+    return out
+
+
+def snapshot(live, now):
+    t = live.t
+    lg = live.lg
+    clock = t.clock_at(now)
+    offers = {k: o for o, k in t.offer_pairs() if k}
+    h = t.hfh
+    tables = live.playing_tables()
+    ended = {tb: live.view(tb).ended for tb in tables}
+    results = []
+    if t.started:
+        for r in t.results():
+            results.append({"place": r["first"], "name": r["name"], "points": r["points"]})
+    log = []
+    for ev in lg.events:
+        if ev.tournament == t.number:
+            log.append({"seq": ev.seq, "action": ev.action, "text": summary(ev),
+                        "undone": ev.seq in lg.undone})
+    return {
+        "event": lg.name,
+        "tournament": {"number": t.number, "name": t.setup["name"],
+                       "profile": t.setup["profile"], "state": _state(t)},
+        "now_ms": now,
+        "clock": _clock.view(clock),
+        "players": _players(t),
+        "tables": _tables(live, t),
+        "pending": _pending(live, t),
+        "moves": [{"player": p["name"], "from": _ts(p.get("from")), "to": _ts(p["seat"]),
+                   "at_ms": p.get("at_ms")} for p in t.moves[-MOVES_MAX:]],
+        "broken": sorted(_plan.broken_tables(t)),
+        "final_table": t.final is not None,
+        "hand_for_hand": h is not None,
+        "hand_for_hand_waiting": _hfh.waiting_for(h["wait"], ended, tables) if h else [],
+        "registration": [{"name": e.name, "member": e.member, "state": e.state,
+                          "seat": _ts(e.seat) if e.state in ("registered", "in") else None}
+                         for e in t.players.values()],
+        "standby": [{"name": t.players[k].name,
+                     "offered": _ts(offers[k]["seat"]) if k in offers else None}
+                    for k in t.standby],
+        "results": results,
+        "leaderboard": [{"rank": r["rank"], "name": r["name"], "points": r["points"],
+                         "played": r["events"]} for r in lg.standings()],
+        "log": log[-LOG_MAX:],
+    }

@@ -1,0 +1,194 @@
+"""`tdhost serve`: the live night on the TD's laptop (docs/host.md, "The live night").
+
+    tdhost serve --db league.sqlite --key-file event.key --usb /dev/ttyACM1 --usb /dev/ttyACM3
+    tdhost serve --db league.sqlite --key-file event.key --mqtt mqtt://td.local:1883 --no-web
+
+One ``tdhost.live.Live`` on the league file; a ``tdhost.usb.BoxLink`` per ``--usb`` port;
+the transports (``--mqtt``: ``tdhost.mqtt.MqttHub``, which hands each box's link to Live
+through ``on_link``) polled with Live every ``--poll-ms``; the web pages
+(``tdhost.web.server``) in a thread sharing Live's lock.  The MQTT hub and the web are
+imported only when asked for, so a laptop without them serves USB boxes.  Ctrl-C stops
+everything cleanly (the league file is consistent at every moment anyway).
+
+A transport is any object with ``poll(now)`` (now: Live's clock, Unix ms; the MQTT hub is
+made on that clock) and optionally ``close()``; it gives Live its links with
+``live.add_link(link)``.
+"""
+
+import logging
+import os
+import secrets
+import threading
+import time
+
+import click
+
+log = logging.getLogger("tdhost.serve")
+
+DEFAULT_POLL_MS = 50
+
+
+def links_db_of(db):
+    """The box links' store next to the league file: league.sqlite -> league-links.sqlite."""
+    return os.path.splitext(db)[0] + "-links.sqlite"
+
+
+def run(live, transports, poll_ms, lock, polls=None, sleep=time.sleep):
+    """Poll the transports and Live until Ctrl-C (or *polls* rounds).  A transport that
+    raises is logged and polled again next time: it never stops the night."""
+    failing = set()
+    n = 0
+    try:
+        while polls is None or n < polls:
+            with lock:
+                now = live.clock()
+                for tr in transports:
+                    try:
+                        tr.poll(now)
+                        failing.discard(id(tr))
+                    except Exception:  # noqa: BLE001 -- a broker or port going away
+                        if id(tr) not in failing:
+                            failing.add(id(tr))
+                            log.exception("transport %r failed", tr)
+                live.poll(now)
+            n += 1
+            sleep(poll_ms / 1000.0)
+    except KeyboardInterrupt:
+        return n
+    return n
+
+
+def mqtt_hub(url, event, key, key_id, store, on_link, clock):
+    """The MQTT hub (tdhost.mqtt) on *clock* (Live's: the hub's links are polled with its
+    time), or None when this installation has none."""
+    try:
+        from tdhost import mqtt
+    except ImportError:
+        return None
+    return mqtt.MqttHub(url, event, key, key_id, store, on_link=on_link, clock=clock)
+
+
+def register(cli, fail):
+    """Add `tdhost serve` to the Click group *cli*; *fail(command, msg)* exits 2."""
+
+    @cli.command("serve")
+    @click.option("--db", "db", default="league.sqlite", envvar="TDHOST_DB", show_default=True,
+                  type=click.Path(dir_okay=False), help="The league file (SQLite); also "
+                                                        "$TDHOST_DB.")
+    @click.option("--tournament", "-t", "number", type=int, default=None,
+                  help="Tournament number (default: the latest).")
+    @click.option("--key-file", type=click.Path(dir_okay=False), default=None,
+                  help="The event key the boxes were paired with (hex); needed for --usb "
+                       "and --mqtt.")
+    @click.option("--key-id", default=None, help="The key's name (default: k- and 8 hex "
+                                                 "digits of its SHA-256, as `tdhost pair`).")
+    @click.option("--usb", "devices", multiple=True, metavar="DEV",
+                  help="A box's USB serial data port (repeatable; `tdhost boxes` lists "
+                       "them).")
+    @click.option("--links-db", default=None, type=click.Path(dir_okay=False),
+                  help="The box links' store: the host's boot counter and every box event "
+                       "once (default: next to --db, NAME-links.sqlite).")
+    @click.option("--poll-ms", type=click.IntRange(1, 1000), default=DEFAULT_POLL_MS,
+                  show_default=True, help="Milliseconds between polls of the boxes.")
+    @click.option("--web/--no-web", default=True, show_default=True,
+                  help="Serve the big screen and the TD console.")
+    @click.option("--listen", default="127.0.0.1", show_default=True,
+                  help="The web pages' address (0.0.0.0: the whole network).")
+    @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+    @click.option("--token", default=None, help="The TD console's token (default: a new "
+                                                "random one, printed).")
+    @click.option("--mqtt", "mqtt_url", default=None, metavar="URL",
+                  help="Boxes over Wi-Fi through this MQTT broker (tdhost.mqtt): "
+                       "mqtt://user:password@host:port.")
+    @click.option("--mqtt-event", default=None, metavar="ID",
+                  help="The event's MQTT topic name (default: the key id, as the boxes "
+                       "use unless paired with another).")
+    @click.option("--seed", type=click.IntRange(0), default=None,
+                  help="Seed for draws made from the console without one (default: "
+                       "random, printed).")
+    @click.option("--polls", type=click.IntRange(1), default=None, hidden=True,
+                  help="Stop after this many polls (tests).")
+    def serve(db, number, key_file, key_id, devices, links_db, poll_ms, web, listen, port,
+              token, mqtt_url, mqtt_event, seed, polls):
+        """Run the night: the boxes on USB (and MQTT), busts, balancing and breaking plans
+        sent to the boxes, hand for hand, the master clock, the web console."""
+        from tdhost import store as _store, usb
+        from tdhost.league import Refused
+        from tdhost.live import Live
+
+        key = None
+        if key_file is not None:
+            try:
+                key = usb.read_key_file(key_file)
+            except (OSError, ValueError, UnicodeDecodeError) as err:
+                fail("serve", "%s." % str(err).rstrip("."))
+            key_id = key_id or usb.key_id_of(key)
+        if (devices or mqtt_url) and key is None:
+            fail("serve", "--usb and --mqtt need --key-file: the event key the boxes were "
+                          "paired with.")
+        seed = secrets.randbelow(10 ** 9) if seed is None else seed
+        try:
+            live = Live(db, number, key=key, key_id=key_id, seed=seed)
+        except (_store.StoreError, Refused) as err:
+            fail("serve", str(err))
+        closers = [live.close]
+        transports = []
+        handle = None
+        try:
+            store = usb.HostStore(links_db or links_db_of(db))
+            closers.append(store.close)
+            lines = []
+            for dev in devices:
+                try:
+                    ser = usb.open_port(dev)
+                except Exception as err:  # noqa: BLE001 -- no such port, busy, permissions
+                    fail("serve", "cannot open %s: %s." % (dev, str(err).rstrip(".")))
+                closers.append(ser.close)
+                live.add_link(usb.BoxLink(ser, key, key_id, store))
+                lines.append("Boxes on USB: %s." % dev)
+            if mqtt_url:
+                try:
+                    hub = mqtt_hub(mqtt_url, mqtt_event or key_id, key, key_id, store,
+                                   live.add_link, live.clock)
+                except (ValueError, OSError) as err:  # a bad URL or event name
+                    fail("serve", "--mqtt: %s." % str(err).rstrip("."))
+                if hub is None:
+                    fail("serve", "--mqtt needs tdhost.mqtt, which this installation does "
+                                  "not have.")
+                transports.append(hub)
+                if hasattr(hub, "close"):
+                    closers.append(hub.close)
+                lines.append("Boxes over MQTT: %s." % mqtt_url)
+            lock = threading.RLock()
+            if web:
+                try:
+                    from tdhost.web.app import new_token
+                    from tdhost.web.server import run_in_thread
+                except ImportError as err:
+                    fail("serve", "the web pages need %s (or use --no-web)." % err.name)
+                token = token or new_token()
+                try:
+                    handle = run_in_thread(live, listen, port, token, lock)
+                except ValueError as err:  # e.g. a token too short
+                    fail("serve", "%s." % str(err).rstrip("."))
+                except (OSError, RuntimeError) as err:
+                    fail("serve", "the web pages cannot listen on %s:%d: %s." % (
+                        listen, port, str(err).rstrip(".")))
+                lines.append("Big screen: %s" % handle.url)
+                lines.append("TD console: %s" % handle.console_url)
+            t = live.t
+            click.echo("Serving tournament %d, %s (%s), from %s; draws without a seed use "
+                       "seed %d." % (t.number, t.setup["name"], t.setup["profile"], db, seed))
+            for line in lines or ["No boxes: give --usb DEV or --mqtt URL to serve them."]:
+                click.echo(line)
+            click.echo("Ctrl-C stops.")
+            n = run(live, transports, poll_ms, lock, polls)
+            click.echo("Stopped after %d polls." % n)
+        finally:
+            if handle is not None:
+                handle.stop()
+            for close in reversed(closers):
+                try:
+                    close()
+                except Exception:  # noqa: BLE001 -- closing what may be gone already
+                    log.exception("closing %r", close)

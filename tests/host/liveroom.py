@@ -1,0 +1,197 @@
+"""A room for the live host's tests (tests/host/test_live_*.py): a league file set up with
+the CLI, ``tdhost.live.Live`` on it, and real boxes -- ``tcbox.link.Link`` with the
+``tableclock.table.Table`` it builds from the host's seating -- joined to host
+``tdhost.usb.BoxLink``s over ``tdhost.pipe`` cables, everything on one virtual clock (no
+sleeps).  The tests play the dealers: table events go into each box's Table
+(``Box.do``), the box link turns them into box events, and an instruction is carried out
+by hand (seat changes on the Table) and confirmed with ``link.instruction_done``."""
+
+import os
+
+from hostutil import EXAMPLES, T0, at, players, run
+
+from tcbox.link import LIVE, Link
+from tdhost.live import Live
+from tdhost.pipe import Cable
+from tdhost.usb import BoxLink, HostStore
+
+KEY = bytes(range(32))
+KEY_ID = "ev1"
+T0_MS = int(T0.timestamp() * 1000)
+MASK = (1 << 29) - 1  # box ticks wrap at 2**29
+
+
+def _urandom():
+    n = [0]
+
+    def urandom(k):
+        n[0] += 1
+        return bytes([n[0] % 256]) * k
+    return urandom
+
+
+class Box:
+    """One table's box: a real box Link on one end of a cable, a host BoxLink served by
+    the room's Live on the other."""
+
+    def __init__(self, room, table, box_id):
+        self.room = room
+        self.number = table
+        self.cable = Cable()
+        self.link = Link(self.cable.a, box_id, None, key=KEY, key_id=KEY_ID,
+                         urandom=_urandom())
+        self.link.restore(None)
+        self.link.table_no = table  # as pairing leaves it
+        self.got = []  # the instructions the box was given, in order
+        self.link.on_instruction = self.got.append
+        self.host = None
+        self.connect()
+
+    def connect(self, store=None):
+        """A new host BoxLink for this box on the room's (current) Live."""
+        self.host = BoxLink(self.cable.b, KEY, KEY_ID, store or self.room.store,
+                            clock=self.room.clock)
+        self.room.live.add_link(self.host)
+        return self.host
+
+    @property
+    def table(self):
+        return self.link.table
+
+    def do(self, what, **kw):
+        """A table event at the box (the dealer's key press); it must be accepted."""
+        ev = dict(kw, do=what)
+        err = self.table.handle(ev)
+        assert err is None, "%s refused at table %d: %s" % (ev, self.number, err)
+        self.link.observe(self.table.state())
+
+    def done(self, iid, result="done", reason=None):
+        self.link.instruction_done(iid, result, reason)
+
+    def instructions(self, action):
+        return [i for i in self.got if i["action"] == action]
+
+    def seat_of(self, name):
+        for k, v in self.link.names.items():
+            if v == name:
+                return int(k)
+        return None
+
+
+class Room:
+    """A tournament in a league file, its Live and one box per table (started unless
+    *start* is False)."""
+
+    def __init__(self, tmp_path, n=20, example="lppl", seed=7, start=True, boxes=True):
+        self.tmp = tmp_path
+        self.db = str(tmp_path / "league.sqlite")
+        run(["new", os.path.join(EXAMPLES, example + ".toml"), "--db", self.db], now=at(-60))
+        run(["register", *players(n), "--db", self.db], now=at(-50))
+        self.now = T0_MS - 30 * 60000
+        self.store = HostStore(str(tmp_path / "links.sqlite"))
+        self.live = Live(self.db, clock=self.clock, key=KEY, key_id=KEY_ID, seed=seed)
+        self.live.act("draw", {"seed": seed})
+        self.boxes = {}
+        if boxes:
+            for tb in sorted(self.live.t.seating()):
+                self.boxes[tb] = Box(self, tb, "tc-%02d" % tb)
+        self.run(1000)
+        if start:
+            self.now = T0_MS
+            self.live.act("start", {})
+            self.run(1000)
+
+    def clock(self):
+        return self.now
+
+    def step(self, ms=20):
+        for b in self.boxes.values():
+            if b.table is not None:
+                b.table.advance(ms)
+            b.link.poll(self.now & MASK)
+            if b.table is not None and b.link.last_state is None:
+                b.link.observe(b.table.state())
+        self.live.poll(self.now)
+        self.now += ms
+
+    def run(self, ms=1000, step=20):
+        for _ in range(ms // step):
+            self.step(step)
+
+    def wait(self, ms, step=500):
+        """Time passes (coarse steps: the links stay in touch, tables advance)."""
+        self.run(ms, step)
+
+    def restart(self):
+        """The host is killed and started again on the same league file: a new Live, new
+        host links (the same link store)."""
+        self.live.close()
+        self.live = Live(self.db, clock=self.clock, key=KEY, key_id=KEY_ID)
+        for b in self.boxes.values():
+            b.connect()
+
+    def reconnect(self, box, store):
+        """The box's host link is replaced by one with another link store (the old store
+        lost): only the league's own record of box events stands between a resend and a
+        second application."""
+        self.live.remove_link(box.host)
+        return box.connect(store)
+
+    def all_live(self):
+        return all(b.link.state == LIVE and b.table is not None for b in self.boxes.values())
+
+    def table_of(self, name):
+        e = self.live.t.get(name)
+        return tuple(e.seat) if e and e.seat else None
+
+    def sizes(self):
+        return {tb: len(s) for tb, s in self.live.t.seating().items()}
+
+    def pending(self):
+        return self.live.snapshot()["pending"]
+
+
+def allin(box, losers, winner):
+    """A hand at *box*: the *losers* and the *winner* go all-in, the others fold; the
+    winner's hand is best, the losers' hands equal.  Returns the state after it."""
+    t = box.table
+    box.do("hand")
+    while True:
+        st = t.state()
+        if st["street"] is None or st["action"] is None:
+            break
+        a = st["action"]
+        box.do("allin" if a in losers or a == winner else "fold")
+    if t.state()["street"] is not None:
+        box.do("showdown", ranking=[[winner], sorted(losers)])
+    return t.state()
+
+
+def fold_round(box):
+    """A hand at *box* where everyone folds to the big blind."""
+    box.do("hand")
+    while box.table.state()["street"] is not None:
+        box.do("fold")
+
+
+def carry_out(room, actions=("move_out", "receive")):
+    """Every instruction of *actions* the boxes have not answered yet, carried out by the
+    dealers (seat changes on the box's Table) and confirmed ``done``: players leave first,
+    then arrivals sit down."""
+    done = []
+    for action in ("move_out", "receive", "break_table", "redraw", "hand_for_hand_start",
+                   "next_hand", "hand_for_hand_stop", "message"):
+        if action not in actions:
+            continue
+        for b in room.boxes.values():
+            answered = {r[0] for r in b.link.instrs if r[1] in ("done", "refused")}
+            for ins in b.instructions(action):
+                if ins["id"] in answered:
+                    continue
+                if action == "move_out":
+                    b.do("leave", seat=ins["seat"])
+                elif action == "receive":
+                    b.do("sit", seat=ins["seat"], stack=ins.get("stack", 3000))
+                b.done(ins["id"])
+                done.append(ins["id"])
+    return done

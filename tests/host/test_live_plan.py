@@ -1,0 +1,51 @@
+"""tdhost.liveplan: the plan's input on the live night -- pending moves counted as made,
+seats offered to standby players kept, each table's button and blinds from its box or, for
+a table without one, from the draw (docs/host.md "The live night", §10.5)."""
+
+from hostutil import Night
+
+from tdhost import balance, liveplan
+
+
+def test_a_seat_offered_to_a_standby_player_is_kept_for_them():
+    """LPPL ¶15: 48 players and one standby player; two players out in one hand before
+    level 3 free two seats at table 6, one of them offered to the standby player: table 6
+    counts 7 (not 6), so no table gives it a player."""
+    night = Night().field(48)
+    night.standby_add("Sub")
+    t = night.t
+    a, b = t.seating()[6][1], t.seating()[6][2]
+    night.bust(a, b, minutes=10, chips={a: 2000, b: 1000})
+    t = night.t
+    offered = [(o["seat"], o["freed_by"], k) for o, k in t.offer_pairs()]
+    assert offered[0][2] == "sub" and offered[1][2] is None
+    kept = offered[0][0]
+    room = liveplan.room(t, {}, 1)
+    seats = {tb["table"]: tb["seats"] for tb in room["tables"]}
+    assert seats[6][str(kept[1])] == liveplan.STANDBY + offered[0][1]
+    assert len(seats[6]) == 7 and sum(len(s) for s in seats.values()) == 47
+    assert balance.plan(room)["moves"] == []
+    # without the standby seat table 6 would be two short and get a player
+    six = [tb for tb in room["tables"] if tb["table"] == 6][0]
+    six["seats"] = {k: v for k, v in six["seats"].items() if not v.startswith(liveplan.STANDBY)}
+    assert len(balance.plan(room)["moves"]) == 1
+
+
+def test_button_and_blinds_from_the_box_or_from_the_draw():
+    night = Night().field(20, seed=7)
+    t = night.t
+    seats1 = t.seating()[1]
+    # a box's status that makes sense is taken as it is
+    st = {"button": 7, "sb_seat": 8, "bb_seat": 1}
+    assert liveplan.positions(t, 1, seats1, st) == (7, 8, 1)
+    assert liveplan.positions(t, 1, seats1, dict(st, sb_seat=None)) == (7, None, 1)
+    # no box (or a status that cannot be: the big blind on the button): the first hand's
+    # positions from the draw's button
+    button = t.draw["tables"]["1"]["button"]
+    occupied = sorted(seats1)
+    nxt = [s for s in occupied if s > button] + [s for s in occupied if s <= button]
+    expect = (button, nxt[0], nxt[1])
+    assert liveplan.positions(t, 1, seats1, None) == expect
+    assert liveplan.positions(t, 1, seats1, {"button": 3, "sb_seat": 4, "bb_seat": 3}) == expect
+    # one player left: the big blind on the next seat, no small blind
+    assert liveplan.positions(t, 1, {5: "Ann"}, None) == (5, None, 6)

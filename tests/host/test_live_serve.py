@@ -1,0 +1,84 @@
+"""`tdhost serve` (tdhost.serve): options, what it prints, clean stops, a transport that
+fails does not stop the night (docs/host.md "The live night")."""
+
+import os
+
+from hostutil import EXAMPLES, at, players, run
+
+from tdhost import serve as _serve
+from tdhost.live import Live
+
+
+def _league(tmp_path):
+    db = str(tmp_path / "league.sqlite")
+    run(["new", os.path.join(EXAMPLES, "lppl.toml"), "--db", db], now=at(-60))
+    run(["register", *players(9), "--db", db], now=at(-50))
+    return db
+
+
+def test_serve_prints_what_it_serves_and_stops(tmp_path):
+    db = _league(tmp_path)
+    key = tmp_path / "event.key"
+    key.write_text("00" * 32 + "\n")
+    res = run(["serve", "--db", db, "--key-file", str(key), "--usb", "loop://", "--no-web",
+               "--poll-ms", "1", "--seed", "5", "--polls", "3"])
+    assert res.output.splitlines() == [
+        "Serving tournament 1, Monday night at the Red Lion (lppl), from %s; draws without a "
+        "seed use seed 5." % db,
+        "Boxes on USB: loop://.",
+        "Ctrl-C stops.",
+        "Stopped after 3 polls."]
+    assert os.path.exists(str(tmp_path / "league-links.sqlite"))
+
+
+def test_serve_refuses_with_one_sentence(tmp_path):
+    db = _league(tmp_path)
+    res = run(["serve", "--db", db, "--usb", "loop://", "--no-web", "--polls", "1"], expect=2)
+    assert res.stderr == ("tdhost serve: --usb and --mqtt need --key-file: the event key the "
+                          "boxes were paired with.\n")
+    res = run(["serve", "--db", str(tmp_path / "none.sqlite"), "--no-web"], expect=2)
+    assert res.stderr.startswith("tdhost serve: ") and "does not exist" in res.stderr
+    key = tmp_path / "event.key"
+    key.write_text("00" * 32 + "\n")
+    res = run(["serve", "--db", db, "--key-file", str(key), "--usb", str(tmp_path / "nope"),
+               "--no-web", "--polls", "1"], expect=2)
+    assert res.stderr.startswith("tdhost serve: cannot open %s: " % (tmp_path / "nope"))
+
+
+class _Broken:
+    def __init__(self):
+        self.polls = 0
+
+    def poll(self, now):
+        self.polls += 1
+        raise OSError("the broker went away")
+
+
+def test_a_failing_transport_never_stops_the_loop(tmp_path):
+    import threading
+
+    live = Live(_league(tmp_path), clock=lambda: 1741032000000)
+    tr = _Broken()
+    slept = []
+    n = _serve.run(live, [tr], 50, threading.RLock(), polls=4, sleep=slept.append)
+    assert n == 4 and tr.polls == 4 and slept == [0.05] * 4
+
+    def interrupted(_):
+        raise KeyboardInterrupt
+    assert _serve.run(live, [], 50, threading.RLock(), sleep=interrupted) == 1
+    live.close()
+
+
+def test_the_web_may_act_from_its_own_threads(tmp_path):
+    """tdhost.web runs act() and snapshot() in worker threads under the serve loop's lock:
+    the league file's connection allows that."""
+    import threading
+
+    live = Live(_league(tmp_path), clock=lambda: 1741032000000)
+    out = []
+    th = threading.Thread(target=lambda: out.append(live.act("draw", {"seed": 3})))
+    th.start()
+    th.join(10)
+    assert out and out[0]["text"] == "Random draw, seed 3: 9 players at 2 tables."
+    assert live.snapshot()["tournament"]["state"] == "drawn"
+    live.close()

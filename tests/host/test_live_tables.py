@@ -1,0 +1,161 @@
+"""tdhost.live with real boxes: same-hand busts in the LPPL finishing order, breaking a
+table, the final-table redraw, and a box reporting seats the league does not know (docs/host.md
+"The live night")."""
+
+from liveroom import T0_MS, Room, allin, carry_out, fold_round
+
+
+def _busts(live):
+    return [ev.payload for ev in live.lg.events if ev.action == "bust"
+            and ev.seq not in live.lg.undone]
+
+
+def test_two_busts_in_one_hand_finish_by_chips_at_the_start_of_the_hand(tmp_path):
+    """LPPL ¶46 "the player with the highest chip total at the beginning of the hand will be
+    awarded the higher finishing position": a latecomer with 2500 chips (LPPL ¶12: 3000
+    less the 500 deduction at level 1, after the 5-minute grace) and a player with 3000
+    both lose to a bigger stack in one hand."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    fold_round(b1)  # table 1 has dealt: a latecomer comes as a `receive`
+    room.wait(T0_MS + 6 * 60000 - room.now)
+    res = room.live.act("late", {"name": "Uma"})
+    assert "Uma joins" in res["text"] and "2500 chips at table 1" in res["text"]
+    room.run(1000)
+    rcv = b1.instructions("receive")
+    assert [(i["name"], i["stack"]) for i in rcv] == [("Uma", 2500)]
+    carry_out(room, ("receive",))
+    room.run(1000)
+    assert room.pending() == []  # a latecomer's receive is complete once done
+    uma = rcv[0]["seat"]
+    assert b1.table.stacks[uma] == 2500
+    stacks = b1.table.stacks
+    winner = max(stacks, key=lambda s: stacks[s])  # the big blind of the first hand: 3025
+    loser = min(s for s in stacks if stacks[s] == 3000)
+    st = allin(b1, [uma, loser], winner)
+    assert sorted(st["busted"]) == sorted([uma, loser]) and st["bust_ties"] == []
+    room.run(3000)
+    busts = _busts(room.live)
+    assert len(busts) == 1
+    lost = b1.link.names[str(loser)]
+    assert busts[0]["tiers"] == [[lost], ["Uma"]]
+    assert busts[0]["chips"] == {lost: 3000, "Uma": 2500}
+    assert busts[0]["reasons"] == ["%s finishes above Uma: more chips at the start of the hand "
+                                   "(3000 to 2500)" % lost]
+    snap = room.live.snapshot()
+    places = {r["name"]: r["place"] for r in snap["results"]}
+    assert places == dict(places, Uma=21, **{lost: 20})
+
+
+def test_a_latecomer_before_the_tables_first_hand_comes_with_the_seating(tmp_path):
+    """Before a table's first hand its box builds the table from the host's seating, so a
+    latecomer (LPPL ¶12: 2500 chips at level 1 after the first 5 minutes) arrives in it."""
+    room = Room(tmp_path)
+    room.wait(T0_MS + 6 * 60000 - room.now)
+    room.live.act("late", {"name": "Uma"})
+    room.run(1000)
+    b1 = room.boxes[1]
+    seat = room.table_of("Uma")
+    assert seat[0] == 1 and b1.instructions("receive") == []
+    assert b1.table.stacks[seat[1]] == 2500 and b1.link.names[str(seat[1])] == "Uma"
+    assert room.pending() == []
+
+
+def test_equal_chips_in_one_hand_finish_by_the_boxs_showdown(tmp_path):
+    """LPPL ¶46 "If 'chips' at the beginning of the hand were equal, the player who has the
+    best hand ... will be awarded the higher finishing position": the box ranked the
+    showdown; the host takes its order instead of asking the TD for the cards."""
+    room = Room(tmp_path)
+    b2 = room.boxes[2]
+    seats = sorted(b2.table.stacks)
+    a, b, w = seats[2], seats[3], seats[4]
+    b2.do("hand")
+    while True:
+        st = b2.table.state()
+        if st["street"] is None or st["action"] is None:
+            break
+        b2.do("allin" if st["action"] in (a, b, w) else "fold")
+    b2.do("showdown", ranking=[[w], [b], [a]])  # b's hand beats a's
+    room.run(3000)
+    busts = _busts(room.live)
+    na, nb = b2.link.names[str(a)], b2.link.names[str(b)]
+    assert [p["tiers"] for p in busts] == [[[nb], [na]]]
+    assert busts[0]["reasons"] == ["%s finishes above %s: both started the hand with 3000 "
+                                   "chips; the better hand at the showdown (as the box ranked "
+                                   "it)" % (nb, na)]
+
+
+def test_a_table_breaks_when_the_players_fit_one_table_fewer(tmp_path):
+    """17 players at three 8-seat tables (6, 6, 5); one out leaves 16: LPPL breaks the
+    highest-numbered table (docs/balancing.md) and its players fill tables 1 and 2."""
+    room = Room(tmp_path, n=17)
+    assert sorted(room.sizes().values()) == [5, 6, 6]
+    b1 = room.boxes[1]
+    seats = sorted(b1.table.stacks)
+    allin(b1, [seats[0]], seats[-1])
+    room.run(3000)
+    b3 = room.boxes[3]
+    assert [i["action"] for i in b3.got][:1] == ["break_table"]
+    players3 = sorted(room.live.t.seating()[3].values())
+    outs = b3.instructions("move_out")
+    assert sorted(room.live.t.seating()[3][i["seat"]] for i in outs) == players3
+    assert {i["to_table"] for i in outs} <= {1, 2}
+    snap = room.live.snapshot()
+    assert snap["broken"] == [3] and [t["broken"] for t in snap["tables"]] == [False, False, True]
+    carry_out(room, ("break_table", "move_out", "receive"))
+    room.run(3000)
+    assert room.pending() == []
+    assert room.sizes() == {1: 8, 2: 8}
+    assert b3.table.stacks == {}
+
+
+def test_the_final_table_is_redrawn_when_everyone_fits_one_table(tmp_path):
+    """LPPL ¶47 "Before the start of any final table players seating positions are to be
+    decided by use of the Ace – 8 card system": 9 players at two tables; one out leaves 8,
+    one table: the league's final draw, a redraw at both boxes, the other table broken and
+    the new seating sent to the final table's box."""
+    room = Room(tmp_path, n=9)
+    assert sorted(room.sizes().values()) == [4, 5]
+    big = max(room.sizes(), key=lambda tb: room.sizes()[tb])
+    box = room.boxes[big]
+    seats = sorted(box.table.stacks)
+    names = dict(box.link.names)
+    allin(box, [seats[0]], seats[-1])
+    room.run(3000)
+    t = room.live.t
+    assert t.final is not None
+    keep = t.final["table"]
+    other = ({1, 2} - {keep}).pop()
+    assert room.sizes() == {keep: 8}
+    for tb in (1, 2):
+        assert [i["action"] for i in room.boxes[tb].got if i["action"] == "redraw"] == ["redraw"]
+    assert [i["action"] for i in room.boxes[other].got].count("break_table") == 1
+    assert room.boxes[keep].instructions("break_table") == []
+    final_names = {str(s): n for s, n in t.seating()[keep].items()}
+    assert room.boxes[keep].link.names == final_names
+    # the stacks the final seating carries are the boxes' chips, not the chips at entry
+    stacks = t.final["stacks"]
+    assert stacks[names[str(seats[-1])]] == box.table.stacks[seats[-1]] >= 6000
+    assert len(stacks) == 8 and sum(stacks.values()) == 9 * 3000
+    snap = room.live.snapshot()
+    assert snap["final_table"] is True and other in snap["broken"]
+    assert not [p for p in room.pending() if p["action"] in ("move_out", "receive")]
+
+
+def test_events_at_seats_the_league_does_not_know_are_logged_not_applied(tmp_path):
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    empty = [s for s in range(1, 9) if s not in b1.table.stacks][0]
+    b1.link.event(["away", empty])
+    b1.link.event(["bust", empty, 1200, None])
+    b1.link.event(["error", "keypad stuck"])
+    room.run(5000)
+    texts = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
+    assert texts == [
+        "box tc-01 (table 1): away at seat %d, where the league has nobody" % empty,
+        "table 1: the box reports seat %d out, where the league has nobody still in" % empty,
+        "box tc-01 (table 1) reports: keypad stuck"]
+    assert _busts(room.live) == []
+    room.restart()
+    room.run(3000)
+    assert len([x for x in room.live.snapshot()["log"] if x["action"] == "notice"]) == 3
