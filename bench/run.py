@@ -25,6 +25,9 @@ Every figure is described in bench/README.md.  In short:
 6. Clock sync (bench/clock_bench.py, in a subprocess, about 1 s): the box's shown clock vs the
    host's over a simulated hour with jittery delays (p50/p99), and a level change's way to the
    box; its goals and details go to results.json under "clock".
+7. The simulated room (bench/room_bench.py, in a subprocess, about 30 s): time per box-step
+   with lazy and full rendering, memory per box, 300 boxes in one process, the demo's 7-box room
+   projected to a night, screenshots; its goals and details go to results.json under "room".
 
 Writes bench/results.json (date, machine, interpreter versions, every figure with its goal and
 status) and prints a table: figure | value | goal | status.  A missed goal is reported as MISSED
@@ -54,6 +57,7 @@ ALLOC = BENCH / "alloc_mpy.py"
 TIMING = BENCH / "time_events.py"
 BOX = BENCH / "box_bench.py"
 CLOCK = BENCH / "clock_bench.py"
+ROOM = BENCH / "room_bench.py"
 SESSION = BENCH / "session200.jsonl"
 RESULTS = BENCH / "results.json"
 RUN_TIMEOUT_S = 180
@@ -302,6 +306,18 @@ def run_clock() -> dict:
             p.returncode, last_line(p.stderr) or last_line(p.stdout))}
 
 
+def run_room() -> dict:
+    """bench/room_bench.py's figures, goals and details (or {"error": ...})."""
+    p = run([sys.executable, str(ROOM), "--json"], ROOT, timeout=600)
+    if p is None:
+        return {"error": "room_bench.py timed out"}
+    try:
+        return json.loads(last_line(p.stdout))
+    except ValueError:
+        return {"error": "room_bench.py failed (exit %d): %s" % (
+            p.returncode, last_line(p.stderr) or last_line(p.stdout))}
+
+
 def version_of(cmd: list[str]) -> str:
     p = run(cmd, ROOT, timeout=60)
     return last_line(p.stdout) if p is not None and p.returncode == 0 else "unknown"
@@ -412,6 +428,8 @@ def main() -> int:
     box = run_box(args.micropython, args.mpy_cross)
     print("  clock sync: a simulated hour of box and host over a jittery cable ...", flush=True)
     clock = run_clock()
+    print("  the simulated room: time per box-step, memory per box, 300 boxes ...", flush=True)
+    room = run_room()
 
     def hv(k: str):
         return heap[k]["min_heap_kib"]
@@ -472,6 +490,11 @@ def main() -> int:
                            error=clock["error"]))
     else:
         figs += clock["figures"]
+    if "error" in room:
+        figs.append(figure("room", "the simulated room (bench/room_bench.py)", None, "",
+                           error=room["error"]))
+    else:
+        figs += room["figures"]
 
     mp_version = version_of([args.micropython, "-c", "import sys; print('%d.%d.%d (%s)' % ("
                              "sys.implementation.version[:3] + (sys.version,)))"])
@@ -496,6 +519,8 @@ def main() -> int:
                 "error": box.get("error")},
         "clock": {"goals": clock.get("goals"), "details": clock.get("details"),
                   "error": clock.get("error")},
+        "room": {"goals": room.get("goals"), "details": room.get("details"),
+                 "error": room.get("error")},
     }
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
 

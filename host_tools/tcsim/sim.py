@@ -17,6 +17,11 @@ the default table on an empty one, and the power-loss saver on): a new
 The adapters are the firmware's own (tcbox/hardware.py: Keys, Ring, Buzzer)
 running on the stub modules, and the loop is the firmware's own
 ``tcbox.app.App.step(now_ms)``.
+
+A Sim runs in the world (tcsim/stubs/_world.py: clock, keys, nvm...) that is
+current when it powers up -- the default one unless a simulated room
+(tcsim/room.py) made another current -- and makes it current again before
+each loop step, so boxes in worlds of their own can take turns.
 """
 
 from time import perf_counter
@@ -100,6 +105,7 @@ class Sim:
             raise ValueError("unknown board %r (boards: %s)" % (board_name,
                                                                 ", ".join(board_names())))
         world.reset_world()
+        self.world = world.current()  # this box's clock, keys, nvm (tcsim/stubs/_world.py)
         self.board_name = board_name
         self.profile = p = BOARDS[board_name]
         self.roles = [k["role"] for k in p["keys"]]
@@ -123,6 +129,7 @@ class Sim:
         ``step_wall_s`` is the wall time ``App.step`` took, ``step_ms`` the
         virtual time that passed during it (0: nothing in it waits), and each
         callable in ``watch`` is called with the Sim."""
+        world.use(self.world)
         at = world.now_ms
         t0 = perf_counter()
         try:
@@ -137,6 +144,7 @@ class Sim:
 
     def run_for(self, ms, period=SCAN_MS):
         """Let *ms* pass, running the loop every *period* ms."""
+        world.use(self.world)
         end = world.now_ms + ms
         while world.now_ms < end:
             p = period
@@ -160,6 +168,7 @@ class Sim:
         else:
             ms = min(ms, LONG_MS - 2 * SCAN_MS)
         pin = self.pins[role]
+        world.use(self.world)
         world.schedule(pin, True, world.now_ms)
         world.schedule(pin, False, world.now_ms + ms)
         self.run_for(ms + GAP_MS)

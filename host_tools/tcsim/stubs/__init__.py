@@ -8,11 +8,14 @@ Blinka's displayio then imports these too (it needs only
 ``microcontroller.Pin``, ``digitalio.DigitalInOut`` and ``busio``), so no
 Blinka hardware detection runs.
 
-Everything shares one virtual world (``_world``): the clock that
+The state behind them is a virtual world (``_world.World``): the clock that
 ``supervisor.ticks_ms()`` reads (wrapping at 2**29 like the board's), the key
-presses the simulator schedules, the pixels shown, the notes played.  The
-modules are plain Python that also runs on MicroPython (no dataclasses, no
-typing): the unix port can import them from this folder with MICROPYPATH.
+presses the simulator schedules, the pixels shown, the notes played, the
+nvm, the USB ports.  One world is one box: the single-box simulator uses the
+default world, a simulated room (tcsim/room.py) one world per box, made
+current with ``_world.use(world)`` before it steps that box.  The modules
+are plain Python that also runs on MicroPython (no dataclasses, no typing):
+the unix port can import them from this folder with MICROPYPATH.
 """
 
 import sys

@@ -1,9 +1,32 @@
 """The simulator's world: a virtual clock and what the hardware stubs record.
 
-``now_ms`` is milliseconds since the virtual boot; it only moves when the
-simulator calls ``advance(ms)``.  ``ticks_ms()`` is what the board's
-``supervisor.ticks_ms()`` returns: it wraps at 2**29 and starts 65 s before
-the first wrap, like CircuitPython does, so wrap bugs show early.
+One :class:`World` is one box's hardware: ``now_ms`` (milliseconds since its
+virtual power-up; it only moves when the simulator calls ``advance(ms)``),
+the keys and the key edges scheduled for them, the pixels, the tones, the
+resets, its ``nvm``, its watchdog and its USB ports (``parts``).
+``ticks_ms()`` is what the board's ``supervisor.ticks_ms()`` returns: it
+wraps at 2**29 and starts *start* ms into the tick count -- by default 65 s
+before the first wrap, like CircuitPython does, so wrap bugs show early.
+
+The stub modules are process-global (``sys.modules`` holds one ``keypad``,
+one ``microcontroller``...), so the per-box state lives here instead and the
+stubs find it in two ways:
+
+- what a box *makes* at power-up (``keypad.Keys``, ``neopixel.NeoPixel``,
+  ``pwmio.PWMOut``) belongs to the world that is current at that moment and
+  keeps using it afterwards, whichever world is current later;
+- what the firmware *looks up* (``supervisor.ticks_ms()``,
+  ``microcontroller.nvm`` / ``.watchdog`` / ``.reset()``, ``usb_cdc.data`` /
+  ``.console``) is the current world's.
+
+``use(world)`` makes a world current (one assignment: a simulated room of
+boxes calls it before stepping each box, tcsim/room.py); ``current()`` is
+the current one.  A process starts with one default world, which the
+single-box simulator uses throughout, and the module's old names still work:
+``_world.now_ms``, ``.nvm``, ``.keys``, ``.pending``, ``.pixels``,
+``.tones``, ``.resets`` read the current world (a module ``__getattr__``),
+and ``advance``, ``deliver``, ``schedule``, ``ticks_ms``, ``reset_world``
+act on it.
 
 ``nvm`` is ``microcontroller.nvm``: an :class:`Nvm` of 8192 bytes that a
 test can make lose power in the middle of a write (``nvm.cut_after(k)``).
@@ -11,13 +34,7 @@ test can make lose power in the middle of a write (``nvm.cut_after(k)``).
 
 WRAP = 1 << 29
 START = WRAP - 65000  # CircuitPython's ticks start near the wrap on purpose
-
-now_ms = 0
-keys = []  # keypad.Keys instances, in creation order
-pending = []  # scheduled key edges: [at_ms, pin name, pressed], sorted by time
-pixels = []  # neopixel.NeoPixel instances
-tones = []  # (ms, pin name, frequency, duty) each time a PWM output changes
-resets = 0
+NVM_SIZE = 8192  # microcontroller.nvm on an ESP32
 
 
 class PowerCut(BaseException):
@@ -108,44 +125,114 @@ class Nvm:
         self._b[:] = bytes((value,)) * len(self._b)
 
 
-nvm = Nvm(8192)
+class World:
+    """One box's hardware state (the module's notes).
+
+    :param start: the tick count at ``now_ms`` 0 (ms, below 2**29).
+    :param name: a label for messages (the room's box id).
+    """
+
+    def __init__(self, start=START, name="box"):
+        self.start = start
+        self.name = name
+        self.now_ms = 0
+        self.keys = []  # keypad.Keys instances, in creation order
+        self.pending = []  # scheduled key edges: [at_ms, pin name, pressed], sorted by time
+        self.pixels = []  # neopixel.NeoPixel instances
+        self.tones = []  # (ms, pin name, frequency, duty) each time a PWM output changes
+        self.resets = 0
+        self.nvm = Nvm(NVM_SIZE)
+        self.parts = {}  # per-box objects of other stubs (usb_cdc's ports, the watchdog)
+
+    def part(self, name, make):
+        """This world's *name* object, made by ``make()`` on first use."""
+        p = self.parts.get(name)
+        if p is None:
+            p = self.parts[name] = make()
+        return p
+
+    def ticks_ms(self):
+        return (self.start + self.now_ms) & (WRAP - 1)
+
+    def advance(self, ms):
+        """Move the virtual clock forward by *ms* (and deliver due key edges)."""
+        self.now_ms += ms
+        self.deliver()
+
+    def deliver(self):
+        """Hand scheduled key edges that are due to their keypad.Keys."""
+        pending = self.pending
+        while pending and pending[0][0] <= self.now_ms:
+            at, pin, pressed = pending.pop(0)
+            for k in self.keys:
+                n = k._index(pin)
+                if n >= 0:
+                    k.events._put(n, pressed, (self.start + at) & (WRAP - 1))
+                    break
+
+    def schedule(self, pin, pressed, at_ms):
+        """A key edge on *pin* (a name) at virtual time *at_ms*."""
+        pending = self.pending
+        i = len(pending)
+        while i > 0 and pending[i - 1][0] > at_ms:
+            i -= 1
+        pending.insert(i, [at_ms, pin, pressed])
+
+    def reset(self):
+        """A new power-up: the clock from 0, no keys, pixels, tones or
+        edges (nvm, the resets counted, the watchdog and the USB ports
+        stay)."""
+        self.now_ms = 0
+        del self.keys[:]
+        del self.pending[:]
+        del self.pixels[:]
+        del self.tones[:]
+
+
+_cur = World(name="default")
+
+
+def current():
+    """The world the stubs' look-ups use now."""
+    return _cur
+
+
+def use(world):
+    """Make *world* current; returns the one that was."""
+    global _cur
+    was = _cur
+    _cur = world
+    return was
 
 
 def ticks_ms():
-    return (START + now_ms) & (WRAP - 1)
+    return _cur.ticks_ms()
 
 
 def advance(ms):
-    """Move the virtual clock forward by *ms* (and deliver due key edges)."""
-    global now_ms
-    now_ms += ms
-    deliver()
+    """Move the current world's clock forward by *ms* (and deliver due key edges)."""
+    _cur.advance(ms)
 
 
 def deliver():
-    """Hand scheduled key edges that are due to their keypad.Keys."""
-    while pending and pending[0][0] <= now_ms:
-        at, pin, pressed = pending.pop(0)
-        for k in keys:
-            n = k._index(pin)
-            if n >= 0:
-                k.events._put(n, pressed, (START + at) & (WRAP - 1))
-                break
+    _cur.deliver()
 
 
 def schedule(pin, pressed, at_ms):
-    """A key edge on *pin* (a name) at virtual time *at_ms*."""
-    i = len(pending)
-    while i > 0 and pending[i - 1][0] > at_ms:
-        i -= 1
-    pending.insert(i, [at_ms, pin, pressed])
+    """A key edge on *pin* (a name) at virtual time *at_ms* in the current world."""
+    _cur.schedule(pin, pressed, at_ms)
 
 
 def reset_world():
-    """A fresh world (a new simulated power-up keeps nvm)."""
-    global now_ms
-    now_ms = 0
-    del keys[:]
-    del pending[:]
-    del pixels[:]
-    del tones[:]
+    """A fresh current world (a new simulated power-up keeps nvm)."""
+    _cur.reset()
+
+
+_STATE = ("now_ms", "keys", "pending", "pixels", "tones", "resets", "nvm", "start")
+
+
+def __getattr__(name):
+    """The old module-level names: the current world's."""
+    if name in _STATE:
+        return getattr(_cur, name)
+    raise AttributeError(name)

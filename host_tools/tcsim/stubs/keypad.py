@@ -3,7 +3,9 @@
 The simulator schedules key edges by pin name (``_world.schedule``); a Keys
 that scans that pin queues an Event with the edge's timestamp (ticks ms).
 Like the board: at most *max_events* queued, the oldest dropped on overflow
-with ``overflowed`` set; ``get_into`` allocates nothing.
+with ``overflowed`` set; ``get_into`` allocates nothing.  A Keys belongs to
+the world that was current when it was made (``_world``: one per simulated
+box) and takes its edges from that world only.
 """
 
 try:
@@ -34,9 +36,10 @@ class Event:
 
 
 class EventQueue:
-    def __init__(self, max_events):
+    def __init__(self, max_events, world=None):
         self._q = []
         self._max = max_events
+        self._world = world if world is not None else _world.current()
         self.overflowed = False
 
     def _put(self, n, pressed, ts):
@@ -46,7 +49,7 @@ class EventQueue:
         self._q.append((n, pressed, ts))
 
     def get(self):
-        _world.deliver()
+        self._world.deliver()
         if not self._q:
             return None
         n, pressed, ts = self._q.pop(0)
@@ -55,7 +58,7 @@ class EventQueue:
         return e
 
     def get_into(self, event):
-        _world.deliver()
+        self._world.deliver()
         if not self._q:
             return False
         n, pressed, ts = self._q.pop(0)
@@ -69,7 +72,7 @@ class EventQueue:
         self.overflowed = False
 
     def __len__(self):
-        _world.deliver()
+        self._world.deliver()
         return len(self._q)
 
     def __bool__(self):
@@ -83,9 +86,10 @@ class Keys:
         self.value_when_pressed = value_when_pressed
         self.pull = pull
         self.key_count = len(self._pins)
-        self.events = EventQueue(max_events)
+        self._world = _world.current()
+        self.events = EventQueue(max_events, self._world)
         self._down = [False] * self.key_count
-        _world.keys.append(self)
+        self._world.keys.append(self)
 
     def _index(self, pin):
         for i in range(len(self._pins)):
@@ -97,8 +101,8 @@ class Keys:
         self.events.clear()
 
     def deinit(self):
-        if self in _world.keys:
-            _world.keys.remove(self)
+        if self in self._world.keys:
+            self._world.keys.remove(self)
 
     def __enter__(self):
         return self

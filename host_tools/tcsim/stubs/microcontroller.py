@@ -1,5 +1,8 @@
 """microcontroller: Pin, nvm (8 KiB, as on ESP32; _world.Nvm: a test can cut
-the power in the middle of a write), reset(), cpu, watchdog."""
+the power in the middle of a write), reset(), cpu, watchdog.
+
+``nvm`` and ``watchdog`` are the current world's (tcsim/stubs/_world.py: one
+per simulated box), looked up each time they are read."""
 
 try:
     from . import _world
@@ -22,12 +25,11 @@ class ResetRequested(SystemExit):
     starts the box again (nvm survives)."""
 
 
-nvm = _world.nvm
 PowerCut = _world.PowerCut  # raised by nvm writes a test cut short (Nvm.cut_after)
 
 
 def reset():
-    _world.resets += 1
+    _world.current().resets += 1
     raise ResetRequested("microcontroller.reset()")
 
 
@@ -59,13 +61,14 @@ class _Watchdog:
     ``check()`` (called by the simulator) fires once *timeout* seconds of
     virtual time pass without ``feed()``."""
 
-    def __init__(self):
+    def __init__(self, world):
+        self.world = world
         self.timeout = 0
         self.mode = None
         self.fed = 0
 
     def feed(self):
-        self.fed = _world.now_ms
+        self.fed = self.world.now_ms
 
     def deinit(self):
         self.mode = None
@@ -73,11 +76,22 @@ class _Watchdog:
     def check(self):
         if self.mode is None or self.timeout <= 0:
             return
-        if _world.now_ms - self.fed > self.timeout * 1000:
+        now = self.world.now_ms
+        if now - self.fed > self.timeout * 1000:
             if self.mode == WatchDogMode.RAISE:
-                self.fed = _world.now_ms
+                self.fed = now
                 raise WatchDogTimeout()
             reset()
 
 
-watchdog = _Watchdog()
+def __getattr__(name):
+    """``nvm`` and ``watchdog``: the current world's."""
+    w = _world.current()
+    if name == "nvm":
+        return w.nvm
+    if name == "watchdog":
+        wd = w.parts.get("watchdog")
+        if wd is None:
+            wd = w.parts["watchdog"] = _Watchdog(w)
+        return wd
+    raise AttributeError(name)

@@ -1,4 +1,5 @@
-"""neopixel: a NeoPixel strip that remembers what it was told to show."""
+"""neopixel: a NeoPixel strip that remembers what it was told to show (listed in
+the ``pixels`` of the world current when it was made: tcsim/stubs/_world.py)."""
 
 try:
     from . import _world
@@ -21,7 +22,7 @@ class NeoPixel:
         self._buf = [(0, 0, 0)] * n
         self.shown = [(0, 0, 0)] * n  # what the LEDs show now (before brightness)
         self.shows = 0
-        _world.pixels.append(self)
+        _world.current().pixels.append(self)
 
     def __len__(self):
         return self.n

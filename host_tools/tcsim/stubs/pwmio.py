@@ -1,4 +1,5 @@
-"""pwmio: PWMOut records (time, pin, frequency, duty) in the world's tones."""
+"""pwmio: PWMOut records (time, pin, frequency, duty) in the tones of the world
+that was current when it was made (tcsim/stubs/_world.py)."""
 
 try:
     from . import _world
@@ -12,11 +13,13 @@ class PWMOut:
         self._duty = duty_cycle
         self._freq = frequency
         self.variable_frequency = variable_frequency
+        self._world = _world.current()
         self._log()
 
     def _log(self):
-        _world.tones.append((_world.now_ms, getattr(self.pin, "name", str(self.pin)),
-                             self._freq, self._duty))
+        w = self._world
+        w.tones.append((w.now_ms, getattr(self.pin, "name", str(self.pin)), self._freq,
+                        self._duty))
 
     @property
     def duty_cycle(self):

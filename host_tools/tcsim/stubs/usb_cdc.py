@@ -4,7 +4,16 @@ The simulator writes what the host sends with ``data.feed(b"...")`` and reads
 what the box wrote from ``data.sent``.  Like the board: ``timeout=0`` reads
 return what is there (or None), ``connected`` says whether a host has the
 port open.
+
+``console`` and ``data`` are the current world's (tcsim/stubs/_world.py: one
+per simulated box), made on first use; a simulated room puts its own port
+there instead (any object with the same API: ``set_ports``).
 """
+
+try:
+    from . import _world
+except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
+    import _world
 
 
 class Serial:
@@ -60,8 +69,25 @@ class Serial:
         pass
 
 
-console = Serial()
-data = Serial()
+def _ports():
+    return {"console": Serial(), "data": Serial()}
+
+
+def set_ports(world, console=None, data=None):
+    """Give *world*'s box these ports (None: that port is absent, as on a
+    board whose boot.py did not enable it)."""
+    world.parts["usb_cdc"] = {"console": console, "data": data}
+
+
+def __getattr__(name):
+    """``console`` and ``data``: the current world's."""
+    if name == "console" or name == "data":
+        w = _world.current()
+        ports = w.parts.get("usb_cdc")
+        if ports is None:
+            ports = w.parts["usb_cdc"] = _ports()
+        return ports[name]
+    raise AttributeError(name)
 
 
 def enable(console=True, data=False):
