@@ -38,7 +38,8 @@ TOP = ("boot.py", "safemode.py", "code.py")  # in this order, after the packages
 # MicroPython test runs; nothing on the box imports it.
 HOST_ONLY = ("tableclock/replay.py",)
 # Adafruit bundle libraries by what a board profile has (firmware/requirements.txt).
-ALWAYS = ("adafruit_display_text",)  # tcbox/screen.py: every label
+ALWAYS = ("adafruit_display_text",  # tcbox/screen.py: every label
+          "adafruit_minimqtt")  # tcbox/mqtt_link.py: any box may be paired for Wi-Fi
 DISPLAY_LIBS = {"HX8357": "adafruit_hx8357"}  # tcbox/hardware.py: display driver
 RING_LIB = "neopixel"  # tcbox/hardware.py: the seat ring
 

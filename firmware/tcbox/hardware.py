@@ -152,7 +152,7 @@ def display(spec):
 
 def build(name=None, link=True):
     """Everything the box is made of, from the board's profile: returns the
-    App ready to step (``app.link``: the USB link to the host, or None)."""
+    App ready to step (``app.link``: the link to the host over Wi-Fi/MQTT or USB, or None)."""
     import microcontroller
 
     from tableclock import record
@@ -189,11 +189,16 @@ def build(name=None, link=True):
               buzzer=buzzer, saver=saver, seats_in_ring=p["ring"]["pixels"] if ring else 0,
               board=p["name"])
     app.link = None
-    if link:  # the host over USB (docs/protocol.md): unsent events come back from extra
+    if link:  # the host (docs/protocol.md): unsent events come back from extra
         from .linkparts import attach
-        from .usb_link import make
+        from .mqtt_link import make as over_wifi
+        from .usb_link import make as over_usb
 
-        app.link = make(table, extra)
+        # Wi-Fi/MQTT when the pairing's settings name a network and a broker
+        # (docs/mqtt.md), else the USB serial port
+        app.link = over_wifi(table, extra)
+        if app.link is None:
+            app.link = over_usb(table, extra)
         if app.link is not None:
             attach(app, app.link)
     return app

@@ -26,7 +26,7 @@ from .linkparts import (
 from .presses import ticks_diff
 
 _ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")
-PAIR_MAX = 320  # bytes of JSON: the pairing (key, table, event, settings) in the record
+PAIR_MAX = 448  # bytes of JSON: the pairing (key, table, event, settings) in the record
 _MASK = (1 << 29) - 1  # box ticks wrap at 2**29
 
 # clock sync (docs/protocol.md "Clock sync on the box"), all in ms

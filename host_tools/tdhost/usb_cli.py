@@ -74,8 +74,13 @@ def register(cli, fail):
                   help="MQTT port (ditto).")
     @click.option("--timeout", type=click.FloatRange(0.5, 120), default=10.0,
                   show_default=True, help="Seconds to wait for the box's answer.")
+    @click.option("--mqtt-user", default=None,
+                  help="The box's broker user (Mosquitto with per-box users, docs/mqtt.md).")
+    @click.option("--mqtt-password", default=None, help="... and its password.")
+    @click.option("--mqtt-event", default=None,
+                  help="The topic prefix's event id (default: the key id; docs/mqtt.md).")
     def pair_cmd(port, table, key_file, new_key, key_id, event_name, wifi_ssid, wifi_password,
-                 mqtt_host, mqtt_port, timeout):
+                 mqtt_host, mqtt_port, timeout, mqtt_user, mqtt_password, mqtt_event):
         """Pair the box on serial PORT (its data port, see `tdhost boxes`): it gets the
         table number, the event key and the Wi-Fi/MQTT settings, keeps them in its
         power-loss record and answers with a hello signed with the new key."""
@@ -96,7 +101,9 @@ def register(cli, fail):
             key_id = usb.key_id_of(key)
         settings = {}
         for name, value in (("wifi_ssid", wifi_ssid), ("wifi_password", wifi_password),
-                            ("mqtt_host", mqtt_host), ("mqtt_port", mqtt_port)):
+                            ("mqtt_host", mqtt_host), ("mqtt_port", mqtt_port),
+                            ("mqtt_user", mqtt_user), ("mqtt_password", mqtt_password),
+                            ("mqtt_event", mqtt_event)):
             if value is not None:
                 settings[name] = value
         try:

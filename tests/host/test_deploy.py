@@ -19,7 +19,10 @@ COMPACT = "adafruit_feather_esp32s3_reverse_tft"
 TABLE = "adafruit_feather_esp32s3_4mbflash_2mbpsram"
 
 
-def _drive(tmp_path, board_id=COMPACT, libs=("adafruit_display_text",), boot_out=True):
+BASE_LIBS = ("adafruit_display_text", "adafruit_minimqtt")  # every box: labels, Wi-Fi link
+
+
+def _drive(tmp_path, board_id=COMPACT, libs=BASE_LIBS, boot_out=True):
     d = tmp_path / "CIRCUITPY"
     d.mkdir()
     if boot_out:
@@ -29,7 +32,7 @@ def _drive(tmp_path, board_id=COMPACT, libs=("adafruit_display_text",), boot_out
         (d / "boot_out.txt").write_text(text)
     (d / "lib").mkdir()
     for lib in libs:
-        if lib == "adafruit_display_text":
+        if lib in ("adafruit_display_text", "adafruit_minimqtt"):
             (d / "lib" / lib).mkdir()  # a package in the bundle
         else:
             (d / "lib" / (lib + ".mpy")).write_bytes(b"C\x06")
@@ -118,7 +121,7 @@ def test_unknown_board_and_missing_libraries_stop_unless_forced(tmp_path, capsys
     assert rc == 1 and "raspberry_pi_pico has no profile" in err
     assert _tree(d) == {"boot_out.txt"}
     shutil.rmtree(d)
-    d = _drive(tmp_path, board_id=TABLE, libs=("adafruit_display_text",))
+    d = _drive(tmp_path, board_id=TABLE, libs=BASE_LIBS)
     rc, out, err = _run([d], capsys)
     assert rc == 1 and "adafruit_hx8357, neopixel" in err
     assert "circup --path %s install -r firmware/requirements.txt" % d in err
@@ -126,7 +129,7 @@ def test_unknown_board_and_missing_libraries_stop_unless_forced(tmp_path, capsys
     rc, out, err = _run([d, "--force"], capsys)
     assert rc == 0 and _tree(d) - {"boot_out.txt"} == _expected()
     shutil.rmtree(d)
-    d = _drive(tmp_path, board_id=TABLE, libs=("adafruit_display_text", "adafruit_hx8357",
+    d = _drive(tmp_path, board_id=TABLE, libs=BASE_LIBS + ("adafruit_hx8357",
                                                "neopixel"))
     rc, out, err = _run([d], capsys)
     assert rc == 0 and "profile 'table'" in out, err
@@ -214,7 +217,7 @@ def _imported_top_modules():
 
 def test_requirements_are_exactly_the_libraries_the_boards_need():
     names = _requirements()
-    assert names == ["adafruit_display_text", "adafruit_hx8357", "neopixel"]
+    assert names == ["adafruit_display_text", "adafruit_hx8357", "neopixel", "adafruit_minimqtt"]
     for n in names:  # a comment after a name would become part of it for circup
         assert re.fullmatch(r"[a-z0-9_]+", n), n
     assert set(names) <= _imported_top_modules()
@@ -224,9 +227,9 @@ def test_requirements_are_exactly_the_libraries_the_boards_need():
         need |= set(deploy.libraries(p))
     assert need == set(names)
     byname = deploy.boards()
-    assert deploy.libraries(byname["compact"]) == ["adafruit_display_text"]
-    assert deploy.libraries(byname["table"]) == ["adafruit_display_text", "adafruit_hx8357",
-                                                 "neopixel"]
+    assert deploy.libraries(byname["compact"]) == ["adafruit_display_text", "adafruit_minimqtt"]
+    assert deploy.libraries(byname["table"]) == ["adafruit_display_text", "adafruit_minimqtt",
+                                                 "adafruit_hx8357", "neopixel"]
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make")

@@ -1,0 +1,309 @@
+"""MQTT brokers for the Wi-Fi link (docs/mqtt.md, "Brokers").
+
+    b = start_embedded()                       # amqtt in a background thread
+    hub = MqttHub(b.url, "ev1", key, "ev1", store)
+    ...
+    b.stop()
+
+    m = start_mosquitto(tmpdir, users={"host": "pw", "tc-01": "pw1"})   # tests, big events
+    m.url_for("host")                          # mqtt://host:pw@127.0.0.1:PORT
+    m.stop()
+
+**Embedded (default).**  amqtt 0.12.1 runs in a thread of its own with its
+own asyncio loop, so the host's code stays plain synchronous Python.  It
+takes anonymous clients (the frames are signed: a stranger on the network
+can disturb, not fake) and never enforces keep-alive, so a box that drops
+off silently fires no last will: the host sees boxes go quiet by their
+missing frames (tdhost.usb.BoxLink: 20 s), never by the broker.
+
+**Mosquitto (big events, and the ACL tests).**  ``start_mosquitto`` writes a
+config with ``allow_anonymous false``, a password file (one user per box,
+named by its box id, and the host) and an ACL that confines each box user to
+its own topics with the ``%u`` pattern, then runs /usr/sbin/mosquitto.
+``MosquittoMissing`` when the binary is not installed (tests skip on it).
+docs/mosquitto/ holds the same configuration for a real event.
+"""
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from urllib.parse import quote
+
+MOSQUITTO = "/usr/sbin/mosquitto"
+MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd"
+START_S = 10.0  # seconds a broker may take to listen
+MAX_PACKET = 8192  # bytes: Mosquitto refuses bigger packets (a frame is at most 4096)
+
+
+class BrokerError(RuntimeError):
+    """A broker did not start or stop; the text says why."""
+
+
+class MosquittoMissing(BrokerError):
+    """/usr/sbin/mosquitto (or mosquitto_passwd) is not installed."""
+
+
+def _url(host, port, user=None, password=None):
+    auth = ""
+    if user is not None:
+        auth = quote(user, safe="")
+        if password is not None:
+            auth += ":" + quote(password, safe="")
+        auth += "@"
+    return "mqtt://%s%s:%d" % (auth, host, port)
+
+
+def free_port(host="127.0.0.1"):
+    """A TCP port nobody listens on right now (for a broker started by a
+    program that cannot report the port it chose)."""
+    s = socket.socket()
+    try:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+    finally:
+        s.close()
+
+
+def _wait_listening(host, port, seconds, alive=None):
+    """True once a TCP connect to host:port succeeds within *seconds*."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if alive is not None and not alive():
+            return False
+        try:
+            with socket.create_connection((host, port), timeout=0.2):
+                return True
+        except OSError:
+            time.sleep(0.02)
+    return False
+
+
+# ------------------------------------------------------------------ amqtt
+class Embedded:
+    """An amqtt broker on its own thread and asyncio loop.
+
+    :ivar port: the TCP port it listens on.
+    :ivar url: ``mqtt://HOST:PORT`` (anonymous).
+    """
+
+    def __init__(self, host="127.0.0.1", port=0):
+        self.host = host
+        self.port = port
+        self.url = None
+        self._loop = None
+        self._broker = None
+        self._ready = threading.Event()
+        self._error = None
+        self._thread = threading.Thread(target=self._run, name="amqtt", daemon=True)
+
+    def _config(self):
+        return {
+            "listeners": {"default": {"type": "tcp", "bind": "%s:%d" % (self.host, self.port)}},
+            # no $SYS publisher (it writes every 20 s to anyone subscribed to #) and no
+            # per-packet logging; anonymous clients as documented above
+            "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin":
+                        {"allow_anonymous": True}},
+        }
+
+    def _run(self):
+        from amqtt.broker import Broker
+
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+
+        async def start():
+            self._broker = Broker(self._config(), loop=loop)
+            await self._broker.start()
+            server = self._broker._servers["default"].instance
+            self.port = server.sockets[0].getsockname()[1]
+
+        try:
+            loop.run_until_complete(start())
+        except Exception as e:  # noqa: BLE001 -- reported to the starting thread
+            self._error = e
+            self._ready.set()
+            loop.close()
+            return
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            loop.close()
+
+    def start(self):
+        self._thread.start()
+        if not self._ready.wait(START_S):
+            raise BrokerError("the embedded MQTT broker did not start within %g s" % START_S)
+        if self._error is not None:
+            raise BrokerError("the embedded MQTT broker did not start: %s" % self._error)
+        self.url = _url(self.host, self.port)
+        return self
+
+    def stop(self):
+        """Shut the broker down (its clients see their connections close)
+        and end its thread.  Safe to call twice."""
+        loop = self._loop
+        if loop is None or not self._thread.is_alive():
+            return
+
+        async def shutdown():
+            try:
+                await self._broker.shutdown()
+            finally:
+                loop.stop()
+
+        asyncio.run_coroutine_threadsafe(shutdown(), loop)
+        self._thread.join(START_S)
+        if self._thread.is_alive():
+            raise BrokerError("the embedded MQTT broker did not stop within %g s" % START_S)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def start_embedded(port=0, host="127.0.0.1"):
+    """Start amqtt on *host*:*port* (0: a free port) in a background thread;
+    returns the running ``Embedded`` (``.port``, ``.url``, ``.stop()``)."""
+    import logging
+
+    # amqtt logs every connection at INFO and each refused client as an
+    # exception; the host's own messages say what matters
+    logging.getLogger("amqtt").setLevel(logging.ERROR)
+    logging.getLogger("transitions").setLevel(logging.WARNING)
+    return Embedded(host, port).start()
+
+
+# -------------------------------------------------------------- Mosquitto
+def default_acl(host_user="host"):
+    """The ACL text: *host_user* reads and writes everything under ``tc/``;
+    every other user is a box whose user name is its box id (``%u``) and
+    may only write its own ``out``, ``status`` and ``presence`` and read
+    its own ``in`` (docs/mqtt.md)."""
+    return "\n".join([
+        "# the TD host: every event's topics",
+        "user %s" % host_user,
+        "topic readwrite tc/#",
+        "",
+        "# every other user is a box, named by its box id (tdhost pair --mqtt-user)",
+        "pattern write tc/+/box/%u/out",
+        "pattern write tc/+/box/%u/status",
+        "pattern write tc/+/box/%u/presence",
+        "pattern read tc/+/box/%u/in",
+        "",
+    ])
+
+
+def config_text(port, host, passwd_path, acl_path, max_packet=MAX_PACKET):
+    """mosquitto.conf for one listener with users and the ACL."""
+    return "\n".join([
+        "per_listener_settings false",
+        "allow_anonymous false",
+        "password_file %s" % passwd_path,
+        "acl_file %s" % acl_path,
+        "persistence false",
+        "max_packet_size %d" % max_packet,
+        "log_dest stderr",
+        "log_type error",
+        "log_type warning",
+        "listener %d %s" % (port, host),
+        # started by root (a CI container), mosquitto would switch to the user
+        # "mosquitto", who cannot read these files; otherwise the option is ignored
+        "user %s" % ("root" if hasattr(os, "geteuid") and os.geteuid() == 0 else "mosquitto"),
+        "",
+    ])
+
+
+class Mosquitto:
+    """A mosquitto process with a config, password file and ACL in *tmpdir*.
+
+    :ivar port: its TCP port.  :ivar url: ``mqtt://HOST:PORT`` (no user:
+        use ``url_for(user)``).
+    """
+
+    def __init__(self, tmpdir, port=0, host="127.0.0.1", users=None, acl=None,
+                 binary=None):
+        binary = binary or MOSQUITTO
+        if not os.path.isfile(binary) or shutil.which(MOSQUITTO_PASSWD) is None:
+            raise MosquittoMissing("Mosquitto is not installed (%s or %s missing; on Debian:"
+                                   " apt-get install mosquitto)" % (binary, MOSQUITTO_PASSWD))
+        self.binary = binary
+        self.dir = str(tmpdir)
+        self.host = host
+        self.port = port or free_port(host)
+        self.users = dict(users or {})
+        self.acl = default_acl() if acl is None else acl
+        self.proc = None
+        self.url = _url(host, self.port)
+        self.conf = os.path.join(self.dir, "mosquitto.conf")
+        self._write()
+
+    def _write(self):
+        passwd = os.path.join(self.dir, "passwd")
+        acl = os.path.join(self.dir, "acl")
+        open(passwd, "w").close()
+        for user, password in self.users.items():
+            subprocess.run([MOSQUITTO_PASSWD, "-b", passwd, user, password], check=True,
+                           capture_output=True)
+        with open(acl, "w") as f:
+            f.write(self.acl)
+        with open(self.conf, "w") as f:
+            f.write(config_text(self.port, self.host, passwd, acl))
+        for p in (passwd, acl, self.conf):  # mosquitto 2.0 warns about readable secrets
+            os.chmod(p, 0o600)
+
+    def url_for(self, user):
+        """``mqtt://user:password@HOST:PORT`` for one of its users."""
+        return _url(self.host, self.port, user, self.users[user])
+
+    def start(self):
+        if self.proc is not None and self.proc.poll() is None:
+            return self
+        log = open(os.path.join(self.dir, "mosquitto.log"), "ab")
+        try:
+            self.proc = subprocess.Popen([self.binary, "-c", self.conf], stdout=log,
+                                         stderr=subprocess.STDOUT)
+        finally:
+            log.close()
+        if not _wait_listening(self.host, self.port, START_S,
+                               alive=lambda: self.proc.poll() is None):
+            self.stop()
+            raise BrokerError("mosquitto did not listen on %s:%d within %g s (see %s)"
+                              % (self.host, self.port, START_S,
+                                 os.path.join(self.dir, "mosquitto.log")))
+        return self
+
+    def stop(self):
+        """Stop the process (its clients see their connections close)."""
+        p = self.proc
+        if p is None:
+            return
+        self.proc = None
+        if p.poll() is None:
+            p.terminate()
+            try:
+                p.wait(START_S)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(START_S)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def start_mosquitto(tmpdir, port=0, users=None, acl=None, host="127.0.0.1"):
+    """Run Mosquitto on *host*:*port* (0: a free port) with *users*
+    ``{name: password}`` and *acl* (text; default ``default_acl()``), its
+    files in *tmpdir*; returns the running ``Mosquitto``.  Raises
+    ``MosquittoMissing`` without the binary."""
+    return Mosquitto(tmpdir, port, host, users, acl).start()

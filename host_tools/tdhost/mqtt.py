@@ -1,0 +1,353 @@
+"""The host's end of the Wi-Fi/MQTT link to the boxes (docs/mqtt.md).
+
+    hub = MqttHub("mqtt://host:secret@192.168.1.10:1883", "ev1", key, "ev1", store,
+                  on_link=boxes.append, feed=StaticFeed({...}), on_event=print)
+    while True:
+        hub.poll()                  # never blocks
+        time.sleep(0.01)
+    hub.close()
+
+MQTT is just another transport: for every box id seen on
+``tc/<event>/box/<id>/out`` (or ``.../status``) the hub makes one
+``tdhost.usb.BoxLink`` on a virtual port (``HubPort``: ``in_waiting``,
+``read``, ``write``) and calls ``on_link(link)``, so config, pings, acks,
+instruction resends and exactly-once (HostStore) are the USB link's code.
+What a BoxLink writes is published on that box's ``in`` topic (QoS 1); a
+``clock`` frame also goes, retained, to ``tc/<event>/table/<n>/clock`` and a
+status the host accepted to ``tc/<event>/table/<n>/status``, for screens and
+late readers.
+
+**Threads.**  paho-mqtt 2.x runs its network loop in its own thread
+(``loop_start``; it reconnects by itself, 1 s doubling to 30 s, and
+resubscribes in ``on_connect``).  Its ``on_message`` only appends to a
+bounded queue under a lock; ``poll`` (the caller's thread) drains it, feeds
+the BoxLinks, polls them and publishes their frames (paho's ``publish`` only
+queues: the network thread writes).  The SQLite store is only touched from
+the caller's thread.
+
+**Who is a box.**  A BoxLink is made only for a box id whose first frame
+checks out with the event key (a box with another key is listed in
+``foreign``, one with no key yet in ``unpaired``: never linked), and a
+frame's ``from`` must be the box id of its topic (``mismatched``
+otherwise: with the embedded broker, which has no ACL, any client could
+publish anywhere).  Retained messages (a box's last status, its presence)
+are history: they go to ``statuses``/``presence``, never to a BoxLink.
+"""
+
+import collections
+import threading
+import time
+from urllib.parse import unquote, urlsplit
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from tableclock.protocol import HOST, MAX_FRAME, UNPAIRED_KEY, Forged, ProtocolError, decode
+from tcbox.mqtt_link import check_id
+
+from .usb import BoxLink, peek
+
+QUEUE_MAX = 10000  # messages from the broker waiting for poll (the oldest dropped)
+POLL_MAX = 2000  # messages taken per poll
+PORT_MAX = 65536  # bytes waiting for one BoxLink
+BOXES_MAX = 256  # BoxLinks (then new box ids are counted, not linked)
+SEEN_MAX = 1024  # entries kept in foreign/unpaired/presence/statuses
+PUBLISH_QUEUE = 4096  # paho's outgoing queue while the broker is away
+KEEPALIVE_S = 30
+
+
+def _ms():
+    return int(time.monotonic() * 1000)
+
+
+def parse_url(url):
+    """``mqtt://[user[:password]@]host[:port]`` -> (host, port, user, password);
+    ValueError with a sentence for anything else."""
+    try:
+        u = urlsplit(url)
+        port = u.port or 1883
+    except ValueError as e:
+        raise ValueError("%r is not an MQTT URL (%s)" % (url, e))
+    if u.scheme != "mqtt":
+        raise ValueError("%r is not an MQTT URL: use mqtt://[user:password@]host[:port]"
+                         " (TLS is not supported)" % url)
+    if not u.hostname:
+        raise ValueError("%r names no broker host" % url)
+    user = unquote(u.username) if u.username is not None else None
+    password = unquote(u.password) if u.password is not None else None
+    return u.hostname, port, user, password
+
+
+def _kind(frame):
+    i = frame.find(b'"kind":"', 0, 48)
+    if i < 0:
+        return None
+    j = frame.find(b'"', i + 8, i + 40)
+    return frame[i + 8:j] if j > 0 else None
+
+
+def _keep(d, k, v):
+    """d[k] = v in a dict bounded to SEEN_MAX entries (the oldest go)."""
+    d.pop(k, None)
+    if len(d) >= SEEN_MAX:
+        d.pop(next(iter(d)))
+    d[k] = v
+
+
+class HubPort:
+    """One box's virtual serial port for its BoxLink: bytes the broker
+    delivered wait here (``feed``); what the BoxLink writes is published
+    line by line on the box's ``in`` topic."""
+
+    baudrate = None  # not a serial port: tdhost.usb.check_port has nothing to refuse
+
+    def __init__(self, hub, box):
+        self.hub = hub
+        self.box = box
+        self.link = None
+        self.inbox = bytearray()
+        self.acc = bytearray()
+        self.last_status = None  # the raw status frame last delivered
+        self.overflow = 0
+
+    @property
+    def connected(self):
+        return self.hub.connected
+
+    @property
+    def in_waiting(self):
+        return len(self.inbox)
+
+    def read(self, n=1):
+        data = bytes(self.inbox[:n])
+        del self.inbox[:n]
+        return data
+
+    def feed(self, payload):
+        if not payload.endswith(b"\n"):
+            payload += b"\n"
+        if len(self.inbox) + len(payload) > PORT_MAX:
+            self.overflow += 1
+            return
+        self.inbox += payload
+
+    def write(self, data):
+        self.acc += bytes(data)
+        while True:
+            i = self.acc.find(b"\n")
+            if i < 0:
+                break
+            line = bytes(self.acc[:i + 1])
+            del self.acc[:i + 1]
+            if i:
+                self.hub._send(self, line)
+        return len(data)
+
+    def flush(self):
+        pass
+
+
+class MqttHub:
+    """Every box of one event over one MQTT broker (module notes).
+
+    :param url: ``mqtt://user:password@host:port`` (``parse_url``).
+    :param event: the event's topic name (an id; the boxes use their key id
+        unless paired with ``mqtt_event``).
+    :param key: the event key (bytes); :param key_id: its id.
+    :param store: a tdhost.usb.HostStore (boot counter, each event once).
+    :param on_link: called with each new BoxLink.
+    :param feed: what the host sends a box for its table (tdhost.usb.StaticFeed).
+    :param on_event: called once per new box event (BoxLink's).
+    :param clock: ms clock for the BoxLinks (default: monotonic ms).
+    """
+
+    def __init__(self, url, event, key, key_id, store, on_link=None, feed=None, on_event=None,
+                 clock=None, client_id=None, start=True):
+        self.host, self.port, self.user, self.password = parse_url(url)
+        self.event = check_id("the MQTT event", event)
+        self.key = key
+        self.key_id = key_id
+        self.store = store
+        self.on_link = on_link
+        self.feed = feed
+        self.on_event = on_event
+        self.clock = clock or _ms
+        self.links = {}  # box id: BoxLink
+        self.foreign = {}  # box id: what its frame claims (another key)
+        self.unpaired = {}  # box id: its hello (no key yet)
+        self.presence = {}  # box id: its retained hello, None once its last will cleared it
+        self.statuses = {}  # box id: its retained status frame (history, unverified)
+        self.connected = False
+        self.error = None  # why the broker refused or dropped the hub, if it did
+        self.connects = 0
+        self.lost = 0
+        self.mismatched = 0
+        self.invalid = 0
+        self.too_large = 0
+        self.too_many = 0
+        self.ignored = 0
+        self.published = 0
+        self.publish_errors = 0
+        self._lock = threading.Lock()
+        self._queue = collections.deque()
+        base = "tc/%s/" % self.event
+        self._prefix = base + "box/"
+        self._subs = [(base + "box/+/out", 1), (base + "box/+/status", 1),
+                      (base + "box/+/presence", 1)]
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or "tdhost-" + event,
+                        clean_session=True)
+        if self.user is not None:
+            c.username_pw_set(self.user, self.password)
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_message = self._on_message
+        c.reconnect_delay_set(1, 30)
+        c.max_queued_messages_set(PUBLISH_QUEUE)
+        self.client = c
+        self._started = False
+        if start:
+            self.start()
+
+    # -- paho's thread ---------------------------------------------------
+    def _on_connect(self, client, userdata, flags, reason_code, properties=None):
+        if reason_code.is_failure:
+            self.error = "the broker refused the host: %s" % reason_code
+            return
+        self.error = None
+        self.connected = True
+        self.connects += 1
+        client.subscribe(self._subs)
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None):
+        self.connected = False
+        if reason_code.is_failure:
+            self.error = "lost the broker: %s" % reason_code
+
+    def _on_message(self, client, userdata, msg):
+        with self._lock:
+            if len(self._queue) >= QUEUE_MAX:
+                self._queue.popleft()
+                self.lost += 1
+            self._queue.append((msg.topic, bytes(msg.payload), bool(msg.retain)))
+
+    # -- the caller's thread --------------------------------------------
+    def start(self):
+        """Connect in the background (never blocks; paho retries)."""
+        if self._started:
+            return
+        self._started = True
+        self.client.connect_async(self.host, self.port, KEEPALIVE_S)
+        self.client.loop_start()
+
+    def close(self):
+        """Disconnect and stop paho's thread."""
+        if not self._started:
+            return
+        self._started = False
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.connected = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def poll(self, now=None):
+        """Route what the broker delivered, poll every BoxLink, publish what
+        they send; never blocks (bounded: ``POLL_MAX`` messages)."""
+        now = self.clock() if now is None else now
+        with self._lock:
+            n = min(len(self._queue), POLL_MAX)
+            batch = [self._queue.popleft() for _ in range(n)]
+        for topic, payload, retained in batch:
+            self._route(topic, payload, retained)
+        for link in list(self.links.values()):
+            before = link.status
+            link.poll(now)
+            if link.status is not before:
+                self._table_status(link)
+
+    def _route(self, topic, payload, retained):
+        if not topic.startswith(self._prefix):
+            self.ignored += 1
+            return
+        parts = topic[len(self._prefix):].split("/")
+        if len(parts) != 2:
+            self.ignored += 1
+            return
+        box, leaf = parts
+        if leaf == "presence":
+            _keep(self.presence, box, payload or None)
+            return
+        if retained:  # history from before this subscription, not a frame for a link
+            if leaf == "status" and payload:
+                _keep(self.statuses, box, payload)
+            return
+        if not payload:
+            return
+        if len(payload) > MAX_FRAME + 2:
+            self.too_large += 1
+            return
+        if payload.find(b'"from":"%s"' % box.encode(), 0, 96) < 0:
+            self.mismatched += 1  # a frame from another box on this box's topic
+            return
+        link = self.links.get(box)
+        if link is None:
+            link = self._new_link(box, payload)
+            if link is None:
+                return
+        link.ser.feed(payload)
+        if leaf == "status":
+            link.ser.last_status = payload
+
+    def _new_link(self, box, payload):
+        """A BoxLink for *box* if its frame is signed with the event key."""
+        line = payload.rstrip(b"\r\n")
+        try:
+            msg = decode(line, self.key, HOST)
+        except Forged:
+            try:
+                _keep(self.unpaired, box, decode(line, UNPAIRED_KEY, HOST))
+            except ProtocolError:
+                _keep(self.foreign, box, peek(line))
+            return None
+        except ProtocolError:
+            self.invalid += 1
+            return None
+        if msg["from"] != box:
+            self.mismatched += 1
+            return None
+        if len(self.links) >= BOXES_MAX:
+            self.too_many += 1
+            return None
+        port = HubPort(self, box)
+        kw = {"feed": self.feed, "on_event": self.on_event}
+        if self.clock is not _ms:
+            kw["clock"] = self.clock
+        link = BoxLink(port, self.key, self.key_id, self.store, **kw)
+        port.link = link
+        self.links[box] = link
+        if self.on_link is not None:
+            self.on_link(link)
+        return link
+
+    def _publish(self, topic, payload, retain=False):
+        info = self.client.publish(topic, payload, qos=1, retain=retain)
+        if info.rc == mqtt.MQTT_ERR_SUCCESS or info.rc == mqtt.MQTT_ERR_NO_CONN:
+            self.published += 1  # NO_CONN: queued by paho until it is back
+        else:
+            self.publish_errors += 1
+
+    def _send(self, port, frame):
+        """A frame a BoxLink wrote: to its box, and a clock to its table."""
+        self._publish(self._prefix + port.box + "/in", frame)
+        table = port.link.table if port.link is not None else None
+        if table and _kind(frame) == b"clock":
+            self._publish("tc/%s/table/%d/clock" % (self.event, table), frame, retain=True)
+
+    def _table_status(self, link):
+        raw = link.ser.last_status
+        if raw and link.table:
+            self._publish("tc/%s/table/%d/status" % (self.event, link.table), raw, retain=True)
