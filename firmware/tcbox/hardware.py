@@ -190,13 +190,17 @@ def build(name=None, link=True):
               board=p["name"])
     app.link = None
     if link:  # the host (docs/protocol.md): unsent events come back from extra
-        from .linkparts import attach
-        from .mqtt_link import make as over_wifi
+        from .linkparts import attach, settings_of, wants_mqtt
         from .usb_link import make as over_usb
 
         # Wi-Fi/MQTT when the pairing's settings name a network and a broker
-        # (docs/mqtt.md), else the USB serial port
-        app.link = over_wifi(table, extra)
+        # (docs/mqtt.md), else the USB serial port; a USB box never imports
+        # mqtt_link (about 30 KB of heap on the board)
+        p = extra.get("p") if isinstance(extra, dict) else None
+        if wants_mqtt(settings_of(p)[0]):
+            from .mqtt_link import make as over_wifi
+
+            app.link = over_wifi(table, extra)
         if app.link is None:
             app.link = over_usb(table, extra)
         if app.link is not None:

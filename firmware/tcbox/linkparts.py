@@ -293,3 +293,23 @@ def tick(app, link, now):
     if link.save_due:
         link.save_due = False
         app.save()
+
+
+# ------------------------------------------------------- Wi-Fi settings
+def settings_of(pairing):
+    """(settings, event topic name) of a pairing (``Link.pairing``, the
+    record's ``extra["p"]``): the event is ``settings["mqtt_event"]``, else
+    the key id.  (None, None) without settings."""
+    if not isinstance(pairing, dict):
+        return None, None
+    s = pairing.get("settings")
+    if not isinstance(s, dict):
+        return None, None
+    return s, s.get("mqtt_event") or pairing.get("key_id")
+
+
+def wants_mqtt(settings):
+    """True when *settings* name a Wi-Fi network and an MQTT broker."""
+    return (isinstance(settings, dict) and isinstance(settings.get("wifi_ssid"), str)
+            and isinstance(settings.get("mqtt_host"), str) and bool(settings["wifi_ssid"])
+            and bool(settings["mqtt_host"]))

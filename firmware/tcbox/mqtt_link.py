@@ -61,7 +61,7 @@ import errno
 from tableclock.protocol import MAX_FRAME
 
 from .link import LIVE, Link
-from .linkparts import Lines
+from .linkparts import Lines, settings_of, wants_mqtt  # noqa: F401 -- re-exported
 from .presses import ticks_diff
 
 MASK = (1 << 29) - 1  # ticks wrap (adafruit_ticks, supervisor.ticks_ms)
@@ -866,25 +866,8 @@ class MqttLink(Link):
 
 
 # ------------------------------------------------------------------ make
-def settings_of(pairing):
-    """(settings, event topic name) of a pairing (``Link.pairing``, the
-    record's ``extra["p"]``): the event is ``settings["mqtt_event"]``, else
-    the key id.  (None, None) without settings."""
-    if not isinstance(pairing, dict):
-        return None, None
-    s = pairing.get("settings")
-    if not isinstance(s, dict):
-        return None, None
-    return s, s.get("mqtt_event") or pairing.get("key_id")
-
-
-def wants_mqtt(settings):
-    """True when *settings* name a Wi-Fi network and an MQTT broker."""
-    return (isinstance(settings, dict) and isinstance(settings.get("wifi_ssid"), str)
-            and isinstance(settings.get("mqtt_host"), str) and bool(settings["wifi_ssid"])
-            and bool(settings["mqtt_host"]))
-
-
+# settings_of and wants_mqtt live in linkparts (hardware.build asks them before
+# importing this module, so a USB box never loads it)
 def make(table, extra=None, settings=None):
     """The box's MqttLink, restored from the record's *extra*, when the
     pairing's *settings* (default: those in *extra*) name Wi-Fi and a broker;
