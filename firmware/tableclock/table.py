@@ -30,10 +30,11 @@ __all__ = ["Table", "Refused", "SetupError"]
 
 # why no new hand may start (``Table.hold``; the host's instructions set it,
 # tcbox/orders.py): hand for hand waiting for the TD, hand for hand with one
-# hand allowed, the table broken
+# hand allowed, the table broken, the final table's new seats awaited
 HFH = "hfh"
 HFH_ONE = "hfh1"
 BROKEN = "broken"
+REDRAW = "redraw"
 
 # events after which the dealer's undo still takes back the last action: the
 # actions themselves (each saves a new undo point) and what leaves a hand alone
@@ -412,6 +413,8 @@ class Table:
             raise Refused("This table is broken: no more hands here")
         if self.hold == HFH:
             raise Refused("Hand for hand: wait for the TD")
+        if self.hold == REDRAW:
+            raise Refused("Final table: wait for the new seats")
         if self.moves:
             raise Refused("First the TD's seat change at seat %d" % self.moves[0][2])
         if self.clock.on_break():

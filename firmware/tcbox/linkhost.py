@@ -23,6 +23,7 @@ from .linkparts import (
     setup_of,
     slew_of,
 )
+from .orders import REDRAW
 from .presses import ticks_diff
 
 _ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")
@@ -90,6 +91,10 @@ def config(link, msg, now):
 
 
 def seating(link, msg):
+    """The host's seating: the names; before the table's first hand, or after
+    a confirmed ``redraw`` (the table's hold REDRAW, tcbox/orders.py), a new
+    table from its stacks and button, built by ``apply_pending`` once no hand
+    runs.  Otherwise play has begun: the table's own seats and chips count."""
     link.got_seating = True
     link.names = msg["names"]
     stacks = msg.get("stacks")
@@ -98,7 +103,10 @@ def seating(link, msg):
     if link.pending_setup is not None:
         link.pending_players = (stacks, button)
         return
-    if t is None or t.hands or t.hand is not None or not stacks:
+    if t is None or not stacks:
+        return
+    redraw = t.hold == REDRAW
+    if not redraw and (t.hands or t.hand is not None):
         return  # play has begun: the table's own chips count
     want = {}
     try:
@@ -106,14 +114,18 @@ def seating(link, msg):
             want[int(k)] = stacks[k]
     except ValueError:
         return
-    if want != t.stacks or (button is not None and button != t.first_button):
+    if redraw and len(want) < 2:
+        return  # no final table to build: wait for one
+    if redraw or want != t.stacks or (button is not None and button != t.first_button):
         link.pending_setup = setup_of(t.setup)
         link.pending_players = (stacks, button)
 
 
 def apply_pending(link, now):
     """Build the new table once the setup and the seating are both
-    here and no hand is running."""
+    here and no hand is running.  With the same setup the new table's
+    clock goes on from the old one's (level, ms left, paused) until the
+    host's next ``clock``."""
     if link.pending_setup is None or link.pending_players is None:
         return
     t = link.table
@@ -141,11 +153,6 @@ def apply_pending(link, now):
     except (SetupError, ValueError, TypeError, KeyError, AttributeError) as e:
         link.error("seating refused: %s" % e)
         return
-    link.table = new
-    link.last_state = None
-    if link.on_table is not None:
-        link.on_table(new)
-    link.save_due = True
     if link.pending_clock is not None:
         msg, at = link.pending_clock
         link.pending_clock = None
@@ -153,6 +160,14 @@ def apply_pending(link, now):
         if not msg["paused"]:
             left = max(0, left - ticks_diff(now, at))
         clock_toward(new.clock, msg["level_index"], left, msg["paused"])
+    elif t is not None and same_setup(setup, t.setup):
+        c = t.clock  # the table's clock goes on
+        clock_toward(new.clock, c.index, c.left_ms, c.paused, 0)
+    link.table = new
+    link.last_state = None
+    if link.on_table is not None:
+        link.on_table(new)
+    link.save_due = True
     s = getattr(link, "slew", None)
     if s is not None:
         s.pending = 0  # a correction for the old table's clock

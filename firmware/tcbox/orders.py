@@ -27,7 +27,12 @@ Actions (the instruction's own fields in braces):
   (``sit``; the table's wait zone decides when they are dealt in).  Into a
   seat whose player moves out after this hand: LATER, after that move.
 - ``break_table``: no new hand here (``hold`` BROKEN); the players' moves
-  come as ``move_out``s.  ``redraw``, ``message``: nothing at the table.
+  come as ``move_out``s.  ``message``: nothing at the table.
+- ``redraw`` (the final table's seats drawn again: LPPL ¶47, docs/host.md
+  §10.7): ``hold`` REDRAW, kept in the power-loss record; the link then
+  builds the table anew from the host's next ``seating`` -- names, stacks,
+  the button of the final draw -- once no hand runs, keeping the clock
+  (tcbox/linkhost.py ``seating``).  On a broken table: nothing.
 - ``hand_for_hand_start``: ``hold`` HFH; a hand running finishes, then
   "New hand" is refused until ``next_hand`` (HFH_ONE: exactly one hand may
   start, then HFH again); ``hand_for_hand_stop`` ends it.
@@ -44,6 +49,9 @@ REFUSED = "refused"
 LATER = "later"
 OUT = 0  # a move's kind (table.moves[i][1]): the player leaves
 IN = 1  # ... a player arrives
+# the table's hold after a confirmed ``redraw``: its next seating from the host
+# rebuilds it (tcbox/linkhost.py); tableclock.table lets hands start meanwhile
+REDRAW = "redraw"
 
 
 def carry_out(t, ins):
@@ -151,6 +159,12 @@ def _nothing(t, ins):
     return DONE
 
 
+def _redraw(t, ins):
+    if t.hold != BROKEN:  # a broken table takes no seats
+        t.hold = REDRAW
+    return DONE
+
+
 def _hfh_start(t, ins):
     if t.hold is None:  # already hand for hand (or broken): stays so
         t.hold = HFH
@@ -188,7 +202,7 @@ ACTIONS = {
     "move_out": _move_out,
     "receive": _receive,
     "break_table": _break_table,
-    "redraw": _nothing,
+    "redraw": _redraw,
     "message": _nothing,
     "hand_for_hand_start": _hfh_start,
     "next_hand": _next_hand,

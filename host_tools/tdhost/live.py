@@ -17,6 +17,19 @@ complete, the clock reads the same.  What the boxes report about the moment -- h
 numbers, stacks, away seats, button and blinds -- is not logged: each box's ``status``
 brings it again.
 
+**Box events survive a crash** (docs/host.md §10.3).  A box forgets an event once the
+link store (tdhost.usb.HostStore) has it, but Live may still hold it in memory (busts are
+gathered per hand for up to 3 s).  So Live gives each link its ``scope`` (one per
+tournament): the link store keeps the events as *pending*, Live applies them from there in
+the box's order -- a new event first brings every earlier pending one of that box --
+and marks each ``done`` only once its effect is in the league file (a bust: once its
+hand's decision is written).  A host killed between any two writes finds the events it
+had not finished pending again and applies them once its links know their boxes' tables;
+an event whose (box, id) the league already has (``src``) is only marked done.  After a
+restart Live also makes a plan (once the boxes' statuses are in, or after
+``START_PLAN_WAIT_MS``), cancels the pending moves of players out already, and writes the
+final table's instructions if the final draw is there without them.
+
 The parts: the clock (tdhost.liveclock), the busts gathered per hand (tdhost.livebusts),
 plans turned into instructions and moves recorded (tdhost.livemoves, tdhost.liveplan,
 tdhost.balance), the instructions' states (tdhost.instructions), hand for hand
@@ -25,6 +38,7 @@ Times are integer milliseconds: Unix ms on Live's clock.
 """
 
 import datetime
+import hashlib
 import logging
 import time
 
@@ -49,10 +63,19 @@ CONTACT_BUMP_MS = 5000  # a box's last contact moves the version at most this of
 RESULTS = ("acknowledged", "done", "refused")
 SEAT_EVENTS = ("away", "back", "clock_called")
 LINK_ORDER = {"live": 0, "configured": 1, "unknown": 2, "offline": 3}
+START_PLAN_WAIT_MS = 10000  # after a (re)start, the first plan waits this long at most for
+#                             the boxes' statuses (their buttons and blinds)
 
 
 def unix_ms():
     return int(time.time() * 1000)
+
+
+def scope_of(lg, t):
+    """The link stores' scope of tournament *t* of league *lg* (module notes): the same
+    after every restart, another for every tournament."""
+    return "t" + hashlib.sha256(("%s|%d|%s" % (lg.name, t.number, t.created)).encode(
+        "utf-8")).hexdigest()[:16]
 
 
 class TableView:
@@ -81,7 +104,9 @@ class Live:
         self.views = {}  # table -> TableView
         self.sent = {}  # instruction id -> the link it was given to
         self.busts = _busts.Collector()
-        self.plan_due = False
+        self.stores = []  # the link stores Live's box events are pending in (module notes)
+        self.plan_due = True  # a plan at start: the league may be ahead of its last plan
+        self._start_plan = True  # ... once the boxes' statuses are in (START_PLAN_WAIT_MS)
         self.plan_bust = False  # the plan follows a bust: refused moves are dropped
         self._version = 0
         self.clock_version = 0
@@ -91,12 +116,14 @@ class Live:
         self._bump_contact = 0
         self._failing = set()  # links whose poll raised (logged once)
         self.now = self.clock()
+        self._started = self.now
         try:
             self._reload()
         except Refused:
             self.store.close()
             raise
         self._index = self.master().index
+        self.scope = scope_of(self.lg, self.t)
 
     # ------------------------------------------------------------------ basics
     @property
@@ -181,6 +208,10 @@ class Live:
         state) and ``last_rx``; ``send_clock()`` when it has one."""
         link.feed = self
         link.on_event = lambda msg, lk=link: self._box_event(lk, msg)
+        link.scope = self.scope  # its store keeps the events pending for Live (module notes)
+        store = self._store_of(link)
+        if store is not None and all(st is not store for st in self.stores):
+            self.stores.append(store)
         self.links.append(link)
         self._touch()
 
@@ -272,7 +303,7 @@ class Live:
         for g in self.busts.due(self.now):
             self._decide_busts(g)
         self._complete_moves()
-        if self.plan_due and not self.busts.open:
+        if self.plan_due and not self.busts.open and self._plan_ready():
             self._plan()
         self._send_instructions()
         self._hand_for_hand()
@@ -281,12 +312,24 @@ class Live:
             self._index = index
             self.send_clock()
 
+    def _plan_ready(self):
+        """After a (re)start, the first plan waits for a status from the box of every
+        table that plays (their buttons and blinds), or START_PLAN_WAIT_MS."""
+        if self._start_plan:
+            waiting = [tb for tb in self.playing_tables() if self.view(tb).status is None]
+            if waiting and self.now - self._started < START_PLAN_WAIT_MS:
+                return False
+            self._start_plan = False
+            _moves.recover(self)
+        return True
+
     def _watch(self, lk):
         key = lk
         now_state = (lk.state, lk.table, lk.box)
         if self._seen_state.get(key) != now_state:
             self._seen_state[key] = now_state
             self._touch()
+            self._catch_up(lk)  # events that waited for the link to know its table
         if lk.table is None:
             return
         v = self.view(lk.table)
@@ -310,7 +353,44 @@ class Live:
                 self._touch()
 
     # ------------------------------------------------------------------ box events
+    def _store_of(self, lk):
+        """The link store that keeps *lk*'s events pending for Live, or None (a link
+        without one: its events are applied as they come)."""
+        st = getattr(lk, "store", None)
+        if getattr(lk, "scope", None) == self.scope and callable(getattr(st, "pending", None)):
+            return st
+        return None
+
     def _box_event(self, lk, msg):
+        """A new box event from *lk* (module notes): applied with every event of that box
+        still pending before it, in order; without a store, at once."""
+        if self._store_of(lk) is None:
+            self._apply(lk, msg)
+        else:
+            self._catch_up(lk)
+
+    def _catch_up(self, lk):
+        """Apply the events of *lk*'s box that are pending in its store, in the box's order
+        (event ids ``<boot>-<n>``), each marked done once its effect is in the league file
+        (a bust gathered for its hand: when the hand's decision is written).  Nothing while
+        the link does not know its box's table (a box heard before its hello: a restarted
+        host)."""
+        store = self._store_of(lk)
+        box = lk.box
+        if store is None or box is None or lk.table is None:
+            return
+        pending = store.pending(box, self.scope)
+        if all(_busts.event_order(m.get("id")) is not None for m in pending):
+            pending.sort(key=lambda m: _busts.event_order(m["id"]))  # the box's order
+        for msg in pending:
+            eid = msg.get("id")
+            if self.busts.holds(box, eid):
+                continue  # gathered: done with its hand's decision
+            self._apply(lk, msg)
+            if not self.busts.holds(box, eid):
+                store.done(box, [eid])
+
+    def _apply(self, lk, msg):
         src = [[msg.get("from"), msg.get("id")]]
         try:
             self._event(lk, msg)
@@ -328,7 +408,7 @@ class Live:
         table = lk.table
         self._touch()
         if what != "bust":
-            for g in self.busts.other_event(box):
+            for g in self.busts.other_event(box, eid):
                 self._decide_busts(g)
         if what == "instruction":
             self._instruction_result(box, eid, msg)
@@ -378,7 +458,17 @@ class Live:
 
     # ------------------------------------------------------------------ busts, plans
     def _decide_busts(self, g):
-        _busts.decide(self, g)
+        """The decision of a complete group of busts (tdhost.livebusts.decide); then its
+        box events are done in the link stores."""
+        try:
+            _busts.decide(self, g)
+        except Exception:  # noqa: BLE001 -- a box's odd busts must never stop the night
+            log.exception("busts %r", g.items)
+            self.notice("table %s: the box's busts (%s) could not be recorded" % (
+                g.table, ", ".join(str(s) for s in g.seats())), g.src())
+        ids = [eid for _, _, eid in g.items]
+        for st in self.stores:
+            st.done(g.box, ids)
 
     def after_bust(self, names):
         _busts.after_bust(self, names)

@@ -9,10 +9,16 @@ first.  A box writes a hand's events in one go (tcbox.linkparts.events_between:
 ``hand_ended`` first, then the busts worst finisher first) and sends them in that order,
 so a group is complete when
 
-- the box's ``status`` lists all of its seats in ``busted`` (with ``bust_ties``: the
-  players the box could not order by the showdown), or
-- another event of that box follows (the busts of one hand are never interleaved), or
+- the box's ``status`` for that hand lists in ``busted`` no seat the group lacks (with
+  ``bust_ties``: the players the box could not order by the showdown), or
+- a later event of that box follows (the busts of one hand are never interleaved), or
 - ``BUST_WAIT_MS`` passed since the group's last bust.
+
+"Later" is the box's own order: event ids are ``<boot>-<n>`` (``event_order``), and a box
+resends what was not acknowledged, so after a lost ack or a host restart an older event can
+come after a newer one (the ``hand_ended`` that went to a host that died, after the busts
+that followed it): it does not close the group, and the group keeps its busts in the box's
+order whatever order they came in.
 
 A bust without a hand number (the TD took a player out between hands on the box) is a
 decision of its own at once.
@@ -20,12 +26,24 @@ decision of its own at once.
 ``decide(live, group)`` turns a complete group into the league's ``bust`` event (the box's
 event ids in ``src``: never applied twice); ``after_bust`` takes the players' pending moves
 off and asks for a new plan.
+
+The groups live in memory only: their events stay *pending* in the box links' store until
+the decision is written (tdhost.live marks them done then), so a host killed while a hand's
+busts are being gathered gathers them again after its restart (docs/host.md §10.3).
 """
 
 from tdhost import instructions as _ins
 from tdhost.league import Refused
 
 BUST_WAIT_MS = 3000
+
+
+def event_order(eid):
+    """A box event id ``<boot>-<n>`` as (boot, n), the box's order; None for another form."""
+    parts = eid.split("-") if isinstance(eid, str) else ()
+    if len(parts) != 2 or not parts[0].isdigit() or not parts[1].isdigit():
+        return None
+    return int(parts[0]), int(parts[1])
 
 
 class Group:
@@ -64,6 +82,8 @@ class Collector:
             g = Group(box, table, hand, now)
         if msg["id"] not in [e for _, _, e in g.items]:
             g.items.append((msg.get("seat"), msg.get("chips_start"), msg["id"]))
+            if all(event_order(e) is not None for _, _, e in g.items):
+                g.items.sort(key=lambda it: event_order(it[2]))  # the box's order
         g.last = now
         if hand is None:
             closed.append(g)
@@ -71,18 +91,31 @@ class Collector:
             self.open[box] = g
         return closed
 
-    def other_event(self, box):
-        """Another event of *box* came: its open group is complete."""
-        g = self.open.pop(box, None)
-        return [g] if g is not None else []
+    def holds(self, box, eid):
+        """Is event *eid* of *box* in its open group (gathered, not decided yet)?"""
+        g = self.open.get(box)
+        return g is not None and any(e == eid for _, _, e in g.items)
+
+    def other_event(self, box, eid=None):
+        """Another event of *box* came (id *eid*): its open group is complete unless the
+        event is older than the group's busts (a resend: module notes)."""
+        g = self.open.get(box)
+        if g is None:
+            return []
+        new = event_order(eid)
+        if new is not None and any(event_order(e) is not None and event_order(e) > new
+                                   for _, _, e in g.items):
+            return []
+        return [self.open.pop(box)]
 
     def status(self, box, st):
-        """The box's status: closes its group once ``busted`` lists every seat of it."""
+        """The box's status: closes its group when it is of the group's hand and
+        ``busted`` lists no seat the group lacks."""
         g = self.open.get(box)
-        if g is None or not isinstance(st, dict):
+        if g is None or not isinstance(st, dict) or st.get("hand") != g.hand:
             return []
         busted = st.get("busted") or []
-        if all(s in busted for s in g.seats()):
+        if all(s in g.seats() for s in busted):
             g.ties = [list(x) for x in st.get("bust_ties") or [] if isinstance(x, list)]
             return [self.open.pop(box)]
         return []

@@ -2,11 +2,20 @@
 §10.5–§10.7): making a plan after a change (tdhost.balance on tdhost.liveplan's room),
 recording a move once both boxes have carried it out, dropping refused moves, and forming
 the final table.  Functions of a ``tdhost.live.Live`` (their first argument).
+
+``recover`` runs before the first plan after a (re)start (docs/host.md §10.3): what a host
+killed between two writes left half done -- the pending moves of players out already, the
+final table's instructions after its draw -- is finished then.
 """
 
 import logging
 
-from tdhost import balance as _balance, instructions as _ins, liveplan as _plan
+from tdhost import (
+    balance as _balance,
+    instructions as _ins,
+    livebusts as _busts,
+    liveplan as _plan,
+)
 from tdhost.league import Refused
 
 log = logging.getLogger("tdhost.live")
@@ -122,10 +131,21 @@ def final_table(live, seed, ace8=None):
     def draw(t2, lg, seq):
         p = t2.decide_draw(seed, ace8, False, True)
         p["stacks"] = {n: c for n, c in stacks.items() if n in p["seats"]}
+        # what `recover` needs when the host dies before the instructions are written
+        p["had"] = sorted(tb for tb, s in before.items() if s)
+        p["instrs_before"] = len(t2.instrs)
         return [("draw", p, None)], p
 
     p = live.write(draw)  # its own batch: `undo` takes back the draw, not the instructions
-    keep = p["table"]
+    final_instrs(live, p["had"])
+    return p
+
+
+def final_instrs(live, had):
+    """After the final draw: pending moves off, ``redraw`` to the tables in *had* (those
+    that had players), ``break_table`` to the others, the seating to the final table."""
+    keep = live.t.final["table"]
+    before = {tb: {"had": True} for tb in had}
 
     def instrs(t2, lg, seq):
         evs = [("instr_result", _ins.cancel(r, "the final table is drawn"), None)
@@ -135,4 +155,20 @@ def final_table(live, seed, ace8=None):
 
     live.write(instrs)
     live.send_seating([keep])
-    return p
+
+
+def recover(live):
+    """Finish what a host killed between two writes left half done (module notes): the
+    pending moves of players who are out (tdhost.livebusts.after_bust), the final table's
+    instructions when its draw has none after it."""
+    t = live.t
+    gone = [n for n in _ins.moving_players(t)
+            if t.get(n) is None or t.get(n).state != "in"]
+    if gone:
+        _busts.after_bust(live, gone)
+    f = t.final
+    if f is not None and "had" in f and not t.ended:
+        later = list(t.instrs.values())[f.get("instrs_before", 0):]
+        if not any(r["action"] == "redraw" for r in later):
+            log.warning("the final table's instructions were not written: writing them now")
+            final_instrs(live, f["had"])

@@ -20,7 +20,10 @@ Crash safety: the database is in WAL mode with synchronous=FULL, and every TD co
 one `BEGIN IMMEDIATE ... COMMIT` transaction that reads the log, decides, and appends its
 events.  A process killed between any two writes leaves either the whole command or none
 of it.  For the tests, TDHOST_CRASH_AT=N makes the process kill itself (SIGKILL) right
-after its N-th write (counting BEGIN, each statement that writes, and COMMIT).
+after its N-th write (counting BEGIN, each statement that writes, and COMMIT).  The box
+links' store (tdhost.usb.HostStore) counts its writes here too (``count_write``), and
+``crash_hook`` -- a function called with the count after each write -- lets an in-process
+test stop the host at any write (tests/host/test_live_crash.py raises there).
 """
 
 import json
@@ -65,15 +68,24 @@ class Event:
 
 
 _writes = 0
+crash_hook = None  # tests: called with the write count after each write (module notes)
 
 
 def _wrote():
     """Count a write; kill this process after the TDHOST_CRASH_AT-th (crash tests)."""
     global _writes
     _writes += 1
+    if crash_hook is not None:
+        crash_hook(_writes)
     at = os.environ.get("TDHOST_CRASH_AT")
     if at and at.isdigit() and int(at) == _writes:
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def count_write():
+    """Count a write made to another file of the host (tdhost.usb.HostStore): the crash
+    tests stop the host there as well."""
+    _wrote()
 
 
 def reset_write_count():

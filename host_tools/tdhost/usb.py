@@ -29,6 +29,15 @@ sees the ack, also after its own restart) is acknowledged again but not
 applied again, and the store survives host restarts.  ``on_event`` is
 called once per new event (the store is the record; the callback a notice).
 
+**Nothing lost in a host crash.**  The ack tells the box to forget an event
+once it is in the store, but the consumer (tdhost.live) may still have it
+only in memory.  So a link whose ``scope`` is set (Live sets it: one string
+per tournament) stores its events as *pending* for that scope; the consumer
+reads them back in order (``HostStore.pending``) and marks each ``done``
+once its effect is in its own file (``HostStore.done``).  A host killed in
+between finds them pending again at its restart (docs/host.md §10.3).
+Events stored without a scope (``tdhost usb``, tests) are done at once.
+
 **The host's clock is the master** (docs/protocol.md, "Clock sync on the
 box").  ``BoxLink`` answers a box's ``ping`` with a ``pong`` carrying
 ``host_ms`` (protocol 1.1) and sends the feed's ``clock`` snapshot after each
@@ -61,6 +70,7 @@ from tableclock.protocol import (
     parse,
 )
 from tcbox.link import Lines
+from tdhost.store import count_write as _count_write
 
 ADAFRUIT_VID = 0x239A
 ESPRESSIF_VID = 0x303A
@@ -224,30 +234,44 @@ def new_key_file(path):
 # ---------------------------------------------------------------- store
 class HostStore:
     """The host's link state in SQLite: its boot counter and every box
-    event it has applied, keyed by (box, id)."""
+    event it has applied, keyed by (box, id), with its ``scope`` and
+    whether its consumer is ``done`` with it (module notes)."""
 
     def __init__(self, path):
         self.db = sqlite3.connect(path)
         self.db.execute("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER)")
         self.db.execute("CREATE TABLE IF NOT EXISTS events (box TEXT, id TEXT, what TEXT,"
                         " body TEXT, at INTEGER, PRIMARY KEY (box, id))")
+        cols = {r[1] for r in self.db.execute("PRAGMA table_info(events)")}
+        if "scope" not in cols:  # a store from before: its events count as done
+            self.db.execute("ALTER TABLE events ADD COLUMN scope TEXT")
+            self.db.execute("ALTER TABLE events ADD COLUMN done INTEGER NOT NULL DEFAULT 1")
+        self.db.execute("CREATE INDEX IF NOT EXISTS events_pending ON events (box, done)")
         self.db.commit()
+
+    def _commit(self):
+        _count_write()  # the crash tests' hook (tdhost.store)
+        self.db.commit()
+        _count_write()
 
     def next_boot(self):
         """The boot counter, moved on by one and kept."""
         row = self.db.execute("SELECT v FROM meta WHERE k = 'boot'").fetchone()
         boot = (row[0] if row else 0) + 1
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('boot', ?)", (boot,))
-        self.db.commit()
+        self._commit()
         return boot
 
-    def add_event(self, box, msg):
-        """Keep the event *msg* of *box*; False when it was there already."""
+    def add_event(self, box, msg, scope=None):
+        """Keep the event *msg* of *box*; False when it was there already.
+        With a *scope* it is pending for that scope's consumer until
+        ``done``; without, done at once."""
         body = {k: msg[k] for k in msg if k not in ("kind", "v", "from", "to", "boot", "seq")}
-        cur = self.db.execute("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?)",
+        cur = self.db.execute("INSERT OR IGNORE INTO events (box, id, what, body, at, scope, "
+                              "done) VALUES (?, ?, ?, ?, ?, ?, ?)",
                               (box, msg["id"], msg["what"], json.dumps(body, sort_keys=True),
-                               int(time.time() * 1000)))
-        self.db.commit()
+                               int(time.time() * 1000), scope, 0 if scope else 1))
+        self._commit()
         return cur.rowcount == 1
 
     def events(self, box=None):
@@ -263,6 +287,30 @@ class HostStore:
             d["box"] = b
             out.append(d)
         return out
+
+    def pending(self, box, scope):
+        """The events of *box* stored for *scope* and not ``done``, in the
+        order they came, as messages (with "from")."""
+        out = []
+        for body, in self.db.execute("SELECT body FROM events WHERE box = ? AND done = 0 AND "
+                                     "scope = ? ORDER BY rowid", (box, scope)):
+            d = json.loads(body)
+            d["from"] = box
+            out.append(d)
+        return out
+
+    def done(self, box, ids):
+        """The consumer is done with these events of *box* (its effect is kept
+        elsewhere): they are no longer ``pending``."""
+        ids = list(ids)
+        if not ids:
+            return
+        cur = self.db.execute("UPDATE events SET done = 1 WHERE box = ? AND done = 0 AND id IN "
+                              "(%s)" % ", ".join("?" * len(ids)), [box] + ids)
+        if cur.rowcount:
+            self._commit()
+        else:
+            self.db.rollback()
 
     def close(self):
         self.db.close()
@@ -337,6 +385,7 @@ class BoxLink:
         self.out = None
         self.out_at = 0
         self.box = None  # the box id, from its hello
+        self.scope = None  # the consumer's scope: events stay pending until done (notes)
         self.hello = None  # its last hello
         self.table = None
         self.state = "unknown"  # configured, live, offline
@@ -556,7 +605,7 @@ class BoxLink:
 
     def _event(self, msg):
         box = msg["from"]
-        if self.store.add_event(box, msg):
+        if self.store.add_event(box, msg, self.scope):
             self.new_events += 1
             if msg["what"] == "instruction":
                 r = self.instrs.get(msg["instr"])

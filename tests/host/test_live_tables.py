@@ -4,6 +4,8 @@ table, the final-table redraw, and a box reporting seats the league does not kno
 
 from liveroom import T0_MS, Room, allin, carry_out, fold_round
 
+from tcbox import orders
+
 
 def _busts(live):
     return [ev.payload for ev in live.lg.events if ev.action == "bust"
@@ -159,3 +161,54 @@ def test_events_at_seats_the_league_does_not_know_are_logged_not_applied(tmp_pat
     room.restart()
     room.run(3000)
     assert len([x for x in room.live.snapshot()["log"] if x["action"] == "notice"]) == 3
+
+
+def confirm_final(room):
+    """The dealers confirm the final table's instructions on their boxes as tcbox.app.App
+    does: tcbox.orders.carry_out on the box's table, then the answer."""
+    for b in room.boxes.values():
+        answered = {r[0] for r in b.link.instrs if r[1] in ("done", "refused")}
+        for ins in b.got:
+            if ins["action"] in ("redraw", "break_table") and ins["id"] not in answered:
+                result, reason = orders.carry_out(b.table, ins)
+                b.done(ins["id"], result, reason)
+
+
+def test_the_final_tables_box_plays_on_the_leagues_final_seating(tmp_path):
+    """LPPL ¶47 "Before the start of any final table players seating positions are to be
+    decided ... as per the start of the tournament": 9 players, one out, the final table
+    drawn.  The box that had played hands at its old seats takes the league's final
+    seating once its dealer confirms the redraw: the names, the chips the boxes counted,
+    the final draw's button; its clock runs on.  The other box is broken."""
+    room = Room(tmp_path, n=9)
+    big = max(room.sizes(), key=lambda tb: room.sizes()[tb])
+    for b in room.boxes.values():
+        fold_round(b)  # both boxes play at the old seats
+    box = room.boxes[big]
+    seats = sorted(box.table.stacks)
+    allin(box, [seats[0]], max(seats, key=lambda s: box.table.stacks[s]))
+    room.run(3000)
+    t = room.live.t
+    keep = t.final["table"]
+    kept = room.boxes[keep].table
+    room.wait(4 * 60000)  # the clock moves on before the dealers confirm
+    confirm_final(room)
+    room.run(2000)
+    final = {s: n for s, n in room.live.t.seating()[keep].items()}
+    new = room.boxes[keep].table
+    assert new is not kept and new.hands == 0 and new.hold is None
+    assert {s: room.boxes[keep].link.names[str(s)] for s in new.stacks} == final
+    assert new.stacks == {s: t.final["stacks"][n] for s, n in final.items()}
+    assert sum(new.stacks.values()) == 9 * 3000
+    # LPPL's first button without cards: the lowest occupied seat, as if the seats were the
+    # cards (docs/host.md §5); the final draw's, and the box's first hand's
+    button = t.final["tables"][str(keep)]["button"]
+    assert button == min(final) and new.first_button == button
+    master = room.live.master()
+    assert (new.clock.index, new.clock.paused) == (master.index, master.paused)
+    assert abs(new.clock.left_ms - master.left_ms) <= 1000
+    box = room.boxes[keep]
+    box.do("hand")
+    assert box.table.state()["button"] == button
+    other = ({1, 2} - {keep}).pop()
+    assert room.boxes[other].table.hold == "broken"

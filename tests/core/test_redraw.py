@@ -1,0 +1,109 @@
+"""The final table's redraw on the box (tcbox/orders.py ``redraw``,
+tcbox/linkhost.py ``seating``; docs/host.md §10.7, LPPL ¶47 "Before the start
+of any final table players seating positions are to be decided by use of
+the Ace - 8 card system"): once the dealer confirms ``redraw``, the host's
+next seating -- names, stacks, the final draw's button -- becomes the
+table, between hands only, and the clock runs on.  Portable (CPython and
+MicroPython)."""
+
+from link_util import BOX, KEY, LEVELS, FakePort, Host, config, run
+from tableclock import record
+from tableclock.table import BROKEN
+from tc_util import do, fold_round, table
+from tcbox import orders
+from tcbox.link import LIVE, Link
+
+REDRAW = {"id": "i-9", "action": "redraw"}
+# the final draw: five players at new seats with the boxes' chips; card 1 (the
+# lowest, LPPL ¶10 "the lowest numbered card selected will deal") at seat 6
+FINAL = {"kind": "seating", "names": {"2": "Ann", "3": "Di", "5": "Bo", "6": "Cy", "8": "Ed"},
+         "stacks": {"2": 2950, "3": 4100, "5": 3050, "6": 2900, "8": 2000}, "button": 6}
+
+
+def _live():
+    """A box LIVE with a host, its table (three players, eight seats) one
+    hand in and 1 minute into level 2."""
+    t = table("lppl", {1: 3000, 2: 3000, 3: 3000}, button=1, seats=8, levels=LEVELS)
+    port = FakePort()
+    link = Link(port, BOX, t, KEY, "ev1")
+    link.restore(None)
+    tables = []
+    link.on_table = tables.append
+    host = Host(port)
+    now = run(link, 1000, 2)
+    nonce = host.read()[0]["nonce"]
+    host.send(config(t, nonce))
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}})
+    host.send({"kind": "clock", "level_index": 1, "ms_left": 1140000, "paused": False,
+               "host_ms": 5})
+    now = run(link, now, 10)
+    assert link.state == LIVE and link.table is t and not tables
+    do(t, "hand")
+    fold_round(t)
+    assert t.hands == 1 and t.hand is None
+    return link, host, tables, now
+
+
+def test_redraw_holds_the_table_for_its_new_seats_and_the_record_keeps_it():
+    t = table("lppl", {1: 3000, 2: 3000, 3: 3000}, button=1)
+    assert orders.carry_out(t, REDRAW) == ("done", None)
+    assert t.hold == orders.REDRAW == "redraw"
+    assert record.load(record.dump(t))[0].hold == "redraw"  # through a power cut
+    hands = t.hands
+    t.error = None
+    t.handle({"do": "hand"})  # no deal at the old seats while the new ones are coming
+    assert t.error == "Final table: wait for the new seats" and t.hands == hands and t.hand is None
+    assert orders.carry_out(t, {"id": "i-10", "action": "break_table"}) == ("done", None)
+    assert t.hold == BROKEN
+    assert orders.carry_out(t, REDRAW) == ("done", None)  # a broken table stays broken
+    assert t.hold == BROKEN
+
+
+def test_after_the_redraw_the_next_seating_is_the_table_and_the_clock_runs_on():
+    link, host, tables, now = _live()
+    t = link.table
+    host.send(FINAL)  # before the Confirm: play has begun, the table's seats count
+    now = run(link, now, 5)
+    assert link.table is t and not tables and link.names == FINAL["names"]
+    assert orders.carry_out(t, REDRAW) == ("done", None)
+    do(t, "tick", s=30)
+    left = t.clock.left_ms
+    assert t.clock.index == 1 and left == 1110000
+    host.send(FINAL)  # the host sends it again when the box answers the redraw
+    now = run(link, now, 1, 0)
+    assert len(tables) == 1 and link.table is tables[0]
+    new = link.table
+    assert new.stacks == {2: 2950, 3: 4100, 5: 3050, 6: 2900, 8: 2000}
+    assert new.first_button == 6 and new.hands == 0 and new.hold is None
+    assert new.clock.index == 1 and new.clock.left_ms == left and not new.clock.paused
+    st = do(new, "hand")
+    # the final table's first hand: button 6, small blind 8, big blind 2
+    assert (st["button"], st["sb_seat"], st["bb_seat"]) == (6, 8, 2)
+    host.send(dict(FINAL, stacks={"2": 1, "3": 1, "5": 1, "6": 1, "8": 1}))
+    run(link, now, 5)
+    assert link.table is new and new.stacks[3] == 4100  # dealt: its own chips count
+
+
+def test_a_redraw_confirmed_during_a_hand_waits_for_its_end():
+    link, host, tables, now = _live()
+    t = link.table
+    do(t, "hand")
+    assert orders.carry_out(t, REDRAW) == ("done", None)
+    host.send(FINAL)
+    now = run(link, now, 5)
+    assert link.table is t and not tables  # the hand goes on at the old seats
+    fold_round(t)
+    now = run(link, now, 1)
+    assert link.table is not t and link.table.stacks[3] == 4100 and len(tables) == 1
+
+
+def test_a_seating_without_a_table_to_build_leaves_the_redraw_waiting():
+    link, host, tables, now = _live()
+    t = link.table
+    orders.carry_out(t, REDRAW)
+    host.send({"kind": "seating", "names": {"4": "Ann"}, "stacks": {"4": 9000}})
+    now = run(link, now, 5)
+    assert link.table is t and t.hold == "redraw" and not tables
+    host.send(FINAL)
+    run(link, now, 1)
+    assert link.table is not t and link.table.first_button == 6
