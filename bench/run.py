@@ -28,6 +28,9 @@ Every figure is described in bench/README.md.  In short:
 7. The simulated room (bench/room_bench.py, in a subprocess, about 30 s): time per box-step
    with lazy and full rendering, memory per box, 300 boxes in one process, the demo's 7-box room
    projected to a night, screenshots; its goals and details go to results.json under "room".
+8. The host's SQLite (bench/host_bench.py, in a subprocess, about 20 s): league events
+   written per second at three log sizes, box events into the link store per second; under
+   "host" in results.json.
 
 Writes bench/results.json (date, machine, interpreter versions, every figure with its goal and
 status) and prints a table: figure | value | goal | status.  A missed goal is reported as MISSED
@@ -58,6 +61,7 @@ TIMING = BENCH / "time_events.py"
 BOX = BENCH / "box_bench.py"
 CLOCK = BENCH / "clock_bench.py"
 ROOM = BENCH / "room_bench.py"
+HOST = BENCH / "host_bench.py"
 SESSION = BENCH / "session200.jsonl"
 RESULTS = BENCH / "results.json"
 RUN_TIMEOUT_S = 180
@@ -318,6 +322,18 @@ def run_room() -> dict:
             p.returncode, last_line(p.stderr) or last_line(p.stdout))}
 
 
+def run_sub(script: Path, timeout: int = 300) -> dict:
+    """A bench script's ``--json`` figures, goals and details (or {"error": ...})."""
+    p = run([sys.executable, str(script), "--json"], ROOT, timeout=timeout)
+    if p is None:
+        return {"error": "%s timed out" % script.name}
+    try:
+        return json.loads(last_line(p.stdout))
+    except ValueError:
+        return {"error": "%s failed (exit %d): %s" % (
+            script.name, p.returncode, last_line(p.stderr) or last_line(p.stdout))}
+
+
 def version_of(cmd: list[str]) -> str:
     p = run(cmd, ROOT, timeout=60)
     return last_line(p.stdout) if p is not None and p.returncode == 0 else "unknown"
@@ -350,6 +366,8 @@ def print_table(figs: list[dict]) -> None:
             g = "-"
         elif "at_most" in g:  # the box's goals (box_bench.py): at most, not below
             g = "<= %s %s" % (g["at_most"], g["unit"])
+        elif "at_least" in g:  # rates (host_bench.py)
+            g = ">= %s %s" % (g["at_least"], g["unit"])
         else:
             g = "< %s %s" % (g["below"], g["unit"])
         rows.append((f["name"], v, g, f["status"]))
@@ -430,6 +448,8 @@ def main() -> int:
     clock = run_clock()
     print("  the simulated room: time per box-step, memory per box, 300 boxes ...", flush=True)
     room = run_room()
+    print("  the host: SQLite events written per second ...", flush=True)
+    host = run_sub(HOST)
 
     def hv(k: str):
         return heap[k]["min_heap_kib"]
@@ -495,6 +515,11 @@ def main() -> int:
                            error=room["error"]))
     else:
         figs += room["figures"]
+    if "error" in host:
+        figs.append(figure("host", "the host's SQLite (bench/host_bench.py)", None, "",
+                           error=host["error"]))
+    else:
+        figs += host["figures"]
 
     mp_version = version_of([args.micropython, "-c", "import sys; print('%d.%d.%d (%s)' % ("
                              "sys.implementation.version[:3] + (sys.version,)))"])
@@ -521,6 +546,8 @@ def main() -> int:
                   "error": clock.get("error")},
         "room": {"goals": room.get("goals"), "details": room.get("details"),
                  "error": room.get("error")},
+        "host": {"goals": host.get("goals"), "details": host.get("details"),
+                 "error": host.get("error")},
     }
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
 
