@@ -2,6 +2,7 @@
 
     tdhost serve --db league.sqlite --key-file event.key --usb /dev/ttyACM1 --usb /dev/ttyACM3
     tdhost serve --db league.sqlite --key-file event.key --mqtt mqtt://td.local:1883 --no-web
+    tdhost serve --demo [--demo-speed 2]     # a sample night with three simulated boxes
 
 One ``tdhost.live.Live`` on the league file; a ``tdhost.usb.BoxLink`` per ``--usb`` port;
 the transports (``--mqtt``: ``tdhost.mqtt.MqttHub``, which hands each box's link to Live
@@ -9,6 +10,11 @@ through ``on_link``) polled with Live every ``--poll-ms``; the web pages
 (``tdhost.web.server``) in a thread sharing Live's lock.  The MQTT hub and the web are
 imported only when asked for, so a laptop without them serves USB boxes.  Ctrl-C stops
 everything cleanly (the league file is consistent at every moment anyway).
+
+``--demo`` (tdhost.demo) serves a sample tournament in a temporary league file instead, with
+three simulated boxes (tcsim.room) dealt by bots, the room stepped in real time (times
+``--demo-speed``) as one more transport; ``--db``, ``--tournament`` and the key are not
+used then, and ``--usb``/``--mqtt`` are refused.
 
 A transport is any object with ``poll(now)`` (now: Live's clock, Unix ms; the MQTT hub is
 made on that clock) and optionally ``close()``; it gives Live its links with
@@ -18,6 +24,9 @@ made on that clock) and optionally ``close()``; it gives Live its links with
 import logging
 import os
 import secrets
+import shutil
+import signal
+import tempfile
 import threading
 import time
 
@@ -68,6 +77,35 @@ def mqtt_hub(url, event, key, key_id, store, on_link, clock):
     return mqtt.MqttHub(url, event, key, key_id, store, on_link=on_link, clock=clock)
 
 
+def sigterm_stops():
+    """From now on SIGTERM (a service manager, ``timeout``) stops the loop as Ctrl-C does,
+    so everything is closed (and a demo's files removed); returns the function that puts
+    the previous handler back.  Off the main thread it does nothing."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    try:
+        old = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # signal handlers belong to the main thread
+        return lambda: None
+    return lambda: signal.signal(signal.SIGTERM, old)
+
+
+def start_demo(seed, speed, fail):
+    """tdhost.demo's night (started, dealers playing, real time times *speed*) in a new
+    temporary directory; *fail(command, msg)* when it cannot be set up."""
+    try:
+        from tdhost import demo as _demo
+    except ImportError as err:
+        fail("serve", "--demo needs the simulator's packages (%s)." % err.name)
+    workdir = tempfile.mkdtemp(prefix="tdhost-demo-")
+    try:
+        return _demo.Demo.build(workdir, seed=seed, speed=speed)
+    except Exception as err:  # noqa: BLE001 -- said in one sentence, the directory removed
+        shutil.rmtree(workdir, ignore_errors=True)
+        fail("serve", "the demo could not be set up: %s." % str(err).rstrip("."))
+
+
 def register(cli, fail):
     """Add `tdhost serve` to the Click group *cli*; *fail(command, msg)* exits 2."""
 
@@ -106,16 +144,32 @@ def register(cli, fail):
     @click.option("--seed", type=click.IntRange(0), default=None,
                   help="Seed for draws made from the console without one (default: "
                        "random, printed).")
+    @click.option("--demo", is_flag=True,
+                  help="A sample tournament (20 players, 3 tables) in a temporary league "
+                       "file with three simulated boxes dealt by bots (tdhost.demo).")
+    @click.option("--demo-speed", type=click.FloatRange(0.1, 50), default=1.0,
+                  show_default=True, help="With --demo: how many times faster than real "
+                                          "time the night runs.")
     @click.option("--polls", type=click.IntRange(1), default=None, hidden=True,
                   help="Stop after this many polls (tests).")
     def serve(db, number, key_file, key_id, devices, links_db, poll_ms, web, listen, port,
-              token, mqtt_url, mqtt_event, seed, polls):
+              token, mqtt_url, mqtt_event, seed, demo, demo_speed, polls):
         """Run the night: the boxes on USB (and MQTT), busts, balancing and breaking plans
         sent to the boxes, hand for hand, the master clock, the web console."""
         from tdhost import store as _store, usb
         from tdhost.league import Refused
         from tdhost.live import Live
 
+        if demo:
+            if devices or mqtt_url:
+                fail("serve", "--demo runs its own simulated boxes: leave out --usb and "
+                              "--mqtt.")
+            seed = 7 if seed is None else seed
+            demo_run = start_demo(seed, demo_speed, fail)
+            db = demo_run.db
+            links_db = os.path.join(demo_run.workdir, "links.sqlite")
+            devices = ()
+            key_file = None
         key = None
         if key_file is not None:
             try:
@@ -127,12 +181,18 @@ def register(cli, fail):
             fail("serve", "--usb and --mqtt need --key-file: the event key the boxes were "
                           "paired with.")
         seed = secrets.randbelow(10 ** 9) if seed is None else seed
-        try:
-            live = Live(db, number, key=key, key_id=key_id, seed=seed)
-        except (_store.StoreError, Refused) as err:
-            fail("serve", str(err))
-        closers = [live.close]
-        transports = []
+        if demo:
+            live = demo_run.live
+            closers = [lambda: shutil.rmtree(demo_run.workdir, ignore_errors=True),
+                       demo_run.close]
+            transports = [demo_run.stepper]
+        else:
+            try:
+                live = Live(db, number, key=key, key_id=key_id, seed=seed)
+            except (_store.StoreError, Refused) as err:
+                fail("serve", str(err))
+            closers = [live.close]
+            transports = []
         handle = None
         try:
             store = usb.HostStore(links_db or links_db_of(db))
@@ -176,13 +236,22 @@ def register(cli, fail):
                         listen, port, str(err).rstrip(".")))
                 lines.append("Big screen: %s" % handle.url)
                 lines.append("TD console: %s" % handle.console_url)
+                lines.append("TD token: %s" % token)
+            if demo:
+                lines.insert(0, "Demo: 20 players at tables 1-3, three simulated boxes "
+                                "(tc-01, tc-02, tc-03) dealt by bots, %gx real time; the "
+                                "league file is removed when serve stops." % demo_speed)
             t = live.t
             click.echo("Serving tournament %d, %s (%s), from %s; draws without a seed use "
                        "seed %d." % (t.number, t.setup["name"], t.setup["profile"], db, seed))
             for line in lines or ["No boxes: give --usb DEV or --mqtt URL to serve them."]:
                 click.echo(line)
             click.echo("Ctrl-C stops.")
-            n = run(live, transports, poll_ms, lock, polls)
+            restore = sigterm_stops()
+            try:
+                n = run(live, transports, poll_ms, lock, polls)
+            finally:
+                restore()
             click.echo("Stopped after %d polls." % n)
         finally:
             if handle is not None:

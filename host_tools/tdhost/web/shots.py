@@ -1,17 +1,23 @@
 """Screenshots of the web pages for docs/screens/ (docs/web.md), in Debian's headless
 chromium driven by Playwright (no downloaded browser: never ``playwright install``).
 
-    .venv/bin/python -m tdhost.web.shots                 # the sample night (tests/web/fake_live.py)
+    .venv/bin/python -m tdhost.web.shots                 # the demo night (tdhost.demo)
     .venv/bin/python -m tdhost.web.shots --url http://127.0.0.1:8000 --token TOKEN
                                                          # a running `tdhost serve` instead
+    .venv/bin/python -m tdhost.web.shots --fake          # tests/web/fake_live.py's night
 
-Writes web-big-16x9.png (1280x720), web-big-4x3.png (1024x768) and web-td.png (the whole
-console at 1440 px wide).  ``launch_chromium`` is also what the browser tests use.
+Writes web-td.png (the whole console at 1440 px wide), web-big-16x9.png (1280x720) and
+web-big-4x3.png (1024x768).  The default is the real host: ``tdhost serve --demo``'s night
+(tdhost.demo: Live, three simulated boxes, dealer bots) on its virtual clock, photographed
+the moment a balancing move waits for the boxes (console and 16:9) and at the first break
+(4:3).  ``launch_chromium`` is also what the browser tests use.
 """
 
 import argparse
 import os
+import shutil
 import sys
+import tempfile
 import time
 
 CHROMIUM = os.environ.get("TDHOST_CHROMIUM", "/usr/bin/chromium")
@@ -19,6 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 OUT = os.path.join(ROOT, "docs", "screens")
 TOKEN = "sample-td-token"
+DEMO_SEED = 22  # a night whose first minutes show a move made and one waiting (tdhost.demo)
+DEMO_STEP_MS = 5000  # the demo's time moves on in these steps between looks (virtual ms)
 
 
 def chromium_missing():
@@ -49,14 +57,14 @@ def _shot(browser, url, path, width, height, full_page=False, ready="#time"):
 
 
 def shoot(url, token, out_dir=OUT, between=None):
-    """Photographs the big screen at 16:9 and 4:3 and the console at ``url``; calls
-    ``between(name)`` before each shot ("big-16x9", "big-4x3", "td") so a sample night can
-    change state.  Returns the paths written."""
+    """Photographs the console and the big screen at 16:9 and 4:3 at ``url``, in that
+    order; calls ``between(name)`` before each shot ("td", "big-16x9", "big-4x3") so a
+    sample night can change state.  Returns the paths written."""
     from playwright.sync_api import sync_playwright
 
     os.makedirs(out_dir, exist_ok=True)
-    shots = (("big-16x9", "/", 1280, 720, False), ("big-4x3", "/", 1024, 768, False),
-             ("td", "/td?token=" + token, 1440, 900, True))
+    shots = (("td", "/td?token=" + token, 1440, 900, True),
+             ("big-16x9", "/", 1280, 720, False), ("big-4x3", "/", 1024, 768, False))
     paths = []
     with sync_playwright() as pw:
         browser = launch_chromium(pw)
@@ -92,10 +100,58 @@ def sample_night():
     return live
 
 
+def _demo_until(demo, cond, what, ms):
+    """Let the demo's virtual time run until ``cond(snapshot)``, at most *ms*."""
+    for _ in range(ms // DEMO_STEP_MS):
+        if cond(demo.live.snapshot()):
+            return
+        demo.advance(DEMO_STEP_MS)
+    raise SystemExit("the demo night (seed %d) never got to %s within %d virtual minutes"
+                     % (demo.seed, what, ms // 60000))
+
+
+def move_waiting(snap):
+    """Three tables playing, a move made, and a move the boxes have not carried out yet."""
+    return (not snap["broken"] and snap["moves"] and any(
+        p["action"] == "move_out" and p["state"] in ("sent", "acknowledged")
+        for p in snap["pending"]))
+
+
+def demo_shots(out_dir, seed=DEMO_SEED):
+    """tdhost serve --demo's night (tdhost.demo, virtual time), served and photographed."""
+    from tdhost.demo import Demo
+    from tdhost.web.server import run_in_thread
+
+    workdir = tempfile.mkdtemp(prefix="tdhost-shots-")
+    try:
+        demo = Demo.build(workdir, seed=seed, realtime=False)
+        try:
+            _demo_until(demo, move_waiting, "a waiting balancing move", 30 * 60000)
+            web = run_in_thread(demo.live, "127.0.0.1", 0, TOKEN)
+
+            def between(name):
+                if name == "big-4x3":
+                    with web.lock:
+                        _demo_until(demo, lambda s: s["clock"]["is_break"],
+                                    "the first break", 3 * 3600 * 1000)
+
+            try:
+                return shoot(web.url, TOKEN, out_dir, between)
+            finally:
+                web.stop()
+        finally:
+            demo.close()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tdhost.web.shots", description=__doc__.split(
         "\n")[0])
-    ap.add_argument("--url", help="a running host (default: serve the sample night)")
+    ap.add_argument("--url", help="a running host (default: the demo night of tdhost.demo)")
+    ap.add_argument("--fake", action="store_true",
+                    help="the sample night of tests/web/fake_live.py instead of the demo")
+    ap.add_argument("--seed", type=int, default=DEMO_SEED, help="the demo night's seed")
     ap.add_argument("--token", default=TOKEN, help="the TD token of --url")
     ap.add_argument("--out", default=OUT, help="directory for the PNG files (%(default)s)")
     a = ap.parse_args(argv)
@@ -104,6 +160,8 @@ def main(argv=None):
         raise SystemExit(why)
     if a.url:
         paths = shoot(a.url.rstrip("/"), a.token, a.out)
+    elif not a.fake:
+        paths = demo_shots(a.out, a.seed)
     else:
         from tdhost.web.server import run_in_thread
 
@@ -111,11 +169,9 @@ def main(argv=None):
         web = run_in_thread(live, "127.0.0.1", 0, TOKEN)
 
         def between(name):
-            with web.lock:
-                if name == "big-4x3":
+            if name == "big-4x3":
+                with web.lock:
                     live.act("hand_for_hand", {"on": True})
-                elif name == "td":
-                    live.act("hand_for_hand", {"on": False})
 
         try:
             paths = shoot(web.url, TOKEN, a.out, between)

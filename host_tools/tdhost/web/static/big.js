@@ -23,19 +23,26 @@
     return [TC.blinds(n), n.ante ? el("small", {text: " ante " + TC.chips(n.ante)}) : null];
   }
 
+  const NEWS_MS = 15 * 60000; // seat moves older than this are no news (ms)
+
   function fitAll() {
-    for (const id of ["time", "blinds", "next", "breakin", "left", "avg"]) TC.fit($(id), 0.45);
+    for (const id of ["time", "blinds", "next", "breakin", "left", "avg", "colour"]) {
+      TC.fit($(id), 0.45);
+    }
   }
 
+  // The footer: the last seat moves of the past NEWS_MS and the broken tables (not once the
+  // final table plays: its pill says it), at most two lines of it (style.css).
   function news(s) {
     const items = [];
     const now = TC.nowMs(s);
-    for (const m of (s.moves || []).slice(-4).reverse()) {
+    const recent = (s.moves || []).filter((m) => now - m.at_ms < NEWS_MS);
+    for (const m of recent.slice(-4).reverse()) {
       items.push(el("span", {class: "move"},
         el("b", {text: m.player}), " " + m.from + " → " + m.to,
         el("span", {class: "age", "data-at": m.at_ms, text: ago(now - m.at_ms)})));
     }
-    for (const t of (s.broken || []).slice(-3).reverse()) {
+    for (const t of s.final_table ? [] : (s.broken || []).slice(-2).reverse()) {
       items.push(el("span", {class: "broke", text: "Table " + t + " has broken"}));
     }
     if (s.tournament.state === "finished") {

@@ -117,8 +117,9 @@
     return open.concat(closed).map((p) => el("tr", {class: "ins " + p.state, "data-id": p.id},
       el("td", {text: p.action}),
       el("td", {text: p.player || ""}),
-      el("td", {text: place(p.table, p.seat)}),
-      el("td", {text: place(p.to_table, p.to_seat)}),
+      // a receive's own seat is where the player goes (the table they leave is its move_out's)
+      el("td", {text: p.action === "receive" ? "–" : place(p.table, p.seat)}),
+      el("td", {text: p.action === "receive" ? place(p.table, p.seat) : place(p.to_table, p.to_seat)}),
       el("td", {}, el("span", {class: "pill st-" + p.state, text: p.state})),
       el("td", {class: "why", text: p.reason || ""}),
       el("td", {}, OPEN.includes(p.state)
@@ -181,13 +182,14 @@
       el("li", {}, el("b", {text: m.player}), " " + m.from + " → " + m.to + " ",
         el("span", {class: "age", "data-at": m.at_ms}))));
     $("moves-none").hidden = (s.moves || []).length !== 0;
-    $("results-none").hidden = (s.results || []).length !== 0;
-    $("results").hidden = (s.results || []).length === 0;
+    const out = (s.results || []).filter((r) => r.place !== null); // the players still in: no place
+    $("results-none").hidden = out.length !== 0;
+    $("results").hidden = out.length === 0;
     TC.fill($("reg").tBodies[0], regRows(s.registration || []));
     TC.fill($("standby").tBodies[0], standbyRows(s.standby || []));
     $("standby-none").hidden = (s.standby || []).length !== 0;
-    TC.fill($("results").tBodies[0], (s.results || []).map((r) => el("tr", {},
-      el("td", {text: r.place === null ? "–" : r.place}), el("td", {text: r.name}),
+    TC.fill($("results").tBodies[0], out.map((r) => el("tr", {},
+      el("td", {text: r.place}), el("td", {text: r.name}),
       el("td", {text: r.points === null ? "" : r.points}))));
     TC.fill($("league").tBodies[0], (s.leaderboard || []).slice(0, 12).map((r) => el("tr", {},
       el("td", {text: r.rank}), el("td", {text: r.name}), el("td", {text: r.points}),
