@@ -423,7 +423,9 @@ class Live:
                 v.ended = h if what == "hand_ended" else h - 1
         elif what in SEAT_EVENTS:
             seat = msg.get("seat")
-            if table is None or self.name_at(self.t, table, seat) is None:
+            if table is not None and table in _plan.broken_tables(self.t):
+                pass  # a broken table's box: its seats no longer count (no log line each)
+            elif table is None or self.name_at(self.t, table, seat) is None:
                 self.notice("box %s (table %s): %s at seat %s, where the league has nobody"
                             % (box, table, what, seat), [[box, eid]])
         elif what == "error":

@@ -82,6 +82,14 @@ def plan(live):
     except _balance.PlanError as err:
         live.notice("no plan: %s" % err)
         return
+    if not result["final_table"] and drop_into_broken(live, result["broken"], moving):
+        moving = _ins.moving_players(live.t)  # plan again without them
+        room = _plan.room(live.t, statuses, seed, moving)
+        try:
+            result = _balance.plan(room)
+        except _balance.PlanError as err:
+            live.notice("no plan: %s" % err)
+            return
     if result["final_table"]:
         if t.final is None:
             try:
@@ -97,6 +105,20 @@ def plan(live):
     skipped = live.write(build)
     if skipped:
         log.info("not moved again while their move is pending: %s", ", ".join(skipped))
+
+
+def drop_into_broken(live, broken, moving):
+    """A plan that breaks a table cancels the pending moves into it that neither box has
+    carried out yet (the player would sit down at a table that is breaking, then move
+    again); returns True when it cancelled any.  A move whose one half is done goes on."""
+    drop = [h for h in moving.values() if h[0]["to"][0] in broken
+            and not any(_ins.state(r) == "done" for r in h)]
+    if not drop:
+        return False
+    live.write(lambda t, lg, seq: ([("instr_result", _ins.cancel(
+        r, "table %d breaks; a new plan replaces it" % h[0]["to"][0]), None)
+        for h in drop for r in h if not _ins.cancelled(r)], None))
+    return True
 
 
 def drop_refused(live):

@@ -212,3 +212,34 @@ def test_the_final_tables_box_plays_on_the_leagues_final_seating(tmp_path):
     assert box.table.state()["button"] == button
     other = ({1, 2} - {keep}).pop()
     assert room.boxes[other].table.hold == "broken"
+
+
+def test_a_breaking_table_cancels_the_moves_still_on_their_way_to_it(tmp_path):
+    """A player sent to table 3 has not left yet when the room shrinks to two tables:
+    LPPL breaks the highest-numbered table, so that move is cancelled at both boxes' ends
+    (the player would sit down at a breaking table and move again) and the break plan seats
+    the player from where they still are; nothing is planned into table 3."""
+    room = Room(tmp_path, n=20)
+    assert room.sizes()[3] >= 6
+    b3 = room.boxes[3]
+    while not [p for p in room.pending() if p["to_table"] == 3]:
+        seats = sorted(b3.table.stacks)
+        allin(b3, [seats[0]], seats[-1])
+        room.run(3000)
+    first = [p for p in room.pending() if p["action"] == "move_out" and p["to_table"] == 3][0]
+    mover = first["player"]
+    left = sum(room.sizes().values())
+    while left > 16:  # busts away from table 3 and the mover: 16 fit two tables of 8
+        tb = max((tb for tb in (1, 2)), key=lambda tb: room.sizes()[tb])
+        box = room.boxes[tb]
+        seats = sorted(s for s in box.table.stacks if room.live.t.seating()[tb].get(s) != mover)
+        allin(box, [seats[0]], seats[-1])
+        room.run(3000)
+        left -= 1
+    snap = room.live.snapshot()
+    assert snap["broken"] == [3]
+    old = [p for p in snap["pending"] if p["id"] == first["id"]]
+    assert old == [] or old[0]["state"] == "cancelled"
+    assert not [p for p in snap["pending"] if p["to_table"] == 3
+                and p["state"] not in ("cancelled",)]
+    assert room.table_of(mover)[0] in (1, 2)  # never seated at table 3
