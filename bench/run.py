@@ -31,6 +31,9 @@ Every figure is described in bench/README.md.  In short:
 8. The host's SQLite (bench/host_bench.py, in a subprocess, about 20 s): league events
    written per second at three log sizes, box events into the link store per second; under
    "host" in results.json.
+9. Sync over MQTT (bench/sync_bench.py, in a subprocess, about 2 min): a level change's way to
+   50, 200 and 500 boxes on the embedded broker and on Mosquitto (p50/p99), frames per second
+   one host handles, bytes per status frame; under "sync" in results.json.
 
 Writes bench/results.json (date, machine, interpreter versions, every figure with its goal and
 status) and prints a table: figure | value | goal | status.  A missed goal is reported as MISSED
@@ -62,6 +65,7 @@ BOX = BENCH / "box_bench.py"
 CLOCK = BENCH / "clock_bench.py"
 ROOM = BENCH / "room_bench.py"
 HOST = BENCH / "host_bench.py"
+SYNC = BENCH / "sync_bench.py"
 SESSION = BENCH / "session200.jsonl"
 RESULTS = BENCH / "results.json"
 RUN_TIMEOUT_S = 180
@@ -450,6 +454,8 @@ def main() -> int:
     room = run_room()
     print("  the host: SQLite events written per second ...", flush=True)
     host = run_sub(HOST)
+    print("  sync over MQTT: level changes to 50/200/500 boxes, host frames/s ...", flush=True)
+    sync = run_sub(SYNC, timeout=400)
 
     def hv(k: str):
         return heap[k]["min_heap_kib"]
@@ -520,6 +526,11 @@ def main() -> int:
                            error=host["error"]))
     else:
         figs += host["figures"]
+    if "error" in sync:
+        figs.append(figure("sync", "sync over MQTT (bench/sync_bench.py)", None, "",
+                           error=sync["error"]))
+    else:
+        figs += sync["figures"]
 
     mp_version = version_of([args.micropython, "-c", "import sys; print('%d.%d.%d (%s)' % ("
                              "sys.implementation.version[:3] + (sys.version,)))"])
@@ -548,6 +559,8 @@ def main() -> int:
                  "error": room.get("error")},
         "host": {"goals": host.get("goals"), "details": host.get("details"),
                  "error": host.get("error")},
+        "sync": {"goals": sync.get("goals"), "details": sync.get("details"),
+                 "error": sync.get("error")},
     }
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
 

@@ -100,6 +100,7 @@ class OffsetEstimator:
             s = self._score(i, t_recv)
             if s < 0:  # free or expired: take it
                 worst = i
+                worst_score = -1
                 break
             if s > worst_score:
                 worst = i

@@ -50,7 +50,7 @@ from .usb import BoxLink, peek
 QUEUE_MAX = 10000  # messages from the broker waiting for poll (the oldest dropped)
 POLL_MAX = 2000  # messages taken per poll
 PORT_MAX = 65536  # bytes waiting for one BoxLink
-BOXES_MAX = 256  # BoxLinks (then new box ids are counted, not linked)
+BOXES_MAX = 1024  # BoxLinks, 300-table events fit (then new box ids are counted, not linked)
 SEEN_MAX = 1024  # entries kept in foreign/unpaired/presence/statuses
 PUBLISH_QUEUE = 4096  # paho's outgoing queue while the broker is away
 KEEPALIVE_S = 30

@@ -54,6 +54,22 @@ def test_estimator_keeps_the_lowest_delay_sample():
     assert est.host_at(t0 + 1000) == t0 + 1000 + offset
 
 
+def test_a_worse_sample_still_fills_a_free_slot():
+    """Until all *size* slots are taken every sample is kept (the best of a window needs
+    the window): a 500 ms round trip after a 20 ms one is kept, the best stays the 20."""
+    est = OffsetEstimator(size=4)
+    offset = 1717171717000
+    assert est.add(1000, 1010 + offset, 1020)
+    assert est.add(2000, 2250 + offset, 2500)
+    assert est.add(3000, 3100 + offset, 3200)
+    assert [r for r in est.rtt if r >= 0] == [20, 500, 200]
+    assert est.uncertainty(3200) == 10
+    assert est.add(4000, 4300 + offset, 4600)  # the 4th slot
+    assert not est.add(5000, 5400 + offset, 5800)  # full: no better than the worst kept
+    assert est.add(6000, 6015 + offset, 6030)  # better than the worst (600): replaces it
+    assert sorted(r for r in est.rtt if r >= 0) == [20, 30, 200, 500]
+
+
 def test_estimator_within_250ms_with_asymmetric_jitter():
     est = OffsetEstimator(size=8)
     offset = 1717171717000

@@ -1,0 +1,505 @@
+"""The sync figures for `make bench` (issue #4 "Sync"; docs/mqtt.md): how fast a level
+change reaches 50, 200 and 500 boxes over the embedded broker and over Mosquitto, how many
+frames a second one host takes, how many bytes a status frame is.  bench/run.py runs this
+and adds its figures to its table (results.json: ``sync``); alone it prints its own table:
+
+    python bench/sync_bench.py [--json] [--quick]
+
+1. Level change -> box.  The host (tdhost.mqtt.MqttHub, one tdhost.usb.BoxLink per box,
+   polled every 5 ms) and the broker (amqtt in the host's process, as `tdhost` runs it, or
+   /usr/sbin/mosquitto with a user per box and the ACL) run here; the boxes run in a second
+   process (``--worker``): the firmware's own tcbox.mqtt_link.MqttLink/MqttPort over
+   adafruit_minimqtt on CPython sockets with a Table each, all polled in one loop (each box
+   every loop; the loop's length is reported).  The boxes come up 50, then 200, then 500
+   (the worker powers up 5 a loop; the host waits up to ``UP_S`` until every BoxLink is
+   live, then 2 s more); then the TD moves the level ``CHANGES`` times, 1.5 s apart.  A
+   box's figure for one change is the time from the host's change (the feed's
+   clock_version moves, just before a hub poll) to the first box loop whose table shows
+   the new level (time.monotonic: one clock for both processes).  p50 and p99 over the
+   boxes that were live at the change, all changes; a live box that never shows a change
+   makes the figure MISSED; boxes that did not come up are named in the row.
+2. Frames per second one host handles: a second process publishes pre-signed status frames
+   (of an 8-seat table mid-hand) from 200 boxes over Mosquitto (QoS 0) as fast as it can,
+   4,000 in all; the figure is the frames the host's BoxLinks accepted divided by the time
+   from the first to the last.  The same with event frames (each stored in SQLite and
+   acknowledged) as a second row.
+3. Bytes per status frame: ``tableclock.protocol.encode`` of a ``status`` with the state of
+   an 8- and a 10-seat table mid-hand (bets on the turn), newline included; the MQTT PUBLISH
+   on the box's status topic adds the row's "+ N" bytes.
+
+All on this 2-core machine: the host, the broker and 500 simulated boxes share two cores,
+so the figures are an upper bound for real boxes, which bring their own CPUs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+for p in (ROOT / "host_tools",):
+    if str(p) not in sys.path:
+        sys.path.insert(0, str(p))
+if str(ROOT / "firmware") not in sys.path:
+    sys.path.append(str(ROOT / "firmware"))  # at the end: firmware/code.py is not stdlib's code
+
+from tableclock.clock import LevelClock  # noqa: E402
+from tableclock.protocol import HOST, Sender  # noqa: E402
+from tableclock.table import Table  # noqa: E402
+from tcbox.link import LIVE, setup_of  # noqa: E402
+from tdhost import broker as B  # noqa: E402
+
+SYNC_GOALS = {
+    "level_change": {
+        "at_most": 1000, "unit": "ms",
+        "why": "issue Sync: a level change reaches every connected box within one second "
+               "(judged on p99 over all boxes and changes)",
+    },
+}
+KEY = bytes(range(32))
+EVENT = "bench"
+SIZES = (50, 200, 500)
+CHANGES = 4
+CHANGE_GAP_S = 1.5
+UP_S = 25.0  # the most the boxes of one size may take to come up (live, every BoxLink)
+ADD_PER_LOOP = 5  # boxes powered up per worker loop (all 500 at once would be a stampede)
+HOST_POLL_S = 0.005
+LEVELS = [{"sb": 25 * k, "bb": 50 * k, "ante": 0, "minutes": 20} for k in range(1, 25)]
+SETUP = {"profile": "lppl", "seats": 8, "players": {str(s): 5000 for s in range(1, 9)},
+         "button": 1, "levels": LEVELS}
+NAMES = {"names": {str(s): "Player %d" % s for s in range(1, 9)}}
+MASK = (1 << 29) - 1
+
+
+def box_id(i):
+    return "tc-%04d" % i
+
+
+def _ticks():
+    return (time.monotonic_ns() // 1000000) & MASK
+
+
+# ------------------------------------------------------------------ the boxes (worker)
+class _Box:
+    def __init__(self, i, port, users):
+        from tcbox.mqtt_link import MqttLink, MqttPort
+
+        bid = box_id(i)
+        user = bid if users else None
+        mp = MqttPort(socket, bid, EVENT, "127.0.0.1", port, user, users and "pw-" + bid,
+                      rand=lambda: (i * 37) & 0xFF, ticks=_ticks)
+        self.t = Table(dict(SETUP))
+        self.link = MqttLink(mp, bid, self.t, key=KEY, key_id=EVENT)
+        self.link.restore({"b": 1, "t": i})
+        self.shown = {}  # level index: monotonic s when first shown
+        self.index = self.t.clock.index
+        self.last = _ticks()
+
+    def poll(self):
+        now = _ticks()
+        dt = (now - self.last) & MASK
+        self.last = now
+        t = self.link.table
+        t.advance(dt)
+        self.link.poll(now)
+        t = self.link.table
+        if t.clock.index != self.index:
+            self.index = t.clock.index
+            self.shown.setdefault(self.index, time.monotonic())
+
+
+def worker(port, users):
+    """Boxes on stdin's command: ``add N`` (up to N boxes), ``report`` (JSON
+    of what each box showed when), ``quit``.  Polls every box each loop."""
+    import selectors
+
+    boxes = []
+    want = 0
+    sel = selectors.DefaultSelector()
+    sel.register(sys.stdin, selectors.EVENT_READ)
+    loops = 0
+    loop_s = 0.0
+    while True:
+        if sel.select(0):
+            cmd = sys.stdin.readline().split()
+            if not cmd or cmd[0] == "quit":
+                return
+            if cmd[0] == "add":
+                want = int(cmd[1])
+            elif cmd[0] == "report":
+                print(json.dumps({"shown": [b.shown for b in boxes],
+                                  "live": sum(1 for b in boxes if b.link.state == LIVE),
+                                  "live_boxes": [b.link.state == LIVE for b in boxes],
+                                  "loop_ms": round(1000 * loop_s / max(1, loops), 2)}),
+                      flush=True)
+                loops = 0
+                loop_s = 0.0
+        for _ in range(min(ADD_PER_LOOP, want - len(boxes))):  # power-ups spread out
+            boxes.append(_Box(len(boxes) + 1, port, users))
+        t0 = time.perf_counter()
+        for b in boxes:
+            b.poll()
+        loops += 1
+        loop_s += time.perf_counter() - t0
+        if not boxes:
+            time.sleep(0.01)
+        else:
+            time.sleep(0.001)
+
+
+# ------------------------------------------------------------------ the host
+class Feed:
+    """One tournament clock for every table (real time); ``level()`` is the TD's change."""
+
+    def __init__(self):
+        self.clock = LevelClock(Table(dict(SETUP)).clock.levels)
+        self.at = time.monotonic()
+        self.clock_version = 0
+
+    def run(self):
+        now = time.monotonic()
+        self.clock.advance(int((now - self.at) * 1000))
+        self.at = now
+
+    def level(self, index):
+        self.run()
+        self.clock.index = index
+        self.clock.left_ms = self.clock.levels[index][3]
+        self.clock_version += 1
+
+    def for_table(self, table, box):
+        self.run()
+        c = self.clock
+        return {"config": setup_of(SETUP), "seating": NAMES,
+                "clock": {"level_index": c.index, "ms_left": c.left_ms, "paused": c.paused}}
+
+
+class _Mosquitto(B.Mosquitto):
+    """Mosquitto with many users: one ``mosquitto_passwd -U`` for them all."""
+
+    def _write(self):
+        passwd = os.path.join(self.dir, "passwd")
+        acl = os.path.join(self.dir, "acl")
+        with open(passwd, "w") as f:
+            for user, password in self.users.items():
+                f.write("%s:%s\n" % (user, password))
+        subprocess.run([B.MOSQUITTO_PASSWD, "-U", passwd], check=True, capture_output=True)
+        with open(acl, "w") as f:
+            f.write(self.acl)
+        with open(self.conf, "w") as f:
+            f.write(B.config_text(self.port, self.host, passwd, acl))
+        for p in (passwd, acl, self.conf):
+            os.chmod(p, 0o600)
+
+
+def start_broker(kind, tmp, n):
+    if kind == "amqtt":
+        b = B.start_embedded()
+        return b, b.url
+    users = {"host": "host-pw"}
+    for i in range(1, n + 1):
+        users[box_id(i)] = "pw-" + box_id(i)
+    m = _Mosquitto(tmp, users=users).start()
+    return m, m.url_for("host")
+
+
+def _hub(url, store, feed):
+    from tdhost import mqtt
+
+    return mqtt.MqttHub(url, EVENT, KEY, EVENT, store, feed=feed, client_id="bench-host")
+
+
+def _pump(hub, seconds, until=None):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        hub.poll()
+        if until is not None and until():
+            return True
+        time.sleep(HOST_POLL_S)
+    return until is None
+
+
+def pct(xs, p):
+    s = sorted(xs)
+    return s[max(0, min(len(s) - 1, int(round(p / 100 * len(s))) - 1))]
+
+
+def level_changes(kind, sizes=SIZES, changes=CHANGES):
+    """{size: {"p50", "p99", "max", "missing", "boxes_live", "box_loop_ms", ...}}."""
+    from tdhost.usb import HostStore
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        b, url = start_broker(kind, tmp, max(sizes))
+        store = HostStore(os.path.join(tmp, "host.sqlite"))
+        feed = Feed()
+        hub = _hub(url, store, feed)
+        w = subprocess.Popen([sys.executable, __file__, "--worker", str(b.port)]
+                             + (["--users"] if kind == "mosquitto" else []),
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        try:
+            level = 0
+            for n in sizes:
+                t_up = time.monotonic()
+                w.stdin.write("add %d\n" % n)
+                w.stdin.flush()
+                live = _pump(hub, UP_S, lambda n=n: sum(
+                    1 for ln in hub.links.values() if ln.state == "live") >= n)
+                up_s = time.monotonic() - t_up
+                _pump(hub, 2.0)  # the fast pings after each config are done
+                w.stdin.write("report\n")
+                w.stdin.flush()
+                before = json.loads(w.stdout.readline())
+                marks = []
+                for _ in range(changes):
+                    level += 1
+                    feed.level(level)
+                    marks.append((level, time.monotonic()))
+                    _pump(hub, CHANGE_GAP_S)
+                w.stdin.write("report\n")
+                w.stdin.flush()
+                rep = json.loads(w.stdout.readline())
+                lat = []
+                missing = 0
+                for i, shown in enumerate(rep["shown"][:n]):
+                    if not before["live_boxes"][i]:
+                        continue  # not connected when the TD changed the level
+                    for lv, t0 in marks:
+                        t = shown.get(str(lv))
+                        if t is None:
+                            missing += 1
+                        else:
+                            lat.append((t - t0) * 1000)
+                out[n] = {"boxes_live": before["live"], "all_live": live, "missing": missing,
+                          "p50": pct(lat, 50) if lat else None,
+                          "p99": pct(lat, 99) if lat else None,
+                          "max": max(lat) if lat else None, "samples": len(lat),
+                          "box_loop_ms": rep["loop_ms"], "box_loop_ms_before": before["loop_ms"],
+                          "hub_lost": hub.lost, "links": len(hub.links),
+                          "up_s": round(up_s, 1)}
+        finally:
+            try:
+                w.stdin.write("quit\n")
+                w.stdin.flush()
+                w.wait(20)
+            except (OSError, subprocess.TimeoutExpired):
+                w.kill()
+            hub.close()
+            store.close()
+            b.stop()
+    return out
+
+
+# ------------------------------------------------------------------ host throughput
+def mid_hand(seats):
+    """A table of *seats* players mid-hand: bets on the flop and the turn."""
+    t = Table({"profile": "lppl", "seats": seats,
+               "players": {str(s): 5000 + 25 * s for s in range(1, seats + 1)},
+               "button": 1, "levels": LEVELS})
+    t.handle({"do": "hand"})
+    while t.state()["street"] == "preflop":
+        t.handle({"do": "call"} if t.state()["to_call"] else {"do": "check"})
+    for _ in range(2):
+        st = t.state()
+        t.handle({"do": "bet", "to": st["min_raise_to"]})
+        while t.state()["street"] == st["street"] and t.state()["action"] is not None:
+            t.handle({"do": "call"})
+    return t
+
+
+def status_frame(seats, sender="tc-0001", seq=1):
+    t = mid_hand(seats)
+    return Sender(KEY, sender, 1).encode({"kind": "status", "state": t.state(), "table": 12},
+                                         HOST)
+
+
+def blaster(port, kind, boxes, total):
+    """Publish *total* pre-signed frames (*kind*: status or event) from *boxes*
+    boxes round-robin, QoS 0, as fast as paho takes them."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    st = mid_hand(8).state()
+    senders = [Sender(KEY, box_id(i), 1) for i in range(1, boxes + 1)]
+    frames = []
+    for k in range(total):
+        i = k % boxes
+        s = senders[i]
+        if kind == "status":
+            msg = {"kind": "status", "state": st, "table": i + 1}
+            leaf = "status"
+        else:
+            msg = {"kind": "event", "id": "1-%d" % (k // boxes + 1), "what": "away",
+                   "seat": 1 + k % 8}
+            leaf = "out"
+        frames.append(("tc/%s/box/%s/%s" % (EVENT, box_id(i + 1), leaf), s.encode(msg, HOST)))
+    c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="blaster")
+    c.username_pw_set("host", "host-pw")
+    c.max_queued_messages_set(0)
+    c.connect("127.0.0.1", port)
+    c.loop_start()
+    print("ready", flush=True)
+    sys.stdin.readline()
+    for topic, f in frames:
+        c.publish(topic, f, qos=0)
+    time.sleep(1.0)
+    c.disconnect()
+    c.loop_stop()
+
+
+def throughput(kind, boxes=200, total=8000):
+    """Frames per second the host's BoxLinks accept (Mosquitto)."""
+    from tdhost.usb import HostStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        m, url = start_broker("mosquitto", tmp, 0)
+        store = HostStore(os.path.join(tmp, "host.sqlite"))
+        hub = _hub(url, store, None)
+        w = subprocess.Popen([sys.executable, __file__, "--blast", str(m.port), kind,
+                              str(boxes), str(total)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+        try:
+            assert w.stdout.readline().strip() == "ready"
+            _pump(hub, 10, lambda: hub.connected)
+            w.stdin.write("go\n")
+            w.stdin.flush()
+            first = None
+            end = time.monotonic() + 60
+
+            def accepted():
+                return sum(ln.rx.accepted for ln in hub.links.values())
+
+            while time.monotonic() < end:
+                hub.poll()
+                n = accepted()
+                if n and first is None:
+                    first = time.monotonic()
+                if n >= total:
+                    break
+                time.sleep(0.001)
+            last = time.monotonic()
+            n = accepted()
+            return {"frames": n, "of": total, "seconds": round(last - (first or last), 3),
+                    "per_s": n / (last - first) if first and last > first else None,
+                    "lost": hub.lost, "links": len(hub.links),
+                    "events_stored": len(store.events()) if kind == "event" else None}
+        finally:
+            try:
+                w.wait(20)
+            except subprocess.TimeoutExpired:
+                w.kill()
+            hub.close()
+            store.close()
+            m.stop()
+
+
+# ------------------------------------------------------------------ figures
+def _figure(key, name, value, unit, goal=None, error=None):
+    f: dict = {"key": key, "name": name, "value": None if value is None else round(value),
+               "unit": unit, "goal": goal}
+    if value is None:
+        f["status"] = "FAILED"
+        f["error"] = error or "not measured"
+    elif goal is None:
+        f["status"] = "info"
+    else:
+        f["status"] = "met" if value <= goal["at_most"] else "MISSED"
+    return f
+
+
+def _goal(key):
+    return {"at_most": SYNC_GOALS[key]["at_most"], "unit": SYNC_GOALS[key]["unit"]}
+
+
+def measure(quick=False) -> dict:
+    import logging
+
+    # amqtt 0.12.1 iterates a dict that another client's connect changes (a RuntimeError
+    # in its connection handler, logged by asyncio): that client connects again
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+    sizes = (20, 50) if quick else SIZES
+    figs = []
+    details: dict = {"boxes": "the firmware's MqttLink/MqttPort over adafruit_minimqtt, in "
+                              "one worker process", "changes": CHANGES}
+    t0 = time.perf_counter()
+    for kind in ("amqtt", "mosquitto"):
+        name = "embedded amqtt" if kind == "amqtt" else "Mosquitto"
+        try:
+            res = level_changes(kind, sizes, 2 if quick else CHANGES)
+        except B.MosquittoMissing as e:
+            figs.append(_figure("level_%s" % kind, "level change -> boxes, %s" % name, None,
+                                "ms", error=str(e)))
+            continue
+        except Exception as e:  # noqa: BLE001 -- a failed measurement is reported
+            figs.append(_figure("level_%s" % kind, "level change -> boxes, %s" % name, None,
+                                "ms", error="%s: %s" % (type(e).__name__, e)))
+            continue
+        details["level_" + kind] = res
+        for n in sizes:
+            r = res[n]
+            live = r["boxes_live"]
+            who = "%d boxes" % n if live == n else "%d of %d boxes up" % (live, n)
+            for p in ("p50", "p99"):
+                f = _figure("level_%s_%d_%s" % (kind, n, p),
+                            "level change -> %s, %s: %s" % (who, name, p), r[p], "ms",
+                            _goal("level_change"), error="no box came up")
+                if r["missing"] or not live:  # the run worked; the boxes or broker did not
+                    f["status"] = "MISSED"
+                    if r["missing"]:
+                        f["name"] += " (%d changes never shown)" % r["missing"]
+                    f.pop("error", None)
+                figs.append(f)
+    for kind in ("status", "event"):
+        try:
+            r = throughput(kind, 40 if quick else 200, 2000 if quick else 4000)
+        except Exception as e:  # noqa: BLE001
+            r = {"per_s": None, "error": "%s: %s" % (type(e).__name__, e)}
+        details["throughput_" + kind] = r
+        figs.append(_figure("host_%s_per_s" % kind, "host: %s frames handled per second"
+                            % kind, r.get("per_s"), "/s", error=r.get("error")))
+    topic = len("tc/ev1-k1/box/tc-0123456789ab/status")
+    for seats in (8, 10):
+        f = status_frame(seats, "tc-0123456789ab")
+        figs.append(_figure("status_bytes_%d" % seats, "status frame, %d seats mid-hand (MQTT "
+                            "PUBLISH + %d)" % (seats, topic + 4), len(f), "B"))
+        details["status_%d" % seats] = len(f)
+    details["seconds"] = round(time.perf_counter() - t0, 1)
+    return {"goals": SYNC_GOALS, "figures": figs, "details": details}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true", help="print the results as one JSON line")
+    ap.add_argument("--quick", action="store_true", help="20 and 50 boxes, fewer frames")
+    ap.add_argument("--worker", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--users", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--blast", nargs=4, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker(args.worker, args.users)
+        return 0
+    if args.blast:
+        port, kind, boxes, total = args.blast
+        blaster(int(port), kind, int(boxes), int(total))
+        return 0
+    res = measure(args.quick)
+    if args.json:
+        print(json.dumps(res))
+    else:
+        sys.path.insert(0, str(ROOT / "bench"))
+        from run import print_table  # bench/run.py's table, one printer for all
+
+        print_table(res["figures"])
+        print("  (%s s)" % res["details"].get("seconds"))
+    return 1 if any(f["status"] == "FAILED" for f in res["figures"]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
