@@ -56,6 +56,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from figures import figure, goal_of, report
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 FIRMWARE = ROOT / "firmware"
@@ -392,26 +394,8 @@ def run_mpy(micropython: str, libdir: Path, board: str) -> dict:
 
 
 # ------------------------------------------------------------------ figures
-def _figure(key, name, value, unit, goal=None, error=None, digits=0):
-    f: dict = {"key": key, "name": name, "value": None, "unit": unit, "goal": goal}
-    if value is not None:
-        f["value"] = round(value, digits) if digits else round(value)
-    if value is None:
-        f["status"] = "FAILED"
-        f["error"] = error or "not measured"
-    elif goal is None:
-        f["status"] = "info"
-    elif "at_most" in goal:
-        f["status"] = "met" if value <= goal["at_most"] else "MISSED"
-    else:
-        f["status"] = "met" if value < goal["below"] else "MISSED"
-    return f
-
-
 def _goal(key, **override):
-    g = {k: BOX_GOALS[key][k] for k in ("at_most", "below", "unit") if k in BOX_GOALS[key]}
-    g.update(override)
-    return g
+    return goal_of(BOX_GOALS, key, **override)
 
 
 def measure(python: str, micropython: str, mpy_cross: str) -> dict:
@@ -440,7 +424,7 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
         for page in ("clock", "hand"):
             r = details["idle"][b][page]
             what = "between hands" if page == "clock" else "during a hand"
-            figs.append(_figure(
+            figs.append(figure(
                 "idle_redraw_%s_%s" % (b, page),
                 "idle second, %s %s: px of labels redrawn (%d label%s)" % (
                     b, what, r["labels_changed"], "" if r["labels_changed"] == 1 else "s"),
@@ -450,7 +434,7 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
     for b in BOARD_NAMES:
         r = details["idle"][b]
         distinct = max(r[p]["displayio_union_px"] for p in r)
-        figs.append(_figure(
+        figs.append(figure(
             "idle_displayio_%s" % b,
             "idle second, %s: px displayio refreshes (%d distinct)" % (b, distinct),
             max(r[p]["displayio_px"] for p in r), "px"))
@@ -467,47 +451,47 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
         return 0 if merr else sum(mpy[b]["idle"][p][kind]["n"] for b in BOARD_NAMES
                                   for p in ("clock", "hand"))
 
-    figs.append(_figure("idle_alloc_plain", "alloc per idle loop, MicroPython: max",
-                        mx("plain"), "B", _goal("idle_alloc"), merr))
-    figs.append(_figure("idle_alloc_second",
-                        "alloc per idle loop showing a new second, MicroPython: max",
-                        mx("second"), "B", _goal("idle_alloc"), merr))
+    figs.append(figure("idle_alloc_plain", "alloc per idle loop, MicroPython: max",
+                       mx("plain"), "B", _goal("idle_alloc"), merr))
+    figs.append(figure("idle_alloc_second",
+                       "alloc per idle loop showing a new second, MicroPython: max",
+                       mx("second"), "B", _goal("idle_alloc"), merr))
     writes = 0 if merr else sum(mpy[b]["idle"][p]["nvm_writes"] for b in BOARD_NAMES
                                 for p in ("clock", "hand"))
-    figs.append(_figure("idle_alloc_save",
-                        "alloc per idle loop offering the record (%d in 4 min, %d writes), "
-                        "MicroPython: max" % (n("save"), writes),
-                        mx("save") if n("save") else None, "B", _goal("idle_alloc"),
-                        merr or "no idle loop offered the record"))
+    figs.append(figure("idle_alloc_save",
+                       "alloc per idle loop offering the record (%d in 4 min, %d writes), "
+                       "MicroPython: max" % (n("save"), writes),
+                       mx("save") if n("save") else None, "B", _goal("idle_alloc"),
+                       merr or "no idle loop offered the record"))
     for b in BOARD_NAMES:
         h = details["heap_cpython"][b]
-        figs.append(_figure("heap_boot_cpython_%s" % b,
-                            "heap after boot, %s, CPython (tracemalloc)" % b,
-                            None if "error" in h else h["traced_bytes"] / 1024, "KiB",
-                            error=h.get("error"), digits=1))
+        figs.append(figure("heap_boot_cpython_%s" % b,
+                           "heap after boot, %s, CPython (tracemalloc)" % b,
+                           None if "error" in h else h["traced_bytes"] / 1024, "KiB",
+                           error=h.get("error"), digits=1))
     for b in BOARD_NAMES:
         m = mpy[b]
-        figs.append(_figure("heap_boot_mpy_%s" % b,
-                            "heap after boot, %s, MicroPython (.mpy, fakes)" % b,
-                            None if "error" in m else m["heap_after_boot_bytes"] / 1024, "KiB",
-                            _goal("heap_after_boot_mpy"), m.get("error"), digits=1))
+        figs.append(figure("heap_boot_mpy_%s" % b,
+                           "heap after boot, %s, MicroPython (.mpy, fakes)" % b,
+                           None if "error" in m else m["heap_after_boot_bytes"] / 1024, "KiB",
+                           _goal("heap_after_boot_mpy"), m.get("error"), digits=1))
     pr = details["press"]
-    figs.append(_figure("press_frame_iterations", "key press -> frame: loop iterations, max",
-                        max(pr[b]["iterations_max"] for b in BOARD_NAMES), "loops",
-                        _goal("press_frame_iterations")))
-    figs.append(_figure("press_frame_virtual_ms", "key press -> frame: virtual ms, max",
-                        max(pr[b]["virtual_ms_max"] for b in BOARD_NAMES), "ms"))
+    figs.append(figure("press_frame_iterations", "key press -> frame: loop iterations, max",
+                       max(pr[b]["iterations_max"] for b in BOARD_NAMES), "loops",
+                       _goal("press_frame_iterations")))
+    figs.append(figure("press_frame_virtual_ms", "key press -> frame: virtual ms, max",
+                       max(pr[b]["virtual_ms_max"] for b in BOARD_NAMES), "ms"))
     for b in BOARD_NAMES:
-        figs.append(_figure("press_step_cpython_%s" % b,
-                            "key press -> frame, %s: App.step on CPython, p99 (max %.1f)"
-                            % (b, pr[b]["step_ms_max"]),
-                            pr[b]["step_ms_p99"], "ms", digits=1))
+        figs.append(figure("press_step_cpython_%s" % b,
+                           "key press -> frame, %s: App.step on CPython, p99 (max %.1f)"
+                           % (b, pr[b]["step_ms_max"]),
+                           pr[b]["step_ms_p99"], "ms", digits=1))
     for b in BOARD_NAMES:
         m = mpy[b]
-        figs.append(_figure("press_step_mpy_%s" % b,
-                            "key press -> frame, %s: App.step on MicroPython, max" % b,
-                            None if "error" in m else m["press_step_us"]["max"] / 1000, "ms",
-                            _goal("press_step_mpy"), m.get("error"), digits=2))
+        figs.append(figure("press_step_mpy_%s" % b,
+                           "key press -> frame, %s: App.step on MicroPython, max" % b,
+                           None if "error" in m else m["press_step_us"]["max"] / 1000, "ms",
+                           _goal("press_step_mpy"), m.get("error"), digits=2))
     return {"goals": BOX_GOALS, "figures": figs, "details": details}
 
 
@@ -525,14 +509,7 @@ def main() -> int:
     for attr in ("micropython", "mpy_cross"):
         if os.sep in getattr(args, attr):
             setattr(args, attr, os.path.abspath(getattr(args, attr)))
-    res = measure(sys.executable, args.micropython, args.mpy_cross)
-    if args.json:
-        print(json.dumps(res))
-    else:
-        from run import print_table  # bench/run.py's table, one printer for both
-
-        print_table(res["figures"])
-    return 1 if any(f["status"] == "FAILED" for f in res["figures"]) else 0
+    return report(measure(sys.executable, args.micropython, args.mpy_cross), args.json)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ this and adds its figures to its table; alone it prints its own table:
 
 The real box link (firmware/tcbox/link.py) and the real host link (host_tools/tdhost/usb.py,
 BoxLink) talk over the in-memory cable (tdhost/pipe.py) whose two ends delay every frame,
-on one virtual time line (no real time passes, so the figures do not depend on the machine):
+on one virtual time line (tests/host/vtime.py's CableNight, as in the clock-sync test; no
+real time passes, so the figures do not depend on the machine):
 
 - box loop every 20 ms, its ticks starting 30 s before the 2**29 wrap and running 50 ppm
   fast; the host polls every 100 ms and its Unix clock is 3 h away from anything the box knows;
@@ -24,7 +25,6 @@ instead as the time until the box shows the change.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -34,12 +34,11 @@ ROOT = Path(__file__).resolve().parent.parent
 for p in (ROOT / "firmware", ROOT / "host_tools"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
+sys.path.append(str(ROOT / "tests" / "host"))  # vtime: the clock-sync test's night
 
-from tableclock.clock import LevelClock  # noqa: E402
-from tableclock.table import Table  # noqa: E402
-from tcbox.link import Link, setup_of, tick  # noqa: E402
-from tdhost.pipe import Cable  # noqa: E402
-from tdhost.usb import BoxLink, HostStore  # noqa: E402
+from vtime import BOX_STEP, HOST_STEP, CableNight  # noqa: E402
+
+from figures import figure, goal_of, report  # noqa: E402
 
 CLOCK_GOALS = {
     "clock_sync_error": {
@@ -53,12 +52,7 @@ CLOCK_GOALS = {
     },
 }
 
-KEY = bytes(range(32))
-WRAP = 1 << 29
-HOST0 = 1717171717000 + 3 * 3600 * 1000
 MIN = 60000
-BOX_STEP = 20
-HOST_STEP = 100
 SAMPLE_MS = 100
 SETTLE_MS = 20000
 CHANGE_MS = 1000
@@ -70,112 +64,6 @@ SETUP = {"profile": "lppl", "seats": 6, "players": {"1": 3000, "2": 3000, "3": 3
 NAMES = {"names": {"1": "Ann", "2": "Bo", "3": "Cy"}}
 
 
-class V:
-    def __init__(self):
-        self.t = 0
-
-    def __call__(self):
-        return self.t
-
-
-class Rand:
-    """A tiny LCG: the same delays on every run."""
-
-    def __init__(self, seed):
-        self.x = seed
-
-    def below(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 8) % n
-
-
-def jitter(seed, base, spread, every, burst):
-    r = Rand(seed)
-    return lambda n: base + r.below(spread) + (r.below(burst) if n % every == 0 else 0)
-
-
-class Delayed:
-    """A cable end whose writes reach the other end *delay(n)* ms later, in order."""
-
-    def __init__(self, end, v, delay):
-        self.end, self.v, self.delay = end, v, delay
-        self.n = 0
-        self.flight: list = []
-        self.baudrate = end.baudrate
-
-    @property
-    def connected(self):
-        return self.end.connected
-
-    @property
-    def in_waiting(self):
-        return self.end.in_waiting
-
-    def read(self, n=1):
-        return self.end.read(n)
-
-    def write(self, buf):
-        if not self.end.connected:
-            return 0
-        self.n += 1
-        due = self.v.t + self.delay(self.n)
-        if self.flight and due < self.flight[-1][0]:
-            due = self.flight[-1][0]
-        self.flight.append([due, bytes(buf)])
-        return len(buf)
-
-    def pump(self):
-        while self.flight and self.flight[0][0] <= self.v.t:
-            self.end.write(self.flight.pop(0)[1])
-
-    def drop(self):
-        self.flight = []
-
-
-class Feed:
-    """The host's tournament clock on virtual time; ``clock_version`` moves on each change."""
-
-    def __init__(self, v):
-        self.v = v
-        self.clock = LevelClock(Table(dict(SETUP)).clock.levels)
-        self.at = v.t
-        self.clock_version = 0
-
-    def run(self):
-        self.clock.advance(self.v.t - self.at)
-        self.at = self.v.t
-
-    def change(self, index=None, paused=None):
-        self.run()
-        if index is not None:
-            self.clock.index = index
-            self.clock.left_ms = self.clock.levels[index][3]
-        if paused is not None:
-            self.clock.paused = paused
-        self.clock_version += 1
-
-    def for_table(self, table, box):
-        self.run()
-        c = self.clock
-        return {"config": setup_of(SETUP), "seating": NAMES,
-                "clock": {"level_index": c.index, "ms_left": c.left_ms, "paused": c.paused}}
-
-
-class _App:
-    state = None
-
-    def __init__(self):
-        self.info: dict = {}
-        self.dirty = False
-
-    def save(self):
-        pass
-
-
-def position(c) -> int:
-    return sum(c.levels[i][3] for i in range(c.index)) + c.levels[c.index][3] - c.left_ms
-
-
 def pct(xs: list, p: float):
     """Nearest-rank percentile."""
     s = sorted(xs)
@@ -183,29 +71,14 @@ def pct(xs: list, p: float):
 
 
 def simulate(minutes: int = 60) -> dict:
-    v = V()
-    cable = Cable()
-    box_end = Delayed(cable.a, v, jitter(3, 5, 40, 5, 300))
-    host_end = Delayed(cable.b, v, jitter(4, 30, 200, 3, 600))
-    table = Table(dict(SETUP))
-    box = Link(box_end, "tc-01", table, KEY, "ev1")
-    box.restore({"b": 6, "t": 4})
-    app = _App()
-    feed = Feed(v)
-    feed.clock.advance(7 * MIN + 321)  # the night is 7 minutes in
     end = minutes * MIN
     # the TD's changes and the pulled cable, at fractions of the run (apart from 20 min on)
     script = [(end * 20 // 100, "level", 2), (end * 30 // 100, "pause", True),
               (end * 30 // 100 + 2 * MIN, "pause", False), (end * 55 // 100, "cut", True),
               (end * 55 // 100 + 2 * MIN, "cut", False), (end * 80 // 100, "level", 5)]
     with tempfile.TemporaryDirectory() as tmp:
-        host = BoxLink(host_end, KEY, "ev1", HostStore(str(Path(tmp) / "h.sqlite")), feed,
-                       clock=v, wall=lambda: HOST0 + v.t)
-
-        def ticks():
-            return (WRAP - 30000 + v.t + v.t * 50 // 1000000) & (WRAP - 1)
-
-        last = ticks()
+        night = CableNight(tmp, SETUP, NAMES)
+        v, box, host, feed = night.v, night.box, night.host, night.feed
         errors: list[int] = []
         changes: list[int] = []
         waiting = None  # (when the TD changed the level, the index the box must show)
@@ -218,34 +91,25 @@ def simulate(minutes: int = 60) -> dict:
             while script and script[0][0] <= v.t:
                 _, what, arg = script.pop(0)
                 if what == "level":
-                    feed.change(index=arg)
+                    feed.level(arg)
                     waiting = (v.t, arg)
                 elif what == "pause":
-                    feed.change(paused=arg)
+                    feed.pause(arg)
                 else:
                     cut = arg
                     if cut:
-                        cable.cut()
-                        box_end.drop()
-                        host_end.drop()
+                        night.cable.cut()
+                        night.box_end.drop()
+                        night.host_end.drop()
                     else:
-                        cable.mend()
+                        night.cable.mend()
                 quiet_until = v.t + CHANGE_MS
-            box_end.pump()
-            host_end.pump()
-            now = ticks()
-            dt = (now - last) & (WRAP - 1)
-            last = now
-            box.table.advance(dt)
-            tick(app, box, now)
-            if v.t % HOST_STEP == 0:
-                host.poll(v.t)
+            night.exchange()
             if waiting is not None and box.table.clock.index == waiting[1]:
                 changes.append(v.t - waiting[0])
                 waiting = None
             if v.t % SAMPLE_MS == 0 and v.t >= SETTLE_MS and v.t >= quiet_until:
-                feed.run()
-                e = abs(position(box.table.clock) - position(feed.clock))
+                e = night.error()
                 errors.append(e)
                 if cut:
                     worst_outage = max(worst_outage, e)
@@ -259,7 +123,7 @@ def simulate(minutes: int = 60) -> dict:
         "level_change_ms": changes,
         "box": {"pings_since_config": box.pings, "pongs_since_config": box.pongs,
                 "samples": box.sync.count, "sync_resets": box.sync.resets,
-                "uncertainty_ms_at_end": box.sync.uncertainty(ticks()),
+                "uncertainty_ms_at_end": box.sync.uncertainty(night.ticks()),
                 "odd_clocks": box.odd_clocks, "slew_jumps": box.slew.jumps,
                 "slews": box.slew.slews},
         "host": {"pongs": host.pongs, "clocks_sent": host.clocks_sent},
@@ -271,43 +135,27 @@ def simulate(minutes: int = 60) -> dict:
 
 
 # ------------------------------------------------------------------ figures
-def _figure(key, name, value, unit, goal=None, error=None):
-    f: dict = {"key": key, "name": name, "value": None if value is None else round(value),
-               "unit": unit, "goal": goal}
-    if value is None:
-        f["status"] = "FAILED"
-        f["error"] = error or "not measured"
-    elif goal is None:
-        f["status"] = "info"
-    else:
-        f["status"] = "met" if value <= goal["at_most"] else "MISSED"
-    return f
-
-
-def _goal(key):
-    return {"at_most": CLOCK_GOALS[key]["at_most"], "unit": CLOCK_GOALS[key]["unit"]}
-
-
 def measure(minutes: int = 60) -> dict:
     try:
         d = simulate(minutes)
     except Exception as e:  # noqa: BLE001 -- a failed measurement is reported, not raised
         err = "%s: %s" % (type(e).__name__, e)
         return {"goals": CLOCK_GOALS, "details": {"error": err},
-                "figures": [_figure("clock_sync", "clock sync", None, "", error=err)]}
+                "figures": [figure("clock_sync", "clock sync", None, "", error=err)]}
     e = d["error_ms"]
     ch = d["level_change_ms"]
     late = None if None in ch or not ch else max(ch)
+    sync = goal_of(CLOCK_GOALS, "clock_sync_error")
     figs = [
-        _figure("clock_sync_p50", "clock sync, shown vs host over %d min: p50" % minutes,
-                e["p50"], "ms", _goal("clock_sync_error")),
-        _figure("clock_sync_p99", "clock sync, shown vs host over %d min: p99" % minutes,
-                e["p99"], "ms", _goal("clock_sync_error")),
-        _figure("clock_sync_max", "clock sync, shown vs host: max (2 min outage included)",
-                e["max"], "ms"),
-        _figure("clock_level_change", "clock sync: TD's level change -> box shows it, max",
-                late, "ms", _goal("clock_level_change"),
-                error="a level change never reached the box"),
+        figure("clock_sync_p50", "clock sync, shown vs host over %d min: p50" % minutes,
+               e["p50"], "ms", sync),
+        figure("clock_sync_p99", "clock sync, shown vs host over %d min: p99" % minutes,
+               e["p99"], "ms", sync),
+        figure("clock_sync_max", "clock sync, shown vs host: max (2 min outage included)",
+               e["max"], "ms"),
+        figure("clock_level_change", "clock sync: TD's level change -> box shows it, max",
+               late, "ms", goal_of(CLOCK_GOALS, "clock_level_change"),
+               error="a level change never reached the box"),
     ]
     return {"goals": CLOCK_GOALS, "figures": figs, "details": d}
 
@@ -321,15 +169,8 @@ def main() -> int:
     if args.minutes < 20:
         ap.error("--minutes must be 20 or more (the TD's changes and the outage need room)")
     res = measure(args.minutes)
-    if args.json:
-        print(json.dumps(res))
-    else:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from run import print_table  # bench/run.py's table, one printer for all
-
-        print_table(res["figures"])
-        print("  (%s; %s s)" % (res["details"].get("delays"), res["details"].get("seconds")))
-    return 1 if any(f["status"] == "FAILED" for f in res["figures"]) else 0
+    return report(res, args.json, "%s; %s s" % (res["details"].get("delays"),
+                                                res["details"].get("seconds")))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ machine and its disk, so they are reported, never asserted in tests.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -31,6 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "firmware"), str(ROOT / "host_tools")]
 
+from figures import figure, goal_of, report  # noqa: E402
 from tdhost import commands, league as _league, store as _store, tfile  # noqa: E402
 from tdhost.usb import HostStore  # noqa: E402
 
@@ -101,22 +101,8 @@ def link_rate(tmp: Path, n: int = 500) -> float:
         hs.close()
 
 
-def _figure(key, name, value, unit, goal=None, error=None):
-    f = {"key": key, "name": name, "value": None, "unit": unit, "goal": goal}
-    if value is None:
-        f["status"] = "FAILED"
-        f["error"] = error or "not measured"
-        return f
-    f["value"] = round(value)
-    if goal is None:
-        f["status"] = "info"
-    else:
-        f["status"] = "met" if value >= goal["at_least"] else "MISSED"
-    return f
-
-
 def measure() -> dict:
-    goal = {"at_least": HOST_GOALS["league_events_per_s"]["at_least"], "unit": "events/s"}
+    goal = goal_of(HOST_GOALS, "league_events_per_s")
     try:
         with tempfile.TemporaryDirectory() as d:
             lr = league_rates(Path(d))
@@ -124,15 +110,15 @@ def measure() -> dict:
     except Exception as e:  # noqa: BLE001 -- a failed measurement is reported, not raised
         err = "%s: %s" % (type(e).__name__, e)
         return {"goals": HOST_GOALS, "details": {"error": err},
-                "figures": [_figure("host_sqlite", "host SQLite", None, "", error=err)]}
+                "figures": [figure("host_sqlite", "host SQLite", None, "", error=err)]}
     figs = [
-        _figure("league_events_small", "league events written (log of ~150 events)",
-                lr["small"], "events/s", goal),
-        _figure("league_events_1000", "league events written (log of ~1,150 events)",
-                lr["at_1000"], "events/s", goal),
-        _figure("league_events_3000", "league events written (log of ~3,150 events)",
-                lr["at_3000"], "events/s", goal),
-        _figure("link_events", "box events into the link store", box, "events/s"),
+        figure("league_events_small", "league events written (log of ~150 events)",
+               lr["small"], "events/s", goal),
+        figure("league_events_1000", "league events written (log of ~1,150 events)",
+               lr["at_1000"], "events/s", goal),
+        figure("league_events_3000", "league events written (log of ~3,150 events)",
+               lr["at_3000"], "events/s", goal),
+        figure("link_events", "box events into the link store", box, "events/s"),
     ]
     return {"goals": HOST_GOALS, "figures": figs, "details": dict(lr, link_events_per_s=box)}
 
@@ -141,15 +127,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true", help="print the results as one JSON line")
     args = ap.parse_args()
-    res = measure()
-    if args.json:
-        print(json.dumps(res))
-    else:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        from run import print_table  # bench/run.py's table, one printer for all
-
-        print_table(res["figures"])
-    return 1 if any(f["status"] == "FAILED" for f in res["figures"]) else 0
+    return report(measure(), args.json)
 
 
 if __name__ == "__main__":

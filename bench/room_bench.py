@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import sys
 import tempfile
 import time
@@ -47,6 +46,7 @@ for p in (ROOT / "host_tools",):
 if str(ROOT / "firmware") not in sys.path:
     sys.path.append(str(ROOT / "firmware"))  # at the end: firmware/code.py is not stdlib's code
 
+from figures import figure, goal_of, report  # noqa: E402
 from tcbox.defaults import SETUP  # noqa: E402
 from tcbox.link import LIVE, setup_of  # noqa: E402
 from tcsim.dealers import RoomNight  # noqa: E402
@@ -219,24 +219,6 @@ def screenshot_ms():
 
 
 # ------------------------------------------------------------------ figures
-def _figure(key, name, value, unit, goal=None, error=None, digits=0):
-    f: dict = {"key": key, "name": name, "value": None, "unit": unit, "goal": goal}
-    if value is not None:
-        f["value"] = round(value, digits) if digits else round(value)
-    if value is None:
-        f["status"] = "FAILED"
-        f["error"] = error or "not measured"
-    elif goal is None:
-        f["status"] = "info"
-    else:
-        f["status"] = "met" if value < goal["below"] else "MISSED"
-    return f
-
-
-def _goal(key):
-    return {k: ROOM_GOALS[key][k] for k in ("below", "unit")}
-
-
 def measure(quick=False) -> dict:
     gc.collect()
     gc.freeze()  # the interpreter's own objects: CPython's collector leaves them alone
@@ -257,30 +239,32 @@ def measure(quick=False) -> dict:
     figs = []
     for key, r in details["cost"].items():
         render, kind = key.split("_")
-        figs.append(_figure("room_step_%s" % key, "room: us per box-step, %s screen, %s (%d "
-                            "boxes; host side %.0f us more)" % (
-                                render, "dealers playing" if kind == "busy" else "idle",
-                                r["boxes"], r["host_us_per_box_step"]),
-                            r["box_us_per_box_step"] if r["live"] else None, "us", digits=1,
-                            error="the boxes did not all go LIVE"))
+        figs.append(figure("room_step_%s" % key, "room: us per box-step, %s screen, %s (%d "
+                           "boxes; host side %.0f us more)" % (
+                               render, "dealers playing" if kind == "busy" else "idle",
+                               r["boxes"], r["host_us_per_box_step"]),
+                           r["box_us_per_box_step"] if r["live"] else None, "us", digits=1,
+                           error="the boxes did not all go LIVE"))
     for render, r in details["memory"].items():
-        figs.append(_figure("room_mem_%s" % render, "room: memory per box, %s screen "
-                            "(tracemalloc; power-up %.0f ms)" % (render, r["boot_ms_per_box"]),
-                            r["kib_per_box"], "KiB", digits=1))
+        figs.append(figure("room_mem_%s" % render, "room: memory per box, %s screen "
+                           "(tracemalloc; power-up %.0f ms)" % (render, r["boot_ms_per_box"]),
+                           r["kib_per_box"], "KiB", digits=1))
     big = details["big"]
-    figs.append(_figure("room_300_step", "room: %d boxes (lazy, dealers, host links): wall ms "
-                        "per 100 ms step (host %.1f ms of it)" % (big["boxes"],
-                                                                  big["host_ms_per_step"]),
-                        big["ms_per_step"] if big["live"] else None, "ms", _goal("room_300_step"),
-                        "the boxes did not all go LIVE", digits=1))
+    figs.append(figure("room_300_step", "room: %d boxes (lazy, dealers, host links): wall ms "
+                       "per 100 ms step (host %.1f ms of it)" % (big["boxes"],
+                                                                 big["host_ms_per_step"]),
+                       big["ms_per_step"] if big["live"] else None, "ms",
+                       goal_of(ROOM_GOALS, "room_300_step"), "the boxes did not all go LIVE",
+                       digits=1))
     demo = details["demo"]
-    figs.append(_figure("demo_room_night", "room: 7 boxes (6 cable, 1 pty), dealers, host "
-                        "links: a %d-hour night, projected" % NIGHT_H,
-                        demo["night_s"] if demo["live"] else None, "s", _goal("demo_room_night"),
-                        "the boxes did not all go LIVE", digits=1))
+    figs.append(figure("demo_room_night", "room: 7 boxes (6 cable, 1 pty), dealers, host "
+                       "links: a %d-hour night, projected" % NIGHT_H,
+                       demo["night_s"] if demo["live"] else None, "s",
+                       goal_of(ROOM_GOALS, "demo_room_night"), "the boxes did not all go LIVE",
+                       digits=1))
     for key, ms in sorted(details["screenshot_ms"].items()):
         render, board = key.split("_")
-        figs.append(_figure("room_shot_%s" % key, "room: a screenshot, %s, %s screen" % (
+        figs.append(figure("room_shot_%s" % key, "room: a screenshot, %s, %s screen" % (
             board, render), ms, "ms", digits=1))
     return {"goals": ROOM_GOALS, "figures": figs, "details": details}
 
@@ -290,15 +274,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true", help="print the results as one JSON line")
     ap.add_argument("--quick", action="store_true", help="fewer boxes and minutes (a check)")
     args = ap.parse_args()
-    res = measure(args.quick)
-    if args.json:
-        print(json.dumps(res))
-    else:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from run import print_table  # bench/run.py's table, one printer for all
-
-        print_table(res["figures"])
-    return 1 if any(f["status"] == "FAILED" for f in res["figures"]) else 0
+    return report(measure(args.quick), args.json)
 
 
 if __name__ == "__main__":

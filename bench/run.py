@@ -55,6 +55,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import figures
+
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
 FIRMWARE = ROOT / "firmware"
@@ -289,46 +291,9 @@ def run_json_script(cmd: list[str], libdir: Path, label: str) -> dict:
     return d
 
 
-def run_box(micropython: str, mpy_cross: str) -> dict:
-    """bench/box_bench.py's figures, goals and details (or {"error": ...})."""
-    p = run([sys.executable, str(BOX), "--json", "--micropython", micropython,
-             "--mpy-cross", mpy_cross], ROOT, timeout=900)
-    if p is None:
-        return {"error": "box_bench.py timed out"}
-    try:
-        return json.loads(last_line(p.stdout))
-    except ValueError:
-        return {"error": "box_bench.py failed (exit %d): %s" % (
-            p.returncode, last_line(p.stderr) or last_line(p.stdout))}
-
-
-def run_clock() -> dict:
-    """bench/clock_bench.py's figures, goals and details (or {"error": ...})."""
-    p = run([sys.executable, str(CLOCK), "--json"], ROOT, timeout=120)
-    if p is None:
-        return {"error": "clock_bench.py timed out"}
-    try:
-        return json.loads(last_line(p.stdout))
-    except ValueError:
-        return {"error": "clock_bench.py failed (exit %d): %s" % (
-            p.returncode, last_line(p.stderr) or last_line(p.stdout))}
-
-
-def run_room() -> dict:
-    """bench/room_bench.py's figures, goals and details (or {"error": ...})."""
-    p = run([sys.executable, str(ROOM), "--json"], ROOT, timeout=600)
-    if p is None:
-        return {"error": "room_bench.py timed out"}
-    try:
-        return json.loads(last_line(p.stdout))
-    except ValueError:
-        return {"error": "room_bench.py failed (exit %d): %s" % (
-            p.returncode, last_line(p.stderr) or last_line(p.stdout))}
-
-
-def run_sub(script: Path, timeout: int = 300) -> dict:
+def run_sub(script: Path, timeout: int = 300, args: tuple = ()) -> dict:
     """A bench script's ``--json`` figures, goals and details (or {"error": ...})."""
-    p = run([sys.executable, str(script), "--json"], ROOT, timeout=timeout)
+    p = run([sys.executable, str(script), "--json", *args], ROOT, timeout=timeout)
     if p is None:
         return {"error": "%s timed out" % script.name}
     try:
@@ -346,44 +311,9 @@ def version_of(cmd: list[str]) -> str:
 # ---------------------------------------------------------------------------------- figures
 def figure(key: str, name: str, value, unit: str, goal_key: str | None = None,
            error: str | None = None, digits: int = 0) -> dict:
-    f: dict = {"key": key, "name": name, "value": None, "unit": unit, "goal": None}
-    if value is not None:
-        f["value"] = round(value, digits) if digits else round(value)
-    if goal_key is not None:
-        f["goal"] = {"below": GOALS[goal_key]["below"], "unit": GOALS[goal_key]["unit"]}
-    if value is None:
-        f["status"] = "FAILED"
-        f["error"] = error or "not measured"
-    elif f["goal"] is None:
-        f["status"] = "info"
-    else:  # judged on the unrounded value
-        f["status"] = "met" if value < f["goal"]["below"] else "MISSED"
-    return f
-
-
-def print_table(figs: list[dict]) -> None:
-    rows = [("figure", "value", "goal", "status")]
-    for f in figs:
-        v = "-" if f["value"] is None else "%s %s" % (f["value"], f["unit"])
-        g = f["goal"]
-        if g is None:
-            g = "-"
-        elif "at_most" in g:  # the box's goals (box_bench.py): at most, not below
-            g = "<= %s %s" % (g["at_most"], g["unit"])
-        elif "at_least" in g:  # rates (host_bench.py)
-            g = ">= %s %s" % (g["at_least"], g["unit"])
-        else:
-            g = "< %s %s" % (g["below"], g["unit"])
-        rows.append((f["name"], v, g, f["status"]))
-    w = [max(len(r[i]) for r in rows) for i in range(4)]
-    for i, r in enumerate(rows):
-        print("  %s | %s | %s | %s" % (r[0].ljust(w[0]), r[1].rjust(w[1]), r[2].ljust(w[2]),
-                                       r[3]))
-        if i == 0:
-            print("  %s-+-%s-+-%s-+-%s" % ("-" * w[0], "-" * w[1], "-" * w[2], "-" * w[3]))
-    for f in figs:
-        if f["status"] == "FAILED":
-            print("  FAILED %s: %s" % (f["name"], f["error"]))
+    """One row of the engine's figures (bench/figures.py), judged against GOALS[goal_key]."""
+    goal = None if goal_key is None else figures.goal_of(GOALS, goal_key)
+    return figures.figure(key, name, value, unit, goal, error, digits)
 
 
 def main() -> int:
@@ -447,15 +377,15 @@ def main() -> int:
                                         "time_events.py (CPython)")
     print("  the box: idle redraws, idle allocation, heap after boot, press to frame ...",
           flush=True)
-    box = run_box(args.micropython, args.mpy_cross)
+    box = run_sub(BOX, 900, ("--micropython", args.micropython, "--mpy-cross", args.mpy_cross))
     print("  clock sync: a simulated hour of box and host over a jittery cable ...", flush=True)
-    clock = run_clock()
+    clock = run_sub(CLOCK, 120)
     print("  the simulated room: time per box-step, memory per box, 300 boxes ...", flush=True)
-    room = run_room()
+    room = run_sub(ROOM, 600)
     print("  the host: SQLite events written per second ...", flush=True)
     host = run_sub(HOST)
     print("  sync over MQTT: level changes to 50/200/500 boxes, host frames/s ...", flush=True)
-    sync = run_sub(SYNC, timeout=400)
+    sync = run_sub(SYNC, 400)
 
     def hv(k: str):
         return heap[k]["min_heap_kib"]
@@ -507,30 +437,16 @@ def main() -> int:
                else timing["micropython"]["mean_us_per_event"],
                "us", error=timing["micropython"].get("error"), digits=1),
     ]
-    if "error" in box:
-        figs.append(figure("box", "the box (bench/box_bench.py)", None, "", error=box["error"]))
-    else:
-        figs += box["figures"]
-    if "error" in clock:
-        figs.append(figure("clock", "clock sync (bench/clock_bench.py)", None, "",
-                           error=clock["error"]))
-    else:
-        figs += clock["figures"]
-    if "error" in room:
-        figs.append(figure("room", "the simulated room (bench/room_bench.py)", None, "",
-                           error=room["error"]))
-    else:
-        figs += room["figures"]
-    if "error" in host:
-        figs.append(figure("host", "the host's SQLite (bench/host_bench.py)", None, "",
-                           error=host["error"]))
-    else:
-        figs += host["figures"]
-    if "error" in sync:
-        figs.append(figure("sync", "sync over MQTT (bench/sync_bench.py)", None, "",
-                           error=sync["error"]))
-    else:
-        figs += sync["figures"]
+    subs = [("box", "the box (bench/box_bench.py)", box),
+            ("clock", "clock sync (bench/clock_bench.py)", clock),
+            ("room", "the simulated room (bench/room_bench.py)", room),
+            ("host", "the host's SQLite (bench/host_bench.py)", host),
+            ("sync", "sync over MQTT (bench/sync_bench.py)", sync)]
+    for key, what, d in subs:
+        if "error" in d:
+            figs.append(figure(key, what, None, "", error=d["error"]))
+        else:
+            figs += d["figures"]
 
     mp_version = version_of([args.micropython, "-c", "import sys; print('%d.%d.%d (%s)' % ("
                              "sys.implementation.version[:3] + (sys.version,)))"])
@@ -551,24 +467,17 @@ def main() -> int:
             "timing": timing,
             "seconds": round(time.perf_counter() - t_start, 1),
         },
-        "box": {"goals": box.get("goals"), "details": box.get("details"),
-                "error": box.get("error")},
-        "clock": {"goals": clock.get("goals"), "details": clock.get("details"),
-                  "error": clock.get("error")},
-        "room": {"goals": room.get("goals"), "details": room.get("details"),
-                 "error": room.get("error")},
-        "host": {"goals": host.get("goals"), "details": host.get("details"),
-                 "error": host.get("error")},
-        "sync": {"goals": sync.get("goals"), "details": sync.get("details"),
-                 "error": sync.get("error")},
     }
+    for key, _, d in subs:
+        result[key] = {"goals": d.get("goals"), "details": d.get("details"),
+                       "error": d.get("error")}
     RESULTS.write_text(json.dumps(result, indent=2) + "\n")
 
     print()
     print("bench: %s: %d hands, %d events; CPython %s; MicroPython %s" % (
         result["session"]["file"], result["session"]["hands"], events, result["python"],
         mp_version))
-    print_table(figs)
+    figures.print_table(figs)
     for k, r in heap.items():
         bad = r.get("failed_above_a_success_kib")
         if bad:

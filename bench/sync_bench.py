@@ -49,11 +49,14 @@ for p in (ROOT / "host_tools",):
         sys.path.insert(0, str(p))
 if str(ROOT / "firmware") not in sys.path:
     sys.path.append(str(ROOT / "firmware"))  # at the end: firmware/code.py is not stdlib's code
+sys.path.append(str(ROOT / "tests" / "host"))  # vtime: the host's feed
 
-from tableclock.clock import LevelClock  # noqa: E402
+from vtime import Feed  # noqa: E402
+
+from figures import figure, goal_of, report  # noqa: E402
 from tableclock.protocol import HOST, Sender  # noqa: E402
 from tableclock.table import Table  # noqa: E402
-from tcbox.link import LIVE, setup_of  # noqa: E402
+from tcbox.link import LIVE  # noqa: E402
 from tdhost import broker as B  # noqa: E402
 
 SYNC_GOALS = {
@@ -82,8 +85,12 @@ def box_id(i):
     return "tc-%04d" % i
 
 
+def _ms():
+    return time.monotonic_ns() // 1000000
+
+
 def _ticks():
-    return (time.monotonic_ns() // 1000000) & MASK
+    return _ms() & MASK
 
 
 # ------------------------------------------------------------------ the boxes (worker)
@@ -155,32 +162,6 @@ def worker(port, users):
 
 
 # ------------------------------------------------------------------ the host
-class Feed:
-    """One tournament clock for every table (real time); ``level()`` is the TD's change."""
-
-    def __init__(self):
-        self.clock = LevelClock(Table(dict(SETUP)).clock.levels)
-        self.at = time.monotonic()
-        self.clock_version = 0
-
-    def run(self):
-        now = time.monotonic()
-        self.clock.advance(int((now - self.at) * 1000))
-        self.at = now
-
-    def level(self, index):
-        self.run()
-        self.clock.index = index
-        self.clock.left_ms = self.clock.levels[index][3]
-        self.clock_version += 1
-
-    def for_table(self, table, box):
-        self.run()
-        c = self.clock
-        return {"config": setup_of(SETUP), "seating": NAMES,
-                "clock": {"level_index": c.index, "ms_left": c.left_ms, "paused": c.paused}}
-
-
 class _Mosquitto(B.Mosquitto):
     """Mosquitto with many users: one ``mosquitto_passwd -U`` for them all."""
 
@@ -239,7 +220,7 @@ def level_changes(kind, sizes=SIZES, changes=CHANGES):
     with tempfile.TemporaryDirectory() as tmp:
         b, url = start_broker(kind, tmp, max(sizes))
         store = HostStore(os.path.join(tmp, "host.sqlite"))
-        feed = Feed()
+        feed = Feed(_ms, SETUP, NAMES)  # real time
         hub = _hub(url, store, feed)
         w = subprocess.Popen([sys.executable, __file__, "--worker", str(b.port)]
                              + (["--users"] if kind == "mosquitto" else []),
@@ -401,23 +382,6 @@ def throughput(kind, boxes=200, total=8000):
 
 
 # ------------------------------------------------------------------ figures
-def _figure(key, name, value, unit, goal=None, error=None):
-    f: dict = {"key": key, "name": name, "value": None if value is None else round(value),
-               "unit": unit, "goal": goal}
-    if value is None:
-        f["status"] = "FAILED"
-        f["error"] = error or "not measured"
-    elif goal is None:
-        f["status"] = "info"
-    else:
-        f["status"] = "met" if value <= goal["at_most"] else "MISSED"
-    return f
-
-
-def _goal(key):
-    return {"at_most": SYNC_GOALS[key]["at_most"], "unit": SYNC_GOALS[key]["unit"]}
-
-
 def measure(quick=False) -> dict:
     import logging
 
@@ -434,12 +398,12 @@ def measure(quick=False) -> dict:
         try:
             res = level_changes(kind, sizes, 2 if quick else CHANGES)
         except B.MosquittoMissing as e:
-            figs.append(_figure("level_%s" % kind, "level change -> boxes, %s" % name, None,
-                                "ms", error=str(e)))
+            figs.append(figure("level_%s" % kind, "level change -> boxes, %s" % name, None,
+                               "ms", error=str(e)))
             continue
         except Exception as e:  # noqa: BLE001 -- a failed measurement is reported
-            figs.append(_figure("level_%s" % kind, "level change -> boxes, %s" % name, None,
-                                "ms", error="%s: %s" % (type(e).__name__, e)))
+            figs.append(figure("level_%s" % kind, "level change -> boxes, %s" % name, None,
+                               "ms", error="%s: %s" % (type(e).__name__, e)))
             continue
         details["level_" + kind] = res
         for n in sizes:
@@ -447,9 +411,9 @@ def measure(quick=False) -> dict:
             live = r["boxes_live"]
             who = "%d boxes" % n if live == n else "%d of %d boxes up" % (live, n)
             for p in ("p50", "p99"):
-                f = _figure("level_%s_%d_%s" % (kind, n, p),
-                            "level change -> %s, %s: %s" % (who, name, p), r[p], "ms",
-                            _goal("level_change"), error="no box came up")
+                f = figure("level_%s_%d_%s" % (kind, n, p),
+                           "level change -> %s, %s: %s" % (who, name, p), r[p], "ms",
+                           goal_of(SYNC_GOALS, "level_change"), error="no box came up")
                 if r["missing"] or not live:  # the run worked; the boxes or broker did not
                     f["status"] = "MISSED"
                     if r["missing"]:
@@ -462,13 +426,13 @@ def measure(quick=False) -> dict:
         except Exception as e:  # noqa: BLE001
             r = {"per_s": None, "error": "%s: %s" % (type(e).__name__, e)}
         details["throughput_" + kind] = r
-        figs.append(_figure("host_%s_per_s" % kind, "host: %s frames handled per second"
-                            % kind, r.get("per_s"), "/s", error=r.get("error")))
+        figs.append(figure("host_%s_per_s" % kind, "host: %s frames handled per second"
+                           % kind, r.get("per_s"), "/s", error=r.get("error")))
     topic = len("tc/ev1-k1/box/tc-0123456789ab/status")
     for seats in (8, 10):
         f = status_frame(seats, "tc-0123456789ab")
-        figs.append(_figure("status_bytes_%d" % seats, "status frame, %d seats mid-hand (MQTT "
-                            "PUBLISH + %d)" % (seats, topic + 4), len(f), "B"))
+        figs.append(figure("status_bytes_%d" % seats, "status frame, %d seats mid-hand (MQTT "
+                           "PUBLISH + %d)" % (seats, topic + 4), len(f), "B"))
         details["status_%d" % seats] = len(f)
     details["seconds"] = round(time.perf_counter() - t0, 1)
     return {"goals": SYNC_GOALS, "figures": figs, "details": details}
@@ -490,15 +454,7 @@ def main() -> int:
         blaster(int(port), kind, int(boxes), int(total))
         return 0
     res = measure(args.quick)
-    if args.json:
-        print(json.dumps(res))
-    else:
-        sys.path.insert(0, str(ROOT / "bench"))
-        from run import print_table  # bench/run.py's table, one printer for all
-
-        print_table(res["figures"])
-        print("  (%s s)" % res["details"].get("seconds"))
-    return 1 if any(f["status"] == "FAILED" for f in res["figures"]) else 0
+    return report(res, args.json, "%s s" % res["details"].get("seconds"))
 
 
 if __name__ == "__main__":

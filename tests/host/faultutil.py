@@ -7,21 +7,23 @@ simulated boxes: the firmware's own MqttLink/MqttPort (adafruit_minimqtt on
 CPython sockets, as in tests/host/test_mqtt_link.py) on a tableclock Table
 that a scripted dealer plays.
 
-Time is virtual wherever the code takes a clock: ``rig.v`` (ms) drives the
-host (hub and BoxLinks), the feed's clock and the boxes' ticks (which start
-a minute before the 2**29 wrap and may run *ppm* fast); only the network is
-real.  ``rig.run(until)`` loops (box steps, hub poll, ``step`` virtual ms, a
-real ``nap``) until *until()* holds, bounded in real seconds.
+Time is virtual wherever the code takes a clock: ``rig.v`` (ms; V, Feed and
+App are tests/host/vtime.py's) drives the host (hub and BoxLinks), the
+feed's clock and the boxes' ticks (which start a minute before the 2**29
+wrap and may run *ppm* fast); only the network is real.  ``rig.run(until)``
+loops (box steps, hub poll, ``step`` virtual ms, a real ``nap``) until
+*until()* holds, bounded in real seconds.
 """
 
 import socket
 import time
 
+from vtime import App, Feed, V
+
 from tableclock import record
-from tableclock.clock import LevelClock
 from tableclock.clocksync import ticks_diff
 from tableclock.table import Table
-from tcbox.link import LIVE, attach, setup_of, tick
+from tcbox.link import LIVE, attach, tick
 from tcbox.mqtt_link import MASK, MqttLink, MqttPort
 from tdhost.broker import start_embedded, start_mosquitto
 from tdhost.faultproxy import FaultProxy
@@ -48,60 +50,20 @@ def real_ms():
     return (time.monotonic_ns() // 1000000) & MASK
 
 
-class V:
-    """Virtual time in ms."""
-
-    def __init__(self, t=1000):
-        self.t = t
-
-    def __call__(self):
-        return self.t
-
-
-class Feed:
-    """The host's tournament clock on virtual time (``clock_version`` moves
-    on each change the TD makes), and the table's config and seating."""
-
-    def __init__(self, v):
-        self.v = v
-        self.clock = LevelClock(Table(dict(SETUP)).clock.levels)
-        self.at = v.t
-        self.clock_version = 0
-
-    def run(self):
-        self.clock.advance(self.v.t - self.at)
-        self.at = self.v.t
-
-    def level(self, index):
-        self.run()
-        self.clock.index = index
-        self.clock.left_ms = self.clock.levels[index][3]
-        self.clock_version += 1
-
-    def for_table(self, table, box):
-        self.run()
-        c = self.clock
-        return {"config": setup_of(SETUP), "seating": NAMES,
-                "clock": {"level_index": c.index, "ms_left": c.left_ms, "paused": c.paused}}
-
-
-def position(c):
-    """ms of the tournament gone by on a LevelClock."""
-    return sum(c.levels[i][3] for i in range(c.index)) + c.levels[c.index][3] - c.left_ms
-
-
 class Broker:
-    """One broker under test, restartable on its port."""
+    """One broker under test (*kind*: amqtt or mosquitto, with *users*), restartable on
+    its port.  tests/host/test_mqtt_link.py's too."""
 
-    def __init__(self, kind, tmp_path):
+    def __init__(self, kind, tmp_path, users=USERS):
         self.kind = kind
         self.tmp = tmp_path
+        self.users = users
         self.b = self._start(0)
 
     def _start(self, port):
         if self.kind == "amqtt":
             return start_embedded(port=port)
-        return start_mosquitto(self.tmp, port=port, users=USERS)
+        return start_mosquitto(self.tmp, port=port, users=self.users)
 
     @property
     def port(self):
@@ -111,7 +73,7 @@ class Broker:
         return self.b.url if self.kind == "amqtt" else self.b.url_for(user)
 
     def creds(self, user):
-        return (user, USERS[user]) if self.kind == "mosquitto" else (None, None)
+        return (user, self.users[user]) if self.kind == "mosquitto" else (None, None)
 
     def stop(self):
         self.b.stop()
@@ -120,22 +82,6 @@ class Broker:
         port = self.b.port
         self.b.stop()
         self.b = self._start(port)
-
-
-class _App:
-    """What tcbox.linkparts.attach/tick need of tcbox.app.App."""
-
-    saver = None
-    state = None
-
-    def __init__(self):
-        self.info = {}
-        self.dirty = False
-        self.table = None
-        self.level_key = None
-
-    def save(self):
-        pass
 
 
 class SimBox:
@@ -164,7 +110,7 @@ class SimBox:
 
         self.link.event = queued
         self.link.restore(extra if extra is not None else {"b": 6, "t": 4, "p": PAIRING})
-        self.app = _App()
+        self.app = App()
         attach(self.app, self.link)
         self.link.on_instruction = self._shown
         self.last = self.ticks()
@@ -239,8 +185,7 @@ class SimBox:
 
     def clock_error(self):
         """|box's tournament position - host's|, ms."""
-        self.rig.feed.run()
-        return abs(position(self.t.clock) - position(self.rig.feed.clock))
+        return self.rig.feed.error(self.t.clock)
 
 
 class Rig:
@@ -249,12 +194,12 @@ class Rig:
     def __init__(self, kind, tmp_path):
         self.kind = kind
         self.tmp = tmp_path
-        self.v = V()
+        self.v = V(1000)
         self.broker = Broker(kind, tmp_path)
         self.proxy = FaultProxy(self.broker.port).start()
         self.db = str(tmp_path / "host.sqlite")
         self.store = HostStore(self.db)
-        self.feed = Feed(self.v)
+        self.feed = Feed(self.v, SETUP, NAMES)
         self.applied = []  # every on_event of every hub: each box event once
         self.hub = None
         self.hubs = []

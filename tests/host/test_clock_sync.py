@@ -1,21 +1,20 @@
 """The host's side of the clock sync (tdhost/usb.py BoxLink; docs/protocol.md, "Clock sync
 on the box"), and box Link <-> host BoxLink end to end over the in-memory cable
-(tdhost/pipe.py) with delays and jitter injected, on one virtual time line.
+(tdhost/pipe.py) with delays and jitter injected, on one virtual time line
+(tests/host/vtime.py).
 
 The host answers a box's ping with a pong carrying host_ms, sends the feed's clock every
 10 s and at once when the feed says its clock changed.  No real time passes: every clock
 is a number the test moves.
 """
 
-from tableclock.clock import LevelClock
+from vtime import BOX, HOST0, KEY, WRAP, CableNight, Feed, V
+
 from tableclock.protocol import Receiver, Sender
-from tableclock.table import Table
-from tcbox.link import LIVE, Link, setup_of, tick
+from tcbox.link import LIVE, setup_of
 from tdhost.pipe import Cable
 from tdhost.usb import CLOCK_MS, BoxLink, HostStore, StaticFeed
 
-KEY = bytes(range(32))
-BOX = "tc-01"
 LEVELS = [{"sb": 25, "bb": 50, "ante": 0, "minutes": 20},
           {"sb": 50, "bb": 100, "ante": 0, "minutes": 20},
           {"break": 10},
@@ -23,47 +22,6 @@ LEVELS = [{"sb": 25, "bb": 50, "ante": 0, "minutes": 20},
 SETUP = {"profile": "lppl", "seats": 6, "players": {"1": 3000, "2": 3000, "3": 3000},
          "button": 1, "levels": LEVELS}
 NAMES = {"names": {"1": "Ann", "2": "Bo", "3": "Cy"}}
-HOST0 = 1717171717000 + 3 * 3600 * 1000  # the host's Unix ms at virtual time 0
-WRAP = 1 << 29
-
-
-class V:
-    """Virtual time in ms."""
-
-    def __init__(self, t=0):
-        self.t = t
-
-    def __call__(self):
-        return self.t
-
-
-class Feed:
-    """A live host's feed: a tournament clock running on virtual time, with
-    ``clock_version`` moved on each change the TD makes."""
-
-    def __init__(self, v, levels=LEVELS):
-        self.v = v
-        self.clock = LevelClock(Table(dict(SETUP, levels=levels)).clock.levels)
-        self.at = v.t
-        self.clock_version = 0
-        self.asked = 0
-
-    def run(self):
-        self.clock.advance(self.v.t - self.at)
-        self.at = self.v.t
-
-    def level(self, index):
-        self.run()
-        self.clock.index = index
-        self.clock.left_ms = self.clock.levels[index][3]
-        self.clock_version += 1
-
-    def for_table(self, table, box):
-        self.asked += 1
-        self.run()
-        c = self.clock
-        return {"config": setup_of(SETUP), "seating": NAMES,
-                "clock": {"level_index": c.index, "ms_left": c.left_ms, "paused": c.paused}}
 
 
 class HandBox:
@@ -159,7 +117,7 @@ def test_the_clock_goes_every_10s_and_a_static_one_runs_on(tmp_path):
 def test_a_feed_change_goes_out_in_the_next_poll(tmp_path):
     v = V(1000)
     cable = Cable()
-    feed = Feed(v)
+    feed = Feed(v, SETUP, NAMES)
     host = _host(tmp_path, cable, feed, v, wall=lambda: HOST0 + v.t)
     box = HandBox(cable.a)
     box.hello()
@@ -212,124 +170,8 @@ def test_a_feed_with_only_a_version_is_watched_through_it(tmp_path):
 
 
 # -------------------------------------------------------------- end to end
-class Delayed:
-    """A cable end whose writes reach the other side *delay(n)* ms later
-    (n counts the writes: one frame each), in order."""
-
-    def __init__(self, end, v, delay):
-        self.end = end
-        self.v = v
-        self.delay = delay
-        self.n = 0
-        self.flight = []  # [due, bytes]
-        self.baudrate = end.baudrate
-
-    @property
-    def connected(self):
-        return self.end.connected
-
-    @property
-    def in_waiting(self):
-        return self.end.in_waiting
-
-    def read(self, n=1):
-        return self.end.read(n)
-
-    def write(self, buf):
-        if not self.end.connected:
-            return 0
-        self.n += 1
-        due = self.v.t + self.delay(self.n)
-        if self.flight and due < self.flight[-1][0]:
-            due = self.flight[-1][0]
-        self.flight.append([due, bytes(buf)])
-        return len(buf)
-
-    def pump(self):
-        while self.flight and self.flight[0][0] <= self.v.t:
-            self.end.write(self.flight.pop(0)[1])
-
-
-class Rand:
-    def __init__(self, seed):
-        self.x = seed
-
-    def below(self, n):
-        self.x = (self.x * 1103515245 + 12345) & 0x7FFFFFFF
-        return (self.x >> 8) % n
-
-
-def _jitter(seed, base, spread, every, burst):
-    r = Rand(seed)
-    return lambda n: base + r.below(spread) + (r.below(burst) if n % every == 0 else 0)
-
-
-class _App:
-    state = None
-
-    def __init__(self):
-        self.info = {}
-        self.dirty = False
-
-    def save(self):
-        pass
-
-
-def _position(c):
-    return sum(c.levels[i][3] for i in range(c.index)) + c.levels[c.index][3] - c.left_ms
-
-
-class Night:
-    """A box and the host over the cable: box loop every 20 ms (ticks from 30 s before
-    the 2**29 wrap, 50 ppm fast), host poll every 100 ms, box -> host 5..45 ms (+ up to
-    300 ms on every 5th frame), host -> box 30..230 ms (+ up to 600 ms on every 3rd)."""
-
-    def __init__(self, tmp_path):
-        self.v = V(0)
-        self.cable = Cable()
-        self.box_end = Delayed(self.cable.a, self.v, _jitter(3, 5, 40, 5, 300))
-        self.host_end = Delayed(self.cable.b, self.v, _jitter(4, 30, 200, 3, 600))
-        self.table = Table(dict(SETUP))
-        self.box = Link(self.box_end, BOX, self.table, KEY, "ev1")
-        self.box.restore({"b": 6, "t": 4})
-        self.app = _App()
-        self.feed = Feed(self.v)
-        self.feed.clock.advance(7 * 60000 + 321)  # the night is 7 min in
-        self.host = BoxLink(self.host_end, KEY, "ev1", HostStore(str(tmp_path / "h.sqlite")),
-                            self.feed, clock=self.v, wall=lambda: HOST0 + self.v.t)
-        self.last = self.ticks()
-
-    def ticks(self):
-        t = self.v.t
-        return (WRAP - 30000 + t + t * 50 // 1000000) & (WRAP - 1)
-
-    def step(self):
-        self.v.t += 20
-        self.box_end.pump()
-        self.host_end.pump()
-        now = self.ticks()
-        dt = (now - self.last) & (WRAP - 1)
-        self.last = now
-        self.box.table.advance(dt)
-        tick(self.app, self.box, now)
-        if self.v.t % 100 == 0:
-            self.host.poll(self.v.t)
-
-    def error(self):
-        """|box - host| in ms of the tournament."""
-        self.feed.run()
-        return abs(_position(self.box.table.clock) - _position(self.feed.clock))
-
-    def run(self, ms):
-        worst = 0
-        for _ in range(ms // 20):
-            self.step()
-            worst = max(worst, self.error())
-        return worst
-
-
 def test_end_to_end_within_250ms_and_a_level_change_within_a_second(tmp_path):
-    night = Night(tmp_path)
+    night = CableNight(tmp_path, SETUP, NAMES)
     night.run(20000)  # hello, config, the box's first pings
     assert night.box.state == LIVE and night.host.state == "live"
     assert night.box.sync.ready(night.ticks()) and night.host.pongs >= 4

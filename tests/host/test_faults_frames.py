@@ -15,20 +15,9 @@ import random
 
 import paho.mqtt.client as mqtt
 import pytest
-from faultutil import (
-    EVENT,
-    KEY,
-    OTHER_KEY,
-    PAIRING,
-    SETUP,
-    Feed,
-    Rig,
-    V,
-    _App,
-    exactly_once,
-    position,
-)
+from faultutil import EVENT, KEY, NAMES, OTHER_KEY, PAIRING, SETUP, Rig, exactly_once
 from paho.mqtt.enums import CallbackAPIVersion
+from vtime import App, Feed, V
 
 from tableclock.protocol import HOST, MAX_FRAME, ProtocolError, Sender, decode
 from tableclock.table import Table
@@ -147,7 +136,7 @@ class _Box:
         self.v = v
         self.link = Link(end, "tc-01", Table(dict(SETUP)))
         self.link.restore({"b": 6, "t": 4, "p": PAIRING})
-        self.app = _App()
+        self.app = App()
         self.made = []
         event = self.link.event
 
@@ -189,10 +178,10 @@ def test_a_laptop_that_stops_reading_its_usb_port(tmp_path):
     reads again: each event once, the instruction carried out once, the
     clock back within 250 ms.  (tests/host/test_usb_link.py does the same on
     a real pty, checking the box's work per poll.)"""
-    v = V()
+    v = V(1000)
     cable = Cable(capacity=4096)
     store = HostStore(str(tmp_path / "h.sqlite"))
-    feed = Feed(v)
+    feed = Feed(v, SETUP, NAMES)
     applied = []
     host = BoxLink(cable.b, KEY, EVENT, store, feed, applied.append, clock=v)
     box = _Box(cable.a, v)
@@ -224,9 +213,8 @@ def test_a_laptop_that_stops_reading_its_usb_port(tmp_path):
     made = [e for e in box.made if e is not None]
     assert [m["id"] for m in applied] == made and [e["id"] for e in store.events()] == made
     assert box.shown == ["u-1"]
-    feed.run()
     assert box.link.table.clock.index == 1
-    assert abs(position(box.link.table.clock) - position(feed.clock)) <= 250
+    assert feed.error(box.link.table.clock) <= 250
     store.close()
 
 

@@ -4,9 +4,10 @@ The box is the firmware's own MqttLink/MqttPort (tcbox/mqtt_link.py) with
 the real adafruit_minimqtt 8.1 on CPython sockets; the host is
 tdhost.mqtt.MqttHub with tdhost.usb.BoxLink per box (paho-mqtt 2.x); the
 broker is the embedded amqtt and Mosquitto (skipped, with its reason, when
-/usr/sbin/mosquitto is missing).  Both links run on one clock the test
-moves, 10 ms per loop; the real waits are the network's (a loop sleeps 2 ms
-so the broker and paho's thread get to run), each wait bounded.
+/usr/sbin/mosquitto is missing), started by tests/host/faultutil.py's Broker.
+Both links run on one clock the test moves, 10 ms per loop; the real waits
+are the network's (a loop sleeps 2 ms so the broker and paho's thread get to
+run), each wait bounded.
 """
 
 import socket
@@ -14,13 +15,14 @@ import time
 
 import paho.mqtt.client as mqtt
 import pytest
+from faultutil import Broker, real_ms
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tableclock.protocol import Sender
 from tableclock.table import Table
 from tcbox.link import DISCONNECTED, HELLO_SENT, LIVE, setup_of
-from tcbox.mqtt_link import MASK, UP, MqttLink, MqttPort
-from tdhost.broker import MosquittoMissing, start_embedded, start_mosquitto
+from tcbox.mqtt_link import UP, MqttLink, MqttPort
+from tdhost.broker import MosquittoMissing
 from tdhost.mqtt import MqttHub, parse_url
 from tdhost.usb import HostStore, StaticFeed
 
@@ -38,44 +40,10 @@ USERS = {"host": "host-secret", "tc-01": "pw-01", "tc-02": "pw-02", "tc-09": "pw
 REAL_S = 15.0  # the most any wait in these tests may take
 
 
-class Broker:
-    """One broker under test, restartable on its port."""
-
-    def __init__(self, kind, tmp_path):
-        self.kind = kind
-        self.tmp = tmp_path
-        self.b = self._start(0)
-
-    def _start(self, port):
-        if self.kind == "amqtt":
-            return start_embedded(port=port)
-        return start_mosquitto(self.tmp, port=port, users=USERS)
-
-    @property
-    def port(self):
-        return self.b.port
-
-    def url(self, user="host"):
-        if self.kind == "amqtt":
-            return self.b.url
-        return self.b.url_for(user)
-
-    def creds(self, user):
-        return (user, USERS[user]) if self.kind == "mosquitto" else (None, None)
-
-    def stop(self):
-        self.b.stop()
-
-    def restart(self):
-        port = self.b.port
-        self.b.stop()
-        self.b = self._start(port)
-
-
 @pytest.fixture(params=["amqtt", "mosquitto"])
 def broker(request, tmp_path):
     try:
-        b = Broker(request.param, tmp_path)
+        b = Broker(request.param, tmp_path, USERS)
     except MosquittoMissing as e:
         pytest.skip(str(e))
     yield b
@@ -93,8 +61,7 @@ class Clock:
 def _box(broker, box_id="tc-01", key=KEY, password=None):
     user, pw = broker.creds(box_id)
     port = MqttPort(socket, box_id, EVENT, "127.0.0.1", broker.port, user,
-                    password if password is not None else pw, rand=lambda: 0,
-                    ticks=lambda: (time.monotonic_ns() // 1000000) & MASK)
+                    password if password is not None else pw, rand=lambda: 0, ticks=real_ms)
     box = MqttLink(port, box_id, Table(SETUP), key=key, key_id=EVENT)
     box.restore(None)
     box.table_no = 4  # as pairing leaves it
@@ -226,7 +193,7 @@ def test_network_frames_cannot_pair_a_box_or_speak_for_another_box(broker, tmp_p
 @pytest.fixture
 def mosquitto(tmp_path):
     try:
-        b = Broker("mosquitto", tmp_path)
+        b = Broker("mosquitto", tmp_path, USERS)
     except MosquittoMissing as e:
         pytest.skip(str(e))
     yield b
@@ -304,7 +271,7 @@ def test_a_box_on_wifi_can_be_paired_again_over_usb(tmp_path):
 
     cable = Cable()
     port = MqttPort(socket, "tc-01", EVENT, "127.0.0.1", free_port(), usb=cable.a,
-                    rand=lambda: 0, ticks=lambda: (time.monotonic_ns() // 1000000) & MASK)
+                    rand=lambda: 0, ticks=real_ms)
     box = MqttLink(port, "tc-01", Table(SETUP), key=KEY, key_id=EVENT)
     box.restore(None)
     clock = Clock()
