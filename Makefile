@@ -15,12 +15,16 @@ MPY_HEAP ?= 256K
 # Directories that ruff checks (only those that exist).
 LINT_DIRS := $(wildcard firmware tests host_tools bench)
 
-.PHONY: setup test lint fix compile test-py test-mpy firmware-check demo bench clean distclean help
+.PHONY: setup test lint fix compile test-py test-mpy firmware-check demo faults examples bench clean \
+	distclean help
 # `make test` runs its steps in order and stops at the first failure, even under -j.
 .NOTPARALLEL:
 
 help:
-	@echo "make demo            set up, then print every docs/examples scenario as hand tables"
+	@echo "make demo            set up, then a whole LPPL night simulated end to end (docs/demo.md;"
+	@echo "                     SEED=1 TABLES=7 PROFILE=lppl, DEMO=--realtime: the real pace, web served)"
+	@echo "make faults          the same night with faults, compared with its clean run (docs/demo.md)"
+	@echo "make examples        print every docs/examples scenario as hand tables"
 	@echo "make test            set up, then lint, compile, test-py, test-mpy"
 	@echo "make setup           create .venv and install requirements-dev.txt (idempotent)"
 	@echo "make lint            ruff over $(LINT_DIRS)"
@@ -95,7 +99,25 @@ firmware-check: $(STAMP)
 	done
 
 # ---------------------------------------------------------------------------------------------
+# The demo (docs/demo.md, issue #7): a whole league night in virtual time -- the host with its
+# embedded MQTT broker and a temporary league file, simulated boxes on Wi-Fi and one on a USB
+# pty, dealer bots -- printing each key moment, the results and the league table, screenshots
+# into a folder it names.  `make faults`: the same night with host kills, power cuts, Wi-Fi
+# drops, a broker restart and garbage frames, compared with the clean run (exit 1 if not the
+# same).  `make examples`: the docs/examples scenarios as hand tables.
+SEED ?= 1
+TABLES ?= 7
+PROFILE ?= lppl
+DEMO ?=
 demo: $(STAMP)
+	PYTHONPATH=host_tools $(PY) -m tcsim.night --seed $(SEED) --tables $(TABLES) \
+		--profile $(PROFILE) $(DEMO)
+
+faults: $(STAMP)
+	PYTHONPATH=host_tools $(PY) -m tcsim.night --faults --seed $(SEED) --tables $(TABLES) \
+		--profile $(PROFILE)
+
+examples: $(STAMP)
 	$(PY) host_tools/demo_replay.py
 
 bench: $(STAMP)

@@ -1,4 +1,4 @@
-"""Print every docs/examples scenario as readable hand tables (`make demo`).
+"""Print every docs/examples scenario as readable hand tables (`make examples`).
 
     python host_tools/demo_replay.py [FILE.json ...]
 

@@ -1,0 +1,538 @@
+"""A whole league night, simulated end to end in virtual time (`make demo`; issue #7;
+docs/demo.md).
+
+    result = run_night(tables=7, profile="lppl", seed=1)      # about a minute of wall time
+    python -m tcsim.night --tables 7 --profile lppl --seed 1 [--realtime] [--out DIR]
+
+What runs, all in this process on one virtual clock (tcsim.room.Room):
+
+- **the host**: ``tdhost.live.Live`` on a temporary league file (SQLite), set up from
+  ``docs/examples/<profile>.toml``, with the TD's actions of tcsim.nightleague (players
+  registered, standby players, the seeded draw, "shuffle up and deal", a player away and
+  one absent, a latecomer, standby seats taken); the boxes' links through the embedded MQTT
+  broker (``tdhost.broker.start_embedded``, amqtt) and ``tdhost.mqtt.MqttHub``, and one box
+  on a USB serial port (a real pseudo-terminal, ``tdhost.usb.BoxLink``);
+- **the boxes**: one simulated box per table (tcsim.room: the firmware's App, its link and
+  power-loss record, compact and table builds alternating), 8 seats each on the LPPL night;
+  every box on Wi-Fi/MQTT (the firmware's ``tcbox.mqtt_link``; tcsim.nightnet makes it step
+  with the room) but the last table in play, which is on the pty; a box beyond the tables
+  the draw needs is the TD's spare, linked and idle;
+- **the dealers** (tcsim.nightbots.LeagueDealer): they press the boxes' keys -- legal random
+  betting that gets bolder as the blinds rise, showdowns, players stepping away, clocks
+  called, misclicks the box refuses -- and confirm the host's instructions on the boxes;
+  moved players walk over (tcsim.nightbots.Floor).
+
+Busts flow from the boxes to the host, balancing and breaking instructions from the host to
+the boxes, the final table is redrawn, play goes on to a winner.  A line is printed at each
+key moment (busts, moves, tables broken, the final table, levels, the TD's actions); at the
+end the results and the league table (``tdhost results`` / ``tdhost league``).  Screenshots
+of boxes and of the big screen (``tdhost.web``, Debian's chromium through Playwright; skipped
+with a note when chromium is missing) at the first hand, the first move, the first table
+broken, the final table and the winner go into the output folder.
+
+**Deterministic**: the same seed gives the same night (the boxes' keys, the host's decisions,
+the results).  Nothing random is unseeded: the dealers', the draw's and the boxes' nonces come
+from the seed, and the MQTT frames are delivered step by step (tcsim.nightnet).  Wall-clock
+times and the temporary paths differ, nothing else.
+
+``realtime=True`` plays at the real pace (one virtual second a second) and serves the web
+pages (the big screen and the TD console: their URLs and the TD token are printed) until
+Ctrl-C.  ``faults`` (tcsim.nightfaults) plays the night with faults.
+"""
+
+import argparse
+import gc
+import logging
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+
+from tdhost.league import Refused
+from tdhost.live import Live
+from tdhost.usb import BoxLink, HostStore
+
+from . import nightshow
+from .nightbots import Floor, LeagueDealer
+from .nightleague import TD, Cast, new_league
+from .room import Room, provision
+
+KEY = bytes(range(7, 39))  # the event key the boxes are paired with (the demo's own)
+KEY_ID = "lppl-night"
+BOARDS = ("compact", "table")
+START_MS = 1_741_031_700_000  # 2025-03-03 19:55 UTC: the room powers up
+LEAD_MS = 5 * 60000  # from the room's start to "shuffle up and deal" (20:00)
+UNPLUG_MS = 60000  # a box whose table the league left empty is switched off this much later
+STEP_MS = 100  # each box's loop runs every 100 ms of virtual time
+HOST_EVERY = 2  # the host polls every other step: every 200 ms of virtual time
+MAX_MS = 10 * 3600 * 1000  # a night that has not ended after ten virtual hours stops
+LINK_WAIT_MS = 60000  # the boxes' links must be live this soon after power-up
+
+
+class NightError(RuntimeError):
+    """The night could not be played (a box never linked, the broker did not start...)."""
+
+
+def _out_dir(out_dir, profile, seed):
+    if out_dir is None:
+        return tempfile.mkdtemp(prefix="tableclock-night-%s-seed%d-" % (profile, seed))
+    os.makedirs(out_dir, exist_ok=True)
+    return out_dir
+
+
+class Night:
+    """The room, the host and the TD of one night (module notes); ``run_night`` drives it."""
+
+    def __init__(self, tables, profile, seed, out_dir, echo, mqtt=True, minutes=None):
+        if not isinstance(tables, int) or isinstance(tables, bool) or not 1 <= tables <= 32:
+            raise ValueError("tables must be a whole number from 1 to 32")
+        self.tables = tables
+        self.profile = profile
+        self.seed = seed
+        self.echo = echo
+        self.out_dir = out_dir
+        self.tmp = tempfile.mkdtemp(prefix="tableclock-night-db-")
+        self.db = os.path.join(self.tmp, "league.sqlite")
+        self.setup = new_league(self.db, profile, minutes)
+        self.cast = Cast(self.setup, tables)
+        self.room = Room(START_MS, seed=seed)
+        self.t0 = START_MS + LEAD_MS
+        self.floor = Floor(live=lambda: self.live)
+        self.broker = None
+        self.net = None
+        self.hub = None
+        self.faults = None  # a tcsim.nightfaults.Faults (make faults)
+        self.links_db = os.path.join(self.tmp, "league-links.sqlite")
+        self.store = HostStore(self.links_db)
+        self.live = self.new_live()
+        self.show = nightshow.Show(self, echo)
+        self.td = TD(self.live, self.setup, self.cast, self.t0, self.show.say, seed,
+                     ace8=(profile == "lppl"), floor=self.floor)
+        self.boxes = {}
+        self.transport_of = {}
+        self.dead = []  # what killed hosts left behind (closed at the end)
+        self.restarts = 0
+        self.empty_since = {}  # table -> room clock ms the league first had nobody there
+        self.unplugged = {}  # table -> room clock ms its box was switched off
+        self.room.on_host = self.host_poll
+        if mqtt:
+            try:
+                self._start_mqtt()
+            except BaseException:
+                self.close()
+                raise
+
+    # -- the host -------------------------------------------------------------
+    def new_live(self):
+        return Live(self.db, clock=self.room.clock, key=KEY, key_id=KEY_ID, seed=self.seed)
+
+    def _start_mqtt(self):
+        try:
+            from tdhost.broker import start_embedded
+
+            from .nightnet import Net
+        except ImportError as err:
+            self.echo("MQTT unavailable here (%s): every box on a cable instead." % err)
+            return
+        self.broker = start_embedded()
+        self.net = Net(self.broker, restart=lambda port: start_embedded(port=port))
+        self.net.room = self.room
+        self.net.every = HOST_EVERY
+        self.net.install()
+        self._start_hub()
+
+    def _start_hub(self):
+        from tdhost.mqtt import MqttHub
+
+        subacks = self.net.subacks
+        self.hub = MqttHub(self.net.broker.url, KEY_ID, KEY, KEY_ID, self.store,
+                           on_link=self._hub_link, clock=self.room.clock,
+                           client_id="tdhost-night", start=False)
+        self.net.watch_hub(self.hub)  # before it connects: its socket without Nagle's delay
+        self.hub.start()
+        end = time.monotonic() + 10
+        while self.net.subacks == subacks and time.monotonic() < end:
+            time.sleep(0.005)
+        if self.net.subacks == subacks:
+            raise NightError("the host did not connect to the embedded MQTT broker")
+
+    def kill_host(self):
+        """kill -9: the host's Live, link store, MQTT hub and USB link are dropped as they
+        are, nothing closed or flushed (the files are SQLite's: consistent at any moment)."""
+        self.dead += [self.live, self.store, self.hub]  # dropped as they are, closed at the end
+        self.live = None
+        if self.net is not None:
+            self.net.kill_hub()
+        self.hub = None
+
+    def start_host(self):
+        """The host starts again on the same files: a new Live, link store, hub and USB link
+        (the boxes' links find it by themselves)."""
+        self.store = HostStore(self.links_db)
+        self.live = self.new_live()
+        self.td.live = self.live
+        for n, kind in self.transport_of.items():
+            if kind != "mqtt" and n not in self.unplugged:
+                self.live.add_link(BoxLink(self.boxes[n].host_port, KEY, KEY_ID, self.store,
+                                           clock=self.room.clock, wall=self.room.clock))
+        if self.net is not None:
+            self._start_hub()
+        self.restarts += 1
+
+    def _hub_link(self, link):
+        link.wall = self.room.clock  # host_ms on the room's clock (the hub's default is Unix)
+        self.live.add_link(link)
+
+    def host_poll(self, now):
+        """After every HOST_EVERY-th room step: the hub, Live, the floor, the TD, the
+        progress lines (``tdhost serve`` polls every 50 ms of real time; 200 ms of virtual
+        time is as good for the night and halves the host's share of the wall time)."""
+        if self.room.steps % HOST_EVERY or self.live is None:
+            return  # (None: the host is down)
+        if self.hub is not None:
+            self.net.order_hub()
+            self.hub.poll(now)
+        self.live.poll(now)
+        self.floor.watch(self.room.boxes, now)
+        self.td.poll(now)
+        if self.room.steps % 50 == 0:
+            self.unplug(now)
+        self.show.poll(now)
+        if self.faults is not None:
+            self.faults.poll(now)  # what the faults run watches (clocks)
+
+    # -- the boxes --------------------------------------------------------------
+    def add_boxes(self):
+        """One box per table, powered up at different moments, linked to the host."""
+        pty = self.cast.drawn_tables if self.tables > 1 else None
+        for n in range(1, self.tables + 1):
+            board = BOARDS[(n - 1) % 2]
+            name = "tc-%02d" % n
+            if n == pty or self.net is None:
+                kind = "pty" if n == pty else "cable"
+                b = self.room.add_box(n, board, transport=kind, key=KEY, key_id=KEY_ID)
+                self.live.add_link(BoxLink(b.host_port, KEY, KEY_ID, self.store,
+                                           clock=self.room.clock, wall=self.room.clock))
+            else:
+                kind = "mqtt"
+                b = self.room.add_box(n, board, transport=self.net.transport(name), key=KEY,
+                                      key_id=KEY_ID)
+                pairing = {"key": KEY.hex(), "key_id": KEY_ID, "table": n,
+                           "settings": self.net.settings()}
+                provision(b.world.nvm, None, pairing)  # paired for Wi-Fi: boot again
+                b.boot()
+            self.boxes[n] = b
+            self.transport_of[n] = kind
+            self.room.run(137)  # the boxes power up at different moments
+        self.td.boxed = set(self.boxes)
+        self.floor.install(self.room.boxes)
+
+    def unplug(self, now):
+        """The TD switches off the box of a table the night no longer uses (broken, or the
+        spare): nobody of the league sits there for UNPLUG_MS, no instruction for it is
+        pending, and its box has nothing left to say (every event acknowledged) or to show."""
+        from tdhost import instructions as _ins
+
+        t = self.live.t
+        if not t.started:
+            return
+        seating = t.seating()
+        pending = {r["table"] for r in _ins.pending(t)}
+        for n, b in self.boxes.items():
+            if not b.on or n in self.unplugged:
+                continue
+            if seating.get(n) or n in pending:
+                self.empty_since.pop(n, None)
+                continue
+            since = self.empty_since.setdefault(n, now)
+            app = b.box
+            if (now - since < UNPLUG_MS or app.awaiting() or app.waiting
+                    or (b.link is not None and b.link.outbox)):
+                continue
+            b.stop()
+            b.power_cut()
+            if self.transport_of[n] != "mqtt":  # its USB cable is unplugged too
+                for lk in list(self.live.links):
+                    if getattr(lk, "ser", None) is b.host_port:
+                        self.live.remove_link(lk)
+                b.transport.sync = lambda: True  # nothing moves on it any more
+            self.unplugged[n] = now
+            self.show.say("the box of table %d is switched off: nobody plays there now" % n)
+
+    def links_live(self):
+        from tcbox.link import LIVE
+
+        return all(b.on and b.link is not None and b.link.state == LIVE
+                   for b in self.boxes.values())
+
+    def deal(self):
+        for n, b in self.boxes.items():
+            if n > self.cast.drawn_tables:
+                continue  # the TD's spare: nobody to deal to
+            b.play(LeagueDealer(b, seed=self.seed * 1000 + n, floor=self.floor))
+
+    # -- the night ---------------------------------------------------------------
+    def prepare(self):
+        """Registration and the draw, the boxes up and linked, the start, the dealers."""
+        self.td.before()
+        self.add_boxes()
+        waited = 0
+        while not self.links_live():
+            if waited > LINK_WAIT_MS:
+                from tcbox.link import LIVE
+
+                down = [b.box_id for b in self.boxes.values() if b.link is None
+                        or b.link.state != LIVE]
+                raise NightError("boxes %s did not link to the host within %d s" % (
+                    ", ".join(down), LINK_WAIT_MS // 1000))
+            self.room.run(1000)
+            waited += 1000
+        self.show.linked()
+        self.room.run(self.t0 - self.room.clock())
+        self.td.start()
+        self.room.run(1000)
+        self.deal()
+
+    def play(self, until_ms=MAX_MS, realtime=False, lock=None):
+        """Steps until the tournament ends (or *until_ms* of virtual time)."""
+        room = self.room
+        if not realtime:
+            gc.collect()
+            gc.freeze()  # the boxes' own objects only, for the collector
+            try:
+                lock = self.show.lock  # the web's, while a big-screen shot is taken
+                faults = self.faults
+                while room.now_ms < until_ms and (self.live is None or not self.live.t.ended):
+                    with lock:
+                        room.step(STEP_MS)
+                    if faults is not None:
+                        faults.between()
+                    if self.show.ready:
+                        self.show.flush()
+                self.show.settle()
+            finally:
+                gc.unfreeze()
+            return
+        t0 = time.monotonic()
+        v0 = room.now_ms
+        while room.now_ms < until_ms:
+            target = v0 + int((time.monotonic() - t0) * 1000)
+            steps = 0
+            while room.now_ms < target and steps < 20:
+                with lock:
+                    room.step(STEP_MS)
+                steps += 1
+                if self.show.ready:
+                    self.show.flush()
+            time.sleep(0.02)
+
+    def close(self):
+        self.floor.uninstall()
+        for b in self.room.boxes:
+            b.stop()
+        self.room.close()
+        if self.hub is not None:
+            self.hub.close()
+        broker = self.broker
+        if self.net is not None:
+            broker = self.net.broker  # (a new one after a restart)
+            self.net.close()
+        if broker is not None:
+            broker.stop()
+        self.show.close()
+        closers = [self.live, self.store] + [x for x in self.dead if x is not None]
+        for obj in closers:
+            try:
+                obj.close()
+            except Exception:  # noqa: BLE001 -- closing what may be gone already
+                pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    # -- what came of it --------------------------------------------------------
+    def transport_summary(self):
+        pty = self.cast.drawn_tables if self.tables > 1 else None
+        mq = self.tables - (1 if pty else 0)
+        if self.net is None:
+            return "%d on cables%s" % (mq, ", 1 on a pty" if pty else "")
+        return "%d on Wi-Fi/MQTT%s" % (mq, ", 1 on USB (a pty)" if pty else "")
+
+    def exactly_once(self):
+        """What the host holds of the boxes' busts: each box's bust events in the link store
+        (seat, hand, chips at the start: what the box said, whatever the ids), the league's
+        busts (tiers, table, hand), and what was applied twice (a box event behind two league
+        busts, a player out twice)."""
+        store = HostStore(self.links_db)
+        try:
+            evs = store.events()
+        finally:
+            store.close()
+        boxes = {}
+        for e in evs:
+            if e.get("what") == "bust":
+                boxes.setdefault(e["box"], []).append((e.get("seat"), e.get("hand"),
+                                                       e.get("chips_start")))
+        league, srcs, out, doubled = [], set(), set(), []
+        for ev in self.live.store.events():
+            if ev.action != "bust" or ev.undoes:
+                continue
+            p = ev.payload
+            league.append((p.get("tiers"), p.get("table"), p.get("hand")))
+            for s in p.get("src") or ():
+                if tuple(s) in srcs:
+                    doubled.append("box event %s/%s" % tuple(s))
+                srcs.add(tuple(s))
+            for tier in p.get("tiers") or ():
+                for name in tier:
+                    if name in out:
+                        doubled.append("%s out twice" % name)
+                    out.add(name)
+        return {"bust_events": {k: sorted(v, key=repr) for k, v in boxes.items()},
+                "league_busts": league, "doubled": doubled}
+
+    def result(self, wall_s):
+        t = self.live.t
+        lg = self.live.lg
+        res = {
+            "seed": self.seed, "profile": self.profile, "tables": self.tables,
+            "players": len(t.entrants()), "virtual_ms": self.room.now_ms,
+            "wall_s": round(wall_s, 1), "ended": bool(t.ended),
+            "winner": t.ended["tiers"][0][0] if t.ended else None,
+            "results": [{"place": r["place"], "name": r["name"], "entry": r["entry"],
+                         "points": r["points"]} for r in t.results()],
+            "league": [{"rank": r["rank"], "name": r["name"], "points": r["points"]}
+                       for r in lg.standings()],
+            "transports": dict(self.transport_of),
+            "out_dir": self.out_dir,
+        }
+        res.update(self.show.figures())
+        res["end_ms"] = self.room.clock()
+        res["trace"] = list(self.show.trace)
+        res["quiet"] = {n: list(b.bot.quiet) for n, b in self.boxes.items() if b.bot is not None}
+        res["unplugged"] = dict(self.unplugged)
+        res["floor"] = {"arrivals": self.floor.arrivals, "chips_told": self.floor.told,
+                        "chips_corrected": self.floor.corrected, "drift": self.floor.drift}
+        res["final_chips"] = self.show.final_chips
+        res.update(self.exactly_once())
+        if self.faults is not None:
+            res["fault_figures"] = self.faults.figures()
+        if self.net is not None:
+            res["mqtt"] = {"pumps": self.net.pumps, "waits": self.net.waits,
+                           "wait_s": round(self.net.wait_s, 1), "late": self.net.late,
+                           "broker_errors": list(self.net.broker_errors)}
+        res["dealers"] = {n: {"hands": b.bot.hands, "confirms": b.bot.counts.get("confirm", 0),
+                              "refusals": len(b.bot.refusals), "via_host": len(b.bot.via_host),
+                              "rebooted_turns": b.bot.errors, "taken_out": b.bot.removed,
+                              "called_off": b.bot.called_off, "gave_up": b.bot.gave_up}
+                          for n, b in self.boxes.items() if b.bot is not None}
+        return res
+
+
+
+
+def run_night(tables=7, profile="lppl", seed=1, realtime=False, out_dir=None, faults=None,
+              echo=print, mqtt=True, shots=True, until_ms=MAX_MS, minutes=None, quiet=False,
+              results=True):
+    """Play a whole night (module notes); returns the result dict: ``results`` (place,
+    name, entry, points), ``league`` (rank, name, points), ``winner``, ``virtual_ms``,
+    ``wall_s``, ``busts``, ``moves``, ``broken``, ``levels``, the dealers' and the MQTT
+    pump's counts, ``shots`` (paths written) and ``out_dir``.
+
+    :param tables: boxes in the room (8 seats each on the LPPL night).
+    :param profile: ``lppl``, ``us_free`` or ``wph`` (docs/examples/<profile>.toml).
+    :param realtime: the real pace, the web pages served, until Ctrl-C.
+    :param faults: a tcsim.nightfaults plan (``make faults``), or None.
+    :param echo: prints a line.  :param mqtt: False: every box on a cable.
+    :param shots: False: no screenshots (tests).  :param quiet: no lines, no tables.
+    :param results: False: no results and league tables at the end (the figures only).
+    :param minutes: every level and break this long (a quicker night: the tests).
+    """
+    logging.getLogger("tdhost").setLevel(logging.ERROR)
+    if not isinstance(tables, int) or isinstance(tables, bool) or not 1 <= tables <= 32:
+        raise ValueError("tables must be a whole number from 1 to 32")
+    if profile not in ("lppl", "us_free", "wph"):
+        raise ValueError("unknown profile %r (profiles: lppl, us_free, wph)" % (profile,))
+    if shots or (results and not quiet) or out_dir is not None:
+        out_dir = _out_dir(out_dir, profile, seed)
+    t0 = time.monotonic()
+    say = (lambda line: None) if quiet else echo
+    night = Night(tables, profile, seed, out_dir, say, mqtt=mqtt, minutes=minutes)
+    night.show.shots_on = shots
+    try:
+        say("A %s night, seed %d: %d boxes (%s), %d players drawn at %d tables%s." % (
+            profile, seed, tables, night.transport_summary(), night.cast.registered,
+            night.cast.drawn_tables, "; shots and results in %s" % out_dir if out_dir else ""))
+        night.prepare()
+        if faults is not None:
+            night.faults = faults.attach(night)
+        if realtime:
+            _serve(night, echo)
+        else:
+            night.play(until_ms)
+        res = night.result(time.monotonic() - t0)
+        if not quiet:
+            night.show.final(res, results)
+        return res
+    finally:
+        night.close()
+
+
+
+
+def _serve(night, echo):
+    """--realtime: the web pages, the room at the real pace, until Ctrl-C."""
+    from tdhost.web.app import new_token
+    from tdhost.web.server import run_in_thread
+
+    lock = threading.RLock()
+    token = new_token()
+    handle = run_in_thread(night.live, "127.0.0.1", 0, token, lock)
+    night.show.lock = lock  # the screenshots use the served pages
+    night.show.web = handle
+    night.show.served = True
+    echo("Big screen: %s" % handle.url)
+    echo("TD console: %s" % handle.console_url)
+    echo("TD token: %s" % token)
+    echo("Ctrl-C stops.")
+    try:
+        night.play(MAX_MS, realtime=True, lock=lock)
+    except KeyboardInterrupt:
+        echo("Stopped.")
+    finally:
+        try:
+            handle.stop()
+        except KeyboardInterrupt:  # a second Ctrl-C while the web stops
+            pass
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python -m tcsim.night",
+                                 description="A whole league night, simulated end to end "
+                                             "(docs/demo.md).")
+    ap.add_argument("--tables", type=int, default=7, help="boxes in the room (default 7)")
+    ap.add_argument("--profile", default="lppl", choices=("lppl", "us_free", "wph"))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--realtime", action="store_true",
+                    help="the real pace, with the big screen and TD console served")
+    ap.add_argument("--out", default=None, help="the folder for screenshots and results "
+                                                "(default: a new one under the temp dir)")
+    ap.add_argument("--faults", action="store_true",
+                    help="the night under faults, compared with a clean run (make faults)")
+    ap.add_argument("--cables", action="store_true", help="every box on a cable (no MQTT)")
+    args = ap.parse_args(argv)
+    try:
+        if args.faults:
+            from .nightfaults import main_faults
+
+            return main_faults(args)
+        run_night(args.tables, args.profile, args.seed, args.realtime, args.out,
+                  mqtt=not args.cables)
+    except (ValueError, NightError, Refused) as err:
+        print("night: %s." % str(err).rstrip("."), file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,493 @@
+"""The league night under faults (`make faults`; issue #7; docs/demo.md, "The faults run").
+
+    clean = run_night(tables=7, seed=1)                       # the clean run first
+    faults = Faults(Plan(seed=1), clean)                     # placed from its record
+    faulted = run_night(tables=7, seed=1, faults=faults)
+    report = compare(clean, faulted)                         # identical results?
+
+The faulted run replays the clean run's night (same seed) and injects, between two room
+steps:
+
+- **host kills** (kill -9): Live, the link store, the MQTT hub and the USB link are dropped as
+  they are (tcsim.night.Night.kill_host), the host is down for ``HOST_DOWN_MS``, then a new
+  host starts on the same files; the boxes' links find it by themselves;
+- **power cuts** of boxes, half of them in the middle of an nvm write (the power-loss record's
+  periodic clock save, cut at a random byte, the rest of the write left as it was or erased
+  to 0xFF; tcsim.stubs._world.Nvm.cut_after) and half between two loop steps; the box is dark
+  for ``POWER_OFF_MS``, then boots from its nvm;
+- **Wi-Fi drops**: a table's access point goes away for ten minutes (tcsim.nightnet); the box
+  plays on, its WifiWatch rejoins on its own schedule and its link resends what is unsent;
+- **a broker restart**: every MQTT connection drops; the boxes reconnect with their back-off,
+  the hub with paho's;
+- **garbage, forged and replayed frames**, both ways, on MQTT and on the USB pty: lines that
+  are no frame, frames signed with another key (claiming to be a box, or the host), and exact
+  copies of a box's event and of a host instruction sent earlier.
+
+**Where the faults go.**  A dealer does not wait for the host, so a fault that delays what the
+host hears or says by a few seconds changes which hand a moved player leaves in, and from
+then on every hand is another: a different night, however well nothing was lost.  Faults are
+therefore placed (seeded) where the clean run's record (``result["trace"]``: when the host
+wrote what, for which tables) shows that the night did not need what the fault interrupts:
+no host event at all from ``QUIET_BEFORE_MS`` before to ``QUIET_AFTER_MS`` after a host kill
+or broker restart; none for that table during a power cut or for the ten minutes (and the
+minute after) of a Wi-Fi drop.  Power cuts come while that box's dealer is shuffling (a wait
+of the clean run's, ``result["quiet"]``: 35 s or more for a cut in the middle of the clock's
+30-s save, 10 s for one between two steps), so no key press is lost with the power; cuts
+during key presses are tests/sim/test_power_cut.py's, checked state by state.  Garbage,
+forgeries and replays go anywhere, any time: they must change nothing.
+
+**What is checked** (:func:`compare`): the results and the league table are identical to
+the clean run's; every bust reached the league once (same players, same places, the same
+box events behind them), the same moves were made; each box's level clock stayed within
+``CLOCK_BOUND_MS`` of the host's master clock once its link had been live for ``SETTLE_MS``
+(60 s: after a power-up the box slews an error under 5 s at 10 %, ``tableclock.clocksync.Slew``,
+and jumps a larger one), and within
+``CLOCK_ANY_MS`` at any moment it had power; no box froze (its loop ran at every room step
+while it had power; the longest loop step in wall time is reported).
+"""
+
+import random
+
+from tableclock import protocol
+
+MIN = 60000
+HOST_DOWN_MS = 5000  # a killed host is back this long after (virtual ms)
+POWER_OFF_MS = 5000  # a box without power for this long
+WIFI_MS = 10 * MIN  # a Wi-Fi drop lasts ten minutes
+QUIET_BEFORE_MS = 3000
+QUIET_AFTER_MS = 25000
+IDLE_MS = 35000  # a cut in the middle of a write: during a dealer's wait this long
+CLOCK_BOUND_MS = 1500  # a linked box's level clock against the host's, once settled:
+SETTLE_MS = 60000  # linked this long (a box slews errors under 5 s at 10 %: 50 s at most)
+CLOCK_ANY_MS = 65000  # any box with power (the record's clock is saved every 30 s)
+SAMPLE_MS = 5000  # the clocks are compared this often
+OTHER_KEY = bytes(range(100, 132))  # a forger's key
+
+
+class Plan:
+    """How many faults of each kind (the full run's defaults; a reduced run passes fewer)."""
+
+    def __init__(self, seed=1, host_kills=2, power_cuts=8, wifi_drops=3, broker_restarts=1,
+                 injections=30):
+        self.seed = seed
+        self.host_kills = host_kills
+        self.power_cuts = power_cuts
+        self.wifi_drops = wifi_drops
+        self.broker_restarts = broker_restarts
+        self.injections = injections
+
+
+def _quiet(trace, start, end, table=None):
+    """No host event in [start, end] (for *table*, or any when None)."""
+    for at, tables in trace:
+        if start <= at <= end and (table is None or tables is None or table in tables):
+            return False
+    return True
+
+
+class Faults:
+    """The faults of one run, placed from the clean run *clean* (a run_night result)."""
+
+    def __init__(self, plan, clean):
+        self.plan = plan
+        self.clean = clean
+        self.rng = random.Random("faults/%s" % plan.seed)
+        self.night = None
+        self.todo = []  # [at unix ms, kind, arg], by time
+        self.log = []  # (unix ms, text)
+        self.skipped = []
+        self.counts = {"host_kills": 0, "power_cuts": 0, "cuts_mid_write": 0, "wifi_drops": 0,
+                       "broker_restarts": 0, "garbage": 0, "forged": 0, "replayed": 0}
+        self.clock_max = 0  # ms: a linked box against the master clock
+        self.clock_worst = None
+        self.boots = {}  # table -> its box's boot count at the last sample
+        self.clock_any = 0  # ms: any box with power
+        self.live_since = {}  # box -> unix ms its link went live
+        self.next_sample = 0
+        self.armed = {}  # box number -> unix ms the dealer's shuffle ends
+        self.down = {}  # box number -> unix ms its power comes back
+        self.wifi = {}  # box number -> unix ms its Wi-Fi comes back
+        self.host_back = None
+        self.steps_missed = 0  # a box with power whose loop did not run in a step
+        self.seen_ms = {}
+        self.slowest_step_s = 0.0
+
+    # -- placing ---------------------------------------------------------------------
+    def attach(self, night):
+        """Place the faults for *night* (its boxes and transports); returns self."""
+        self.night = night
+        trace = self.clean["trace"]
+        t0 = night.t0
+        end = self.clean["end_ms"]
+        span = (t0 + 3 * MIN, end - 5 * MIN)
+        used = []
+        p = self.plan
+
+        def pick(kind, n, before, after, table_of=None, gap=60000):
+            for _ in range(n):
+                for _try in range(4000):
+                    at = self.rng.randrange(span[0], max(span[0] + 1, span[1]) + 1, 1000)
+                    table = table_of(at) if table_of else None
+                    if table_of and table is None:
+                        continue
+                    if any(abs(at - u) < gap for u in used):
+                        continue
+                    if _quiet(trace, at - before, at + after, table):
+                        used.append(at)
+                        self.todo.append([at, kind, table])
+                        break
+                else:
+                    self.skipped.append("%s: no quiet moment in the clean run's record" % kind)
+
+        mqtt = [n for n, k in night.transport_of.items() if k == "mqtt"
+                and n <= night.cast.drawn_tables]
+        played = [n for n in night.transport_of if n <= night.cast.drawn_tables]
+
+        off = self.clean.get("unplugged") or {}
+
+        def any_of(tables):
+            def one(at):  # a table whose box is still on then (and for the fault's length)
+                ok = [tb for tb in tables if off.get(tb, at + WIFI_MS + 2 * MIN) > at + WIFI_MS
+                      + MIN]
+                return self.rng.choice(ok) if ok else None
+            return one
+
+        pick("host_kill", p.host_kills, QUIET_BEFORE_MS, HOST_DOWN_MS + QUIET_AFTER_MS)
+        pick("broker_restart", p.broker_restarts if night.net else 0, QUIET_BEFORE_MS,
+             QUIET_AFTER_MS)
+        pick("wifi_drop", p.wifi_drops if night.net else 0, QUIET_BEFORE_MS, WIFI_MS + 90000,
+             any_of(mqtt), gap=30000)
+        offline = [(f[0], f[0] + WIFI_MS + 90000, f[2]) for f in self.todo
+                   if f[1] == "wifi_drop"]
+        self._pick_cuts(p.power_cuts, trace, span, used, offline)
+        for _ in range(p.injections):
+            at = self.rng.randrange(span[0], max(span[0] + 1, span[1]) + 1, 100)
+            on = [tb for tb in played if off.get(tb, 1 << 62) > at + MIN]
+            if on:
+                self.todo.append([at, "inject", self.rng.choice(on)])
+        self.todo.sort(key=lambda x: (x[0], x[1]))
+        return self
+
+    def _pick_cuts(self, n, trace, span, used, offline):
+        """Power cuts while a dealer shuffles (the clean run's ``quiet``: when each dealer
+        waited how long): the even ones in the middle of the next nvm write (the clock's
+        30-s save comes during a wait of IDLE_MS or more), the odd ones between two steps
+        (a wait of 2 x POWER_OFF_MS or more).  Never while that table's Wi-Fi is down
+        (*offline*: (from, to, table)): a box that boots without a network keeps the clock of
+        its record (up to 30 s old) until it can hear the host again, and deals by it."""
+        off = self.clean.get("unplugged") or {}
+        waits = sorted((at, tb, ms) for tb, q in self.clean["quiet"].items() for at, ms in q
+                       if span[0] <= at <= span[1] and at + ms + MIN < off.get(tb, 1 << 62))
+        for k in range(n):
+            how = "mid-write" if k % 2 == 0 else "between steps"
+            need = IDLE_MS if how == "mid-write" else 2 * POWER_OFF_MS
+            ok = [w for w in waits if w[2] >= need and all(abs(w[0] - u) >= 60000 for u in used)
+                  and _quiet(trace, w[0] - QUIET_BEFORE_MS, w[0] + w[2] + 10000, w[1])
+                  and not any(a - MIN <= w[0] <= b and tb == w[1] for a, b, tb in offline)]
+            if not ok:
+                self.skipped.append("power cut (%s): no dealer's wait long enough in a quiet "
+                                    "moment of the clean run" % how)
+                continue
+            at, tb, ms = self.rng.choice(ok)
+            used.append(at)
+            self.todo.append([at + 1000, "power_cut", tb, how, at + ms])
+
+    def say(self, text):
+        self.log.append((self.night.room.clock(), text))
+        self.night.show.say("FAULT " + text)
+
+    # -- between two room steps ------------------------------------------------------------
+    def between(self):
+        n = self.night
+        now = n.room.clock()
+        self._watch_steps()
+        if self.host_back is not None and now >= self.host_back:
+            self.host_back = None
+            n.start_host()
+            self.say("the host starts again on the same league and link files")
+        for tb, at in list(self.down.items()):
+            if now >= at:
+                del self.down[tb]
+                b = n.boxes[tb]
+                b.transport.mend()
+                b.boot()  # from its nvm; the dealer goes on with what he was doing
+                self.say("power is back at table %d: the box boots (boot %d)" % (
+                    tb, b.link.boot if b.link else 0))
+        for tb, at in list(self.wifi.items()):
+            if now >= at:
+                del self.wifi[tb]
+                n.net.wifi_up(n.boxes[tb].world)
+                self.say("the Wi-Fi of table %d is back" % tb)
+        for tb, until in list(self.armed.items()):
+            b = n.boxes[tb]
+            if not b.on:  # the armed write came: the power went off in the middle of it
+                del self.armed[tb]
+                b.world.nvm.cut_after(None)
+                self.counts["cuts_mid_write"] += 1
+                self.counts["power_cuts"] += 1
+                self.down[tb] = now + POWER_OFF_MS
+                self.say("power cut at table %d in the middle of an nvm write" % tb)
+            elif now >= until:
+                del self.armed[tb]
+                b.world.nvm.cut_after(None)
+                self.skipped.append("power cut at table %d: no write came" % tb)
+        while self.todo and self.todo[0][0] <= now:
+            f = self.todo.pop(0)
+            if f[1] == "power_cut":
+                if not self._power_cut(f, now):
+                    self.skipped.append("power cut at table %s: its box is off" % f[2])
+                continue
+            getattr(self, "_" + f[1])(f, now)
+
+    def _host_kill(self, f, now):
+        if self.night.live is None:
+            return
+        self.night.kill_host()
+        self.counts["host_kills"] += 1
+        self.host_back = now + HOST_DOWN_MS
+        self.say("kill -9 of the host (back in %d s)" % (HOST_DOWN_MS // 1000))
+
+    def _broker_restart(self, f, now):
+        net = self.night.net
+        ok = net.restart_broker()
+        self.counts["broker_restarts"] += 1
+        self.say("the MQTT broker restarts%s" % ("" if ok else
+                                                 " (the hub did not come back in time)"))
+
+    def _wifi_drop(self, f, now):
+        tb = f[2]
+        b = self.night.boxes[tb]
+        if tb in self.wifi or not b.on:
+            self.skipped.append("Wi-Fi drop at table %d: busy" % tb)
+            return
+        self.night.net.wifi_down(b.world)
+        self.wifi[tb] = now + WIFI_MS
+        self.counts["wifi_drops"] += 1
+        self.say("the Wi-Fi of table %d drops for %d minutes" % (tb, WIFI_MS // MIN))
+
+    def _power_cut(self, f, now):
+        """Cut (or arm the cut of) table f[2]'s power now; False when its box is off."""
+        tb, how, wake = f[2], f[3], f[4]
+        b = self.night.boxes[tb]
+        if not b.on or tb in self.down or tb in self.armed:
+            return False
+        if how == "mid-write":
+            rng = self.rng
+            b.world.nvm.cut_after(rng.randrange(1, 200), 0xFF if rng.random() < 0.5 else None)
+            self.armed[tb] = wake - POWER_OFF_MS - 1000
+            return True
+        b.power_cut()
+        self.counts["power_cuts"] += 1
+        self.down[tb] = now + POWER_OFF_MS
+        self.say("power cut at table %d (between two loop steps)" % tb)
+        return True
+
+    def _inject(self, f, now):
+        """Garbage, a forgery or a replay, on a random way in or out."""
+        n = self.night
+        tb = f[2]
+        b = n.boxes[tb]
+        box_id = b.box_id
+        kind = self.rng.choice(("garbage", "forged", "replayed"))
+        to_host = self.rng.random() < 0.5
+        if kind == "garbage":
+            data = self.rng.choice((b"\x00\xff garbage \xfe\n", b"not a frame at all\n",
+                                    b'{"v":"1.1","kind":"event"\n', b"\n\n\n"))
+        elif kind == "forged":
+            if to_host:
+                data = protocol.Sender(OTHER_KEY, box_id, 999).encode(
+                    {"kind": "event", "id": "999-1", "what": "bust", "seat": 1, "hand": 1,
+                     "chips_start": 100}, protocol.HOST)
+            else:
+                data = protocol.Sender(OTHER_KEY, protocol.HOST, 999).encode(
+                    {"kind": "instruction", "id": "forged-1", "action": "move_out",
+                     "seat": 1, "to_table": 9, "to_seat": 1}, box_id)
+        else:
+            data = self._replay(tb, to_host)
+            if data is None:
+                kind, data = "garbage", b"replay: nothing captured yet\n"
+        if n.transport_of[tb] == "mqtt":
+            if n.net is None or (to_host and not n.net.hub_alive):
+                return
+            topic = "tc/%s/box/%s/%s" % (n.net.event, box_id, "out" if to_host else "in")
+            n.net.inject(topic, data)
+        else:
+            port = b.transport.box_port if to_host else b.transport.host_port
+            port.write(data)
+            b.transport.sync()
+        self.counts[kind] += 1
+
+    def _replay(self, tb, to_host):
+        n = self.night
+        b = n.boxes[tb]
+        if n.transport_of[tb] == "mqtt":
+            src = n.net.sent_events if to_host else n.net.sent_in
+            return src.get(b.box_id)
+        return None  # the pty's frames are not captured: garbage instead
+
+    # -- watching ------------------------------------------------------------------------
+    def _watch_steps(self):
+        """No box froze: every box with power ran its loop in this step (its world's clock
+        is the room's, less the time it was dark), and how long the longest step took."""
+        n = self.night
+        for b in n.boxes.values():
+            if not b.on:
+                continue
+            if b.step_wall_s > self.slowest_step_s:
+                self.slowest_step_s = b.step_wall_s
+            if b.world.now_ms == self.seen_ms.get(b.n):
+                self.steps_missed += 1
+            self.seen_ms[b.n] = b.world.now_ms
+
+    def poll(self, now):
+        """After each host poll: the boxes' clocks against the master clock."""
+        if now < self.next_sample:
+            return
+        self.next_sample = now + SAMPLE_MS
+        n = self.night
+        live = n.live
+        if live is None or not live.t.started or live.t.ended:
+            return
+        master = live.master(now)
+        from tcbox.link import LIVE
+
+        for tb, b in n.boxes.items():
+            if not b.on or tb > n.cast.drawn_tables:
+                self.live_since.pop(tb, None)
+                continue
+            d = abs(_elapsed(b.table.clock) - _elapsed(master))
+            self.clock_any = max(self.clock_any, d)
+            if b.link is not None and b.link.state == LIVE and self.boots.get(tb) == b.boots:
+                since = self.live_since.setdefault(tb, now)
+                if now - since >= SETTLE_MS and d > self.clock_max:
+                    self.clock_max = d
+                    self.clock_worst = "table %d at %s, linked since %s" % (
+                        tb, _hms(now), _hms(since))
+            else:
+                self.live_since.pop(tb, None)
+            self.boots[tb] = b.boots
+
+    def figures(self):
+        n = self.night
+        return {"faults": dict(self.counts), "skipped": list(self.skipped),
+                "clock_max_ms": self.clock_max, "clock_any_ms": self.clock_any,
+                "clock_worst": self.clock_worst,
+                "slowest_step_ms": round(self.slowest_step_s * 1000, 1),
+                "steps_missed": self.steps_missed,
+                "dark_at_end": [b.n for b in n.boxes.values() if not b.on
+                                and b.n not in n.unplugged],
+                "log": [t for _, t in self.log]}
+
+
+def _hms(ms):
+    from .nightshow import clock_text
+
+    return clock_text(ms)
+
+
+def _elapsed(clock):
+    """Tournament time on a LevelClock: ms since level 1 began (pauses excluded)."""
+    ms = 0
+    for i in range(clock.index):
+        ms += clock.levels[i][3]
+    return ms + clock.levels[clock.index][3] - clock.left_ms
+
+
+def compare(clean, faulted):
+    """What differs between the clean run and the faulted one (an empty list: nothing)."""
+    out = []
+    for key in ("results", "league", "winner"):
+        if clean[key] != faulted[key]:
+            out.append("the %s differ" % key)
+    for key in ("busts", "players_out", "moves", "broken"):
+        if clean[key] != faulted[key]:
+            out.append("%s: %s in the clean run, %s with faults" % (key, clean[key],
+                                                                   faulted[key]))
+    if clean["bust_events"] != faulted["bust_events"]:
+        out.append("the boxes' bust events differ")
+    if clean["league_busts"] != faulted["league_busts"]:
+        out.append("the league's busts differ")
+    f = faulted.get("fault_figures") or {}
+    if f.get("clock_max_ms", 0) > CLOCK_BOUND_MS:
+        out.append("a linked box's clock was %d ms off the host's (bound %d; %s)" % (
+            f["clock_max_ms"], CLOCK_BOUND_MS, f.get("clock_worst")))
+    if f.get("clock_any_ms", 0) > CLOCK_ANY_MS:
+        out.append("a box's clock was %d ms off the host's (bound %d)" % (
+            f["clock_any_ms"], CLOCK_ANY_MS))
+    if faulted.get("doubled"):
+        out.append("applied twice: %s" % ", ".join(faulted["doubled"]))
+    if f.get("steps_missed") or f.get("dark_at_end"):
+        out.append("a box froze: %d loop steps missed, dark at the end: %s" % (
+            f["steps_missed"], f["dark_at_end"]))
+    return out
+
+
+def run_faults(tables=7, profile="lppl", seed=1, plan=None, echo=print, minutes=None,
+               out_dir=None):
+    """The clean run, then the same night with faults; returns {"clean", "faulted",
+    "differences", "figures"} (``differences`` empty: identical results and every check
+    passed)."""
+    import os
+    import time
+
+    from .night import run_night
+
+    plan = plan or Plan(seed)
+    t0 = time.monotonic()
+    sub = (lambda name: os.path.join(out_dir, name)) if out_dir else (lambda name: None)
+    echo("The clean run (seed %d) ..." % seed)
+    clean = run_night(tables, profile, seed, out_dir=sub("clean"), echo=echo, quiet=True,
+                      shots=False, minutes=minutes)
+    echo("... %s wins after %d busts; %.0f s." % (clean["winner"], clean["busts"],
+                                                   clean["wall_s"]))
+    echo("The same night with faults:")
+    faults = Faults(plan, clean)
+    faulted = run_night(tables, profile, seed, out_dir=sub("faults"), echo=echo, faults=faults,
+                        shots=False, minutes=minutes, results=False)
+    diff = compare(clean, faulted)
+    f = faulted["fault_figures"]
+    figures = dict(f["faults"], clock_max_ms=f["clock_max_ms"], clock_any_ms=f["clock_any_ms"],
+                   slowest_step_ms=f["slowest_step_ms"], skipped=len(f["skipped"]),
+                   steps_missed=f["steps_missed"],
+                   wall_s=round(time.monotonic() - t0, 1),
+                   mqtt_late=(faulted.get("mqtt") or {}).get("late", 0),
+                   notices=faulted["notices"])
+    return {"clean": clean, "faulted": faulted, "differences": diff, "figures": figures}
+
+
+def report(r, echo=print):
+    f = r["figures"]
+    echo("Faults: %d host kills, %d power cuts (%d in the middle of an nvm write), %d Wi-Fi "
+         "drops of 10 minutes, %d broker restarts, %d garbage, %d forged and %d replayed "
+         "frames; %d skipped." % (
+             f["host_kills"], f["power_cuts"], f["cuts_mid_write"], f["wifi_drops"],
+             f["broker_restarts"], f["garbage"], f["forged"], f["replayed"], f["skipped"]))
+    for s in r["faulted"]["fault_figures"]["skipped"]:
+        echo("  skipped: %s" % s)
+    errs = (r["faulted"].get("mqtt") or {}).get("broker_errors") or []
+    if errs:
+        echo("The embedded broker (amqtt) failed %d connection%s after its restart (%s); the "
+             "boxes connected again." % (len(errs), "" if len(errs) == 1 else "s", errs[0]))
+    echo("Clocks: a linked box at most %d ms off the host's master clock (bound %d); any box "
+         "with power at most %d ms (bound %d, the record's 30-s clock save). No box froze: "
+         "%d loop steps missed by a box with power; the slowest step took %.1f ms of wall "
+         "time." % (f["clock_max_ms"], CLOCK_BOUND_MS, f["clock_any_ms"], CLOCK_ANY_MS,
+                    f["steps_missed"], f["slowest_step_ms"]))
+    c, g = r["clean"], r["faulted"]
+    echo("Busts: %d (%d players) in both runs; moves %d/%d; the league's busts %s; every box "
+         "event behind a bust applied %s." % (
+             c["busts"], c["players_out"], c["moves"], g["moves"],
+             "the same" if c["league_busts"] == g["league_busts"] else "DIFFERENT",
+             "once" if not g["doubled"] else "TWICE (%s)" % ", ".join(g["doubled"])))
+    if r["differences"]:
+        echo("DIFFERENT from the clean run: %s." % "; ".join(r["differences"]))
+    else:
+        echo("Results and league table identical to the clean run (%s wins). %.0f s in all."
+             % (g["winner"], f["wall_s"]))
+
+
+def main_faults(args):
+    """`python -m tcsim.night --faults` (make faults): 0 when identical, 1 otherwise."""
+    r = run_faults(args.tables, args.profile, args.seed, out_dir=args.out)
+    report(r)
+    return 1 if r["differences"] else 0

@@ -1,0 +1,322 @@
+"""What a simulated league night shows (tcsim.night; docs/demo.md): a progress line per key
+moment, screenshots at five of them, and the results and league table at the end.
+
+Lines come from the league file's events as the host writes them (busts with their places,
+moves, tables broken, the final table, the TD's actions, the host's notices) and from the
+master clock (each level and break as it starts); each starts with the virtual time of day.
+
+Screenshots (``Show.shot``) at the first hand, the first move, the first table broken, the
+final table and the winner, into the night's folder as ``NN-moment-boxT.png`` (the box's own
+screen, drawn by Blinka displayio at twice its size: ``tcsim.room.Box.save_png``) and
+``NN-moment-big-screen.png`` (the web's big screen, ``tdhost.web``, in Debian's headless
+chromium through Playwright, 1280x720).  Without chromium or Playwright the big-screen shots
+are skipped with one note; the box shots are always taken.
+"""
+
+import os
+import threading
+
+from tdhost.league import ordinal
+
+MOMENTS = ("first-hand", "first-move", "table-broken", "final-table", "winner")
+FINAL_SHOT_DELAY_MS = 90000  # the final table's box is shot this long after the redraw
+
+
+def clock_text(unix_ms):
+    s = (unix_ms // 1000) % 86400
+    return "%02d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+
+
+class Show:
+    """Progress lines, screenshots and the final tables of one night (module notes)."""
+
+    def __init__(self, night, echo):
+        self.night = night
+        self.echo = echo
+        self.seq = 0
+        self.index = None
+        self.clock_seen = None  # Live.clock_version when the level was last looked at
+        self.lines = 0
+        self.counts = {"busts": 0, "players_out": 0, "moves": 0, "broken": 0, "notices": 0,
+                       "instructions": 0, "levels": 0}
+        self.final_chips = None  # (the final draw's stacks, the boxes' stacks then)
+        self.trace = []  # (room clock ms, tables or None for all): what the host did when
+        self.taken = {}  # moment -> paths
+        self.due = []  # [at room ms, moment, tables]
+        self.ready = []  # [moment, tables]: shots to take once the step is over
+        self.shots_on = True
+        self.big_note = None
+        self.web = None
+        self.served = False  # the web is --realtime's (it stops it)
+        self.browser = None
+        self.pw = None
+        self.lock = threading.RLock()
+
+    # -- lines -----------------------------------------------------------------
+    def say(self, text):
+        self.lines += 1
+        self.echo("%s  %s" % (clock_text(self.night.room.clock()), text))
+
+    def linked(self):
+        n = self.night
+        parts = []
+        for t, b in sorted(n.boxes.items()):
+            parts.append("%s %s (%s)" % (b.box_id, b.board_name, n.transport_of[t]))
+        self.say("boxes linked: " + ", ".join(parts))
+
+    def poll(self, now):
+        live = self.night.live
+        if live.last_seq != self.seq:
+            self._events(live)
+        if live.t.started and live.clock_version != self.clock_seen:
+            self.clock_seen = live.clock_version  # it moves at each level change
+            idx = live.master(now).index
+            if idx != self.index:
+                self._level(live, idx)
+        if self.shots_on:
+            if "first-hand" not in self.taken and any(
+                    b.on and b.table.hands for b in self.night.boxes.values()):
+                tb = [n for n, b in sorted(self.night.boxes.items()) if b.on and b.table.hands]
+                self.later(0, "first-hand", tb[:1])
+            room_ms = self.night.room.now_ms
+            while self.due and self.due[0][0] <= room_ms:
+                _, moment, tables = self.due.pop(0)
+                self.ready.append((moment, tables))
+
+    def flush(self):
+        """Take the shots that became due during the last step (outside the web's lock:
+        the big screen asks Live for its state meanwhile)."""
+        while self.ready:
+            self.shot(*self.ready.pop(0))
+
+    def _level(self, live, idx):
+        self.index = idx
+        self.counts["levels"] += 1
+        lv = live.t.setup["levels"][idx] if idx < len(live.t.setup["levels"]) else None
+        if lv is None:
+            return
+        if "break" in lv:
+            self.say("break: %d minutes" % lv["break"])
+        else:
+            ante = ", ante %d" % lv["ante"] if lv.get("ante") else ""
+            self.say("level %d: blinds %d/%d%s, %d minutes" % (
+                sum(1 for x in live.t.setup["levels"][:idx + 1] if "break" not in x),
+                lv["sb"], lv["bb"], ante, lv["minutes"]))
+
+    def _events(self, live):
+        rows = live.store.db.execute(
+            "SELECT seq, action, payload, undoes FROM events WHERE seq > ? ORDER BY seq",
+            (self.seq,)).fetchall()
+        import json
+
+        t = live.t
+        now = self.night.room.clock()
+        for seq, action, payload, _undoes in rows:
+            self.seq = seq
+            p = json.loads(payload)
+            self._trace(now, t, action, p)
+            if action == "bust":
+                self.counts["busts"] += 1
+                out = [n for tier in p.get("tiers", []) for n in tier]
+                self.counts["players_out"] += len(out)
+                where = " at table %s" % p["table"] if p.get("table") else ""
+                self.say("bust%s: %s" % (where, "; ".join(
+                    "%s out, %s" % (n, t.place_of(n)) for n in reversed(out))))
+                if t.ended:
+                    self.say("winner: %s" % t.ended["tiers"][0][0])
+                    self.later(0, "winner", [t.final.get("table")] if t.final else [])
+            elif action == "move":
+                self.counts["moves"] += 1
+                self.say("move: %s from table %d seat %d to table %d seat %d" % (
+                    p["name"], p["from"][0], p["from"][1], p["seat"][0], p["seat"][1]))
+                if "first-move" not in self.taken:
+                    self.later(0, "first-move", [p["from"][0], p["seat"][0]])
+            elif action == "instr":
+                self.counts["instructions"] += 1
+                if p.get("action") == "break_table":
+                    self.counts["broken"] += 1
+                    self.say("table %d breaks: its players move to the other tables"
+                             % p["table"])
+            elif action == "instr_result":
+                r = t.instrs.get(p.get("id"))
+                if (r is not None and r.get("action") == "break_table"
+                        and p.get("result") == "done" and "table-broken" not in self.taken):
+                    self.later(0, "table-broken", [r["table"]])
+            elif action == "draw" and p.get("final"):
+                seats = sorted(p["seats"].items(), key=lambda kv: kv[1][1])
+                self.say("final table at table %d (%s draw, seed %s): %s" % (
+                    p["table"], p["mode"], p["seed"], ", ".join(
+                        "%d %s" % (s[1], n) for n, s in seats)))
+                self.later(FINAL_SHOT_DELAY_MS, "final-table", [p["table"]])
+                boxes = sum(sum(b.table.stacks.values()) for b in self.night.boxes.values()
+                            if b.on)
+                self.final_chips = (sum((p.get("stacks") or {}).values()), boxes)
+            elif action == "notice":
+                self.counts["notices"] += 1
+                self.say("host notice: %s" % p.get("text"))
+
+    def _trace(self, now, t, action, p):
+        """Note which tables the host's event *action* concerns (make faults places its
+        faults where the clean run shows that the night did not need them)."""
+        tables = None
+        if action in ("bust", "instr") and p.get("table"):
+            tables = (p["table"],)
+        elif action == "instr_result":
+            r = t.instrs.get(p.get("id"))
+            tables = (r["table"],) if r is not None and r.get("table") else None
+        elif action == "move":
+            tables = (p["from"][0], p["seat"][0])
+        elif action in ("late", "standby_take") and p.get("seat"):
+            tables = (p["seat"][0],)
+        elif action in ("notice", "register", "standby_pass", "arrive"):
+            return
+        self.trace.append((now, tables))
+
+    # -- screenshots -------------------------------------------------------------
+    def later(self, ms, moment, tables):
+        if not self.shots_on or moment in self.taken or any(d[1] == moment for d in self.due):
+            return
+        self.due.append([self.night.room.now_ms + ms, moment, tables])
+        self.due.sort(key=lambda d: d[0])
+
+    def shot(self, moment, tables):
+        """The boxes of *tables* and the big screen, now."""
+        if moment in self.taken:
+            return
+        k = MOMENTS.index(moment) + 1
+        out = self.night.out_dir
+        paths = []
+        for tb in tables:
+            b = self.night.boxes.get(tb)
+            if b is None or not b.on:
+                continue
+            path = os.path.join(out, "%02d-%s-box%d.png" % (k, moment, tb))
+            b.save_png(path, zoom=2)
+            release = getattr(b.screen, "release", None)
+            if release is not None:
+                release()
+            paths.append(path)
+        big = self.big_screen(os.path.join(out, "%02d-%s-big-screen.png" % (k, moment)))
+        if big:
+            paths.append(big)
+        self.taken[moment] = paths
+        self.say("screenshots (%s): %s" % (moment, ", ".join(os.path.basename(p)
+                                                             for p in paths)))
+
+    def big_screen(self, path):
+        if self.big_note is not None:
+            return None
+        try:
+            if self.browser is None:
+                self._start_web()
+            return self._big(path)
+        except Exception as err:  # noqa: BLE001 -- no chromium, no Playwright: boxes only
+            self.big_note = str(err).splitlines()[0] if str(err) else type(err).__name__
+            self.say("no big-screen screenshots: %s" % self.big_note)
+            return None
+
+    def _start_web(self):
+        from tdhost.web.shots import chromium_missing
+
+        why = chromium_missing()
+        if why:
+            raise RuntimeError(why)
+        from playwright.sync_api import sync_playwright
+
+        from tdhost.web.app import new_token
+        from tdhost.web.server import run_in_thread
+        from tdhost.web.shots import launch_chromium
+
+        if self.web is None:  # (--realtime serves it already, with its lock)
+            self.web = run_in_thread(self.night.live, "127.0.0.1", 0, new_token(), self.lock)
+        self.pw = sync_playwright().start()
+        self.browser = launch_chromium(self.pw)
+
+    def _big(self, path, width=1280, height=720):
+        page = self.browser.new_page(viewport={"width": width, "height": height})
+        try:
+            page.goto(self.web.url + "/")
+            page.wait_for_function("document.querySelector('#left').textContent.trim() "
+                                   "!== '-'", timeout=10000)
+            page.wait_for_timeout(400)  # fonts and the first tick settled
+            page.screenshot(path=path)
+        finally:
+            page.close()
+        return path
+
+    def settle(self):
+        """The night is over: the shots still due are taken now."""
+        self.flush()
+        for _, moment, tables in list(self.due):
+            self.shot(moment, tables)
+        self.due = []
+
+    def close(self):
+        web = self.web if not self.served else None
+        for stop in (lambda: self.browser.close(), lambda: self.pw.stop(),
+                     lambda: web.stop()):
+            try:
+                stop()
+            except Exception:  # noqa: BLE001 -- what was never started
+                pass
+
+    # -- the end ---------------------------------------------------------------------
+    def figures(self):
+        shots = [p for m in MOMENTS for p in self.taken.get(m, [])]
+        return dict(self.counts, shots=shots, big_screen_note=self.big_note)
+
+    def final(self, res, tables=True):
+        """The results and the league table (tdhost's own tables), then the figures."""
+        import sys
+
+        from tdhost import commands
+
+        plain = not sys.stdout.isatty()
+        n = self.night
+        if res["ended"]:
+            self.say("the night is over: %s wins after %s of play" % (
+                res["winner"], _hm(n.room.clock() - n.t0)))
+        else:
+            self.say("stopped after %s: %d players still in" % (
+                _hm(n.room.clock() - n.t0), len(n.live.t.remaining())))
+        if tables and n.out_dir:
+            commands.cmd_results(os.path.join(n.out_dir, "results.csv"), n.db, None, plain)
+            commands.cmd_league(os.path.join(n.out_dir, "league.csv"), False, n.db, plain)
+        d = res["dealers"]
+        self.echo("Figures: %d busts (%d players), %d moves, %d tables broken, %d levels; "
+                  "%d hands dealt, %d instructions confirmed, %d misclicks refused by the "
+                  "boxes, %d host notices; %s virtual in %.0f s of wall time." % (
+                      res["busts"], res["players_out"], res["moves"], res["broken"],
+                      res["levels"], sum(x["hands"] for x in d.values()),
+                      sum(x["confirms"] for x in d.values()),
+                      sum(x["refusals"] for x in d.values()), res["notices"],
+                      _hm(res["virtual_ms"]), res["wall_s"]))
+        if self.final_chips is not None:
+            self.echo("Chips at the final-table draw: %s in the draw's stacks (the boxes' last "
+                      "statuses), %s on the boxes." % (_n(self.final_chips[0]),
+                                                       _n(self.final_chips[1])))
+        fl = res.get("floor") or {}
+        if fl.get("chips_corrected") or fl.get("chips_told"):
+            self.echo("Moves: %d players sat down with other chips than the host's receive "
+                      "gave (from the box's last status, before the hand they left after: "
+                      "%+d chips in all), %d with none given." % (
+                          fl["chips_corrected"], fl["drift"], fl["chips_told"]))
+        if "mqtt" in res:
+            m = res["mqtt"]
+            self.echo("MQTT: %d pumps, %d waited for frames (%.1f s in all), %d gave up."
+                      % (m["pumps"], m["waits"], m["wait_s"], m["late"]))
+        if self.shots_on:
+            self.echo("Screenshots: %d in %s%s" % (len(res["shots"]), n.out_dir, (
+                " (no big screen: %s)" % self.big_note) if self.big_note else ""))
+
+
+def _n(v):
+    return "?" if v is None else "{:,}".format(v)
+
+
+def _hm(ms):
+    m = ms // 60000
+    return "%dh%02d" % (m // 60, m % 60)
+
+
+__all__ = ["Show", "clock_text", "ordinal"]
