@@ -739,7 +739,7 @@ class MqttPort:
 
     def _publish(self, frame):
         """One whole frame (with its newline) to its kind's topic: QoS 0."""
-        kind = _kind(frame)
+        kind = kind_of(frame)
         if kind == b"hello" and self.usb is not None:
             self._mirror(frame)
         if self.state != UP:
@@ -791,8 +791,9 @@ class MqttPort:
                 "mqtt_received": self.received, "mqtt_pings": self.pings}
 
 
-def _kind(frame):
-    """A frame's kind from its canonical prefix ``{"v":"1.0","kind":"K",``."""
+def kind_of(frame):
+    """A frame's kind (bytes) from its canonical prefix ``{"v":"1.0","kind":"K",``,
+    unverified: for routing only (the host's hub uses it too)."""
     i = frame.find(b'"kind":"', 0, 48)
     if i < 0:
         return None

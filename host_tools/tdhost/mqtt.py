@@ -43,7 +43,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tableclock.protocol import HOST, MAX_FRAME, UNPAIRED_KEY, Forged, ProtocolError, decode
-from tcbox.mqtt_link import check_id
+from tcbox.mqtt_link import check_id, kind_of
 
 from .usb import BoxLink, peek
 
@@ -76,14 +76,6 @@ def parse_url(url):
     user = unquote(u.username) if u.username is not None else None
     password = unquote(u.password) if u.password is not None else None
     return u.hostname, port, user, password
-
-
-def _kind(frame):
-    i = frame.find(b'"kind":"', 0, 48)
-    if i < 0:
-        return None
-    j = frame.find(b'"', i + 8, i + 40)
-    return frame[i + 8:j] if j > 0 else None
 
 
 def _keep(d, k, v):
@@ -344,7 +336,7 @@ class MqttHub:
         """A frame a BoxLink wrote: to its box, and a clock to its table."""
         self._publish(self._prefix + port.box + "/in", frame)
         table = port.link.table if port.link is not None else None
-        if table and _kind(frame) == b"clock":
+        if table and kind_of(frame) == b"clock":
             self._publish("tc/%s/table/%d/clock" % (self.event, table), frame, retain=True)
 
     def _table_status(self, link):
