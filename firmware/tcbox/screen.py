@@ -301,6 +301,20 @@ def _share(left, right, total, gap):
         right.want_w = total - gap - left.want_w
 
 
+def menu_top(top, n, i, rows):
+    """The first option shown of *n* with option *i* highlighted, *rows*
+    lines, *top* shown before: the list scrolls only as far as it must."""
+    if n <= rows:
+        return 0
+    if i < top:
+        top = i
+    elif i >= top + rows:
+        top = i - rows + 1
+    if top > n - rows:
+        top = n - rows
+    return top
+
+
 class _Menu:
     """The options, *rows* lines; the highlighted one on a bar, with its
     number ("3/7") at the bar's right end when the list scrolls."""
@@ -335,16 +349,7 @@ class _Menu:
         """Show *options* with option *i* highlighted; labels changed."""
         n = len(options)
         rows = self.rows
-        if n <= rows:
-            top = 0
-        else:
-            top = self.top_i
-            if i < top:
-                top = i
-            elif i >= top + rows:
-                top = i - rows + 1
-            if top > n - rows:
-                top = n - rows
+        top = menu_top(self.top_i, n, i, rows)
         self.top_i = top
         hi = i - top if 0 <= i < n else -1
         changed = 0

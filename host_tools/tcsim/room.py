@@ -160,21 +160,6 @@ def _template(width, height):
     return t
 
 
-def _menu_top(top, n, i, rows):
-    """The first option shown of *n* with option *i* highlighted, *rows*
-    lines, *top* before: tcbox/screen.py's ``_Menu.update`` rule (kept in
-    step with it by tests/sim/test_room.py's lazy-versus-full check)."""
-    if n <= rows:
-        return 0
-    if i < top:
-        top = i
-    elif i >= top + rows:
-        top = i - rows + 1
-    if top > n - rows:
-        top = n - rows
-    return top
-
-
 class LazyScreen:
     """tcbox.screen.Screen's API that keeps only the fields until looked at.
 
@@ -208,7 +193,7 @@ class LazyScreen:
                     n += 1
         self.shown = dict(f)
         p = self.which(f)
-        self.tops[p] = _menu_top(self.tops[p], len(f.get("menu") or ()),
+        self.tops[p] = _screen_mod.menu_top(self.tops[p], len(f.get("menu") or ()),
                                  f.get("menu_i") or 0, self.rows[p])
         self.stale = True
         return n
