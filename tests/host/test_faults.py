@@ -80,7 +80,9 @@ def test_a_10_minute_outage_during_play(rig):
 
     rig.proxy.set(PASS)
     assert rig.run(lambda: rig.settled(box))
-    assert rig.spin(20000)  # the clock sync settles (pings every 8 s)
+    # the clock sync settles: pings every 8 s, the best round trips of a minute (virtual
+    # time runs on while a frame is on the real network, so a loaded machine makes slow samples)
+    assert rig.spin(60000)
     exactly_once(rig, box)
     assert rig.stored(box)[:sent + len(unsent)] == box.events()[:sent] + unsent  # in order
     assert box.shown == ["o-2", "o-7"]  # each shown (and done) once, however often resent
