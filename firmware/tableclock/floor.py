@@ -22,7 +22,12 @@ Rules (docs/rules.md, "Floor procedures"):
 - LPPL latecomers "must immediately post a dead big blind to 'enter' the
   game, even if he is seated in a blind position"; a registered player not
   seated at the start has "the table will post their blinds when due until
-  they take their seat".
+  they take their seat";
+- chips the TD takes from a stack (``deduct``): LPPL ¶14 "anyone not seated
+  at the 'shuffle up and deal' call will have the appropriate number of
+  chips removed from their stack by the TD (500 during 1st blind level)
+  after 5 minutes" and "a further 1000 chips will be removed by the TD" at
+  the 2nd level.
 """
 
 from .fields import MAX_CHIPS, Refused, as_int
@@ -261,6 +266,30 @@ def enter(t, ev):
     t.last = "Seat %d enters with %d%s" % (s, t.stacks[s], ", dead big blind" if dead else "")
 
 
+# -- chips the TD takes away -------------------------------------------------
+def deduct(t, ev):
+    """The TD removes ``chips`` from seat ``seat``'s stack; they leave play
+    (``removed``, as a bust's).  Refused for a seat dealt into the running
+    hand (its stack is in play until the hand ends) and when the stack is
+    not larger than ``chips`` (taking a player's last chip is the TD's
+    decision: ``bust``).  During a hand, for a seat sitting it out, the
+    deal's snapshot is reduced too, so a misdeal or undo keeps it."""
+    s = t._seat(ev)
+    n = as_int(ev.get("chips"))
+    if n is None or n < 1 or n > MAX_CHIPS:
+        raise Refused('Deduct needs "chips": how many chips to remove, a positive whole number')
+    h = t.hand
+    if h is not None and s in h.dealt:
+        raise Refused("Seat %d is in this hand: remove the chips after it" % s)
+    if n >= t.stacks[s]:
+        raise Refused("Seat %d has only %d chips: ask the TD" % (s, t.stacks[s]))
+    t.stacks[s] -= n
+    t.removed += n
+    if h is not None and t.predeal is not None and s in t.predeal[0]:
+        t.predeal[0][s] -= n  # a re-deal starts from the stacks at the deal
+    t.last = "Seat %d: %d chips removed from play" % (s, n)
+
+
 EVENTS = {
     "misdeal": misdeal,
     "foul": foul,
@@ -272,4 +301,5 @@ EVENTS = {
     "slow": slow,
     "disqualify": disqualify,
     "enter": enter,
+    "deduct": deduct,
 }

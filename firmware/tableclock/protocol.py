@@ -32,19 +32,21 @@ spec is "name:type"; "name?:type" is optional; a type is int, nat (>= 0), pos
 ?T (a T or null).  Fields not in the table are kept (a newer minor version may
 add them).
 
-Versions: this side speaks 1.1 and accepts any 1.x.  A sender writes "1.0"
+Versions: this side speaks 1.2 and accepts any 1.x.  A sender writes "1.0"
 unless the frame needs a later minor: 1.1 added a box's ``ping`` to the host
-and the host's ``pong`` with ``host_ms`` (BOTH_WAYS, ``version_of``), so the
-1.0 test vectors stay byte for byte what they were.
+and the host's ``pong`` with ``host_ms`` (BOTH_WAYS); 1.2 the instructions
+``withdraw`` and ``deduct`` (ADDED; ``version_of``), so the 1.0 test vectors
+stay byte for byte what they were.  (1.2 also added the optional ``stack``
+of a box's ``instruction`` event: a field, tolerated by 1.0 and 1.1.)
 """
 
 from binascii import hexlify
 
 from .hmac256 import hmac_sha256, same
 
-VERSION = "1.1"  # the protocol this side speaks
+VERSION = "1.2"  # the protocol this side speaks
 MAJOR = 1
-MINOR = 1
+MINOR = 2
 BASE = "1.0"  # what a sender writes in "v" unless its frame needs a later minor (BOTH_WAYS)
 MAX_FRAME = 4096  # bytes, newline included; longer frames are refused unread
 MAX_DEPTH = 8  # nesting of lists/objects, the envelope object counting as 1
@@ -92,6 +94,10 @@ _ANYONE = ("ping", "pair")  # a pair frame reaches the one box on a USB port
 # the other direction; a frame going that way is written with "v":"1.<minor>".
 BOTH_WAYS = {"ping": 1, "pong": 1}
 
+# Subkinds a later minor added: (kind, value of its SUBKINDS field): minor.
+# A frame carrying one is written with "v":"1.<minor>".
+ADDED = {("instruction", "withdraw"): 2, ("instruction", "deduct"): 2}
+
 # A box that has never been paired signs its hello with this well-known key
 # (key_id UNPAIRED_KEY_ID), so the host can read who is on a USB port before
 # pairing.  It authenticates nothing; a box accepts only ping and pair with it.
@@ -111,6 +117,8 @@ SUBKINDS = {
         "pause": "",
         "resume": "",
         "message": "text:str",
+        "withdraw": "instr:id",
+        "deduct": "seat:pos chips:pos",
     }),
     "event": ("what", {
         "hand_started": "hand:nat button?:?pos",
@@ -119,7 +127,8 @@ SUBKINDS = {
         "away": "seat:pos",
         "back": "seat:pos",
         "clock_called": "seat:pos",
-        "instruction": "instr:id result:acknowledged|done|refused reason?:str",
+        "instruction": "instr:id result:acknowledged|done|refused reason?:str"
+                       " stack?:nat",
         "error": "text:str",
     }),
 }
@@ -248,6 +257,9 @@ def check_body(kind, body, version=VERSION):
     if sub is not None:
         field, table = sub
         spec = table.get(body[field])
+        if spec is None and _minor(version) > MINOR:
+            raise ProtocolError('%s: unknown %s %s (sent with protocol %s; this side speaks'
+                                ' %s)' % (what, field, _q(body[field]), version, VERSION))
         if spec is None:
             raise ProtocolError('%s: unknown %s %s (known: %s)' % (
                 what, field, _q(body[field]), ", ".join(sorted(table))))
@@ -267,11 +279,17 @@ def _reversed(kind, sender):
     return kind in BOTH_WAYS and (KINDS[kind][0] == "box") != (sender == HOST)
 
 
-def version_of(kind, sender):
-    """The version a sender writes for *kind*: BASE, or "1.<minor>" for a
-    direction a later minor added (a box's ping, the host's pong: "1.1")."""
+def version_of(kind, sender, body=None):
+    """The version a sender writes for *kind* (with *body*): BASE, or
+    "1.<minor>" for a direction a later minor added (a box's ping, the
+    host's pong: "1.1") or a subkind it added (ADDED: "1.2")."""
     if _reversed(kind, sender):
         return "%d.%d" % (MAJOR, BOTH_WAYS[kind])
+    sub = SUBKINDS.get(kind)
+    if sub is not None and body is not None:
+        m = ADDED.get((kind, body.get(sub[0])))
+        if m is not None:
+            return "%d.%d" % (MAJOR, m)
     return BASE
 
 
@@ -617,7 +635,7 @@ def encode(msg, key, seq, sender=HOST, boot=0, to=BROADCAST):
             body[k] = msg[k]
     check_body(kind, body)
     out = bytearray(('{"v":"%s","kind":"%s","from":"%s","to":"%s","boot":%d,"seq":%d,"body":'
-                     % (version_of(kind, sender), kind, sender, to, boot, seq)).encode())
+                     % (version_of(kind, sender, body), kind, sender, to, boot, seq)).encode())
     try:
         _enc(body, out, 2, MAX_FRAME - _TAIL_LEN - 1)
     except _TooLarge:

@@ -8,8 +8,9 @@ before it changes anything.
 
 Two attributes belong to the host's instructions (tcbox/orders.py sets
 them; the record keeps them): ``hold``, why no new hand may start (hand for
-hand, a broken table), and ``moves``, seat changes waiting for the hand's
-end.  ``hand`` refuses while either stands in the way.
+hand, a broken table), and ``moves``, seat changes and chip removals
+waiting for the hand's end.  ``hand`` refuses while either stands in the
+way.
 
 The rules live in the modules this one calls: clock (levels), button (dead
 button, heads-up, waiting seats), betting (who may bet what), hand (the
@@ -85,10 +86,11 @@ class Table:
         self.busted = []
         self.bust_ties = []
         self.winners = {}
-        self.removed = 0  # chips that left play (busts with chips, colour-up rounding)
+        self.removed = 0  # chips that left play (busts, colour-up rounding, deductions)
         self.hold = None  # None, HFH, HFH_ONE or BROKEN (above)
-        # the host's seat changes waiting for the hand's end (tcbox/orders.py):
-        # [instruction id, kind (0 out, 1 in), seat, to_table or stack, to_seat or from_table]
+        # the host's seat changes (and chip removals) waiting for the hand's end
+        # (tcbox/orders.py): [instruction id, kind (0 out, 1 in, 2 deduct), seat,
+        # to_table / stack / chips, to_seat / from_table / None]
         self.moves = []
         self.last = None
         self.error = None
@@ -416,7 +418,9 @@ class Table:
         if self.hold == REDRAW:
             raise Refused("Final table: wait for the new seats")
         if self.moves:
-            raise Refused("First the TD's seat change at seat %d" % self.moves[0][2])
+            m = self.moves[0]
+            raise Refused("First the TD's %s at seat %d" % (
+                "chip removal" if m[1] == 2 else "seat change", m[2]))
         if self.clock.on_break():
             raise Refused("No new hand during the break (%d s left)" % self.clock.seconds_left())
         if self.clock.paused:

@@ -18,15 +18,28 @@ holds the next deal...); a seat change confirmed during a hand waits, on
 screen "after this hand", and is carried out as the hand ends, before
 anything else can happen.  A confirmed instruction's id is appended to
 ``app.acks`` (the last ``ACKS_KEPT``) and its result goes to the host:
-``app.on_result(id, result, reason)`` when set, else the link's
+``app.on_result(id, result, reason, stack)`` when set, else the link's
 ``instruction_done`` when ``app.link`` is set (result ``done``,
 ``refused`` with the reason, or ``acknowledged`` now and ``done`` /
-``refused`` at the hand's end for a seat change that waits); with neither,
-``app.on_ack(id)`` at the Confirm (tcbox/linkparts.py ``attach``: the link
-sends ``acknowledged``).  Instructions that arrive while one is shown wait
-in ``app.waiting``, in order; a resent one (same id) is not shown twice,
-and one already confirmed is acknowledged again (``on_ack``).
+``refused`` at the hand's end for a seat change that waits; *stack* the
+chips a player moved out with, for a ``move_out`` done, else None); with
+neither, ``app.on_ack(id)`` at the Confirm (tcbox/linkparts.py ``attach``:
+the link sends ``acknowledged``).  Instructions that arrive while one is
+shown wait in ``app.waiting``, in order; a resent one (same id) is not
+shown twice, and one already confirmed is acknowledged again (``on_ack``).
 ``app.awaiting()``: is an instruction waiting for Confirm?
+
+A ``withdraw`` (protocol 1.2: the host called instruction ``instr`` off)
+is carried out when it arrives, without a Confirm (``withdraw``): ``instr``
+leaves the screen, the waiting list or the table's ``moves`` and is
+answered ``refused`` "withdrawn by the host", the withdraw ``done``, and
+the menu's note says what was called off.  One already carried out: the
+withdraw is ``refused`` "already carried out".  One never seen: the
+withdraw ``done``.  Either way the id called off is remembered
+(``app.withdrawn``, the last ``ACKS_KEPT``): should it come (again), it is
+not shown but answered ``refused`` "withdrawn by the host" again.  (The
+link answers the withdraws its own record settles before the app sees
+them: tcbox/linkhost.py ``withdrawn``.)
 
 Adapters are injected (composition, KMK style): ``screen.update(fields)``,
 ``keys.get()`` -> (key number, pressed, ticks) or None, ``ring.show(colours)``,
@@ -41,7 +54,7 @@ from . import VERSION, orders
 from .menu import Menu
 from .presses import Presses, ticks_diff
 from .ring import colours
-from .view import fields, mmss
+from .view import called_off, fields, instruction_text, mmss, move_text
 
 SAVE_EVERY_S = 30  # a running clock is saved this often (seconds shown)
 ACKS_KEPT = 32  # confirmed instruction ids remembered (docs/protocol.md: the last 32)
@@ -81,7 +94,8 @@ class App:
         self.muted = False
         self.acks = []  # confirmed instruction ids, oldest first
         self.on_ack = None  # the link's hook: on_ack(id) after each Confirm
-        self.on_result = None  # on_result(id, result, reason): what became of it
+        self.on_result = None  # on_result(id, result, reason, stack): what became of it
+        self.withdrawn = []  # ids the host called off before they came, oldest first
         self.waiting = []  # instructions behind the one on screen
         self.presses_seen = 0
         self.save_failures = 0
@@ -184,16 +198,57 @@ class App:
                 if self.on_ack is not None:
                     self.on_ack(iid)
                 return
+            if iid in self.withdrawn:  # called off before it came: never shown
+                self.report(iid, "refused", orders.WITHDRAWN)
+                return
             shown = [self.info.get("instruction")] + self.waiting
             for n in range(len(shown)):
                 if isinstance(shown[n], dict) and shown[n].get("id") == iid:
                     return  # a resend of one already here
+        if isinstance(ins, dict) and ins.get("action") == "withdraw":
+            self.withdraw(ins)  # at once: never on screen
+            return
         if self.info.get("instruction"):
             self.waiting.append(ins)
         else:
             self.info["instruction"] = ins
         self.info["queued"] = len(self.waiting)
         self.dirty = True
+
+    def withdraw(self, ins):
+        """The host called off instruction ``ins["instr"]`` (a ``withdraw``,
+        id ``ins["id"]``): at once, no Confirm (module notes)."""
+        wid = ins.get("id")
+        x = ins.get("instr")
+        text = None
+        if x is not None:
+            shown = self.info.get("instruction")
+            if isinstance(shown, dict) and shown.get("id") == x:
+                text = instruction_text(shown)
+                self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
+            else:
+                for w in self.waiting:
+                    if isinstance(w, dict) and w.get("id") == x:
+                        text = instruction_text(w)
+                        self.waiting.remove(w)
+                        break
+            if text is None:
+                m = orders.withdraw(self.table, x)  # confirmed during the hand: waiting
+                if m is not None:
+                    text = move_text(m)
+        result, reason = "done", None
+        if text is not None:
+            self.menu.note = called_off(text)
+            self.report(x, "refused", orders.WITHDRAWN)
+        elif x in self.acks:
+            result, reason = "refused", orders.CARRIED_OUT
+        if x is not None and result == "done":
+            _keep(self.withdrawn, x)  # a resend, or the original arriving late: not shown
+        _keep(self.acks, wid)
+        self.info["queued"] = len(self.waiting)
+        self.dirty = True
+        self.report(wid, result, reason)
+        self.save()
 
     def awaiting(self):
         """Is an instruction on screen waiting for the dealer's Confirm?"""
@@ -209,11 +264,8 @@ class App:
         iid = ins.get("id") if isinstance(ins, dict) else None
         t = self.table
         t.error = None  # an older refusal is not this one's
-        result, reason = orders.carry_out(t, ins)
-        if iid is not None:
-            self.acks.append(iid)
-            if len(self.acks) > ACKS_KEPT:
-                self.acks.pop(0)
+        result, reason, stack = orders.carry_out(t, ins)
+        _keep(self.acks, iid)
         self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
         self.info["queued"] = len(self.waiting)
         if result == orders.LATER:
@@ -225,28 +277,29 @@ class App:
         else:
             self.menu.note = "Instruction confirmed"
         self.dirty = True
-        if iid is not None:
-            self.report(iid, result, reason, True)
+        self.report(iid, result, reason, stack, True)
         self.save()
 
     def settle(self):
         """No hand is running: carry out the seat changes confirmed during
         the hand (tcbox/orders.py), tell the host, save."""
-        for iid, result, reason in orders.settle(self.table):
-            if iid is not None:
-                self.report(iid, result, reason)
+        for iid, result, reason, stack in orders.settle(self.table):
+            self.report(iid, result, reason, stack)
         self.dirty = True
         self.save()
 
-    def report(self, iid, result, reason=None, confirm=False):
-        """What became of instruction *iid*: ``on_result``, else the link's
-        ``instruction_done``; without either, ``on_ack(iid)`` for the
-        dealer's Confirm (*confirm*) only."""
+    def report(self, iid, result, reason=None, stack=None, confirm=False):
+        """What became of instruction *iid* (nothing for None): ``on_result``,
+        else the link's ``instruction_done``; without either, ``on_ack(iid)``
+        for the dealer's Confirm (*confirm*) only.  *stack*: the chips a
+        player moved out with (a ``move_out`` done), else None."""
+        if iid is None:
+            return
         hook = self.on_result
         if hook is None and self.link is not None:
             hook = getattr(self.link, "instruction_done", None)
         if hook is not None:
-            hook(iid, result, reason)
+            hook(iid, result, reason, stack)
         elif confirm and self.on_ack is not None:
             self.on_ack(iid)
 
@@ -308,3 +361,10 @@ class App:
         if self.buzzer is not None and not self.muted:
             self.buzzer.beep(name)
 
+
+def _keep(ids, iid):
+    """Append *iid* (not None) to the list *ids*, keeping the last ACKS_KEPT."""
+    if iid is not None:
+        ids.append(iid)
+        if len(ids) > ACKS_KEPT:
+            ids.pop(0)

@@ -14,7 +14,7 @@ the bytes it took), ``connected`` -- opened non-blocking by the hardware code
     link.poll(now_ms)                # every loop: never blocks, bounded work
     link.observe(table.state())      # after each accepted event: box events
     saver.offer(table, link.extra()) # unsent events persist across power cuts
-    link.instruction_done("i-41", "done")
+    link.instruction_done("i-41", "done", None, 3150)  # a move_out: the chips taken
 
 With tcbox.app.App, ``attach(app, link)`` does the wiring (the saver gets
 ``extra()``, the box events of each change are observed before its save)
@@ -43,6 +43,15 @@ the oldest dropped and counted in ``dropped``) until the host's ``ack``
 names them, and are sent again every ``RESEND_MS``.  ``extra()`` carries
 them (the newest that fit ``EXTRA_EVENTS_MAX`` bytes), the pending
 instructions, the boot counter and the pairing into the power-loss record.
+
+Instructions (``instrs``: ``[id, result, reason, body]``, the last
+``INSTR_MAX``): *body* is the instruction (a dict) until its answer is
+final, then the ``stack`` of a ``move_out`` done (an int, protocol 1.2) or
+None, so a repeated id is answered again with the same stack, also after a
+power cut (the record keeps the newest ``INSTR_KEEP`` final ones with it).
+A ``withdraw`` the link can answer from this record alone (its
+instruction unknown, already answered, or not handed to the app yet) it
+answers itself (tcbox/linkhost.py ``withdrawn``); the others go to the app.
 """
 
 import json
@@ -77,6 +86,7 @@ from .linkparts import (  # noqa: F401 -- re-exported: the link's pure parts
     clock_toward,
     event_message,
     events_between,
+    instruction_event,
     players_of,
     same_setup,
     setup_of,
@@ -113,6 +123,15 @@ def _urandom(n):
     import os
 
     return os.urandom(n)
+
+
+def _stack(r):
+    """The stack kept in an answered instruction record *r*: an int for a
+    ``done``, else None."""
+    v = r[3]
+    if r[1] == "done" and isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        return v
+    return None
 
 
 # ------------------------------------------------------------------- link
@@ -169,7 +188,7 @@ class Link:
         self.status_at = None
         self.outbox = []  # [event, sent ms or None, JSON size]; event: [id, what, ...]
         self.n = 0  # events made in this boot
-        self.instrs = []  # [id, result or None, reason, body or None], oldest first
+        self.instrs = []  # [id, result or None, reason, body or stack or None], oldest first
         self.rehand = []  # restored pending instructions for on_instruction
         self.last_state = None
         self.save_due = False  # something the record must keep at once (pairing)
@@ -220,7 +239,7 @@ class Link:
                 finals += 1
                 if finals > INSTR_KEEP:
                     continue
-                r = [r[0], r[1], None, None]
+                r = [r[0], r[1], None, _stack(r)]  # the stack answered again after a cut
             instrs.append(r)
         instrs.reverse()
         d = {"b": self.boot, "o": keep, "i": instrs}
@@ -271,6 +290,8 @@ class Link:
                     if not isinstance(r[3], dict):
                         continue  # a resend from the host will bring it
                     self.rehand.append(r[3])
+                else:
+                    r[3] = _stack(r)  # answered: a done move_out's stack or nothing
                 self.instrs.append(r)
 
     # -- the app's side ------------------------------------------------
@@ -310,9 +331,11 @@ class Link:
         """Tell the host something went wrong (an ``error`` event)."""
         return self.event(["error", text[:200]])
 
-    def instruction_done(self, iid, result, reason=None):
+    def instruction_done(self, iid, result, reason=None, stack=None):
         """The dealer saw (``acknowledged``), carried out (``done``) or could
-        not carry out (``refused``, *reason*) instruction *iid*."""
+        not carry out (``refused``, *reason*) instruction *iid*; *stack*:
+        for a ``move_out`` done, the chips the player left with (protocol
+        1.2), kept to answer a repeat of *iid* the same way."""
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
         r = linkhost.instr(self, iid)
@@ -320,10 +343,12 @@ class Link:
             r = linkhost.remember(self, iid, None)
         r[1] = result
         r[2] = reason
+        if result != "done":
+            stack = None
         if result != "acknowledged":
-            r[3] = None  # final: the instruction itself is not needed again
+            r[3] = stack  # final: the instruction itself is not needed again
         self.save_due = True
-        return self.event(["instruction", iid, result, reason])
+        return self.event(instruction_event(iid, result, reason, stack))
 
     def pending(self):
         """Instructions the dealer has not confirmed yet (dicts)."""

@@ -18,12 +18,13 @@ from .linkparts import (
     CONFIGURED,
     INSTR_MAX,
     clock_toward,
+    instruction_event,
     players_of,
     same_setup,
     setup_of,
     slew_of,
 )
-from .orders import REDRAW
+from .orders import CARRIED_OUT, REDRAW, WITHDRAWN
 from .presses import ticks_diff
 
 _ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")
@@ -268,6 +269,9 @@ def remember(link, iid, body):
 
 
 def instruction(link, msg):
+    """An instruction from the host: handed to the app once per id; a
+    repeat is answered again (the same result, reason and stack).  A
+    ``withdraw`` the record can answer is answered here (``withdrawn``)."""
     iid = msg["id"]
     r = instr(link, iid)
     if r is not None:  # a repeat: never carried out twice
@@ -276,7 +280,8 @@ def instruction(link, msg):
                 ev = e[0]
                 if ev[1] == "instruction" and ev[2] == iid and ev[3] == r[1]:
                     return  # its answer is on its way
-            link.event(["instruction", iid, r[1], r[2]])
+            stack = r[3] if r[1] == "done" and isinstance(r[3], int) else None
+            link.event(instruction_event(iid, r[1], r[2], stack))
         return
     body = {}
     for k in msg:
@@ -287,8 +292,39 @@ def instruction(link, msg):
     link.save_due = True
     if link.on_instruction is None:
         link.instruction_done(iid, "refused", "this box cannot show instructions")
-    else:
+    elif body.get("action") != "withdraw" or not withdrawn(link, iid, body.get("instr")):
         link.on_instruction(body)
+
+
+def withdrawn(link, wid, x):
+    """Withdraw *wid* of instruction *x*, answered from the link's record
+    when it can be (True): *x* unknown (remembered as refused, so the
+    original arriving late is a repeat and never shown: the withdraw
+    ``done``), already answered (``done``: the withdraw ``refused``
+    "already carried out"; ``refused``: nothing to call off, ``done``) or
+    restored after a power cut but not handed to the app yet (taken back,
+    ``refused`` "withdrawn by the host").  False: the app has it (on
+    screen, waiting, or in the table's ``moves``): tcbox/app.py
+    ``withdraw``."""
+    r = instr(link, x)
+    if r is None:
+        r = remember(link, x, None)
+        r[1] = "refused"
+        r[2] = WITHDRAWN
+        link.instruction_done(wid, "done")
+        return True
+    if r[1] == "done":
+        link.instruction_done(wid, "refused", CARRIED_OUT)
+        return True
+    if r[1] == "refused":
+        link.instruction_done(wid, "done")
+        return True
+    if r[1] is None and r[3] in link.rehand:
+        link.rehand.remove(r[3])
+        link.instruction_done(x, "refused", WITHDRAWN)
+        link.instruction_done(wid, "done")
+        return True
+    return False
 
 # -- pairing ---------------------------------------------------------
 

@@ -28,7 +28,7 @@ EVENT_FIELDS = {
     "away": ("seat",),
     "back": ("seat",),
     "clock_called": ("seat",),
-    "instruction": ("instr", "result", "reason"),
+    "instruction": ("instr", "result", "reason", "stack"),  # stack: 1.2
     "error": ("text",),
 }
 # config fields that are the table's setup (docs/replay.md); players and
@@ -124,9 +124,15 @@ def events_between(old, new, start=None):
     if o_in and (not n_in or nh != oh):
         won = new["winners"] if not n_in and new["winners"] else None
         out.append(["hand_ended", oh, won])
-    for s in new["busted"]:
+    ob = old["busted"]
+    nb = new["busted"]
+    for i in range(len(nb)):
+        s = nb[i]
         k = str(s)
-        if k in old["stacks"] and k not in new["stacks"]:
+        # a seat out before (the list is the last hand's) whose new player
+        # leaves it is no bust: only a seat newly on the list is (once)
+        if k in old["stacks"] and k not in new["stacks"] and nb.count(s) > ob.count(s) \
+                and s not in nb[:i]:
             chips = _get(start, s) if o_in else None
             if chips is None:
                 chips = old["stacks"][k]
@@ -146,6 +152,15 @@ def events_between(old, new, start=None):
             old["shot_clock"] is None or old["action"] != a):
         out.append(["clock_called", a])
     return out
+
+
+def instruction_event(iid, result, reason, stack=None):
+    """The outbox list of an ``instruction`` box event: ``stack`` (1.2) only
+    when there is one, so the record's events are as short as before."""
+    ev = ["instruction", iid, result, reason]
+    if stack is not None:
+        ev.append(stack)
+    return ev
 
 
 def event_message(ev):
@@ -245,9 +260,10 @@ def attach(app, link):
     keeps the link's record part, a new table from the host replaces the
     app's, a clock change redraws, instructions go to ``app.instruct`` and
     the dealer's Confirm (``app.on_ack``) becomes an ``acknowledged``
-    instruction event, and what the box made of it (``app.on_result``:
-    done, refused with a reason, acknowledged until the hand ends) the
-    instruction event with that result.  Then call ``tick(app, link, now)`` after each
+    instruction event, and what the box made of it (``app.on_result(id,
+    result, reason, stack)``: done, refused with a reason, acknowledged
+    until the hand ends; the stack of a player moved out) the instruction
+    event with that result.  Then call ``tick(app, link, now)`` after each
     ``app.step(now)``."""
     if app.saver is not None and not isinstance(app.saver, SavesExtra):
         app.saver = SavesExtra(app.saver, link)

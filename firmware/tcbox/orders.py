@@ -1,31 +1,44 @@
 """What a host instruction does to the table (issue #5: balancing and
-breaking delivered to the boxes; hand for hand).
+breaking delivered to the boxes; hand for hand; protocol 1.2: chip removals
+and instructions called off).
 
 docs/protocol.md ("Instruction actions") defines the instructions,
 docs/box.md ("Instructions from the host") what the dealer sees and
 docs/rules.md (§14) why a seat change waits for the end of the hand.  The
 dealer's Confirm (tcbox/app.py) calls ``carry_out``.  Every effect goes
-through the table's own events (``leave``, ``sit``, ``pause``, ``resume``:
-docs/replay.md) or its ``hold`` and ``moves`` (tableclock/table.py), so the
-power-loss record keeps it and the link's box events see it.
+through the table's own events (``leave``, ``sit``, ``deduct``, ``pause``,
+``resume``: docs/replay.md) or its ``hold`` and ``moves``
+(tableclock/table.py), so the power-loss record keeps it and the link's box
+events see it.
 
-    result, reason = carry_out(table, instruction)
+    result, reason, stack = carry_out(table, instruction)
         DONE     carried out (or there was nothing left to do)
         REFUSED  not carried out; *reason* says why in one sentence and
                  the table is unchanged
-        LATER    a seat change confirmed during a hand: kept in
-                 ``table.moves`` until the hand is over (the host hears
-                 ``acknowledged`` now, ``done`` or ``refused`` then)
-    for iid, result, reason in settle(table): ...  # between hands: the moves waiting
+        LATER    a seat change (or chip removal) confirmed during a hand:
+                 kept in ``table.moves`` until the hand is over (the host
+                 hears ``acknowledged`` now, ``done`` or ``refused`` then)
+        *stack*: for a ``move_out`` DONE, the chips the player left with;
+        else None
+    for iid, result, reason, stack in settle(table): ...  # between hands
 
 Actions (the instruction's own fields in braces):
 
 - ``move_out`` {seat}: the player leaves with their stack (``leave``).
   During a hand: LATER, carried out when the hand ends, before the next
-  deal (the player due the big blind moves before posting it).
+  deal (the player due the big blind moves before posting it); the stack
+  reported is then the one after that hand.
 - ``receive`` {seat, stack}: the arriving player sits with that stack
   (``sit``; the table's wait zone decides when they are dealt in).  Into a
   seat whose player moves out after this hand: LATER, after that move.
+- ``deduct`` {seat, chips}: the TD's chip removal (a late arrival's
+  penalty, LPPL ¶14: docs/rules.md §13): the table's ``deduct``.  For a
+  seat dealt into the running hand: LATER, before that seat's own
+  ``move_out`` if one waits (the player leaves with what is left).
+  Refused when the seat is empty or has no more than ``chips``.
+- ``withdraw`` {instr}: the host called instruction *instr* off.  The app
+  handles it when it arrives (tcbox/app.py ``withdraw``, no Confirm);
+  ``withdraw(table, instr)`` takes its entry out of ``table.moves``.
 - ``break_table``: no new hand here (``hold`` BROKEN); the players' moves
   come as ``move_out``s.  ``message``: nothing at the table.
 - ``redraw`` (the final table's seats drawn again: LPPL ¶47, docs/host.md
@@ -49,6 +62,10 @@ REFUSED = "refused"
 LATER = "later"
 OUT = 0  # a move's kind (table.moves[i][1]): the player leaves
 IN = 1  # ... a player arrives
+DEDUCT = 2  # ... chips are removed from the seat's stack
+# the reasons of a withdraw's answers (docs/protocol.md, "withdraw")
+WITHDRAWN = "withdrawn by the host"  # the called-off instruction's ``refused``
+CARRIED_OUT = "already carried out"  # the withdraw's ``refused``: too late
 # the table's hold after a confirmed ``redraw``: its next seating from the host
 # rebuilds it (tcbox/linkhost.py); tableclock.table lets hands start meanwhile
 REDRAW = "redraw"
@@ -56,40 +73,62 @@ REDRAW = "redraw"
 
 def carry_out(t, ins):
     """Carry out instruction *ins* (a dict as the link decodes it; a plain
-    string is a message) on table *t*.  Returns ``(result, reason)``:
+    string is a message) on table *t*.  Returns ``(result, reason, stack)``:
     result DONE, LATER or REFUSED, reason a sentence when REFUSED, else
+    None; stack the chips a player moved out with (``move_out`` DONE), else
     None.  A refusal changes nothing (the table's ``error`` may show why)."""
     if not isinstance(ins, dict):
-        return DONE, None
+        return DONE, None, None
     a = ins.get("action")
     fn = ACTIONS.get(a) if isinstance(a, str) else None
     if fn is None:
-        return REFUSED, "This box does not know the instruction %r" % (str(a)[:20],)
+        return REFUSED, "This box does not know the instruction %r" % (str(a)[:20],), None
     try:
-        return fn(t, ins), None
+        r = fn(t, ins)
     except Refused as e:
-        return REFUSED, str(e)
+        return REFUSED, str(e), None
+    if isinstance(r, tuple):  # (DONE, the stack a player left with)
+        return r[0], None, r[1]
+    return r, None, None
 
 
 def settle(t):
-    """Between hands, carry out the seat changes waiting in ``t.moves``, in
-    order.  Returns ``[(instruction id, DONE or REFUSED, reason)]`` ([] while
-    a hand runs or nothing waits)."""
+    """Between hands, carry out the changes waiting in ``t.moves``, in
+    order.  Returns ``[(instruction id, DONE or REFUSED, reason, stack)]``
+    (stack: the chips of a player moved out, else None; [] while a hand
+    runs or nothing waits)."""
     out = []  # type: list
     if t.hand is not None:
         return out
     while t.moves:
         m = t.moves.pop(0)
+        stack = None
         try:
             if m[1] == OUT:
-                _table(t, {"do": "leave", "seat": m[2]})
-            else:
+                stack = _leave(t, m[2])
+            elif m[1] == DEDUCT:
+                _table(t, {"do": "deduct", "seat": m[2], "chips": m[3]})
+            elif m[1] == IN:
                 _open(t)
                 _table(t, {"do": "sit", "seat": m[2], "stack": m[3]})
-            out.append((m[0], DONE, None))
+            else:
+                raise Refused("This box does not know that waiting change")
+            out.append((m[0], DONE, None, stack))
         except Refused as e:
-            out.append((m[0], REFUSED, str(e)))
+            out.append((m[0], REFUSED, str(e), None))
     return out
+
+
+def withdraw(t, iid):
+    """Take instruction *iid*'s entry out of ``t.moves`` (the host called it
+    off); returns the entry, or None when none waits."""
+    if iid is None:
+        return None
+    for m in t.moves:
+        if m[0] == iid:
+            t.moves.remove(m)
+            return m
+    return None
 
 
 def waiting(t, seat, kind):
@@ -121,6 +160,13 @@ def _open(t):
         raise Refused("This table is broken: it takes no players")
 
 
+def _leave(t, s):
+    """Seat *s* leaves (``leave``); returns the chips they took along."""
+    c = t.stacks.get(s)
+    _table(t, {"do": "leave", "seat": s})
+    return c
+
+
 def _move_out(t, ins):
     s = _seat(t, ins)
     if s not in t.stacks:
@@ -128,8 +174,7 @@ def _move_out(t, ins):
     if waiting(t, s, OUT):
         raise Refused("Seat %d already moves after this hand" % s)
     if t.hand is None:
-        _table(t, {"do": "leave", "seat": s})
-        return DONE
+        return DONE, _leave(t, s)
     t.moves.append([ins.get("id"), OUT, s, as_int(ins.get("to_table", ins.get("table"))),
                     as_int(ins.get("to_seat"))])
     return LATER
@@ -147,6 +192,33 @@ def _receive(t, ins):
         t.moves.append([ins.get("id"), IN, s, c, as_int(ins.get("from_table", ins.get("table")))])
         return LATER
     _table(t, {"do": "sit", "seat": s, "stack": c})
+    return DONE
+
+
+def _deduct(t, ins):
+    s = _seat(t, ins)
+    c = as_int(ins.get("chips"))
+    if c is None or c < 1 or c > MAX_CHIPS:
+        raise Refused("No chips given to remove from seat %d: ask the TD" % s)
+    if s not in t.stacks:
+        raise Refused("Seat %d is empty" % s)
+    if t.hand is None or s not in t.hand.dealt:
+        _table(t, {"do": "deduct", "seat": s, "chips": c})
+        return DONE
+    at = len(t.moves)  # in the hand: after it, before the seat's own move out
+    for i in range(len(t.moves)):
+        if t.moves[i][1] == OUT and t.moves[i][2] == s:
+            at = i
+            break
+    t.moves.insert(at, [ins.get("id"), DEDUCT, s, c, None])
+    return LATER
+
+
+def _withdraw(t, ins):
+    """The table's part of a withdraw (tcbox/app.py does the rest): its
+    entry out of ``moves``; refused when none waits here."""
+    if withdraw(t, ins.get("instr")) is None:
+        raise Refused("Instruction %s does not wait at this table" % str(ins.get("instr"))[:32])
     return DONE
 
 
@@ -201,6 +273,8 @@ def _resume(t, ins):
 ACTIONS = {
     "move_out": _move_out,
     "receive": _receive,
+    "deduct": _deduct,
+    "withdraw": _withdraw,
     "break_table": _break_table,
     "redraw": _redraw,
     "message": _nothing,

@@ -22,8 +22,8 @@ Fields (all strings unless noted; empty hides a label):
   info         players left and average stack (from the host), link state
   instr        the pending instruction from the host (``instruction_text``),
                with "(+N)" when N more wait behind it; else the first seat
-               change confirmed during the hand, "... after this hand"
-               (``later_text``), with "(+N)" likewise
+               change or chip removal confirmed during the hand, "... after
+               this hand" (``later_text``), with "(+N)" likewise
   status       the one status line: a refusal, else what just happened
   status_kind  "error" (a refusal), "note" (the menu asks), or "" (colour)
   menu         the options, one line each (a list); ``menu_i`` (an int) is
@@ -43,11 +43,13 @@ it::
     {"id": "i-41", "action": "move_out", "seat": 4, "to_table": 2, "to_seat": 7}
 
   id          the host's id: the dealer's Confirm acknowledges it by this id
-  action      move_out, receive, break_table, redraw, hand_for_hand_start,
-              hand_for_hand_stop, next_hand, pause, resume, message
-  seat        move_out and receive: the seat at this table
+  action      move_out, receive, deduct, break_table, redraw,
+              hand_for_hand_start, hand_for_hand_stop, next_hand, pause,
+              resume, message (a ``withdraw`` is never shown: tcbox/app.py)
+  seat        move_out, receive and deduct: the seat at this table
   to_table, to_seat        move_out: where the player goes
   from_table, name, stack  receive, each optional
+  chips       deduct: how many chips the dealer removes from play
   text        message: the text to read out
 ``table`` is accepted for ``to_table`` / ``from_table``.  A plain string is
 a message without an id.  ``instruction_text`` turns it into the sentence
@@ -101,9 +103,15 @@ def instruction_text(ins):
         if ins.get("stack") is not None:
             line += " with %s chips" % chips(ins["stack"])
         return line
+    if a == "deduct":
+        return "Seat %s: remove %s chips from play" % (seat, _amount(ins.get("chips")))
     if a == "message":
         return ins.get("text") or ""
     return SENTENCES.get(a) or str(a)
+
+
+def _amount(n):
+    return chips(n) if isinstance(n, int) else "?"
 
 
 SENTENCES = {
@@ -129,12 +137,30 @@ HOLDS = {
 
 
 def later_text(m):
-    """The sentence for a seat change waiting for the hand's end (an entry
-    of the table's ``moves``: [id, 0 out / 1 in, seat, a, b])."""
+    """The sentence for a change waiting for the hand's end (an entry of
+    the table's ``moves``: [id, 0 out / 1 in / 2 deduct, seat, a, b])."""
     if m[1] == 0:
-        return "Move seat %d to table %s seat %s after this hand" % (
+        return move_text(m) + " after this hand"
+    if m[1] == 2:
+        return "Seat %d: remove %s chips after this hand" % (m[2], _amount(m[3]))
+    return "Seat %d: a player arrives after this hand with %s chips" % (m[2], _amount(m[3]))
+
+
+def move_text(m):
+    """What an entry of the table's ``moves`` asks for, without "after this
+    hand" (the menu's note when the host calls it off)."""
+    if m[1] == 0:
+        return "Move seat %d to table %s seat %s" % (
             m[2], "?" if m[3] is None else m[3], "?" if m[4] is None else m[4])
-    return "Seat %d: a player arrives after this hand with %s chips" % (m[2], chips(m[3]))
+    if m[1] == 2:
+        return "Seat %d: remove %s chips from play" % (m[2], _amount(m[3]))
+    return "Seat %d: a player arrives with %s chips" % (m[2], _amount(m[3]))
+
+
+def called_off(text):
+    """The menu's note for an instruction the host called off (*text*: its
+    sentence on screen)."""
+    return "Called off: " + (text or "an instruction")
 
 
 def colour_changes(st):

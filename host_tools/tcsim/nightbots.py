@@ -101,21 +101,18 @@ class Floor:
             return floor.table_of.get(_world.current().name)
 
         def carried(t, ins):
-            before = dict(t.stacks)
-            res = carry_out(t, ins)
+            res = carry_out(t, ins)  # (result, reason, the stack a move_out took along)
             if isinstance(ins, dict) and ins.get("action") == "move_out" and \
                     res[0] == orders.DONE:
-                floor._carry(here(), ins.get("to_table"), ins.get("to_seat"),
-                             before.get(ins.get("seat")))
+                floor._carry(here(), ins.get("to_table"), ins.get("to_seat"), res[2])
             return res
 
         def settled(t):
-            before = dict(t.stacks)
             waiting = [list(m) for m in t.moves]
             out = settle(t)
-            for m, (_iid, res, _reason) in zip(waiting, out):
+            for m, (_iid, res, _reason, stack) in zip(waiting, out):
                 if res == orders.DONE and m[1] == orders.OUT:
-                    floor._carry(here(), m[3], m[4], before.get(m[2]))
+                    floor._carry(here(), m[3], m[4], stack)
             return out
 
         orders.carry_out, orders.settle = carried, settled

@@ -424,6 +424,11 @@ class Tournament:
         r = self.instrs.get(p["id"])
         if r is not None:
             r["results"].append(p)
+        if p.get("final_stack") and self.final is not None:
+            # a player who left their old table after the final draw: the chips they left
+            # with (tdhost.livemoves.late_done); copied, the draw's payload stays as logged
+            self.final = dict(self.final, stacks=dict(self.final.get("stacks") or {},
+                                                      **p["final_stack"]))
 
     def _on_notice(self, p, league):
         pass
@@ -523,24 +528,28 @@ class Tournament:
                 "seat": None}, "%s is standby player %d of %d." % (name, len(self.standby) + 1,
                                                                     sb)
 
-    def pick_seat(self, name, seq, exclude=()):
+    def pick_seat(self, name, seq, exclude=(), closed=(), spare=()):
         """A seat for a newcomer: the table with the fewest players that has a free seat
-        (ties by a seeded draw), then a seeded free seat.  A new table when all are full."""
+        (ties by a seeded draw), then a seeded free seat.  When all are full: the first
+        table of *spare* (numbers of empty tables with a box: tdhost.live), else a new
+        table.  *exclude*: seats not to give ([table, seat]); *closed*: tables never to
+        use (broken on the live night).  The CLI passes none of them."""
         n = self.setup["seats_per_table"]
         seed = (self.final or self.draw or {}).get("seed", self.number)
         rng = random.Random("%s|seat|%d|%s" % (seed, seq, player_key(name)))
         seating = self.seating()
-        taken = self.offered_seats() | set(exclude)
+        taken = self.offered_seats() | {tuple(x) for x in exclude}
         tables = sorted(self.tables_used | set(seating))
         free = {}
         for t in tables:
             fs = [s for s in range(1, n + 1)
                   if s not in seating.get(t, {}) and (t, s) not in taken]
-            if fs:
+            if fs and t not in closed:
                 free[t] = fs
         if not free:
-            t = max(tables, default=0) + 1
-            return [t, rng.choice(range(1, n + 1))]
+            spare = [t for t in sorted(spare) if t not in closed and not seating.get(t)]
+            t = spare[0] if spare else max(tables + list(closed), default=0) + 1
+            return [t, rng.choice([s for s in range(1, n + 1) if (t, s) not in taken])]
         fewest = min(len(seating.get(t, {})) for t in free)
         t = rng.choice([t for t in sorted(free) if len(seating.get(t, {})) == fewest])
         return [t, rng.choice(free[t])]
@@ -675,7 +684,7 @@ class Tournament:
                           % (level, until))
         return level
 
-    def decide_late(self, name, member, when, league, seq, seat=None):
+    def decide_late(self, name, member, when, league, seq, seat=None, spare=()):
         self._started()
         name = clean_name(name)
         e = self.get(name)
@@ -722,18 +731,20 @@ class Tournament:
         if seat is None:
             seat = self.pick_seat(name, seq)
         else:
-            self.check_free(seat)
+            self.check_free(seat, spare)
         return {"name": name, "member": member or league.is_member(name), "time": iso(when),
                 "level": lv, "stack": stack, "dead_bb": dead, "seat": seat,
                 "reasons": reasons}
 
-    def check_free(self, seat):
+    def check_free(self, seat, spare=()):
+        """Refused unless *seat* exists at a table in play, the next new table or a table of
+        *spare* (empty tables with a box: tdhost.live), and nobody sits there."""
         n = self.setup["seats_per_table"]
         t, s = seat
         if t < 1 or not 1 <= s <= n:
             raise Refused("table %d seat %d does not exist (seats 1 to %d)" % (t, s, n))
         used = self.tables_used | set(self.seating())
-        if t not in used and t != max(used, default=0) + 1:
+        if t not in used and t != max(used, default=0) + 1 and t not in spare:
             raise Refused("table %d is not in play (tables %s; the next new table is %d)" % (
                 t, ", ".join(map(str, sorted(used))), max(used, default=0) + 1))
         who = self.seating().get(t, {}).get(s)
@@ -1057,21 +1068,28 @@ def replay(events):
         if ev.action == "undo":
             lg.undone[ev.undoes] = ev.seq
     for ev in events:
-        if ev.action == "undo" or ev.seq in lg.undone:
-            continue
-        if ev.action == "new":
-            setup = ev.payload["setup"]
-            lg.name = lg.name or setup["league"]
-            lg.tournaments[ev.tournament] = Tournament(ev.tournament, setup, ev.at)
-            continue
-        t = lg.tournaments[ev.tournament]
-        t.apply(ev, lg)
-        if ev.action in ("register", "late"):
-            key = player_key(ev.payload["name"])
-            lg.names.setdefault(key, ev.payload["name"])
-            if ev.payload["member"]:
-                lg.members.add(key)
+        apply_event(lg, ev)
     return lg
+
+
+def apply_event(lg, ev):
+    """One step of ``replay``: event *ev* applied to league *lg* (an ``undo``, and an event
+    an undo cancelled, change nothing here: ``replay`` reads the undos first).
+    tdhost.logcache applies a log's new events this way when none of them is an undo."""
+    if ev.action == "undo" or ev.seq in lg.undone:
+        return
+    if ev.action == "new":
+        setup = ev.payload["setup"]
+        lg.name = lg.name or setup["league"]
+        lg.tournaments[ev.tournament] = Tournament(ev.tournament, setup, ev.at)
+        return
+    t = lg.tournaments[ev.tournament]
+    t.apply(ev, lg)
+    if ev.action in ("register", "late"):
+        key = player_key(ev.payload["name"])
+        lg.names.setdefault(key, ev.payload["name"])
+        if ev.payload["member"]:
+            lg.members.add(key)
 
 
 def summary(ev):

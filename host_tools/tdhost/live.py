@@ -11,6 +11,10 @@
 Everything that matters is an event in the league file, appended through the same
 ``decide_*`` path as the CLI commands (``tdhost.commands.append``): busts from the boxes,
 the instructions sent and every answer, moves, the master clock's changes, hand for hand.
+A move is sent in two steps (protocol 1.2, tdhost.livemoves): its ``move_out``, then -- in
+the same write as the source box's ``done``, with the ``stack`` the player left with -- its
+``receive``; an instruction called off is withdrawn from its box (a ``withdraw``, written
+with the cancellation).
 A host killed at any moment and started again on the same file (a new ``Live``) carries on:
 pending instructions are sent again (a box never carries out an id twice), pending moves
 complete, the clock reads the same.  What the boxes report about the moment -- hand
@@ -108,6 +112,7 @@ class Live:
         self.plan_due = True  # a plan at start: the league may be ahead of its last plan
         self._start_plan = True  # ... once the boxes' statuses are in (START_PLAN_WAIT_MS)
         self.plan_bust = False  # the plan follows a bust: refused moves are dropped
+        self._swept = None  # the league's last seq when receives were last looked for
         self._version = 0
         self.clock_version = 0
         self._seen_status = {}  # link -> the status object handled last
@@ -302,6 +307,9 @@ class Live:
             self._watch(lk)
         for g in self.busts.due(self.now):
             self._decide_busts(g)
+        if self._swept != self.last_seq:  # the league changed: a move_out done without its
+            self._swept = self.last_seq  # receive (a file an older host wrote) gets it
+            _moves.receives(self)
         self._complete_moves()
         if self.plan_due and not self.busts.open and self._plan_ready():
             self._plan()
@@ -433,28 +441,59 @@ class Live:
                         [[box, eid]])
 
     def name_at(self, t, table, seat):
-        """Who sits at *table* *seat*: the league's seating, else a pending move there."""
+        """Who sits at *table* *seat*: the league's seating -- unless that player has left
+        it (their move_out done) -- else a player whose move there has its receive."""
+        moving = _ins.moving_players(t)
         name = t.seating().get(table, {}).get(seat)
-        if name is not None:
+        if name is not None and not (name in moving and _ins.state(moving[name][0]) == "done"):
             return name
-        for name, halves in _ins.moving_players(t).items():
-            if halves[0]["to"] == [table, seat]:
-                return name
+        for other, halves in moving.items():
+            if len(halves) > 1 and halves[0]["to"] == [table, seat]:
+                return other
         return None
 
+    def boxed(self, table):
+        """Does *table* have a box (a link now, or a box answered its instructions)?
+        Cancelled instructions are withdrawn only from a box (tdhost.instructions)."""
+        if self.link_for(table) is not None:
+            return True
+        return any(r["table"] == table and _ins.results(r, "box")
+                   for r in self.t.instrs.values())
+
     def _instruction_result(self, box, eid, msg):
+        """A box's answer to an instruction, logged (``instr_result``); a move_out's
+        ``done`` writes the move's receive in the same batch (tdhost.livemoves); a done
+        for a move_out called off already is tdhost.livemoves.late_done."""
         iid, res = msg.get("instr"), msg.get("result")
         r = self.t.instrs.get(iid)
         if r is None or res not in RESULTS:
             log.info("box %s answered instruction %s (%s): not one of this tournament's",
                      box, iid, res)
             return
-        if _ins.cancelled(r) or res in _ins.results(r, "box"):
+        if res in _ins.results(r, "box"):
             return  # nothing new (a box repeats its answer to a repeated instruction)
-        text = "table %s: %s %s%s" % (r["table"], r["text"], res,
-                                      ": %s" % msg["reason"] if msg.get("reason") else "")
-        p = _ins.result(iid, res, "box", text, msg.get("reason"), [[box, eid]])
-        self.write(lambda t, lg, seq: ([("instr_result", p, None)], None))
+        out = r["action"] == "move_out" and res == "done"
+        stack = _ins.chips(msg.get("stack")) if out else None
+        text = "table %s: %s %s%s%s" % (r["table"], r["text"], res,
+                                        ", %d chips" % stack if stack else "",
+                                        ": %s" % msg["reason"] if msg.get("reason") else "")
+        if _ins.cancelled(r):
+            if out and r.get("move"):
+                _moves.late_done(self, r, stack, text + " after it was called off",
+                                 [[box, eid]])
+            return
+        p = _ins.result(iid, res, "box", text, msg.get("reason"), [[box, eid]], stack)
+
+        def build(t, lg, seq):
+            evs = [("instr_result", p, None)]
+            r2 = t.instrs.get(iid)
+            if out and r2.get("move") and not _ins.cancelled(r2):
+                evs += _moves.receive_evs(lg, t, r2, stack)
+            return evs, None
+
+        self.write(build)
+        if res == "done" and r["action"] == "receive" and not r.get("move"):
+            self.plan_due = True  # a player seated: the plan skipped them until now
         if r["action"] == "redraw" and r["table"] == (self.t.final or {}).get("table"):
             self.send_seating([r["table"]])
 

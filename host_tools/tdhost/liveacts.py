@@ -4,10 +4,10 @@ night", "act()").
 Each action is the CLI command of the same name (tdhost.commands) through the same
 ``decide_*`` methods, written with ``Live.write`` (one transaction; a refusal writes
 nothing), then what the boxes must hear: a new seating before the first hand, a
-``receive`` for a player who joins a table in play, the clock, a new plan.  Every handler
-returns one sentence for the TD and raises ``tdhost.league.Refused`` with one sentence when
-the action is refused; nothing changes then (bad arguments are checked before anything is
-written).
+``receive`` for a player who joins a table in play, a ``deduct`` for an arrival's chips,
+the clock, a new plan.  Every handler returns one sentence for the TD and raises
+``tdhost.league.Refused`` with one sentence when the action is refused; nothing changes then
+(bad arguments are checked before anything is written).
 """
 
 from tdhost import (
@@ -16,6 +16,7 @@ from tdhost import (
     instructions as _ins,
     league as _league,
     liveclock as _clock,
+    livemoves as _moves,
     liveplan as _plan,
 )
 from tdhost.league import Refused, player_key, seat_text
@@ -91,17 +92,55 @@ def _joins(live, name):
         None))
 
 
+def _orphans(t):
+    """Pending instructions an undo left without a reason: those of players no longer in
+    the game, and a chip deduction of a player whose arrival was undone."""
+    out = []
+    for r in _ins.pending(t):
+        if not r.get("player") or r["action"] == "withdraw":
+            continue
+        e = t.get(r["player"])
+        if e is None or e.state != "in" or (r["action"] == "deduct" and e.absent):
+            out.append(r)
+    return out
+
+
 def _cancel_orphans(live):
-    """After an undo: instructions for players no longer in the game are off."""
-    def build(t, lg, seq):
-        evs = []
-        for r in _ins.pending(t):
-            e = t.get(r["player"]) if r.get("player") else None
-            if r.get("player") and (e is None or e.state != "in"):
-                evs.append(("instr_result", _ins.cancel(r, "%s is no longer in the game"
-                                                        % r["player"]), None))
-        return evs, None
-    live.write(build)
+    """After an undo: the orphaned instructions (``_orphans``) are off, withdrawn from the
+    boxes that may show them."""
+    if not _orphans(live.t):
+        return
+
+    def why(r):
+        e = live.t.get(r["player"])
+        if e is not None and e.state == "in":
+            return "%s's arrival was undone" % r["player"]
+        return "%s is no longer in the game" % r["player"]
+
+    live.write(lambda t, lg, seq: (_ins.cancel_all(lg, t, _orphans(t), why, live.boxed),
+                                   None))
+
+
+def _spare(live, t):
+    """Spare boxes: the numbers of tables whose box is linked, with no players (a move
+    heading there counts) and not broken, in order."""
+    closed = _plan.broken_tables(t)
+    seating = _plan.seating_after_moves(t)
+    return sorted({lk.table for lk in live.links
+                   if lk.box is not None and lk.table is not None and lk.table not in closed
+                   and not seating.get(lk.table)})
+
+
+def _late_seat(live, t, name, seq, spare):
+    """(seat, note) for a latecomer on the live night (docs/host.md §10.6): never at a
+    broken table nor in a seat a pending move heads for; with every table full, a spare
+    box (*spare*: ``_spare``) before a new number -- which has no box: *note* says so."""
+    closed = _plan.broken_tables(t)
+    seat = t.pick_seat(name, seq, exclude=_plan.taken_seats(t), closed=closed, spare=spare)
+    used = t.tables_used | set(t.seating())
+    if seat[0] not in used and live.link_for(seat[0]) is None:
+        return seat, "table %d has no box: confirm its instructions in the console" % seat[0]
+    return seat, None
 
 
 # ------------------------------------------------------------------ actions
@@ -200,18 +239,23 @@ def late(live, a):
     member = _bool(a, "member")
     seat = _seat(a)
     when = live.when()
+    note = []  # what the TD must know about the seat (a new table without a box)
 
     def build(t, lg, seq):
-        where = seat
-        if where is None and _plan.taken_seats(t):  # not into a seat a move is heading for
-            where = t.pick_seat(name, seq, exclude=_plan.taken_seats(t))
-        p = t.decide_late(name, member, when, lg, seq, where)
+        where, spare, why = seat, _spare(live, t), None
+        if where is None:
+            where, why = _late_seat(live, t, name, seq, spare)
+        elif where[0] in _plan.broken_tables(t):
+            raise Refused("table %d is broken: it takes no players" % where[0])
+        p = t.decide_late(name, member, when, lg, seq, where, spare)
+        note[:] = [why] if why else []
         return [("late", p, None)], p
     p = live.write(build)
     _joins(live, p["name"])
-    return "%s joins: %s; %d chips at %s%s." % (
+    return "%s joins: %s; %d chips at %s%s%s." % (
         p["name"], "; ".join(p["reasons"]), p["stack"], seat_text(p["seat"]),
-        ", post a dead big blind to enter" if p["dead_bb"] else "")
+        ", post a dead big blind to enter" if p["dead_bb"] else "",
+        "".join("; " + n for n in note))
 
 
 def arrive(live, a):
@@ -225,7 +269,17 @@ def arrive(live, a):
     e = live.t.get(p["name"])
     text = "%s takes %s: %s%s" % (p["name"], seat_text(e.seat), p["reason"],
                                   "; remove %d chips" % p["deduction"] if p["deduction"] else "")
-    live.message(e.seat[0], text)
+    table, seat = e.seat
+    lk = live.link_for(table)
+    if not p["deduction"]:
+        live.message(table, text)
+    elif lk is not None and lk.state == "live" and live.view(table).hand == 0:
+        live.send_seating([table])  # before its first hand the box takes the new seating
+    else:  # LPPL ¶14 "will have the appropriate number of chips removed from their stack"
+        live.write(lambda t, lg, seq: ([("instr", _ins.instr(
+            _ins.new_id(lg, t), "deduct", table, "table %d seat %d: take %d chips from %s "
+            "(arrived late)" % (table, seat, p["deduction"], p["name"]), player=p["name"],
+            to=[table, seat], seat=seat, chips=p["deduction"]), None)], None))
     return text + "."
 
 
@@ -310,7 +364,11 @@ def hand_for_hand(live, a):
 
 
 def confirm(live, a):
+    """The TD saw instruction ``id`` carried out; for a ``move_out``, ``stack`` (optional) is
+    the chips the player left with: the receive takes them (without it: the box's answer,
+    else the stack planned with the move, with a notice)."""
     iid = _str(a, "id")
+    stack = _int(a, "stack", None, 1)
 
     def build(t, lg, seq):
         r = t.instrs.get(iid)
@@ -318,10 +376,17 @@ def confirm(live, a):
             raise Refused("there is no instruction %s" % iid)
         if _ins.complete(r) or _ins.state(r) == "done":
             raise Refused("instruction %s (%s) is not pending" % (iid, r["text"]))
-        p = _ins.result(iid, "done", "td", "confirmed by the TD: %s" % r["text"])
-        return [("instr_result", p, None)], r
+        if stack is not None and r["action"] != "move_out":
+            raise Refused("a stack goes with a move_out only: %s is a %s" % (iid, r["action"]))
+        p = _ins.result(iid, "done", "td", "confirmed by the TD: %s%s" % (
+            r["text"], ", %d chips" % stack if stack else ""), stack=stack)
+        evs = [("instr_result", p, None)]
+        if r["action"] == "move_out" and r.get("move"):
+            evs += _moves.receive_evs(lg, t, r, stack)
+        return evs, r
     r = live.write(build)
-    return "Confirmed: %s." % r["text"]
+    live.plan_due = True  # a player seated or moved: the plan looks again
+    return "Confirmed: %s%s." % (r["text"], ", %d chips" % stack if stack else "")
 
 
 def final_draw(live, a):

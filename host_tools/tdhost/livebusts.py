@@ -25,7 +25,7 @@ decision of its own at once.
 
 ``decide(live, group)`` turns a complete group into the league's ``bust`` event (the box's
 event ids in ``src``: never applied twice); ``after_bust`` takes the players' pending moves
-off and asks for a new plan.
+(and other instructions) off, withdraws them from the boxes and asks for a new plan.
 
 The groups live in memory only: their events stay *pending* in the box links' store until
 the decision is written (tdhost.live marks them done then), so a host killed while a hand's
@@ -202,22 +202,17 @@ def decide(live, g):
 
 
 def after_bust(live, names):
-    """Players are out: their pending moves are off (the other box hears it); a new plan
-    is due."""
-    moving = _ins.moving_players(live.t)
-    gone = [n for n in names if n in moving]
-    if gone:
+    """Players are out: their pending moves and other instructions are off, each withdrawn
+    from the box that may still show it (a ``withdraw``: tdhost.instructions.cancel_all, in
+    one batch with the cancellations); a new plan is due."""
+    out = set(names)
+    if any(r.get("player") in out and r["action"] != "withdraw"
+           for r in _ins.pending(live.t)):
         def build(t, lg, seq):
-            evs = []
-            for n in gone:
-                for r in _ins.moving_players(t).get(n, ()):
-                    evs.append(("instr_result", _ins.cancel(r, "%s is out" % n), None))
-            return evs, None
+            rs = [r for r in _ins.pending(t)
+                  if r.get("player") in out and r["action"] != "withdraw"]
+            return _ins.cancel_all(lg, t, rs, lambda r: "%s is out" % r["player"],
+                                   live.boxed), None
         live.write(build)
-        for n in gone:
-            for r in moving[n]:
-                if _ins.state(r) != "done":
-                    live.message(r["table"], "%s is out: the move to table %d seat %d is off"
-                                 % (n, r["to"][0], r["to"][1]))
     live.plan_due = True
     live.plan_bust = True

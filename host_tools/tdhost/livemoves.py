@@ -1,7 +1,22 @@
 """Plans on the live night and the moves they make (docs/host.md, "The live night",
 §10.5–§10.7): making a plan after a change (tdhost.balance on tdhost.liveplan's room),
-recording a move once both boxes have carried it out, dropping refused moves, and forming
-the final table.  Functions of a ``tdhost.live.Live`` (their first argument).
+each move's ``receive`` once its ``move_out`` is done, recording a move once both boxes have
+carried it out, dropping refused moves, and forming the final table.  Functions of a
+``tdhost.live.Live`` (their first argument).
+
+**A move in two steps** (protocol 1.2).  A plan writes only the ``move_out``; the
+``receive`` is written when the move_out is ``done``, in the same batch as that answer
+(``receive_evs``), with the chips the player left with: the box's answered ``stack``, or the
+TD's ``confirm`` ``stack``; last resort the stack the source box's status showed when the
+move was planned (``planned_stack``, or the chips at entry), with a ``notice`` saying so.
+So the receive always has chips, and exists only once the player can no longer bust at the
+old table.  ``receives`` writes any receive still missing (a sweep in ``Live.poll``: a
+league file from before a crash, whatever the cause).
+
+**Called off too late** (``late_done``): a box answers ``done`` for a ``move_out`` the host
+cancelled (its ``withdraw`` came after the dealer's Confirm).  The player has left the
+table: with no final table they are sent back to their league seat (a ``receive`` of their
+own, the answered chips); with the final table drawn, their chips go into its ``stacks``.
 
 ``recover`` runs before the first plan after a (re)start (docs/host.md §10.3): what a host
 killed between two writes left half done -- the pending moves of players out already, the
@@ -63,6 +78,112 @@ def record(live, halves):
     return done
 
 
+# ------------------------------------------------------------------ the receive
+def fallback(t, out):
+    """(chips, where they come from) for the receive of move_out *out* when nobody said
+    what the player left with: the stack planned with the move, else their chips at
+    entry."""
+    c = _ins.chips(out.get("planned_stack"))
+    if c is not None:
+        return c, "the stack table %d's box showed when the move was planned" % out["table"]
+    e = t.get(out["player"])
+    c = _ins.chips(((e.stack or 0) - e.deducted) if e is not None else None)
+    return (c or t.setup["starting_stack"]), "their chips at entry (no status showed them)"
+
+
+def receive_evs(lg, t, out, stack=None, k=0):
+    """The events that write the receive of the move whose move_out *out* is done (none
+    when it exists already): ``stack`` the chips the player left with (None: the answers'
+    on *out*, else ``fallback`` and a ``notice``).  *k*: ids this batch has taken."""
+    if any(r["action"] == "receive" and r.get("move") == out["move"]
+           for r in t.instrs.values()):
+        return []
+    c = _ins.chips(stack) or _ins.done_stack(out)
+    evs = []
+    if c is None:
+        c, whence = fallback(t, out)
+        frm, to = out["from"], out["to"]
+        evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
+                               "they sit down at table %d seat %d with %d chips, %s: check "
+                               "them" % (frm[0], out["player"], frm[1], to[0], to[1], c,
+                                         whence), "src": []}, None))
+    return [("instr", _ins.receive(lg, t, k, out, c), None)] + evs
+
+
+def receives(live):
+    """Write the receive of every move whose move_out is done and has none yet (normally
+    written with the answer: this finishes what a host killed in between left)."""
+    for halves in list(_ins.moves(live.t).values()):
+        if len(halves) == 1 and _ins.state(halves[0]) == "done":
+            iid = halves[0]["id"]
+            live.write(lambda t, lg, seq, i=iid: (receive_evs(lg, t, t.instrs[i]), None))
+
+
+def late_done(live, r, stack, text, src):
+    """A box answered ``done`` for the cancelled move_out *r* (module notes): the answer is
+    logged, and in the same batch the player still in is sent back to their league seat
+    (``receive``; a newer move of theirs not carried out yet is called off) or, with the
+    final table drawn, their chips go into its stacks."""
+    name, frm, to = r["player"], r["from"], r["to"]
+    final = {}
+
+    def build(t, lg, seq):
+        r2 = t.instrs[r["id"]]
+        if "done" in _ins.results(r2, "box"):
+            return [], None
+        p = _ins.result(r["id"], "done", "box", text, None, src, stack)
+        evs = [("instr_result", p, None)]
+        e = t.get(name)
+        if e is None or e.state != "in":
+            return evs, None
+        left = "%s left table %d seat %d after their move to table %d seat %d was called " \
+               "off" % (name, frm[0], frm[1], to[0], to[1])
+        if t.final is not None:
+            if stack is not None and name in t.final["seats"]:
+                p["final_stack"] = {name: stack}
+                final["table"] = t.final["table"]
+                evs.append(("notice", {"text": "%s: they take their final-table seat with "
+                                       "the %d chips they left with" % (left, stack),
+                                       "src": []}, None))
+            return evs, None
+        c, whence = stack, None
+        if c is None:
+            c, whence = fallback(t, r2)
+        mine = _ins.moving_players(t).get(name, [])
+        taken = {tuple(h[0]["to"]) for n, h in _ins.moving_players(t).items() if n != name}
+        why = None
+        if frm[0] in _plan.broken_tables(t):
+            why = "table %d is broken" % frm[0]
+        elif tuple(frm) in taken:
+            why = "another move is heading for that seat"
+        elif mine and _ins.state(mine[0]) == "done":
+            why = "a newer move of theirs is under way"
+        if why is not None:
+            evs.append(("notice", {"text": "%s, with %d chips; %s: the TD seats them (confirm "
+                                   "their next move_out with stack %d)" % (left, c, why, c),
+                                   "src": []}, None))
+            return evs, None
+        evs += _ins.cancel_all(lg, t, mine, "%s left table %d already" % (name, frm[0]),
+                               live.boxed)
+        k = sum(1 for a, _, _ in evs if a == "instr")
+        evs.append(("instr", _ins.instr(
+            _ins.new_id(lg, t, k), "receive", frm[0], "send %s back to table %d seat %d with "
+            "%d chips: the move to table %d seat %d was called off after they left" % (
+                name, frm[0], frm[1], c, to[0], to[1]), player=name, to=list(frm),
+            seat=frm[1], name=name, stack=c), None))
+        if whence is not None:
+            evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
+                                   "they sit down again with %d chips, %s: check them" % (
+                                       frm[0], name, frm[1], c, whence), "src": []}, None))
+        return evs, None
+
+    live.write(build)
+    if final:
+        live.send_seating([final["table"]])
+    live.plan_due = True
+
+
+# ------------------------------------------------------------------ plans
 def plan(live):
     """Balance, break, or form the final table after a change (tdhost.balance)."""
     after_bust, live.plan_due, live.plan_bust = live.plan_bust, False, False
@@ -107,6 +228,14 @@ def plan(live):
         log.info("not moved again while their move is pending: %s", ", ".join(skipped))
 
 
+def _cancel(live, halves, why):
+    """Call off the moves *halves* (lists of instructions), withdrawing what the boxes may
+    still show (tdhost.instructions.cancel_all), in one batch."""
+    ids = [r["id"] for h in halves for r in h]
+    live.write(lambda t, lg, seq: (_ins.cancel_all(lg, t, [t.instrs[i] for i in ids], why,
+                                                   live.boxed), None))
+
+
 def drop_into_broken(live, broken, moving):
     """A plan that breaks a table cancels the pending moves into it that neither box has
     carried out yet (the player would sit down at a table that is breaking, then move
@@ -115,9 +244,7 @@ def drop_into_broken(live, broken, moving):
             and not any(_ins.state(r) == "done" for r in h)]
     if not drop:
         return False
-    live.write(lambda t, lg, seq: ([("instr_result", _ins.cancel(
-        r, "table %d breaks; a new plan replaces it" % h[0]["to"][0]), None)
-        for h in drop for r in h if not _ins.cancelled(r)], None))
+    _cancel(live, drop, lambda r: "table %d breaks; a new plan replaces it" % r["to"][0])
     return True
 
 
@@ -126,27 +253,49 @@ def drop_refused(live):
     drop = [h for h in _ins.moves(live.t).values()
             if any(_ins.state(r) == "refused" for r in h)
             and not any(_ins.state(r) == "done" for r in h)]
-    if not drop:
-        return
-    live.write(lambda t, lg, seq: ([("instr_result", _ins.cancel(
-        r, "refused by a box; a new plan replaces it"), None)
-        for h in drop for r in h if not _ins.cancelled(r)], None))
+    if drop:
+        _cancel(live, drop, "refused by a box; a new plan replaces it")
+
+
+# ------------------------------------------------------------------ the final table
+def stacks_now(live):
+    """{player: chips} as the boxes last counted them, for the final draw: each seat's
+    stack in its box's last status; a player who sat down after a move not recorded yet:
+    the destination box's; a player between two tables (their move_out done, their receive
+    not): the chips they left with (the status of the table they left shows them no more);
+    a player whose own receive is not carried out yet: its chips."""
+    t = live.t
+    statuses = live.statuses()
+    moving = _ins.moving_players(t)
+    arriving = {r["player"]: r["body"]["stack"] for r in t.instrs.values()
+                if r["action"] == "receive" and not r.get("move") and r.get("player")
+                and _ins.state(r) not in ("done", "cancelled") and r["body"].get("stack")}
+    out = {}
+    for tb, seats in t.seating().items():
+        for s, name in seats.items():
+            halves = moving.get(name)
+            if halves and len(halves) > 1 and _ins.state(halves[1]) == "done":
+                c = _plan.stack_at(statuses, *halves[1]["to"])
+            elif halves and _ins.walking(halves):
+                c = (halves[1]["body"].get("stack") if len(halves) > 1 else None) or \
+                    _ins.done_stack(halves[0]) or fallback(t, halves[0])[0]
+            elif name in arriving:
+                c = arriving[name]
+            else:
+                c = _plan.stack_at(statuses, tb, s)
+            if c is not None:
+                out[name] = c
+    return out
 
 
 def final_table(live, seed, ace8=None):
     """The final table: pending moves off, the league's final draw (with the boxes' chips
-    in its ``stacks``), ``redraw`` to every table with players, ``break_table`` to the
-    others, the new seating to the final table's box.  Returns the draw's payload;
-    Refused when it cannot form (nothing written then)."""
+    in its ``stacks``: ``stacks_now``), ``redraw`` to every table with players,
+    ``break_table`` to the others, the new seating to the final table's box.  Returns the
+    draw's payload; Refused when it cannot form (nothing written then)."""
     t = live.t
     before = {tb: dict(s) for tb, s in t.seating().items()}
-    statuses = live.statuses()
-    stacks = {}
-    for tb, seats in before.items():
-        for s, name in seats.items():
-            c = _plan.stack_at(statuses, tb, s)
-            if c is not None:
-                stacks[name] = c
+    stacks = stacks_now(live)
     if ace8 is None:
         ace8 = (t.draw or {}).get("mode") == "Ace-8" and t.setup["seats_per_table"] <= 8
 
@@ -164,15 +313,17 @@ def final_table(live, seed, ace8=None):
 
 
 def final_instrs(live, had):
-    """After the final draw: pending moves off, ``redraw`` to the tables in *had* (those
-    that had players), ``break_table`` to the others, the seating to the final table."""
+    """After the final draw: pending moves off (withdrawn from the boxes), ``redraw`` to the
+    tables in *had* (those that had players), ``break_table`` to the others, the seating to
+    the final table."""
     keep = live.t.final["table"]
     before = {tb: {"had": True} for tb in had}
 
     def instrs(t2, lg, seq):
-        evs = [("instr_result", _ins.cancel(r, "the final table is drawn"), None)
-               for h in _ins.moves(t2).values() for r in h]
-        evs += [("instr", x, None) for x in _plan.final_instrs(lg, t2, before, keep)]
+        evs = _ins.cancel_all(lg, t2, [r for h in _ins.moves(t2).values() for r in h],
+                              "the final table is drawn", live.boxed)
+        k = sum(1 for a, _, _ in evs if a == "instr")
+        evs += [("instr", x, None) for x in _plan.final_instrs(lg, t2, before, keep, k)]
         return evs, None
 
     live.write(instrs)

@@ -14,9 +14,10 @@ docs/balancing.md for the plan itself).
 - the tables closed by an earlier ``break_table`` are left out once empty.
 
 ``moves`` turns a plan into instructions: ``break_table`` to each newly broken table and
-a ``move_out``/``receive`` pair per move, except for a player whose earlier move is still
-pending (never a second wave of moves for one player) and for a seat kept for a standby
-player.
+a ``move_out`` per move (its ``receive`` follows once the player has left: tdhost.livemoves),
+except for a player whose earlier move is still pending (never a second wave of moves for
+one player), a player whose own ``receive`` is not carried out yet (a latecomer, a player
+sent back to their seat: not at the table yet) and a seat kept for a standby player.
 """
 
 from tableclock.button import between, first_positions
@@ -36,6 +37,7 @@ def seating_after_moves(t, moving=None):
     """{table: {seat: name}}: the league's seating with the pending moves made, and the
     seats offered to standby players taken (by ``STANDBY`` + the seat's old player)."""
     seating = {tb: dict(s) for tb, s in t.seating().items()}
+    # a move counts as made from its move_out on (its receive follows once the player left)
     for name, halves in (moving if moving is not None else _ins.moving_players(t)).items():
         frm, to = halves[0]["from"], halves[0]["to"]
         if seating.get(frm[0], {}).get(frm[1]) == name:
@@ -109,28 +111,30 @@ def moves(lg, t, plan, statuses, moving):
             out.append(_ins.instr(_ins.new_id(lg, t, len(out)), "break_table", tb,
                                   "break table %d" % tb))
     skipped = []
+    arriving = _ins.arriving(t)
     for m in plan["moves"]:
-        if m["player"] in moving or m["player"].startswith(STANDBY):
+        if m["player"] in moving or m["player"] in arriving or m["player"].startswith(STANDBY):
             skipped.append(m["player"])
             continue
         frm = [m["from"]["table"], m["from"]["seat"]]
         to = [m["to"]["table"], m["to"]["seat"]]
-        out += _ins.move_pair(lg, t, len(out), m["player"], frm, to,
-                              stack_at(statuses, frm[0], frm[1]))
+        out.append(_ins.move_out(lg, t, len(out), m["player"], frm, to,
+                                 stack_at(statuses, frm[0], frm[1])))
     return out, skipped
 
 
-def final_instrs(lg, t, before, keep):
+def final_instrs(lg, t, before, keep, k=0):
     """After the final-table draw: ``redraw`` to every table that had players (*before*:
-    {table: {seat: name}}), ``break_table`` to every other table still open."""
+    {table: {seat: name}}), ``break_table`` to every other table still open.  *k*: ids the
+    batch has taken already."""
     out = []
     had = sorted(tb for tb, s in before.items() if s)
     for tb in had:
-        out.append(_ins.instr(_ins.new_id(lg, t, len(out)), "redraw", tb,
+        out.append(_ins.instr(_ins.new_id(lg, t, k + len(out)), "redraw", tb,
                               "final-table redraw at table %d" % tb))
     broken = broken_tables(t)
     for tb in sorted(set(had) | set(before)):
         if tb != keep and tb not in broken:
-            out.append(_ins.instr(_ins.new_id(lg, t, len(out)), "break_table", tb,
+            out.append(_ins.instr(_ins.new_id(lg, t, k + len(out)), "break_table", tb,
                                   "break table %d (the final table is table %d)" % (tb, keep)))
     return out

@@ -1,5 +1,5 @@
 """Floor procedures: misdeal, restart at the right level, undo, warnings,
-penalties, killed hands, disqualification, entering late."""
+penalties, killed hands, disqualification, entering late, chips the TD removes."""
 
 from tc_util import LEVELS, do, fold_round, frozen, level, posts, refused, table
 
@@ -321,3 +321,25 @@ def test_undo_replays_the_tables_own_moves_for_an_absent_player():
     do(t, "raise", to=300)                 # 5
     st = do(t, "undo")
     assert _without(st, "last", "undone") == _without(before, "last", "undone")
+
+
+def test_lppl_td_removes_a_late_players_chips():
+    # LPPL ¶14 "anyone not seated at the 'shuffle up and deal' call will have the
+    # appropriate number of chips removed from their stack by the TD (500 during 1st
+    # blind level) after 5 minutes ... a further 1000 chips will be removed by the TD"
+    t = table("lppl", dict(FOUR), button=4, absent=[3])
+    st = do(t, "hand")                     # SB 1, BB 2: seat 3 is dealt in while away
+    assert (st["sb_seat"], st["bb_seat"]) == (1, 2) and 3 in t.hand.dealt
+    assert refused(t, "deduct", seat=3, chips=500) == (
+        "Seat 3 is in this hand: remove the chips after it")
+    fold_round(t)                          # seat 3 folded by the table, posted nothing
+    st = do(t, "deduct", seat=3, chips=500)
+    assert st["stacks"]["3"] == 2500 and t.removed == 500
+    assert st["last"] == "Seat 3: 500 chips removed from play"
+    assert refused(t, "deduct", seat=3, chips=2500) == "Seat 3 has only 2500 chips: ask the TD"
+    assert refused(t, "deduct", seat=3) == (
+        'Deduct needs "chips": how many chips to remove, a positive whole number')
+    assert refused(t, "deduct", seat=5, chips=500) == "There is no seat 5 at this 4-seat table"
+    st = do(t, "deduct", seat=3, chips=1000)          # level 2 reached: 1000 more
+    assert st["stacks"]["3"] == 1500 and t.removed == 1500
+    assert sum(t.stacks.values()) + t.removed == 4 * 3000

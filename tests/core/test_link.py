@@ -98,6 +98,20 @@ def test_a_bust_between_hands_counts_the_chips_it_had():
         "kind": "event", "id": "7-1", "what": "bust", "seat": 2, "chips_start": 3000}
 
 
+def test_a_new_player_leaving_a_seat_busted_in_the_last_hand_is_no_bust():
+    t = link_table()
+    s0 = t.state()
+    s1 = do(t, "bust", seat=2)  # seat 2 out: the last hand's busts list it
+    assert events_between(s0, s1) == [["bust", 2, 3000, None]]
+    s2 = do(t, "sit", seat=2, stack=4250)  # a moved player takes the seat
+    assert events_between(s1, s2) == []
+    s3 = do(t, "leave", seat=2)  # ... and is moved on before the next deal
+    assert s3["busted"] == [2] and events_between(s2, s3) == []
+    s4 = do(t, "sit", seat=2, stack=900)
+    s5 = do(t, "bust", seat=2)  # the next one in seat 2 is out: listed twice now
+    assert events_between(s4, s5) == [["bust", 2, 900, None]]
+
+
 # ---------------------------------------------------------------- handshake
 def test_hello_config_seating_clock_then_live_and_status():
     link, port, host, now = live()

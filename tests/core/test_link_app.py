@@ -109,5 +109,18 @@ def test_attached_a_new_table_from_the_host_replaces_the_apps():
         tick(app, link, now)
         now += 10
     ev = [m for m in host.read() if m["kind"] == "event"]
-    assert [(m["instr"], m["result"]) for m in ev] == [("i-9", "done")]
-    assert app.table.stacks == {1: 10}  # seat 8 went to table 2
+    assert [(m["instr"], m["result"], m["stack"]) for m in ev] == [("i-9", "done", 20)]
+    assert app.table.stacks == {1: 10}  # seat 8 went to table 2 with its 20 chips
+    # protocol 1.2: the host calls an instruction on screen off, no Confirm
+    host.send({"kind": "instruction", "id": "i-10", "action": "deduct", "seat": 1,
+               "chips": 5})
+    host.send({"kind": "instruction", "id": "i-11", "action": "withdraw", "instr": "i-10"})
+    for _ in range(6):
+        app.step(now)
+        tick(app, link, now)
+        now += 10
+    ev = [m for m in host.read() if m["kind"] == "event"]
+    assert [(m["instr"], m["result"], m.get("reason")) for m in ev] == [
+        ("i-10", "refused", "withdrawn by the host"), ("i-11", "done", None)]
+    assert not app.awaiting() and app.table.stacks == {1: 10}
+    assert app.menu.note == "Called off: Seat 1: remove 5 chips from play"

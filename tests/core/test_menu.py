@@ -163,6 +163,32 @@ def test_instruction_sentences():
                             ) == "Colour up at the break"
     assert instruction_text("Seat 2: phone") == "Seat 2: phone"
     assert instruction_text(None) == ""
+    # protocol 1.2: the TD's chip removal (LPPL ¶14: a late player loses 500, then 1000)
+    assert instruction_text({"id": "j", "action": "deduct", "seat": 3, "chips": 500}) == (
+        "Seat 3: remove 500 chips from play")
+    assert instruction_text({"id": "k", "action": "deduct", "seat": 6, "chips": 1000}) == (
+        "Seat 6: remove 1,000 chips from play")
+
+
+def test_changes_waiting_for_the_hand_and_called_off_notes():
+    from tcbox.view import called_off, later_text, move_text
+
+    out = ["i-41", 0, 3, 2, 7]
+    cy = ["i-42", 1, 5, 4100, 2]
+    late = ["i-60", 2, 3, 1000, None]
+    assert later_text(out) == "Move seat 3 to table 2 seat 7 after this hand"
+    assert later_text(cy) == "Seat 5: a player arrives after this hand with 4,100 chips"
+    assert later_text(late) == "Seat 3: remove 1,000 chips after this hand"
+    assert move_text(late) == "Seat 3: remove 1,000 chips from play"
+    assert called_off(move_text(out)) == "Called off: Move seat 3 to table 2 seat 7"
+    b = _box()
+    st = b.press("ok")                      # a hand: the first waiting change is on screen
+    f = fields(st, b.m, {}, {"moves": [late, out]})
+    assert f["instr"] == "Seat 3: remove 1,000 chips after this hand (+1)"
+    # every one of these fits the compact box's 40 columns in at most two lines
+    for text in (later_text(late), move_text(late), called_off(move_text(late)),
+                 called_off(move_text(out))):
+        assert len(text) <= 80, text
 
 
 def test_confirm_is_offered_on_top_between_hands_and_after_the_betting_in_a_hand():

@@ -40,7 +40,8 @@ def _snap(t):
 
 def _refused(t, ins):
     before = _snap(t)
-    result, reason = orders.carry_out(t, ins)
+    result, reason, stack = orders.carry_out(t, ins)
+    assert stack is None
     assert result == orders.REFUSED, (ins, result)
     assert _snap(t) == before, ("a refused instruction changed the table", ins)
     return reason
@@ -52,7 +53,7 @@ def test_the_player_due_the_big_blind_moves_out_between_hands():
     do(t, "hand")                                   # button 8, SB 1, BB 2
     fold_round(t)                                   # seat 2 wins the blinds: 3025
     # seat 3 would post the next big blind (LPPL ¶45: that player moves)
-    assert orders.carry_out(t, MOVE3) == ("done", None)
+    assert orders.carry_out(t, MOVE3) == ("done", None, 3000)  # the chips taken along
     assert 3 not in t.stacks and t.last == "Seat 3 leaves the table"
     assert t.removed == 0                           # the chips go with the player
     assert sum(t.stacks.values()) == 7 * 3000
@@ -71,7 +72,7 @@ def test_a_move_confirmed_during_a_hand_is_carried_out_as_it_ends():
     t = _lppl8()
     do(t, "hand")
     do(t, "call")                                   # seat 3 calls 50: it plays the hand out
-    assert orders.carry_out(t, MOVE3) == ("later", None)
+    assert orders.carry_out(t, MOVE3) == ("later", None, None)
     assert t.moves == [["i-41", orders.OUT, 3, 2, 7]] and 3 in t.stacks
     assert orders.settle(t) == []                   # the hand is still running
     assert _refused(t, dict(MOVE3, id="i-43")) == "Seat 3 already moves after this hand"
@@ -79,7 +80,7 @@ def test_a_move_confirmed_during_a_hand_is_carried_out_as_it_ends():
     assert t.hand is None and t.stacks[3] == 3000 + 125 - 50
     err = t.handle({"do": "hand"})                  # the core will not deal before the move
     assert err == "First the TD's seat change at seat 3"
-    assert orders.settle(t) == [("i-41", "done", None)]
+    assert orders.settle(t) == [("i-41", "done", None, 3075)]  # the stack after the hand
     assert 3 not in t.stacks and t.moves == []
     st = do(t, "hand")
     assert st["bb_seat"] == 4 and "3" not in st["stacks"]
@@ -97,7 +98,7 @@ def test_a_move_for_a_player_who_busts_in_the_hand_is_refused_at_its_end():
         do(t, "check")
     do(t, "showdown", ranking=[[2], [3]])
     assert 3 not in t.stacks and t.busted == [3]
-    assert orders.settle(t) == [("i-41", "refused", "Seat 3 is empty")]
+    assert orders.settle(t) == [("i-41", "refused", "Seat 3 is empty", None)]
 
 
 def test_move_out_of_an_empty_or_unknown_seat_is_refused():
@@ -112,7 +113,7 @@ def test_receive_seats_the_player_with_the_stack_from_the_other_table():
     t = _lppl8({1: 3000, 2: 3000, 3: 3000, 4: 3000, 6: 3000, 7: 3000, 8: 3000})
     do(t, "hand")
     fold_round(t)
-    assert orders.carry_out(t, CY5) == ("done", None)
+    assert orders.carry_out(t, CY5) == ("done", None, None)
     assert t.stacks[5] == 4100 and t.last == "Seat 5 sits down with 4100"
     st = do(t, "hand")                              # button 1, SB 2, BB 3: seat 5 is dealt in
     assert 5 in st["in_hand"] and st["waiting"] == []
@@ -132,23 +133,129 @@ def test_receive_into_a_seat_whose_player_moves_out_waits_for_the_move():
     t = _lppl8()
     do(t, "hand")
     assert orders.carry_out(t, MOVE3)[0] == "later"
-    assert orders.carry_out(t, dict(CY5, seat=3)) == ("later", None)
+    assert orders.carry_out(t, dict(CY5, seat=3)) == ("later", None, None)
     assert _refused(t, dict(CY5, id="i-44", seat=3)) == (
         "Seat 3 is taken by a player arriving after this hand")
     fold_round(t)
-    assert orders.settle(t) == [("i-41", "done", None), ("i-42", "done", None)]
+    assert orders.settle(t) == [("i-41", "done", None, 3000), ("i-42", "done", None, None)]
     assert t.stacks[3] == 4100
+
+
+# ------------------------------------------------- chips the TD removes
+# LPPL ¶14: "anyone not seated at the 'shuffle up and deal' call will have the
+# appropriate number of chips removed from their stack by the TD (500 during
+# 1st blind level) after 5 minutes" ... "a further 1000 chips will be removed"
+LATE3 = {"id": "i-60", "action": "deduct", "seat": 3, "chips": 500}
+
+
+def test_deduct_between_hands_removes_the_chips_from_play():
+    t = _lppl8()
+    do(t, "tick", s=300)                            # 5 minutes into level 1
+    assert orders.carry_out(t, LATE3) == ("done", None, None)
+    assert t.stacks[3] == 2500 and t.removed == 500
+    assert t.last == "Seat 3: 500 chips removed from play"
+    assert sum(t.stacks.values()) + t.removed == 8 * 3000
+    do(t, "tick", s=900)                            # level 2: a further 1000
+    assert t.state()["level"] == 2
+    assert orders.carry_out(t, dict(LATE3, id="i-61", chips=1000))[0] == "done"
+    assert t.stacks[3] == 1500 and t.removed == 1500
+
+
+def test_deduct_for_a_seat_in_the_hand_waits_for_its_end():
+    # seat 3 registered but not seated: dealt in, away (LPPL ¶14 blinds when due)
+    t = table("lppl", dict(EIGHT), button=8, seats=8, absent=[3])
+    do(t, "hand")                                   # SB 1, BB 2: seat 3 is dealt in
+    assert 3 in t.hand.dealt
+    assert orders.carry_out(t, LATE3) == ("later", None, None)
+    assert t.moves == [["i-60", orders.DEDUCT, 3, 500, None]] and t.stacks[3] == 3000
+    fold_round(t)
+    assert t.handle({"do": "hand"}) == "First the TD's chip removal at seat 3"
+    assert orders.settle(t) == [("i-60", "done", None, None)]
+    assert t.stacks[3] == 2500 and t.removed == 500 and t.moves == []
+
+
+def test_deduct_for_a_seat_sitting_the_hand_out_is_done_at_once_and_kept_by_a_misdeal():
+    t = table("lppl", {1: 3000, 2: 3000, 3: 3000, 4: 3000}, button=3, seats=8)
+    do(t, "hand")                                   # button 3, SB 4, BB 1
+    fold_round(t)
+    do(t, "sit", seat=5, stack=2500)
+    st = do(t, "hand")                              # button 4, SB 1: seat 5 waits
+    assert st["waiting"] == [5] and 5 not in t.hand.dealt
+    assert orders.carry_out(t, dict(LATE3, seat=5)) == ("done", None, None)
+    assert t.stacks[5] == 2000 and t.removed == 500
+    do(t, "call")                                   # seat 3 calls ...
+    st = do(t, "undo")                              # ... undone: the hand dealt again
+    assert st["stacks"]["5"] == 2000 and st["action"] == 3
+    t, _ = record.load(record.decode(record.encode(record.dump(t), 3)))  # a power cut
+    st = do(t, "misdeal")                           # the deal again: the removal stays
+    assert st["stacks"]["5"] == 2000 and st["error"] is None and t.removed == 500
+
+
+def test_deduct_refusals_change_nothing():
+    t = _lppl8({1: 3000, 2: 3000, 3: 400, 4: 3000})
+    assert _refused(t, LATE3) == "Seat 3 has only 400 chips: ask the TD"
+    assert _refused(t, dict(LATE3, chips=400)) == "Seat 3 has only 400 chips: ask the TD"
+    assert _refused(t, dict(LATE3, seat=5)) == "Seat 5 is empty"
+    assert _refused(t, dict(LATE3, seat=9)) == "There is no seat 9 at this 8-seat table"
+    for bad in (0, -5, None, True, 2.5, "5OO"):
+        assert _refused(t, dict(LATE3, chips=bad)) == (
+            "No chips given to remove from seat 3: ask the TD")
+    assert orders.carry_out(t, dict(LATE3, chips=399))[0] == "done"
+    assert t.stacks[3] == 1
+
+
+def test_a_waiting_deduct_is_refused_when_the_hand_left_too_few_chips():
+    t = _lppl8({1: 3000, 2: 3000, 3: 400, 4: 3000})
+    do(t, "hand")                                   # SB 1, BB 2: seat 3 acts first
+    do(t, "call")                                   # seat 3: 350 behind
+    assert orders.carry_out(t, dict(LATE3, chips=400))[0] == "later"
+    do(t, "fold")
+    do(t, "fold")                                   # seats 4 and 1 fold, seat 2 checks
+    while t.state()["street"] != "showdown":
+        do(t, "check")
+    do(t, "showdown", ranking=[[2], [3]])
+    assert t.stacks[3] == 350
+    assert orders.settle(t) == [("i-60", "refused", "Seat 3 has only 350 chips: ask the TD",
+                                 None)]
+    assert t.stacks[3] == 350 and t.removed == 0
+
+
+def test_a_deduct_goes_before_the_seats_own_move_and_the_move_carries_the_rest():
+    t = _lppl8()
+    do(t, "hand")
+    do(t, "call")                                   # seat 3 calls 50
+    assert orders.carry_out(t, MOVE3)[0] == "later"
+    assert orders.carry_out(t, LATE3)[0] == "later"
+    assert [m[0] for m in t.moves] == ["i-60", "i-41"]
+    fold_round(t)                                   # seat 3 wins 125: 3075
+    assert orders.settle(t) == [("i-60", "done", None, None), ("i-41", "done", None, 2575)]
+    assert 3 not in t.stacks and t.removed == 500
+    assert sum(t.stacks.values()) == 7 * 3000 - 75   # 2575 went to table 2
+
+
+def test_withdraw_takes_a_waiting_change_out_of_the_tables_moves():
+    t = _lppl8()
+    do(t, "hand")
+    orders.carry_out(t, MOVE3)
+    orders.carry_out(t, LATE3)
+    w = _ins("withdraw", "i-70", instr="i-41")
+    assert orders.carry_out(t, w) == ("done", None, None)
+    assert t.moves == [["i-60", orders.DEDUCT, 3, 500, None]]
+    assert _refused(t, w) == "Instruction i-41 does not wait at this table"
+    fold_round(t)
+    assert orders.settle(t) == [("i-60", "done", None, None)]
+    assert t.stacks[3] == 2500                      # deducted, still seated
 
 
 # ----------------------------------------------------------- hand for hand
 def test_hand_for_hand_one_hand_per_next_hand():
     t = _lppl8()
-    assert orders.carry_out(t, _ins("hand_for_hand_start")) == ("done", None)
+    assert orders.carry_out(t, _ins("hand_for_hand_start")) == ("done", None, None)
     before = _snap(t)
     assert t.handle({"do": "hand"}) == "Hand for hand: wait for the TD"
     assert _snap(t) == before
-    assert orders.carry_out(t, _ins("next_hand", "i-3")) == ("done", None)
-    assert orders.carry_out(t, _ins("next_hand", "i-4")) == ("done", None)  # still one hand
+    assert orders.carry_out(t, _ins("next_hand", "i-3")) == ("done", None, None)
+    assert orders.carry_out(t, _ins("next_hand", "i-4")) == ("done", None, None)  # one hand
     do(t, "hand")
     fold_round(t)
     assert t.handle({"do": "hand"}) == "Hand for hand: wait for the TD"
@@ -157,7 +264,7 @@ def test_hand_for_hand_one_hand_per_next_hand():
     do(t, "hand")
     do(t, "misdeal")                                # the same hand again: no next_hand used
     assert t.hands == 2 and t.hold == "hfh" and t.hand is not None
-    assert orders.carry_out(t, _ins("hand_for_hand_stop", "i-6")) == ("done", None)
+    assert orders.carry_out(t, _ins("hand_for_hand_stop", "i-6")) == ("done", None, None)
     fold_round(t)
     do(t, "hand")                                   # normal again
     assert t.hands == 3
@@ -176,7 +283,7 @@ def test_hand_for_hand_started_during_a_hand_lets_it_finish():
 def test_next_hand_outside_hand_for_hand_is_refused():
     t = _lppl8()
     assert _refused(t, _ins("next_hand")) == "This table is not playing hand for hand"
-    assert orders.carry_out(t, _ins("hand_for_hand_stop")) == ("done", None)
+    assert orders.carry_out(t, _ins("hand_for_hand_stop")) == ("done", None, None)
     assert t.hold is None
 
 
@@ -190,11 +297,16 @@ def test_hand_for_hand_and_a_waiting_move_survive_a_power_cut():
     t2, _ = record.load(record.decode(data))       # the box after the cut
     assert t2.hold == "hfh" and t2.moves == [["i-41", 0, 3, 2, 7]]
     assert t2.state() == t.state()
+    assert orders.carry_out(t2, dict(LATE3, seat=4))[0] == "later"
+    t2, _ = record.load(record.decode(record.encode(record.dump(t2), 8)))  # another cut
+    assert t2.moves == [["i-41", 0, 3, 2, 7], ["i-60", orders.DEDUCT, 4, 500, None]]
     fold_round(t2)
-    assert orders.settle(t2) == [("i-41", "done", None)]
+    assert orders.settle(t2) == [("i-41", "done", None, 3000),   # seat 3 folded
+                                 ("i-60", "done", None, None)]
+    assert t2.stacks[4] == 2500 and t2.removed == 500
     assert t2.handle({"do": "hand"}) == "Hand for hand: wait for the TD"
     orders.carry_out(t2, _ins("next_hand", "i-3"))
-    t3, _ = record.load(record.decode(record.encode(record.dump(t2), 8)))
+    t3, _ = record.load(record.decode(record.encode(record.dump(t2), 9)))
     assert t3.hold == "hfh1"
     do(t3, "hand")                                  # the one hand allowed
     assert t3.hold == "hfh"
@@ -204,7 +316,7 @@ def test_hand_for_hand_and_a_waiting_move_survive_a_power_cut():
 def test_a_broken_table_finishes_its_hand_and_deals_no_more():
     t = _lppl8()
     do(t, "hand")
-    assert orders.carry_out(t, _ins("break_table")) == ("done", None)
+    assert orders.carry_out(t, _ins("break_table")) == ("done", None, None)
     do(t, "call")
     fold_round(t)
     assert t.handle({"do": "hand"}) == "This table is broken: no more hands here"
@@ -221,23 +333,24 @@ def test_a_broken_table_finishes_its_hand_and_deals_no_more():
 def test_pause_and_resume_the_table_clock():
     t = _lppl8()
     do(t, "tick", s=60)
-    assert orders.carry_out(t, _ins("pause")) == ("done", None)
+    assert orders.carry_out(t, _ins("pause")) == ("done", None, None)
     assert t.clock.paused and t.last == "Clock paused"
     do(t, "tick", s=300)
     assert t.state()["seconds_left"] == 1140        # 20 minutes less the minute played
-    assert orders.carry_out(t, _ins("pause", "i-2")) == ("done", None)  # already paused
+    assert orders.carry_out(t, _ins("pause", "i-2")) == ("done", None, None)  # already paused
     assert t.handle({"do": "hand"}) == "The clock is paused: resume it to deal"
-    assert orders.carry_out(t, _ins("resume", "i-3")) == ("done", None)
+    assert orders.carry_out(t, _ins("resume", "i-3")) == ("done", None, None)
     assert not t.clock.paused and t.last == "Clock running"
-    assert orders.carry_out(t, _ins("resume", "i-4")) == ("done", None)
+    assert orders.carry_out(t, _ins("resume", "i-4")) == ("done", None, None)
     do(t, "hand")
 
 
 def test_messages_and_unknown_instructions():
     t = _lppl8()
-    assert orders.carry_out(t, _ins("message", text="Colour up at the break")) == ("done", None)
-    assert orders.carry_out(t, _ins("redraw")) == ("done", None)
-    assert orders.carry_out(t, "Seat 2: phone") == ("done", None)
+    assert orders.carry_out(t, _ins("message", text="Colour up at the break")) == (
+        "done", None, None)
+    assert orders.carry_out(t, _ins("redraw")) == ("done", None, None)
+    assert orders.carry_out(t, "Seat 2: phone") == ("done", None, None)
     assert _refused(t, _ins("teleport")) == "This box does not know the instruction 'teleport'"
 
 
@@ -266,13 +379,17 @@ class _Saves:
 
 
 class _Link:
-    """The link's ``instruction_done`` (tcbox/link.py), recorded."""
+    """The link's ``instruction_done`` (tcbox/link.py), recorded: (id,
+    result, reason) in ``sent``, a move_out's stack in ``stacks``."""
 
     def __init__(self):
         self.sent = []
+        self.stacks = {}
 
-    def instruction_done(self, iid, result, reason=None):
+    def instruction_done(self, iid, result, reason=None, stack=None):
         self.sent.append((iid, result, reason))
+        if stack is not None:
+            self.stacks[iid] = stack
 
 
 def _app():
@@ -301,6 +418,7 @@ def test_app_a_move_confirmed_mid_hand_shows_after_this_hand_then_is_done():
         app.table.handle({"do": "fold"})
     app.step(30)                                    # the hand is over: the move at once
     assert app.link.sent[-1] == ("i-41", "done", None) and 3 not in app.table.stacks
+    assert app.link.stacks == {"i-41": 3000}        # seat 3 folded: 3000 to table 2
     assert screen.shown["instr"] == "" and app.saver.n > saves
 
 
@@ -353,8 +471,113 @@ def test_app_without_a_result_hook_acknowledges_through_on_ack():
     app.ack()
     assert acked == ["i-41"] and 3 not in app.table.stacks
     got = []
-    app.on_result = lambda iid, result, reason: got.append((iid, result, reason))
+    app.on_result = lambda iid, result, reason, stack: got.append((iid, result, reason, stack))
     app.instruct(_ins("pause", "i-50"))
     app.ack()
-    assert got == [("i-50", "done", None)] and acked == ["i-41"] and app.table.clock.paused
+    assert got == [("i-50", "done", None, None)] and acked == ["i-41"] and app.table.clock.paused
+
+
+def test_app_a_deduct_in_the_hand_shows_after_this_hand_then_is_done():
+    app, screen = _app()
+    app.press("ok", False)                          # New hand: seat 3 is dealt in
+    app.instruct(LATE3)
+    app.step(10)
+    assert screen.shown["instr"] == "Seat 3: remove 500 chips from play"
+    app.ack()
+    app.step(20)
+    assert app.link.sent == [("i-60", "acknowledged", None)]
+    assert screen.shown["instr"] == "Seat 3: remove 500 chips after this hand"
+    for _ in range(7):
+        app.table.handle({"do": "fold"})
+    app.step(30)
+    assert app.link.sent[-1] == ("i-60", "done", None) and app.table.stacks[3] == 2500
+    assert app.link.stacks == {} and screen.shown["instr"] == ""
+
+
+def test_app_move_out_reports_the_stack_the_player_left_with():
+    app, screen = _app()
+    app.press("ok", False)                          # New hand: SB 1, BB 2
+    app.table.handle({"do": "call"})                # seat 3 calls 50 ...
+    app.instruct(MOVE3)
+    app.ack()                                       # ... and moves after this hand
+    for _ in range(5):                              # seats 4-8 fold
+        app.table.handle({"do": "fold"})
+    app.table.handle({"do": "fold"})                # seat 1 folds, seat 2 checks it down
+    while app.table.state()["street"] != "showdown":
+        app.table.handle({"do": "check"})
+    app.table.handle({"do": "showdown", "ranking": [[3], [2]]})
+    assert app.table.stacks[3] == 3075              # 3000 - 50 + the pot of 125
+    app.step(10)
+    assert app.link.sent[-1] == ("i-41", "done", None)
+    assert app.link.stacks == {"i-41": 3075} and 3 not in app.table.stacks
+
+
+# -- withdraw: the host calls an instruction off, no Confirm
+def _withdraw(iid, wid="i-70"):
+    return {"id": wid, "action": "withdraw", "instr": iid}
+
+
+def test_app_withdraw_of_the_instruction_on_screen():
+    app, screen = _app()
+    app.instruct(MOVE3)
+    app.instruct(dict(CY5, seat=2, id="i-42"))      # waits behind it
+    app.step(10)
+    assert screen.shown["instr"] == "Move seat 3 to table 2 seat 7 (+1)"
+    saves = app.saver.n
+    app.instruct(_withdraw("i-41"))
+    app.step(20)
+    assert app.link.sent == [("i-41", "refused", "withdrawn by the host"), ("i-70", "done", None)]
+    assert screen.shown["status"] == "Called off: Move seat 3 to table 2 seat 7"
+    assert screen.shown["instr"].startswith("Seat 2: Cy arrives") and app.waiting == []
+    assert 3 in app.table.stacks and app.saver.n > saves
+    app.instruct(MOVE3)                             # the host's late resend: not shown again
+    assert app.info["instruction"]["id"] == "i-42" and app.waiting == []
+    assert app.link.sent[-1] == ("i-41", "refused", "withdrawn by the host")
+
+
+def test_app_withdraw_of_an_instruction_waiting_behind_another():
+    app, screen = _app()
+    app.instruct(MOVE3)
+    app.instruct(LATE3)
+    app.instruct(_withdraw("i-60"))
+    app.step(10)
+    assert app.link.sent == [("i-60", "refused", "withdrawn by the host"), ("i-70", "done", None)]
+    assert screen.shown["instr"] == "Move seat 3 to table 2 seat 7"
+    assert screen.shown["status"] == "Called off: Seat 3: remove 500 chips from play"
+    app.ack()
+    assert app.table.stacks == {1: 3000, 2: 3000, 4: 3000, 5: 3000, 6: 3000, 7: 3000,
+                                8: 3000}            # moved with 3000: nothing deducted
+
+
+def test_app_withdraw_of_a_move_confirmed_during_the_hand():
+    app, screen = _app()
+    app.press("ok", False)                          # New hand
+    app.instruct(MOVE3)
+    app.ack()
+    assert app.table.moves and app.link.sent == [("i-41", "acknowledged", None)]
+    app.instruct(_withdraw("i-41"))
+    app.step(10)
+    assert app.table.moves == [] and screen.shown["instr"] == ""
+    assert app.link.sent[1:] == [("i-41", "refused", "withdrawn by the host"),
+                                 ("i-70", "done", None)]
+    assert screen.shown["status"] == "Called off: Move seat 3 to table 2 seat 7"
+    for _ in range(7):
+        app.table.handle({"do": "fold"})
+    app.step(20)
+    assert 3 in app.table.stacks and len(app.link.sent) == 3   # nothing more
+
+
+def test_app_withdraw_too_late_or_of_an_unknown_instruction():
+    app, screen = _app()
+    app.instruct(MOVE3)
+    app.ack()                                       # between hands: done at once
+    assert app.link.sent == [("i-41", "done", None)] and app.link.stacks == {"i-41": 3000}
+    app.instruct(_withdraw("i-41"))
+    assert app.link.sent[-1] == ("i-70", "refused", "already carried out")
+    app.instruct(_withdraw("i-99", "i-71"))         # the withdraw overtook its instruction
+    assert app.link.sent[-1] == ("i-71", "done", None)
+    app.instruct(_ins("pause", "i-99"))             # ... which comes late: never shown
+    app.step(10)
+    assert not app.awaiting() and not app.table.clock.paused
+    assert app.link.sent[-1] == ("i-99", "refused", "withdrawn by the host")
 

@@ -8,6 +8,7 @@ from binascii import hexlify, unhexlify
 
 from tableclock.hmac256 import hmac_sha256, same, sha256
 from tableclock.protocol import (
+    ADDED,
     BOTH_WAYS,
     KINDS,
     MAX_FRAME,
@@ -196,7 +197,21 @@ VECTORS = [
      b'{"v":"1.1","kind":"pong","from":"host","to":"tc-01","boot":5,"seq":45,"body":'
      b'{"host_ms":1717171717000,"t":8812},'
      b'"mac":"7159aabd4158569b86ef21cad86f343fa5eb61b02c7102883d726b17cccdb407"}\n'),
+    # 1.2: the host calls an instruction off (written "1.2")
+    (KEY, {"kind": "instruction", "id": "i-51", "action": "withdraw", "instr": "i-41"},
+     46, "host", 5, "tc-01",
+     b'{"v":"1.2","kind":"instruction","from":"host","to":"tc-01","boot":5,"seq":46,"body":'
+     b'{"action":"withdraw","id":"i-51","instr":"i-41"},'
+     b'"mac":"3566e0c7b2a0bb34eeef08ade0d38cd456eca7eb7a650bbba568f7520ce6882e"}\n'),
 ]
+
+
+def _written(msg):
+    """The version a vector's frame carries: 1.1 for the host's pong, 1.2
+    for a withdraw, else 1.0."""
+    if msg["kind"] == "pong":
+        return "1.1"
+    return "1.2" if msg.get("action") == "withdraw" else "1.0"
 
 
 def test_vectors_encode_byte_for_byte():
@@ -208,7 +223,7 @@ def test_vectors_decode_to_the_message_and_envelope():
     for key, msg, seq, sender, boot, to, frame in VECTORS:
         got = decode(frame, key)
         want = dict(msg)
-        want["v"] = "1.1" if msg["kind"] == "pong" else "1.0"
+        want["v"] = _written(msg)
         want["from"] = sender
         want["to"] = to
         want["boot"] = boot
@@ -371,6 +386,7 @@ def test_every_kind_action_and_event_has_a_working_example():
     ]
     fields = {"move_out": {"seat": 3, "to_table": 2, "to_seat": 7},
               "receive": {"seat": 5, "name": "Cy", "stack": 4100, "from_table": 2},
+              "withdraw": {"instr": "i-41"}, "deduct": {"seat": 3, "chips": 500},
               "message": {"text": "Color up at the break"},
               "hand_started": {"hand": 12, "button": 4}, "hand_ended": {"hand": 12},
               "bust": {"seat": 3, "chips_start": 1500, "hand": 12}, "away": seat, "back": seat,
@@ -394,7 +410,9 @@ def test_every_kind_action_and_event_has_a_working_example():
         got = decode(frame, KEY, me)
         for k in m:
             assert got[k] == m[k], (kind, k)
-        assert got["v"] == "1.0", kind  # the 1.0 directions are still written 1.0
+        added = ADDED.get((kind, m.get(SUBKINDS[kind][0]) if kind in SUBKINDS else None))
+        # the 1.0 directions and subkinds are still written 1.0; 1.2's withdraw, deduct 1.2
+        assert got["v"] == ("1.%d" % added if added else "1.0"), (kind, m)
         if kind in BOTH_WAYS:  # since 1.1 the other way too, written 1.1
             back = decode(encode(m, KEY, 9, to, 2, sender), KEY, sender)
             assert back["v"] == "1.1" and back["kind"] == kind and back["from"] == to
@@ -423,6 +441,34 @@ def test_version_1_1_box_ping_and_host_pong():
     # a 1.0 frame of an unknown kind is not blamed on a newer version
     e = _raises(ProtocolError, decode, _sign(KEY, _env("teleport", "{}")), KEY)
     assert str(e) == 'unknown message kind "teleport"'
+
+
+def test_version_1_2_withdraw_deduct_and_the_stack_of_a_move_out():
+    assert ADDED == {("instruction", "withdraw"): 2, ("instruction", "deduct"): 2}
+    assert version_of("instruction", "host") == "1.0"
+    assert version_of("instruction", "host", {"action": "move_out", "seat": 3}) == "1.0"
+    assert version_of("instruction", "host", {"action": "withdraw", "instr": "i-41"}) == "1.2"
+    assert version_of("instruction", "host", {"action": "deduct", "seat": 3,
+                                              "chips": 500}) == "1.2"
+    frame = encode({"kind": "instruction", "id": "i-52", "action": "deduct", "seat": 3,
+                    "chips": 500}, KEY, 47, "host", 5, "tc-01")
+    assert frame.startswith(b'{"v":"1.2","kind":"instruction"')
+    msg = Receiver(KEY, "tc-01").accept(frame)
+    assert (msg["v"], msg["action"], msg["seat"], msg["chips"]) == ("1.2", "deduct", 3, 500)
+    for bad in ({"seat": 3, "chips": 0}, {"seat": 0, "chips": 500}, {"seat": 3}):
+        m = {"kind": "instruction", "id": "i-53", "action": "deduct"}
+        m.update(bad)
+        _raises(ProtocolError, encode, m, KEY, 1, "host", 0, "tc-01")
+    _raises(ProtocolError, encode, {"kind": "instruction", "id": "i-54", "action": "withdraw"},
+            KEY, 1, "host", 0, "tc-01")
+    # the box's answer to a move_out: the stack is a field, so the event stays 1.0
+    ev = {"kind": "event", "id": "7-21", "what": "instruction", "instr": "i-41",
+          "result": "done", "stack": 3075}
+    got = decode(encode(ev, KEY, 4, "tc-01", 7, "host"), KEY, "host")
+    assert got["v"] == "1.0" and got["stack"] == 3075
+    _raises(ProtocolError, encode, dict(ev, stack=-1), KEY, 4, "tc-01", 7, "host")
+    # every 1.0 vector is still written 1.0, byte for byte (test_vectors_encode_byte_for_byte)
+    assert [v[6][:10] for v in VECTORS].count(b'{"v":"1.0"') == len(VECTORS) - 2
 
 
 def test_addressing():

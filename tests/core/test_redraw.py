@@ -46,16 +46,16 @@ def _live():
 
 def test_redraw_holds_the_table_for_its_new_seats_and_the_record_keeps_it():
     t = table("lppl", {1: 3000, 2: 3000, 3: 3000}, button=1)
-    assert orders.carry_out(t, REDRAW) == ("done", None)
+    assert orders.carry_out(t, REDRAW) == ("done", None, None)
     assert t.hold == orders.REDRAW == "redraw"
     assert record.load(record.dump(t))[0].hold == "redraw"  # through a power cut
     hands = t.hands
     t.error = None
     t.handle({"do": "hand"})  # no deal at the old seats while the new ones are coming
     assert t.error == "Final table: wait for the new seats" and t.hands == hands and t.hand is None
-    assert orders.carry_out(t, {"id": "i-10", "action": "break_table"}) == ("done", None)
+    assert orders.carry_out(t, {"id": "i-10", "action": "break_table"}) == ("done", None, None)
     assert t.hold == BROKEN
-    assert orders.carry_out(t, REDRAW) == ("done", None)  # a broken table stays broken
+    assert orders.carry_out(t, REDRAW) == ("done", None, None)  # a broken table stays broken
     assert t.hold == BROKEN
 
 
@@ -65,7 +65,7 @@ def test_after_the_redraw_the_next_seating_is_the_table_and_the_clock_runs_on():
     host.send(FINAL)  # before the Confirm: play has begun, the table's seats count
     now = run(link, now, 5)
     assert link.table is t and not tables and link.names == FINAL["names"]
-    assert orders.carry_out(t, REDRAW) == ("done", None)
+    assert orders.carry_out(t, REDRAW) == ("done", None, None)
     do(t, "tick", s=30)
     left = t.clock.left_ms
     assert t.clock.index == 1 and left == 1110000
@@ -88,7 +88,7 @@ def test_a_redraw_confirmed_during_a_hand_waits_for_its_end():
     link, host, tables, now = _live()
     t = link.table
     do(t, "hand")
-    assert orders.carry_out(t, REDRAW) == ("done", None)
+    assert orders.carry_out(t, REDRAW) == ("done", None, None)
     host.send(FINAL)
     now = run(link, now, 5)
     assert link.table is t and not tables  # the hand goes on at the old seats

@@ -4,7 +4,10 @@ the CLI, ``tdhost.live.Live`` on it, and real boxes -- ``tcbox.link.Link`` with 
 ``tdhost.usb.BoxLink``s over ``tdhost.pipe`` cables, everything on one virtual clock (no
 sleeps).  The tests play the dealers: table events go into each box's Table
 (``Box.do``), the box link turns them into box events, and an instruction is carried out
-by hand (seat changes on the Table) and confirmed with ``link.instruction_done``."""
+by hand (seat changes and chip removals on the Table) and confirmed with
+``link.instruction_done`` -- a ``move_out`` with the chips the player left with (protocol
+1.2), a ``withdraw`` as the box's app answers it (the instruction refused "withdrawn by the
+host", the withdraw done)."""
 
 import os
 
@@ -65,8 +68,22 @@ class Box:
         assert err is None, "%s refused at table %d: %s" % (ev, self.number, err)
         self.link.observe(self.table.state())
 
-    def done(self, iid, result="done", reason=None):
-        self.link.instruction_done(iid, result, reason)
+    def done(self, iid, result="done", reason=None, stack=None):
+        """The box's answer to instruction *iid* (*stack*: a move_out's chips, protocol
+        1.2)."""
+        self.link.instruction_done(iid, result, reason, stack)
+
+    def leave(self, ins):
+        """The dealer carries out move_out *ins*: the player leaves with their chips, and
+        the box answers done with that stack.  Returns the stack."""
+        stack = self.table.stacks[ins["seat"]]
+        self.do("leave", seat=ins["seat"])
+        self.done(ins["id"], stack=stack)
+        return stack
+
+    def answered(self):
+        """The ids of the instructions this box answered done or refused."""
+        return {r[0] for r in self.link.instrs if r[1] in ("done", "refused")}
 
     def instructions(self, action):
         return [i for i in self.got if i["action"] == action]
@@ -84,6 +101,7 @@ class Room:
 
     def __init__(self, tmp_path, n=20, example="lppl", seed=7, start=True, boxes=True):
         self.tmp = tmp_path
+        os.makedirs(str(tmp_path), exist_ok=True)
         self.db = str(tmp_path / "league.sqlite")
         run(["new", os.path.join(EXAMPLES, example + ".toml"), "--db", self.db], now=at(-60))
         run(["register", *players(n), "--db", self.db], now=at(-50))
@@ -167,6 +185,34 @@ def allin(box, losers, winner):
     return t.state()
 
 
+def win_hand(box, winner, gain):
+    """A hand at *box* in which seat *winner* wins exactly *gain* chips: one other player
+    (the first to act who posts no blind) puts in the same as the winner, the blinds of
+    everyone else fold into the pot, and the winner takes it at the showdown."""
+    t = box.table
+    box.do("hand")
+    st = t.state()
+    blinds = {p["seat"]: p["amount"] for p in st["posts"]}
+    other = next(s for s in st["in_hand"] if s != winner and s not in blinds)
+    to = gain - sum(v for s, v in blinds.items() if s not in (winner, other))
+    while True:
+        st = t.state()
+        a = st["action"]
+        if st["street"] is None or a is None:
+            break
+        if a not in (winner, other):
+            box.do("fold")
+        elif st["street"] != "preflop":
+            box.do("check")
+        elif max(st["bets"].values() or [0]) < to:
+            box.do("raise", to=to)
+        else:
+            box.do("call")
+    if t.state()["street"] is not None:
+        box.do("showdown", ranking=[[winner], [other]])
+    return other
+
+
 def fold_round(box):
     """A hand at *box* where everyone folds to the big blind."""
     box.do("hand")
@@ -174,24 +220,47 @@ def fold_round(box):
         box.do("fold")
 
 
+WITHDRAWN = "withdrawn by the host"  # the box's reason (docs/protocol.md, withdraw)
+
+
+def withdraw_all(room):
+    """Every ``withdraw`` a box's app got, answered as the app does at once (no Confirm):
+    the instruction it calls off refused, the withdraw done.  Returns their ids."""
+    done = []
+    for b in room.boxes.values():
+        for ins in b.instructions("withdraw"):
+            if ins["id"] in b.answered():
+                continue
+            if ins["instr"] not in b.answered():
+                b.done(ins["instr"], "refused", WITHDRAWN)
+            b.done(ins["id"])
+            done.append(ins["id"])
+    return done
+
+
 def carry_out(room, actions=("move_out", "receive")):
     """Every instruction of *actions* the boxes have not answered yet, carried out by the
-    dealers (seat changes on the box's Table) and confirmed ``done``: players leave first,
-    then arrivals sit down."""
-    done = []
-    for action in ("move_out", "receive", "break_table", "redraw", "hand_for_hand_start",
-                   "next_hand", "hand_for_hand_stop", "message"):
+    dealers (seat changes and chip removals on the box's Table) and confirmed ``done``
+    (a move_out with the player's stack); withdraws first (a box acts on them at once),
+    then players leave, then arrivals sit down.  A move's receive comes only once its
+    move_out is done: another round after the room ran."""
+    done = withdraw_all(room)
+    for action in ("move_out", "receive", "deduct", "break_table", "redraw",
+                   "hand_for_hand_start", "next_hand", "hand_for_hand_stop", "message"):
         if action not in actions:
             continue
         for b in room.boxes.values():
-            answered = {r[0] for r in b.link.instrs if r[1] in ("done", "refused")}
             for ins in b.instructions(action):
-                if ins["id"] in answered:
+                if ins["id"] in b.answered():
                     continue
                 if action == "move_out":
-                    b.do("leave", seat=ins["seat"])
-                elif action == "receive":
-                    b.do("sit", seat=ins["seat"], stack=ins.get("stack", 3000))
+                    b.leave(ins)
+                    done.append(ins["id"])
+                    continue
+                if action == "receive":
+                    b.do("sit", seat=ins["seat"], stack=ins["stack"])
+                elif action == "deduct":
+                    b.do("deduct", seat=ins["seat"], chips=ins["chips"])
                 b.done(ins["id"])
                 done.append(ins["id"])
     return done

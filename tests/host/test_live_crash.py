@@ -16,15 +16,17 @@ and new host links start on the same two files and the night goes on to its end.
 must end with the league of the undisturbed run: that hand's one ``bust`` decision with the
 same places and reasons, and exactly one ``move`` of the same player to the same seat.
 
-The same sweep runs over the final table's forming (9 players, one out: the final draw, then
+The same sweep runs over that night when the mover busts at the old table before leaving (the
+move_out cancelled and withdrawn in one batch: the withdraw written once, no receive ever), and
+over the final table's forming (9 players, one out: the final draw, then
 its instructions in a batch of their own, the seating, the boxes' answers), ending with the
 final table's box on the league's final seating.
 """
 
-from liveroom import Room, allin, carry_out, fold_round
+from liveroom import Room, allin, carry_out, fold_round, withdraw_all
 from test_live_tables import confirm_final
 
-from tdhost import store as _store
+from tdhost import instructions as _ins, store as _store
 from tdhost.usb import HostStore
 
 
@@ -138,6 +140,81 @@ def test_a_host_killed_between_any_two_writes_loses_and_doubles_nothing(tmp_path
         assert _outcome(room) == expected, "host killed after write %d" % k
         for b in room.boxes.values():  # every box event acknowledged in the end
             assert b.link.outbox == [], (k, b.link.outbox)
+    assert k == writes + 1 and k > 30
+
+
+def _withdraw_night(room, crash_at=None):
+    """The double bust at table 1, the plan's move_out to table 2 -- and its mover busts at
+    table 2 before leaving: the move_out is cancelled and withdrawn (in one batch), the box
+    answers the withdraw.  The host killed after its *crash_at*-th write."""
+    kills = []
+
+    def hook(n):
+        if crash_at is not None and n == crash_at and not kills:
+            kills.append(n)
+            raise Killed()
+
+    def run(ms):
+        try:
+            room.run(ms)
+        except Killed:
+            _restart(room)
+
+    b1, b2 = room.boxes[1], room.boxes[2]
+    stacks = b1.table.stacks
+    small = min(stacks, key=lambda s: (stacks[s], s))
+    big = max(stacks, key=lambda s: (stacks[s], -s))
+    other = min(s for s in stacks if stacks[s] == 3000)
+    _store.reset_write_count()
+    _store.crash_hook = hook
+    try:
+        allin(b1, [small, other], big)
+        for _ in range(15):
+            run(1000)
+            if b2.instructions("move_out"):
+                break
+        seat = b2.instructions("move_out")[0]["seat"]
+        allin(b2, [seat], max((s for s in b2.table.stacks if s != seat),
+                              key=lambda s: (b2.table.stacks[s], s)))
+        for _ in range(4):
+            for _ in range(4):
+                run(1000)
+            withdraw_all(room)
+        writes = _store._writes
+    finally:
+        _store.crash_hook = None
+    return writes, kills
+
+
+def _withdraw_outcome(room):
+    t = room.live.t
+    return (_outcome(room),
+            sorted((r["action"], r["table"], _ins.state(r)) for r in t.instrs.values()),
+            [(r["table"], t.instrs[r["body"]["instr"]]["action"]) for r in t.instrs.values()
+             if r["action"] == "withdraw"])
+
+
+def test_a_host_killed_around_a_withdrawn_move_writes_the_withdraw_once(tmp_path):
+    """The mover busts at the old table before leaving (LPPL ¶45's move after the double
+    bust): at every write of the night the cancellation and its withdraw are written
+    together and once, the destination never hears of the move, and the box's answer
+    closes the withdraw."""
+    ref = _start(tmp_path / "ref")
+    writes, _ = _withdraw_night(ref)
+    expected = _withdraw_outcome(ref)
+    (busts, moves, sizes, pending), instrs, withdraws = expected
+    assert len(busts) == 2 and moves == [] and pending == []
+    assert withdraws == [(2, "move_out")]
+    assert ("move_out", 2, "cancelled") in instrs and ("withdraw", 2, "done") in instrs
+    assert not [x for x in instrs if x[0] == "receive"]
+    k = 0
+    while True:
+        k += 1
+        room = _start(tmp_path / ("k%d" % k))
+        _, kills = _withdraw_night(room, crash_at=k)
+        if not kills:
+            break
+        assert _withdraw_outcome(room) == expected, "host killed after write %d" % k
     assert k == writes + 1 and k > 30
 
 

@@ -1,11 +1,13 @@
-"""tdhost.live with real boxes: a box's bust reaches the league exactly once, the plan's
-move goes to both boxes and completes only when both have carried it out, the TD's
-confirm, refusals, and a host restarted mid-move (an LPPL night: 20 players at three
-8-seat tables, docs/host.md "The live night")."""
+"""tdhost.live with real boxes: a box's bust reaches the league exactly once; the plan's
+move goes to the source box first and to the destination, with the chips the player left
+with, once the source box has carried it out (protocol 1.2), and completes only when both
+have; the TD's confirm (with a stack), refusals, withdrawn instructions, and a host
+restarted mid-move (an LPPL night: 20 players at three 8-seat tables, docs/host.md "The
+live night")."""
 
-from liveroom import KEY, T0_MS, Room, allin, carry_out
+from liveroom import KEY, T0_MS, Room, allin, carry_out, fold_round, win_hand, withdraw_all
 
-from tdhost import instructions as _ins, liveplan as _plan
+from tdhost import instructions as _ins, livemoves as _moves, liveplan as _plan
 from tdhost.usb import HostStore
 
 
@@ -56,51 +58,88 @@ def test_a_box_bust_reaches_the_league_once_even_resent_or_after_a_restart(tmp_p
     assert "0-3" not in [e[0][0] for e in b1.link.outbox]  # acknowledged every time
 
 
-def _move(room):
-    """The one pending move: (move_out, receive) instructions as the boxes got them."""
+def _move_out(room):
+    """The one pending move, as its move_out: (its pending row, the instruction as the
+    source box got it, the source box)."""
     pend = room.pending()
     outs = [p for p in pend if p["action"] == "move_out"]
-    ins = [p for p in pend if p["action"] == "receive"]
-    assert len(outs) == 1 and len(ins) == 1, pend
-    out, rcv = outs[0], ins[0]
-    src, dst = room.boxes[out["table"]], room.boxes[rcv["table"]]
-    got_out = [i for i in src.got if i["id"] == out["id"]]
-    got_in = [i for i in dst.got if i["id"] == rcv["id"]]
-    assert len(got_out) == 1 and len(got_in) == 1
-    return out, rcv, got_out[0], got_in[0], src, dst
+    assert len(outs) == 1, pend
+    out = outs[0]
+    src = room.boxes[out["table"]]
+    got = [i for i in src.got if i["id"] == out["id"]]
+    assert len(got) == 1
+    return out, got[0], src
 
 
-def test_the_plans_move_goes_to_both_boxes_and_completes_when_both_are_done(tmp_path):
+def _receive(room, out):
+    """The receive of the move whose move_out is *out* (pending rows), or None."""
+    ins = [p for p in room.pending() if p["action"] == "receive"
+           and room.live.t.instrs[p["id"]]["move"] == out["id"]]
+    assert len(ins) <= 1
+    return ins[0] if ins else None
+
+
+def _notices(room):
+    return [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
+
+
+def _moved_with_4250(room, b1):
+    """The plan's move after the bust at table 1: the player (3000 chips at plan time) wins
+    1,250 in the hand their table deals before its dealer carries out the move_out, leaves
+    with 4250 and sits down at table 1.  Returns (move_out row, receive row, the receive
+    as table 1's box got it)."""
+    out, got_out, src = _move_out(room)
+    assert room.live.t.instrs[out["id"]]["planned_stack"] == 3000
+    win_hand(src, got_out["seat"], 1250)
+    assert src.table.stacks[got_out["seat"]] == 3000 + 1250
+    room.run(2000)
+    assert _receive(room, out) is None and b1.instructions("receive") == []
+    assert src.leave(got_out) == 4250
+    room.run(2000)
+    rcv = _receive(room, out)
+    got_in = [i for i in b1.got if i["id"] == rcv["id"]]
+    assert len(got_in) == 1
+    return out, rcv, got_in[0]
+
+
+def test_the_move_out_goes_first_and_the_receive_carries_the_chips_the_player_left_with(
+        tmp_path):
+    """Protocol 1.2: a plan writes only the move_out; the receive follows once the source
+    box answers it done, with the stack the player left with -- a player with 3000 chips
+    when the move was planned who wins 1,250 in the hand they leave after arrives with
+    4250 (the receive used to carry the 3000 of the status before that hand)."""
     room, b1, loser = _single_bust_room(tmp_path)
     assert room.sizes() == {1: 5, 2: 7, 3: 7}
-    out, rcv, got_out, got_in, src, dst = _move(room)
+    out, got_out, src = _move_out(room)
     player = out["player"]
     # LPPL ¶45: one player moves to the short table, from a table of 7 to table 1
-    assert dst is b1 and rcv["player"] == player and out["table"] in (2, 3)
+    assert out["table"] in (2, 3) and out["to_table"] == 1
     old = list(room.table_of(player))
     assert got_out["seat"] == old[1] and got_out["to_table"] == 1
-    assert got_in["name"] == player and got_in["from_table"] == old[0]
-    assert got_in["seat"] == got_out["to_seat"] and got_in["stack"] == 3000
+    assert got_out["to_seat"] == out["to_seat"] and out["state"] == "sent"
     # LPPL ¶45 "the player who would next have to post the Big Blind": the seat after the
     # source box's last big blind
     bb = src.table.state()["bb_seat"]
     seats = sorted(src.table.stacks)
     assert got_out["seat"] == next((s for s in seats if s > bb), seats[0])
-    assert out["state"] == "sent" and rcv["state"] == "sent"
+    # no receive yet: not in the league, not at the destination box
+    assert [p["action"] for p in room.pending()] == ["move_out"]
+    assert b1.instructions("receive") == []
 
-    # the source table carries it out first: the move is not complete yet
-    src.do("leave", seat=got_out["seat"])
-    src.done(got_out["id"])
-    room.run(2000)
+    out, rcv, got_in = _moved_with_4250(room, b1)
+    assert got_in["name"] == player and got_in["from_table"] == old[0]
+    assert got_in["seat"] == out["to_seat"] and got_in["stack"] == 4250
     states = {p["action"]: p["state"] for p in room.pending()}
     assert states == {"move_out": "done", "receive": "sent"}
-    assert list(room.table_of(player)) == old
+    assert list(room.table_of(player)) == old  # not recorded: the player is on their way
     assert not [ev for ev in room.live.lg.events if ev.action == "move"]
+    assert _notices(room) == []
 
     # the destination seats the player: now the league records the move, once
-    dst.do("sit", seat=got_in["seat"], stack=got_in["stack"])
-    dst.done(got_in["id"])
+    b1.do("sit", seat=got_in["seat"], stack=got_in["stack"])
+    b1.done(got_in["id"])
     room.run(2000)
+    assert b1.table.stacks[got_in["seat"]] == 4250
     assert list(room.table_of(player)) == [1, got_in["seat"]]
     moves = [ev.payload for ev in room.live.lg.events if ev.action == "move"]
     assert len(moves) == 1 and moves[0]["instrs"] == [out["id"], rcv["id"]]
@@ -109,18 +148,55 @@ def test_the_plans_move_goes_to_both_boxes_and_completes_when_both_are_done(tmp_
     assert snap["pending"] == []
     assert snap["moves"] == [{"player": player, "from": "%d.%d" % tuple(old),
                               "to": "1.%d" % got_in["seat"], "at_ms": moves[0]["at_ms"]}]
-    assert room.sizes() == {1: 6, 2: 6, 3: 7} or room.sizes() == {1: 6, 2: 7, 3: 6}
+    assert sorted(room.sizes().values()) == [6, 6, 7]
     room.run(3000)
     assert room.pending() == []  # balanced: no second plan
 
 
+def test_a_player_moved_again_right_after_arriving_carries_their_chips(tmp_path):
+    """A player planned to move again before any status shows them at their new table
+    (gap 2 of protocol 1.1: the receive had no stack, the box refused it): the move_out's
+    planned stack is unknown, the box's answer brings the 4250 they leave with."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    # table 1 deals on meanwhile (its state's ``busted`` still naming the seat the player
+    # will take would make the box report them out when they leave it again)
+    fold_round(b1)
+    room.run(1000)
+    before = room.live.statuses()  # table 1's status without the arriving player
+    out, rcv, got_in = _moved_with_4250(room, b1)
+    player = out["player"]
+    b1.do("sit", seat=got_in["seat"], stack=4250)
+    b1.done(got_in["id"])
+    room.run(200)
+    assert list(room.table_of(player)) == [1, got_in["seat"]]
+    # at once a plan sends them on to table 2, planned on the statuses that do not show
+    # them at table 1 yet
+    free = min(s for s in range(1, 9) if s not in room.live.t.seating()[2])
+    plan = {"broken": [], "final_table": False, "moves": [
+        {"player": player, "from": {"table": 1, "seat": got_in["seat"]},
+         "to": {"table": 2, "seat": free}}]}
+    room.live.write(lambda t, lg, seq: ([("instr", p, None) for p in _plan.moves(
+        lg, t, plan, before, {})[0]], None))
+    out2 = [r for r in room.live.t.instrs.values() if r["action"] == "move_out"][-1]
+    assert out2["player"] == player and out2["planned_stack"] is None
+    room.run(1000)
+    got_out2 = [i for i in b1.got if i["id"] == out2["id"]][0]
+    assert b1.leave(got_out2) == 4250
+    room.run(2000)
+    rcv2 = [r for r in room.live.t.instrs.values() if r["action"] == "receive"][-1]
+    assert rcv2["move"] == out2["id"] and rcv2["body"]["stack"] == 4250
+    assert [i["stack"] for i in room.boxes[2].got if i["id"] == rcv2["id"]] == [4250]
+    assert _notices(room) == []  # the box said it: no guess
+
+
 def test_a_host_killed_mid_move_keeps_it_and_completes_it(tmp_path):
     room, b1, loser = _single_bust_room(tmp_path)
-    out, rcv, got_out, got_in, src, dst = _move(room)
-    src.do("leave", seat=got_out["seat"])
-    src.done(got_out["id"])
+    out, got_out, src = _move_out(room)
+    src.leave(got_out)
     room.run(2000)
+    rcv = _receive(room, out)
     before = room.pending()
+    assert [p["action"] for p in before] == ["move_out", "receive"]
     clock = room.live.snapshot()["clock"]
 
     room.restart()  # a new Live on the same file, new host links
@@ -129,22 +205,91 @@ def test_a_host_killed_mid_move_keeps_it_and_completes_it(tmp_path):
         (p["id"], "done" if p["action"] == "move_out" else p["state"]) for p in before]
     assert room.live.snapshot()["clock"]["level_index"] == clock["level_index"]
     room.run(3000)
-    assert dst.link.state == 3  # LIVE again with the new host
+    assert b1.link.state == 3  # LIVE again with the new host
     # the restarted host sends the receive again; the box does not show it twice
-    assert len([i for i in dst.got if i["id"] == rcv["id"]]) == 1
-    dst.do("sit", seat=got_in["seat"], stack=got_in["stack"])
-    dst.done(got_in["id"])
+    got_in = [i for i in b1.got if i["id"] == rcv["id"]]
+    assert len(got_in) == 1 and got_in[0]["stack"] == 3000
+    b1.do("sit", seat=got_in[0]["seat"], stack=got_in[0]["stack"])
+    b1.done(got_in[0]["id"])
     room.run(2000)
-    assert list(room.table_of(out["player"])) == [1, got_in["seat"]]
+    assert list(room.table_of(out["player"])) == [1, got_in[0]["seat"]]
     assert room.pending() == []
+    assert len([r for r in room.live.t.instrs.values() if r["action"] == "receive"]) == 1
+
+
+def test_a_done_move_out_without_its_receive_gets_it_at_the_next_poll(tmp_path):
+    """The sweep in Live.poll: a league file with a move_out done and no receive (a host
+    killed between the two writes) gets the receive -- with the answered stack, or, when
+    nobody said the stack, the one the source box showed when the move was planned and a
+    notice saying so."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    live = room.live
+    live.write(lambda t, lg, seq: ([("instr_result", _ins.result(
+        out["id"], "done", "box", "done, written without its receive", stack=4100), None)],
+        None))
+    assert _receive(room, out) is None
+    room.run(1000)
+    rcv = live.t.instrs[_receive(room, out)["id"]]
+    assert rcv["body"]["stack"] == 4100 and rcv["move"] == out["id"]
+    assert [i["stack"] for i in b1.got if i["id"] == rcv["id"]] == [4100]
+    assert _notices(room) == []
+
+    # the same without a stack (the TD confirmed, saying none): the planned 3000, a notice
+    room2, _, _ = _single_bust_room(tmp_path / "two")
+    out2, got2, src2 = _move_out(room2)
+    room2.live.write(lambda t, lg, seq: ([("instr_result", _ins.result(
+        out2["id"], "done", "td", "confirmed, no stack"), None)], None))
+    room2.run(1000)
+    r2 = room2.live.t.instrs[_receive(room2, out2)["id"]]
+    assert r2["body"]["stack"] == 3000
+    assert _notices(room2) == [
+        "table %d: no stack came with %s leaving seat %d; they sit down at table 1 seat %d "
+        "with 3000 chips, the stack table %d's box showed when the move was planned: check "
+        "them" % (src2.number, out2["player"], got2["seat"], got2["to_seat"], src2.number)]
+
+
+def test_the_td_confirms_a_move_out_with_the_chips_the_player_left_with(tmp_path):
+    """The TD's ``confirm`` of a move_out takes ``stack`` (a whole number from 1): the
+    receive carries it.  The source box refused (its dealer could not carry it out)."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    src.done(got_out["id"], "refused", "Seat %d is away" % got_out["seat"])
+    room.run(1000)
+    assert [(p["action"], p["state"]) for p in room.pending()] == [("move_out", "refused")]
+    live = room.live
+    for bad, why in (({"stack": 0}, "stack must be a whole number from 1"),
+                     ({"stack": "lots"}, "stack must be a whole number from 1"),
+                     ({"stack": 2.5}, "stack must be a whole number from 1")):
+        try:
+            live.act("confirm", dict(bad, id=out["id"]))
+        except Exception as err:  # noqa: BLE001 -- the type is checked below
+            assert type(err).__name__ == "Refused" and str(err) == why
+        else:
+            raise AssertionError("confirm %s was accepted" % bad)
+    res = live.act("confirm", {"id": out["id"], "stack": 2950})
+    assert res["text"] == "Confirmed: %s, 2950 chips." % out["text"]
+    room.run(1000)
+    rcv = _receive(room, out)
+    assert rcv["state"] == "sent" and live.t.instrs[rcv["id"]]["body"]["stack"] == 2950
+    assert [i["stack"] for i in b1.got if i["id"] == rcv["id"]] == [2950]
+    try:
+        live.act("confirm", {"id": rcv["id"], "stack": 2950})
+    except Exception as err:  # noqa: BLE001 -- the type is checked below
+        assert type(err).__name__ == "Refused"
+        assert str(err) == "a stack goes with a move_out only: %s is a receive" % rcv["id"]
+    else:
+        raise AssertionError("a stack with a receive was accepted")
 
 
 def test_a_refused_receive_waits_for_the_td_who_confirms_it(tmp_path):
     room, b1, loser = _single_bust_room(tmp_path)
-    out, rcv, got_out, got_in, src, dst = _move(room)
-    dst.done(got_in["id"], "refused", "Seat %d is taken" % got_in["seat"])
-    src.do("leave", seat=got_out["seat"])
-    src.done(got_out["id"])
+    out, got_out, src = _move_out(room)
+    src.leave(got_out)
+    room.run(2000)
+    rcv = _receive(room, out)
+    got_in = [i for i in b1.got if i["id"] == rcv["id"]][0]
+    b1.done(got_in["id"], "refused", "Seat %d is taken" % got_in["seat"])
     room.run(2000)
     pend = {p["action"]: p for p in room.pending()}
     assert pend["receive"]["state"] == "refused"
@@ -157,21 +302,88 @@ def test_a_refused_receive_waits_for_the_td_who_confirms_it(tmp_path):
     assert [ev.payload["by"] for ev in room.live.lg.events if ev.action == "move"] == ["td"]
 
 
+def test_a_mover_who_busts_before_leaving_never_reaches_the_new_table(tmp_path):
+    """Gap 3 of protocol 1.1: the receive went out with the move_out, so a mover who
+    busted at the old table first left a phantom player at the new one.  Now the
+    destination hears nothing, and the source box's move_out is withdrawn (once)."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    player, seat = out["player"], got_out["seat"]
+    stacks = src.table.stacks
+    winner = max((s for s in stacks if s != seat), key=lambda s: (stacks[s], s))
+    allin(src, [seat], winner)
+    room.run(3000)
+    t = room.live.t
+    assert t.get(player).state == "out"
+    assert _ins.state(t.instrs[out["id"]]) == "cancelled"
+    assert not [r for r in t.instrs.values() if r["action"] == "receive"]
+    assert b1.instructions("receive") == []
+    withdraws = [r for r in t.instrs.values() if r["action"] == "withdraw"]
+    assert [(r["table"], r["body"]["instr"]) for r in withdraws] == [(src.number, out["id"])]
+    assert [i["instr"] for i in src.instructions("withdraw")] == [out["id"]]
+    assert not [r for r in t.instrs.values() if r["action"] == "message"]  # 1.1's note
+    pend = [p for p in room.pending() if p["action"] == "withdraw"]
+    assert [(p["state"], p["player"], p["table"], p["seat"]) for p in pend] == [
+        ("sent", player, src.number, seat)]
+    # the box's app acts on it at once: the move_out refused, the withdraw done
+    withdraw_all(room)
+    room.run(2000)
+    assert not [p for p in room.pending() if p["action"] == "withdraw"]
+    assert _ins.state(room.live.t.instrs[withdraws[0]["id"]]) == "done"
+    # written once: more polls, the recovery of a restart, and a restart write no other
+    _moves.recover(room.live)
+    room.restart()
+    room.run(3000)
+    assert len([r for r in room.live.t.instrs.values() if r["action"] == "withdraw"]) == 1
+
+
+def test_withdraws_only_what_a_box_may_still_show(tmp_path):
+    """A cancelled instruction is withdrawn when its box has not answered it done or
+    refused and its table has a box: a walking player the TD takes out (their move_out
+    done: not withdrawn; the receive: withdrawn from the destination), and nothing at a
+    table without a box."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    src.leave(got_out)
+    room.run(2000)
+    rcv = _receive(room, out)
+    room.live.act("bust", {"names": [out["player"]]})
+    room.run(1000)
+    t = room.live.t
+    assert {_ins.state(t.instrs[i]) for i in (out["id"], rcv["id"])} == {"cancelled"}
+    assert [(r["table"], r["body"]["instr"]) for r in t.instrs.values()
+            if r["action"] == "withdraw"] == [(1, rcv["id"])]
+    assert [i["instr"] for i in b1.instructions("withdraw")] == [rcv["id"]]
+    assert src.instructions("withdraw") == []
+
+    bare = Room(tmp_path / "bare", boxes=False)
+    bare.live.act("bust", {"names": [bare.live.t.seating()[1][min(bare.live.t.seating()[1])]]})
+    bare.run(1000)
+    move = [p for p in bare.pending() if p["action"] == "move_out"]
+    assert len(move) == 1 and move[0]["state"] == "queued"
+    bare.live.act("bust", {"names": [move[0]["player"]]})
+    bare.run(1000)
+    instrs = bare.live.t.instrs.values()
+    assert _ins.state(bare.live.t.instrs[move[0]["id"]]) == "cancelled"
+    assert not [r for r in instrs if r["action"] == "withdraw"]
+
+
 def test_a_new_plan_counts_pending_moves_as_made_and_never_moves_their_players(tmp_path):
     room, b1, loser = _single_bust_room(tmp_path)
-    out, rcv, *_ = _move(room)
+    out, got_out, src = _move_out(room)
     # the plan's rule on its own: a move of a player whose move is pending is dropped
     t, lg = room.live.t, room.live.lg
     moving = _ins.moving_players(t)
-    assert list(moving) == [out["player"]]
+    assert list(moving) == [out["player"]] and len(moving[out["player"]]) == 1
     plan = {"broken": [], "final_table": False, "moves": [
-        {"player": out["player"], "from": {"table": 1, "seat": rcv["seat"]},
+        {"player": out["player"], "from": {"table": 1, "seat": out["to_seat"]},
          "to": {"table": 2, "seat": 2}}]}
     assert _plan.moves(lg, t, plan, {}, moving) == ([], [out["player"]])
-    # the room a new plan sees has the mover at the destination already
+    # the room a new plan sees has the mover at the destination already, from the
+    # move_out on (the receive does not exist yet)
     room_in = _plan.room(t, room.live.statuses(), 7, moving)
     seats = {tb["table"]: tb["seats"] for tb in room_in["tables"]}
-    assert seats[1][str(rcv["seat"])] == out["player"]
+    assert seats[1][str(out["to_seat"])] == out["player"]
     assert out["player"] not in seats[out["table"]].values()
     # another bust at table 1 before the move is made: 4 at table 1 (5 with the arrival)
     stacks = b1.table.stacks
@@ -182,16 +394,24 @@ def test_a_new_plan_counts_pending_moves_as_made_and_never_moves_their_players(t
     pend = room.pending()
     movers = [p["player"] for p in pend if p["action"] == "move_out"]
     assert movers.count(out["player"]) == 1 and len(movers) == 2  # one more, someone else
-    carry_out(room)
-    room.run(3000)
+    for _ in range(2):  # the move_outs, then the receives they bring
+        carry_out(room)
+        room.run(3000)
     assert room.pending() == [] and sorted(room.sizes().values()) == [6, 6, 6]
 
 
 def test_a_refused_td_action_changes_nothing(tmp_path):
     room, b1, loser = _single_bust_room(tmp_path)
     live = room.live
+    out, _, _ = _move_out(room)
+    live.message(2, "a message to table 2")
+    room.run(200)
+    note = [p["id"] for p in room.pending() if p["action"] == "message"][0]
     before, version = live.snapshot(), live.version
     refusals = [
+        ("confirm", {"id": out["id"], "stack": 0}),
+        ("confirm", {"id": out["id"], "stack": True}),
+        ("confirm", {"id": note, "stack": 2500}),  # a stack goes with a move_out only
         ("late", {"name": "Ann"}),                 # registered and playing
         ("bust", {"names": ["Nobody"]}),
         ("bust", {"names": ["Ann", "Bob"], "chips": [100]}),

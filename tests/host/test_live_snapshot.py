@@ -59,7 +59,11 @@ def test_the_snapshot_through_a_night_without_boxes(tmp_path):
     live.poll(room.now)
     pend = _check(live.snapshot())["pending"]
     assert [(p["action"], p["state"], p["player"]) for p in pend] == [
-        ("message", "queued", None)]
+        ("deduct", "queued", "Ann")]  # protocol 1.2: the box takes the chips itself
+    seat = live.t.get("Ann").seat
+    assert live.t.instrs[pend[0]["id"]]["body"] == {
+        "id": pend[0]["id"], "action": "deduct", "seat": seat[1], "chips": 500}
+    assert pend[0]["seat"] == seat[1] and pend[0]["table"] == seat[0]
     live.act("confirm", {"id": pend[0]["id"]})
     assert live.snapshot()["pending"] == []
 

@@ -1,10 +1,12 @@
 """tdhost.live with real boxes: same-hand busts in the LPPL finishing order, breaking a
-table, the final-table redraw, and a box reporting seats the league does not know (docs/host.md
+table, the final-table redraw (with the chips of players between tables), a move called off
+after the player left, and a box reporting seats the league does not know (docs/host.md
 "The live night")."""
 
-from liveroom import T0_MS, Room, allin, carry_out, fold_round
+from liveroom import T0_MS, Room, allin, carry_out, fold_round, win_hand
 
 from tcbox import orders
+from tdhost import instructions as _ins
 
 
 def _busts(live):
@@ -104,8 +106,10 @@ def test_a_table_breaks_when_the_players_fit_one_table_fewer(tmp_path):
     assert {i["to_table"] for i in outs} <= {1, 2}
     snap = room.live.snapshot()
     assert snap["broken"] == [3] and [t["broken"] for t in snap["tables"]] == [False, False, True]
-    carry_out(room, ("break_table", "move_out", "receive"))
-    room.run(3000)
+    assert room.boxes[1].instructions("receive") == room.boxes[2].instructions("receive") == []
+    for _ in range(2):  # the move_outs; then the receives, written once they are done
+        carry_out(room, ("break_table", "move_out", "receive"))
+        room.run(3000)
     assert room.pending() == []
     assert room.sizes() == {1: 8, 2: 8}
     assert b3.table.stacks == {}
@@ -170,7 +174,7 @@ def confirm_final(room):
         answered = {r[0] for r in b.link.instrs if r[1] in ("done", "refused")}
         for ins in b.got:
             if ins["action"] in ("redraw", "break_table") and ins["id"] not in answered:
-                result, reason = orders.carry_out(b.table, ins)
+                result, reason, _ = orders.carry_out(b.table, ins)
                 b.done(ins["id"], result, reason)
 
 
@@ -243,3 +247,147 @@ def test_a_breaking_table_cancels_the_moves_still_on_their_way_to_it(tmp_path):
     assert not [p for p in snap["pending"] if p["to_table"] == 3
                 and p["state"] not in ("cancelled",)]
     assert room.table_of(mover)[0] in (1, 2)  # never seated at table 3
+
+
+def _frozen(room, box):
+    """Take *box* off the room's clock: it neither hears the host nor answers it (a box
+    whose answer is on its way) until ``_thaw``."""
+    del room.boxes[box.number]
+
+
+def _thaw(room, box):
+    room.boxes[box.number] = box
+
+
+def _move_to_the_short_table(room):
+    """11 players (5 and 6): one out at the table of 5 -> the plan's move from the other
+    table (LPPL ¶45).  Returns (the source box, the destination box, its move_out as the
+    source box got it)."""
+    assert room.sizes() == {1: 5, 2: 6}
+    dst, src = room.boxes[1], room.boxes[2]
+    seats = sorted(dst.table.stacks)
+    allin(dst, [seats[0]], seats[-1])
+    room.run(3000)
+    outs = src.instructions("move_out")
+    assert len(outs) == 1 and outs[0]["to_table"] == 1
+    return src, dst, outs[0]
+
+
+def _bust_down_to_the_final(room, dst, keep):
+    """Players at table 1 (*dst*) go out, one a hand, until the final table is drawn;
+    *keep*: a seat that stays."""
+    while room.live.t.final is None:
+        seats = sorted(s for s in dst.table.stacks if s != keep)
+        allin(dst, [seats[0]], keep)
+        room.run(3000)
+
+
+def test_a_player_walking_between_tables_takes_their_chips_to_the_final_table(tmp_path):
+    """The final table is drawn while a mover is between tables (their move_out done with
+    4250 chips after winning 1,250, their receive not yet): the draw's stack for them is the
+    4250 they left with -- the status of the table they left shows them no more."""
+    room = Room(tmp_path, n=11)
+    src, dst, out = _move_to_the_short_table(room)
+    name = src.link.names[str(out["seat"])]
+    win_hand(src, out["seat"], 1250)
+    assert src.leave(out) == 4250
+    room.run(2000)
+    assert [i["stack"] for i in dst.instructions("receive")] == [4250]
+    keep = max(dst.table.stacks, key=lambda s: (dst.table.stacks[s], s))
+    _bust_down_to_the_final(room, dst, keep)
+    t = room.live.t
+    assert t.final["stacks"][name] == 4250
+    assert sum(t.final["stacks"].values()) == 11 * 3000
+    final_seat = t.final["seats"][name][1]
+    assert room.live.seating_msg(t.final["table"])["stacks"][str(final_seat)] == 4250
+    # the receive at table 1 is called off (withdrawn); the move_out done is not
+    w = [r["body"]["instr"] for r in t.instrs.values() if r["action"] == "withdraw"]
+    rcv = dst.instructions("receive")[0]["id"]
+    assert w == [rcv]
+
+
+def test_a_move_out_done_after_the_final_draw_brings_its_chips_to_the_final_table(tmp_path):
+    """The source box's dealer carried out the move_out (the player won 1,250 first, so
+    left with 4250) but its answer comes only after the final table was drawn with the
+    3000 its last status showed: the answer's 4250 goes into the final seating."""
+    room = Room(tmp_path, n=11)
+    src, dst, out = _move_to_the_short_table(room)
+    name = src.link.names[str(out["seat"])]
+    _frozen(room, src)
+    win_hand(src, out["seat"], 1250)
+    assert src.leave(out) == 4250
+    keep = max(dst.table.stacks, key=lambda s: (dst.table.stacks[s], s))
+    _bust_down_to_the_final(room, dst, keep)
+    t = room.live.t
+    assert t.final["stacks"][name] == 3000  # what table 2's box last said
+    assert _ins.state(t.instrs[out["id"]]) == "cancelled"
+    _thaw(room, src)
+    room.run(3000)
+    t = room.live.t
+    assert t.final["stacks"][name] == 4250
+    assert [p for p in room.live.lg.events if p.action == "draw" and p.payload.get("final")
+            ][0].payload["stacks"][name] == 3000  # the draw as logged is unchanged
+    keep_t = t.final["table"]
+    final_seat = t.final["seats"][name][1]
+    assert room.live.seating_msg(keep_t)["stacks"][str(final_seat)] == 4250
+    notes = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
+    assert notes[-1] == ("%s left table 2 seat %d after their move to table 1 seat %d was "
+                         "called off: they take their final-table seat with the 4250 chips "
+                         "they left with" % (name, out["seat"], out["to_seat"]))
+    assert not [r for r in t.instrs.values() if r["action"] == "receive"]
+    confirm_final(room)
+    room.run(2000)
+    box = room.boxes[keep_t]
+    assert box.table.stacks[final_seat] == 4250 and box.link.names[str(final_seat)] == name
+
+
+def test_a_move_called_off_after_the_player_left_sends_them_back_to_their_seat(tmp_path):
+    """The source box carried out a move_out the host had just called off (a new plan broke
+    the destination table: LPPL breaks the highest-numbered table when the players fit one
+    fewer); its withdraw came too late ("already carried out").  The player, still in,
+    gets a receive back to their league seat with the chips the box answered."""
+    room = Room(tmp_path, n=20)
+    b3 = room.boxes[3]
+    while not [p for p in room.pending() if p["to_table"] == 3]:
+        seats = sorted(b3.table.stacks)
+        allin(b3, [seats[0]], seats[-1])
+        room.run(3000)
+    first = [p for p in room.pending() if p["action"] == "move_out" and p["to_table"] == 3][0]
+    mover, src = first["player"], room.boxes[first["table"]]
+    other = room.boxes[({1, 2} - {src.number}).pop()]
+    got = [i for i in src.got if i["id"] == first["id"]][0]
+    left = sum(room.sizes().values())
+    while left > 16:  # busts at the other table: 16 fit two tables of 8
+        seats = sorted(other.table.stacks)
+        if left == 17:  # the last one: the source box carries out the move, unheard
+            _frozen(room, src)
+            stack = src.leave(got)
+        allin(other, [seats[0]], seats[-1])
+        room.run(3000)
+        left -= 1
+    t = room.live.t
+    assert 3 in room.live.snapshot()["broken"]
+    assert _ins.state(t.instrs[first["id"]]) == "cancelled"
+    assert [r["body"]["instr"] for r in t.instrs.values() if r["action"] == "withdraw"
+            and r["table"] == src.number] == [first["id"]]
+    _thaw(room, src)
+    room.run(3000)
+    t = room.live.t
+    assert [r for r in src.link.instrs if r[0] == first["id"]][0][1] == "done"
+    back = [r for r in t.instrs.values() if r["action"] == "receive" and r["player"] == mover]
+    assert len(back) == 1 and back[0]["move"] is None
+    assert back[0]["body"] == {"id": back[0]["id"], "action": "receive", "seat": got["seat"],
+                               "name": mover, "stack": stack}
+    assert back[0]["table"] == src.number and back[0]["to"] == [src.number, got["seat"]]
+    assert back[0]["text"] == ("send %s back to table %d seat %d with %d chips: the move to "
+                               "table 3 seat %d was called off after they left" % (
+                                   mover, src.number, got["seat"], stack, got["to_seat"]))
+    assert [i["stack"] for i in src.instructions("receive")] == [stack]
+    # nothing else of theirs pending; the box seats them again, the plan goes on
+    mine = [p for p in room.pending() if p["player"] == mover and p["action"] != "withdraw"]
+    assert [p["action"] for p in mine] == ["receive"]
+    for _ in range(3):
+        carry_out(room, ("break_table", "move_out", "receive"))
+        room.run(3000)
+    assert room.table_of(mover)[0] in (1, 2) and room.pending() == []
+    assert room.sizes() == {1: 8, 2: 8}

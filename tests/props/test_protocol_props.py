@@ -22,6 +22,7 @@ from hypothesis import assume, given, settings, strategies as st
 import test_protocol  # tests/core/test_protocol.py (portable test vectors)
 from tableclock.hmac256 import hmac_sha256
 from tableclock.protocol import (
+    ADDED,
     KINDS,
     MAX_FRAME,
     MAX_INT,
@@ -191,8 +192,10 @@ def test_round_trip_random_messages(msg, key, seq, boot, sender, box):
     # 1.1 added a box's ping and the host's pong; everything else is still written 1.0
     newer = ((msg["kind"] == "ping" and sender != "host")
              or (msg["kind"] == "pong" and sender == "host"))
-    v = "1.1" if newer else "1.0"
-    assert version_of(msg["kind"], sender) == v
+    sub = SUBKINDS.get(msg["kind"])
+    added = ADDED.get((msg["kind"], msg.get(sub[0]))) if sub else None  # 1.2: withdraw, deduct
+    v = "1.1" if newer else ("1.%d" % added if added else "1.0")
+    assert version_of(msg["kind"], sender, msg) == v
     want = dict(msg, v=v, to=to, boot=boot, seq=seq)
     want["from"] = sender
     assert got == want

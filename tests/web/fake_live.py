@@ -171,7 +171,8 @@ class FakeLive:
                         "average_stack": chips // left if left else None,
                         "chips_in_play": chips if left else None},
             "tables": tables,
-            "pending": [dict(p) for p in s["pending"]],
+            "pending": [{k: v for k, v in p.items() if k not in ("from", "stack")}
+                        for p in s["pending"]],
             "moves": [dict(m) for m in s["moves"][-20:]],
             "broken": list(s["broken"]),
             "final_table": len([t for t in s["tables"] if t not in s["broken"]]) == 1,
@@ -352,15 +353,19 @@ class FakeLive:
             to_seat = min(n for n in range(1, SEATS + 1) if n not in s["tables"][lo])
             self._instruct("move", hi, seat, lo, to_seat)
 
-    def _instruct(self, action, table, seat, to_table, to_seat):
+    def _instruct(self, kind, table, seat, to_table, to_seat):
+        """A move as the host writes it (docs/host.md §10.6, protocol 1.2): its move_out now,
+        its receive once the move_out is confirmed."""
         s = self._s
-        s["pending"].append({"id": "i%d" % s["next_id"], "action": action, "table": table,
-                             "seat": seat, "player": s["tables"][table][seat]["name"],
-                             "to_table": to_table, "to_seat": to_seat, "state": "sent",
-                             "reason": "Table %d has %d players, table %d has %d." % (
-                                 table, len(s["tables"][table]), to_table,
-                                 len(s["tables"][to_table]))
-                             if action == "move" else "Table %d breaks." % table})
+        player = s["tables"][table][seat]["name"]
+        s["pending"].append({
+            "id": "i%d" % s["next_id"], "action": "move_out", "table": table, "seat": seat,
+            "player": player, "to_table": to_table, "to_seat": to_seat, "state": "sent",
+            "reason": "Table %d has %d players, table %d has %d." % (
+                table, len(s["tables"][table]), to_table, len(s["tables"][to_table]))
+            if kind == "move" else "Table %d breaks." % table,
+            "text": "move %s from table %d seat %d to table %d seat %d (out)" % (
+                player, table, seat, to_table, to_seat)})
         s["next_id"] += 1
 
     def _act_confirm(self, args):
@@ -371,16 +376,36 @@ class FakeLive:
         p = ins[0]
         if p["state"] in ("done", "refused"):
             raise Refused("That instruction is %s already." % p["state"])
-        player = s["tables"][p["table"]].pop(p["seat"])
-        s["tables"][p["to_table"]][p["to_seat"]] = player
+        stack = args.get("stack")
+        if stack is not None and (isinstance(stack, bool) or not isinstance(stack, int)
+                                  or stack < 1):
+            raise Refused("stack must be a whole number from 1")
+        if stack is not None and p["action"] != "move_out":
+            raise Refused("a stack goes with a move_out only: %s is a %s" % (p["id"],
+                                                                           p["action"]))
         p["state"] = "done"
-        src, dst = "%d.%d" % (p["table"], p["seat"]), "%d.%d" % (p["to_table"], p["to_seat"])
-        s["moves"].append({"player": p["player"], "from": src, "to": dst, "at_ms": self._clock()})
+        if p["action"] == "move_out":  # the player has left: their receive goes out
+            chips = stack or s["tables"][p["table"]][p["seat"]]["stack"]
+            s["pending"].append({
+                "id": "i%d" % s["next_id"], "action": "receive", "table": p["to_table"],
+                "seat": p["to_seat"], "player": p["player"], "to_table": None,
+                "to_seat": None, "state": "sent", "reason": None,
+                "text": "%s (in, %d chips)" % (p["text"][:-len(" (out)")], chips),
+                "from": [p["table"], p["seat"]], "stack": chips})
+            s["next_id"] += 1
+            return "Confirmed: %s%s." % (p["text"], ", %d chips" % stack if stack else "")
+        frm = p.pop("from")
+        chips = p.pop("stack")
+        player = s["tables"][frm[0]].pop(frm[1])
+        s["tables"][p["table"]][p["seat"]] = dict(player, stack=chips)
+        src, dst = "%d.%d" % tuple(frm), "%d.%d" % (p["table"], p["seat"])
+        s["moves"].append({"player": p["player"], "from": src, "to": dst,
+                           "at_ms": self._clock()})
         for r in s["registration"]:
             if r["name"] == p["player"]:
                 r["seat"] = dst
-        if p["action"] == "break" and not s["tables"][p["table"]]:
-            s["broken"].append(p["table"])
+        if not s["tables"][frm[0]] and frm[0] not in s["broken"]:
+            s["broken"].append(frm[0])
         self._balance()
         return "%s moved from %s to %s." % (p["player"], src, dst)
 

@@ -8,11 +8,13 @@ dealer at the short table plays a hand through the box's own keys in which one p
 all-in against an equal stack and loses (tcsim.driver.Dealer finds the presses);
 the box reports the bust over its link, the host records it and plans the balancing move
 (LPPL ¶45: 5, 7, 7 -> a player from a table of 7 to the short table), the console offers it,
-the dealers confirm it on both boxes with the Confirm key, the console shows it done and
-the big screen lists it; the TD jumps to level 2 from the console and the big screen and
-every box's screen show 50/100 and the host's time; on through levels 3 to 5 to the
-colour-up break, which the big screen (banner under the clock at 16:9 and 4:3) and every box
-show alike; a request without the token is refused and changes nothing.  Then
+the dealer of the table the player leaves confirms its move_out with the Confirm key, the box
+answers with the player's chips and only then does the receive go to the other box (protocol
+1.2), whose dealer confirms it; the console shows it done and the big screen lists it; the
+TD jumps to level 2 from the console and the big screen and every box's screen show 50/100
+and the host's time; on through levels 3 to 5 to the colour-up break, which the big screen
+(banner under the clock at 16:9 and 4:3) and every box show alike; a request without the
+token is refused and changes nothing.  Then
 ``tdhost serve --demo`` itself, as a process: what it prints, three live boxes dealing, a
 clean stop on Ctrl-C that removes its temporary league file.
 
@@ -220,8 +222,7 @@ def test_the_night_end_to_end(browser, tmp_path):
             st = night.job(short, allin_hand(loser, winner))
             assert st["busted"] == [loser] and st["stacks"][str(winner)] >= 6000
             night.until("the host's balancing move", lambda: len(
-                [p for p in live.snapshot()["pending"] if p["action"] in (
-                    "move_out", "receive")]) == 2)
+                [p for p in live.snapshot()["pending"] if p["action"] == "move_out"]) == 1)
             with night.lock:
                 assert live.t.get(name).state == "out"
                 busts = [ev.payload for ev in live.lg.events if ev.action == "bust"]
@@ -229,9 +230,9 @@ def test_the_night_end_to_end(browser, tmp_path):
             assert busts[0]["tiers"] == [[name]] and busts[0]["table"] == short
             pend = night.snap()["pending"]
             out = [p for p in pend if p["action"] == "move_out"][0]
-            rcv = [p for p in pend if p["action"] == "receive"][0]
+            assert not [p for p in pend if p["action"] == "receive"]  # not before it is done
             mover = out["player"]
-            assert rcv["player"] == mover and rcv["table"] == short
+            assert out["to_table"] == short
             src, dst = out["table"], short
             old = "%d.%d" % (src, out["seat"])
             new = "%d.%d" % (dst, out["to_seat"])
@@ -242,23 +243,34 @@ def test_the_night_end_to_end(browser, tmp_path):
             wait_text(big, "#left", "19 / 20")
             wait_text(page, "#pending", mover)
             assert row(page, out["id"]) == ["move_out", mover, old, new, "sent"]
-            assert row(page, rcv["id"]) == ["receive", mover, "–", new, "sent"]
-            # ... and each box shows its half
+            # ... and the box of the table the player leaves shows it; the other box nothing
             want = "Move seat %d to table %d seat %d" % (out["seat"], dst, out["to_seat"])
-            night.until("the instructions on both boxes' screens", lambda: all(
-                night.boxes[tb].box.awaiting() and not night.boxes[tb].box.dirty
-                for tb in (src, dst)) and want in " ".join(night.boxes[src].texts()))
-            arrives = "Seat %d: %s arrives from table %d with 3,000 chips" % (
-                out["to_seat"], mover, src)
-            assert arrives in night.boxes[dst].texts(), night.boxes[dst].texts()
+            night.until("the move_out on the source box's screen", lambda:
+                        night.boxes[src].box.awaiting() and not night.boxes[src].box.dirty
+                        and want in " ".join(night.boxes[src].texts()))
+            assert not night.boxes[dst].box.awaiting()
 
-            # --- the dealers confirm: first the table the player leaves ...
+            # --- the dealers confirm: first the table the player leaves; its box answers
+            # with the chips the player took along, and only then the receive goes out
             night.job(src, Hands.confirm)
             night.until("move_out done", lambda: [p["state"] for p in live.snapshot()[
                 "pending"] if p["id"] == out["id"]] == ["done"])
+            with night.lock:
+                answers = live.t.instrs[out["id"]]["results"]
+                rcv = [p for p in live.snapshot()["pending"] if p["action"] == "receive"]
+            assert [(x["by"], x["result"], x.get("stack")) for x in answers
+                    if x["result"] == "done"] == [("box", "done", 3000)]
+            assert len(rcv) == 1 and rcv[0]["player"] == mover and rcv[0]["table"] == short
+            rcv = rcv[0]
             wait_text(page, '#pending tr[data-id="%s"]' % out["id"], "done")
-            assert row(page, rcv["id"])[4] == "sent"
+            wait_text(page, '#pending tr[data-id="%s"]' % rcv["id"], "sent")
+            assert row(page, rcv["id"]) == ["receive", mover, "–", new, "sent"]
             assert out["seat"] not in night.boxes[src].table.stacks
+            arrives = "Seat %d: %s arrives from table %d with 3,000 chips" % (
+                out["to_seat"], mover, src)
+            night.until("the receive on the destination box's screen", lambda:
+                        night.boxes[dst].box.awaiting() and not night.boxes[dst].box.dirty
+                        and arrives in night.boxes[dst].texts())
             # ... then the table they join: the move is complete
             night.job(dst, Hands.confirm)
             night.until("the move recorded", lambda: live.snapshot()["pending"] == [])

@@ -79,8 +79,10 @@ def test_big_screen_shows_breaks_colour_ups_and_moves(browser):
         wait_text(page, "#colour", "Colour up: the 25 and 50 chips go out.")
         assert text(page, "#blinds") == "Next 200 / 400"
         td(web, live, "bust", {"names": ["Ian McAllister"]})  # 8, 8, 6: one move
-        pending = snap(web, live)["pending"]
-        td(web, live, "confirm", {"id": pending[0]["id"]})
+        out = snap(web, live)["pending"][0]
+        td(web, live, "confirm", {"id": out["id"]})  # the player left table 1 ...
+        rcv = [p for p in snap(web, live)["pending"] if p["action"] == "receive"][0]
+        td(web, live, "confirm", {"id": rcv["id"]})  # ... and sat down at table 3
         wait_text(page, "#news", "Vince Polley 1.8 → 3.3")
         assert "Alice" not in page.content()  # no seat list on the big screen
         assert js_errors(page) == []
@@ -138,13 +140,31 @@ def test_console_shows_the_tables_and_offers_the_balancing_move(browser):
         wait_text(page, "#pending", "Vince Polley")
         row = page.locator("#pending tbody tr").first
         assert [c.strip() for c in row.locator("td").all_inner_texts()[:5]] == \
-            ["move", "Vince Polley", "1.8", "3.3", "sent"]
+            ["move_out", "Vince Polley", "1.8", "3.3", "sent"]
         assert "Ian McAllister" not in page.locator("#tables").inner_text()
 
+        # the move_out's Confirm asks for the chips the player left with: cancelled, it
+        # confirms nothing; a bad number is refused on the page; 4,250 goes to the receive
+        page.once("dialog", lambda d: d.dismiss())
         row.locator("button.confirm").click()
+        page.once("dialog", lambda d: d.accept("lots"))
+        row.locator("button.confirm").click()
+        wait_text(page, "#msg", "Give the chips as a whole number from 1.")
+        assert snap(web, live)["pending"][0]["state"] == "sent"
+        page.once("dialog", lambda d: d.accept("4,250"))
+        row.locator("button.confirm").click()
+        wait_text(page, "#msg", "(out), 4250 chips.")
+        rows = page.locator("#pending tbody tr")
+        wait_text(page, "#pending", "receive")
+        assert [c.strip() for c in rows.first.locator("td").all_inner_texts()[:5]] == \
+            ["receive", "Vince Polley", "–", "3.3", "sent"]
+        assert "(in, 4250 chips)" in rows.first.get_attribute("title")
+
+        rows.first.locator("button.confirm").click()  # no question for a receive
         wait_text(page, "#moves", "Vince Polley 1.8 → 3.3")
         wait_text(page, '.tcard[data-table="3"]', "Vince Polley")
-        assert snap(web, live)["pending"][0]["state"] == "done"
+        wait_text(page, '.tcard[data-table="3"] [data-name="Vince Polley"]', "4,250")
+        assert {p["state"] for p in snap(web, live)["pending"]} == {"done"}
         assert page.locator("#pending button.confirm").count() == 0
         assert js_errors(page) == []
 

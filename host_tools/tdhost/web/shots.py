@@ -94,8 +94,10 @@ def sample_night():
     live.act("level", {"level": 5})
     live.act("adjust", {"seconds": -437})
     live.act("bust", {"names": ["Ian McAllister"]})
-    for p in live.snapshot()["pending"]:
-        live.act("confirm", {"id": p["id"]})
+    for action in ("move_out", "receive"):  # the receive follows the move_out (§10.6)
+        for p in live.snapshot()["pending"]:
+            if p["action"] == action and p["state"] == "sent":
+                live.act("confirm", {"id": p["id"]})
     live.act("bust", {"names": ["Una Byrne", "Chloe Price"], "chips": [1800, 950]})
     return live
 

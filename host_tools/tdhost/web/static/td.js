@@ -111,20 +111,47 @@
   const place = (t, s) => (t === null || t === undefined ? "–" : s === null ? "T" + t : t + "." + s);
   const OPEN = ["queued", "sent", "acknowledged"];
 
+  // The TD confirms an instruction carried out at the table. A move_out asks for the chips
+  // the player left with: its receive (written once the move_out is done) takes them; blank:
+  // the box's count, else the stack planned with the move (the host logs a notice then).
+  function confirmRow(p) {
+    if (p.action !== "move_out") {
+      act("confirm", {id: p.id});
+      return;
+    }
+    const v = window.prompt("Chips " + (p.player || "the player") + " left table " + p.table +
+      " with (blank: the box's count)", "");
+    if (v === null) return; // cancelled: nothing confirmed
+    const given = v.replace(/[\s,]/g, "");
+    if (given === "") {
+      act("confirm", {id: p.id});
+      return;
+    }
+    const n = Number(given);
+    if (!/^[0-9]+$/.test(given) || n < 1) {
+      say("Give the chips as a whole number from 1.", true);
+      return;
+    }
+    act("confirm", {id: p.id, stack: n});
+  }
+
   function pendingRows(list) {
     const open = list.filter((p) => OPEN.includes(p.state));
     const closed = list.filter((p) => !OPEN.includes(p.state)).slice(-5);
-    return open.concat(closed).map((p) => el("tr", {class: "ins " + p.state, "data-id": p.id},
+    return open.concat(closed).map((p) => el("tr", {class: "ins " + p.state, "data-id": p.id,
+      title: p.text || ""},
       el("td", {text: p.action}),
       el("td", {text: p.player || ""}),
-      // a receive's own seat is where the player goes (the table they leave is its move_out's)
+      // a receive's own seat is where the player goes (the table they leave is its move_out's);
+      // a withdraw's and a deduct's is the seat concerned
       el("td", {text: p.action === "receive" ? "–" : place(p.table, p.seat)}),
       el("td", {text: p.action === "receive" ? place(p.table, p.seat) : place(p.to_table, p.to_seat)}),
       el("td", {}, el("span", {class: "pill st-" + p.state, text: p.state})),
       el("td", {class: "why", text: p.reason || ""}),
       el("td", {}, OPEN.includes(p.state)
         ? el("button", {type: "button", class: "small confirm", text: "Confirm",
-          title: "the move was made at the tables", onclick: () => act("confirm", {id: p.id})})
+          title: p.action === "move_out" ? "the player has left the table: give their chips"
+            : "carried out at the table", onclick: () => confirmRow(p)})
         : null)));
   }
 

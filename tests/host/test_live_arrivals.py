@@ -1,0 +1,157 @@
+"""tdhost.live with real boxes: players who join a table in play -- an absent player's
+chip deduction sent as a ``deduct`` the box carries out (protocol 1.2), and where a
+latecomer sits: never at a broken table, a spare box before a new table without one
+(docs/host.md §10.2, §10.6)."""
+
+from liveroom import T0_MS, Box, Room, allin, carry_out, fold_round
+
+
+def _absent_room(tmp_path):
+    """LPPL, 20 players; one player at each of tables 1 and 2 is not seated at "shuffle up
+    and deal" (LPPL ¶14); tables 1 and 2 deal a hand (their boxes take no new seating now),
+    table 3 none."""
+    room = Room(tmp_path, start=False)
+    seating = room.live.t.seating()
+    a, b, c = (seating[tb][min(seating[tb])] for tb in (1, 2, 3))
+    room.now = T0_MS
+    room.live.act("start", {"absent": [a, b, c]})
+    room.run(1000)
+    fold_round(room.boxes[1])
+    fold_round(room.boxes[2])
+    room.run(1000)
+    return room, a, b, c
+
+
+def test_an_absent_player_arriving_late_loses_chips_at_the_box(tmp_path):
+    """LPPL ¶14: "anyone not seated at the ‘shuffle up and deal’ call will have the
+    appropriate number of chips removed from their stack by the TD (500 during 1st blind
+    level) after 5 minutes ... if they have not taken their seat by the start of the 2nd
+    blind level a further 1000 chips will be removed".  The host's ``arrive`` sends the box
+    a ``deduct`` of 500 at level 1 and of 1500 at level 2 (protocol 1.1 sent a message);
+    the dealer's Confirm takes the chips off the stack."""
+    room, a, b, c = _absent_room(tmp_path)
+    live = room.live
+    b1, b2 = room.boxes[1], room.boxes[2]
+    room.wait(T0_MS + 10 * 60000 - room.now)
+    res = live.act("arrive", {"name": a})
+    assert res["text"].endswith("500 chips removed (500 after 5 minutes); remove 500 chips.")
+    room.run(1000)
+    seat = live.t.get(a).seat[1]
+    assert [(i["action"], i["seat"], i["chips"]) for i in b1.instructions("deduct")] == [
+        ("deduct", seat, 500)]
+    assert b1.instructions("message") == []
+    assert [(p["action"], p["player"], p["seat"], p["state"]) for p in room.pending()] == [
+        ("deduct", a, seat, "sent")]
+    before = b1.table.stacks[seat]
+    carry_out(room, ("deduct",))
+    room.run(1000)
+    assert b1.table.stacks[seat] == before - 500
+    assert room.pending() == []
+
+    live.act("level", {"level": 2})
+    room.run(1000)
+    res = live.act("arrive", {"name": b})
+    assert res["text"].endswith("1500 chips removed (500 after 5 minutes, 1000 more at level "
+                                "2); remove 1500 chips.")
+    room.run(1000)
+    seat = live.t.get(b).seat[1]
+    assert [(i["seat"], i["chips"]) for i in b2.instructions("deduct")] == [(seat, 1500)]
+    before = b2.table.stacks[seat]
+    carry_out(room, ("deduct",))
+    room.run(1000)
+    assert b2.table.stacks[seat] == before - 1500
+
+
+def test_an_undone_arrival_withdraws_its_deduct(tmp_path):
+    """The TD undoes the arrival before the dealer took the chips: the deduct is called off
+    and withdrawn from the box (an undo's orphan)."""
+    room, a, b, c = _absent_room(tmp_path)
+    room.wait(T0_MS + 10 * 60000 - room.now)
+    room.live.act("arrive", {"name": a})
+    room.run(1000)
+    b1 = room.boxes[1]
+    ded = b1.instructions("deduct")[0]
+    res = room.live.act("undo", {})
+    assert res["text"].startswith("Undone #") and "arrives" in res["text"]
+    room.run(1000)
+    t = room.live.t
+    assert t.get(a).absent == "awol"
+    assert t.instrs[ded["id"]]["results"][-1]["reason"] == "%s's arrival was undone" % a
+    assert [i["instr"] for i in b1.instructions("withdraw")] == [ded["id"]]
+    before = dict(b1.table.stacks)
+    carry_out(room, ("deduct",))  # the box's app has taken it off its screen
+    room.run(1000)
+    assert b1.table.stacks == before and room.pending() == []
+
+
+def test_an_arrival_before_the_tables_first_hand_comes_with_the_seating(tmp_path):
+    """Table 3 has not dealt yet: its box takes the league's seating, with the 500 chips
+    already off the absent player's 3000 (no deduct to carry out)."""
+    room, a, b, c = _absent_room(tmp_path)
+    room.wait(T0_MS + 10 * 60000 - room.now)
+    room.live.act("arrive", {"name": c})
+    room.run(1000)
+    b3 = room.boxes[3]
+    seat = room.live.t.get(c).seat[1]
+    assert b3.instructions("deduct") == [] and room.pending() == []
+    assert b3.table.stacks[seat] == 2500 and b3.link.names[str(seat)] == c
+
+
+def _broken_room(tmp_path, spare=None):
+    """US free league (10 seats a table, late registration until level 4 with the full
+    stack): 21 players at three tables of 7; one out leaves 20, which fit two tables:
+    table 3 breaks into tables 1 and 2 (10 and 10) and stays, empty, with its box linked.
+    *spare*: a box for that table number, linked and without players."""
+    room = Room(tmp_path, example="us_free", n=21)
+    b1 = room.boxes[1]
+    seats = sorted(b1.table.stacks)
+    allin(b1, [seats[0]], seats[-1])
+    room.run(3000)
+    for _ in range(2):
+        carry_out(room, ("break_table", "move_out", "receive"))
+        room.run(3000)
+    assert room.sizes() == {1: 10, 2: 10} and room.live.snapshot()["broken"] == [3]
+    assert room.live.link_for(3) is not None
+    if spare is not None:
+        room.boxes[spare] = Box(room, spare, "tc-%02d" % spare)
+        room.run(2000)
+    return room
+
+
+def test_a_latecomer_never_sits_at_a_broken_table_and_takes_a_spare_box_first(tmp_path):
+    """Every table full, table 3 broken and empty (its box still linked), a spare box for
+    table 5: the latecomer sits at table 5 -- not at broken table 3 (the emptiest table
+    the league knows), not at a new table 4 without a box."""
+    room = _broken_room(tmp_path, spare=5)
+    res = room.live.act("late", {"name": "Ada"})
+    seat = room.table_of("Ada")
+    assert seat[0] == 5
+    assert res["text"] == "Ada joins: level 1: the full stack of 5000 chips; 5000 chips at " \
+                          "table 5 seat %d." % seat[1]
+    room.run(1000)
+    assert [(i["name"], i["seat"], i["stack"]) for i in room.boxes[5].instructions(
+        "receive")] == [("Ada", seat[1], 5000)]
+    # the TD may not seat anyone at the broken table either
+    try:
+        room.live.act("late", {"name": "Bea", "seat": "3.1"})
+    except Exception as err:  # noqa: BLE001 -- the type is checked below
+        assert type(err).__name__ == "Refused"
+        assert str(err) == "table 3 is broken: it takes no players"
+    else:
+        raise AssertionError("a latecomer was seated at broken table 3")
+    assert room.live.t.get("Bea") is None
+
+
+def test_a_latecomer_at_a_new_table_without_a_box_is_told_so(tmp_path):
+    """No spare box: the latecomer opens table 4 (never broken table 3), and the TD reads
+    that nobody's box will show its instructions."""
+    room = _broken_room(tmp_path)
+    res = room.live.act("late", {"name": "Ada"})
+    seat = room.table_of("Ada")
+    assert seat[0] == 4
+    assert res["text"] == "Ada joins: level 1: the full stack of 5000 chips; 5000 chips at " \
+                          "table 4 seat %d; table 4 has no box: confirm its instructions in " \
+                          "the console." % seat[1]
+    room.run(1000)
+    pend = [p for p in room.pending() if p["player"] == "Ada"]
+    assert [(p["action"], p["table"], p["state"]) for p in pend] == [("receive", 4, "queued")]
