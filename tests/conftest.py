@@ -14,6 +14,10 @@ if FIRMWARE not in sys.path:
 
 import pytest  # noqa: E402
 
+# The live host keeps its league in memory between writes (tdhost.logcache); in the tests it
+# also replays the whole log after every update and compares (a mismatch is an error).
+os.environ.setdefault("TDHOST_VERIFY_CACHE", "1")
+
 # Tests that need Debian's mosquitto or chromium skip without them on a developer's machine;
 # .ci/run installs both and sets TC_REQUIRE_SYSTEM=1, and then such a skip is a failure.
 SYSTEM_PACKAGES = ("mosquitto", "chromium")

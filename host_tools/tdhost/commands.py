@@ -98,16 +98,31 @@ def _open(command, db, create=False):
         fail(command, str(err))
 
 
-def append(store, decide, stamp):
+def append(store, decide, stamp, cache=None):
     """One TD action on an open league file: in one transaction, replay the log and run
     *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result), then append
     those events stamped *stamp* (ISO time).  Refused (from *decide*) writes nothing and
-    propagates.  Returns (seqs written, result).  The CLI commands and tdhost.live use it."""
-    def inner(events):
-        lg = _league.replay(events)
-        evs, result = decide(lg, len(events) + 1)
+    propagates.  Returns (seqs written, result).  The CLI commands and tdhost.live use it.
+    *cache* (tdhost.logcache.LeagueCache): the league kept in memory instead of a replay,
+    brought up to date inside the transaction."""
+    if cache is None:
+        def inner(events):
+            lg = _league.replay(events)
+            evs, result = decide(lg, len(events) + 1)
+            return [(t, stamp, a, p, u) for t, a, p, u in evs], result
+        return store.write(inner)
+
+    def cached(_):
+        lg = cache.league(store)
+        evs, result = decide(lg, len(lg.events) + 1)
+        if any(a == "register" for _, a, _, _ in evs):
+            cache.drop()  # the decision applied them to lg already (tdhost.logcache)
         return [(t, stamp, a, p, u) for t, a, p, u in evs], result
-    return store.write(inner)
+    try:
+        return store.write(cached, read=False)
+    except BaseException:
+        cache.drop()  # the decision may have changed the league before it refused
+        raise
 
 
 def _write(command, db, decide, create=False):

@@ -57,6 +57,7 @@ from tdhost import (
     livemoves as _moves,
     liveplan as _plan,
     livesnap as _snap,
+    logcache as _logcache,
     store as _store,
 )
 from tdhost.league import Refused
@@ -122,6 +123,7 @@ class Live:
         self._failing = set()  # links whose poll raised (logged once)
         self.now = self.clock()
         self._started = self.now
+        self.cache = _logcache.LeagueCache()
         try:
             self._reload()
         except Refused:
@@ -159,17 +161,21 @@ class Live:
         return {tb: v.status for tb, v in self.views.items() if v.status is not None}
 
     def _reload(self):
-        events = self.store.events()
-        self.lg = _league.replay(events)
+        """The league up to the last committed event: kept in memory, only the new events
+        applied (tdhost.logcache; the whole log after an undo), and the box events it has
+        applied (``seen``: their ``src``)."""
+        self.lg = self.cache.league(self.store)
         self.t = self.lg.current(self.number)
         self.number = self.t.number
-        self.last_seq = events[-1].seq if events else 0
-        seen = set()
-        for ev in events:
+        self.last_seq = self.cache.seq
+        new = self.cache.new
+        if new is None:
+            self.seen = set()
+            new = self.lg.events
+        for ev in new:
             if ev.tournament == self.number:
                 for src in ev.payload.get("src") or ():
-                    seen.add(tuple(src))
-        self.seen = seen
+                    self.seen.add(tuple(src))
 
     def _external(self):
         """Someone else (the CLI) wrote to the league file: read it again."""
@@ -190,7 +196,11 @@ class Live:
             evs, result = build(t, lg, seq)
             return [(t.number, a, p, u) for a, p, u in evs], result
 
-        seqs, result = _commands.append(self.store, decide, stamp)
+        try:
+            seqs, result = _commands.append(self.store, decide, stamp, self.cache)
+        except BaseException:
+            self._reload()  # the decision may have changed the kept league: the log again
+            raise
         if seqs:
             self._reload()
             self._touch()

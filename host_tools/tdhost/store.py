@@ -160,9 +160,10 @@ class Store:
         self.db.close()
 
     # --------------------------------------------------------------------- reading
-    def events(self):
+    def events(self, after=0):
+        """The log's events (store.Event), in order; only those after seq *after*."""
         rows = self.db.execute("SELECT seq, tournament, at, action, payload, undoes, batch "
-                               "FROM events ORDER BY seq")
+                               "FROM events WHERE seq > ? ORDER BY seq", (after,))
         return [Event(s, t, a, ac, json.loads(p), u, b) for s, t, a, ac, p, u, b in rows]
 
     def meta(self, key):
@@ -170,14 +171,16 @@ class Store:
         return r[0] if r else None
 
     # --------------------------------------------------------------------- writing
-    def write(self, decide):
+    def write(self, decide, read=True):
         """One TD command: BEGIN IMMEDIATE, ``decide(events)`` returns the events to
         append [(tournament, at, action, payload, undoes)] and a result; they are appended
-        and committed together (one batch).  An exception from *decide* writes nothing."""
+        and committed together (one batch).  An exception from *decide* writes nothing.
+        *read* False: *decide* gets None and reads what it needs itself (inside the
+        transaction: tdhost.logcache)."""
         self.db.execute("BEGIN IMMEDIATE")
         _wrote()
         try:
-            new, result = decide(self.events())
+            new, result = decide(self.events() if read else None)
             seqs = []
             for tournament, at, action, payload, undoes in new:
                 cur = self.db.execute(
