@@ -99,7 +99,7 @@ class Night:
         self.cast = Cast(self.setup, tables)
         self.room = Room(START_MS, seed=seed)
         self.t0 = START_MS + LEAD_MS
-        self.floor = Floor(live=lambda: self.live)
+        self.floor = Floor()
         self.broker = None
         self.net = None
         self.hub = None
@@ -109,7 +109,7 @@ class Night:
         self.live = self.new_live()
         self.show = nightshow.Show(self, echo)
         self.td = TD(self.live, self.setup, self.cast, self.t0, self.show.say, seed,
-                     ace8=(profile == "lppl"), floor=self.floor)
+                     ace8=(profile == "lppl"))
         self.boxes = {}
         self.transport_of = {}
         self.dead = []  # what killed hosts left behind (closed at the end)
@@ -186,7 +186,7 @@ class Night:
         self.live.add_link(link)
 
     def host_poll(self, now):
-        """After every HOST_EVERY-th room step: the hub, Live, the floor, the TD, the
+        """After every HOST_EVERY-th room step: the hub, Live, the TD, the
         progress lines (``tdhost serve`` polls every 50 ms of real time; 200 ms of virtual
         time is as good for the night and halves the host's share of the wall time)."""
         if self.room.steps % HOST_EVERY or self.live is None:
@@ -195,7 +195,6 @@ class Night:
             self.net.order_hub()
             self.hub.poll(now)
         self.live.poll(now)
-        self.floor.watch(self.room.boxes, now)
         self.td.poll(now)
         if self.room.steps % 50 == 0:
             self.unplug(now)
@@ -411,8 +410,8 @@ class Night:
         res["trace"] = list(self.show.trace)
         res["quiet"] = {n: list(b.bot.quiet) for n, b in self.boxes.items() if b.bot is not None}
         res["unplugged"] = dict(self.unplugged)
-        res["floor"] = {"arrivals": self.floor.arrivals, "chips_told": self.floor.told,
-                        "chips_corrected": self.floor.corrected, "drift": self.floor.drift}
+        res["floor"] = {"arrivals": self.floor.arrivals, "mismatched": self.floor.mismatched,
+                        "drift": self.floor.drift}
         res["final_chips"] = self.show.final_chips
         res.update(self.exactly_once())
         if self.faults is not None:
@@ -423,8 +422,7 @@ class Night:
                            "broker_errors": list(self.net.broker_errors)}
         res["dealers"] = {n: {"hands": b.bot.hands, "confirms": b.bot.counts.get("confirm", 0),
                               "refusals": len(b.bot.refusals), "via_host": len(b.bot.via_host),
-                              "rebooted_turns": b.bot.errors, "taken_out": b.bot.removed,
-                              "called_off": b.bot.called_off, "gave_up": b.bot.gave_up}
+                              "rebooted_turns": b.bot.errors}
                           for n, b in self.boxes.items() if b.bot is not None}
         return res
 

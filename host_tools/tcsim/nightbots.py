@@ -5,12 +5,12 @@ through the box's keys, showdowns and splits, players away and back, clocks call
 the box refuses) that deals a tournament the host runs:
 
 - **Seat changes as at a real table.**  A ``move_out`` is confirmed when the dealer sees it
-  (the box carries it out at the hand's end); a ``receive`` only once the player has walked
-  over (:class:`Floor`: the other box carried out its ``move_out``, then ``WALK_MS``).  A
-  player who never comes -- they busted at their old table before leaving it, so the host
-  called the move off -- is confirmed away: the dealer confirms the ``receive`` (the only
-  key there is) and takes the seat out again between hands ("Seat N is out"), which the host
-  logs as a notice.
+  (the box carries it out at the hand's end and tells the host the chips the player left
+  with); the host then sends the ``receive`` to the new table, whose dealer confirms it once
+  the player has walked over (``WALK_MS`` after it appeared).  A move the host calls off is
+  withdrawn from the box's screen by the host (protocol 1.2), so a dealer never confirms one.
+  :class:`Floor` checks that every moved player sits down with exactly the chips they left
+  their old table with.
 - **The blinds decide the play.**  All-ins are rare while stacks are deep (more than 30 big
   blinds: 1 % of decisions), common when short (under 8: 25 %); an all-in is called less
   often by a deep stack.  So the night starts slowly and ends: LPPL's structure reaches
@@ -30,64 +30,30 @@ Pure simulation code (CPython): the box's firmware is tcsim.room's.
 from .dealers import RoomNight
 from .driver import DriverError
 
-WALK_MS = 20000  # a moved player reaches the new table this long after leaving the old one
-GIVE_UP_MS = 15 * 60000  # a receive waited this long: the dealer seats the player anyway
+WALK_MS = 20000  # a moved player reaches the new table this long after the receive appears
 REPEAT_MAX = 50  # turns seeing the same state before the count stops growing
 QUIET_MS = 10000  # waits at least this long are noted (make faults cuts the power then)
 
 
 class Floor:
-    """What happens between the tables: who has left which seat for where.
+    """The chips between the tables: a check, not a part of the night.
 
-    Times are the room's clock (Unix ms).  ``watch(boxes, now_ms)`` reads each box's
-    instruction record (``link.instrs``: id, result, reason, body; the body is kept only
-    until the box answers, so it is noted when the instruction arrives) and notes every
-    ``move_out`` a box carried out (``done``): the player arrives at the
-    ``to_table``/``to_seat`` it names ``WALK_MS`` later.  A
-    ``move_out`` the box refused means that player is not coming; so does a move the host
-    called off (*live()*: the host's Live, which the TD asks).  ``left_at`` notes a player
-    the TD walked over himself (a table without a box)."""
+    ``install(boxes)`` wraps the boxes' tcbox.orders.carry_out and settle (nothing they do
+    changes) to note, for every ``move_out`` a box carries out, the chips in the seat just
+    before the player left (read from the table, not from what the box reports).
+    ``arrived(table, ins)`` -- a dealer confirming a ``receive`` -- compares the receive's
+    ``stack`` with them: ``arrivals`` counts the moved players seated, ``mismatched`` those
+    whose receive gave other chips, ``drift`` the chips that made (+) or lost (-)."""
 
-    def __init__(self, live=None):
-        self.live = live  # a callable returning the host's tdhost.live.Live, or None
-        self.bodies = {}  # (box id, instruction id) -> body
-        self.left = {}  # (to_table, to_seat, from_table) -> virtual ms the player left
-        self.off = set()  # (to_table, to_seat, from_table): the move will not happen
-        self.seen = set()  # (box id, instruction id) answered
+    def __init__(self):
         self.chips = {}  # (to_table, to_seat, from_table) -> the chips the player carries
         self.table_of = {}  # box id -> table number
         self._orders = None
         self.arrivals = 0
-        self.told = 0  # receives without chips: the TD told the dealer the player's chips
-        self.corrected = 0  # receives whose chips were not what the player brought
-        self.drift = 0  # the chips those receives would have added (+) or lost (-)
+        self.mismatched = 0
+        self.drift = 0
 
-    def watch(self, boxes, now_ms):
-        for b in boxes:
-            link = b.link if b.on else None
-            if link is None:
-                continue
-            for r in link.instrs:
-                iid, result, body = r[0], r[1], r[3]
-                k = (b.box_id, iid)
-                if isinstance(body, dict):
-                    self.bodies.setdefault(k, body)
-                if result not in ("done", "refused") or k in self.seen:
-                    continue
-                self.seen.add(k)
-                body = self.bodies.pop(k, None)
-                if body is None or body.get("action") != "move_out":
-                    continue
-                key = (body.get("to_table"), body.get("to_seat"), b.n)
-                if result == "done":
-                    self.left_at(key, now_ms)
-                else:
-                    self.off.add(key)
-
-    # -- the chips a moved player carries ----------------------------------------
     def install(self, boxes):
-        """Watch the boxes carry out their seat changes (tcbox.orders.carry_out and settle,
-        wrapped: nothing they do changes) to note the chips each moved player takes along."""
         from tcbox import orders
 
         from .stubs import _world
@@ -101,18 +67,21 @@ class Floor:
             return floor.table_of.get(_world.current().name)
 
         def carried(t, ins):
-            res = carry_out(t, ins)  # (result, reason, the stack a move_out took along)
+            before = dict(t.stacks)
+            res = carry_out(t, ins)
             if isinstance(ins, dict) and ins.get("action") == "move_out" and \
                     res[0] == orders.DONE:
-                floor._carry(here(), ins.get("to_table"), ins.get("to_seat"), res[2])
+                floor._carry(here(), ins.get("to_table"), ins.get("to_seat"),
+                             before.get(ins.get("seat")))
             return res
 
         def settled(t):
+            before = dict(t.stacks)
             waiting = [list(m) for m in t.moves]
             out = settle(t)
-            for m, (_iid, res, _reason, stack) in zip(waiting, out):
+            for m, (_iid, res, _reason, _stack) in zip(waiting, out):
                 if res == orders.DONE and m[1] == orders.OUT:
-                    floor._carry(here(), m[3], m[4], stack)
+                    floor._carry(here(), m[3], m[4], before.get(m[2]))
             return out
 
         orders.carry_out, orders.settle = carried, settled
@@ -128,55 +97,20 @@ class Floor:
         if src is not None and chips:
             self.chips[(to_table, to_seat, src)] = chips
 
-    def left_at(self, key, now_ms):
-        self.left[key] = now_ms
-        self.off.discard(key)
-
-    def arrived(self, table, ins, now_ms):
-        """Has the player of *ins* (a ``receive`` at *table*) walked in?  A receive that
-        names no table they come from (a latecomer, a standby player) is there at once.
-
-        The player sits down with the chips they brought from the old table: a receive that
-        gives no chips (the host planned the move before any status of the player's box
-        showed them at their seat) or other chips (the host's are from the box's last status,
-        before the hand the player left after) gets them written into it, as the TD would
-        tell the dealer: the box has no key to enter them (docs/demo.md, "What the demo
-        found")."""
+    def arrived(self, table, ins):
+        """The ``receive`` *ins* at *table* is confirmed: check its chips (class notes).
+        A receive that names no table the player comes from (a latecomer, a standby player,
+        a player sent back) is not a move between boxes: nothing to check."""
         src = ins.get("from_table")
         if src is None:
-            return True
-        key = (table, ins.get("seat"), src)
-        t = self.left.get(key)
-        if t is not None and now_ms - t >= WALK_MS:
-            self.left.pop(key)
-            self.arrivals += 1
-            chips = self.chips.pop(key, None)
-            if chips and ins.get("stack") != chips:
-                if ins.get("stack"):
-                    self.corrected += 1
-                    self.drift += ins["stack"] - chips
-                else:
-                    self.told += 1
-                ins["stack"] = chips  # the player sits down with the chips they brought
-            return True
-        return False
-
-    def not_coming(self, table, ins):
-        if (table, ins.get("seat"), ins.get("from_table")) in self.off:
-            return True
-        return self.called_off(ins)
-
-    def called_off(self, ins):
-        """Did the host cancel instruction *ins* (the TD tells the dealer)?"""
-        live = self.live() if self.live is not None else None
-        if live is None:
-            return False
-        r = live.t.instrs.get(ins.get("id"))
-        if r is None:
-            return False
-        from tdhost import instructions as _ins
-
-        return _ins.cancelled(r)
+            return
+        chips = self.chips.pop((table, ins.get("seat"), src), None)
+        if chips is None:
+            return  # left a table without a box: the TD walked them over
+        self.arrivals += 1
+        if ins.get("stack") != chips:
+            self.mismatched += 1
+            self.drift += (ins.get("stack") or 0) - chips
 
 
 def depth(st, seat):
@@ -212,14 +146,10 @@ class LeagueDealer(RoomNight):
         self.seed = seed
         self.floor = floor or Floor()
         self.table_no = box.n
-        self.phantoms = []  # seats confirmed for a player who is not coming
         self.last_key = None
         self.repeat = 0
         self.errors = 0  # turns given up after a reboot under the dealer's hands
-        self.removed = 0
-        self.called_off = 0  # instructions confirmed that the host had called off
-        self.gave_up = 0
-        self.waiting_since = {}  # receive id -> virtual ms first seen
+        self.waiting_since = {}  # receive id -> virtual ms it was first seen on screen
         self.boots = box.boots
         self.seq_boots = None  # the box's boot count when the press sequence began
         self.quiet = []  # (room clock ms, ms): the dealer's waits of QUIET_MS or more
@@ -288,14 +218,15 @@ class LeagueDealer(RoomNight):
             try:
                 self.dealer.confirm()
                 self._count("confirm")
+                if isinstance(ins, dict) and ins.get("action") == "receive":
+                    self.waiting_since.pop(ins.get("id"), None)
+                    self.floor.arrived(self.table_no, ins)
                 return "confirm"
             except DriverError:  # not offered on this screen (a showdown): later
                 self._count("confirm later")
         if st["paused"]:  # the host paused the clock: its resume comes over the link
             self.idle(5)
             return "paused"
-        if st["street"] is None and self.phantoms:
-            return self._take_out()
         if st["street"] is None:
             if ins is not None and sum(1 for v in st["stacks"].values() if v > 0) < 2:
                 self.idle(2)
@@ -306,31 +237,13 @@ class LeagueDealer(RoomNight):
         return self._act(st)
 
     def _ready(self, ins):
-        """May the dealer confirm *ins* now?"""
-        if not isinstance(ins, dict):
-            return True
-        if ins.get("action") != "receive":
-            if self.floor.called_off(ins):
-                self.called_off += 1  # the box has no other key for it than Confirm
+        """May the dealer confirm *ins* now?  A ``receive`` once the player has walked
+        over (``WALK_MS`` after it appeared); anything else at once."""
+        if not isinstance(ins, dict) or ins.get("action") != "receive":
             return True
         now = self.sim.room.clock()
-        if self.floor.arrived(self.table_no, ins, now):
-            return True
-        if self.floor.not_coming(self.table_no, ins):
-            self.phantoms.append(ins.get("seat"))
-            return True
         since = self.waiting_since.setdefault(ins.get("id"), now)
-        if now - since >= GIVE_UP_MS:
-            self.gave_up += 1
-            return True
-        return False
-
-    def _take_out(self):
-        seat = self.phantoms.pop(0)
-        if str(seat) in self.state()["stacks"]:
-            self.do({"do": "bust", "seat": seat})
-            self.removed += 1
-        return "take out"
+        return now - since >= WALK_MS
 
     def _act(self, st):
         rng = self.rng

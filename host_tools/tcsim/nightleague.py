@@ -113,9 +113,8 @@ class TD:
     every host poll.  *say(line)* prints a progress line; *t0* is the start ("shuffle up
     and deal") in Unix ms."""
 
-    def __init__(self, live, setup, cast, t0, say, seed, ace8, floor=None, boxed=()):
+    def __init__(self, live, setup, cast, t0, say, seed, ace8, boxed=()):
         self.live = live
-        self.floor = floor
         self.boxed = boxed  # the tables that have a box
         self.setup = setup
         self.cast = cast
@@ -184,12 +183,8 @@ class TD:
         for r in list(_ins.pending(self.live.t)):
             if r["table"] in self.boxed or _ins.state(r) != "queued":
                 continue
-            if self.act("confirm", {"id": r["id"]}) is None:
-                continue
-            if r["action"] == "move_out" and self.floor is not None and r.get("to"):
-                self.floor.left_at((r["to"][0], r["to"][1], r["table"]),
-                                   self.live.now)
-            return
+            if self.act("confirm", {"id": r["id"]}) is not None:
+                return
 
     def offers(self):
         """Every seat offered to a standby player is taken (LPPL ¶15: "they will take the

@@ -39,7 +39,7 @@ class Show:
         self.lines = 0
         self.counts = {"busts": 0, "players_out": 0, "moves": 0, "broken": 0, "notices": 0,
                        "instructions": 0, "levels": 0}
-        self.final_chips = None  # (the final draw's stacks, the boxes' stacks then)
+        self.final_chips = None  # (the final seating's stacks, the boxes' stacks then)
         self.trace = []  # (room clock ms, tables or None for all): what the host did when
         self.taken = {}  # moment -> paths
         self.due = []  # [at room ms, moment, tables]
@@ -147,10 +147,12 @@ class Show:
                 self.say("final table at table %d (%s draw, seed %s): %s" % (
                     p["table"], p["mode"], p["seed"], ", ".join(
                         "%d %s" % (s[1], n) for n, s in seats)))
-                self.later(FINAL_SHOT_DELAY_MS, "final-table", [p["table"]])
+            elif action == "final_seated":
+                self.say("%s%s" % (p["text"][:1].upper(), p["text"][1:]))
+                self.later(FINAL_SHOT_DELAY_MS, "final-table", [t.final["table"]])
                 boxes = sum(sum(b.table.stacks.values()) for b in self.night.boxes.values()
                             if b.on)
-                self.final_chips = (sum((p.get("stacks") or {}).values()), boxes)
+                self.final_chips = (sum(p["stacks"].values()), boxes)
             elif action == "notice":
                 self.counts["notices"] += 1
                 self.say("host notice: %s" % p.get("text"))
@@ -292,15 +294,14 @@ class Show:
                       sum(x["refusals"] for x in d.values()), res["notices"],
                       _hm(res["virtual_ms"]), res["wall_s"]))
         if self.final_chips is not None:
-            self.echo("Chips at the final-table draw: %s in the draw's stacks (the boxes' last "
-                      "statuses), %s on the boxes." % (_n(self.final_chips[0]),
-                                                       _n(self.final_chips[1])))
+            self.echo("Chips when the final table sat down: %s in its seating (the boxes' "
+                      "statuses after their last hands), %s on the boxes." % (
+                          _n(self.final_chips[0]), _n(self.final_chips[1])))
         fl = res.get("floor") or {}
-        if fl.get("chips_corrected") or fl.get("chips_told"):
-            self.echo("Moves: %d players sat down with other chips than the host's receive "
-                      "gave (from the box's last status, before the hand they left after: "
-                      "%+d chips in all), %d with none given." % (
-                          fl["chips_corrected"], fl["drift"], fl["chips_told"]))
+        if fl:
+            self.echo("Moves: %d players walked between boxes, %s with other chips than they "
+                      "left with%s." % (fl["arrivals"], fl["mismatched"] or "none", (
+                          " (%+d chips in all)" % fl["drift"]) if fl["mismatched"] else ""))
         if "mqtt" in res:
             m = res["mqtt"]
             self.echo("MQTT: %d pumps, %d waited for frames (%.1f s in all), %d gave up."

@@ -26,7 +26,7 @@ from tdhost import (
 MAX_NAME = 40
 # events written by tdhost.live for the boxes and the clock, not TD actions: undo skips them
 SYSTEM_ACTIONS = frozenset(("clock", "instr", "instr_result", "notice", "hand_for_hand",
-                            "hfh_release"))
+                            "hfh_release", "final_seated"))
 
 
 class Refused(Exception):
@@ -428,10 +428,17 @@ class Tournament:
             # a player who left their old table after the final draw: the chips they left
             # with (tdhost.livemoves.late_done); copied, the draw's payload stays as logged
             self.final = dict(self.final, stacks=dict(self.final.get("stacks") or {},
-                                                      **p["final_stack"]))
+                                                      **p["final_stack"]),
+                              walked=sorted(set(self.final.get("walked") or ())
+                                            | set(p["final_stack"])))
 
     def _on_notice(self, p, league):
         pass
+
+    def _on_final_seated(self, p, league):
+        # the finalists' chips once every table finished its hand (tdhost.livemoves.final_seat)
+        if self.final is not None:
+            self.final = dict(self.final, stacks=dict(p["stacks"]), seated=True)
 
     def _on_hand_for_hand(self, p, league):
         self.hfh = {"wait": dict(p["wait"]), "round": 0} if p["on"] else None
@@ -1146,6 +1153,7 @@ def summary(ev):
             "%s %d" % (n, c) for n, c in sorted(p["chips"].items(), key=lambda x: -x[1])))
     if a == "undo":
         return "undo #%d (%s)" % (ev.undoes, p["summary"])
-    if a in ("clock", "notice", "instr", "instr_result", "hand_for_hand", "hfh_release"):
+    if a in ("clock", "notice", "instr", "instr_result", "hand_for_hand", "hfh_release",
+             "final_seated"):
         return p.get("text") or a
     return a

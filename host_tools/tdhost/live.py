@@ -113,6 +113,7 @@ class Live:
         self.plan_due = True  # a plan at start: the league may be ahead of its last plan
         self._start_plan = True  # ... once the boxes' statuses are in (START_PLAN_WAIT_MS)
         self.plan_bust = False  # the plan follows a bust: refused moves are dropped
+        self.final_since = None  # Live's clock when it first waited for the final table
         self._swept = None  # the league's last seq when receives were last looked for
         self._version = 0
         self.clock_version = 0
@@ -252,6 +253,11 @@ class Live:
         t = self.t
         names, stacks = {}, {}
         final = t.final if t.final and t.final.get("table") == table else None
+        if final is not None and "from" in final and not final.get("seated"):
+            # no chips until every table has finished its hand (livemoves.final_seat)
+            return dict({"names": {str(e.seat[1]): e.name for e in t.players.values()
+                                   if e.seat and e.seat[0] == table and e.state == "in"}},
+                        **self._button(table))
         for e in t.players.values():
             if e.seat and e.seat[0] == table and e.state in ("registered", "in"):
                 k = str(e.seat[1])
@@ -264,10 +270,12 @@ class Live:
         msg = {"names": names}
         if stacks:
             msg["stacks"] = stacks
-        drawn = (t.final or t.draw or {}).get("tables", {}).get(str(table))
-        if drawn and drawn.get("button"):
-            msg["button"] = drawn["button"]
+        msg.update(self._button(table))
         return msg
+
+    def _button(self, table):
+        drawn = (self.t.final or self.t.draw or {}).get("tables", {}).get(str(table))
+        return {"button": drawn["button"]} if drawn and drawn.get("button") else {}
 
     def clock_msg(self, now=None):
         now = self.clock() if now is None else now
@@ -321,6 +329,7 @@ class Live:
             self._swept = self.last_seq  # receive (a file an older host wrote) gets it
             _moves.receives(self)
         self._complete_moves()
+        _moves.final_seat(self)
         if self.plan_due and not self.busts.open and self._plan_ready():
             self._plan()
         self._send_instructions()
@@ -452,7 +461,15 @@ class Live:
 
     def name_at(self, t, table, seat):
         """Who sits at *table* *seat*: the league's seating -- unless that player has left
-        it (their move_out done) -- else a player whose move there has its receive."""
+        it (their move_out done) -- else a player whose move there has its receive.  From
+        the final draw until the final table sits down (tdhost.livemoves.final_seat) the
+        boxes still play at the seats they had: the draw's ``from`` says who sits there."""
+        f = t.final
+        if f is not None and not f.get("seated") and "from" in f:
+            for name, where in f["from"].items():
+                if where == [table, seat]:
+                    return name
+            return None
         moving = _ins.moving_players(t)
         name = t.seating().get(table, {}).get(seat)
         if name is not None and not (name in moving and _ins.state(moving[name][0]) == "done"):
@@ -504,8 +521,9 @@ class Live:
         self.write(build)
         if res == "done" and r["action"] == "receive" and not r.get("move"):
             self.plan_due = True  # a player seated: the plan skipped them until now
-        if r["action"] == "redraw" and r["table"] == (self.t.final or {}).get("table"):
-            self.send_seating([r["table"]])
+        f = self.t.final
+        if r["action"] == "redraw" and f and r["table"] == f.get("table") and f.get("seated"):
+            self.send_seating([r["table"]])  # it sat down before this box confirmed
 
     # ------------------------------------------------------------------ busts, plans
     def _decide_busts(self, g):

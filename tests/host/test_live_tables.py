@@ -137,6 +137,11 @@ def test_the_final_table_is_redrawn_when_everyone_fits_one_table(tmp_path):
         assert [i["action"] for i in room.boxes[tb].got if i["action"] == "redraw"] == ["redraw"]
     assert [i["action"] for i in room.boxes[other].got].count("break_table") == 1
     assert room.boxes[keep].instructions("break_table") == []
+    assert not t.final.get("seated")  # until both dealers confirmed the redraw
+    confirm_final(room)
+    room.run(3000)
+    t = room.live.t
+    assert t.final.get("seated")
     final_names = {str(s): n for s, n in t.seating()[keep].items()}
     assert room.boxes[keep].link.names == final_names
     # the stacks the final seating carries are the boxes' chips, not the chips at entry
@@ -299,6 +304,11 @@ def test_a_player_walking_between_tables_takes_their_chips_to_the_final_table(tm
     assert t.final["stacks"][name] == 4250
     assert sum(t.final["stacks"].values()) == 11 * 3000
     final_seat = t.final["seats"][name][1]
+    assert "stacks" not in room.live.seating_msg(t.final["table"])  # not before it sits down
+    confirm_final(room)
+    room.run(3000)
+    t = room.live.t
+    assert t.final["seated"] and t.final["stacks"][name] == 4250
     assert room.live.seating_msg(t.final["table"])["stacks"][str(final_seat)] == 4250
     # the receive at table 1 is called off (withdrawn); the move_out done is not
     w = [r["body"]["instr"] for r in t.instrs.values() if r["action"] == "withdraw"]
@@ -329,7 +339,6 @@ def test_a_move_out_done_after_the_final_draw_brings_its_chips_to_the_final_tabl
             ][0].payload["stacks"][name] == 3000  # the draw as logged is unchanged
     keep_t = t.final["table"]
     final_seat = t.final["seats"][name][1]
-    assert room.live.seating_msg(keep_t)["stacks"][str(final_seat)] == 4250
     notes = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
     assert notes[-1] == ("%s left table 2 seat %d after their move to table 1 seat %d was "
                          "called off: they take their final-table seat with the 4250 chips "
@@ -337,6 +346,8 @@ def test_a_move_out_done_after_the_final_draw_brings_its_chips_to_the_final_tabl
     assert not [r for r in t.instrs.values() if r["action"] == "receive"]
     confirm_final(room)
     room.run(2000)
+    assert room.live.t.final["seated"]
+    assert room.live.seating_msg(keep_t)["stacks"][str(final_seat)] == 4250
     box = room.boxes[keep_t]
     assert box.table.stacks[final_seat] == 4250 and box.link.names[str(final_seat)] == name
 
@@ -391,3 +402,42 @@ def test_a_move_called_off_after_the_player_left_sends_them_back_to_their_seat(t
         room.run(3000)
     assert room.table_of(mover)[0] in (1, 2) and room.pending() == []
     assert room.sizes() == {1: 8, 2: 8}
+
+
+def test_a_hand_running_through_the_final_draw_busts_the_player_at_its_old_seat(tmp_path):
+    """The final table is drawn while the other table still plays a hand: the boxes play
+    at their old seats until every table has finished (tdhost.livemoves.final_seat), so a
+    bust in that hand is the player the box had in that seat -- not whoever the final draw
+    put in a seat with the same number -- and the final table sits down with the chips
+    the boxes counted after it."""
+    room = Room(tmp_path, n=10)
+    sizes = room.sizes()
+    big = max(sizes, key=lambda tb: sizes[tb])
+    small = ({1, 2} - {big}).pop()
+    sb, box = room.boxes[small], room.boxes[big]
+    old_names = dict(sb.link.names)
+    sb.do("hand")  # still running when the final table is drawn
+    seats = sorted(box.table.stacks)
+    allin(box, [seats[0], seats[1]], seats[-1])  # 10 - 2 = 8: one table
+    room.run(3000)
+    t = room.live.t
+    assert t.final is not None and not t.final.get("seated")
+    assert "stacks" not in room.live.seating_msg(t.final["table"])
+    st = sb.table.state()
+    loser = st["action"]
+    winner = next(s for s in st["in_hand"] if s != loser)
+    while st["street"] is not None and st["action"] is not None:
+        sb.do("allin" if st["action"] in (loser, winner) else "fold")
+        st = sb.table.state()
+    if st["street"] is not None:
+        sb.do("showdown", ranking=[[winner], [loser]])
+    confirm_final(room)
+    room.run(3000)
+    t = room.live.t
+    out = old_names[str(loser)]
+    assert t.get(out).state == "out" and t.place_of(out) == "8th"
+    assert len(t.remaining()) == 7
+    assert t.final["seated"] and out not in t.final["stacks"]
+    assert sum(t.final["stacks"].values()) == 10 * 3000
+    notes = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
+    assert notes == []

@@ -56,6 +56,15 @@ def test_the_night_ends_with_every_entrant_placed(clean):
     assert clean["league"][0]["name"] == first["name"]
     assert clean["doubled"] == []
     assert clean["mqtt"]["late"] == 0  # every frame was delivered within its step
+    # every moved player sat down with the chips they left their old table with (the
+    # receive is sent once the move_out is done, with the box's stack: protocol 1.2)
+    fl = clean["floor"]
+    assert fl["arrivals"] == clean["moves"] and fl["arrivals"] >= 3
+    assert (fl["mismatched"], fl["drift"]) == (0, 0)
+    assert clean["notices"] == 0  # no fallback chips, no seat the league does not know
+    # the final table sits down once every table finished its hand: its seating carries
+    # every chip the boxes hold (23 entries of 3000, no chips removed in this night)
+    assert clean["final_chips"] == (23 * 3000, 23 * 3000)
 
 
 @pytest.mark.slow
