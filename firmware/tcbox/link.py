@@ -343,6 +343,7 @@ class Link:
             r = linkhost.remember(self, iid, None)
         r[1] = result
         r[2] = reason
+        self.status_due = True  # the host sees the table as the answer left it
         if result != "done":
             stack = None
         if result != "acknowledged":

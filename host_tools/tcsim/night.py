@@ -239,6 +239,9 @@ class Night:
             return
         seating = t.seating()
         pending = {r["table"] for r in _ins.pending(t)}
+        f = t.final
+        if f is not None and not f.get("seated"):  # its players are still there
+            pending |= set(f.get("had") or ())
         for n, b in self.boxes.items():
             if not b.on or n in self.unplugged:
                 continue

@@ -227,6 +227,9 @@ class LeagueDealer(RoomNight):
         if st["paused"]:  # the host paused the clock: its resume comes over the link
             self.idle(5)
             return "paused"
+        if st["street"] is None and app.table.hold == "redraw":
+            self.idle(2)  # the final table sits down once every table finished its hand
+            return "waiting"
         if st["street"] is None:
             if ins is not None and sum(1 for v in st["stacks"].values() if v > 0) < 2:
                 self.idle(2)

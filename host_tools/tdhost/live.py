@@ -91,6 +91,8 @@ class TableView:
         self.hand = None  # the hand number it reported last
         self.ended = -1  # the last hand it reported ended
         self.contact = None  # Live's clock when its box was last heard (ms)
+        self.statuses = 0  # statuses heard from its box (this run)
+        self.redraw_at = None  # self.statuses when its box answered the final redraw
 
 
 class Live:
@@ -372,6 +374,7 @@ class Live:
             self._seen_status[key] = st
             if isinstance(st, dict):
                 v.status = st
+                v.statuses += 1
                 if isinstance(st.get("hand"), int):
                     v.hand = st["hand"]
                     v.ended = _hfh.ended_hand(st)
@@ -522,6 +525,8 @@ class Live:
         if res == "done" and r["action"] == "receive" and not r.get("move"):
             self.plan_due = True  # a player seated: the plan skipped them until now
         f = self.t.final
+        if r["action"] == "redraw":  # final_seat takes its chips from a later status
+            self.view(r["table"]).redraw_at = self.view(r["table"]).statuses
         if r["action"] == "redraw" and f and r["table"] == f.get("table") and f.get("seated"):
             self.send_seating([r["table"]])  # it sat down before this box confirmed
 

@@ -357,18 +357,19 @@ def final_instrs(live, had):
 
 
 def final_seat(live):
-    """The final table sits down (docs/host.md §10.7): once every table that had players
-    has confirmed its ``redraw`` and finished the hand it was playing at the draw (its box's
-    status between hands, every bust of that hand decided), a ``final_seated`` event fixes
-    each finalist's chips -- the seat's stack in that status (the draw's ``from``), or, for
-    a player between tables at the draw or who left their table after it (``walked``:
-    ``late_done``), the chips the instructions gave -- and the final
-    table's box gets its seating.  Until then its seating has no stacks, so no box builds
-    the final table from chips counted before a hand ended.  A table whose box is live is
-    waited for as long as its hand lasts; one whose box is off or gone is waited for
-    ``FINAL_WAIT_MS`` from the first look, then its players' chips are the draw's (the
-    ``final_seated`` text says so).  The final table's box builds its table from that
-    seating once its dealer has confirmed the redraw (Live sends it again then)."""
+    """The final table sits down (docs/host.md §10.7).  Once every table that had players
+    has confirmed its ``redraw`` and finished the hand it was playing at the draw -- a
+    status from its box heard after that answer (a box sends one after every answer), between
+    hands; every bust of that hand decided (a seat missing from that status whose player is
+    still in makes it wait) -- a ``final_seated`` event fixes each finalist's chips: the
+    seat's stack in that status (the draw's ``from``), or, for a player between tables at the
+    draw or who left their table after it (``walked``: ``late_done``), the chips the
+    instructions gave; and the final table's box gets its seating.  Until then that seating
+    has no stacks, so no box builds the final table from chips counted before a hand ended.
+    A table whose box is live is waited for as long as its hand lasts; one whose box is off
+    or gone is waited for ``FINAL_WAIT_MS`` from the first look, then its players' chips are
+    the draw's (the ``final_seated`` text says so).  The final table's box builds its table
+    from that seating once its dealer has confirmed the redraw (Live sends it again then)."""
     t = live.t
     f = t.final
     if f is None or f.get("seated") or t.ended or "from" not in f or live.busts.open:
@@ -391,8 +392,10 @@ def final_seat(live):
             tb = where[0]
             st = statuses.get(tb)
             r = redraw.get(tb)
+            v = live.view(tb)
             ready = isinstance(st, dict) and st.get("street") is None and r is not None \
-                and _ins.state(r) == "done"
+                and _ins.state(r) == "done" and (v.redraw_at is None
+                                                 or v.statuses > v.redraw_at)
             c = _plan.stack_at(statuses, tb, where[1]) if ready else None
             if c is None:  # a hand still running there, or a bust not decided yet
                 lk = live.link_for(tb)
