@@ -214,3 +214,15 @@ def cancel_all(lg, t, rs, why, boxed, k=0):
         evs.append(("instr", withdraw(lg, t, k, r), None))
         k += 1
     return evs
+
+
+def fallback_stack(t, out):
+    """(chips, where they come from) for the receive of move_out *out* when nobody said
+    what the player left with: the stack planned with the move, else their chips at
+    entry."""
+    c = chips(out.get("planned_stack"))
+    if c is not None:
+        return c, "the stack table %d's box showed when the move was planned" % out["table"]
+    e = t.get(out["player"])
+    c = chips(((e.stack or 0) - e.deducted) if e is not None else None)
+    return (c or t.setup["starting_stack"]), "their chips at entry (no status showed them)"

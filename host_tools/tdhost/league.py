@@ -436,7 +436,7 @@ class Tournament:
         pass
 
     def _on_final_seated(self, p, league):
-        # the finalists' chips once every table finished its hand (tdhost.livemoves.final_seat)
+        # the finalists' chips once every table finished its hand (tdhost.livefinal.final_seat)
         if self.final is not None:
             self.final = dict(self.final, stacks=dict(p["stacks"]), seated=True)
 

@@ -54,6 +54,7 @@ from tdhost import (
     liveacts as _acts,
     livebusts as _busts,
     liveclock as _clock,
+    livefinal as _final,
     livemoves as _moves,
     liveplan as _plan,
     livesnap as _snap,
@@ -256,7 +257,7 @@ class Live:
         names, stacks = {}, {}
         final = t.final if t.final and t.final.get("table") == table else None
         if final is not None and "from" in final and not final.get("seated"):
-            # no chips until every table has finished its hand (livemoves.final_seat)
+            # no chips until every table has finished its hand (livefinal.final_seat)
             return dict({"names": {str(e.seat[1]): e.name for e in t.players.values()
                                    if e.seat and e.seat[0] == table and e.state == "in"}},
                         **self._button(table))
@@ -331,7 +332,7 @@ class Live:
             self._swept = self.last_seq  # receive (a file an older host wrote) gets it
             _moves.receives(self)
         self._complete_moves()
-        _moves.final_seat(self)
+        _final.final_seat(self)
         if self.plan_due and not self.busts.open and self._plan_ready():
             self._plan()
         self._send_instructions()
@@ -465,7 +466,7 @@ class Live:
     def name_at(self, t, table, seat):
         """Who sits at *table* *seat*: the league's seating -- unless that player has left
         it (their move_out done) -- else a player whose move there has its receive.  From
-        the final draw until the final table sits down (tdhost.livemoves.final_seat) the
+        the final draw until the final table sits down (tdhost.livefinal.final_seat) the
         boxes still play at the seats they had: the draw's ``from`` says who sits there."""
         f = t.final
         if f is not None and not f.get("seated") and "from" in f:
@@ -560,8 +561,8 @@ class Live:
         _moves.plan(self)
 
     def final_table(self, seed, ace8=None):
-        """The final table now (tdhost.livemoves.final_table); Refused when it cannot form."""
-        return _moves.final_table(self, seed, ace8)
+        """The final table now (tdhost.livefinal.final_table); Refused when it cannot form."""
+        return _final.final_table(self, seed, ace8)
 
     def _send_instructions(self):
         """Give every pending instruction to its table's box (a link resends it until the
