@@ -84,7 +84,13 @@ def test_big_screen_shows_breaks_colour_ups_and_moves(browser):
         rcv = [p for p in snap(web, live)["pending"] if p["action"] == "receive"][0]
         td(web, live, "confirm", {"id": rcv["id"]})  # ... and sat down at table 3
         wait_text(page, "#news", "Vince Polley 1.8 → 3.3")
+        assert text(page, "#news").upper().startswith("MOVES")
         assert "Alice" not in page.content()  # no seat list on the big screen
+        with web.lock:  # the night is over: the footer shows the places, not the moves
+            live._s["state"] = "finished"
+            live.version += 1
+        wait_text(page, "#news", re.compile(r"^Places\s*Ian McAllister", re.I))
+        assert "Vince Polley" not in text(page, "#news")
         assert js_errors(page) == []
 
 

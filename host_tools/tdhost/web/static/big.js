@@ -46,6 +46,7 @@
       items.push(el("span", {class: "broke", text: "Table " + t + " has broken"}));
     }
     if (s.tournament.state === "finished") {
+      items.length = 0; // the night is over: the places, not the last moves
       for (const r of (s.results || []).slice(0, 3)) {
         items.push(el("span", {class: "move"}, el("b", {text: r.name}),
           " " + (r.place === null ? "" : ordinal(r.place))));
@@ -87,7 +88,8 @@
     $("colour").textContent = c.colour_up || "";
     const items = news(s);
     $("news").hidden = items.length === 0;
-    TC.fill($("news"), items.length ? [el("span", {class: "label", text: "Moves"}), ...items] : []);
+    const label = s.tournament.state === "finished" ? "Places" : "Moves";
+    TC.fill($("news"), items.length ? [el("span", {class: "label", text: label}), ...items] : []);
     tick();
     fitAll();
   }
