@@ -34,6 +34,23 @@ class Killed(BaseException):
     """The host process dies here (raised by the crash hook)."""
 
 
+def _sweep(tmp_path, start, night, outcome, expected, check=None):
+    """Kill the host after write k = 1, 2, ... of *night* (a fresh room from *start* each
+    time) until a night makes fewer than k writes, so every point between two writes was
+    covered; each ends as *expected* (``outcome(room)``), and passes ``check(room, k)``.
+    Returns that k."""
+    k = 0
+    while True:
+        k += 1
+        room = start(tmp_path / ("k%d" % k))
+        _, kills = night(room, crash_at=k)
+        if not kills:
+            return k
+        assert outcome(room) == expected, "host killed after write %d" % k
+        if check is not None:
+            check(room, k)
+
+
 def _start(tmp_path):
     """The room before the hand: table 1 has played one hand (its small blind 2975, big
     blind 3025, everyone else 3000)."""
@@ -130,16 +147,10 @@ def test_a_host_killed_between_any_two_writes_loses_and_doubles_nothing(tmp_path
     ref = _start(tmp_path / "ref")
     writes, _ = _night(ref)
     expected = _outcome(ref)
-    k = 0
-    while True:
-        k += 1
-        room = _start(tmp_path / ("k%d" % k))
-        _, kills = _night(room, crash_at=k)
-        if not kills:  # the night made fewer than k writes: every point was covered
-            break
-        assert _outcome(room) == expected, "host killed after write %d" % k
-        for b in room.boxes.values():  # every box event acknowledged in the end
+    def acked(room, k):  # every box event acknowledged in the end
+        for b in room.boxes.values():
             assert b.link.outbox == [], (k, b.link.outbox)
+    k = _sweep(tmp_path, _start, _night, _outcome, expected, acked)
     assert k == writes + 1 and k > 30
 
 
@@ -207,14 +218,7 @@ def test_a_host_killed_around_a_withdrawn_move_writes_the_withdraw_once(tmp_path
     assert withdraws == [(2, "move_out")]
     assert ("move_out", 2, "cancelled") in instrs and ("withdraw", 2, "done") in instrs
     assert not [x for x in instrs if x[0] == "receive"]
-    k = 0
-    while True:
-        k += 1
-        room = _start(tmp_path / ("k%d" % k))
-        _, kills = _withdraw_night(room, crash_at=k)
-        if not kills:
-            break
-        assert _withdraw_outcome(room) == expected, "host killed after write %d" % k
+    k = _sweep(tmp_path, _start, _withdraw_night, _withdraw_outcome, expected)
     assert k == writes + 1 and k > 30
 
 
@@ -315,12 +319,5 @@ def test_a_host_killed_while_the_final_table_forms_still_seats_it_on_the_box(tmp
     expected = _final_outcome(ref)
     assert expected[0] == 1 and expected[3] is True and expected[5] == []
     assert expected[1] == [("break_table", 3 - expected[2]), ("redraw", 1), ("redraw", 2)]
-    k = 0
-    while True:
-        k += 1
-        room = _final_start(tmp_path / ("k%d" % k))
-        _, kills = _final_night(room, crash_at=k)
-        if not kills:
-            break
-        assert _final_outcome(room) == expected, "host killed after write %d" % k
+    k = _sweep(tmp_path, _final_start, _final_night, _final_outcome, expected)
     assert k == writes + 1 and k > 20
