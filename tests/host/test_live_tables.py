@@ -223,6 +223,16 @@ def test_the_final_tables_box_plays_on_the_leagues_final_seating(tmp_path):
     assert room.boxes[other].table.hold == "broken"
 
 
+def _a_move_into_table_3(room):
+    """Busts at table 3, one a hand, until a plan moves a player there; its move_out."""
+    b3 = room.boxes[3]
+    while not [p for p in room.pending() if p["to_table"] == 3]:
+        seats = sorted(b3.table.stacks)
+        allin(b3, [seats[0]], seats[-1])
+        room.run(3000)
+    return [p for p in room.pending() if p["action"] == "move_out" and p["to_table"] == 3][0]
+
+
 def test_a_breaking_table_cancels_the_moves_still_on_their_way_to_it(tmp_path):
     """A player sent to table 3 has not left yet when the room shrinks to two tables:
     LPPL breaks the highest-numbered table, so that move is cancelled at both boxes' ends
@@ -230,12 +240,7 @@ def test_a_breaking_table_cancels_the_moves_still_on_their_way_to_it(tmp_path):
     the player from where they still are; nothing is planned into table 3."""
     room = Room(tmp_path, n=20)
     assert room.sizes()[3] >= 6
-    b3 = room.boxes[3]
-    while not [p for p in room.pending() if p["to_table"] == 3]:
-        seats = sorted(b3.table.stacks)
-        allin(b3, [seats[0]], seats[-1])
-        room.run(3000)
-    first = [p for p in room.pending() if p["action"] == "move_out" and p["to_table"] == 3][0]
+    first = _a_move_into_table_3(room)
     mover = first["player"]
     left = sum(room.sizes().values())
     while left > 16:  # busts away from table 3 and the mover: 16 fit two tables of 8
@@ -358,12 +363,7 @@ def test_a_move_called_off_after_the_player_left_sends_them_back_to_their_seat(t
     fewer); its withdraw came too late ("already carried out").  The player, still in,
     gets a receive back to their league seat with the chips the box answered."""
     room = Room(tmp_path, n=20)
-    b3 = room.boxes[3]
-    while not [p for p in room.pending() if p["to_table"] == 3]:
-        seats = sorted(b3.table.stacks)
-        allin(b3, [seats[0]], seats[-1])
-        room.run(3000)
-    first = [p for p in room.pending() if p["action"] == "move_out" and p["to_table"] == 3][0]
+    first = _a_move_into_table_3(room)
     mover, src = first["player"], room.boxes[first["table"]]
     other = room.boxes[({1, 2} - {src.number}).pop()]
     got = [i for i in src.got if i["id"] == first["id"]][0]
