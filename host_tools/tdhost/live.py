@@ -514,6 +514,9 @@ class Live:
                                  [[box, eid]])
             return
         p = _ins.result(iid, res, "box", text, msg.get("reason"), [[box, eid]], stack)
+        if res == "refused" and r["action"] == "receive" and r.get("move"):
+            _moves.refused_in(self, r, p)
+            return
 
         def build(t, lg, seq):
             evs = [("instr_result", p, None)]

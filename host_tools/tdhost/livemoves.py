@@ -111,10 +111,7 @@ def receives(live):
 
 def late_done(live, r, stack, text, src):
     """A box answered ``done`` for the cancelled move_out *r* (module notes): the answer is
-    logged, and in the same batch the player still in is sent back to their league seat
-    (``receive``; a newer move of theirs not carried out yet is called off) or, with the
-    final table drawn, their chips go into its stacks."""
-    name, frm, to = r["player"], r["from"], r["to"]
+    logged, and in the same batch the player still in is sent back (``send_back``)."""
     final = {}
 
     def build(t, lg, seq):
@@ -122,54 +119,94 @@ def late_done(live, r, stack, text, src):
         if "done" in _ins.results(r2, "box"):
             return [], None
         p = _ins.result(r["id"], "done", "box", text, None, src, stack)
-        evs = [("instr_result", p, None)]
-        e = t.get(name)
-        if e is None or e.state != "in":
-            return evs, None
         left = "%s left table %d seat %d after their move to table %d seat %d was called " \
-               "off" % (name, frm[0], frm[1], to[0], to[1])
-        if t.final is not None:
-            if stack is not None and name in t.final["seats"]:
-                p["final_stack"] = {name: stack}
-                final["table"] = t.final["table"]
-                evs.append(("notice", {"text": "%s: they take their final-table seat with "
-                                       "the %d chips they left with" % (left, stack),
-                                       "src": []}, None))
-            return evs, None
-        c, whence = stack, None
-        if c is None:
-            c, whence = _ins.fallback_stack(t, r2)
-        mine = _ins.moving_players(t).get(name, [])
-        taken = {tuple(h[0]["to"]) for n, h in _ins.moving_players(t).items() if n != name}
-        why = None
-        if frm[0] in _plan.broken_tables(t):
-            why = "table %d is broken" % frm[0]
-        elif tuple(frm) in taken:
-            why = "another move is heading for that seat"
-        elif mine and _ins.state(mine[0]) == "done":
-            why = "a newer move of theirs is under way"
-        if why is not None:
-            evs.append(("notice", {"text": "%s, with %d chips; %s: the TD seats them (confirm "
-                                   "their next move_out with stack %d)" % (left, c, why, c),
-                                   "src": []}, None))
-            return evs, None
-        evs += _ins.cancel_all(lg, t, mine, "%s left table %d already" % (name, frm[0]),
-                               live.boxed)
-        k = sum(1 for a, _, _ in evs if a == "instr")
-        evs.append(("instr", _ins.instr(
-            _ins.new_id(lg, t, k), "receive", frm[0], "send %s back to table %d seat %d with "
-            "%d chips: the move to table %d seat %d was called off after they left" % (
-                name, frm[0], frm[1], c, to[0], to[1]), player=name, to=list(frm),
-            seat=frm[1], name=name, stack=c), None))
-        if whence is not None:
-            evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
-                                   "they sit down again with %d chips, %s: check them" % (
-                                       frm[0], name, frm[1], c, whence), "src": []}, None))
-        return evs, None
+               "off" % (r["player"], r["from"][0], r["from"][1], r["to"][0], r["to"][1])
+        back = "the move to table %d seat %d was called off after they left" % tuple(r["to"])
+        return send_back(live, t, lg, r2, stack, left, back, [("instr_result", p, None)],
+                         final), None
 
     live.write(build)
     if final:
         live.send_seating([final["table"]])
+
+
+def refused_in(live, r, p):
+    """The destination box refused a move's ``receive`` *r* (result payload *p*, e.g.
+    "Seat 6 is taken": a player the TD entered out is still at that box) after the player
+    had left the old table: the move is off and, in the same batch, the player goes back
+    to their league seat (``send_back``); the next plan moves them again."""
+    final = {}
+
+    def build(t, lg, seq):
+        halves = _ins.moves(t).get(r["move"], [])
+        out = halves[0] if halves and halves[0]["action"] == "move_out" else None
+        evs = [("instr_result", p, None)]
+        if out is None or _ins.state(out) != "done":
+            return evs, None
+        evs += [("instr_result", _ins.cancel(h, "table %d refused the player: %s" % (
+            r["to"][0], p.get("reason") or "no reason given")), None) for h in halves]
+        left = "%s left table %d seat %d, but table %d refused them (%s)" % (
+            r["player"], out["from"][0], out["from"][1], r["to"][0],
+            p.get("reason") or "no reason given")
+        back = "table %d refused them (%s)" % (r["to"][0], p.get("reason") or "no reason")
+        return send_back(live, t, lg, out, _ins.done_stack(out), left, back, evs,
+                         final), None
+
+    live.write(build)
+    live.plan_due = True
+    if final:
+        live.send_seating([final["table"]])
+
+
+def send_back(live, t, lg, out, stack, left, back, evs, final):
+    """*evs* (the batch so far) plus what sends the player of move_out *out*, who has left
+    their table (*left* says how; *back* why, for the receive), back to their league seat
+    with *stack* chips: a
+    ``receive`` of their own (a newer move of theirs not carried out yet called off), or,
+    with the final table drawn, their chips in its stacks (*final* gets its table: its
+    seating is sent again).  A seat that cannot take them back (a broken table, another
+    move heading there) gets a notice for the TD instead."""
+    name, frm = out["player"], out["from"]
+    e = t.get(name)
+    if e is None or e.state != "in":
+        return evs
+    if t.final is not None:
+        if stack is not None and name in t.final["seats"]:
+            evs[0][1]["final_stack"] = {name: stack}
+            final["table"] = t.final["table"]
+            evs.append(("notice", {"text": "%s: they take their final-table seat with "
+                                   "the %d chips they left with" % (left, stack),
+                                   "src": []}, None))
+        return evs
+    c, whence = stack, None
+    if c is None:
+        c, whence = _ins.fallback_stack(t, out)
+    mine = [h for h in _ins.moving_players(t).get(name, []) if h["move"] != out["move"]]
+    taken = {tuple(h[0]["to"]) for n, h in _ins.moving_players(t).items() if n != name}
+    why = None
+    if frm[0] in _plan.broken_tables(t):
+        why = "table %d is broken" % frm[0]
+    elif tuple(frm) in taken:
+        why = "another move is heading for that seat"
+    elif mine and _ins.state(mine[0]) == "done":
+        why = "a newer move of theirs is under way"
+    if why is not None:
+        evs.append(("notice", {"text": "%s, with %d chips; %s: the TD seats them (confirm "
+                               "their next move_out with stack %d)" % (left, c, why, c),
+                               "src": []}, None))
+        return evs
+    evs += _ins.cancel_all(lg, t, mine, "%s left table %d already" % (name, frm[0]),
+                           live.boxed)
+    k = sum(1 for a, _, _ in evs if a == "instr")
+    evs.append(("instr", _ins.instr(
+        _ins.new_id(lg, t, k), "receive", frm[0], "send %s back to table %d seat %d with "
+        "%d chips: %s" % (name, frm[0], frm[1], c, back), player=name, to=list(frm),
+        seat=frm[1], name=name, stack=c), None))
+    if whence is not None:
+        evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
+                               "they sit down again with %d chips, %s: check them" % (
+                                   frm[0], name, frm[1], c, whence), "src": []}, None))
+    return evs
     live.plan_due = True
 
 

@@ -282,24 +282,35 @@ def test_the_td_confirms_a_move_out_with_the_chips_the_player_left_with(tmp_path
         raise AssertionError("a stack with a receive was accepted")
 
 
-def test_a_refused_receive_waits_for_the_td_who_confirms_it(tmp_path):
+def test_a_refused_receive_sends_the_player_back_to_their_seat(tmp_path):
+    """The destination box refuses the receive ("Seat N is taken": say a player the TD
+    entered out is still at that box) after the player has left: the move is off and the
+    player goes back to their league seat with the chips they left with, so box and league
+    agree again; a new plan follows."""
     room, b1, loser = _single_bust_room(tmp_path)
     out, got_out, src = _move_out(room)
-    src.leave(got_out)
+    chips = src.leave(got_out)
     room.run(2000)
     rcv = _receive(room, out)
     got_in = [i for i in b1.got if i["id"] == rcv["id"]][0]
+    assert got_in["stack"] == chips
     b1.done(got_in["id"], "refused", "Seat %d is taken" % got_in["seat"])
     room.run(2000)
-    pend = {p["action"]: p for p in room.pending()}
-    assert pend["receive"]["state"] == "refused"
-    assert pend["receive"]["reason"] == "Seat %d is taken" % got_in["seat"]
+    t = room.live.t
+    assert _ins.state(t.instrs[out["id"]]) == "cancelled"
+    assert _ins.state(t.instrs[rcv["id"]]) == "cancelled"
+    back = [i for i in src.got if i["action"] == "receive"]
+    assert [(i["seat"], i["stack"], i["name"]) for i in back] == [
+        (got_out["seat"], chips, out["player"])]
+    assert back[0].get("from_table") is None
     assert not [ev for ev in room.live.lg.events if ev.action == "move"]
-    res = room.live.act("confirm", {"id": rcv["id"]})
-    assert res == {"ok": True, "text": "Confirmed: %s." % rcv["text"]}
-    room.run(200)
-    assert list(room.table_of(out["player"])) == [1, got_in["seat"]]
-    assert [ev.payload["by"] for ev in room.live.lg.events if ev.action == "move"] == ["td"]
+    src.do("sit", seat=back[0]["seat"], stack=back[0]["stack"])
+    src.done(back[0]["id"])
+    room.run(3000)
+    assert list(room.table_of(out["player"])) == [out["table"], got_out["seat"]]
+    assert src.table.stacks[got_out["seat"]] == chips
+    again = [p for p in room.pending() if p["action"] == "move_out"]
+    assert len(again) == 1  # the tables are still 5, 7, 7: a new plan moves someone
 
 
 def test_a_mover_who_busts_before_leaving_never_reaches_the_new_table(tmp_path):
