@@ -465,7 +465,10 @@ class Live:
 
     def name_at(self, t, table, seat):
         """Who sits at *table* *seat*: the league's seating -- unless that player has left
-        it (their move_out done) -- else a player whose move there has its receive.  From
+        it (their move_out done) -- else a player the box has seated there by a move's
+        receive (done; not recorded yet).  Not a player whose receive the box has not
+        carried out: a bust there is whoever the box still had (e.g. one the TD entered
+        out, whose seat the dealer takes out only now).  From
         the final draw until the final table sits down (tdhost.livefinal.final_seat) the
         boxes still play at the seats they had: the draw's ``from`` says who sits there."""
         f = t.final
@@ -478,8 +481,9 @@ class Live:
         name = t.seating().get(table, {}).get(seat)
         if name is not None and not (name in moving and _ins.state(moving[name][0]) == "done"):
             return name
-        for other, halves in moving.items():
-            if len(halves) > 1 and halves[0]["to"] == [table, seat]:
+        for other, halves in moving.items():  # seated there by the box, not recorded yet
+            if len(halves) > 1 and halves[0]["to"] == [table, seat] \
+                    and _ins.state(halves[1]) == "done":
                 return other
         return None
 
