@@ -15,8 +15,8 @@ MPY_HEAP ?= 256K
 # Directories that ruff checks (only those that exist).
 LINT_DIRS := $(wildcard firmware tests host_tools bench)
 
-.PHONY: setup test lint fix compile test-py test-mpy firmware-check demo faults examples bench clean \
-	distclean help
+.PHONY: setup test lint fix compile test-py test-mpy firmware-check demo faults scale examples bench \
+	clean distclean help
 # `make test` runs its steps in order and stops at the first failure, even under -j.
 .NOTPARALLEL:
 
@@ -24,6 +24,8 @@ help:
 	@echo "make demo            set up, then a whole LPPL night simulated end to end (docs/demo.md;"
 	@echo "                     SEED=1 TABLES=7 PROFILE=lppl, DEMO=--realtime: the real pace, web served)"
 	@echo "make faults          the same night with faults, compared with its clean run (docs/demo.md)"
+	@echo "make scale           300 tables on Mosquitto in one process: Wi-Fi drops, a broker restart,"
+	@echo "                     a host kill, then the checks (docs/demo.md §8; SCALE_TABLES=300, ~9 min)"
 	@echo "make examples        print every docs/examples scenario as hand tables"
 	@echo "make test            set up, then lint, compile, test-py, test-mpy"
 	@echo "make setup           create .venv and install requirements-dev.txt (idempotent)"
@@ -116,6 +118,13 @@ demo: $(STAMP)
 faults: $(STAMP)
 	PYTHONPATH=host_tools $(PY) -m tcsim.night --faults --seed $(SEED) --tables $(TABLES) \
 		--profile $(PROFILE)
+
+# The scale drill (docs/demo.md §8, issue #7 "Scale"): SCALE_TABLES boxes on /usr/sbin/mosquitto
+# with a user per box and the %u ACL, the host pointed at it by URL, all in one process on the
+# virtual clock; Wi-Fi drops, a Mosquitto restart, a host kill; exit 1 when a check fails.
+SCALE_TABLES ?= 300
+scale: $(STAMP)
+	PYTHONPATH=host_tools $(PY) -m tcsim.scale --tables $(SCALE_TABLES) --seed $(SEED)
 
 examples: $(STAMP)
 	$(PY) host_tools/demo_replay.py

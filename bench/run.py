@@ -34,6 +34,9 @@ Every figure is described in bench/README.md.  In short:
 9. Sync over MQTT (bench/sync_bench.py, in a subprocess, about 2 min): a level change's way to
    50, 200 and 500 boxes on the embedded broker and on Mosquitto (p50/p99), frames per second
    one host handles, bytes per status frame; under "sync" in results.json.
+10. The scale drill (bench/scale_bench.py, in a subprocess, about 10 min): `make scale`'s 300
+   tables on Mosquitto under faults: its checks, a level change's way to every box, wall time,
+   room step and host poll p50/p99, frames through the broker; under "scale" in results.json.
 
 Writes bench/results.json (date, machine, interpreter versions, every figure with its goal and
 status) and prints a table: figure | value | goal | status.  A missed goal is reported as MISSED
@@ -68,6 +71,7 @@ CLOCK = BENCH / "clock_bench.py"
 ROOM = BENCH / "room_bench.py"
 HOST = BENCH / "host_bench.py"
 SYNC = BENCH / "sync_bench.py"
+SCALE = BENCH / "scale_bench.py"
 SESSION = BENCH / "session200.jsonl"
 RESULTS = BENCH / "results.json"
 RUN_TIMEOUT_S = 180
@@ -386,6 +390,9 @@ def main() -> int:
     host = run_sub(HOST)
     print("  sync over MQTT: level changes to 50/200/500 boxes, host frames/s ...", flush=True)
     sync = run_sub(SYNC, 400)
+    print("  the scale drill: 300 tables on Mosquitto under faults (about 10 min) ...",
+          flush=True)
+    scale = run_sub(SCALE, 1800)
 
     def hv(k: str):
         return heap[k]["min_heap_kib"]
@@ -441,7 +448,8 @@ def main() -> int:
             ("clock", "clock sync (bench/clock_bench.py)", clock),
             ("room", "the simulated room (bench/room_bench.py)", room),
             ("host", "the host's SQLite (bench/host_bench.py)", host),
-            ("sync", "sync over MQTT (bench/sync_bench.py)", sync)]
+            ("sync", "sync over MQTT (bench/sync_bench.py)", sync),
+            ("scale", "the scale drill (bench/scale_bench.py)", scale)]
     for key, what, d in subs:
         if "error" in d:
             figs.append(figure(key, what, None, "", error=d["error"]))
