@@ -217,16 +217,18 @@ class LeagueDealer(RoomNight):
                 sim.step()  # on screen first (the presses are found on the menu shown)
             try:
                 self.dealer.confirm()
-                self._count("confirm")
-                if isinstance(ins, dict) and ins.get("action") == "receive":
-                    self.waiting_since.pop(ins.get("id"), None)
-                    self.floor.arrived(self.table_no, ins)
-                return "confirm"
             except DriverError:  # not offered on this screen (a showdown): later
                 self._count("confirm later")
+            else:
+                self._count("confirm")
+                self._confirmed(ins)
+                return "confirm"
         if st["paused"]:  # the host paused the clock: its resume comes over the link
             self.idle(5)
             return "paused"
+        chore = self._chores(st)
+        if chore is not None:
+            return chore
         if st["street"] is None and app.table.hold == "redraw":
             self.idle(2)  # the final table sits down once every table finished its hand
             return "waiting"
@@ -238,6 +240,18 @@ class LeagueDealer(RoomNight):
         if st["street"] == "showdown":
             return self._showdown(st)
         return self._act(st)
+
+    def _confirmed(self, ins):
+        """The dealer has just confirmed *ins*: a ``receive``'s player sits down (the
+        floor checks their chips)."""
+        if isinstance(ins, dict) and ins.get("action") == "receive":
+            self.waiting_since.pop(ins.get("id"), None)
+            self.floor.arrived(self.table_no, ins)
+
+    def _chores(self, st):
+        """Something the dealer does before the hand's own business, as a word for the
+        turn, or None (none here: tcsim.scale's dealer takes out seats)."""
+        return None
 
     def _ready(self, ins):
         """May the dealer confirm *ins* now?  A ``receive`` once the player has walked

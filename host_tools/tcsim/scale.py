@@ -65,7 +65,6 @@ from tdhost.league import Refused
 from tdhost.live import Live
 from tdhost.usb import HostStore
 
-from .driver import DriverError
 from .nightbots import LeagueDealer
 from .room import Room, provision
 
@@ -190,8 +189,9 @@ class ScaleDealer(LeagueDealer):
     has taken that seat out (a chair is free once its player has gone; "Seat N is taken"
     otherwise).  A ``message`` saying "... take seat N out" (the TD's bust) puts seat N on
     that list; the dealer takes it out between hands, or during one once that player is
-    out of it.  Once ``closing``, no new hand is dealt.  (Its own ``_turn``: LeagueDealer's
-    walk-over wait for a receive is not the drill's.)"""
+    out of it.  Once ``closing``, no new hand is dealt.  (LeagueDealer's turn with its own
+    ``_ready``, ``_confirmed`` and ``_chores``: the night's walk-over wait for a receive is
+    not the drill's.)"""
 
     def __init__(self, box, seed=1):
         LeagueDealer.__init__(self, box, seed=seed)  # its own Floor: nobody walks over
@@ -200,32 +200,23 @@ class ScaleDealer(LeagueDealer):
         self.noted = set()  # ids of the TD's bust messages seen
         self.taken_out = 0
 
-    def _turn(self):
-        self.turns += 1
-        app = self.sim.box
-        st = self.state()
-        self.reseed(st)
-        ins = app.info.get("instruction") if app.awaiting() else None
-        if ins is not None and not (isinstance(ins, dict) and ins.get("action") == "receive"
-                                    and ins.get("seat") in self.take_out):
-            if app.dirty:
-                self.sim.step()  # on screen first (the presses are found on the menu shown)
-            try:
-                self.dealer.confirm()
-            except DriverError:  # not offered on this screen (a showdown): later
-                self._count("confirm later")
-            else:
-                self._count("confirm")
-                m = TAKE_OUT.search(ins.get("text") or "") if isinstance(ins, dict) and \
-                    ins.get("action") == "message" else None
-                if m and ins.get("id") not in self.noted:
-                    self.noted.add(ins.get("id"))
-                    self.take_out.append(int(m.group(1)))
-                return "confirm"
-        if st["paused"]:  # the host paused the clock: its resume comes over the link
-            self.idle(5)
-            return "paused"
-        for seat in list(self.take_out):  # between hands, or once out of the hand
+    def _ready(self, ins):
+        """Every instruction at once, but a ``receive`` into a seat still to take out."""
+        return not (isinstance(ins, dict) and ins.get("action") == "receive"
+                    and ins.get("seat") in self.take_out)
+
+    def _confirmed(self, ins):
+        """A TD's bust message ("... take seat N out") puts seat N on the list."""
+        m = TAKE_OUT.search(ins.get("text") or "") if isinstance(ins, dict) and \
+            ins.get("action") == "message" else None
+        if m and ins.get("id") not in self.noted:
+            self.noted.add(ins.get("id"))
+            self.take_out.append(int(m.group(1)))
+
+    def _chores(self, st):
+        """Take out a listed seat (between hands, or once out of the hand); once
+        ``closing``, deal no new hand."""
+        for seat in list(self.take_out):
             if str(seat) not in st["stacks"]:
                 self.take_out.remove(seat)
             elif st["street"] is None or seat not in st["in_hand"]:
@@ -233,17 +224,10 @@ class ScaleDealer(LeagueDealer):
                 self.do({"do": "bust", "seat": seat})
                 self.taken_out += 1
                 return "take out"
-        if st["street"] is None:
-            if self.closing:
-                self.idle(5)
-                return "closed"
-            if ins is not None and sum(1 for v in st["stacks"].values() if v > 0) < 2:
-                self.idle(2)
-                return "waiting"
-            return self._between_hands(st)
-        if st["street"] == "showdown":
-            return self._showdown(st)
-        return self._act(st)
+        if st["street"] is None and self.closing:
+            self.idle(5)
+            return "closed"
+        return None
 
     def misclick(self, what):
         """RoomNight's misclick, whose check (the table unchanged by the refused press)
