@@ -12,7 +12,11 @@ App are tests/host/vtime.py's) drives the host (hub and BoxLinks), the
 feed's clock and the boxes' ticks (which start a minute before the 2**29
 wrap and may run *ppm* fast); only the network is real.  ``rig.run(until)``
 loops (box steps, hub poll, ``step`` virtual ms, a real ``nap``) until
-*until()* holds, bounded in real seconds.
+*until()* holds, bounded in real seconds.  While a box's clock-sync ping is
+on the way (at most FLIGHT_S real seconds), virtual time runs no faster than
+real time: a round trip then takes the virtual time the network took, as on
+a real table, instead of ``step`` ms per loop (which made a loaded machine's
+samples look like a slow network's and failed the 250 ms bound).
 """
 
 import socket
@@ -43,6 +47,7 @@ PAIRING = {"key": KEY.hex(), "key_id": EVENT, "table": 4}
 WRAP = 1 << 29
 TICKS0 = WRAP - 60000  # the boxes' ticks wrap a minute in
 REAL_S = 20.0  # the most one wait may take (real seconds)
+FLIGHT_S = 0.5  # a ping unanswered this long (real seconds) is lost: virtual time runs on
 
 
 def real_ms():
@@ -114,6 +119,7 @@ class SimBox:
         attach(self.app, self.link)
         self.link.on_instruction = self._shown
         self.last = self.ticks()
+        self.flight = None  # time.monotonic() when the unanswered ping went, or None
 
     @property
     def t(self):
@@ -134,7 +140,16 @@ class SimBox:
         self.last = now
         if dt > 0:
             self.t.advance(dt)
+        pings = self.link.pings
         tick(self.app, self.link, now)
+        if self.link.pings != pings and self.link.unanswered:
+            self.flight = time.monotonic()
+        elif not self.link.unanswered:
+            self.flight = None
+
+    def in_flight(self, real_now):
+        """A ping of this box is on the way (sent less than FLIGHT_S ago)."""
+        return self.flight is not None and real_now - self.flight < FLIGHT_S
 
     def do(self, ev):
         """One dealer's event on the table; the box events it makes are queued."""
@@ -204,6 +219,7 @@ class Rig:
         self.hub = None
         self.hubs = []
         self.boxes = []
+        self.real = real_ms()  # the real ms at the last loop's end
         self.start_host()
 
     def start_host(self):
@@ -251,6 +267,11 @@ class Rig:
             b.step()
         if self.hub is not None:
             self.hub.poll(self.v.t)
+        real = real_ms()
+        now = time.monotonic()
+        if any(b.in_flight(now) for b in self.boxes):  # module notes
+            step = min(step, (real - self.real) & MASK)
+        self.real = real
         self.v.t += step
         if nap:
             time.sleep(nap)
