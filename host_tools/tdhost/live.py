@@ -276,6 +276,18 @@ class Live:
         msg.update(self._button(table))
         return msg
 
+    def send_names(self, tables):
+        """The league's seating again to the boxes of *tables* in play after their seats
+        changed (a move recorded, a player seated by a receive of their own): once play has
+        begun a box keeps its own seats and chips and takes only the names
+        (tcbox.linkhost.seating), so the names it was told stay the league's -- also when
+        a seating it got earlier (say from a restarted host) was sent before the host heard
+        of the change.  Not before a table's first hand (the box would build its table
+        from the message's chips) nor once the final table is drawn (tdhost.livefinal
+        sends its seating)."""
+        if self.t.final is None:
+            self.send_seating([tb for tb in set(tables) if self.view(tb).hand])
+
     def _button(self, table):
         drawn = (self.t.final or self.t.draw or {}).get("tables", {}).get(str(table))
         return {"button": drawn["button"]} if drawn and drawn.get("button") else {}
@@ -518,8 +530,11 @@ class Live:
                                  [[box, eid]])
             return
         p = _ins.result(iid, res, "box", text, msg.get("reason"), [[box, eid]], stack)
-        if res == "refused" and r["action"] == "receive" and r.get("move"):
-            _moves.refused_in(self, r, p)
+        if res == "refused" and r["action"] == "receive":
+            if r.get("move"):
+                _moves.refused_in(self, r, p)
+            else:
+                _moves.refused_own(self, r, p)
             return
 
         def build(t, lg, seq):
@@ -532,6 +547,7 @@ class Live:
         self.write(build)
         if res == "done" and r["action"] == "receive" and not r.get("move"):
             self.plan_due = True  # a player seated: the plan skipped them until now
+            self.send_names([r["table"]])
         f = self.t.final
         if r["action"] == "redraw":  # final_seat takes its chips from a later status
             self.view(r["table"]).redraw_at = self.view(r["table"]).statuses

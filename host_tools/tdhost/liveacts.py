@@ -121,28 +121,6 @@ def _cancel_orphans(live):
                                    None))
 
 
-def _spare(live, t):
-    """Spare boxes: the numbers of tables whose box is linked, with no players (a move
-    heading there counts) and not broken, in order."""
-    closed = _plan.broken_tables(t)
-    seating = _plan.seating_after_moves(t)
-    return sorted({lk.table for lk in live.links
-                   if lk.box is not None and lk.table is not None and lk.table not in closed
-                   and not seating.get(lk.table)})
-
-
-def _late_seat(live, t, name, seq, spare):
-    """(seat, note) for a latecomer on the live night (docs/host.md §10.6): never at a
-    broken table nor in a seat a pending move heads for; with every table full, a spare
-    box (*spare*: ``_spare``) before a new number -- which has no box: *note* says so."""
-    closed = _plan.broken_tables(t)
-    seat = t.pick_seat(name, seq, exclude=_plan.taken_seats(t), closed=closed, spare=spare)
-    used = t.tables_used | set(t.seating())
-    if seat[0] not in used and live.link_for(seat[0]) is None:
-        return seat, "table %d has no box: confirm its instructions in the console" % seat[0]
-    return seat, None
-
-
 # ------------------------------------------------------------------ actions
 def register(live, a):
     names = _names(a)
@@ -242,9 +220,9 @@ def late(live, a):
     note = []  # what the TD must know about the seat (a new table without a box)
 
     def build(t, lg, seq):
-        where, spare, why = seat, _spare(live, t), None
+        where, spare, why = seat, _plan.spare_tables(live, t), None
         if where is None:
-            where, why = _late_seat(live, t, name, seq, spare)
+            where, why = _plan.new_seat(live, t, name, seq, spare)
         elif where[0] in _plan.broken_tables(t):
             raise Refused("table %d is broken: it takes no players" % where[0])
         p = t.decide_late(name, member, when, lg, seq, where, spare)

@@ -77,6 +77,7 @@ def record(live, halves):
         return False
     if done:
         live.plan_due = True
+        live.send_names([r["from"][0], to[0]])
     return done
 
 
@@ -122,10 +123,11 @@ def late_done(live, r, stack, text, src):
         left = "%s left table %d seat %d after their move to table %d seat %d was called " \
                "off" % (r["player"], r["from"][0], r["from"][1], r["to"][0], r["to"][1])
         back = "the move to table %d seat %d was called off after they left" % tuple(r["to"])
-        return send_back(live, t, lg, r2, stack, left, back, [("instr_result", p, None)],
-                         final), None
+        return send_back(live, t, lg, seq, r2, stack, left, back,
+                         [("instr_result", p, None)], final), None
 
     live.write(build)
+    live.plan_due = True
     if final:
         live.send_seating([final["table"]])
 
@@ -149,7 +151,7 @@ def refused_in(live, r, p):
             r["player"], out["from"][0], out["from"][1], r["to"][0],
             p.get("reason") or "no reason given")
         back = "table %d refused them (%s)" % (r["to"][0], p.get("reason") or "no reason")
-        return send_back(live, t, lg, out, _ins.done_stack(out), left, back, evs,
+        return send_back(live, t, lg, seq, out, _ins.done_stack(out), left, back, evs,
                          final), None
 
     live.write(build)
@@ -158,14 +160,14 @@ def refused_in(live, r, p):
         live.send_seating([final["table"]])
 
 
-def send_back(live, t, lg, out, stack, left, back, evs, final):
+def send_back(live, t, lg, seq, out, stack, left, back, evs, final):
     """*evs* (the batch so far) plus what sends the player of move_out *out*, who has left
     their table (*left* says how; *back* why, for the receive), back to their league seat
-    with *stack* chips: a
-    ``receive`` of their own (a newer move of theirs not carried out yet called off), or,
-    with the final table drawn, their chips in its stacks (*final* gets its table: its
-    seating is sent again).  A seat that cannot take them back (a broken table, another
-    move heading there) gets a notice for the TD instead."""
+    with *stack* chips: a ``receive`` of their own (a newer move of theirs not carried out
+    yet called off), or, with the final table drawn, their chips in its stacks (*final*
+    gets its table: its seating is sent again).  When that seat cannot take them back (a
+    broken table, another move heading there) they get another one (``reseat``); a newer
+    move of theirs already under way gets a notice for the TD instead."""
     name, frm = out["player"], out["from"]
     e = t.get(name)
     if e is None or e.state != "in":
@@ -182,31 +184,78 @@ def send_back(live, t, lg, out, stack, left, back, evs, final):
     if c is None:
         c, whence = _ins.fallback_stack(t, out)
     mine = [h for h in _ins.moving_players(t).get(name, []) if h["move"] != out["move"]]
-    taken = {tuple(h[0]["to"]) for n, h in _ins.moving_players(t).items() if n != name}
-    why = None
-    if frm[0] in _plan.broken_tables(t):
-        why = "table %d is broken" % frm[0]
-    elif tuple(frm) in taken:
-        why = "another move is heading for that seat"
-    elif mine and _ins.state(mine[0]) == "done":
-        why = "a newer move of theirs is under way"
-    if why is not None:
-        evs.append(("notice", {"text": "%s, with %d chips; %s: the TD seats them (confirm "
-                               "their next move_out with stack %d)" % (left, c, why, c),
-                               "src": []}, None))
+    if mine and _ins.state(mine[0]) == "done":
+        evs.append(("notice", {"text": "%s, with %d chips; a newer move of theirs is under "
+                               "way: the TD seats them (confirm their next move_out with "
+                               "stack %d)" % (left, c, c), "src": []}, None))
         return evs
     evs += _ins.cancel_all(lg, t, mine, "%s left table %d already" % (name, frm[0]),
                            live.boxed)
-    k = sum(1 for a, _, _ in evs if a == "instr")
-    evs.append(("instr", _ins.instr(
-        _ins.new_id(lg, t, k), "receive", frm[0], "send %s back to table %d seat %d with "
-        "%d chips: %s" % (name, frm[0], frm[1], c, back), player=name, to=list(frm),
-        seat=frm[1], name=name, stack=c), None))
+    taken = {tuple(h[0]["to"]) for n, h in _ins.moving_players(t).items() if n != name}
+    if frm[0] in _plan.broken_tables(t):
+        evs += reseat(live, t, lg, seq, evs, name, c, [frm], "%s; table %d is broken" % (
+            left, frm[0]))
+    elif tuple(frm) in taken:
+        evs += reseat(live, t, lg, seq, evs, name, c, [frm], "%s; another move is heading "
+                      "for table %d seat %d" % (left, frm[0], frm[1]))
+    else:
+        evs.append(("instr", _ins.instr(
+            _ins.new_id(lg, t, _instrs(evs)), "receive", frm[0], "send %s back to table %d "
+            "seat %d with %d chips: %s" % (name, frm[0], frm[1], c, back), player=name,
+            to=list(frm), seat=frm[1], name=name, stack=c), None))
     if whence is not None:
         evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
-                               "they sit down again with %d chips, %s: check them" % (
+                               "they sit down with %d chips, %s: check them" % (
                                    frm[0], name, frm[1], c, whence), "src": []}, None))
     return evs
+
+
+def _instrs(evs):
+    return sum(1 for a, _, _ in evs if a == "instr")
+
+
+def reseat(live, t, lg, seq, evs, name, stack, exclude, why):
+    """The events (after the batch *evs*) that give *name*, standing with *stack* chips
+    and no seat at any box, a new seat (tdhost.liveplan.new_seat: not in *exclude*, nor
+    at a broken table): the league's ``move`` there at once (``by`` "host") and a
+    ``receive`` of their own for its box, with a notice saying why (*why*)."""
+    seat, note = _plan.new_seat(live, t, name, seq, exclude=exclude)
+    p = t.decide_move(name, seat)
+    p.update({"at_ms": live.now, "instrs": [], "by": "host"})
+    text = "seat %s at table %d seat %d with %d chips" % (name, seat[0], seat[1], stack)
+    return [("move", p, None),
+            ("instr", _ins.instr(_ins.new_id(lg, t, _instrs(evs)), "receive", seat[0],
+                                 text, player=name, to=list(seat),
+                                 seat=seat[1], name=name, stack=stack), None),
+            ("notice", {"text": "%s: %s%s" % (why, text, "; " + note if note else ""),
+                        "src": []}, None)]
+
+
+def refused_own(live, r, p):
+    """A box refused a ``receive`` of a player's own *r* (a latecomer, a player sent back
+    or seated elsewhere; result payload *p*): they stand with their chips and no seat.
+    When the league still seats them there, in the same batch the receive is called off
+    and they get another seat (``reseat``); with the final table drawn, a notice for the
+    TD."""
+
+    def build(t, lg, seq):
+        evs = [("instr_result", p, None)]
+        name, to = r.get("player"), r.get("to")
+        e = t.get(name) if name else None
+        stack = _ins.chips(r["body"].get("stack"))
+        if e is None or e.state != "in" or not to or list(e.seat or ()) != list(to) \
+                or stack is None:
+            return evs, None
+        why = "table %d refused %s at seat %d (%s)" % (to[0], name, to[1],
+                                                      p.get("reason") or "no reason given")
+        if t.final is not None:
+            evs.append(("notice", {"text": "%s: the TD seats them, with %d chips" % (
+                why, stack), "src": []}, None))
+            return evs, None
+        evs.append(("instr_result", _ins.cancel(r, "seated elsewhere"), None))
+        return evs + reseat(live, t, lg, seq, evs, name, stack, [to], why), None
+
+    live.write(build)
     live.plan_due = True
 
 

@@ -55,6 +55,33 @@ def taken_seats(t):
     return [tuple(h[0]["to"]) for h in _ins.moving_players(t).values()]
 
 
+def spare_tables(live, t):
+    """Spare boxes: the numbers of tables whose box is linked, with no players (a move
+    heading there counts) and not broken, in order."""
+    closed = broken_tables(t)
+    seating = seating_after_moves(t)
+    return sorted({lk.table for lk in live.links
+                   if lk.box is not None and lk.table is not None and lk.table not in closed
+                   and not seating.get(lk.table)})
+
+
+def new_seat(live, t, name, seq, spare=None, exclude=()):
+    """(seat, note) for a player who needs a seat on the live night -- a latecomer, a
+    player whose seat was refused (docs/host.md §10.6): never at a broken table, nor in a
+    seat a pending move heads for, nor in *exclude*; with every table full, a spare box
+    (*spare*: ``spare_tables``, found when None) before a new number -- which has no box:
+    *note* says so."""
+    closed = broken_tables(t)
+    if spare is None:
+        spare = spare_tables(live, t)
+    seat = t.pick_seat(name, seq, exclude=taken_seats(t) + [tuple(x) for x in exclude],
+                       closed=closed, spare=spare)
+    used = t.tables_used | set(t.seating())
+    if seat[0] not in used and live.link_for(seat[0]) is None:
+        return seat, "table %d has no box: confirm its instructions in the console" % seat[0]
+    return seat, None
+
+
 def _ok(v, n):
     return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n
 

@@ -155,3 +155,31 @@ def test_a_latecomer_at_a_new_table_without_a_box_is_told_so(tmp_path):
     room.run(1000)
     pend = [p for p in room.pending() if p["player"] == "Ada"]
     assert [(p["action"], p["table"], p["state"]) for p in pend] == [("receive", 4, "queued")]
+
+
+def test_a_latecomer_whose_seat_the_box_refuses_gets_another(tmp_path):
+    """The spare box of table 5 refuses the latecomer's receive ("Seat N is taken": it
+    still holds somebody there).  The latecomer stands with 5000 chips and no seat: the
+    host seats them elsewhere at once (the league's move, by the host, and a receive of
+    their own), never in the refused seat, and tells the TD why."""
+    room = _broken_room(tmp_path, spare=5)
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    first = room.boxes[5].instructions("receive")[0]
+    room.boxes[5].done(first["id"], "refused", "Seat %d is taken" % first["seat"])
+    room.run(1000)
+    seat = list(room.table_of("Ada"))
+    assert seat[0] == 5 and seat[1] != first["seat"]
+    moves = [ev.payload for ev in room.live.lg.events if ev.action == "move"
+             and ev.payload["name"] == "Ada"]
+    assert [(m["name"], m["from"], m["seat"], m["by"]) for m in moves] == [
+        ("Ada", [5, first["seat"]], seat, "host")]
+    again = room.boxes[5].instructions("receive")[1:]
+    assert [(i["name"], i["seat"], i["stack"]) for i in again] == [("Ada", seat[1], 5000)]
+    notes = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
+    assert notes[-1] == ("table 5 refused Ada at seat %d (Seat %d is taken): seat Ada at "
+                         "table 5 seat %d with 5000 chips" % (first["seat"], first["seat"],
+                                                               seat[1]))
+    room.boxes[5].done(again[0]["id"])  # (a spare box holds no table until two sit down)
+    room.run(1000)
+    assert [p for p in room.pending() if p["player"] == "Ada"] == []

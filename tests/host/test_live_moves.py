@@ -149,6 +149,10 @@ def test_the_move_out_goes_first_and_the_receive_carries_the_chips_the_player_le
     assert snap["moves"] == [{"player": player, "from": "%d.%d" % tuple(old),
                               "to": "1.%d" % got_in["seat"], "at_ms": moves[0]["at_ms"]}]
     assert sorted(room.sizes().values()) == [6, 6, 7]
+    # both boxes are told the league's names again (tables in play keep their own chips)
+    assert b1.link.names[str(got_in["seat"])] == player
+    assert str(old[1]) not in src.link.names
+    assert src.table.stacks.get(old[1]) is None and b1.table.stacks[got_in["seat"]] == 4250
     room.run(3000)
     assert room.pending() == []  # balanced: no second plan
 

@@ -441,3 +441,52 @@ def test_a_hand_running_through_the_final_draw_busts_the_player_at_its_old_seat(
     assert sum(t.final["stacks"].values()) == 10 * 3000
     notes = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
     assert notes == []
+
+
+def test_a_player_refused_after_leaving_a_broken_table_gets_another_seat(tmp_path):
+    """Table 3 breaks (17 players at 6, 6, 5; two out in one hand at table 1 or 2 leave 15,
+    who fit two tables of 8) and its players leave it; the box of one destination refuses
+    a receive ("Seat N is taken": a player it still holds).  The player cannot go back to
+    a broken table, so the host seats them elsewhere at once -- the league's move (by the
+    host) and a receive of their own with the chips they left with, never at the refused
+    seat -- and box and league agree again (the scale drill's stranded player, whose
+    broken table was asked to move them out again and again)."""
+    room = Room(tmp_path, n=17)
+    assert sorted(room.sizes().values()) == [5, 6, 6]
+    b1 = room.boxes[1]
+    seats = sorted(b1.table.stacks)
+    allin(b1, seats[:2], seats[-1])
+    room.run(3000)
+    assert room.live.snapshot()["broken"] == [3]
+    carry_out(room, ("break_table", "move_out"))
+    room.run(3000)
+    dst = next(b for b in (room.boxes[1], room.boxes[2]) if b.instructions("receive"))
+    refused = dst.instructions("receive")[0]
+    name, chips = refused["name"], refused["stack"]
+    assert chips == 3000  # nobody at table 3 played a hand: the LPPL starting stack
+    dst.done(refused["id"], "refused", "Seat %d is taken" % refused["seat"])
+    room.run(3000)
+    t = room.live.t
+    moves = [ev.payload for ev in room.live.lg.events if ev.action == "move"
+             and ev.payload["name"] == name]
+    assert len(moves) == 1 and moves[0]["by"] == "host" and moves[0]["from"][0] == 3
+    new = moves[0]["seat"]
+    assert new[0] in (1, 2) and new != [dst.number, refused["seat"]]
+    assert list(room.table_of(name)) == new
+    mine = [r for r in t.instrs.values() if r["action"] == "receive" and r["player"] == name
+            and _ins.state(r) not in ("cancelled", "refused")]
+    assert [(r["table"], r["body"]["seat"], r["body"]["stack"], r["move"]) for r in mine] == [
+        (new[0], new[1], 3000, None)]
+    notes = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
+    assert notes[-1] == (
+        "%s left table 3 seat %d, but table %d refused them (Seat %d is taken); table 3 is "
+        "broken: seat %s at table %d seat %d with 3000 chips" % (
+            name, moves[0]["from"][1], dst.number, refused["seat"], name, new[0], new[1]))
+    for _ in range(2):  # the other receives, and theirs
+        carry_out(room, ("receive",))
+        room.run(3000)
+    assert room.pending() == []
+    assert sorted(room.sizes().values()) == [7, 8]
+    for tb in (1, 2):  # every box has a player in each seat the league fills, and no other
+        assert sorted(room.boxes[tb].table.stacks) == sorted(room.live.t.seating()[tb])
+    assert room.boxes[new[0]].table.stacks[new[1]] == 3000
