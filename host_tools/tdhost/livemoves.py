@@ -214,19 +214,20 @@ def _instrs(evs):
     return sum(1 for a, _, _ in evs if a == "instr")
 
 
-def reseat(live, t, lg, seq, evs, name, stack, exclude, why):
+def reseat(live, t, lg, seq, evs, name, stack, exclude, why, dead_bb=None):
     """The events (after the batch *evs*) that give *name*, standing with *stack* chips
     and no seat at any box, a new seat (tdhost.liveplan.new_seat: not in *exclude*, nor
     at a broken table): the league's ``move`` there at once (``by`` "host") and a
-    ``receive`` of their own for its box, with a notice saying why (*why*)."""
+    ``receive`` of their own for its box (*dead_bb*: a latecomer's dead big blind goes
+    along), with a notice saying why (*why*)."""
     seat, note = _plan.new_seat(live, t, name, seq, exclude=exclude)
     p = t.decide_move(name, seat)
     p.update({"at_ms": live.now, "instrs": [], "by": "host"})
     text = "seat %s at table %d seat %d with %d chips" % (name, seat[0], seat[1], stack)
     return [("move", p, None),
             ("instr", _ins.instr(_ins.new_id(lg, t, _instrs(evs)), "receive", seat[0],
-                                 text, player=name, to=list(seat),
-                                 seat=seat[1], name=name, stack=stack), None),
+                                 text, player=name, to=list(seat), seat=seat[1],
+                                 name=name, stack=stack, dead_bb=dead_bb), None),
             ("notice", {"text": "%s: %s%s" % (why, text, "; " + note if note else ""),
                         "src": []}, None)]
 
@@ -253,7 +254,8 @@ def refused_own(live, r, p):
                 why, stack), "src": []}, None))
             return evs, None
         evs.append(("instr_result", _ins.cancel(r, "seated elsewhere"), None))
-        return evs + reseat(live, t, lg, seq, evs, name, stack, [to], why), None
+        return evs + reseat(live, t, lg, seq, evs, name, stack, [to], why,
+                            r["body"].get("dead_bb")), None
 
     live.write(build)
     live.plan_due = True
