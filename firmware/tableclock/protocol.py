@@ -32,11 +32,11 @@ spec is "name:type"; "name?:type" is optional; a type is int, nat (>= 0), pos
 ?T (a T or null).  Fields not in the table are kept (a newer minor version may
 add them).
 
-Versions: this side speaks 1.2 and accepts any 1.x.  A sender writes "1.0"
+Versions: this side speaks 1.3 and accepts any 1.x.  A sender writes "1.0"
 unless the frame needs a later minor: 1.1 added a box's ``ping`` to the host
 and the host's ``pong`` with ``host_ms`` (BOTH_WAYS); 1.2 the instructions
-``withdraw`` and ``deduct`` (ADDED; ``version_of``), so the 1.0 test vectors
-stay byte for byte what they were.  (1.2 also added the optional ``stack``
+``withdraw`` and ``deduct``, 1.3 ``take_out`` (ADDED; ``version_of``), so
+the 1.0 test vectors stay byte for byte what they were.  (1.2 also added the optional ``stack``
 of a box's ``instruction`` event: a field, tolerated by 1.0 and 1.1.)
 """
 
@@ -44,9 +44,9 @@ from binascii import hexlify
 
 from .hmac256 import hmac_sha256, same
 
-VERSION = "1.2"  # the protocol this side speaks
+VERSION = "1.3"  # the protocol this side speaks
 MAJOR = 1
-MINOR = 2
+MINOR = 3
 BASE = "1.0"  # what a sender writes in "v" unless its frame needs a later minor (BOTH_WAYS)
 MAX_FRAME = 4096  # bytes, newline included; longer frames are refused unread
 MAX_DEPTH = 8  # nesting of lists/objects, the envelope object counting as 1
@@ -96,7 +96,8 @@ BOTH_WAYS = {"ping": 1, "pong": 1}
 
 # Subkinds a later minor added: (kind, value of its SUBKINDS field): minor.
 # A frame carrying one is written with "v":"1.<minor>".
-ADDED = {("instruction", "withdraw"): 2, ("instruction", "deduct"): 2}
+ADDED = {("instruction", "withdraw"): 2, ("instruction", "deduct"): 2,
+         ("instruction", "take_out"): 3}
 
 # A box that has never been paired signs its hello with this well-known key
 # (key_id UNPAIRED_KEY_ID), so the host can read who is on a USB port before
@@ -119,6 +120,7 @@ SUBKINDS = {
         "message": "text:str",
         "withdraw": "instr:id",
         "deduct": "seat:pos chips:pos",
+        "take_out": "seat:pos name?:str",
     }),
     "event": ("what", {
         "hand_started": "hand:nat button?:?pos",

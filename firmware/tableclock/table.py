@@ -420,7 +420,8 @@ class Table:
         if self.moves:
             m = self.moves[0]
             raise Refused("First the TD's %s at seat %d" % (
-                "chip removal" if m[1] == 2 else "seat change", m[2]))
+                "chip removal" if m[1] == 2 else "take-out" if m[1] == 3 else "seat change",
+                m[2]))
         if self.clock.on_break():
             raise Refused("No new hand during the break (%d s left)" % self.clock.seconds_left())
         if self.clock.paused:

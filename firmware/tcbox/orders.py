@@ -36,6 +36,11 @@ Actions (the instruction's own fields in braces):
   seat dealt into the running hand: LATER, before that seat's own
   ``move_out`` if one waits (the player leaves with what is left).
   Refused when the seat is empty or has no more than ``chips``.
+- ``take_out`` {seat, name} (1.3): the TD entered that seat's player out
+  by hand (``tdhost bust``): the seat is taken out (the table's ``bust``:
+  its chips leave play, the box reports the seat out).  For a seat still
+  in the running hand: LATER, when the hand ends; a receive into that seat
+  then waits for it too.  An empty seat: DONE (nothing left to do).
 - ``withdraw`` {instr}: the host called instruction *instr* off.  The app
   handles it when it arrives (tcbox/app.py ``withdraw``, no Confirm);
   ``withdraw(table, instr)`` takes its entry out of ``table.moves``.
@@ -63,6 +68,7 @@ LATER = "later"
 OUT = 0  # a move's kind (table.moves[i][1]): the player leaves
 IN = 1  # ... a player arrives
 DEDUCT = 2  # ... chips are removed from the seat's stack
+TAKE = 3  # ... the seat's player is out (the TD's bust): taken out
 # the reasons of a withdraw's answers (docs/protocol.md, "withdraw")
 WITHDRAWN = "withdrawn by the host"  # the called-off instruction's ``refused``
 CARRIED_OUT = "already carried out"  # the withdraw's ``refused``: too late
@@ -111,6 +117,9 @@ def settle(t):
             elif m[1] == IN:
                 _open(t)
                 _table(t, {"do": "sit", "seat": m[2], "stack": m[3]})
+            elif m[1] == TAKE:
+                if m[2] in t.stacks:  # (the hand may have busted them already)
+                    _table(t, {"do": "bust", "seat": m[2]})
             else:
                 raise Refused("This box does not know that waiting change")
             out.append((m[0], DONE, None, stack))
@@ -188,7 +197,7 @@ def _receive(t, ins):
         raise Refused("No chips given for the player arriving in seat %d: ask the TD" % s)
     if waiting(t, s, IN):
         raise Refused("Seat %d is taken by a player arriving after this hand" % s)
-    if s in t.stacks and waiting(t, s, OUT):  # the seat frees up when the hand ends
+    if s in t.stacks and (waiting(t, s, OUT) or waiting(t, s, TAKE)):  # free after the hand
         t.moves.append([ins.get("id"), IN, s, c, as_int(ins.get("from_table", ins.get("table")))])
         return LATER
     _table(t, {"do": "sit", "seat": s, "stack": c})
@@ -212,6 +221,19 @@ def _deduct(t, ins):
             break
     t.moves.insert(at, [ins.get("id"), DEDUCT, s, c, None])
     return LATER
+
+
+def _take_out(t, ins):
+    s = _seat(t, ins)
+    if s not in t.stacks:
+        return DONE  # taken out already (or busted in a hand)
+    if t.hand is not None and s in t.hand.live:
+        if not waiting(t, s, TAKE):
+            t.moves.append([ins.get("id"), TAKE, s, None, None])
+            return LATER
+        raise Refused("Seat %d is taken out after this hand already" % s)
+    _table(t, {"do": "bust", "seat": s})
+    return DONE
 
 
 def _withdraw(t, ins):
@@ -274,6 +296,7 @@ ACTIONS = {
     "move_out": _move_out,
     "receive": _receive,
     "deduct": _deduct,
+    "take_out": _take_out,
     "withdraw": _withdraw,
     "break_table": _break_table,
     "redraw": _redraw,

@@ -105,6 +105,8 @@ def instruction_text(ins):
         return line
     if a == "deduct":
         return "Seat %s: remove %s chips from play" % (seat, _amount(ins.get("chips")))
+    if a == "take_out":
+        return "Take seat %s out: %s is out (TD)" % (seat, ins.get("name") or "the player")
     if a == "message":
         return ins.get("text") or ""
     return SENTENCES.get(a) or str(a)
@@ -138,11 +140,14 @@ HOLDS = {
 
 def later_text(m):
     """The sentence for a change waiting for the hand's end (an entry of
-    the table's ``moves``: [id, 0 out / 1 in / 2 deduct, seat, a, b])."""
+    the table's ``moves``: [id, 0 out / 1 in / 2 deduct / 3 take out, seat, a,
+    b])."""
     if m[1] == 0:
         return move_text(m) + " after this hand"
     if m[1] == 2:
         return "Seat %d: remove %s chips after this hand" % (m[2], _amount(m[3]))
+    if m[1] == 3:
+        return move_text(m) + " after this hand"
     return "Seat %d: a player arrives after this hand with %s chips" % (m[2], _amount(m[3]))
 
 
@@ -154,6 +159,8 @@ def move_text(m):
             m[2], "?" if m[3] is None else m[3], "?" if m[4] is None else m[4])
     if m[1] == 2:
         return "Seat %d: remove %s chips from play" % (m[2], _amount(m[3]))
+    if m[1] == 3:
+        return "Take seat %d out (TD)" % m[2]
     return "Seat %d: a player arrives with %s chips" % (m[2], _amount(m[3]))
 
 

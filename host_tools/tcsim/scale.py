@@ -24,8 +24,8 @@ What runs, in this process on the room's virtual clock (tcsim.room.Room):
   MqttLink over adafruit_minimqtt talks to Mosquitto; MQTT steps with the room through
   tcsim.nightnet (``MosquittoNet`` below: nightnet's ``Net`` with the per-box passwords, one
   pump per step, and a broker restart that stops and starts the same Mosquitto);
-- **the dealers** (:class:`ScaleDealer`, tcsim.nightbots' LeagueDealer) play, confirm every
-  instruction shown at once, and take out a seat the TD's bust names.
+- **the dealers** (:class:`ScaleDealer`, tcsim.nightbots' LeagueDealer) play and confirm
+  every instruction shown at once (a TD's bust comes as a ``take_out`` of the seat).
 
 **The drill** (``plan_for(minutes)``): the TD moves the level (the figure: virtual and wall
 time until the last box shows it), busts players in waves through ``Live.act("bust")`` (two
@@ -94,7 +94,6 @@ BOARDS = ("compact", "table")
 # without this line, 1.3 s with it.  Real boxes do not wait for each other: the line changes
 # this drill's wall time, not what a box sees.
 NODELAY = "set_tcp_nodelay true\n"
-TAKE_OUT = re.compile(r"take seat (\d+) out")
 
 
 class DrillError(RuntimeError):
@@ -184,46 +183,27 @@ class ScaleDealer(LeagueDealer):
     """The league night's dealer (tcsim.nightbots.LeagueDealer: betting that gets bolder
     as the blinds rise, showdowns, players away, clocks called, misclicks) with the drill's
     instruction policy: every instruction shown is confirmed at once -- the host sends a
-    ``receive`` only once the player has left the old table (protocol 1.2) -- except a
-    ``receive`` into a seat still held by a player the TD busted: it waits until the dealer
-    has taken that seat out (a chair is free once its player has gone; "Seat N is taken"
-    otherwise).  A ``message`` saying "... take seat N out" (the TD's bust) puts seat N on
-    that list; the dealer takes it out between hands, or during one once that player is
-    out of it.  Once ``closing``, no new hand is dealt.  (LeagueDealer's turn with its own
-    ``_ready``, ``_confirmed`` and ``_chores``: the night's walk-over wait for a receive is
-    not the drill's.)"""
+    ``receive`` only once the player has left the old table (protocol 1.2), and a TD's
+    bust comes as a ``take_out`` the box carries out itself (1.3) -- and once ``closing``,
+    no new hand is dealt.  (LeagueDealer's turn with its own ``_ready`` and ``_chores``:
+    the night's walk-over wait for a receive is not the drill's.)"""
 
     def __init__(self, box, seed=1):
         LeagueDealer.__init__(self, box, seed=seed)  # its own Floor: nobody walks over
         self.closing = False
-        self.take_out = []  # seats the TD's busts named, still held at the table
-        self.noted = set()  # ids of the TD's bust messages seen
-        self.taken_out = 0
+        self.taken_out = 0  # take_outs confirmed
 
     def _ready(self, ins):
-        """Every instruction at once, but a ``receive`` into a seat still to take out."""
-        return not (isinstance(ins, dict) and ins.get("action") == "receive"
-                    and ins.get("seat") in self.take_out)
+        """Every instruction at once."""
+        return True
 
     def _confirmed(self, ins):
-        """A TD's bust message ("... take seat N out") puts seat N on the list."""
-        m = TAKE_OUT.search(ins.get("text") or "") if isinstance(ins, dict) and \
-            ins.get("action") == "message" else None
-        if m and ins.get("id") not in self.noted:
-            self.noted.add(ins.get("id"))
-            self.take_out.append(int(m.group(1)))
+        """Counts the take_outs (the night's floor check of arrivals is not the drill's)."""
+        if isinstance(ins, dict) and ins.get("action") == "take_out":
+            self.taken_out += 1
 
     def _chores(self, st):
-        """Take out a listed seat (between hands, or once out of the hand); once
-        ``closing``, deal no new hand."""
-        for seat in list(self.take_out):
-            if str(seat) not in st["stacks"]:
-                self.take_out.remove(seat)
-            elif st["street"] is None or seat not in st["in_hand"]:
-                self.take_out.remove(seat)
-                self.do({"do": "bust", "seat": seat})
-                self.taken_out += 1
-                return "take out"
+        """Once ``closing``, deal no new hand."""
         if st["street"] is None and self.closing:
             self.idle(5)
             return "closed"
@@ -650,7 +630,7 @@ class Drill:
         for b in self.boxes.values():
             app = b.box
             if (app.table.hand is not None or app.awaiting() or app.waiting or app.table.moves
-                    or b.bot.take_out or (b.link is not None and b.link.outbox)):
+                    or (b.link is not None and b.link.outbox)):
                 return False
         return self.all_live()
 

@@ -29,7 +29,7 @@ import hashlib
 
 ACTIONS = ("move_out", "receive", "break_table", "redraw", "hand_for_hand_start",
            "hand_for_hand_stop", "next_hand", "pause", "resume", "message", "withdraw",
-           "deduct")
+           "deduct", "take_out")
 FINAL = ("done", "refused")  # a box's answers after which it shows the instruction no more
 
 

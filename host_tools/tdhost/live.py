@@ -116,6 +116,7 @@ class Live:
         self.plan_due = True  # a plan at start: the league may be ahead of its last plan
         self._start_plan = True  # ... once the boxes' statuses are in (START_PLAN_WAIT_MS)
         self.plan_bust = False  # the plan follows a bust: refused moves are dropped
+        self.taken = set()  # take_outs whose seat a box reported out since (livebusts)
         self.final_since = None  # Live's clock when it first waited for the final table
         self._swept = None  # the league's last seq when receives were last looked for
         self._version = 0
@@ -528,6 +529,8 @@ class Live:
             if out and r.get("move"):
                 _moves.late_done(self, r, stack, text + " after it was called off",
                                  [[box, eid]])
+            elif r["action"] == "receive" and res == "done":
+                _moves.seated_anyway(self, r, text + " after it was called off", [[box, eid]])
             return
         p = _ins.result(iid, res, "box", text, msg.get("reason"), [[box, eid]], stack)
         if res == "refused" and r["action"] == "receive":

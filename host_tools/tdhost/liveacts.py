@@ -94,13 +94,17 @@ def _joins(live, name):
 
 def _orphans(t):
     """Pending instructions an undo left without a reason: those of players no longer in
-    the game, and a chip deduction of a player whose arrival was undone."""
+    the game, a chip deduction of a player whose arrival was undone, and the take_out of
+    a player whose bust was undone."""
     out = []
     for r in _ins.pending(t):
         if not r.get("player") or r["action"] == "withdraw":
             continue
         e = t.get(r["player"])
-        if e is None or e.state != "in" or (r["action"] == "deduct" and e.absent):
+        if r["action"] == "take_out":  # the TD's bust undone: the player plays on
+            if e is None or e.state == "in":
+                out.append(r)
+        elif e is None or e.state != "in" or (r["action"] == "deduct" and e.absent):
             out.append(r)
     return out
 
@@ -270,25 +274,47 @@ def bust(live, a):
     chip_map = dict(zip(names, chips)) if chips else {}
     when = live.when()
 
+    at = {}  # where a box seats them now (before the bust)
+
     def build(t, lg, seq):
+        at.clear()
+        for n in names:
+            e = t.get(n)
+            if e is not None:
+                at[e.name] = _at_box(live, t, e.name)
         p = t.decide_bust(list(names), chip_map, None, None, when, lg)
         p["by"] = "td"
         return [("bust", p, None)], p
-    seats = {n: live.t.get(n).seat for n in names if live.t.get(n) is not None}
     p = live.write(build)
     t = live.t
     out = [n for tier in p["tiers"] for n in tier]
     live.after_bust(out)
-    for n in out:  # the box still has the player: its dealer takes them out
-        seat = seats.get(n)
-        if seat and not t.ended:
-            live.message(seat[0], "%s is out (entered by the TD): take seat %d out" % (
-                n, seat[1]))
+    # each box that still seats them takes the seat out (protocol 1.3): a write of its own,
+    # so that an `undo` of the bust finds it pending and calls it off (_cancel_orphans)
+    seats = [(n, at[n]) for n in out if at.get(n) is not None]
+    if seats and not t.ended:
+        live.write(lambda t2, lg, seq: ([("instr", _ins.instr(
+            _ins.new_id(lg, t2, k), "take_out", s[0], "table %d: take seat %d out (%s is "
+            "out, entered by the TD)" % (s[0], s[1], n), player=n, to=list(s), seat=s[1],
+            name=n), None) for k, (n, s) in enumerate(seats)], None))
     lines = ["%s is out: %s of %d" % (n, t.place_of(n), len(t.entrants()))
              for n in reversed(out)] + p["reasons"]
     if t.ended:
         lines.append("%s wins" % t.ended["tiers"][0][0])
     return ". ".join(lines) + "."
+
+
+def _at_box(live, t, name):
+    """[table, seat] where a box seats *name* now (tdhost.live ``name_at``: their league
+    seat, or the seat a move's receive carried out put them in), or None: walking between
+    tables, or nowhere a box knows."""
+    e = t.get(name)
+    if e is not None and e.seat and live.name_at(t, e.seat[0], e.seat[1]) == name:
+        return list(e.seat)
+    halves = _ins.moving_players(t).get(name)
+    if halves and len(halves) > 1 and _ins.state(halves[1]) == "done":
+        return list(halves[0]["to"])
+    return None
 
 
 def _clock_act(op, key=None):

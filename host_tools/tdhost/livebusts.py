@@ -32,8 +32,12 @@ the decision is written (tdhost.live marks them done then), so a host killed whi
 busts are being gathered gathers them again after its restart (docs/host.md §10.3).
 """
 
+import logging
+
 from tdhost import instructions as _ins
 from tdhost.league import Refused
+
+log = logging.getLogger("tdhost.live")
 
 BUST_WAIT_MS = 3000
 
@@ -154,9 +158,22 @@ def _seats_text(seats):
     return "seat%s %s" % ("s" if len(seats) > 1 else "", ", ".join(str(s) for s in seats))
 
 
+def td_out(live, t, table, seat):
+    """The id of the ``take_out`` of *table*, *seat* (the TD entered that seat's player
+    out by hand: tdhost.liveacts.bust) whose take-out at the box was not heard yet
+    (``live.taken``: once each), or None.  The box reports that seat out when its dealer
+    carries the take_out out: the report is expected, not news for the TD."""
+    for r in reversed(list(t.instrs.values())):
+        if r["action"] == "take_out" and r["table"] == table and r["body"].get("seat") == seat \
+                and not _ins.cancelled(r) and r["id"] not in live.taken:
+            return r["id"]
+    return None
+
+
 def decide(live, g):
     """One same-hand decision from the busts of group *g* (a ``bust`` event, and a
-    ``notice`` for seats where the league has nobody still in)."""
+    ``notice`` for seats where the league has nobody still in -- but a seat whose player
+    the TD entered out: ``td_out``, logged only)."""
     src = g.src()
     if all(tuple(s) in live.seen for s in src):
         return
@@ -164,13 +181,21 @@ def decide(live, g):
         live.notice("box %s without a table reports busts: ignored" % g.box, src)
         return
     when = live.when()
+    taken = []  # the take_outs whose seats this group takes out (td_out)
 
     def build(t, lg, seq):
         names, chips, lost = {}, {}, []
+        taken[:] = []
         for seat, c, _ in g.items:
             name = live.name_at(t, g.table, seat)
             if name is None or t.get(name) is None or t.get(name).state != "in":
-                lost.append(seat)
+                gone = td_out(live, t, g.table, seat)
+                if gone is None:
+                    lost.append(seat)
+                else:
+                    taken.append(gone)
+                    log.info("table %d: seat %d taken out at the box (%s)", g.table, seat,
+                             gone)
                 continue
             names[seat] = name
             if isinstance(c, int) and not isinstance(c, bool) and c >= 1:
@@ -197,6 +222,7 @@ def decide(live, g):
         live.notice("table %d: the box's bust of %s was not recorded: %s" % (
             g.table, _seats_text(g.seats()), err), src)
         return
+    live.taken.update(taken)
     if out:
         after_bust(live, out)
 
@@ -206,11 +232,12 @@ def after_bust(live, names):
     from the box that may still show it (a ``withdraw``: tdhost.instructions.cancel_all, in
     one batch with the cancellations); a new plan is due."""
     out = set(names)
-    if any(r.get("player") in out and r["action"] != "withdraw"
+    keep = ("withdraw", "take_out")  # a take_out is the TD's bust itself, at the box
+    if any(r.get("player") in out and r["action"] not in keep
            for r in _ins.pending(live.t)):
         def build(t, lg, seq):
             rs = [r for r in _ins.pending(t)
-                  if r.get("player") in out and r["action"] != "withdraw"]
+                  if r.get("player") in out and r["action"] not in keep]
             return _ins.cancel_all(lg, t, rs, lambda r: "%s is out" % r["player"],
                                    live.boxed), None
         live.write(build)

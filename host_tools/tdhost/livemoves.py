@@ -132,6 +132,37 @@ def late_done(live, r, stack, text, src):
         live.send_seating([final["table"]])
 
 
+def seated_anyway(live, r, text, src):
+    """A box answers ``done`` for the ``receive`` *r* the host had called off (its
+    withdraw came after the dealer's Confirm): the player sat down there.  The answer is
+    logged; a player who is out (the TD's bust cancelled the receive) is taken out of that
+    seat in the same write (a ``take_out``, protocol 1.3, unless one for them exists
+    already); a player still in gets a notice for the TD."""
+
+    def build(t, lg, seq):
+        r2 = t.instrs[r["id"]]
+        if "done" in _ins.results(r2, "box"):
+            return [], None
+        evs = [("instr_result", _ins.result(r["id"], "done", "box", text, None, src), None)]
+        name, to = r.get("player"), r.get("to")
+        e = t.get(name) if name else None
+        if e is None or not to:
+            return evs, None
+        if e.state == "in":
+            evs.append(("notice", {"text": "%s sat down at table %d seat %d after that was "
+                                   "called off: the TD seats them" % (name, to[0], to[1]),
+                                   "src": src}, None))
+        elif not any(x["action"] == "take_out" and x.get("player") == name
+                     and not _ins.cancelled(x) for x in t.instrs.values()):
+            evs.append(("instr", _ins.instr(
+                _ins.new_id(lg, t), "take_out", to[0], "table %d: take seat %d out (%s is "
+                "out; they sat down after that was called off)" % (to[0], to[1], name),
+                player=name, to=list(to), seat=to[1], name=name), None))
+        return evs, None
+
+    live.write(build)
+
+
 def refused_in(live, r, p):
     """The destination box refused a move's ``receive`` *r* (result payload *p*, e.g.
     "Seat 6 is taken": a player the TD entered out is still at that box) after the player

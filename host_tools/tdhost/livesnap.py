@@ -82,7 +82,7 @@ def _pending(live, t):
         to = r.get("to")
         if r["action"] == "move_out":
             seat, to_t, to_s = body.get("seat"), to[0], to[1]
-        elif r["action"] in ("receive", "deduct"):
+        elif r["action"] in ("receive", "deduct", "take_out"):
             seat, to_t, to_s = body.get("seat"), None, None
         elif r["action"] == "withdraw":  # the seat of what it calls off
             seat = t.instrs.get(body.get("instr"), {}).get("body", {}).get("seat")

@@ -168,6 +168,11 @@ def test_instruction_sentences():
         "Seat 3: remove 500 chips from play")
     assert instruction_text({"id": "k", "action": "deduct", "seat": 6, "chips": 1000}) == (
         "Seat 6: remove 1,000 chips from play")
+    # protocol 1.3: the TD entered a player out by hand
+    assert instruction_text({"id": "m", "action": "take_out", "seat": 4, "name": "Jon"}) == (
+        "Take seat 4 out: Jon is out (TD)")
+    assert instruction_text({"id": "n", "action": "take_out", "seat": 2}) == (
+        "Take seat 2 out: the player is out (TD)")
 
 
 def test_changes_waiting_for_the_hand_and_called_off_notes():
@@ -180,6 +185,9 @@ def test_changes_waiting_for_the_hand_and_called_off_notes():
     assert later_text(cy) == "Seat 5: a player arrives after this hand with 4,100 chips"
     assert later_text(late) == "Seat 3: remove 1,000 chips after this hand"
     assert move_text(late) == "Seat 3: remove 1,000 chips from play"
+    take = ["i-70", 3, 4, None, None]  # protocol 1.3: the TD's bust, after the hand
+    assert later_text(take) == "Take seat 4 out (TD) after this hand"
+    assert move_text(take) == "Take seat 4 out (TD)"
     assert called_off(move_text(out)) == "Called off: Move seat 3 to table 2 seat 7"
     b = _box()
     st = b.press("ok")                      # a hand: the first waiting change is on screen

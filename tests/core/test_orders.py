@@ -141,6 +141,51 @@ def test_receive_into_a_seat_whose_player_moves_out_waits_for_the_move():
     assert t.stacks[3] == 4100
 
 
+# ------------------------------------------------- the TD's bust (1.3)
+OUT4 = {"id": "i-70", "action": "take_out", "seat": 4, "name": "Jon"}
+
+
+def test_take_out_between_hands_takes_the_seat_and_its_chips_out_of_play():
+    t = _lppl8()
+    assert orders.carry_out(t, OUT4) == ("done", None, None)
+    assert 4 not in t.stacks and t.removed == 3000 and t.busted == [4]
+    assert t.last == "Seat 4 is out"
+    assert sum(t.stacks.values()) + t.removed == 8 * 3000
+    # again (a second take_out, or the dealer took the seat out by hand): nothing to do
+    assert orders.carry_out(t, dict(OUT4, id="i-71")) == ("done", None, None)
+    assert t.removed == 3000
+
+
+def test_take_out_of_a_seat_in_the_hand_waits_for_its_end_and_a_receive_behind_it():
+    t = _lppl8()
+    do(t, "hand")                                   # SB 1, BB 2: seat 4 is in the hand
+    assert orders.carry_out(t, OUT4) == ("later", None, None)
+    assert t.moves == [["i-70", orders.TAKE, 4, None, None]] and t.stacks[4] == 3000
+    assert _refused(t, dict(OUT4, id="i-72")) == "Seat 4 is taken out after this hand already"
+    # a mover sent to that seat sits down once it is free
+    assert orders.carry_out(t, dict(CY5, seat=4)) == ("later", None, None)
+    fold_round(t)
+    assert t.handle({"do": "hand"}) == "First the TD's take-out at seat 4"
+    assert orders.settle(t) == [("i-70", "done", None, None), ("i-42", "done", None, None)]
+    assert t.stacks[4] == 4100 and t.removed == 3000 and t.moves == []
+
+
+def test_take_out_of_a_seat_busted_in_the_hand_is_done_with_nothing_left_to_do():
+    t = _lppl8({1: 3000, 2: 3000, 3: 400, 4: 3000})
+    do(t, "hand")                                   # SB 1, BB 2: seat 3 acts first
+    assert orders.carry_out(t, dict(OUT4, seat=3))[0] == "later"
+    do(t, "allin")                                  # seat 3: 400
+    do(t, "fold")
+    do(t, "fold")
+    do(t, "call")                                   # seat 2 calls
+    while t.state()["street"] != "showdown":
+        do(t, "check")
+    do(t, "showdown", ranking=[[2], [3]])           # the hand busts seat 3 itself
+    assert 3 not in t.stacks and t.busted == [3] and t.removed == 0
+    assert orders.settle(t) == [("i-70", "done", None, None)]
+    assert t.busted == [3] and t.removed == 0       # not taken out twice
+
+
 # ------------------------------------------------- chips the TD removes
 # LPPL ¶14: "anyone not seated at the 'shuffle up and deal' call will have the
 # appropriate number of chips removed from their stack by the TD (500 during

@@ -13,6 +13,7 @@ from tableclock.protocol import (
     KINDS,
     MAX_FRAME,
     SUBKINDS,
+    VERSION,
     WINDOW,
     Forged,
     ProtocolError,
@@ -387,7 +388,7 @@ def test_every_kind_action_and_event_has_a_working_example():
     fields = {"move_out": {"seat": 3, "to_table": 2, "to_seat": 7},
               "receive": {"seat": 5, "name": "Cy", "stack": 4100, "from_table": 2},
               "withdraw": {"instr": "i-41"}, "deduct": {"seat": 3, "chips": 500},
-              "message": {"text": "Color up at the break"},
+              "take_out": {"seat": 4, "name": "Jon"}, "message": {"text": "Color up at the break"},
               "hand_started": {"hand": 12, "button": 4}, "hand_ended": {"hand": 12},
               "bust": {"seat": 3, "chips_start": 1500, "hand": 12}, "away": seat, "back": seat,
               "clock_called": seat, "error": {"text": "keypad stuck"},
@@ -411,7 +412,8 @@ def test_every_kind_action_and_event_has_a_working_example():
         for k in m:
             assert got[k] == m[k], (kind, k)
         added = ADDED.get((kind, m.get(SUBKINDS[kind][0]) if kind in SUBKINDS else None))
-        # the 1.0 directions and subkinds are still written 1.0; 1.2's withdraw, deduct 1.2
+        # the 1.0 directions and subkinds are still written 1.0; 1.2's withdraw, deduct
+        # 1.2; 1.3's take_out 1.3
         assert got["v"] == ("1.%d" % added if added else "1.0"), (kind, m)
         if kind in BOTH_WAYS:  # since 1.1 the other way too, written 1.1
             back = decode(encode(m, KEY, 9, to, 2, sender), KEY, sender)
@@ -443,8 +445,28 @@ def test_version_1_1_box_ping_and_host_pong():
     assert str(e) == 'unknown message kind "teleport"'
 
 
+def test_version_1_3_take_out():
+    """1.3: the TD's bust of a player a box still seats comes as ``take_out`` {seat,
+    name?}, written "1.3"."""
+    assert VERSION == "1.3" and ADDED[("instruction", "take_out")] == 3
+    body = {"action": "take_out", "seat": 4, "name": "Jon"}
+    assert version_of("instruction", "host", body) == "1.3"
+    frame = encode(dict(body, kind="instruction", id="i-60"), KEY, 48, "host", 5, "tc-01")
+    assert frame.startswith(b'{"v":"1.3","kind":"instruction"')
+    msg = Receiver(KEY, "tc-01").accept(frame)
+    assert (msg["v"], msg["action"], msg["seat"], msg["name"]) == ("1.3", "take_out", 4, "Jon")
+    bare = encode({"kind": "instruction", "id": "i-61", "action": "take_out", "seat": 2},
+                  KEY, 49, "host", 5, "tc-01")
+    assert decode(bare, KEY, "tc-01")["seat"] == 2  # the name is optional
+    for bad in ({"seat": 0}, {}, {"seat": 2, "name": 7}):
+        m = {"kind": "instruction", "id": "i-62", "action": "take_out"}
+        m.update(bad)
+        _raises(ProtocolError, encode, m, KEY, 1, "host", 0, "tc-01")
+
+
 def test_version_1_2_withdraw_deduct_and_the_stack_of_a_move_out():
-    assert ADDED == {("instruction", "withdraw"): 2, ("instruction", "deduct"): 2}
+    assert {k: v for k, v in ADDED.items() if v == 2} == {("instruction", "withdraw"): 2,
+                                                          ("instruction", "deduct"): 2}
     assert version_of("instruction", "host") == "1.0"
     assert version_of("instruction", "host", {"action": "move_out", "seat": 3}) == "1.0"
     assert version_of("instruction", "host", {"action": "withdraw", "instr": "i-41"}) == "1.2"

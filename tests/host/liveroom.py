@@ -245,7 +245,7 @@ def carry_out(room, actions=("move_out", "receive")):
     then players leave, then arrivals sit down.  A move's receive comes only once its
     move_out is done: another round after the room ran."""
     done = withdraw_all(room)
-    for action in ("move_out", "receive", "deduct", "break_table", "redraw",
+    for action in ("take_out", "move_out", "receive", "deduct", "break_table", "redraw",
                    "hand_for_hand_start", "next_hand", "hand_for_hand_stop", "message"):
         if action not in actions:
             continue
@@ -261,6 +261,8 @@ def carry_out(room, actions=("move_out", "receive")):
                     b.do("sit", seat=ins["seat"], stack=ins["stack"])
                 elif action == "deduct":
                     b.do("deduct", seat=ins["seat"], chips=ins["chips"])
+                elif action == "take_out" and ins["seat"] in b.table.stacks:
+                    b.do("bust", seat=ins["seat"])
                 b.done(ins["id"])
                 done.append(ins["id"])
     return done

@@ -451,3 +451,39 @@ def test_a_refused_td_action_changes_nothing(tmp_path):
             raise AssertionError("%s %s was accepted" % (action, args))
         assert live.snapshot() == before and live.version == version, action
     assert KEY and T0_MS  # the room's constants are what the boxes use
+
+
+def test_a_player_the_td_busts_while_walking_but_already_seated_is_taken_out(tmp_path):
+    """The TD enters out a player walking between tables (move_out done, receive on its
+    way), so the host calls the receive off -- but the destination's dealer had seated
+    them already and that box's ``done`` comes late.  The box holds a player the league
+    has out: in the same write as that answer the host sends it a ``take_out`` of the seat
+    (protocol 1.3), and once carried out box and league agree (the 300-table drill's
+    seed 2: a phantom with 4,050 chips at table 233)."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    player = out["player"]
+    chips = src.leave(got_out)
+    room.run(2000)
+    rcv = _receive(room, out)
+    got_in = [i for i in b1.got if i["id"] == rcv["id"]][0]
+    del room.boxes[1]  # table 1's box is not heard for a while ...
+    b1.do("sit", seat=got_in["seat"], stack=got_in["stack"])  # ... its dealer seats them
+    b1.done(got_in["id"])
+    room.live.act("bust", {"names": [player]})
+    room.run(2000)
+    t = room.live.t
+    assert _ins.state(t.instrs[rcv["id"]]) == "cancelled"
+    assert [r for r in t.instrs.values() if r["action"] == "take_out"] == []  # walking
+    room.boxes[1] = b1
+    room.run(3000)
+    outs = b1.instructions("take_out")
+    assert [(i["seat"], i["name"]) for i in outs] == [(got_in["seat"], player)]
+    assert b1.table.stacks[got_in["seat"]] == chips  # still there until the dealer confirms
+    assert _notices(room) == []
+    carry_out(room, ("take_out",))
+    room.run(3000)
+    assert got_in["seat"] not in b1.table.stacks
+    assert sorted(b1.table.stacks) == sorted(room.live.t.seating()[1])
+    assert _notices(room) == []  # the take-out's report is expected
+    assert [p for p in room.pending() if p["action"] == "take_out"] == []

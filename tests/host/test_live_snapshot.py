@@ -72,10 +72,14 @@ def test_the_snapshot_through_a_night_without_boxes(tmp_path):
                                   "above Cat: more chips at the start of the hand (1200 to 800)")
     live.poll(room.now)
     snap = _check(live.snapshot())
-    # the TD's bust goes to the boxes as messages; 7 players fit one table: the final table
+    # the TD's bust: each box takes the seat out (take_out, protocol 1.3); 7 players fit
+    # one table: the final table
     assert snap["final_table"] is True and len(snap["broken"]) == 1
     acts = sorted(p["action"] for p in snap["pending"])
-    assert acts == ["break_table", "message", "message", "redraw", "redraw"]
+    assert acts == ["break_table", "redraw", "redraw", "take_out", "take_out"]
+    outs = {p["player"]: (p["table"], p["seat"]) for p in snap["pending"]
+            if p["action"] == "take_out"}
+    assert outs == {n: tuple(live.t.get(n).seat) for n in ("Bob", "Cat")}
     assert {p["state"] for p in snap["pending"]} == {"queued"}
     assert [r["place"] for r in snap["results"]][-2:] == [8, 9]
     assert snap["log"][-1]["action"] == "instr" and all(

@@ -490,3 +490,50 @@ def test_a_player_refused_after_leaving_a_broken_table_gets_another_seat(tmp_pat
     for tb in (1, 2):  # every box has a player in each seat the league fills, and no other
         assert sorted(room.boxes[tb].table.stacks) == sorted(room.live.t.seating()[tb])
     assert room.boxes[new[0]].table.stacks[new[1]] == 3000
+
+
+def test_the_tds_bust_takes_the_seat_out_at_the_box_and_its_report_is_no_news(tmp_path):
+    """The TD enters a player out by hand (`bust`) while the box still seats them: in the
+    next write the box gets a ``take_out`` (protocol 1.3) for that seat; the dealer's
+    Confirm takes the seat out, and the box's report of the seat out is what the TD asked
+    for: no notice (stop 11's scale drill: 83 of its 89 notices were these).  A second
+    report of that seat out, with nobody the league knows there, is news."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    seat = sorted(b1.table.stacks)[0]
+    name = room.live.t.seating()[1][seat]
+    res = room.live.act("bust", {"names": [name]})
+    assert res["text"].startswith("%s is out: 20th of 20" % name)
+    room.run(2000)
+    assert [(i["seat"], i.get("name")) for i in b1.instructions("take_out")] == [(seat, name)]
+    assert b1.instructions("message") == []
+    r = [r for r in room.live.t.instrs.values() if r["action"] == "take_out"][0]
+    assert r["text"] == "table 1: take seat %d out (%s is out, entered by the TD)" % (
+        seat, name)
+    carry_out(room, ("take_out",))
+    room.run(3000)
+    assert seat not in b1.table.stacks and b1.table.removed == 3000
+    assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
+    assert [p["tiers"] for p in _busts(room.live)] == [[[name]]]  # the TD's, once
+    assert [p for p in room.pending() if p["action"] == "take_out"] == []  # done
+    b1.link.event(["bust", seat, 1200, None])  # a phantom: nobody sits there
+    room.run(3000)
+    assert [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"] == [
+        "table 1: the box reports seat %d out, where the league has nobody still in" % seat]
+
+
+def test_an_undone_td_bust_calls_its_take_out_off(tmp_path):
+    """The TD undoes a bust entered by mistake before the dealer confirmed the take_out:
+    the player plays on, so the take_out is cancelled and withdrawn from the box."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    seat = sorted(b1.table.stacks)[0]
+    name = room.live.t.seating()[1][seat]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    r = [r for r in room.live.t.instrs.values() if r["action"] == "take_out"][0]
+    assert _ins.state(r) == "cancelled"
+    assert [i["instr"] for i in b1.instructions("withdraw")] == [r["id"]]
+    assert room.live.t.get(name).state == "in" and seat in b1.table.stacks
