@@ -143,7 +143,7 @@
       el("td", {text: p.action}),
       el("td", {text: p.player || ""}),
       // a receive's own seat is where the player goes (the table they leave is its move_out's);
-      // a withdraw's and a deduct's is the seat concerned
+      // a withdraw's, a deduct's and a take_out's is the seat concerned
       el("td", {text: p.action === "receive" ? "–" : place(p.table, p.seat)}),
       el("td", {text: p.action === "receive" ? place(p.table, p.seat) : place(p.to_table, p.to_seat)}),
       el("td", {}, el("span", {class: "pill st-" + p.state, text: p.state})),
