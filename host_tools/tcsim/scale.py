@@ -564,12 +564,13 @@ class Drill:
 
     def _busts(self, wave):
         """The TD busts players: two at each of a few tables (so they are short and
-        balancing moves players), none who is moving."""
+        balancing moves players), none who is moving or waiting to sit down (a receive of
+        their own pending: the chips they carry would leave play uncounted by any box)."""
         live = self.live
         if live is None:
             return
         t = live.t
-        moving = _ins.moving_players(t)
+        moving = set(_ins.moving_players(t)) | _ins.arriving(t)
         broken = _plan.broken_tables(t)
         seating = t.seating()
         tables = sorted(tb for tb, seats in seating.items() if tb not in broken
