@@ -19,7 +19,8 @@ events see it.
                  kept in ``table.moves`` until the hand is over (the host
                  hears ``acknowledged`` now, ``done`` or ``refused`` then)
         *stack*: for a ``move_out`` DONE, the chips the player left with;
-        else None
+        for a ``take_out`` DONE that took a player out, their chips (so the
+        host knows the box reports that seat out next); else None
     for iid, result, reason, stack in settle(table): ...  # between hands
 
 Actions (the instruction's own fields in braces):
@@ -38,7 +39,8 @@ Actions (the instruction's own fields in braces):
   Refused when the seat is empty or has no more than ``chips``.
 - ``take_out`` {seat, name} (1.3): the TD entered that seat's player out
   by hand (``tdhost bust``): the seat is taken out (the table's ``bust``:
-  its chips leave play, the box reports the seat out).  For a seat still
+  its chips leave play, the box reports the seat out); DONE with those
+  chips as *stack*.  For a seat still
   in the running hand: LATER, when the hand ends; a receive into that seat
   then waits for it too.  An empty seat: DONE (nothing left to do).
 - ``withdraw`` {instr}: the host called instruction *instr* off.  The app
@@ -101,8 +103,8 @@ def carry_out(t, ins):
 def settle(t):
     """Between hands, carry out the changes waiting in ``t.moves``, in
     order.  Returns ``[(instruction id, DONE or REFUSED, reason, stack)]``
-    (stack: the chips of a player moved out, else None; [] while a hand
-    runs or nothing waits)."""
+    (stack: the chips of a player moved or taken out, else None; [] while
+    a hand runs or nothing waits)."""
     out = []  # type: list
     if t.hand is not None:
         return out
@@ -119,7 +121,7 @@ def settle(t):
                 _table(t, {"do": "sit", "seat": m[2], "stack": m[3]})
             elif m[1] == TAKE:
                 if m[2] in t.stacks:  # (the hand may have busted them already)
-                    _table(t, {"do": "bust", "seat": m[2]})
+                    stack = _bust(t, m[2])
             else:
                 raise Refused("This box does not know that waiting change")
             out.append((m[0], DONE, None, stack))
@@ -232,8 +234,14 @@ def _take_out(t, ins):
             t.moves.append([ins.get("id"), TAKE, s, None, None])
             return LATER
         raise Refused("Seat %d is taken out after this hand already" % s)
+    return DONE, _bust(t, s)
+
+
+def _bust(t, s):
+    """Seat *s* is taken out (the table's ``bust``); returns the chips that left play."""
+    c = t.stacks[s]
     _table(t, {"do": "bust", "seat": s})
-    return DONE
+    return c
 
 
 def _withdraw(t, ins):

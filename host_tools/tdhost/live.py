@@ -521,7 +521,10 @@ class Live:
         if res in _ins.results(r, "box"):
             return  # nothing new (a box repeats its answer to a repeated instruction)
         out = r["action"] == "move_out" and res == "done"
-        stack = _ins.chips(msg.get("stack")) if out else None
+        # a move_out's chips go with the player; a take_out's tell that the box took
+        # someone out, whose bust report follows (tdhost.livebusts.td_out)
+        stack = _ins.chips(msg.get("stack")) if res == "done" and r["action"] in (
+            "move_out", "take_out") else None
         text = "table %s: %s %s%s%s" % (r["table"], r["text"], res,
                                         ", %d chips" % stack if stack else "",
                                         ": %s" % msg["reason"] if msg.get("reason") else "")

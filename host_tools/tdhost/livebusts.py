@@ -160,12 +160,14 @@ def _seats_text(seats):
 
 def td_out(live, t, table, seat):
     """The id of the ``take_out`` of *table*, *seat* (the TD entered that seat's player
-    out by hand: tdhost.liveacts.bust) whose take-out at the box was not heard yet
-    (``live.taken``: once each), or None.  The box reports that seat out when its dealer
-    carries the take_out out: the report is expected, not news for the TD."""
-    for r in reversed(list(t.instrs.values())):
-        if r["action"] == "take_out" and r["table"] == table and r["body"].get("seat") == seat \
-                and not _ins.cancelled(r) and r["id"] not in live.taken:
+    out by hand: tdhost.liveacts.bust) not carried out yet, or answered ``done`` with the
+    chips it took out (``tdhost.instructions.take_outs``), whose report at the box was not
+    heard yet (``live.taken``: once each), or None.  Until then a bust the box reports at
+    that seat is that player's -- the dealer carrying the take_out out, or the hand
+    busting them -- whoever the league has seated there since (a latecomer, a player
+    seated elsewhere): expected, not news for the TD, and nobody else's bust."""
+    for r in _ins.take_outs(t, reported=True):
+        if r["table"] == table and r["body"].get("seat") == seat and r["id"] not in live.taken:
             return r["id"]
     return None
 
@@ -187,15 +189,14 @@ def decide(live, g):
         names, chips, lost = {}, {}, []
         taken[:] = []
         for seat, c, _ in g.items:
+            gone = td_out(live, t, g.table, seat)
+            if gone is not None:
+                taken.append(gone)
+                log.info("table %d: seat %d taken out at the box (%s)", g.table, seat, gone)
+                continue
             name = live.name_at(t, g.table, seat)
             if name is None or t.get(name) is None or t.get(name).state != "in":
-                gone = td_out(live, t, g.table, seat)
-                if gone is None:
-                    lost.append(seat)
-                else:
-                    taken.append(gone)
-                    log.info("table %d: seat %d taken out at the box (%s)", g.table, seat,
-                             gone)
+                lost.append(seat)
                 continue
             names[seat] = name
             if isinstance(c, int) and not isinstance(c, bool) and c >= 1:

@@ -51,8 +51,10 @@ def seating_after_moves(t, moving=None):
 
 
 def taken_seats(t):
-    """Seats a newcomer must not be drawn into: the destinations of pending moves."""
-    return [tuple(h[0]["to"]) for h in _ins.moving_players(t).values()]
+    """Seats a newcomer must not be drawn into: the destinations of pending moves, and
+    the seats of take_outs not carried out yet (the box still seats that player)."""
+    return [tuple(h[0]["to"]) for h in _ins.moving_players(t).values()] + [
+        (r["table"], r["body"]["seat"]) for r in _ins.take_outs(t)]
 
 
 def spare_tables(live, t):

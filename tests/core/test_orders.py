@@ -147,7 +147,7 @@ OUT4 = {"id": "i-70", "action": "take_out", "seat": 4, "name": "Jon"}
 
 def test_take_out_between_hands_takes_the_seat_and_its_chips_out_of_play():
     t = _lppl8()
-    assert orders.carry_out(t, OUT4) == ("done", None, None)
+    assert orders.carry_out(t, OUT4) == ("done", None, 3000)  # the chips taken out
     assert 4 not in t.stacks and t.removed == 3000 and t.busted == [4]
     assert t.last == "Seat 4 is out"
     assert sum(t.stacks.values()) + t.removed == 8 * 3000
@@ -166,7 +166,7 @@ def test_take_out_of_a_seat_in_the_hand_waits_for_its_end_and_a_receive_behind_i
     assert orders.carry_out(t, dict(CY5, seat=4)) == ("later", None, None)
     fold_round(t)
     assert t.handle({"do": "hand"}) == "First the TD's take-out at seat 4"
-    assert orders.settle(t) == [("i-70", "done", None, None), ("i-42", "done", None, None)]
+    assert orders.settle(t) == [("i-70", "done", None, 3000), ("i-42", "done", None, None)]
     assert t.stacks[4] == 4100 and t.removed == 3000 and t.moves == []
 
 

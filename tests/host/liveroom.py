@@ -13,6 +13,7 @@ import os
 
 from hostutil import EXAMPLES, T0, at, players, run
 
+from tcbox import orders
 from tcbox.link import LIVE, Link
 from tdhost.live import Live
 from tdhost.pipe import Cable
@@ -261,8 +262,12 @@ def carry_out(room, actions=("move_out", "receive")):
                     b.do("sit", seat=ins["seat"], stack=ins["stack"])
                 elif action == "deduct":
                     b.do("deduct", seat=ins["seat"], chips=ins["chips"])
-                elif action == "take_out" and ins["seat"] in b.table.stacks:
-                    b.do("bust", seat=ins["seat"])
+                elif action == "take_out":  # as tcbox.app.App.ack: the answer (with the
+                    res, why, chips = orders.carry_out(b.table, ins)  # chips), then the
+                    b.done(ins["id"], "acknowledged" if res == "later" else res, why, chips)
+                    b.link.observe(b.table.state())  # box's report of the seat out
+                    done.append(ins["id"])
+                    continue
                 b.done(ins["id"])
                 done.append(ins["id"])
     return done

@@ -537,3 +537,42 @@ def test_an_undone_td_bust_calls_its_take_out_off(tmp_path):
     assert _ins.state(r) == "cancelled"
     assert [i["instr"] for i in b1.instructions("withdraw")] == [r["id"]]
     assert room.live.t.get(name).state == "in" and seat in b1.table.stacks
+
+
+def test_a_seat_whose_take_out_waits_for_the_hand_is_nobody_elses_until_it_is_done(tmp_path):
+    """The TD enters out a player still in the hand at the box: the take_out waits for the
+    hand's end.  Meanwhile the seat is not free for a newcomer (the host draws latecomers
+    elsewhere), and even a player the TD seats there by hand is not the one the box's
+    report of that seat out is about: that report is the take_out, and the newcomer plays
+    on (the 300-table drill's seed 2: a player seated elsewhere into such a seat was
+    counted out when the dealer took the old player out)."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    room.wait(T0_MS + 6 * 60000 - room.now)
+    b1.do("hand")
+    st = b1.table.state()
+    seat = [s for s in st["in_hand"] if s != st["action"]][0]
+    name = room.live.t.seating()[1][seat]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    ins = b1.instructions("take_out")[0]
+    assert orders.carry_out(b1.table, ins) == ("later", None, None)  # in the hand
+    b1.done(ins["id"], "acknowledged")
+    room.run(2000)
+    room.live.act("late", {"name": "Uma"})  # drawn: never that seat
+    assert room.table_of("Uma") != (1, seat)
+    room.live.act("late", {"name": "Vic", "seat": "1.%d" % seat})  # the TD's choice
+    room.run(2000)
+    while b1.table.state()["street"] is not None:
+        b1.do("fold")
+    for iid, res, reason, chips in orders.settle(b1.table):  # as tcbox.app.App.settle:
+        b1.done(iid, res, reason, chips)  # the answer (3000 chips taken out) ...
+    b1.link.observe(b1.table.state())  # ... then the box's report of the seat out
+    room.run(3000)
+    assert seat not in b1.table.stacks and b1.table.busted[-1:] == [seat]
+    t = room.live.t
+    assert t.get("Vic").state == "in" and t.get(name).state == "out"
+    assert [p["tiers"] for p in _busts(room.live)] == [[[name]]]  # the TD's only
+    assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
+    rcv = [i for i in b1.instructions("receive") if i["name"] == "Vic"]
+    assert [(i["seat"], i["stack"]) for i in rcv] == [(seat, 2500)]
