@@ -101,13 +101,11 @@ def pending(t):
     return [r for r in t.instrs.values() if not complete(r)]
 
 
-def take_outs(t, reported=False):
+def take_outs(t):
     """The ``take_out``s not carried out yet (not cancelled, no ``done`` from the box or
-    the TD): their seats still hold the player the TD entered out.  With *reported*,
-    also those the box answered ``done`` with a ``stack``: it took that player out, and
-    its report of the seat out may still be on its way (the box answers first)."""
+    the TD): their seats still hold the player the TD entered out."""
     return [r for r in t.instrs.values() if r["action"] == "take_out" and not cancelled(r)
-            and ("done" not in results(r) or (reported and done_stack(r) is not None))]
+            and "done" not in results(r)]
 
 
 def moves(t):

@@ -116,7 +116,6 @@ class Live:
         self.plan_due = True  # a plan at start: the league may be ahead of its last plan
         self._start_plan = True  # ... once the boxes' statuses are in (START_PLAN_WAIT_MS)
         self.plan_bust = False  # the plan follows a bust: refused moves are dropped
-        self.taken = set()  # take_outs whose seat a box reported out since (livebusts)
         self.final_since = None  # Live's clock when it first waited for the final table
         self._swept = None  # the league's last seq when receives were last looked for
         self._version = 0

@@ -158,24 +158,39 @@ def _seats_text(seats):
     return "seat%s %s" % ("s" if len(seats) > 1 else "", ", ".join(str(s) for s in seats))
 
 
-def td_out(live, t, table, seat):
-    """The id of the ``take_out`` of *table*, *seat* (the TD entered that seat's player
-    out by hand: tdhost.liveacts.bust) not carried out yet, or answered ``done`` with the
-    chips it took out (``tdhost.instructions.take_outs``), whose report at the box was not
-    heard yet (``live.taken``: once each), or None.  Until then a bust the box reports at
+def td_out(t, table, seat):
+    """The ``take_out`` of *table*, *seat* (the TD entered that seat's player out by hand:
+    tdhost.liveacts.bust) whose player the box may still report out, or None: one not
+    cancelled, not ``reported`` yet (below), written since the final table's draw, and
+    either not carried out yet or answered ``done`` with the chips it took out (the box
+    answers first, then reports the seat out) -- unless a ``receive`` into that seat
+    written after it is done: the seat is someone else's then (a take-out is reported
+    before the seat is filled again, or not at all).  Until then a bust the box reports at
     that seat is that player's -- the dealer carrying the take_out out, or the hand
-    busting them -- whoever the league has seated there since (a latecomer, a player
-    seated elsewhere): expected, not news for the TD, and nobody else's bust."""
-    for r in _ins.take_outs(t, reported=True):
-        if r["table"] == table and r["body"].get("seat") == seat and r["id"] not in live.taken:
-            return r["id"]
+    busting them -- whoever the league has seated there since: expected, not news for
+    the TD, and nobody else's bust."""
+    rs = list(t.instrs.values())
+    start = t.final.get("instrs_before", 0) if t.final else 0
+    for i in range(len(rs) - 1, start - 1, -1):
+        r = rs[i]
+        if r["action"] != "take_out" or r["table"] != table or r["body"].get("seat") != seat:
+            continue
+        res = _ins.results(r)
+        if _ins.cancelled(r) or "reported" in res or ("done" in res
+                                                      and _ins.done_stack(r) is None):
+            return None
+        if any(x["action"] == "receive" and x["table"] == table
+               and x["body"].get("seat") == seat and _ins.state(x) == "done"
+               for x in rs[i + 1:]):
+            return None
+        return r
     return None
 
 
 def decide(live, g):
     """One same-hand decision from the busts of group *g* (a ``bust`` event, and a
     ``notice`` for seats where the league has nobody still in -- but a seat whose player
-    the TD entered out: ``td_out``, logged only)."""
+    the TD entered out: ``td_out``, a ``reported`` result of that take_out)."""
     src = g.src()
     if all(tuple(s) in live.seen for s in src):
         return
@@ -183,16 +198,16 @@ def decide(live, g):
         live.notice("box %s without a table reports busts: ignored" % g.box, src)
         return
     when = live.when()
-    taken = []  # the take_outs whose seats this group takes out (td_out)
 
     def build(t, lg, seq):
         names, chips, lost = {}, {}, []
-        taken[:] = []
+        taken = []  # the take_outs whose seats this group reports out (td_out)
         for seat, c, _ in g.items:
-            gone = td_out(live, t, g.table, seat)
-            if gone is not None:
-                taken.append(gone)
-                log.info("table %d: seat %d taken out at the box (%s)", g.table, seat, gone)
+            r = td_out(t, g.table, seat)
+            if r is not None:  # logged as the take_out's: it is reported once
+                taken.append(("instr_result", _ins.result(
+                    r["id"], "reported", "box", "table %d: seat %d reported out (%s)" % (
+                        g.table, seat, r["text"]), None, src), None))
                 continue
             name = live.name_at(t, g.table, seat)
             if name is None or t.get(name) is None or t.get(name).state != "in":
@@ -201,7 +216,7 @@ def decide(live, g):
             names[seat] = name
             if isinstance(c, int) and not isinstance(c, bool) and c >= 1:
                 chips[name] = c
-        evs = []
+        evs = list(taken)
         if lost:
             evs.append(("notice", {"text": "table %d: the box reports %s out, where the "
                                    "league has nobody still in" % (g.table, _seats_text(lost)),
@@ -223,7 +238,6 @@ def decide(live, g):
         live.notice("table %d: the box's bust of %s was not recorded: %s" % (
             g.table, _seats_text(g.seats()), err), src)
         return
-    live.taken.update(taken)
     if out:
         after_bust(live, out)
 

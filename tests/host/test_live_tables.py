@@ -576,3 +576,44 @@ def test_a_seat_whose_take_out_waits_for_the_hand_is_nobody_elses_until_it_is_do
     assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
     rcv = [i for i in b1.instructions("receive") if i["name"] == "Vic"]
     assert [(i["seat"], i["stack"]) for i in rcv] == [(seat, 2500)]
+
+
+def test_a_take_out_whose_seat_is_filled_in_the_same_breath_never_swallows_a_later_bust(
+        tmp_path):
+    """The take_out and a receive into the same seat both wait for the hand's end, and
+    the box carries them out together: the seat is taken out and filled again before the
+    box looks, so it never reports the take-out (its answer says 3000 chips went out).
+    When the newcomer later busts at that seat, that is their bust, not the take-out's
+    report (the 60-table drill: a mover's bust was swallowed and the league kept them)."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    room.wait(T0_MS + 6 * 60000 - room.now)
+    b1.do("hand")
+    st = b1.table.state()
+    seat = [s for s in st["in_hand"] if s != st["action"]][0]
+    name = room.live.t.seating()[1][seat]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    take = b1.instructions("take_out")[0]
+    assert orders.carry_out(b1.table, take) == ("later", None, None)
+    b1.done(take["id"], "acknowledged")
+    room.live.act("late", {"name": "Vic", "seat": "1.%d" % seat})
+    room.run(2000)
+    vic = [i for i in b1.instructions("receive") if i["name"] == "Vic"][0]
+    assert orders.carry_out(b1.table, vic) == ("later", None, None)  # behind the take-out
+    b1.done(vic["id"], "acknowledged")
+    while b1.table.state()["street"] is not None:
+        b1.do("fold")
+    assert [r[:2] for r in orders.settle(b1.table)] == [(take["id"], "done"), (vic["id"], "done")]
+    b1.done(take["id"], "done", None, 3000)
+    b1.done(vic["id"], "done")
+    b1.link.observe(b1.table.state())  # the seat full before and after: no report of it
+    room.run(3000)
+    assert b1.table.stacks[seat] == 2500
+    others = sorted(s for s in b1.table.stacks if s != seat)
+    allin(b1, [seat], others[-1])  # Vic busts
+    room.run(3000)
+    t = room.live.t
+    assert t.get("Vic").state == "out"
+    assert [p["tiers"] for p in _busts(room.live)] == [[[name]], [["Vic"]]]
+    assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
