@@ -1,6 +1,6 @@
 """What a host instruction does to the table (issue #5: balancing and
 breaking delivered to the boxes; hand for hand; protocol 1.2: chip removals
-and instructions called off).
+and instructions called off; 1.3: the TD's take-outs).
 
 docs/protocol.md ("Instruction actions") defines the instructions,
 docs/box.md ("Instructions from the host") what the dealer sees and
