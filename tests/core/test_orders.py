@@ -86,10 +86,16 @@ def test_a_move_confirmed_during_a_hand_is_carried_out_as_it_ends():
     assert st["bb_seat"] == 4 and "3" not in st["stacks"]
 
 
-def test_a_move_for_a_player_who_busts_in_the_hand_is_refused_at_its_end():
+def _seat3_short():
+    """LPPL, 4 players, seat 3 with 400 chips; the first hand is dealt (SB 1, BB 2: seat 3
+    acts first)."""
     t = _lppl8({1: 3000, 2: 3000, 3: 400, 4: 3000})
-    do(t, "hand")                                   # SB 1, BB 2: seat 3 acts first
-    assert orders.carry_out(t, MOVE3)[0] == "later"
+    do(t, "hand")
+    return t
+
+
+def _seat3_busts(t):
+    """Seat 3 moves all in, seat 2 calls and wins: the hand busts seat 3."""
     do(t, "allin")                                  # seat 3: 400
     do(t, "fold")
     do(t, "fold")
@@ -97,6 +103,12 @@ def test_a_move_for_a_player_who_busts_in_the_hand_is_refused_at_its_end():
     while t.state()["street"] != "showdown":
         do(t, "check")
     do(t, "showdown", ranking=[[2], [3]])
+
+
+def test_a_move_for_a_player_who_busts_in_the_hand_is_refused_at_its_end():
+    t = _seat3_short()
+    assert orders.carry_out(t, MOVE3)[0] == "later"
+    _seat3_busts(t)
     assert 3 not in t.stacks and t.busted == [3]
     assert orders.settle(t) == [("i-41", "refused", "Seat 3 is empty", None)]
 
@@ -171,16 +183,9 @@ def test_take_out_of_a_seat_in_the_hand_waits_for_its_end_and_a_receive_behind_i
 
 
 def test_take_out_of_a_seat_busted_in_the_hand_is_done_with_nothing_left_to_do():
-    t = _lppl8({1: 3000, 2: 3000, 3: 400, 4: 3000})
-    do(t, "hand")                                   # SB 1, BB 2: seat 3 acts first
+    t = _seat3_short()
     assert orders.carry_out(t, dict(OUT4, seat=3))[0] == "later"
-    do(t, "allin")                                  # seat 3: 400
-    do(t, "fold")
-    do(t, "fold")
-    do(t, "call")                                   # seat 2 calls
-    while t.state()["street"] != "showdown":
-        do(t, "check")
-    do(t, "showdown", ranking=[[2], [3]])           # the hand busts seat 3 itself
+    _seat3_busts(t)                                 # the hand busts seat 3 itself
     assert 3 not in t.stacks and t.busted == [3] and t.removed == 0
     assert orders.settle(t) == [("i-70", "done", None, None)]
     assert t.busted == [3] and t.removed == 0       # not taken out twice

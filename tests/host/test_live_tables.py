@@ -539,13 +539,10 @@ def test_an_undone_td_bust_calls_its_take_out_off(tmp_path):
     assert room.live.t.get(name).state == "in" and seat in b1.table.stacks
 
 
-def test_a_seat_whose_take_out_waits_for_the_hand_is_nobody_elses_until_it_is_done(tmp_path):
-    """The TD enters out a player still in the hand at the box: the take_out waits for the
-    hand's end.  Meanwhile the seat is not free for a newcomer (the host draws latecomers
-    elsewhere), and even a player the TD seats there by hand is not the one the box's
-    report of that seat out is about: that report is the take_out, and the newcomer plays
-    on (the 300-table drill's seed 2: a player seated elsewhere into such a seat was
-    counted out when the dealer took the old player out)."""
+def _td_bust_in_the_hand(tmp_path):
+    """Six minutes in, table 1 deals; the TD enters out a player still in that hand, and
+    the dealer confirms the take_out, which waits for the hand's end.  Returns (room, the
+    box, the seat, the player, the take_out as the box got it)."""
     room = Room(tmp_path)
     b1 = room.boxes[1]
     room.wait(T0_MS + 6 * 60000 - room.now)
@@ -555,9 +552,20 @@ def test_a_seat_whose_take_out_waits_for_the_hand_is_nobody_elses_until_it_is_do
     name = room.live.t.seating()[1][seat]
     room.live.act("bust", {"names": [name]})
     room.run(2000)
-    ins = b1.instructions("take_out")[0]
-    assert orders.carry_out(b1.table, ins) == ("later", None, None)  # in the hand
-    b1.done(ins["id"], "acknowledged")
+    take = b1.instructions("take_out")[0]
+    assert orders.carry_out(b1.table, take) == ("later", None, None)  # in the hand
+    b1.done(take["id"], "acknowledged")
+    return room, b1, seat, name, take
+
+
+def test_a_seat_whose_take_out_waits_for_the_hand_is_nobody_elses_until_it_is_done(tmp_path):
+    """The TD enters out a player still in the hand at the box: the take_out waits for the
+    hand's end.  Meanwhile the seat is not free for a newcomer (the host draws latecomers
+    elsewhere), and even a player the TD seats there by hand is not the one the box's
+    report of that seat out is about: that report is the take_out, and the newcomer plays
+    on (the 300-table drill's seed 2: a player seated elsewhere into such a seat was
+    counted out when the dealer took the old player out)."""
+    room, b1, seat, name, ins = _td_bust_in_the_hand(tmp_path)
     room.run(2000)
     room.live.act("late", {"name": "Uma"})  # drawn: never that seat
     assert room.table_of("Uma") != (1, seat)
@@ -585,18 +593,7 @@ def test_a_take_out_whose_seat_is_filled_in_the_same_breath_never_swallows_a_lat
     box looks, so it never reports the take-out (its answer says 3000 chips went out).
     When the newcomer later busts at that seat, that is their bust, not the take-out's
     report (the 60-table drill: a mover's bust was swallowed and the league kept them)."""
-    room = Room(tmp_path)
-    b1 = room.boxes[1]
-    room.wait(T0_MS + 6 * 60000 - room.now)
-    b1.do("hand")
-    st = b1.table.state()
-    seat = [s for s in st["in_hand"] if s != st["action"]][0]
-    name = room.live.t.seating()[1][seat]
-    room.live.act("bust", {"names": [name]})
-    room.run(2000)
-    take = b1.instructions("take_out")[0]
-    assert orders.carry_out(b1.table, take) == ("later", None, None)
-    b1.done(take["id"], "acknowledged")
+    room, b1, seat, name, take = _td_bust_in_the_hand(tmp_path)
     room.live.act("late", {"name": "Vic", "seat": "1.%d" % seat})
     room.run(2000)
     vic = [i for i in b1.instructions("receive") if i["name"] == "Vic"][0]
