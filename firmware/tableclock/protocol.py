@@ -36,8 +36,9 @@ Versions: this side speaks 1.3 and accepts any 1.x.  A sender writes "1.0"
 unless the frame needs a later minor: 1.1 added a box's ``ping`` to the host
 and the host's ``pong`` with ``host_ms`` (BOTH_WAYS); 1.2 the instructions
 ``withdraw`` and ``deduct``, 1.3 ``take_out`` (ADDED; ``version_of``), so
-the 1.0 test vectors stay byte for byte what they were.  (1.2 also added the optional ``stack``
-of a box's ``instruction`` event: a field, tolerated by 1.0 and 1.1.)
+the 1.0 test vectors stay byte for byte what they were.  (1.2 also added
+the optional ``stack`` of a box's ``instruction`` event: a field, tolerated
+by 1.0 and 1.1.)
 """
 
 from binascii import hexlify

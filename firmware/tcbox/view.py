@@ -142,12 +142,10 @@ def later_text(m):
     """The sentence for a change waiting for the hand's end (an entry of
     the table's ``moves``: [id, 0 out / 1 in / 2 deduct / 3 take out, seat, a,
     b])."""
-    if m[1] == 0:
+    if m[1] == 0 or m[1] == 3:
         return move_text(m) + " after this hand"
     if m[1] == 2:
         return "Seat %d: remove %s chips after this hand" % (m[2], _amount(m[3]))
-    if m[1] == 3:
-        return move_text(m) + " after this hand"
     return "Seat %d: a player arrives after this hand with %s chips" % (m[2], _amount(m[3]))
 
 

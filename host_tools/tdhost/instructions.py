@@ -178,6 +178,15 @@ def receive(lg, t, k, out, stack):
         name=player, stack=stack, from_table=frm[0])
 
 
+def take_out(lg, t, k, player, seat, why):
+    """The ``instr`` payload of a ``take_out`` (protocol 1.3): the box at *seat* [table,
+    seat] takes *player* out of it; *why* ends the sentence in the log ("entered by the
+    TD").  *k*: how many ids this batch has taken already."""
+    return instr(new_id(lg, t, k), "take_out", seat[0], "table %d: take seat %d out (%s is "
+                 "out, %s)" % (seat[0], seat[1], player, why), player=player, to=list(seat),
+                 seat=seat[1], name=player)
+
+
 def withdraw(lg, t, k, r):
     """A ``withdraw`` of instruction *r* (the host called it off) to *r*'s table's box."""
     return instr(new_id(lg, t, k), "withdraw", r["table"], "withdraw from table %d: %s"

@@ -293,10 +293,9 @@ def bust(live, a):
     # so that an `undo` of the bust finds it pending and calls it off (_cancel_orphans)
     seats = [(n, at[n]) for n in out if at.get(n) is not None]
     if seats and not t.ended:
-        live.write(lambda t2, lg, seq: ([("instr", _ins.instr(
-            _ins.new_id(lg, t2, k), "take_out", s[0], "table %d: take seat %d out (%s is "
-            "out, entered by the TD)" % (s[0], s[1], n), player=n, to=list(s), seat=s[1],
-            name=n), None) for k, (n, s) in enumerate(seats)], None))
+        live.write(lambda t2, lg, seq: ([("instr", _ins.take_out(
+            lg, t2, k, n, s, "entered by the TD"), None) for k, (n, s) in enumerate(seats)],
+            None))
     lines = ["%s is out: %s of %d" % (n, t.place_of(n), len(t.entrants()))
              for n in reversed(out)] + p["reasons"]
     if t.ended:
@@ -306,14 +305,13 @@ def bust(live, a):
 
 def _at_box(live, t, name):
     """[table, seat] where a box seats *name* now (tdhost.live ``name_at``: their league
-    seat, or the seat a move's receive carried out put them in), or None: walking between
-    tables, or nowhere a box knows."""
+    seat, or the destination of a move whose receive the box carried out), or None:
+    walking between tables, or nowhere a box knows."""
     e = t.get(name)
-    if e is not None and e.seat and live.name_at(t, e.seat[0], e.seat[1]) == name:
-        return list(e.seat)
     halves = _ins.moving_players(t).get(name)
-    if halves and len(halves) > 1 and _ins.state(halves[1]) == "done":
-        return list(halves[0]["to"])
+    for seat in ((e.seat if e is not None else None), halves and halves[0]["to"]):
+        if seat and live.name_at(t, seat[0], seat[1]) == name:
+            return list(seat)
     return None
 
 

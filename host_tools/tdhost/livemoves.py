@@ -154,10 +154,8 @@ def seated_anyway(live, r, text, src):
                                    "src": src}, None))
         elif not any(x["action"] == "take_out" and x.get("player") == name
                      and not _ins.cancelled(x) for x in t.instrs.values()):
-            evs.append(("instr", _ins.instr(
-                _ins.new_id(lg, t), "take_out", to[0], "table %d: take seat %d out (%s is "
-                "out; they sat down after that was called off)" % (to[0], to[1], name),
-                player=name, to=list(to), seat=to[1], name=name), None))
+            evs.append(("instr", _ins.take_out(
+                lg, t, 0, name, to, "seated after their receive was called off"), None))
         return evs, None
 
     live.write(build)
