@@ -250,7 +250,7 @@ class LeagueDealer(RoomNight):
 
     def _chores(self, st):
         """Something the dealer does before the hand's own business, as a word for the
-        turn, or None (none here: tcsim.scale's dealer takes out seats)."""
+        turn, or None (none here: tcsim.scale's dealer deals no new hand once closing)."""
         return None
 
     def _ready(self, ins):
