@@ -26,13 +26,16 @@ def main(argv=None):
     ap.add_argument("--heapsize", default="256K")
     ap.add_argument("--dir", default=os.path.join(HERE, "core"))
     a = ap.parse_args(argv)
-    env = dict(os.environ, MICROPYPATH="%s:%s" % (os.path.join(ROOT, "firmware"), a.dir))
+    # Paths relative to the repository: the heap a module needs must not depend
+    # on where the clone lives (its path's length changes every allocation).
+    rel = os.path.relpath(a.dir, ROOT)
+    env = dict(os.environ, MICROPYPATH="firmware:" + rel)
     mods = sorted(f[:-3] for f in os.listdir(a.dir) if f.startswith("test_") and f.endswith(".py"))
     passed = failed = 0
     for m in mods:
         p = subprocess.run([a.micropython, "-X", "heapsize=" + a.heapsize,
-                            os.path.join(HERE, "mpy_runner.py"), a.dir, "-m", m],
-                           env=env, capture_output=True, text=True, timeout=600)
+                            os.path.join("tests", "mpy_runner.py"), rel, "-m", m],
+                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
         got = re.findall(r"^(\d+) passed, (\d+) failed$", p.stdout, re.M)
         if not got:
             print("%s: no result (exit %d)\n%s%s" % (m, p.returncode, p.stdout[-2000:],

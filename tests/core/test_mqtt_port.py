@@ -101,7 +101,7 @@ def test_the_inbox_takes_the_boxes_topic_refuses_pair_and_drops_the_oldest():
     p = _port()
     p._message(None, "tc/ev1/box/tc-02/in", bytearray(PING))  # another box's topic
     p._message(None, p.t_in, bytearray(PAIR))  # pairing is for USB only
-    p._message(None, p.t_in, bytearray(b"x" * 4097))
+    p._message(None, p.t_in, bytearray(4097))  # one byte more than a frame
     assert p.in_waiting == 0 and p.refused_pairs == 1 and p.too_large == 1
     p._message(None, p.t_in, bytearray(PING))
     assert p.in_waiting == len(PING) + 1  # with its newline
@@ -109,7 +109,7 @@ def test_the_inbox_takes_the_boxes_topic_refuses_pair_and_drops_the_oldest():
     for i in range(INBOX_MAX + 3):
         p._queue(b"%02d" % i + b"y" * 98 + b"\n")
     assert len(p.inbox) == INBOX_MAX and p.dropped == 3 and p.read(2) == b"03"
-    big = b"z" * 4000 + b"\n"
+    big = b"z" * 4001
     p._queue(big)
     p._queue(big)
     assert p.inbox_bytes <= INBOX_BYTES and p.inbox[-1] == big
