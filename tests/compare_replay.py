@@ -29,7 +29,7 @@ TIMEOUT_S = 300
 
 def run(cmd: list[str]) -> tuple[int, str, str]:
     env = dict(os.environ)
-    env["MICROPYPATH"] = str(FIRMWARE)
+    env["MICROPYPATH"] = "."  # cwd: the heap used must not depend on where the clone lives
     env["PYTHONPATH"] = str(FIRMWARE)
     try:
         p = subprocess.run(
