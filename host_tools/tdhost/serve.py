@@ -42,13 +42,14 @@ def links_db_of(db):
     return os.path.splitext(db)[0] + "-links.sqlite"
 
 
-def run(live, transports, poll_ms, lock, polls=None, sleep=time.sleep):
-    """Poll the transports and Live until Ctrl-C (or *polls* rounds).  A transport that
-    raises is logged and polled again next time: it never stops the night."""
+def run(live, transports, poll_ms, lock, polls=None, sleep=time.sleep, stop=None):
+    """Poll the transports and Live until *stop* is asked (``Stop``: Ctrl-C, SIGTERM),
+    a KeyboardInterrupt or *polls* rounds.  A transport that raises is logged and polled
+    again next time: it never stops the night."""
     failing = set()
     n = 0
     try:
-        while polls is None or n < polls:
+        while (polls is None or n < polls) and not (stop is not None and stop.asked):
             with lock:
                 now = live.clock()
                 for tr in transports:
@@ -77,18 +78,39 @@ def mqtt_hub(url, event, key, key_id, store, on_link, clock):
     return mqtt.MqttHub(url, event, key, key_id, store, on_link=on_link, clock=clock)
 
 
-def sigterm_stops():
-    """From now on SIGTERM (a service manager, ``timeout``) stops the loop as Ctrl-C does,
-    so everything is closed (and a demo's files removed); returns the function that puts
-    the previous handler back.  Off the main thread it does nothing."""
-    def interrupt(signum, frame):
-        raise KeyboardInterrupt
+class Stop:
+    """Ctrl-C and SIGTERM (a service manager, ``timeout``) ask ``run`` to stop once the
+    poll under way is over: no write to the league file or a box is cut in half, and no
+    library that turns an interrupt into an error of its own (which the loop logs and
+    outlives) can swallow the request.  A second signal interrupts at once.
 
-    try:
-        old = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # signal handlers belong to the main thread
-        return lambda: None
-    return lambda: signal.signal(signal.SIGTERM, old)
+        with Stop() as stop:
+            run(live, transports, poll_ms, lock, stop=stop)
+
+    Off the main thread (signal handlers belong to it) it installs nothing."""
+
+    def __init__(self):
+        self.asked = False
+        self._old = {}
+
+    def __call__(self, signum, frame):
+        if self.asked:
+            raise KeyboardInterrupt
+        self.asked = True
+
+    def __enter__(self):
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                self._old[sig] = signal.signal(sig, self)
+            except ValueError:  # not the main thread
+                break
+        return self
+
+    def __exit__(self, *exc):
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        self._old.clear()
+        return False
 
 
 def start_demo(seed, speed, fail):
@@ -247,11 +269,8 @@ def register(cli, fail):
             for line in lines or ["No boxes: give --usb DEV or --mqtt URL to serve them."]:
                 click.echo(line)
             click.echo("Ctrl-C stops.")
-            restore = sigterm_stops()
-            try:
-                n = run(live, transports, poll_ms, lock, polls)
-            finally:
-                restore()
+            with Stop() as stop:
+                n = run(live, transports, poll_ms, lock, polls, stop=stop)
             click.echo("Stopped after %d polls." % n)
         finally:
             if handle is not None:

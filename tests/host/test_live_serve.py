@@ -2,7 +2,10 @@
 fails does not stop the night (docs/host.md "The live night")."""
 
 import os
+import signal
+import time
 
+import pytest
 from hostutil import EXAMPLES, at, players, run
 
 from tdhost import serve as _serve
@@ -66,6 +69,40 @@ def test_a_failing_transport_never_stops_the_loop(tmp_path):
     def interrupted(_):
         raise KeyboardInterrupt
     assert _serve.run(live, [], 50, threading.RLock(), sleep=interrupted) == 1
+    live.close()
+
+
+class _Wrapping:
+    """A transport whose library turns an interrupt into an error of its own."""
+
+    def __init__(self):
+        self.polls = 0
+
+    def poll(self, now):
+        self.polls += 1
+        try:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C lands inside the library ...
+            time.sleep(0.05)
+        except BaseException as e:  # noqa: BLE001
+            raise OSError("connection lost (%r)" % e) from e  # ... which says something else
+
+
+def test_ctrl_c_stops_the_loop_after_the_poll_under_way_whatever_a_library_does(tmp_path):
+    """Stop takes Ctrl-C (and SIGTERM) as a request the loop sees between polls: the poll
+    under way ends whole (no write cut in half) and a transport that wraps an interrupt in
+    its own error cannot swallow it.  A second Ctrl-C interrupts at once."""
+    import threading
+
+    live = Live(_league(tmp_path), clock=lambda: 1741032000000)
+    tr = _Wrapping()
+    before = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    with _serve.Stop() as stop:
+        assert _serve.run(live, [tr], 1, threading.RLock(), polls=50, stop=stop) == 1
+        assert tr.polls == 1 and stop.asked
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == before
     live.close()
 
 
