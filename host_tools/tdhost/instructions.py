@@ -178,6 +178,15 @@ def receive(lg, t, k, out, stack):
         name=player, stack=stack, from_table=frm[0])
 
 
+def seat_player(lg, t, k, player, seat, stack, what, dead_bb=False):
+    """The ``instr`` payload of a player's own ``receive`` (no move: a latecomer, a player
+    sent back to the seat they left or seated elsewhere): the box at *seat* [table, seat]
+    seats *player* with *stack* chips (*dead_bb*: a latecomer's dead big blind to enter);
+    *what* says it in the log.  *k*: how many ids this batch has taken already."""
+    return instr(new_id(lg, t, k), "receive", seat[0], what, player=player, to=list(seat),
+                 seat=seat[1], name=player, stack=stack, dead_bb=True if dead_bb else None)
+
+
 def take_out(lg, t, k, player, seat, why):
     """The ``instr`` payload of a ``take_out`` (protocol 1.3): the box at *seat* [table,
     seat] takes *player* out of it; *why* ends the sentence in the log ("entered by the

@@ -86,10 +86,8 @@ def _joins(live, name):
     stack = (e.stack or 0) - e.deducted
     text = "seat %s at table %d seat %d with %d chips%s" % (
         e.name, table, seat, stack, " (a dead big blind to enter)" if e.dead_bb else "")
-    live.write(lambda t, lg, seq: ([("instr", _ins.instr(
-        _ins.new_id(lg, t), "receive", table, text, player=e.name, to=[table, seat],
-        seat=seat, name=e.name, stack=stack, dead_bb=True if e.dead_bb else None), None)],
-        None))
+    live.write(lambda t, lg, seq: ([("instr", _ins.seat_player(
+        lg, t, 0, e.name, e.seat, stack, text, e.dead_bb), None)], None))
 
 
 def _orphans(t):

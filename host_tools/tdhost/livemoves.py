@@ -228,10 +228,9 @@ def send_back(live, t, lg, seq, out, stack, left, back, evs, final):
         evs += reseat(live, t, lg, seq, evs, name, c, [frm], "%s; another move is heading "
                       "for table %d seat %d" % (left, frm[0], frm[1]))
     else:
-        evs.append(("instr", _ins.instr(
-            _ins.new_id(lg, t, _instrs(evs)), "receive", frm[0], "send %s back to table %d "
-            "seat %d with %d chips: %s" % (name, frm[0], frm[1], c, back), player=name,
-            to=list(frm), seat=frm[1], name=name, stack=c), None))
+        evs.append(("instr", _ins.seat_player(
+            lg, t, _instrs(evs), name, frm, c, "send %s back to table %d seat %d with %d "
+            "chips: %s" % (name, frm[0], frm[1], c, back)), None))
     if whence is not None:
         evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
                                "they sit down with %d chips, %s: check them" % (
@@ -254,9 +253,8 @@ def reseat(live, t, lg, seq, evs, name, stack, exclude, why, dead_bb=None):
     p.update({"at_ms": live.now, "instrs": [], "by": "host"})
     text = "seat %s at table %d seat %d with %d chips" % (name, seat[0], seat[1], stack)
     return [("move", p, None),
-            ("instr", _ins.instr(_ins.new_id(lg, t, _instrs(evs)), "receive", seat[0],
-                                 text, player=name, to=list(seat), seat=seat[1],
-                                 name=name, stack=stack, dead_bb=dead_bb), None),
+            ("instr", _ins.seat_player(lg, t, _instrs(evs), name, seat, stack, text,
+                                       dead_bb), None),
             ("notice", {"text": "%s: %s%s" % (why, text, "; " + note if note else ""),
                         "src": []}, None)]
 
