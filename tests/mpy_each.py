@@ -8,7 +8,16 @@ it left behind.  Prints each module's result and, last, the totals as
 ``N passed, M failed``; exits 1 if anything failed or nothing ran.
 
     python tests/mpy_each.py --micropython .venv/bin/micropython --heapsize 256K
+
+The run is deterministic (same interpreter, same repository-relative paths:
+the same allocations), but a heap that fragments passes or fails
+non-monotonically in its size.  ``--margin`` measures how close each module
+is to the bound: the heap is lowered in 8K steps down to a quarter of it and
+the largest size at which the module fails is printed (``margin`` = bound minus
+that size: the most the module's heap needs may grow before a run at the
+bound could fail).  Slow (a run per step): not part of ``make test``.
 """
+
 
 import argparse
 import os
@@ -25,12 +34,16 @@ def main(argv=None):
     ap.add_argument("--micropython", default=os.path.join(ROOT, ".venv", "bin", "micropython"))
     ap.add_argument("--heapsize", default="256K")
     ap.add_argument("--dir", default=os.path.join(HERE, "core"))
+    ap.add_argument("--margin", action="store_true",
+                    help="for each module, the largest heap below --heapsize that fails it")
     a = ap.parse_args(argv)
     # Paths relative to the repository: the heap a module needs must not depend
     # on where the clone lives (its path's length changes every allocation).
     rel = os.path.relpath(a.dir, ROOT)
     env = dict(os.environ, MICROPYPATH="firmware:" + rel)
     mods = sorted(f[:-3] for f in os.listdir(a.dir) if f.startswith("test_") and f.endswith(".py"))
+    if a.margin:
+        return margins(a.micropython, a.heapsize, rel, env, mods)
     passed = failed = 0
     for m in mods:
         p = subprocess.run([a.micropython, "-X", "heapsize=" + a.heapsize,
@@ -51,6 +64,38 @@ def main(argv=None):
     print("micropython (heap %s per module): %d modules" % (a.heapsize, len(mods)))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed or not passed else 0
+
+
+def _passes(micropython, heap_k, rel, env, mod):
+    p = subprocess.run([micropython, "-X", "heapsize=%dK" % heap_k,
+                        os.path.join("tests", "mpy_runner.py"), rel, "-m", mod],
+                       env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    return p.returncode == 0
+
+
+def margins(micropython, heapsize, rel, env, mods):
+    """Print each module's largest failing heap below the bound (8K steps) and its margin;
+    exit 1 if a module fails at the bound itself."""
+    if not heapsize.upper().endswith("K"):
+        print("--margin takes the heap in K (e.g. 256K)")
+        return 2
+    bound = int(heapsize[:-1])
+    worst = None
+    for m in mods:
+        if not _passes(micropython, bound, rel, env, m):
+            print("%-28s fails at the bound (%dK)" % (m, bound))
+            return 1
+        fails = None
+        for k in range(bound - 8, bound // 4 - 1, -8):
+            if not _passes(micropython, k, rel, env, m):
+                fails = k
+                break
+        margin = bound - fails if fails is not None else bound - bound // 4
+        print("%-28s fails at %s, margin %dK" % (m, "%dK" % fails if fails else "none tried",
+                                                  margin))
+        worst = margin if worst is None else min(worst, margin)
+    print("smallest margin below %s: %dK" % (heapsize, worst))
+    return 0
 
 
 if __name__ == "__main__":
