@@ -468,6 +468,8 @@ class Live:
             seat = msg.get("seat")
             if table is not None and table in _plan.broken_tables(self.t):
                 pass  # a broken table's box: its seats no longer count (no log line each)
+            elif table is not None and _busts.td_out(self.t, table, seat) is not None:
+                pass  # the box seats the player the TD entered out until the take_out
             elif table is None or self.name_at(self.t, table, seat) is None:
                 self.notice("box %s (table %s): %s at seat %s, where the league has nobody"
                             % (box, table, what, seat), [[box, eid]])

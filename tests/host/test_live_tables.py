@@ -586,6 +586,28 @@ def test_a_seat_whose_take_out_waits_for_the_hand_is_nobody_elses_until_it_is_do
     assert [(i["seat"], i["stack"]) for i in rcv] == [(seat, 2500)]
 
 
+def test_a_seat_whose_take_out_waits_is_still_the_boxes_to_mark_away_and_back(tmp_path):
+    """Until the dealer takes the seat out, the box still seats the player the TD entered
+    out: its dealer marking them away or back, or calling the clock on them, is expected
+    there, not news for the TD (the 300-table drill's notices "away at seat N, where the
+    league has nobody").  Once the take_out is done, such an event is news again."""
+    room, b1, seat, name, take = _td_bust_in_the_hand(tmp_path)
+    for what in ("away", "back", "clock_called"):
+        b1.link.event([what, seat])
+    room.run(3000)
+    assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
+    while b1.table.state()["street"] is not None:
+        b1.do("fold")
+    for iid, res, reason, chips in orders.settle(b1.table):
+        b1.done(iid, res, reason, chips)
+    b1.link.observe(b1.table.state())  # the report of the seat out: the take_out's
+    room.run(3000)
+    b1.link.event(["away", seat])
+    room.run(3000)
+    assert [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"] == [
+        "box tc-01 (table 1): away at seat %d, where the league has nobody" % seat]
+
+
 def test_a_take_out_whose_seat_is_filled_in_the_same_breath_never_swallows_a_later_bust(
         tmp_path):
     """The take_out and a receive into the same seat both wait for the hand's end, and
