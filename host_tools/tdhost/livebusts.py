@@ -161,14 +161,14 @@ def _seats_text(seats):
 def td_out(t, table, seat):
     """The ``take_out`` of *table*, *seat* (the TD entered that seat's player out by hand:
     tdhost.liveacts.bust) whose player the box may still report out, or None: one not
-    cancelled, not ``reported`` yet (below), written since the final table's draw, and
-    either not carried out yet or answered ``done`` with the chips it took out (the box
-    answers first, then reports the seat out) -- unless a ``receive`` into that seat
-    written after it is done: the seat is someone else's then (a take-out is reported
-    before the seat is filled again, or not at all).  Until then a bust the box reports at
-    that seat is that player's -- the dealer carrying the take_out out, or the hand
-    busting them -- whoever the league has seated there since: expected, not news for
-    the TD, and nobody else's bust."""
+    cancelled, not ``reported`` yet (below) and written since the final table's draw,
+    carried out or not (the box answers first, then reports the seat out: ``done`` with
+    the chips it took out, or without chips when the hand busted them) -- unless a
+    ``receive`` into that seat written after it is done: the seat is someone else's then
+    (a take-out is reported before the seat is filled again, or not at all).  Until then a
+    bust the box reports at that seat is that player's -- the dealer carrying the take_out
+    out, or the hand busting them -- whoever the league has seated there since: expected,
+    not news for the TD, and nobody else's bust."""
     rs = list(t.instrs.values())
     start = t.final.get("instrs_before", 0) if t.final else 0
     for i in range(len(rs) - 1, start - 1, -1):
@@ -176,8 +176,7 @@ def td_out(t, table, seat):
         if r["action"] != "take_out" or r["table"] != table or r["body"].get("seat") != seat:
             continue
         res = _ins.results(r)
-        if _ins.cancelled(r) or "reported" in res or ("done" in res
-                                                      and _ins.done_stack(r) is None):
+        if _ins.cancelled(r) or "reported" in res:
             return None
         if any(x["action"] == "receive" and x["table"] == table
                and x["body"].get("seat") == seat and _ins.state(x) == "done"

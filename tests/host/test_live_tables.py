@@ -608,6 +608,32 @@ def test_a_seat_whose_take_out_waits_is_still_the_boxes_to_mark_away_and_back(tm
         "box tc-01 (table 1): away at seat %d, where the league has nobody" % seat]
 
 
+def test_a_player_the_td_entered_out_who_then_busts_in_the_hand_is_out_once(tmp_path):
+    """The TD enters out a player still in the hand, who then loses every chip in it: at
+    the hand's end the box finds nothing to take out (``done`` without chips), then reports
+    the seat out.  That report is the take_out's (logged as its ``reported`` result), not
+    news for the TD (the 300-table drill's notices "the box reports seat N out, where the
+    league has nobody still in")."""
+    room, b1, seat, name, take = _td_bust_in_the_hand(tmp_path)
+    t = b1.table
+    winner = [s for s in t.state()["in_hand"] if s != seat][0]
+    while t.state()["street"] is not None and t.state()["action"] is not None:
+        a = t.state()["action"]  # the box's key presses, looked at after the answers below
+        assert t.handle({"do": "allin" if a in (seat, winner) else "fold"}) is None
+    if t.state()["street"] is not None:
+        assert t.handle({"do": "showdown", "ranking": [[winner], [seat]]}) is None
+    assert seat not in t.stacks  # busted in the hand
+    answers = orders.settle(t)
+    assert answers == [(take["id"], "done", None, None)]  # nothing left to take out
+    for iid, res, reason, chips in answers:
+        b1.done(iid, res, reason, chips)
+    b1.link.observe(t.state())  # then the seat out
+    room.run(3000)
+    assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
+    assert [p["tiers"] for p in _busts(room.live)] == [[[name]]]
+    assert "reported" in [x["result"] for x in room.live.t.instrs[take["id"]]["results"]]
+
+
 def test_a_take_out_whose_seat_is_filled_in_the_same_breath_never_swallows_a_later_bust(
         tmp_path):
     """The take_out and a receive into the same seat both wait for the hand's end, and
