@@ -193,7 +193,9 @@ class Night:
         if st["on_break"]:
             if st["seconds_left"] > 5 and rng.random() < 0.3:
                 self.misclick("new hand")
-            self.idle(min(60, st["seconds_left"]))
+            # at least a second: the box shows 0 with under a second of the break left,
+            # and a wait of 0 would let no virtual time pass (the night stood still)
+            self.idle(max(1, min(60, st["seconds_left"])))
             return "break"
         if self.host:
             for s in range(1, self.sim.table.n + 1):

@@ -141,3 +141,22 @@ def test_the_same_seed_plays_the_same_night():
         runs.append((dump(sim.table), bot.counts, bot.refusals, w.steps, bot.paused_ms))
     assert runs[0] == runs[1]
     assert runs[0][1].get("hand", 0) >= 5
+
+
+def test_a_dealer_waiting_out_a_break_lets_time_pass_with_under_a_second_left():
+    """With under a second of a break left the box shows 0 s: the dealer still waits a
+    second (a wait of 0 let no virtual time pass, and the faults night of
+    tests/sim/test_night_demo.py stood still at 35 minutes in about one run of seven)."""
+    import random
+
+    ran = []
+
+    class Sim:
+        def run_for(self, ms, period):
+            ran.append(ms)
+
+    bot = Night.__new__(Night)  # no box needed for this decision
+    bot.rng, bot.pace, bot.limit, bot.period, bot.sim = random.Random(1), 1.0, None, 100, Sim()
+    assert bot._between_hands({"on_break": True, "seconds_left": 0}) == "break"
+    assert bot._between_hands({"on_break": True, "seconds_left": 5}) == "break"
+    assert ran == [1000, 5000]
