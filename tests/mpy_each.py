@@ -46,9 +46,7 @@ def main(argv=None):
         return margins(a.micropython, a.heapsize, rel, env, mods)
     passed = failed = 0
     for m in mods:
-        p = subprocess.run([a.micropython, "-X", "heapsize=" + a.heapsize,
-                            os.path.join("tests", "mpy_runner.py"), rel, "-m", m],
-                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        p = _run(a.micropython, a.heapsize, rel, env, m)
         got = re.findall(r"^(\d+) passed, (\d+) failed$", p.stdout, re.M)
         if not got:
             print("%s: no result (exit %d)\n%s%s" % (m, p.returncode, p.stdout[-2000:],
@@ -66,11 +64,15 @@ def main(argv=None):
     return 1 if failed or not passed else 0
 
 
+def _run(micropython, heapsize, rel, env, mod):
+    """Test module *mod* in a fresh interpreter with *heapsize* (e.g. "256K")."""
+    return subprocess.run([micropython, "-X", "heapsize=" + heapsize,
+                           os.path.join("tests", "mpy_runner.py"), rel, "-m", mod],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
 def _passes(micropython, heap_k, rel, env, mod):
-    p = subprocess.run([micropython, "-X", "heapsize=%dK" % heap_k,
-                        os.path.join("tests", "mpy_runner.py"), rel, "-m", mod],
-                       env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
-    return p.returncode == 0
+    return _run(micropython, "%dK" % heap_k, rel, env, mod).returncode == 0
 
 
 def margins(micropython, heapsize, rel, env, mods):
@@ -90,9 +92,12 @@ def margins(micropython, heapsize, rel, env, mods):
             if not _passes(micropython, k, rel, env, m):
                 fails = k
                 break
-        margin = bound - fails if fails is not None else bound - bound // 4
-        print("%-28s fails at %s, margin %dK" % (m, "%dK" % fails if fails else "none tried",
-                                                  margin))
+        if fails is None:
+            margin = bound - bound // 4
+            print("%-28s passes down to %dK, margin %dK or more" % (m, bound // 4, margin))
+        else:
+            margin = bound - fails
+            print("%-28s fails at %dK, margin %dK" % (m, fails, margin))
         worst = margin if worst is None else min(worst, margin)
     print("smallest margin below %s: %dK" % (heapsize, worst))
     return 0

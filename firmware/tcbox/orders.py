@@ -19,8 +19,8 @@ events see it.
                  kept in ``table.moves`` until the hand is over (the host
                  hears ``acknowledged`` now, ``done`` or ``refused`` then)
         *stack*: for a ``move_out`` DONE, the chips the player left with;
-        for a ``take_out`` DONE that took a player out, their chips (so the
-        host knows the box reports that seat out next); else None
+        for a ``take_out`` DONE that took a player out, their chips (they
+        left play); else None
     for iid, result, reason, stack in settle(table): ...  # between hands
 
 Actions (the instruction's own fields in braces):

@@ -522,8 +522,7 @@ class Live:
         if res in _ins.results(r, "box"):
             return  # nothing new (a box repeats its answer to a repeated instruction)
         out = r["action"] == "move_out" and res == "done"
-        # a move_out's chips go with the player; a take_out's tell that the box took
-        # someone out, whose bust report follows (tdhost.livebusts.td_out)
+        # a move_out's chips go with the player; a take_out's are the chips that left play
         stack = _ins.chips(msg.get("stack")) if res == "done" and r["action"] in (
             "move_out", "take_out") else None
         text = "table %s: %s %s%s%s" % (r["table"], r["text"], res,

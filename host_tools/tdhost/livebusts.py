@@ -32,12 +32,8 @@ the decision is written (tdhost.live marks them done then), so a host killed whi
 busts are being gathered gathers them again after its restart (docs/host.md §10.3).
 """
 
-import logging
-
 from tdhost import instructions as _ins
 from tdhost.league import Refused
-
-log = logging.getLogger("tdhost.live")
 
 BUST_WAIT_MS = 3000
 
