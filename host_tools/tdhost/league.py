@@ -346,6 +346,9 @@ class Tournament:
     def _on_lock(self, p, league):
         self.locks[player_key(p["name"])] = [p["table"], p["seat"], p["reason"]]
 
+    def _on_unlock(self, p, league):
+        self.locks.pop(player_key(p["name"]), None)
+
     def _on_draw(self, p, league):
         if p.get("final"):
             self.final = p
@@ -497,8 +500,8 @@ class Tournament:
         payload = {"name": name, "member": member, "standby": False, "seat": None}
         if cap is not None and self.field_size() >= cap:
             if len(self.standby) >= sb:
-                raise Refused("the tournament is full (%d players) and %s" % (
-                    cap, "so is the standby list (%d players)" % sb if sb
+                raise Refused("%s and %s" % (
+                    self.full_text(), "so is the standby list (%d players)" % sb if sb
                     else "has no standby list"))
             payload["standby"] = True
             return payload, "The tournament is full (%d players): %s is standby player %d " \
@@ -512,6 +515,17 @@ class Tournament:
                 name, count, seat_text(seat))
         return payload, "%s is registered (%s)%s." % (name, count,
                                                       ", a member" if member else "")
+
+    def full_text(self):
+        """Why a newcomer is refused at the cap, naming the rule: max_players counts entries
+        (players knocked out too), not seats in play."""
+        cap = self.setup["max_players"]
+        text = "the tournament is full: %d entries of the %d that max_players allows" % (
+            self.field_size(), cap)
+        if self.started:
+            text += " (it counts every entry, players knocked out too: %d in play)" % len(
+                self.remaining())
+        return text
 
     def decide_standby_add(self, name, member, league):
         self._open()
@@ -572,6 +586,14 @@ class Tournament:
             raise Refused("seat %d does not exist: tables have seats 1 to %d" % (seat, n))
         if table < 1:
             raise Refused("table numbers start at 1")
+        players = len(self.entries("registered"))
+        tables = _draw.table_count(players, n)
+        if table > tables:
+            raise Refused("table %d does not exist: the draw seats %d registered player%s at "
+                          "%d table%s of %d (table%s 1%s)" % (
+                              table, players, "" if players == 1 else "s", tables,
+                              "" if tables == 1 else "s", n, "" if tables == 1 else "s",
+                              "" if tables == 1 else " to %d" % tables))
         if self.locks.get(player_key(name), [None, None])[:2] == [table, seat]:
             raise Refused("%s is locked to table %d seat %d already" % (e.name, table, seat))
         for k, (t, s, _) in self.locks.items():
@@ -579,6 +601,16 @@ class Tournament:
                 raise Refused("table %d seat %d is locked for %s already"
                               % (table, seat, self.players[k].name))
         return {"name": e.name, "table": table, "seat": seat, "reason": reason}
+
+    def decide_unlock(self, name):
+        self._open()
+        e = self.need(name)
+        lock = self.locks.get(player_key(e.name))
+        if lock is None:
+            raise Refused("%s has no seat lock" % e.name)
+        if self.started:
+            raise Refused("the tournament has started: a seat lock only matters for the draw")
+        return {"name": e.name, "table": lock[0], "seat": lock[1]}
 
     def decide_draw(self, seed, ace8, again, final):
         self._open()
@@ -710,8 +742,8 @@ class Tournament:
         self.late_window(when)
         cap = self.setup["max_players"]
         if cap is not None and self.field_size() >= cap:
-            raise Refused("the tournament is full (%d players)%s" % (
-                cap, ": `tdhost standby %s` puts the player on the standby list"
+            raise Refused("%s%s" % (
+                self.full_text(), ": `tdhost standby %s` puts the player on the standby list"
                 % _quote(name) if len(self.standby) < self.setup["standby"] else ""))
         late = self.setup["late"]
         reasons = []
@@ -1114,6 +1146,8 @@ def summary(ev):
     if a == "lock":
         return "lock %s to table %d seat %d (%s)" % (p["name"], p["table"], p["seat"],
                                                      p["reason"])
+    if a == "unlock":
+        return "unlock %s (was table %d seat %d)" % (p["name"], p["table"], p["seat"])
     if a == "draw":
         return "%sdraw, %s, seed %s: %d players" % ("final-table " if p["final"] else "",
                                                    p["mode"], p["seed"], len(p["seats"]))

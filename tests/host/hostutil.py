@@ -86,6 +86,9 @@ class Night:
     def lock(self, name, table, seat, reason="accessibility"):
         return self._add("lock", self.t.decide_lock(name, table, seat, reason))
 
+    def unlock(self, name):
+        return self._add("unlock", self.t.decide_unlock(name))
+
     def draw(self, seed=1, ace8=False, again=False, final=False):
         return self._add("draw", self.t.decide_draw(seed, ace8, again, final))
 

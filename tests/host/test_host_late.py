@@ -132,8 +132,24 @@ def test_lppl_cap_48_and_8_standby():
     n.register(*players(48))
     n.register(*["S%d" % i for i in range(1, 9)])
     assert len(n.t.standby) == 8
-    with pytest.raises(Refused, match=r"full \(48 players\) and so is the standby list \(8"):
+    with pytest.raises(Refused, match=r"the tournament is full: 48 entries of the 48 that "
+                                      r"max_players allows and so is the standby list \(8"):
         n.register("S9")
+
+
+def test_the_full_refusal_says_the_cap_counts_entries_not_players_in_play():
+    # LPPL ¶15 "the maximum number of 48": 48 entries; two busts free no place for a
+    # latecomer (a standby player takes the freed seat instead)
+    n = full_night(standby=0)
+    n.bust(n.t.seating()[1][1], minutes=2)
+    n.bust(n.t.seating()[2][1], minutes=3)
+    assert len(n.t.remaining()) == 46
+    with pytest.raises(Refused) as err:
+        n.late("Walk", 4)
+    assert str(err.value) == (
+        "the tournament is full: 48 entries of the 48 that max_players allows (it counts "
+        "every entry, players knocked out too: 46 in play): `tdhost standby Walk` puts the "
+        "player on the standby list")
 
 
 def test_lppl_standby_player_takes_the_seat_of_a_busted_player_in_order():
