@@ -28,7 +28,7 @@ import random
 
 from tcbox.screen import RED, WHITE
 
-from .driver import Dealer
+from .driver import Dealer, DriverError
 from .sim import world
 
 # what changes with time alone, or is only a refusal
@@ -165,9 +165,13 @@ class Night:
         if self.sim.box.awaiting():  # an instruction from the host: the dealer confirms it
             if self.sim.box.dirty:
                 self.sim.step()  # on screen first (the presses are found on the menu shown)
-            self.dealer.confirm()
-            self._count("confirm")
-            return "confirm"
+            try:
+                self.dealer.confirm()
+            except DriverError:
+                pass  # no Confirm from this screen (a showdown half ranked): the hand first
+            else:
+                self._count("confirm")
+                return "confirm"
         st = self.state()
         rng = self.rng
         if st["paused"]:

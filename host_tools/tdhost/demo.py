@@ -37,7 +37,13 @@ import time
 
 from tcsim.dealers import RoomNight
 from tcsim.room import Room
-from tdhost import commands as _commands, league as _league, store as _store, tfile
+from tdhost import (
+    commands as _commands,
+    instructions as _ins,
+    league as _league,
+    store as _store,
+    tfile,
+)
 from tdhost.live import Live
 from tdhost.usb import BoxLink, HostStore
 
@@ -160,7 +166,8 @@ class Demo:
     """The demo night (module notes): ``db``, ``live``, ``room``, ``boxes`` {table: Box},
     ``stepper`` (realtime only), ``key``."""
 
-    def __init__(self, workdir, seed=7, speed=1.0, realtime=True, start_ms=None):
+    def __init__(self, workdir, seed=7, speed=1.0, realtime=True, start_ms=None,
+                 monotonic=time.monotonic):
         self.workdir = workdir
         self.seed = seed
         self.db = os.path.join(workdir, "demo-league.sqlite")
@@ -168,7 +175,7 @@ class Demo:
         start_ms = unix_ms() if start_ms is None else start_ms
         new_tournament(self.db)
         self.room = Room(clock_ms_start=start_ms, seed=seed)
-        self.clock = ScaledClock(start_ms, speed) if realtime else self.room.clock
+        self.clock = ScaledClock(start_ms, speed, monotonic) if realtime else self.room.clock
         self.live = Live(self.db, clock=self.clock, key=self.key, key_id=KEY_ID, seed=seed)
         self.store = HostStore(os.path.join(workdir, "demo-links.sqlite"))
         self.boxes = link_boxes(self.live, self.room, self.store, self.key)
@@ -182,11 +189,12 @@ class Demo:
 
     @classmethod
     def build(cls, workdir, seed=7, speed=1.0, realtime=True, players=PLAYERS, dealers=True,
-              pace=1.0):
+              pace=1.0, monotonic=time.monotonic):
         """The demo night started (module notes): *players* registered (at most
         len(NAMES)), drawn with *seed*, started; a dealer at every box (*pace*: their
-        think times multiplied by it) unless *dealers* is False."""
-        demo = cls(workdir, seed, speed, realtime)
+        think times multiplied by it) unless *dealers* is False.  *monotonic*: the wall
+        clock (seconds) real time is scaled from (tests give a virtual one)."""
+        demo = cls(workdir, seed, speed, realtime, monotonic=monotonic)
         try:
             demo.sample(players)
             if dealers:
@@ -237,10 +245,23 @@ class Demo:
                 for table, box in self.boxes.items():
                     box.play(DemoDealer(box, seed=self.seed * 100 + table, pace=self.pace))
             return
-        seating = self.live.t.seating()
-        for table, box in self.boxes.items():
-            if box.fiber is not None and not seating.get(table):
-                box.stop()
+        for table in self.idle_tables():
+            self.boxes[table].stop()
+
+    def idle_tables(self):
+        """Tables whose dealer has nothing left to do: the league seats nobody there, no
+        instruction for it is pending (a broken table's ``break_table``, the final draw's
+        ``redraw``: its dealer confirms them), the final table is not waiting for the end
+        of its hand, and its box awaits no answer (as tcsim.night's ``unplug``)."""
+        t = self.live.t
+        seating = t.seating()
+        busy = {r["table"] for r in _ins.pending(t)}
+        f = t.final
+        if f is not None and not f.get("seated"):  # its players are still there
+            busy |= set(f.get("had") or ())
+        return [table for table, box in sorted(self.boxes.items())
+                if box.fiber is not None and not seating.get(table) and table not in busy
+                and not box.box.awaiting() and not box.box.waiting]
 
     def advance(self, ms):
         """*ms* of the room's virtual time pass (``realtime=False`` only): boxes, dealers
