@@ -1,9 +1,11 @@
 """The `tdhost` command line (Click).
 
-    tdhost plan FILE      print the balancing/breaking plan for a room (FILE or - for stdin)
+    tdhost plan [--apply]  the balancing/breaking moves for the league's seating, in words
+    tdhost plan FILE       the plan for a room in a JSON file (or - for stdin), as JSON
 
-Every command is a function on the `cli` group below, so later commands (register,
-draw, bust, serve, ...) slot in as further `@cli.command()` functions.  Bad input exits
+Every command is a function on the `cli` group below (the tournament commands come from
+tdhost.commands, the boxes' from tdhost.usb_cli and tdhost.serve); `--help` lists them in
+a night's order with an example night.  Bad input exits
 with code 2 and one sentence on stderr saying what is wrong (Click's own usage errors
 exit 2 too).
 """
@@ -45,23 +47,78 @@ def load_json(command, file):
         _fail(command, "%s: %s." % (name, err))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# `tdhost --help` lists the commands in the order of a night, not alphabetically
+NIGHT_ORDER = ("new", "register", "standby", "lock", "unlock", "draw", "start", "seats",
+               "level", "late", "arrive", "bust", "plan", "move", "undo", "end", "results",
+               "league", "log", "serve", "boxes", "pair")
+
+EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
+
+\b
+  export TDHOST_DB=monday.sqlite
+  tdhost new docs/examples/lppl.toml          # the tournament from its file
+  tdhost register "Ann Lee" "Bob Hart" ...    # past the cap: the standby list
+  tdhost lock "Bob Hart" --table 1 --seat 1   # before the draw (unlock takes it back)
+  tdhost draw                                 # random seats, the seed printed and logged
+  tdhost start                                # shuffle up and deal
+  tdhost late "Cal Diaz"                      # a latecomer: chips and seat
+  tdhost bust Ann                             # a unique start of a name does (asks first)
+  tdhost plan                                 # the balancing moves in words
+  tdhost plan --apply                         # ... recorded in one step (asks first)
+  tdhost draw --final                         # the final table
+  tdhost bust Bob                             # ... until one player is left
+  tdhost results && tdhost league             # the night's points and the league table
+
+With the boxes, `tdhost serve` runs the night and the TD console instead
+(`tdhost serve --demo` tries it with simulated boxes)."""
+
+
+class NightGroup(click.Group):
+    """A Click group whose --help lists the commands in NIGHT_ORDER."""
+
+    def list_commands(self, ctx):
+        rank = {n: i for i, n in enumerate(NIGHT_ORDER)}
+        return sorted(self.commands, key=lambda n: (rank.get(n, len(rank)), n))
+
+
+@click.group(cls=NightGroup, epilog=EXAMPLE,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="tdhost")
 def cli():
-    """Table Clock TD host: plans and instructions for the table boxes."""
+    """Table Clock TD host: a poker league's tournaments, from registration to the league
+    table, with or without the table boxes."""
 
 
 @cli.command("plan")
-@click.argument("file", type=click.File("r", encoding="utf-8"))
-@click.option("--compact", is_flag=True, help="Print the JSON on one line.")
-def plan_cmd(file, compact):
-    """Print the balancing/breaking plan for the room in FILE (JSON; - for stdin).
+@click.argument("file", type=click.File("r", encoding="utf-8"), required=False)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the plan as JSON (the file contract's output; FILE always does).")
+@click.option("--compact", is_flag=True, help="With JSON: on one line.")
+@click.option("--apply", is_flag=True, help="Record the moves in one step (asks first).")
+@click.option("--button", "buttons", multiple=True, metavar="T.S",
+              help="Where the button is now at table T (repeatable; default: the draw's): "
+                   "who moves is the player due the big blind next.")
+@commands.yes_option
+@commands.db_option
+@commands.tournament_option
+def plan_cmd(file, as_json, compact, apply, buttons, yes, db, number):
+    """The balancing and table-breaking moves for the league's seating now, in words.
 
-    FILE: {"profile", "seats_per_table", "seed", "tables": [{"table", "seats":
-    {"seat": "player"}, "button", "sb", "bb"}]}.  Output: {"moves": [{"player",
-    "from": {"table", "seat"}, "to": {"table", "seat"}}], "broken": [tables],
-    "final_table": bool}.  No side effects; see docs/balancing.md.
+    \b
+      Table 4 breaks.
+      Move Ann Lee: table 2 seat 4 \u2192 table 3 seat 7.
+
+    With FILE (JSON; - for stdin) it plans that room instead and prints JSON, with no
+    side effects: {"profile", "seats_per_table", "seed", "tables": [{"table", "seats":
+    {"seat": "player"}, "button", "sb", "bb"}]} gives {"moves": [{"player", "from":
+    {"table", "seat"}, "to": {"table", "seat"}}], "broken": [tables], "final_table":
+    bool}.  See docs/balancing.md.
     """
+    if file is None:
+        commands.cmd_plan(as_json, compact, apply, yes, buttons, db, number)
+        return
+    if apply or buttons:
+        _fail("plan", "--apply and --button go with the league's seating, not with FILE.")
     room = load_json("plan", file)
     try:
         result = balance.plan(room)
@@ -70,16 +127,7 @@ def plan_cmd(file, compact):
     click.echo(json.dumps(result) if compact else format_plan(result))
 
 
-def format_plan(result):
-    """The plan as JSON with one move per line (valid JSON, easy to read and diff)."""
-    moves = ",\n".join("    " + json.dumps(m) for m in result["moves"])
-    return "\n".join([
-        "{",
-        '  "moves": [\n%s\n  ],' % moves if moves else '  "moves": [],',
-        '  "broken": %s,' % json.dumps(result["broken"]),
-        '  "final_table": %s' % json.dumps(result["final_table"]),
-        "}",
-    ])
+format_plan = commands.format_plan
 
 
 # The tournament commands (new, register, standby, draw, start, late, bust, undo, log,

@@ -28,7 +28,15 @@ import secrets
 
 import click
 
-from tdhost import league as _league, store as _store, tfile
+from tableclock.button import first_positions
+from tdhost import (
+    balance as _balance,
+    league as _league,
+    liveplan as _liveplan,
+    names as _names,
+    store as _store,
+    tfile,
+)
 from tdhost.league import Refused, iso, now, parse_when, seat_text
 
 try:  # rich tables when installed (requirements-dev.txt pins it); plain text otherwise
@@ -68,6 +76,12 @@ def at_option(f):
 def plain_option(f):
     return click.option("--plain", is_flag=True, envvar="TDHOST_PLAIN",
                         help="Plain text tables (also $TDHOST_PLAIN=1).")(f)
+
+
+def yes_option(f):
+    return click.option("--yes", "-y", "yes", is_flag=True,
+                        help="Do not ask: take a short or misspelt name's one match, "
+                             "record a plan's moves.")(f)
 
 
 def _seat_arg(command, value):
@@ -153,6 +167,218 @@ def _tournament(command, lg, number):
         return lg.current(number)
     except Refused as err:
         fail(command, str(err))
+
+
+# ---------------------------------------------------------------------------- names
+
+def _ask(question, yes):
+    """True when the TD says yes (or gave --yes); no answer (end of input) is a no."""
+    if yes:
+        return True
+    try:
+        return click.confirm(question, default=False, err=True)
+    except click.Abort:
+        click.echo("", err=True)  # no answer: end the question's line
+        return False
+
+
+def _declined(command):
+    click.echo("tdhost %s: nothing recorded." % command, err=True)
+    click.get_current_context().exit(1)
+
+
+def resolve(command, t, typed, states):
+    """(name, question or None): the player the name *typed* means in tournament *t*
+    (tdhost.names): the exact name as is; the one player with it as a whole word or whose
+    name (or a word of it) starts with it, or the one close spelling, with the question
+    that confirms it; several: refused, listing them.  Players in *states* are looked at
+    first, then everyone.  No candidate: *typed* (the decision refuses it)."""
+    pool = [e.name for e in t.players.values() if e.state in states]
+    how, found = _names.match(typed, pool)
+    if how is None:
+        how, found = _names.match(typed, [e.name for e in t.players.values()])
+    if how is None or how == "exact":
+        return (found[0] if found else typed), None
+    if len(found) > 1:
+        fail(command, "%s could be %s: type more of the name" % (
+            typed, _league.names_text(found)))
+    return found[0], "%s: %s %s?" % (typed, "do you mean" if how == "prefix"
+                                     else "no such name; do you mean", found[0])
+
+
+def _resolve_all(command, db, number, typed, states, yes, check=None):
+    """The full names of *typed* (``resolve``).  Before asking about any of them, each
+    must be in *states* and ``check(t, names)`` must not refuse: a command that will be
+    refused anyway is refused at once."""
+    lg = _read(command, db)
+    t = _tournament(command, lg, number)
+    found = [resolve(command, t, n, states) for n in typed]
+    names = [n for n, _ in found]
+    try:
+        for n, q in found:
+            if q is not None:
+                t.need(n, states)
+        if check is not None:
+            check(t, names)
+    except Refused as err:
+        fail(command, "refused: %s" % err)
+    for _, q in found:
+        if q is not None and not _ask(q, yes):
+            _declined(command)
+    return names
+
+
+# -------------------------------------------------------------------------- balance
+
+def move_words(name, frm, to):
+    """A move as the TD and the dealers say it."""
+    return "Move %s: %s \u2192 %s" % (name, seat_text(frm), seat_text(to))
+
+
+def league_room(t, buttons=None):
+    """The plan input (docs/balancing.md) for tournament *t*'s seating now; *buttons*
+    {table: seat of the button now}: the blinds follow from it (default: the draw's)."""
+    statuses = {}
+    seating = t.seating()
+    n = t.setup["seats_per_table"]
+    for tb, b in (buttons or {}).items():
+        if tb not in seating:
+            raise Refused("--button %d.%d: nobody plays at table %d" % (tb, b, tb))
+        players = sorted(seating.get(tb, {}))
+        if len(players) >= 2:
+            b, sb, bb = first_positions(b, players, n)
+            statuses[tb] = {"button": b, "sb_seat": sb, "bb_seat": bb}
+    seed = (t.draw or {}).get("seed", t.number)
+    room = _liveplan.room(t, statuses, seed)
+    # a table nobody sits at is not in play on the CLI's night (no box to break)
+    room["tables"] = [tb for tb in room["tables"] if tb["seats"]]
+    return room
+
+
+def league_plan(t, buttons=None):
+    """(room, plan or None): None when fewer than two tables have players."""
+    room = league_room(t, buttons)
+    if sum(1 for tb in room["tables"] if tb["seats"]) < 2:
+        return room, None
+    return room, _balance.plan(room)
+
+
+def sizes_text(room):
+    return ", ".join("table %d: %d" % (tb["table"], len(tb["seats"]))
+                     for tb in room["tables"] if tb["seats"])
+
+
+def plan_lines(t, room, result):
+    """The plan in words."""
+    if result is None:
+        return ["Every player is at one table: nothing to balance"]
+    if result["final_table"]:
+        return ["%d players remain: the final table forms. Draw its seats with `tdhost draw "
+                "--final`" % len(t.remaining())]
+    lines = ["Table %d breaks" % tb for tb in result["broken"]]
+    lines += [move_words(m["player"], [m["from"]["table"], m["from"]["seat"]],
+                         [m["to"]["table"], m["to"]["seat"]]) for m in result["moves"]]
+    if not lines:
+        return ["The tables are balanced (%s): no moves" % sizes_text(room)]
+    return ["Players per table now: %s" % sizes_text(room)] + lines
+
+
+def balance_hint(t):
+    """After a bust: a line when the tables are out of balance (or the final table
+    forms), saying what to run; None when they are fine."""
+    if not t.started or t.ended:
+        return None
+    try:
+        room, result = league_plan(t)
+    except _balance.PlanError:  # the plan command says why
+        return None
+    if result is None:
+        return None
+    if result["final_table"]:
+        return None if t.final else ("%d players remain: the final table forms (`tdhost draw "
+                                     "--final` draws its seats)" % len(t.remaining()))
+    if not result["moves"] and not result["broken"]:
+        return None
+    n = len(result["moves"])
+    what = "The tables are out of balance"
+    if result["broken"]:
+        what = "%s break%s" % (_league.names_text(
+            ["table %d" % tb for tb in result["broken"]]).capitalize(),
+            "s" if len(result["broken"]) == 1 else "")
+    return ("%s (%s): `tdhost plan` shows the %d move%s, `tdhost plan --apply` records them"
+            % (what, sizes_text(room), n, "" if n == 1 else "s"))
+
+
+def _buttons(command, values):
+    out = {}
+    for v in values:
+        tb, s = _seat_arg(command, v)
+        out[tb] = s
+    return out
+
+
+def format_plan(result):
+    """The plan as JSON with one move per line (valid JSON, easy to read and diff)."""
+    moves = ",\n".join("    " + json.dumps(m) for m in result["moves"])
+    return "\n".join([
+        "{",
+        '  "moves": [\n%s\n  ],' % moves if moves else '  "moves": [],',
+        '  "broken": %s,' % json.dumps(result["broken"]),
+        '  "final_table": %s' % json.dumps(result["final_table"]),
+        "}",
+    ])
+
+
+def cmd_plan(as_json, compact, apply, yes, buttons, db, number):
+    """`tdhost plan` with no file: the league's seating (module notes)."""
+    command = "plan"
+    buttons = _buttons(command, buttons)
+    lg = _read(command, db)
+    t = _tournament(command, lg, number)
+    if not t.started:
+        fail(command, "the tournament has not started: the tables are balanced from the "
+                      "start on (`tdhost draw` seats everyone evenly)")
+    if t.ended:
+        fail(command, "tournament %d has finished" % t.number)
+    try:
+        room, result = league_plan(t, buttons)
+    except (_balance.PlanError, Refused) as err:
+        fail(command, str(err))
+    if as_json:
+        out = result or {"moves": [], "broken": [], "final_table": False}
+        click.echo(json.dumps(out) if compact else format_plan(out))
+        return
+    _echo_lines(plan_lines(t, room, result))
+    unknown = [tb["table"] for tb in room["tables"] if tb["seats"] and tb["table"] not in buttons]
+    moves = result["moves"] if result and not result["final_table"] else []
+    if moves and unknown and not apply:
+        click.echo("(Who moves is the player due the big blind next; the button is taken from "
+                   "the draw at table%s %s: give --button TABLE.SEAT for where it is now.)" % (
+                       "s" if len(unknown) > 1 else "", ", ".join(map(str, unknown))))
+    if not apply:
+        if moves:
+            click.echo("`tdhost plan --apply` records these moves.")
+        return
+    if not moves:
+        return
+    if not _ask("Record these %d move%s?" % (len(moves), "" if len(moves) == 1 else "s"), yes):
+        _declined(command)
+
+    def decide(lg2, seq):
+        t2 = lg2.current(number)
+        _, again = league_plan(t2, buttons)
+        if again != result:
+            raise Refused("the seating changed while you looked: run `tdhost plan` again")
+        evs = []
+        for m in again["moves"]:
+            p = t2.decide_move(m["player"], [m["to"]["table"], m["to"]["seat"]])
+            t2.apply(_Ev("move", p), lg2)
+            evs.append((t2.number, "move", p, None))
+        return evs, None
+    lg, _ = _write(command, db, decide)
+    t = lg.current(number)
+    click.echo("Recorded %d move%s: %s." % (len(moves), "" if len(moves) == 1 else "s",
+                                             sizes_text(league_room(t))))
 
 
 def _echo_lines(lines):
@@ -256,11 +482,15 @@ class _Ev:
         self.action, self.payload = action, payload
 
 
-def cmd_standby(name, member, take, pass_, seat, at, db, number, plain):
+def cmd_standby(name, member, take, pass_, seat, at, db, number, plain, yes=False):
     command = "standby"
     if sum(x is not None for x in (name, take, pass_)) > 1:
         fail(command, "give one of NAME, --take NAME and --pass NAME")
     seat = _seat_arg(command, seat)
+    if take is not None:
+        take = _resolve_all(command, db, number, [take], ("standby",), yes)[0]
+    if pass_ is not None:
+        pass_ = _resolve_all(command, db, number, [pass_], ("standby",), yes)[0]
     if seat and not take:
         fail(command, "--seat goes with --take NAME")
     when = _when(command, at)
@@ -309,7 +539,10 @@ def cmd_standby(name, member, take, pass_, seat, at, db, number, plain):
                        % (seat_text(o["seat"]).capitalize(), o["freed_by"]))
 
 
-def cmd_lock(name, table, seat, reason, db, number):
+def cmd_lock(name, table, seat, reason, db, number, yes=False):
+    name = _resolve_all("lock", db, number, [name], ("registered",), yes,
+                        lambda t, n: t.decide_lock(n[0], table, seat, reason))[0]
+
     def decide(lg, seq):
         t = lg.current(number)
         p = t.decide_lock(name, table, seat, reason)
@@ -317,6 +550,19 @@ def cmd_lock(name, table, seat, reason, db, number):
     _, p = _write("lock", db, decide)
     click.echo("%s is locked to table %d seat %d (%s)." % (p["name"], p["table"], p["seat"],
                                                            p["reason"]))
+
+
+def cmd_unlock(name, db, number, yes=False):
+    name = _resolve_all("unlock", db, number, [name], ("registered",), yes,
+                        lambda t, n: t.decide_unlock(n[0]))[0]
+
+    def decide(lg, seq):
+        t = lg.current(number)
+        p = t.decide_unlock(name)
+        return [(t.number, "unlock", p, None)], p
+    _, p = _write("unlock", db, decide)
+    click.echo("%s is no longer locked to table %d seat %d: the draw seats them at random."
+               % (p["name"], p["table"], p["seat"]))
 
 
 def cmd_draw(seed, ace8, again, final, db, number, plain):
@@ -351,8 +597,11 @@ def show_draw(p, plain):
         p["mode"], p["seed"], p["seed"], " --final" if p["final"] else ""))
 
 
-def cmd_start(absent, away, at, db, number):
+def cmd_start(absent, away, at, db, number, yes=False):
     when = _when("start", at)
+    if absent or away:
+        absent = _resolve_all("start", db, number, absent, ("registered",), yes)
+        away = _resolve_all("start", db, number, away, ("registered",), yes)
 
     def decide(lg, seq):
         t = lg.current(number)
@@ -390,8 +639,9 @@ def cmd_late(name, member, seat, at, db, number):
                                             if p["dead_bb"] else "")])
 
 
-def cmd_arrive(name, at, db, number):
+def cmd_arrive(name, at, db, number, yes=False):
     when = _when("arrive", at)
+    name = _resolve_all("arrive", db, number, [name], ("in",), yes)[0]
 
     def decide(lg, seq):
         t = lg.current(number)
@@ -421,15 +671,18 @@ def _pairs(command, names, values, what):
     return out
 
 
-def cmd_bust(names, chips, cards, board, at, db, number):
+def cmd_bust(names, chips, cards, board, at, db, number, yes=False):
     command = "bust"
     when = _when(command, at)
+    full = _resolve_all(command, db, number, names, ("in",), yes)
+    typed = dict(zip(names, full))
     chip_map = {}
     for k, v in _pairs(command, names, chips, "--chips-at-start").items():
         if not v.isdigit():
             fail(command, "--chips-at-start %r is not a whole number of chips" % v)
-        chip_map[k] = int(v)
-    card_map = _pairs(command, names, cards, "--cards")
+        chip_map[typed.get(k, k)] = int(v)
+    card_map = {typed.get(k, k): v for k, v in _pairs(command, names, cards, "--cards").items()}
+    names = full
 
     def decide(lg, seq):
         t = lg.current(number)
@@ -454,25 +707,27 @@ def cmd_bust(names, chips, cards, board, at, db, number):
         lines.append("%s wins tournament %d." % (t.ended["tiers"][0][0], t.number))
     else:
         lines.append("%d players remain." % len(t.remaining()))
-    _echo_lines(lines)
+        lines.append(balance_hint(t) or "")
+    _echo_lines([line for line in lines if line])
 
 
 def _q(name):
     return '"%s"' % name if " " in name else name
 
 
-def cmd_move(name, seat, db, number):
+def cmd_move(name, seat, db, number, yes=False):
     seat = _seat_arg("move", seat)
+    name = _resolve_all("move", db, number, [name], ("in",), yes)[0]
 
     def decide(lg, seq):
         t = lg.current(number)
         p = t.decide_move(name, seat)
         return [(t.number, "move", p, None)], p
-    _, p = _write("move", db, decide)
-    click.echo("%s moves to %s." % (p["name"], seat_text(p["seat"])))
+    lg, p = _write("move", db, decide)
+    click.echo("%s." % move_words(p["name"], p["from"], p["seat"]))
 
 
-def cmd_end(stacks, at, db, number):
+def cmd_end(stacks, at, db, number, yes=False):
     when = _when("end", at)
     chips = {}
     for s in stacks:
@@ -480,6 +735,8 @@ def cmd_end(stacks, at, db, number):
         if not sep or not v.strip().isdigit():
             fail("end", "%r is not NAME=CHIPS" % s)
         chips[k.strip()] = int(v)
+    full = _resolve_all("end", db, number, list(chips), ("in",), yes)
+    chips = dict(zip(full, chips.values()))
 
     def decide(lg, seq):
         t = lg.current(number)
@@ -640,21 +897,35 @@ def register(cli, fail_fn):
     @db_option
     @tournament_option
     @plain_option
-    def standby(name, member, take, pass_, seat, at, db, number, plain):
+    @yes_option
+    def standby(name, member, take, pass_, seat, at, db, number, plain, yes):
         """Show the standby list and seat offers; NAME adds a player to the list."""
-        cmd_standby(name, member, take, pass_, seat, at, db, number, plain)
+        cmd_standby(name, member, take, pass_, seat, at, db, number, plain, yes)
 
     @cli.command("lock")
     @click.argument("name")
-    @click.option("--table", type=click.IntRange(1), required=True)
-    @click.option("--seat", type=int, required=True)
+    @click.option("--table", type=click.IntRange(1), required=True,
+                  help="The table (one the draw makes: 1 to the tables the players need).")
+    @click.option("--seat", type=int, required=True, help="The seat at that table.")
     @click.option("--reason", default="TD", show_default=True,
                   help="Why, e.g. accessibility.")
     @db_option
     @tournament_option
-    def lock(name, table, seat, reason, db, number):
-        """Lock a registered player's seat for the draw (accessibility, the TD)."""
-        cmd_lock(name, table, seat, reason, db, number)
+    @yes_option
+    def lock(name, table, seat, reason, db, number, yes):
+        """Lock a registered player's seat for the draw (accessibility, the TD).
+
+        The table must be one the draw makes for the players registered now."""
+        cmd_lock(name, table, seat, reason, db, number, yes)
+
+    @cli.command("unlock")
+    @click.argument("name")
+    @db_option
+    @tournament_option
+    @yes_option
+    def unlock(name, db, number, yes):
+        """Take back NAME's seat lock (before the start; draw again to use it)."""
+        cmd_unlock(name, db, number, yes)
 
     @cli.command("draw")
     @click.option("--seed", type=click.IntRange(0), default=None,
@@ -678,9 +949,10 @@ def register(cli, fail_fn):
     @at_option
     @db_option
     @tournament_option
-    def start(absent, away, at, db, number):
+    @yes_option
+    def start(absent, away, at, db, number, yes):
         """Shuffle up and deal: the tournament starts."""
-        cmd_start(absent, away, at, db, number)
+        cmd_start(absent, away, at, db, number, yes)
 
     @cli.command("level")
     @click.argument("level", type=click.IntRange(1))
@@ -707,9 +979,10 @@ def register(cli, fail_fn):
     @at_option
     @db_option
     @tournament_option
-    def arrive(name, at, db, number):
+    @yes_option
+    def arrive(name, at, db, number, yes):
         """A registered player who was not seated at the start takes the seat."""
-        cmd_arrive(name, at, db, number)
+        cmd_arrive(name, at, db, number, yes)
 
     @cli.command("bust")
     @click.argument("names", nargs=-1, required=True)
@@ -721,27 +994,34 @@ def register(cli, fail_fn):
     @at_option
     @db_option
     @tournament_option
-    def bust(names, chips, cards, board, at, db, number):
-        """Eliminations: one NAME, or several who went out in the same hand."""
-        cmd_bust(names, chips, cards, board, at, db, number)
+    @yes_option
+    def bust(names, chips, cards, board, at, db, number, yes):
+        """Eliminations: one NAME, or several who went out in the same hand.
+
+        A NAME may be the start of a name ("Yan" for Yan Irons) or a close spelling: it
+        asks first.  After the bust it says when the tables are out of balance."""
+        cmd_bust(names, chips, cards, board, at, db, number, yes)
 
     @cli.command("move")
     @click.argument("name")
     @click.argument("seat", metavar="T.S")
     @db_option
     @tournament_option
-    def move(name, seat, db, number):
-        """Record that NAME now sits at table T seat S (balancing, TD)."""
-        cmd_move(name, seat, db, number)
+    @yes_option
+    def move(name, seat, db, number, yes):
+        """Record that NAME now sits at table T seat S (`tdhost plan --apply` records a
+        whole plan)."""
+        cmd_move(name, seat, db, number, yes)
 
     @cli.command("end")
     @click.argument("stacks", nargs=-1, required=True, metavar="NAME=CHIPS...")
     @at_option
     @db_option
     @tournament_option
-    def end(stacks, at, db, number):
+    @yes_option
+    def end(stacks, at, db, number, yes):
         """A time-limited end: the players still in are ranked by chips."""
-        cmd_end(stacks, at, db, number)
+        cmd_end(stacks, at, db, number, yes)
 
     @cli.command("undo")
     @db_option

@@ -154,7 +154,8 @@ def register(cli, fail):
                   help="Serve the big screen and the TD console.")
     @click.option("--listen", default="127.0.0.1", show_default=True,
                   help="The web pages' address (0.0.0.0: the whole network).")
-    @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+    @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+                  help="The web pages' port (0: any free one, printed).")
     @click.option("--token", default=None, help="The TD console's token (default: a new "
                                                 "random one, printed).")
     @click.option("--mqtt", "mqtt_url", default=None, metavar="URL",

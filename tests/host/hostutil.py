@@ -133,12 +133,13 @@ class Night:
         return self
 
 
-def run(args, now=T0, db=None, plain=True, expect=0):
-    """Invoke the CLI in-process; returns the Result (exit code checked when *expect*)."""
+def run(args, now=T0, db=None, plain=True, expect=0, input=None):
+    """Invoke the CLI in-process; returns the Result (exit code checked when *expect*);
+    *input*: what the TD types at its questions."""
     env = {"TDHOST_NOW": L.iso(now), "TDHOST_PLAIN": "1" if plain else ""}
     if db:
         env["TDHOST_DB"] = str(db)
-    res = CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
+    res = CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False, input=input)
     if expect is not None:
         assert res.exit_code == expect, (args, res.exit_code, res.output)
     return res
