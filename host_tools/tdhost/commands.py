@@ -3,13 +3,14 @@
     tdhost new FILE.toml --db league.sqlite     set up a tournament from its file
     tdhost register NAME... [--member]          league members and walk-ins (standby when full)
     tdhost standby [NAME] [--take NAME | --pass NAME] [--seat T.S]
-    tdhost lock NAME --table T --seat S         a seat lock before the draw
+    tdhost lock NAME --table T --seat S         a seat lock before the draw (unlock NAME)
     tdhost draw [--seed N] [--ace8] [--again] [--final]
     tdhost start [--absent NAME]... [--away NAME]...   "shuffle up and deal"
     tdhost level N                              the clock's level N started (now or --at)
     tdhost late NAME [--member] [--seat T.S]    a latecomer
     tdhost arrive NAME                          a registered player not seated at the start
     tdhost bust NAME... [--chips-at-start N]... [--cards C]... [--board B]
+    tdhost plan [--apply] [--button T.S]...     the balancing moves in words (cli.py)
     tdhost move NAME T.S                        record a seat change
     tdhost end NAME=CHIPS...                    a time-limited end: rank by chips
     tdhost undo                                 undo the last TD action (a compensating event)
@@ -19,6 +20,8 @@ Each command that changes anything is one transaction on the league file (tdhost
 every refusal is one sentence on stderr with exit code 2.  The league file is --db, or
 $TDHOST_DB, or league.sqlite in the current directory; the tournament is the latest one
 unless --tournament N.  Times default to now; --at HH:MM enters an event after the fact.
+A player's name may be typed short or misspelt: ``resolve`` (tdhost.names) takes the one
+match after asking (--yes does not ask) and lists several.  docs/host.md §1.
 """
 
 import csv

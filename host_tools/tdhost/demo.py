@@ -18,9 +18,11 @@ What it sets up in *workdir*:
 - a dealer bot at every box (:class:`DemoDealer`, a ``tcsim.dealers.RoomNight``: random but
   legal betting through the box's own keys at a real table's pace, all-ins and busts, the
   host's instructions confirmed on the box as a dealer would), starting once every box holds
-  the host's seating, and going home when the league seats nobody at its table any more
-  (broken, or the final table formed elsewhere).  Busts reach the host over the links, the
-  host plans the balancing moves and the boxes carry them out: the console shows it all.
+  the host's seating, and going home once the league seats nobody at its table any more
+  (broken, or the final table formed elsewhere) and nothing is pending for it (its
+  ``break_table``, the final draw's ``redraw``: :meth:`Demo.idle_tables`).  Busts reach
+  the host over the links, the host plans the balancing moves and the boxes carry them
+  out: the console shows it all.
 
 **Time.**  With ``realtime=True`` (tdhost serve) Live's clock is :class:`ScaledClock`: Unix
 ms that run *speed* times as fast as the wall clock from the moment the demo starts, and
@@ -235,8 +237,8 @@ class Demo:
         self._dealers()
 
     def _dealers(self):
-        """Start the dealers once the boxes are seated; a dealer whose table the league no
-        longer seats anyone at (broken, or the final table formed elsewhere) goes home."""
+        """Start the dealers once the boxes are seated; a dealer whose table has nothing left
+        to do (:meth:`idle_tables`) goes home."""
         if self.pace is None:
             return
         if not self.dealing:
