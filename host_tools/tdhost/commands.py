@@ -259,11 +259,15 @@ def league_room(t, buttons=None):
 
 
 def league_plan(t, buttons=None):
-    """(room, plan or None): None when fewer than two tables have players."""
+    """(room, plan or None): None when fewer than two tables have players.  A seat kept
+    for a standby player (tdhost.liveplan.STANDBY) counts as taken; it is nobody to move."""
     room = league_room(t, buttons)
     if sum(1 for tb in room["tables"] if tb["seats"]) < 2:
         return room, None
-    return room, _balance.plan(room)
+    result = _balance.plan(room)
+    result["moves"] = [m for m in result["moves"]
+                       if not m["player"].startswith(_liveplan.STANDBY)]
+    return room, result
 
 
 def sizes_text(room):
@@ -685,6 +689,11 @@ def cmd_bust(names, chips, cards, board, at, db, number, yes=False):
             fail(command, "--chips-at-start %r is not a whole number of chips" % v)
         chip_map[typed.get(k, k)] = int(v)
     card_map = {typed.get(k, k): v for k, v in _pairs(command, names, cards, "--cards").items()}
+    for m in (chip_map, card_map):  # NAME=VALUE with another short form of a busted name
+        for k in [k for k in m if k not in full]:
+            how, found = _names.match(k, full)
+            if how is not None and len(found) == 1:
+                m[found[0]] = m.pop(k)
     names = full
 
     def decide(lg, seq):

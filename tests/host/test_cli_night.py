@@ -187,8 +187,8 @@ def test_a_unique_start_of_a_name_is_taken_after_asking(tmp_path):
     assert "Yanis Petorv: no such name; do you mean Yanis Petrov? [y/N]" in res.stderr
     assert res.stderr.endswith("tdhost bust: nothing recorded.\n")
     assert len(league(db).events) == n
-    # --yes takes the one match; the chips given with the short name follow it
-    out = run(["bust", "ann", "bob", "--chips-at-start", "ann=500", "--chips-at-start",
+    # --yes takes the one match; chips given with a short name follow it
+    out = run(["bust", "ann", "bob", "--chips-at-start", "Lee=500", "--chips-at-start",
                "bob=900", "--yes"], db=db).output
     assert "Ann Lee is out: 19th of 20." in out and "Bob Hart is out: 18th of 20." in out
     assert "Bob Hart finishes above Ann Lee: more chips at the start of the hand (900 to " \
