@@ -778,6 +778,16 @@ def cmd_undo(db, number):
     _echo_lines(["Undone %s" % line for line in lines])
 
 
+# the log's "action" column in words (the events' own names stay in `log --json`)
+ACTION_WORDS = {
+    "new": "new tournament", "standby_take": "standby takes a seat",
+    "standby_pass": "standby passes", "clock": "clock", "instr": "instruction to a box",
+    "instr_result": "answer from a box", "notice": "notice", "final_seated":
+    "final table seated", "hand_for_hand": "hand for hand", "hfh_release": "hand for hand: "
+    "deal", "arrive": "arrival", "late": "latecomer", "end": "end on time",
+}
+
+
 def cmd_log(all_, as_json, db, number, plain):
     lg = _read("log", db)
     t = None if all_ else _tournament("log", lg, number)
@@ -795,7 +805,8 @@ def cmd_log(all_, as_json, db, number, plain):
             continue
         mark = "undone by #%d" % lg.undone[ev.seq] if ev.seq in lg.undone else ""
         rows.append([ev.seq, ev.tournament, _league.clock_time(ev.at) if all_ is False
-                     else ev.at, ev.action, _league.summary(ev), mark])
+                     else ev.at, ACTION_WORDS.get(ev.action, ev.action),
+                     _league.summary(ev), mark])
     show_table(["#", "t", "recorded", "action", "what", ""], rows, plain,
                title="Log of %s" % ("the league" if t is None else "tournament %d" % t.number))
 

@@ -272,3 +272,18 @@ def test_every_command_and_option_has_help(name):
         assert p.help, "%s %s has no help" % (name, p.opts[0])
     res = run([name, "--help"])
     assert res.output.startswith("Usage: ") and " %s [OPTIONS]" % name in res.output
+
+
+def test_the_log_of_a_live_night_speaks_plain_words(tmp_path):
+    from tdhost import demo as _demo
+
+    d = _demo.Demo.build(str(tmp_path), seed=7, realtime=False)
+    try:
+        d.advance(3 * 60000)  # three busts, a table break, moves sent and answered
+    finally:
+        d.close()
+    out = run(["log"], db=d.db).output
+    actions = [re.split(r"\s{2,}", line.strip())[3] for line in out.splitlines()[3:]
+               if line.strip()]
+    assert "instruction to a box" in actions and "answer from a box" in actions
+    assert not [a for a in actions if "_" in a], actions
