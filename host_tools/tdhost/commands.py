@@ -34,6 +34,7 @@ import click
 from tableclock.button import first_positions
 from tdhost import (
     balance as _balance,
+    draw as _draw,
     league as _league,
     liveplan as _liveplan,
     names as _names,
@@ -554,9 +555,18 @@ def cmd_lock(name, table, seat, reason, db, number, yes=False):
         t = lg.current(number)
         p = t.decide_lock(name, table, seat, reason)
         return [(t.number, "lock", p, None)], p
-    _, p = _write("lock", db, decide)
+    lg, p = _write("lock", db, decide)
     click.echo("%s is locked to table %d seat %d (%s)." % (p["name"], p["table"], p["seat"],
                                                            p["reason"]))
+    t = lg.current(number)
+    n = t.setup["seats_per_table"]
+    players = len(t.entries("registered"))
+    tables = _draw.table_count(players, n)
+    if p["table"] > tables:
+        click.echo("Table %d is not in the draw yet: %d registered player%s fill %d table%s; "
+                   "it is drawn from %d players on (the draw refuses the lock until then)."
+                   % (p["table"], players, "" if players == 1 else "s", tables,
+                      "" if tables == 1 else "s", (p["table"] - 1) * n + 1))
 
 
 def cmd_unlock(name, db, number, yes=False):
@@ -928,7 +938,7 @@ def register(cli, fail_fn):
     @cli.command("lock")
     @click.argument("name")
     @click.option("--table", type=click.IntRange(1), required=True,
-                  help="The table (one the draw makes: 1 to the tables the players need).")
+                  help="The table (at most the tables max_players fills).")
     @click.option("--seat", type=int, required=True, help="The seat at that table.")
     @click.option("--reason", default="TD", show_default=True,
                   help="Why, e.g. accessibility.")
@@ -938,7 +948,8 @@ def register(cli, fail_fn):
     def lock(name, table, seat, reason, db, number, yes):
         """Lock a registered player's seat for the draw (accessibility, the TD).
 
-        The table must be one the draw makes for the players registered now."""
+        The table must be one the tournament can have (max_players); one the players
+        registered now do not fill yet is accepted with a warning."""
         cmd_lock(name, table, seat, reason, db, number, yes)
 
     @cli.command("unlock")

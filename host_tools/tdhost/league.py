@@ -586,14 +586,13 @@ class Tournament:
             raise Refused("seat %d does not exist: tables have seats 1 to %d" % (seat, n))
         if table < 1:
             raise Refused("table numbers start at 1")
-        players = len(self.entries("registered"))
-        tables = _draw.table_count(players, n)
-        if table > tables:
-            raise Refused("table %d does not exist: the draw seats %d registered player%s at "
-                          "%d table%s of %d (table%s 1%s)" % (
-                              table, players, "" if players == 1 else "s", tables,
-                              "" if tables == 1 else "s", n, "" if tables == 1 else "s",
-                              "" if tables == 1 else " to %d" % tables))
+        cap = self.setup["max_players"]
+        if cap is not None and table > _draw.table_count(cap, n):
+            most = _draw.table_count(cap, n)
+            raise Refused("table %d does not exist: %d players (max_players) fill at most %d "
+                          "table%s of %d seats (table%s 1%s)" % (
+                              table, cap, most, "" if most == 1 else "s", n,
+                              "" if most == 1 else "s", "" if most == 1 else " to %d" % most))
         if self.locks.get(player_key(name), [None, None])[:2] == [table, seat]:
             raise Refused("%s is locked to table %d seat %d already" % (e.name, table, seat))
         for k, (t, s, _) in self.locks.items():

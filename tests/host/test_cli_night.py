@@ -210,19 +210,22 @@ def test_short_names_in_the_other_commands(tmp_path):
 
 
 def test_lock_is_checked_at_once_and_unlock_takes_it_back(tmp_path):
-    # 45 players at 8 seats a table: the draw makes 6 tables
-    db = night(tmp_path, names=["Bob Hart"] + ["P%02d" % i for i in range(1, 45)],
+    # LPPL ¶15: at most 48 players, so at most 6 tables of 8
+    db = night(tmp_path, names=["Bob Hart"] + ["P%02d" % i for i in range(1, 20)],
                start=False)
     n = len(league(db).events)
     res = run(["lock", "Bob", "--table", "9", "--seat", "1"], db=db, expect=2)
-    refused(res, "table 9 does not exist: the draw seats 45 registered players at 6 tables "
-                 "of 8 (tables 1 to 6)")
+    refused(res, "table 9 does not exist: 48 players (max_players) fill at most 6 tables of "
+                 "8 seats (tables 1 to 6)")
     assert "do you mean" not in res.stderr  # refused before asking about the name
     refused(run(["lock", "Bob", "--table", "2", "--seat", "9"], db=db, expect=2),
             "seat 9 does not exist: tables have seats 1 to 8")
     assert len(league(db).events) == n
+    # 20 players fill 3 tables: table 6 is accepted, with a warning
     out = run(["lock", "Bob", "--table", "6", "--seat", "3", "--yes"], db=db).output
-    assert out == "Bob Hart is locked to table 6 seat 3 (TD).\n"
+    assert out == ("Bob Hart is locked to table 6 seat 3 (TD).\n"
+                   "Table 6 is not in the draw yet: 20 registered players fill 3 tables; it "
+                   "is drawn from 41 players on (the draw refuses the lock until then).\n")
     assert league(db).current().locks["bob hart"][:2] == [6, 3]
     out = run(["unlock", "bob hart"], db=db).output
     assert out == ("Bob Hart is no longer locked to table 6 seat 3: the draw seats them at "
@@ -230,9 +233,10 @@ def test_lock_is_checked_at_once_and_unlock_takes_it_back(tmp_path):
     assert league(db).current().locks == {}
     refused(run(["unlock", "Bob Hart"], db=db, expect=2), "Bob Hart has no seat lock")
     assert "unlock Bob Hart (was table 6 seat 3)" in run(["log"], db=db).output
-    run(["lock", "Bob Hart", "--table", "6", "--seat", "3"], db=db)
+    assert run(["lock", "Bob Hart", "--table", "3", "--seat", "3"], db=db).output == (
+        "Bob Hart is locked to table 3 seat 3 (TD).\n")
     run(["draw", "--seed", "2"], db=db)
-    assert league(db).current().get("Bob Hart").seat == [6, 3]
+    assert league(db).current().get("Bob Hart").seat == [3, 3]
     run(["start"], db=db)
     refused(run(["unlock", "Bob Hart"], db=db, expect=2),
             "the tournament has started: a seat lock only matters for the draw")

@@ -79,11 +79,13 @@ def test_locks():
         n.lock("Sam", 2, 8)
     with pytest.raises(Refused, match="seat 9 does not exist"):
         n.lock("Sam", 1, 9)
-    # checked at once (issue #17): 20 players at 8 seats a table are drawn at 3 tables
-    with pytest.raises(Refused, match=r"table 4 does not exist: the draw seats 20 registered "
-                                      r"players at 3 tables of 8 \(tables 1 to 3\)"):
-        n.lock("Sam", 4, 1)
-    n.lock("Sam", 3, 1)
+    # checked at once (issue #17): LPPL's 48 players (¶15) fill at most 6 tables of 8
+    with pytest.raises(Refused, match=r"table 7 does not exist: 48 players \(max_players\) "
+                                      r"fill at most 6 tables of 8 seats \(tables 1 to 6\)"):
+        n.lock("Sam", 7, 1)
+    n.lock("Sam", 4, 1)
+    with pytest.raises(Refused, match="Sam is locked to table 4, but 20 players fill 3 tables"):
+        n.draw(1)
     n.unlock("Sam")
     assert "sam" not in n.t.locks and n.t.locks["tom"][:2] == [2, 8]
     with pytest.raises(Refused, match="Sam has no seat lock"):
