@@ -9,6 +9,12 @@ shot clock, an instruction).  The one exception is the shot clock's
 warning: its label and the ring's action pixel flash at 1 Hz, so every
 half second of the warning redraws those two (and nothing else).
 
+The players' view (docs/box.md): ``PLAYERS_MS`` after the last press, while
+the menu is on its main options (the dealer is not entering anything), the
+screen shows the clock and the blinds large for the seats; the next press
+brings the dealer's detail back (and does what it does).  The switch is
+one redraw, the same as a press's.
+
 The host's side (the link layer calls these): ``app.info`` holds host data
 for the screen (tcbox/view.py: players, average, link, table);
 ``app.instruct(instruction)`` shows an instruction (view.py describes the
@@ -51,13 +57,14 @@ any but screen and keys may be None.
 import gc
 
 from . import VERSION, orders
-from .menu import Menu
+from .menu import MAIN, Menu
 from .presses import Presses, ticks_diff
 from .ring import colours
-from .view import called_off, fields, instruction_text, mmss, move_text
+from .view import called_off, done_text, fields, instruction_text, mmss, move_text
 
 SAVE_EVERY_S = 30  # a running clock is saved this often (seconds shown)
 ACKS_KEPT = 32  # confirmed instruction ids remembered (docs/protocol.md: the last 32)
+PLAYERS_MS = 4000  # the players' view this long after the last press (docs/box.md)
 
 
 class App:
@@ -98,6 +105,8 @@ class App:
         self.withdrawn = []  # ids the host called off before they came, oldest first
         self.waiting = []  # instructions behind the one on screen
         self.presses_seen = 0
+        self.players = False  # the players' view is on screen
+        self.pressed_ms = None  # ticks of the last press (None: since power-up)
         self.save_failures = 0
         self.save_due = False
         self.link = None  # the host link (tcbox/linkparts.py attaches it), if any
@@ -122,7 +131,15 @@ class App:
             p = self.presses.poll(now)
             if p is None:
                 break
+            self.pressed_ms = now
+            self.players = False  # the dealer's detail comes back with the press
             self.press(self.roles[p[0]], p[1])
+        if self.pressed_ms is None:
+            self.pressed_ms = now
+        if (not self.players and self.menu.mode == MAIN
+                and ticks_diff(now, self.pressed_ms) >= PLAYERS_MS):
+            self.players = True  # a few seconds without a press: the players' view
+            self.dirty = True
         t = self.table
         if t.moves and t.hand is None:  # the hand is over: the TD's seat changes now
             self.settle()
@@ -269,13 +286,13 @@ class App:
         self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
         self.info["queued"] = len(self.waiting)
         if result == orders.LATER:
-            self.menu.note = "Confirmed: after this hand"
+            self.menu.note = done_text(ins, later=True)
             result = "acknowledged"  # done once the hand is over
         elif result == orders.REFUSED:
             t.error = reason  # the status line shows why, white on red
             self.menu.note = ""
         else:
-            self.menu.note = "Instruction confirmed"
+            self.menu.note = done_text(ins)  # what was done: "Seat 3 moved to ..."
         self.dirty = True
         self.report(iid, result, reason, stack, True)
         self.save()
@@ -317,7 +334,7 @@ class App:
         self.menu.refresh(st, self.info, box)
         off = self.blink_off()
         self.flash_off = off
-        self.fields = fields(st, self.menu, self.info, box, off)
+        self.fields = fields(st, self.menu, self.info, box, off, self.players)
         self.second(st["seconds_left"])
         self.shown_shot = st["shot_clock"]
         self.screen.update(self.fields)

@@ -4,8 +4,13 @@ One small state machine serves every board.  A board names its keys by role
 (tcbox/boards.py): the compact box has ``left``, ``ok``, ``right``; the
 table build ``hand``, ``call``, ``raise``, ``fold``, ``menu``.  The screen
 shows a list of options with one highlighted; keys move the highlight and
-choose.  Choosing "Raise" opens the amount: it starts at the minimum raise
-and steps by the smallest chip (a long press steps by the big blind).
+choose.  The commonest actions are one press on every board (docs/box.md,
+"Keys"): during a hand the compact box's ``left`` folds and ``ok`` chooses
+the highlight, which each turn starts on Check/Call; "Raise 100" (the
+minimum) is the next option, so a raise to the minimum is two presses;
+"Raise more" opens the amount: it starts at the minimum raise and steps by
+the smallest chip (a long press steps by the big blind).  The table build's
+keys act directly (Call, Fold; Raise opens the amount, Hand confirms it).
 
 Modes: ``main`` (the hand's options), ``amount`` (bet/raise size),
 ``seats`` then ``seat`` (away/back, bust, warn, kill for one seat),
@@ -175,8 +180,8 @@ class Menu:
             return False
         if role == "call" and st["action"] is not None:
             return {"do": "call"}
-        if role == "fold" and st["action"] is not None:
-            return {"do": "fold"}
+        if role in ("fold", "left") and st["action"] is not None:
+            return {"do": "fold"}  # compact: left folds during a hand (long left: undo)
         if role == "raise" and st["action"] is not None:
             if long:
                 return {"do": "allin"}
@@ -301,8 +306,12 @@ def main_options(st, ins=None):
             word = "Raise" if st["bets"] else "Bet"
             top = st["bets"].get(str(a), 0) + stack
             least = st["min_raise_to"]
-            opts.append(("%s %s" % (word, chips(least if least < top else top)), AMOUNT))
-            opts.append(("All-in %s" % chips(top), {"do": "allin"}))
+            if least < top:  # the minimum at once; "more" opens the amount
+                opts.append(("%s %s" % (word, chips(least)), {"do": "raise", "to": least}))
+                opts.append(("All-in %s" % chips(top), {"do": "allin"}))
+                opts.append(("%s more" % word, AMOUNT))
+            else:
+                opts.append(("All-in %s" % chips(top), {"do": "allin"}))
         opts.append(("Fold", {"do": "fold"}))
         if st["shot_clock"] is None:
             opts.append(("Call the clock", {"do": "clock"}))

@@ -97,6 +97,7 @@ except ImportError:  # a port without vectorio: no bars, the labels still work
 
 CW = 6  # terminalio.FONT cell width
 CH = 12  # and height
+INK = 8  # a digit's height in that cell (rows 2..9): what a reader sees
 
 BLACK = 0x000000
 WHITE = 0xFFFFFF
@@ -385,6 +386,20 @@ def _scale_for(avail, chars, cap):
     return s if s > 1 else 1
 
 
+def _shot_colours(f):
+    """A called clock's (colour, background): amber while it runs; in its
+    warning the digits invert, black on white, and blink to white on black
+    at 1 Hz: seen without colour (red-weak eyes too)."""
+    kind = f.get("shot_kind")
+    if not kind:
+        kind = "warning" if (f.get("shot") or "").endswith("!") else "running"
+    if kind == "warning":
+        return BLACK, WHITE
+    if kind == "flash":  # the warning's dark half second
+        return WHITE, None
+    return AMBER, None
+
+
 def _tag(text):
     """The background of a banner: orange PAUSED, cyan BREAK, else magenta."""
     if text == "PAUSED":
@@ -414,6 +429,7 @@ class Screen:
             self._compact(width, height)
         else:
             self._large(width, height)
+        self._players(width, height)
         if display is not None:
             display.root_group = self.root
 
@@ -486,37 +502,41 @@ class Screen:
 
     def _compact(self, W, H):
         m = 2
-        # clock page: time T, blinds T - 1, menu 2, status 1, info 1 (x 12 px)
-        T = _scale_for(W * 11 // 20, 5, (H - 3 * CH) // (2 * CH))
-        B = T - 1 if T > 2 else T
-        spare = H - (T + B + 4) * CH
+        # the dealer's page between hands: time and blinds R, level/ante/next 1,
+        # banner and info 1, menu 2, status 2 lines, the instruction (or the
+        # colour-up, or who won) 2 lines
+        R = _scale_for(W // 2, 5, (H - 8 * CH) // CH)
+        spare = H - (R + 8) * CH
         gap = spare // 3 if spare > 0 else 0
         g = self._page()
         sl = []
         pairs = []
-        tw = 5 * CW * T + 2 * m
-        sl.append((_Slot(g, m, 0, tw, T * CH, T, WHITE), "time"))
-        cx = tw + m
-        cw = W - cx - m
-        top = 2 if T >= 4 else 1
-        sl.append((_Slot(g, cx, 0, cw, top * CH, top, LIGHT, RIGHT), "level"))
-        sl.append((_Slot(g, cx, top * CH, cw, CH, 1, LIGHT, RIGHT), "ante"))
-        sl.append((_Slot(g, cx, top * CH + CH, cw, CH, 1, GREY, RIGHT), "next"))
-        y = T * CH + gap
-        left = _Slot(g, m, y, W - 2 * m, B * CH, B, YELLOW)
-        right = _Slot(g, m, y, W - 2 * m, B * CH, 2, BLACK, RIGHT, pad=1)
-        sl.append((left, "blinds"))
-        sl.append((right, "banner"))
+        tw = 5 * CW * R + m
+        sl.append((_Slot(g, m, 0, tw, R * CH, R, WHITE), "time"))
+        sl.append((_Slot(g, tw + 2 * m, 0, W - tw - 3 * m, R * CH, R, YELLOW, RIGHT, pad=1),
+                   "blinds"))
+        y = R * CH + gap
+        third = (W - 2 * m) // 3
+        sl.append((_Slot(g, m, y, third, CH, 1, LIGHT), "level"))
+        sl.append((_Slot(g, m + third, y, third, CH, 1, LIGHT, CENTRE), "ante"))
+        sl.append((_Slot(g, m + 2 * third, y, W - 2 * m - 2 * third, CH, 1, GREY, RIGHT),
+                   "next"))
+        y += CH
+        left = _Slot(g, m, y, W - 2 * m, CH, 1, BLACK, pad=1)
+        right = _Slot(g, m, y, W - 2 * m, CH, 1, GREY, RIGHT)
+        sl.append((left, "banner"))
+        sl.append((right, "info"))
         pairs.append((left, right, W - 2 * m, CW * 2))
-        y += B * CH + gap
+        y += CH + gap
         menu = _Menu(g, 0, y, W, 1, 2)
         y += 2 * CH + gap
-        status = _Slot(g, m, y, W - 2 * m, 2 * CH, 1, GREY, pad=1)  # two lines when the
-        status.top_align = True  # info row is free for it (a long sentence)
-        self.c_status = status
+        status = _Slot(g, m, y, W - 2 * m, 2 * CH, 1, GREY, pad=1)
+        status.top_align = True
         sl.append((status, "status"))
-        y += CH
-        sl.append((_Slot(g, m, y, W - 2 * m, CH, 1, GREY), "info"))
+        y += 2 * CH
+        extra = _Slot(g, m, y, W - 2 * m, 2 * CH, 1, GREY, pad=1)
+        extra.top_align = True
+        sl.append((extra, "extra"))
         self.pages.append((g, sl, menu, pairs))
 
         # hand page: time and blinds R, hand 1, action 2, pot 1, posts 1,
@@ -552,47 +572,94 @@ class Screen:
         sl.append((_Slot(g, m, y, W - 2 * m, CH, 1, GREY, pad=1), "status"))
         self.pages.append((g, sl, menu, pairs))
 
+    def _players(self, W, H):
+        """The players' view: the clock and the blinds as large as the
+        screen allows, the seat to act and what it costs one size below
+        the blinds; on large screens one more row (away seats, info).
+        Rows are placed by their ink (a digit is 8 of the font's 12 rows,
+        rows 2..9), so the big labels' empty rows overlap."""
+        m = W // 80
+        T = W // (5 * CW)  # "12:34" across the width...
+        cap = H * 45 // 100 // INK  # ...its digits at most 45 % of the height
+        if T > cap:
+            T = cap
+        B = T * 4 // 7 if self.compact else T * 9 // 16
+        A = B // 2 if B > 1 else 1
+        I = A // 2 if not self.compact and A > 1 else 0
+        rows = 3 if I == 0 else 4
+        gap = (H - INK * (T + B + A + I)) // (rows + 1)
+        g = self._page()
+        sl = []
+        pairs = []
+        y = gap
+        sl.append((_Slot(g, 0, y - 2 * T, W, CH * T, T, WHITE, CENTRE), "time"))
+        y += INK * T + gap
+        left = _Slot(g, m, y - 2 * B, W - 2 * m, CH * B, B, YELLOW)
+        right = _Slot(g, m, y - 2 * B, W - 2 * m, CH * B, A, LIGHT, RIGHT)
+        sl.append((left, "blinds"))
+        sl.append((right, "ante"))
+        pairs.append((left, right, W - 2 * m, CW * A))
+        y += INK * B + gap
+        sl.append((_Slot(g, m, y - 2 * A, W - 2 * m, CH * A, A, WHITE, pad=1), "act"))
+        y += INK * A + gap
+        if I:
+            left = _Slot(g, m, y - 2 * I, W - 2 * m, CH * I, I, VERMILLION)
+            right = _Slot(g, m, y - 2 * I, W - 2 * m, CH * I, I, GREY, RIGHT)
+            sl.append((left, "away"))
+            sl.append((right, "info"))
+            pairs.append((left, right, W - 2 * m, 2 * CW * I))
+        self.pages.append((g, sl, None, pairs))
+        self.big = T  # the clock's scale in the players' view (bench/box_bench.py)
+
     # -- showing ---------------------------------------------------------
     def _which(self, f):
-        if len(self.pages) == 1:
+        if f.get("players"):
+            return len(self.pages) - 1  # the players' view, always the last page
+        if len(self.pages) == 2:
             return 0
         hand = f.get("in_hand")
         if hand is None:
             hand = (f.get("pot") or "").startswith("Pot")
         return 1 if hand else 0
 
-    def _want(self, slot, key, f):
-        """What *slot* (showing field *key*) should show for fields *f*."""
+    def _want(self, slot, key, f, players):
+        """What *slot* (showing field *key*) should show for fields *f*;
+        *players*: on the players' view.  Nothing here allocates: an idle
+        second calls it for every slot."""
         text = f.get(key) or ""
         colour = None
         bg = None
         items = False
+        shot = f.get("shot")
+        instr = f.get("instr")
         if key == "time":
             banner = f.get("banner")
             colour = ORANGE if banner == "PAUSED" else (CYAN if banner == "BREAK" else WHITE)
+        elif key == "blinds":
+            colour = YELLOW  # nothing takes the blinds' place
+        elif key == "act":  # the players' line
+            if shot and f.get("action"):
+                colour, bg = _shot_colours(f)
+            elif text and text == instr:
+                colour = BLACK
+                bg = YELLOW
+            else:
+                colour = WHITE
+        elif key == "banner" and shot and not self.compact:
+            text = shot  # a called clock: at the head of the table's detail
+            colour, bg = _shot_colours(f)
         elif key == "banner":
             colour = BLACK
             bg = _tag(text) if text else None
-        elif key == "blinds" and f.get("shot"):
-            text = f.get("shot")  # a called clock replaces the blinds while it runs
-            kind = f.get("shot_kind")
-            if not kind:
-                kind = "warning" if text.endswith("!") else "running"
-            if kind == "warning":
-                colour = WHITE
-                bg = RED
-            elif kind == "flash":  # the warning's dark half second
-                colour = RED
-            else:
-                colour = AMBER
-        elif key == "blinds" and f.get("instr"):
-            text = f.get("instr")  # a pending instruction: in the blinds' place
+        elif key == "hand" and instr and not f.get("in_hand"):
+            text = instr  # the dealer's detail: the instruction in the hand's row
             colour = BLACK
             bg = YELLOW
-        elif key == "blinds":
-            colour = YELLOW
         elif key == "hand":
             colour = LIGHT
+        elif key == "action" and self.compact and shot:
+            text = f.get("act")  # "Seat 3: CLOCK 9!" in the action's row
+            colour, bg = _shot_colours(f)
         elif key == "posts" and self.compact and f.get("banner"):
             text = f.get("banner")  # compact: the banner replaces the posts
             colour = BLACK
@@ -608,7 +675,7 @@ class Screen:
                 text = ""  # the pot's second line
         elif key == "away":
             colour = VERMILLION
-            if self._pot_long(f):
+            if not players and self._pot_long(f):
                 text = ""
         elif key == "status":
             kind = f.get("status_kind")
@@ -619,22 +686,20 @@ class Screen:
                 colour = AMBER
             else:
                 colour = GREY
-        elif key == "info" and self.compact and (
-                self.c_status.natural(f.get("status") or "") > self.c_status.w):
-            text = ""  # the status line's second line
         elif key == "info":
-            if f.get("instr") and f.get("shot"):  # the clock has the blinds' place
-                text = f.get("instr")
-                colour = YELLOW
-            elif self.compact and f.get("colour"):  # the clock page: the colour-up
+            colour = GREY
+        elif key == "extra":  # compact, between hands: instruction, colour-up, who won
+            if instr:
+                text = instr
+                colour = BLACK
+                bg = YELLOW
+            elif f.get("colour"):
                 text = f.get("colour")
                 colour = MAGENTA
                 items = True
-            elif self.compact and f.get("pot"):  # the clock page: who won the last hand
-                text = f.get("pot")
-                colour = GREEN
             else:
-                colour = GREY
+                text = f.get("pot") or ""
+                colour = GREEN
         if items != slot.items:
             slot.items = items
             slot.text = None  # fit it again
@@ -656,14 +721,16 @@ class Screen:
             self.pages[n][0].hidden = False
             self.page = n
         g, slots, menu, pairs = self.pages[n]
+        players = n == len(self.pages) - 1
         for slot, key in slots:
-            self._want(slot, key, f)
+            self._want(slot, key, f, players)
         for left, right, total, gap in pairs:
             _share(left, right, total, gap)
         changed = 0
         for slot, _key in slots:
             changed += slot.show(slot.want, slot.want_c, slot.want_b, slot.want_w)
-        changed += menu.update(f.get("menu") or (), f.get("menu_i") or 0)
+        if menu is not None:
+            changed += menu.update(f.get("menu") or (), f.get("menu_i") or 0)
         return changed
 
     def texts(self):
@@ -675,10 +742,11 @@ class Screen:
         for slot, _key in slots:
             if slot.text:
                 out.append((slot.y, slot.x, slot.text))
-        for s in menu.lines:
-            if s.text:
-                out.append((s.y, s.x, s.text))
-        if menu.count.text:
-            out.append((menu.count.y, menu.count.x, menu.count.text))
+        if menu is not None:
+            for s in menu.lines:
+                if s.text:
+                    out.append((s.y, s.x, s.text))
+            if menu.count.text:
+                out.append((menu.count.y, menu.count.x, menu.count.text))
         out.sort()
         return [t[2] for t in out]

@@ -30,6 +30,11 @@ Fields (all strings unless noted; empty hides a label):
                the highlighted one
   in_hand      only on the setup screen: True (the compact box shows its
                hand page, whose rows then carry the setup lines)
+  act          the players' line: "Seat 3: call 50", "Seat 3: check", a
+               called clock ("Seat 3: CLOCK 9!"), else between hands the
+               pending instruction or what the table waits for
+  players      True: the players' view (tcbox/app.py sets it after a few
+               seconds without a press; docs/box.md "The players' view")
 
 Host data (``info``, App.info): ``players``, ``average``, ``link`` (the
 link's state: "Wi-Fi", "USB", "link lost"...), ``table`` (this box's table
@@ -83,6 +88,47 @@ def chips(n):
     return s + out
 
 
+DONE = {
+    "break_table": "Table broken: players go to the TD",
+    "redraw": "Final table: new seats drawn",
+    "hand_for_hand_start": "Hand for hand: the next deal waits",
+    "hand_for_hand": "Hand for hand: the next deal waits",
+    "hand_for_hand_stop": "Hand for hand over: play on",
+    "next_hand": "Hand for hand: deal the next hand",
+    "pause": "Clock paused by the TD",
+    "paused": "Clock paused by the TD",
+    "resume": "Clock running again",
+}
+
+
+def done_text(ins, later=False):
+    """What the dealer's Confirm of *ins* did, in the dealer's words ("Seat 3
+    moved to table 2 seat 7"); *later*: it waits for the hand's end."""
+    if not ins:
+        return ""
+    if isinstance(ins, str):
+        return "Message read"
+    a = ins.get("action")
+    seat = ins.get("seat")
+    if later:
+        return "Confirmed: " + instruction_text(ins) + " after this hand"
+    if a == "move_out":
+        return "Seat %s moved to table %s seat %s" % (
+            seat, ins.get("to_table", ins.get("table", "?")), ins.get("to_seat", "?"))
+    if a == "receive":
+        line = "Seat %s: %s seated" % (seat, ins.get("name") or "player")
+        if ins.get("stack") is not None:
+            line += " with %s chips" % chips(ins["stack"])
+        return line
+    if a == "deduct":
+        return "Seat %s: %s chips removed from play" % (seat, _amount(ins.get("chips")))
+    if a == "take_out":
+        return "Seat %s taken out" % seat
+    if a == "message":
+        return "Message read"
+    return DONE.get(a) or "Done: " + str(a)
+
+
 def instruction_text(ins):
     """The sentence on screen for instruction *ins* (a dict as above, or a
     string: a message).  "" for None."""
@@ -119,8 +165,8 @@ def _amount(n):
 SENTENCES = {
     "break_table": "This table breaks: players to the TD",
     "redraw": "Final table: new seats drawn",
-    "hand_for_hand_start": "HAND FOR HAND: finish this hand and wait",
-    "hand_for_hand": "HAND FOR HAND: finish this hand and wait",
+    "hand_for_hand_start": "HAND FOR HAND: finish the hand, wait",
+    "hand_for_hand": "HAND FOR HAND: finish the hand, wait",
     "hand_for_hand_stop": "Hand for hand is over: play on",
     "next_hand": "Hand for hand: deal the next hand",
     "pause": "PAUSED by the TD",
@@ -183,13 +229,39 @@ def colour_changes(st):
     return out
 
 
-def fields(st, menu=None, info=None, box=None, blink_off=False):
+def act_line(st, f):
+    """The players' line (``act``): the seat to act and what it costs, a
+    called clock, else between hands the instruction or what the table
+    waits for."""
+    a = st["action"]
+    if a is not None:
+        if f["shot"]:
+            return "Seat %d: %s" % (a, f["shot"])
+        if st["to_call"]:
+            return "Seat %d: call %s" % (a, chips(st["to_call"]))
+        return "Seat %d: check" % a
+    if st["street"] == "showdown":
+        return "Showdown"
+    if st["street"] is not None:
+        return ""
+    if f["instr"]:
+        return f["instr"]
+    if st["on_break"] and not st["paused"]:
+        return "Break: level %d next" % st["level"]
+    if f["banner"]:  # PAUSED, hand for hand, a colour-up...
+        return f["banner"]
+    return f["level"] + "   " + f["next"]
+
+
+def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):
     """The screen's fields for table state *st*.
 
     :param menu: the tcbox.menu.Menu (options and highlight), or None.
     :param info: host data (above).
     :param box: the box's own facts (above), for the setup screen.
     :param blink_off: the dark half second of the shot clock's warning.
+    :param players: the players' view (the screen shows the clock, the
+        blinds and ``act``, large).
     """
     info = info or {}
     box = box or {}
@@ -200,6 +272,9 @@ def fields(st, menu=None, info=None, box=None, blink_off=False):
     f["time"] = mmss(st["seconds_left"])
     nl = st.get("next_level")
     f["next"] = "Next %s/%s" % (chips(nl["sb"]), chips(nl["bb"])) if nl else "Last level"
+    if st["on_break"]:  # the blinds shown are the next level's: play resumes at them
+        f["level"] = "Break: level %d next" % st["level"]
+        f["next"] = "Resume at " + f["blinds"]
     if st["paused"]:
         f["banner"] = "PAUSED"
     elif st["on_break"]:
@@ -212,8 +287,9 @@ def fields(st, menu=None, info=None, box=None, blink_off=False):
     else:
         f["banner"] = ""
     sb = st["sb_seat"]
-    f["hand"] = "Hand %d  BTN %s  SB %s  BB %s  Deal %s" % (
-        st["hand"], st["button"], sb if sb is not None else "dead", st["bb_seat"], st["dealer"])
+    f["hand"] = "%s  BTN %s  SB %s  BB %s  Deal %s" % (
+        "Hand %d" % st["hand"] if st["hand"] else "First hand", st["button"],
+        sb if sb is not None else "dead", st["bb_seat"], st["dealer"])
     a = st["action"]
     if st["street"] is None:
         f["action"] = "Between hands"
@@ -273,6 +349,8 @@ def fields(st, menu=None, info=None, box=None, blink_off=False):
     f["status_kind"] = "error" if st["error"] else ("note" if note else "")
     f["menu"] = [o[0] for o in menu.options] if menu else []
     f["menu_i"] = menu.i if menu else 0
+    f["act"] = act_line(st, f)
+    f["players"] = players
     if menu is not None and menu.mode == SETUP:
         setup_lines(f, st, info, box)
     return f
@@ -281,13 +359,16 @@ def fields(st, menu=None, info=None, box=None, blink_off=False):
 def setup_lines(f, st, info, box):
     """The setup screen: the hand rows carry what the box is and knows."""
     table = info.get("table")
-    f["hand"] = "%s  %s seats  %s" % ("Table %s" % table if table else "No table yet",
-                                      box.get("seats", "?"), (st.get("profile") or "").upper())
-    f["action"] = "Board: %s" % (box.get("board") or "?").split(":")[0]
-    f["pot"] = "Link: %s" % (info.get("link") or "none")
-    f["posts"] = "Firmware %s%s" % (box.get("fw") or "?",
-                                    "" if box.get("buzzer", True) else "  no buzzer")
+    f["hand"] = "Box setup"
+    f["action"] = "Table %s" % table if table else "No table yet"  # first, largest
+    f["pot"] = "%s seats  %s  Link: %s" % (box.get("seats", "?"),
+                                           (st.get("profile") or "").upper(),
+                                           info.get("link") or "none")
+    f["posts"] = "%s, firmware %s%s" % (
+        (box.get("board") or "?").split(":")[0], box.get("fw") or "?",
+        "" if box.get("buzzer", True) else ", no buzzer")
     f["away"] = ""
     f["colour"] = ""
     f["banner"] = ""
     f["in_hand"] = True
+    f["players"] = False

@@ -73,6 +73,39 @@ def test_idle_second_changes_only_the_time():
     assert screen.shown["time"] == "1:59" and screen.changes == before + 1
 
 
+def test_the_players_view_returns_after_idle_and_the_first_press_brings_the_detail():
+    app, keys, screen, beeps, saves, ring = _app()
+    app.step(0)
+    assert screen.shown["players"] is False           # just powered up: the dealer's
+    app.step(3990)
+    assert screen.shown["players"] is False
+    app.step(4000)                                    # PLAYERS_MS without a press
+    assert screen.shown["players"] is True and screen.shown["act"] == "Level 1   Next 50/100"
+    before = screen.changes
+    app.step(5000)                                    # idle in the players' view: the time
+    assert screen.changes == before + 1
+    keys.events += [(1, True, 5010), (1, False, 5090)]  # ok: New hand, at once
+    app.step(5100)
+    assert screen.shown["players"] is False and app.table.hand is not None
+    assert screen.shown["act"] == "Seat 1: call 50"
+    app.step(9000)
+    assert screen.shown["players"] is False           # 3.9 s after the press
+    app.step(9100)
+    assert screen.shown["players"] is True            # the seat to act, for the table
+    keys.events += [(2, True, 9110), (2, False, 9190)]  # right: highlight only, no action
+    app.step(9200)
+    assert screen.shown["players"] is False and screen.shown["menu_i"] == 1
+    keys.events += [(1, True, 9210), (1, False, 9290)]  # ok: Raise 100 (amount entry? no:
+    app.step(9300)                                      # the minimum at once)
+    assert app.table.state()["bets"]["1"] == 100
+    keys.events += [(2, True, 9310), (2, False, 9390)] * 3
+    keys.events += [(1, True, 9410), (1, False, 9490)]  # Raise more: the amount entry
+    app.step(9500)
+    assert app.menu.mode == "amount"
+    app.step(30000)                                     # entering an amount: no players' view
+    assert screen.shown["players"] is False
+
+
 def test_short_and_long_presses_drive_the_table():
     app, keys, screen, beeps, saves, ring = _app()
     app.step(0)
@@ -162,7 +195,7 @@ def test_an_instruction_is_shown_until_confirmed_and_acknowledged():
     at = _press(app, keys, 1, 100)                      # OK: Confirm
     assert app.acks == ["i-41"] and sent == ["i-41"] and app.table.hands == 0
     assert screen.shown["instr"] == "This table breaks: players to the TD"
-    assert screen.shown["status"] == "Instruction confirmed"
+    assert screen.shown["status"] == "Seat 3 moved to table 2 seat 7"  # what was done
     at = _press(app, keys, 1, at)                       # the next one
     assert app.acks == ["i-41", "i-42"] and screen.shown["instr"] == ""
     assert screen.shown["menu"] == ("New hand", "Seats")
@@ -198,9 +231,9 @@ def test_setup_screen_mutes_the_buzzer():
         at = _press(app, keys, 2, at)                   # right to Box setup
     assert screen.shown["menu"][screen.shown["menu_i"]] == "Box setup"
     at = _press(app, keys, 1, at)
-    assert screen.shown["hand"] == "Table 4  3 seats  LPPL"
-    assert screen.shown["action"] == "Board: Compact" and screen.shown["in_hand"] is True
-    assert screen.shown["posts"].startswith("Firmware ")
+    assert screen.shown["action"] == "Table 4"
+    assert screen.shown["in_hand"] is True
+    assert screen.shown["posts"].startswith("Compact, firmware ")
     assert screen.shown["menu"] == ("Buzzer: on", "Back")
     at = _press(app, keys, 1, at)                       # toggle
     assert app.muted and screen.shown["menu"][0] == "Buzzer: muted"

@@ -39,8 +39,10 @@ def test_compact_three_buttons_play_a_hand():
     assert b.labels() == ["New hand", "Seats"]
     st = b.press("ok")                      # New hand
     assert st["action"] == 3
-    assert b.labels()[:4] == ["Call 50", "Raise 100", "All-in 3,000", "Fold"]
-    b.press("right")                        # highlight Raise
+    assert b.labels()[:5] == ["Call 50", "Raise 100", "All-in 3,000", "Raise more", "Fold"]
+    b.press("right")
+    b.press("right")
+    b.press("right")                        # highlight Raise more
     b.press("ok")                           # open the amount at the minimum
     assert b.m.mode == "amount" and b.m.amount == 100
     b.press("right")
@@ -50,6 +52,53 @@ def test_compact_three_buttons_play_a_hand():
     st = b.press("ok")
     assert st["bets"]["3"] == 200 and st["action"] == 4 and st["error"] is None
     assert b.highlighted() == "Call 200"
+
+
+def _presses(roles_of, kind):
+    """The presses each board's key map needs for *kind* (issue #18: fold,
+    check/call and new hand one press; a raise to the minimum two)."""
+    b = _box()
+    if kind != "hand":
+        b.press(roles_of["hand"][0][0])
+        if kind == "check":
+            b.press(roles_of["call"][0][0])  # seat 3 calls, 4 (BB) checks next
+            b.press(roles_of["call"][0][0])
+            b.press(roles_of["call"][0][0])  # SB completes: the BB may check
+    before = b.st
+    for role, long in roles_of[kind]:
+        st = b.press(role, long)
+    return before, st
+
+
+def test_the_key_map_each_action_and_its_presses():
+    keymaps = {
+        "compact": {"hand": [("ok", False)], "call": [("ok", False)],
+                    "check": [("ok", False)], "fold": [("left", False)],
+                    "min_raise": [("right", False), ("ok", False)],
+                    "allin": [("right", False), ("right", False), ("ok", False)],
+                    "undo": [("left", True)]},
+        "table": {"hand": [("hand", False)], "call": [("call", False)],
+                  "check": [("call", False)], "fold": [("fold", False)],
+                  "min_raise": [("raise", False), ("hand", False)],
+                  "allin": [("raise", True)], "undo": [("fold", True)]},
+    }
+    for board, km in keymaps.items():
+        before, st = _presses(km, "hand")
+        assert st["hand"] == 1 and st["action"] == 3, board
+        before, st = _presses(km, "call")
+        assert st["bets"]["3"] == 50 and st["action"] == 4, board
+        before, st = _presses(km, "check")
+        assert st["street"] == "flop" and st["last"] == "Seat 2 checks", (board, st["last"])
+        before, st = _presses(km, "fold")
+        assert st["last"] == "Seat 3 folds" and st["action"] == 4, board
+        before, st = _presses(km, "min_raise")
+        assert st["bets"]["3"] == 100 and st["error"] is None, board
+        before, st = _presses(km, "allin")
+        assert st["bets"]["3"] == 3000, board
+        before, st = _presses(km, "undo")
+        assert st["hand"] == 1 and st["action"] == 3 and "3" not in st["bets"], board
+        assert max(len(km[k]) for k in ("hand", "call", "check", "fold")) == 1
+        assert len(km["min_raise"]) <= 2
 
 
 def test_table_build_direct_keys_and_refusal_shown():
@@ -157,7 +206,7 @@ def test_instruction_sentences():
         "This table breaks: players to the TD")
     assert instruction_text({"id": "e", "action": "redraw"}) == "Final table: new seats drawn"
     assert instruction_text({"id": "f", "action": "hand_for_hand_start"}) == (
-        "HAND FOR HAND: finish this hand and wait")
+        "HAND FOR HAND: finish the hand, wait")
     assert instruction_text({"id": "g", "action": "pause"}) == "PAUSED by the TD"
     assert instruction_text({"id": "h", "action": "message", "text": "Colour up at the break"}
                             ) == "Colour up at the break"
@@ -278,8 +327,10 @@ def test_setup_screen_from_the_seat_list():
     b.press("hand")
     assert b.m.mode == "setup" and b.labels() == ["Buzzer: on", "Back"]
     f = fields(b.st, b.m, info, box)
-    assert f["hand"] == "Table 4  3 seats  WPH" and f["action"] == "Board: Table build"
-    assert f["pot"] == "Link: Wi-Fi" and f["posts"] == "Firmware 9.9" and f["in_hand"] is True
+    # the table number first, in the largest row of the setup lines (issue #18)
+    assert f["hand"] == "Box setup" and f["action"] == "Table 4"
+    assert f["pot"] == "3 seats  WPH  Link: Wi-Fi" and f["in_hand"] is True
+    assert f["posts"] == "Table build, firmware 9.9" and f["players"] is False
     assert b.m.press("hand", False, b.st) == {"box": "mute"}
     box["muted"] = True
     b.m.refresh(b.st, None, box)
@@ -289,8 +340,8 @@ def test_setup_screen_from_the_seat_list():
     b.m.mode = "setup"
     b.m.refresh(b.st, {}, {"buzzer": False, "seats": 3})
     f = fields(b.st, b.m, {}, {"buzzer": False, "seats": 3, "fw": "9.9"})
-    assert b.labels() == ["Back"] and f["hand"].startswith("No table yet")
-    assert f["posts"] == "Firmware 9.9  no buzzer" and f["pot"] == "Link: none"
+    assert b.labels() == ["Back"] and f["action"] == "No table yet"
+    assert f["posts"] == "?, firmware 9.9, no buzzer" and f["pot"].endswith("Link: none")
 
 
 def test_away_seats_are_listed_in_the_hand_view():

@@ -43,21 +43,29 @@ def test_the_shots_script_renders_the_new_screens_on_every_board(tmp_path):
         t = by["instruction"]["texts"]
         assert "Move seat 3 to table 2 seat 7" in t and "Confirm" in t, (board, t)
         confirmed = [d for d in docs if d["line"] and d["line"].get("confirm")][0]
-        assert "Instruction confirmed" in confirmed["texts"]
+        assert "Seat 3 moved to table 2 seat 7" in confirmed["texts"]
         assert "Move seat 3 to table 2 seat 7" not in confirmed["texts"]
         t = by["break"]["texts"]
         assert "Seat 3: Cy arrives from table 5 with 2,450 chips" in t and "BREAK" in t
         t = by["setup"]["texts"]
-        assert "Table 4  9 seats  LPPL" in t and "Link: Wi-Fi" in t, (board, t)
+        assert "Table 4" in t and "9 seats  LPPL  Link: Wi-Fi" in t, (board, t)
+        assert t.index("Table 4") < t.index("9 seats  LPPL  Link: Wi-Fi")
         if board == "table":
-            assert "Board: Table build" in t and "Buzzer: on" in t and "Firmware 0.1.0" in t
+            assert "Table build, firmware 0.1.0" in t and "Buzzer: on" in t
         else:
-            assert "Board: Compact" in t and "Firmware 0.1.0  no buzzer" in t
+            assert "Compact, firmware 0.1.0, no buzzer" in t
         t = by["colourup"]["texts"]
         assert "Colour up: 25 go" in t and "S1 2,975>3,000  S5 5,625>5,650" in t, (board, t)
+        assert "Colour up: 25 go" in by["playerscolourup"]["texts"]
+        t = by["players"]["texts"]
+        assert "25/50" in t and "Seat 5: call 50" in t, (board, t)
+        t = by["playersbreak"]["texts"]
+        assert "100/200" in t and "Ante 25" in t and "Break: level 3 next" in t, (board, t)
         assert "Colour up now" in by["colourseats"]["texts"]
         assert by["away"]["state"]["away"] == [6] and "Away: 6" in by["away"]["texts"]
-        assert "CLOCK 9!" in by["shotclock"]["texts"] and "CLOCK 9!" in by["shotflash"]["texts"]
+        t = by["shotclock"]["texts"]
+        assert "Seat 6: CLOCK 9!" in t and "25/50" in t
+        assert "Seat 6: CLOCK 9!" in by["shotflash"]["texts"]
         for k in kinds:
             assert os.path.exists(tmp_path / ("%s-%s.png" % (board, k)))
 
@@ -71,13 +79,12 @@ def test_an_instruction_is_confirmed_through_the_keys_on_both_boards():
         sim.step()
         texts = sim.texts()
         assert "Move seat 3 to table 2 seat 7" in texts and "Confirm" in texts
-        blinds = _slot(sim, "blinds")  # the instruction is in the blinds' place
-        assert blinds.text == "Move seat 3 to table 2 seat 7"
-        assert blinds.background == scr.YELLOW and blinds.colour == scr.BLACK
+        assert _slot(sim, "blinds").text == "25/50"  # the instruction shares the screen
         presses = Dealer(sim).confirm()
         assert len(presses) == 1  # Confirm is highlighted (compact) / first (table)
         assert sim.box.acks == ["i-41"] and sent == ["i-41"]
         assert "Move seat 3 to table 2 seat 7" not in sim.texts()
+        assert "Seat 3 moved to table 2 seat 7" in sim.texts()
         assert "25/50" in sim.texts() and sim.state()["hand"] == 0
 
 
@@ -89,7 +96,7 @@ def test_an_instruction_during_a_hand_shows_on_the_hand_page_and_ok_still_calls(
         sim.box.instruct({"id": "i-7", "action": "hand_for_hand_start"})
         sim.step()
         texts = sim.texts()
-        assert "HAND FOR HAND: finish this hand and wait" in texts, (board, texts)
+        assert "HAND FOR HAND: finish the hand, wait" in texts, (board, texts)
         assert "Seat 3 to act: call 50, min raise 100" in texts
         assert dealer.do({"do": "call"})["presses"][0] in (["ok", "short"], ["call", "short"])
         assert sim.state()["last"] == "Seat 3 calls 50" and sim.box.acks == []
@@ -111,12 +118,15 @@ def test_the_shot_clock_warning_flashes_on_screen_and_ring():
         seen = set()
         leds = set()
         for _ in range(20):  # two seconds in 100 ms steps
-            blinds = _slot(sim, "blinds")
-            assert blinds.text.startswith("CLOCK ") and blinds.text.endswith("!")
-            seen.add((blinds.colour, blinds.background))
+            shot = _slot(sim, "act" if sim.box.players else (
+                "banner" if board == "table" else "action"))
+            assert "CLOCK " in shot.text and shot.text.endswith("!"), shot.text
+            assert _slot(sim, "blinds").text == "25/50"  # the blinds stay on screen
+            seen.add((shot.colour, shot.background))
             if sim.leds():
                 leds.add(tuple(sim.leds()[2]))  # seat 3 acts
             sim.tick(0.1)
-        assert seen == {(scr.WHITE, scr.RED), (scr.RED, None)}, (board, seen)
+        # inverted digits, blinking: seen without colour
+        assert seen == {(scr.BLACK, scr.WHITE), (scr.WHITE, None)}, (board, seen)
         if board == "table":
             assert leds == {(240, 228, 66), (24, 24, 24)}, leds
