@@ -7,8 +7,10 @@ table and to bench/results.json (``box``); alone it prints its own table:
 On the simulator (CPython, host_tools/tcsim, the box booted as code.py builds
 it: ``Sim.boot``, an erased nvm, the default table):
 
-1. Pixels redrawn per idle second, on each board's two screens (between hands,
-   during a hand), over ten idle seconds each (the loop steps every 100 ms):
+1. Pixels redrawn per idle second, on each board's two idle screens (the
+   players' view between hands and during a hand, once PLAYERS_MS has passed
+   since the last press), over ten idle seconds each (the loop steps every
+   100 ms):
    the labels that changed (text, colour, place), each counted with the
    rectangle covering its old and new text, against the time label's own
    rectangle (the goal: the clock's digits and nothing else).  Also, for
@@ -29,6 +31,19 @@ it: ``Sim.boot``, an erased nvm, the default table):
    record's save with its gc.collect(): the PC's heap as it was after boot is
    frozen first, ``gc.freeze()``, so that collection walks the box's objects,
    not Blinka's and PIL's), the least of three identical nights for each press.
+
+4. The players' view (issue #18): the tallest text on screen between hands
+   (a digit's ink, 8 of the font's 12 rows, times the label's scale) as a
+   share of the screen's height, and the digit heights of the clock and the
+   blinds in mm (the panel's pixel pitch from its diagonal, PANEL_IN) with
+   the distance each reads at (READ_ARCMIN: a character should subtend
+   about 20 minutes of arc to be read at a glance, ANSI/HFES 100-2007;
+   docs/box.md "Which board for which table").
+5. Presses per action: three ordinary 9-handed hands (HANDS: folds,
+   limps, a minimum raise, a raise to three big blinds, a walk, checks
+   down to a showdown) played through the simulator's dealer translation
+   (tcsim/driver.py: the fewest presses the firmware's menu needs), on
+   each board; every dealer action (new hand, bet, showdown) counts.
 
 Under MicroPython (bench/box_mpy.py, one interpreter per board, the firmware
 precompiled by mpy-cross, the stubs and tests/sim/mpy_fakes as the hardware
@@ -87,6 +102,19 @@ BOX_GOALS = {
                "free in the 256 KiB heap the MicroPython suite runs in (MPY_HEAP, roughly "
                "what a CircuitPython board without PSRAM has free)",
     },
+    "tallest_text": {
+        "at_least": 40, "unit": "%",
+        "why": "players a metre or more away read the clock: the tallest text between hands "
+               "at least 40 % of the screen's height on every board (issue #18)",
+    },
+    "presses_compact": {
+        "at_most": 1.5, "unit": "presses",
+        "why": "the compact box's three keys: presses per action over a typical hand (#18)",
+    },
+    "presses_table": {
+        "at_most": 1.1, "unit": "presses",
+        "why": "the table build's five keys: presses per action over a typical hand (#18)",
+    },
     "press_frame_iterations": {
         "at_most": 1, "unit": "loops",
         "why": "the loop step that reads a key press shows its result: no frame later",
@@ -124,7 +152,8 @@ def _labels(screen):
     """{slot: (what it shows, its rectangle)} for the page on screen."""
     g, slots, menu, pairs = screen.pages[screen.page]
     out = {}
-    for s in [sl for sl, _k in slots] + list(menu.lines) + [menu.count]:
+    extra = [] if menu is None else list(menu.lines) + [menu.count]
+    for s in [sl for sl, _k in slots] + extra:
         lab = s.label
         shown = (lab.text, lab.color, lab.background_color, s.scale)
         out[s] = (shown, _rect(s) if lab.text else None)
@@ -175,10 +204,12 @@ def idle_redraw(board: str) -> dict:
 
     sim.screen.update = counted
     out = {}
+    from tcbox.app import PLAYERS_MS
+
     for page in ("clock", "hand"):
         if page == "hand":
             Dealer(sim).do({"do": "hand"})
-        sim.run_for(500, period=100)
+        sim.run_for(PLAYERS_MS + 500, period=100)  # idle: the players' view is up
         d.refresh()  # the first refresh after the full one redraws every element again
         sim.run_for(500, period=100)
         d.refresh()
@@ -216,6 +247,104 @@ def idle_redraw(board: str) -> dict:
         out[page]["time_changed"] = all(r["time_changed"] for r in rows)
         out[page]["seconds"] = len(rows)
     return out
+
+
+# ------------------------------------------------------------------ the players' view
+PANEL_IN = {"compact": 1.14, "table": 3.5}  # the panels' diagonals (Adafruit 5691, 3651)
+READ_ARCMIN = 20  # a character read at a glance subtends this (ANSI/HFES 100-2007)
+
+
+def players_view(board: str) -> dict:
+    """The players' view between hands: the tallest text's share of the
+    height, the clock's and the blinds' digit heights in mm and the
+    distance they read at."""
+    import math
+
+    from tcbox.app import PLAYERS_MS
+    from tcbox.screen import INK
+    from tcsim.bots import slot
+    from tcsim.sim import Sim, world
+
+    world.nvm.erase()
+    sim = Sim.boot(board)
+    sim.run_for(PLAYERS_MS + 500, period=100)
+    scr = sim.screen
+    w, h = scr.width, scr.height
+    mm_px = PANEL_IN[board] * 25.4 / math.hypot(w, h)
+    g, slots, menu, pairs = scr.pages[scr.page]
+    tallest = max(sl.scale for sl, _k in slots if sl.label.text) * INK
+    out = {"players_view": bool(sim.box.players), "px_per_mm": round(1 / mm_px, 2),
+           "tallest_px": tallest, "tallest_pct": 100.0 * tallest / h}
+    for key in ("time", "blinds"):
+        px = slot(scr, key).scale * INK
+        mm = px * mm_px
+        out[key] = {"text": slot(scr, key).text, "digit_px": px, "digit_mm": round(mm, 1),
+                    "reads_at_m": round(mm / 1000 / math.tan(math.radians(READ_ARCMIN / 60)),
+                                        1)}
+    return out
+
+
+# ------------------------------------------------------------------ presses per action
+HANDS_SETUP = {
+    "profile": "lppl", "seats": 9, "button": 9, "chip": 25,
+    "players": {str(s): 3000 for s in range(1, 10)},
+    "levels": [{"sb": 25, "bb": 50, "ante": 0, "minutes": 20}],
+}
+# Three ordinary hands, one letter per action in turn: f fold, c check or call,
+# m raise (or bet) to the minimum, r raise to three big blinds; "/" a new
+# street (nothing to press); the hand's end comes by folds or a showdown,
+# whose best hand is the first seat still in it.
+HANDS = (
+    "ffcffmffcc/ccmfc/cc/cc",   # limps, a minimum raise, checked down: a showdown
+    "ffffffff",                 # folded round to the big blind: a walk
+    "fcfrfffccc/cmfcc/ccmff",   # a raise to three big blinds, a bet, folds on the turn
+)
+
+
+def _hand_events(st, c):
+    if c == "f":
+        return {"do": "fold"}
+    if c == "c":
+        return {"do": "call"} if st["to_call"] else {"do": "check"}
+    if c == "m":
+        return {"do": "raise", "to": st["min_raise_to"]}
+    return {"do": "raise", "to": 3 * st["bb"]}
+
+
+def presses_per_action(board: str) -> dict:
+    """Presses per dealer action over HANDS on *board* (module notes, 5)."""
+    from tcsim.driver import Dealer
+    from tcsim.sim import Sim
+
+    sim = Sim(board, HANDS_SETUP)
+    dealer = Dealer(sim)
+    per: dict = {}
+    total = actions = 0
+    for hand in HANDS:
+        log = [("hand", dealer.do({"do": "hand"}))]
+        for c in hand:
+            if c == "/":
+                continue
+            st = sim.box.state
+            if st["action"] is None:
+                raise RuntimeError("hand %r: nobody to act at %r" % (hand, c))
+            log.append((c, dealer.do(_hand_events(st, c))))
+        st = sim.box.state
+        if st["street"] == "showdown":
+            best = st["in_hand"]
+            log.append(("showdown", dealer.do({"do": "showdown",
+                                               "ranking": [best[:1], best[1:]]})))
+        if sim.state()["street"] is not None:
+            raise RuntimeError("hand %r did not end (%s)" % (hand, sim.state()["street"]))
+        for kind, done in log:
+            if done["via"] != "keys":
+                raise RuntimeError("%s was not made with the keys on %s" % (kind, board))
+            n = len(done["presses"])
+            total += n
+            actions += 1
+            per.setdefault(kind, []).append(n)
+    return {"presses": total, "actions": actions, "per_action": total / actions,
+            "by_kind": {k: max(v) for k, v in per.items()}}
 
 
 # ------------------------------------------------------------------ key press -> frame
@@ -400,8 +529,12 @@ def _goal(key, **override):
 
 def measure(python: str, micropython: str, mpy_cross: str) -> dict:
     _paths()
-    details: dict = {"idle": {}, "press": {}, "heap_cpython": {}, "mpy": {}}
+    details: dict = {"idle": {}, "press": {}, "heap_cpython": {}, "mpy": {}, "players": {},
+                     "presses": {}}
     t0 = time.perf_counter()
+    for b in BOARD_NAMES:
+        details["players"][b] = players_view(b)
+        details["presses"][b] = presses_per_action(b)
     for b in BOARD_NAMES:
         details["idle"][b] = idle_redraw(b)
     for b in BOARD_NAMES:
@@ -421,9 +554,29 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
 
     figs = []
     for b in BOARD_NAMES:
+        pv = details["players"][b]
+        figs.append(figure("tallest_text_%s" % b,
+                           "tallest text between hands, %% of screen, %s" % b,
+                           pv["tallest_pct"] if pv["players_view"] else None, "%",
+                           _goal("tallest_text"), error="no players' view after idle",
+                           digits=1))
+        for key, what in (("time", "clock"), ("blinds", "blinds")):
+            figs.append(figure("digit_mm_%s_%s" % (key, b),
+                               "players' view, %s: %s digits %s mm (%s), read at %s m"
+                               % (b, what, pv[key]["digit_mm"], pv[key]["text"],
+                                  pv[key]["reads_at_m"]),
+                               pv[key]["digit_mm"], "mm", digits=1))
+    for b in BOARD_NAMES:
+        pr = details["presses"][b]
+        figs.append(figure("presses_per_action_%s" % b,
+                           "presses per action, %s (%d presses, %d actions)"
+                           % (b, pr["presses"], pr["actions"]),
+                           pr["per_action"], "presses", _goal("presses_%s" % b), digits=2))
+    for b in BOARD_NAMES:
         for page in ("clock", "hand"):
             r = details["idle"][b][page]
-            what = "between hands" if page == "clock" else "during a hand"
+            what = "players' view between hands" if page == "clock" else (
+                "players' view during a hand")
             figs.append(figure(
                 "idle_redraw_%s_%s" % (b, page),
                 "idle second, %s %s: px of labels redrawn (%d label%s)" % (

@@ -86,7 +86,7 @@ class App:
         self.saver = saver
         self.ring_n = seats_in_ring
         self.board = board
-        self.menu = Menu(setup=True)
+        self.menu = Menu(setup=True, roles=roles)
         self.presses = Presses(len(roles))
         self.info = {}
         self.last_ms = None

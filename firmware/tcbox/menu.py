@@ -10,7 +10,10 @@ the highlight, which each turn starts on Check/Call; "Raise 100" (the
 minimum) is the next option, so a raise to the minimum is two presses;
 "Raise more" opens the amount: it starts at the minimum raise and steps by
 the smallest chip (a long press steps by the big blind).  The table build's
-keys act directly (Call, Fold; Raise opens the amount, Hand confirms it).
+keys act directly (Call, Fold; Raise opens the amount, Hand confirms it; a
+long Raise is all-in), and with a Call key of its own the highlight starts
+each turn on the minimum raise, so Hand raises to it in one press.  In the
+showdown a picked seat moves the highlight to Done.
 
 Modes: ``main`` (the hand's options), ``amount`` (bet/raise size),
 ``seats`` then ``seat`` (away/back, bust, warn, kill for one seat),
@@ -50,8 +53,9 @@ class Menu:
         App does; a bare Menu, as in the rules' tests, lists only seats).
     """
 
-    def __init__(self, setup=False):
+    def __init__(self, setup=False, roles=()):
         self.setup = setup
+        self.roles = roles  # the board's key roles (tcbox/boards.py)
         self.info = {}  # host data: the pending instruction (tcbox/view.py)
         self.box = {}  # the box's facts: muted, buzzer
         self._instr = None  # the id (or text) of the instruction last seen
@@ -127,6 +131,10 @@ class Menu:
             self.i = at
         if fresh and self.mode == MAIN and st["street"] is None:
             self.i = 0  # a new instruction between hands: Confirm, on top, is highlighted
+        elif (self.mode == MAIN and ctx != self._ctx and st["action"] is not None
+              and "call" in self.roles and len(self.options) > 1
+              and self.options[1][1] != AMOUNT and self.options[1][0] != "Fold"):
+            self.i = 1  # a Call key: the highlight (Hand) starts on the minimum raise
         self._shown = self.mode
         self._ctx = ctx
 
@@ -247,9 +255,11 @@ class Menu:
         if what != "done":
             if what in self.picked:
                 self.picked.remove(what)
+                self.refresh(st)
             else:
                 self.picked.append(what)
-            self.refresh(st)
+                self.refresh(st)
+                self.i = len(self.options) - 1  # Done next: one more press (or a split)
             return None
         if not self.picked:
             self.note = "Pick the best hand first"

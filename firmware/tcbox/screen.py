@@ -386,18 +386,27 @@ def _scale_for(avail, chars, cap):
     return s if s > 1 else 1
 
 
-def _shot_colours(f):
-    """A called clock's (colour, background): amber while it runs; in its
-    warning the digits invert, black on white, and blink to white on black
-    at 1 Hz: seen without colour (red-weak eyes too)."""
+def _shot_kind(f):
     kind = f.get("shot_kind")
     if not kind:
         kind = "warning" if (f.get("shot") or "").endswith("!") else "running"
+    return kind
+
+
+def _shot_colour(f):
+    """A called clock's colour: amber while it runs; in its warning the
+    digits invert, black on white (``_shot_bg``), and blink to white on
+    black at 1 Hz: seen without colour (red-weak eyes too)."""
+    kind = _shot_kind(f)
     if kind == "warning":
-        return BLACK, WHITE
+        return BLACK
     if kind == "flash":  # the warning's dark half second
-        return WHITE, None
-    return AMBER, None
+        return WHITE
+    return AMBER
+
+
+def _shot_bg(f):
+    return WHITE if _shot_kind(f) == "warning" else None
 
 
 def _tag(text):
@@ -639,7 +648,8 @@ class Screen:
             colour = YELLOW  # nothing takes the blinds' place
         elif key == "act":  # the players' line
             if shot and f.get("action"):
-                colour, bg = _shot_colours(f)
+                colour = _shot_colour(f)
+                bg = _shot_bg(f)
             elif text and text == instr:
                 colour = BLACK
                 bg = YELLOW
@@ -647,7 +657,8 @@ class Screen:
                 colour = WHITE
         elif key == "banner" and shot and not self.compact:
             text = shot  # a called clock: at the head of the table's detail
-            colour, bg = _shot_colours(f)
+            colour = _shot_colour(f)
+            bg = _shot_bg(f)
         elif key == "banner":
             colour = BLACK
             bg = _tag(text) if text else None
@@ -658,8 +669,9 @@ class Screen:
         elif key == "hand":
             colour = LIGHT
         elif key == "action" and self.compact and shot:
-            text = f.get("act")  # "Seat 3: CLOCK 9!" in the action's row
-            colour, bg = _shot_colours(f)
+            text = f.get("act") or ""  # "Seat 3: CLOCK 9!" in the action's row
+            colour = _shot_colour(f)
+            bg = _shot_bg(f)
         elif key == "posts" and self.compact and f.get("banner"):
             text = f.get("banner")  # compact: the banner replaces the posts
             colour = BLACK
@@ -688,6 +700,7 @@ class Screen:
                 colour = GREY
         elif key == "info":
             colour = GREY
+            items = self.compact  # cut at whole items beside a banner
         elif key == "extra":  # compact, between hands: instruction, colour-up, who won
             if instr:
                 text = instr

@@ -273,8 +273,8 @@ def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):
     nl = st.get("next_level")
     f["next"] = "Next %s/%s" % (chips(nl["sb"]), chips(nl["bb"])) if nl else "Last level"
     if st["on_break"]:  # the blinds shown are the next level's: play resumes at them
-        f["level"] = "Break: level %d next" % st["level"]
-        f["next"] = "Resume at " + f["blinds"]
+        f["level"] = "Level %d next" % st["level"]
+        f["next"] = ""
     if st["paused"]:
         f["banner"] = "PAUSED"
     elif st["on_break"]:

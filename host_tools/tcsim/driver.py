@@ -142,8 +142,9 @@ def _after(menu, st, seq):
 def amount_presses(menu, st, roles, to):
     """With the amount entry open: presses that set it to *to* and confirm,
     or None when the keys cannot make exactly *to*.  Tries stepping from
-    where it is and (with a Raise key) jumping to all-in first; big-blind
-    steps are long presses; the fewest presses win (a long one counts 3)."""
+    where it is and (with a Raise key) a big blind up first; big-blind steps
+    are long presses; the fewest presses win (a long one counts 1.5: it
+    takes longer)."""
     up = "right" if "right" in roles else "raise"
     down = "left" if "left" in roles else "call"
     ok = "ok" if "ok" in roles else "hand"
@@ -153,7 +154,7 @@ def amount_presses(menu, st, roles, to):
     bb = st["bb"] or chip
     starts = [[]]
     if "raise" in roles:
-        starts.append([("raise", True)])  # a long Raise: all-in
+        starts.append([("raise", True)])  # a long Raise: a big blind up
     best = None
     for pre in starts:
         at = _after(menu, st, pre).amount
@@ -161,7 +162,7 @@ def amount_presses(menu, st, roles, to):
         d = to - at
         key = up if d > 0 else down
         d = abs(d)
-        if d >= bb and (key != "raise"):  # a long Raise is all-in, not +BB
+        if d >= bb:  # in the amount entry a long Raise steps by the big blind
             seq += [(key, True)] * (d // bb)
             d -= (d // bb) * bb
         seq += [(key, False)] * (d // chip)
@@ -170,7 +171,7 @@ def amount_presses(menu, st, roles, to):
             continue
         cost = 0
         for _role, long in seq:
-            cost += 3 if long else 1
+            cost += 1.5 if long else 1
         if best is None or cost < best[0]:
             best = (cost, seq)
     if best is None:
@@ -201,13 +202,16 @@ class Dealer:
             return {"presses": log, "via": "clock"}
         st = sim.box.state or sim.state()
         if kind in ("bet", "raise") and isinstance(want.get("to"), int):
+            best = presses_for(sim.menu, st, sim.roles, want)  # an option of its own?
             seq = search(sim.menu, st, sim.roles, lambda ev, m: ev is None and m.mode == AMOUNT)
             if seq is not None:
                 m = _after(sim.menu, st, seq)
                 rest = amount_presses(m, st, sim.roles, want["to"])
-                if rest is not None:
-                    self._press_all(seq + rest, log)
-                    return {"presses": log, "via": "keys"}
+                if rest is not None and (best is None or len(seq + rest) < len(best)):
+                    best = seq + rest
+            if best is not None:
+                self._press_all(best, log)
+                return {"presses": log, "via": "keys"}
         elif kind == "showdown" and st["street"] == "showdown":
             if self._showdown(want.get("ranking") or [], log):
                 return {"presses": log, "via": "keys"}

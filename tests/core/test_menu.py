@@ -145,15 +145,13 @@ def test_showdown_picks_best_then_best_of_the_rest_for_side_pots():
     assert b.labels() == ["Seat 1", "Seat 2", "Seat 3", "Done"]
     b.press("right")
     b.press("ok")                           # pick seat 2 (best hand)
-    b.press("right")
-    b.press("right")
+    assert b.highlighted() == "Done"        # the highlight moves on to Done
     st = b.press("ok")                      # Done: the side pot is still open
     assert st["street"] == "showdown" and b.m.note == "Best of the rest?"
     assert b.labels() == ["Seat 1", "Seat 3", "Done"]
     b.press("right")
     b.press("ok")                           # seat 3
-    b.press("right")
-    st = b.press("ok")
+    st = b.press("ok")                      # Done
     assert st["street"] is None
     assert st["winners"] == {"2": 1200, "3": 1200} and st["busted"] == [1]
 

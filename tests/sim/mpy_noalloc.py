@@ -1,7 +1,8 @@
 """Run by tests/sim/test_sim.py under MicroPython (MICROPYPATH=firmware and
 tests/sim/mpy_fakes): Screen.update() with nothing changed must not touch
 the heap (micropython.heap_lock() turns any allocation into MemoryError),
-and an idle second must change exactly one label."""
+and an idle second must change exactly one label, on the dealer's pages and
+in the players' view."""
 
 import micropython
 
@@ -16,7 +17,7 @@ FIELDS = {
     "colour": "",
     "status": "Hand 7: button 2", "status_kind": "", "menu": ["Call 200", "Raise 400",
                                                             "All-in 3,000", "Fold", "Seats"],
-    "menu_i": 3,
+    "menu_i": 3, "act": "Seat 5: CLOCK 8!", "players": False,
 }
 
 
@@ -33,10 +34,12 @@ def locked_update(s, f):
 
 
 for w, h in ((240, 135), (480, 320)):
-    for pot in ("Pot 300  preflop", ""):
+    for pot, players in (("Pot 300  preflop", False), ("", False), ("Pot 300  preflop", True),
+                         ("", True)):
         s = Screen(None, w, h)
         f = dict(FIELDS)
         f["pot"] = pot
+        f["players"] = players
         if not pot:  # between hands: a colour-up due (a list cut at whole items)
             f["colour"] = "S1 3,025>3,050  S4 2,975>3,000  S7 1,025>1,050  S9 75>100"
         first = s.update(f)
@@ -46,4 +49,4 @@ for w, h in ((240, 135), (480, 320)):
         f["time"] = "12:04"
         n = s.update(f)
         assert n == 1, ("idle second changed", n, w, h)
-        print("ok", w, h, "hand" if pot else "clock")
+        print("ok", w, h, "hand" if pot else "clock", "players" if players else "dealer")

@@ -74,10 +74,10 @@ def test_a_hand_played_on_the_compact_box():
     assert "Hand 1  BTN 4  SB 1  BB 2  Deal 4" in texts
     assert "Call 150" in texts  # the highlighted option: what OK does
     assert "Seat 3 raises to 150" in texts
-    assert "25/50" in texts and texts[0] == "19:59"
+    assert "25/50" in texts and texts[0].startswith("19:")
     st, texts, leds = seen[-1]  # the hand is over: the clock page
     assert st["winners"] == {"4": 575} and st["street"] is None
-    assert texts[:4] == ["Level 1", "19:53", "Next 50/100", "25/50"]
+    assert texts[1:4] == ["25/50", "Level 1", "Next 50/100"] and texts[0].startswith("19:")
     assert "New hand" in texts and "Won: seat 4 575" in texts
     assert sim.leds() == []
 
@@ -88,7 +88,8 @@ def test_a_hand_played_on_the_table_build():
     assert "Seat 4 to act: call 150, min raise 250" in texts
     assert texts[1:4] == ["25/50", "Level 1", "Next 50/100"] and texts[0].startswith("19:")
     i = texts.index("Call 150")  # the menu: the highlight, its number, the next option
-    assert texts[i:i + 3] == ["Call 150", "1/8", "Raise 250"]
+    # the highlight starts on the minimum raise: Hand raises, Call calls (its own key)
+    assert texts[i:i + 3] == ["Call 150", "Raise 250", "2/9"]
     # seat 4 acts: yellow (the button is there too: the action wins); SB 1, BB 2
     assert leds[:5] == [[86, 180, 233], [0, 114, 178], [24, 24, 24], [240, 228, 66], [0, 0, 0]]
     assert len(leds) == 10
@@ -205,6 +206,9 @@ def test_nothing_is_cut_or_clipped_on_the_boards():
                 x, y, w, h = lab.bounding_box
                 x0 = lab.x + x * slot.scale
                 y0 = lab.y + y * slot.scale
+                # the players' view places its big rows by their ink: a digit's
+                # cell has two blank rows above it (tcbox/screen.py INK)
+                y0 += 2 * slot.scale if slot.text[0].isdigit() else 0
                 assert x0 >= 0 and y0 >= 0, (board, slot.text)
                 assert x0 + w * slot.scale <= sim.width, (board, slot.text)
                 assert y0 + h * slot.scale <= sim.height, (board, slot.text)
@@ -219,7 +223,7 @@ def test_update_allocates_nothing_on_micropython():
     r = subprocess.run([MICROPYTHON, os.path.join(ROOT, "tests", "sim", "mpy_noalloc.py")],
                        env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count("ok ") == 4
+    assert r.stdout.count("ok ") == 8
 
 
 def test_ticks_wrap_and_the_clock_keeps_time():
@@ -270,9 +274,11 @@ def test_sim_shots_cover_every_screen_on_every_board(tmp_path):
         assert by["break"]["state"]["on_break"] and "BREAK" in by["break"]["texts"]
         assert "PAUSED" in by["paused"]["texts"]
         assert "Colour up: 25 go" in by["colourup"]["texts"]
-        assert "CLOCK 9!" in by["shotclock"]["texts"]
+        assert "Seat 6: CLOCK 9!" in by["shotclock"]["texts"]
         assert "Raise to 350" in by["amount"]["texts"]
-        assert "* Seat 5" in by["showdown"]["texts"]
+        # seat 5 picked; the highlight moved on to Done (compact: the one line shown)
+        assert "* Seat 5" in by["showdown"]["texts"] or (
+            board == "compact" and "Done" in by["showdown"]["texts"])
         assert by["refusal"]["state"]["error"]
         assert any(t.startswith("Seat 1") for t in by["seats"]["texts"])
         for k in kinds:
