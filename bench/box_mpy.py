@@ -114,6 +114,18 @@ def idle(app, seconds):
     return plain, second, save, _world.nvm.writes - writes0
 
 
+def settle(app):
+    """Idle loops, unmeasured, until the players' view is up (tcbox/app.py
+    PLAYERS_MS after the last press: one redraw, as a press's)."""
+    import _world
+
+    from tcbox.app import PLAYERS_MS
+
+    for _ in range(PLAYERS_MS // 100 + 5):
+        _world.advance(100)
+        app.step(_world.ticks_ms())
+
+
 def press(app, pin, timed):
     """One short press; returns (us, bytes) of the step that handled it."""
     import _world
@@ -169,9 +181,11 @@ def main(argv):
         pins[k["role"]] = k["pin"]
 
     overhead = window(nothing, None)
+    settle(app)
     clock_plain, clock_second, clock_save, clock_writes = idle(app, 60)
     press(app, pins[DEAL[name]], True)
     dealt = app.table.hand is not None
+    settle(app)
     hand_plain, hand_second, hand_save, hand_writes = idle(app, 60)
 
     best = [None] * len(PRESSES[name])
