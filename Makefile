@@ -38,7 +38,7 @@ help:
 	@echo "make bench           heap, allocation, time of a 200-hand session -> bench/results.json"
 	@echo "make hardware-diagrams  re-render hardware/*/wiring.png and docs/box-buttons-*.png"
 	@echo "make sim             the box in a window (BOARD=compact|table SETUP=file.json; keys: docs/simulator.md)"
-	@echo "make sim-shots       re-render docs/screens/BOARD-KIND.png: every screen on every board"
+	@echo "make sim-shots       re-render docs/screens/BOARD-KIND.png and docs/box-buttons-*.png"
 	@echo "make deploy CIRCUITPY=DRIVE  copy the firmware onto a box's CIRCUITPY drive (FORCE=1: despite warnings)"
 	@echo "make clean           remove caches and build output (keeps .venv); distclean also .venv"
 
@@ -144,7 +144,8 @@ hardware-diagrams: $(STAMP)
 # The box simulator (host_tools/tcsim, docs/simulator.md): the firmware's screen and menu on the
 # PC. `make sim BOARD=table SETUP=docs/examples/lppl_away_seat.json` opens the pygame window;
 # `make sim-shots` plays host_tools/tcsim/scenes/shots.jsonl on every board profile and writes
-# docs/screens/BOARD-KIND.png (committed).
+# docs/screens/BOARD-KIND.png, then draws docs/box-buttons-*.png from the firmware (committed;
+# tests/sim/test_pictures.py fails when they no longer match what the firmware draws).
 BOARD ?= compact
 SETUP ?= host_tools/tcsim/scenes/shots.setup.json
 TCSIM := PYTHONPATH=host_tools $(PY) -m tcsim
@@ -153,10 +154,12 @@ sim: $(STAMP)
 	$(TCSIM) --window --board $(BOARD) --setup $(SETUP)
 
 sim-shots: $(STAMP)
-	rm -f docs/screens/*.png
+	rm -f $(foreach b,compact table,docs/screens/$(b)-*.png)
 	$(TCSIM) --board all --setup host_tools/tcsim/scenes/shots.setup.json \
 		--script host_tools/tcsim/scenes/shots.jsonl --shots docs/screens
-	@ls docs/screens/*.png | wc -l | xargs echo "sim-shots: PNGs in docs/screens:"
+	$(PY) hardware/buttons.py
+	@ls docs/screens/compact-*.png docs/screens/table-*.png | wc -l \
+		| xargs echo "sim-shots: box screens in docs/screens:"
 
 # ---------------------------------------------------------------------------------------------
 # Copy the firmware onto a box (host_tools/deploy.py, docs/box.md "Installing the firmware"):
