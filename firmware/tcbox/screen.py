@@ -98,6 +98,7 @@ except ImportError:  # a port without vectorio: no bars, the labels still work
 CW = 6  # terminalio.FONT cell width
 CH = 12  # and height
 INK = 8  # a digit's height in that cell (rows 2..9): what a reader sees
+BETWEEN = "Between hands"  # tcbox/view.py's action line between hands
 
 BLACK = 0x000000
 WHITE = 0xFFFFFF
@@ -197,6 +198,7 @@ class _Slot:
         self.w = w
         self.x2 = x + w
         self.h = h
+        self.h0 = h  # the box's own height (a slot may borrow the row below: _want)
         self.top = top
         self.align = align
         self.text = ""
@@ -494,8 +496,11 @@ class Screen:
         pairs.append((left, right, W - 2 * m, 2 * CW * u))
         y += line
         for k, c in (("hand", LIGHT), ("action", WHITE), ("pot", GREEN)):
-            sl.append((_Slot(g, m, y, W - 2 * m, line, u, c), k))
+            slot = _Slot(g, m, y, W - 2 * m, line, u, c)
+            slot.top_align = k == "hand"  # an instruction between hands: two lines
+            sl.append((slot, k))
             y += line
+        self.line = line
         left = _Slot(g, m, y, W - 2 * m, line, u, GREY)
         right = _Slot(g, m, y, W - 2 * m, line, u, VERMILLION, RIGHT)
         sl.append((left, "posts"))
@@ -583,8 +588,9 @@ class Screen:
 
     def _players(self, W, H):
         """The players' view: the clock and the blinds as large as the
-        screen allows, the seat to act and what it costs one size below
-        the blinds; on large screens one more row (away seats, info).
+        screen allows, each on a row of its own, the seat to act and what
+        it costs one size below the blinds; on large screens one more row
+        (away seats, info).
         Rows are placed by their ink (a digit is 8 of the font's 12 rows,
         rows 2..9), so the big labels' empty rows overlap."""
         m = W // 80
@@ -603,12 +609,8 @@ class Screen:
         y = gap
         sl.append((_Slot(g, 0, y - 2 * T, W, CH * T, T, WHITE, CENTRE), "time"))
         y += INK * T + gap
-        left = _Slot(g, m, y - 2 * B, W - 2 * m, CH * B, B, YELLOW)
-        right = _Slot(g, m, y - 2 * B, W - 2 * m, CH * B, A, LIGHT, RIGHT)
-        sl.append((left, "blinds"))
-        sl.append((right, "ante"))
-        pairs.append((left, right, W - 2 * m, CW * A))
-        y += INK * B + gap
+        sl.append((_Slot(g, m, y - 2 * B, W - 2 * m, CH * B, B, YELLOW), "blinds"))
+        y += INK * B + gap  # (the ante: on the line below between hands, view.act_line)
         sl.append((_Slot(g, m, y - 2 * A, W - 2 * m, CH * A, A, WHITE, pad=1), "act"))
         y += INK * A + gap
         if I:
@@ -641,6 +643,7 @@ class Screen:
         items = False
         shot = f.get("shot")
         instr = f.get("instr")
+        h = slot.h0
         if key == "time":
             banner = f.get("banner")
             colour = ORANGE if banner == "PAUSED" else (CYAN if banner == "BREAK" else WHITE)
@@ -666,6 +669,10 @@ class Screen:
             text = instr  # the dealer's detail: the instruction in the hand's row
             colour = BLACK
             bg = YELLOW
+            if not self.compact and f.get("action") == BETWEEN:
+                h = 2 * self.line  # between hands: the action's row too
+        elif key == "action" and instr and not self.compact and text == BETWEEN:
+            text = ""  # the instruction's second line
         elif key == "hand":
             colour = LIGHT
         elif key == "action" and self.compact and shot:
@@ -713,6 +720,9 @@ class Screen:
             else:
                 text = f.get("pot") or ""
                 colour = GREEN
+        if h != slot.h:
+            slot.h = h
+            slot.text = None  # fit it again
         if items != slot.items:
             slot.items = items
             slot.text = None  # fit it again

@@ -231,8 +231,8 @@ def colour_changes(st):
 
 def act_line(st, f):
     """The players' line (``act``): the seat to act and what it costs, a
-    called clock, else between hands the instruction or what the table
-    waits for."""
+    called clock, else between hands the instruction, the break, the hold
+    or a colour-up, else the ante (or the level) and the next blinds."""
     a = st["action"]
     if a is not None:
         if f["shot"]:
@@ -246,11 +246,12 @@ def act_line(st, f):
         return ""
     if f["instr"]:
         return f["instr"]
-    if st["on_break"] and not st["paused"]:
-        return "Break: level %d next" % st["level"]
+    if st["on_break"] and not st["paused"]:  # the blinds shown are the next level's
+        line = "Break: level %d next" % st["level"]
+        return line + (", ante " + chips(st["ante"]) if st["ante"] else "")
     if f["banner"]:  # PAUSED, hand for hand, a colour-up...
         return f["banner"]
-    return f["level"] + "   " + f["next"]
+    return (f["ante"] or f["level"]) + "   " + f["next"]
 
 
 def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):

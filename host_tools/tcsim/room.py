@@ -178,7 +178,7 @@ class LazyScreen:
         self.real = None
         self.stale = False
         t = _template(width, height)
-        self.rows = [p[2].rows for p in t.pages]
+        self.rows = [p[2].rows if p[2] is not None else 0 for p in t.pages]  # players': none
         self.which = t._which
         self.tops = [0] * len(self.rows)
         self.builds = 0
@@ -193,8 +193,9 @@ class LazyScreen:
                     n += 1
         self.shown = dict(f)
         p = self.which(f)
-        self.tops[p] = _screen_mod.menu_top(self.tops[p], len(f.get("menu") or ()),
-                                 f.get("menu_i") or 0, self.rows[p])
+        if self.rows[p]:
+            self.tops[p] = _screen_mod.menu_top(self.tops[p], len(f.get("menu") or ()),
+                                                f.get("menu_i") or 0, self.rows[p])
         self.stale = True
         return n
 
@@ -207,7 +208,8 @@ class LazyScreen:
             self.stale = True
         if self.stale and self.shown is not None:
             for p in range(len(self.tops)):
-                s.pages[p][2].top_i = self.tops[p]
+                if s.pages[p][2] is not None:
+                    s.pages[p][2].top_i = self.tops[p]
             s.update(self.shown)
         self.stale = False
         return s

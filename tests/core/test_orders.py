@@ -462,7 +462,7 @@ def test_app_a_move_confirmed_mid_hand_shows_after_this_hand_then_is_done():
     app.step(20)
     assert app.link.sent == [("i-41", "acknowledged", None)] and not app.awaiting()
     assert screen.shown["instr"] == "Move seat 3 to table 2 seat 7 after this hand"
-    assert screen.shown["status"] == "Confirmed: after this hand"
+    assert screen.shown["status"] == "Confirmed: Move seat 3 to table 2 seat 7 after this hand"
     saves = app.saver.n
     for _ in range(7):                              # everyone folds to the big blind
         app.table.handle({"do": "fold"})

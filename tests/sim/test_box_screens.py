@@ -60,7 +60,7 @@ def test_the_shots_script_renders_the_new_screens_on_every_board(tmp_path):
         t = by["players"]["texts"]
         assert "25/50" in t and "Seat 5: call 50" in t, (board, t)
         t = by["playersbreak"]["texts"]
-        assert "100/200" in t and "Ante 25" in t and "Break: level 3 next" in t, (board, t)
+        assert "100/200" in t and "Break: level 3 next, ante 25" in t, (board, t)
         assert "Colour up now" in by["colourseats"]["texts"]
         assert by["away"]["state"]["away"] == [6] and "Away: 6" in by["away"]["texts"]
         t = by["shotclock"]["texts"]

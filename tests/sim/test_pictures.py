@@ -10,6 +10,7 @@ import json
 import os
 
 from PIL import Image, ImageChops
+
 from tcsim.cli import read_script, run
 from tcsim.sim import board_names
 
