@@ -130,3 +130,58 @@ def test_the_shot_clock_warning_flashes_on_screen_and_ring():
         assert seen == {(scr.BLACK, scr.WHITE), (scr.WHITE, None)}, (board, seen)
         if board == "table":
             assert leds == {(240, 228, 66), (24, 24, 24)}, leds
+
+
+def _shown(sim, key):
+    s = _slot(sim, key)
+    return s.label.text.replace("\n", " ") if s.label.text else ""
+
+
+def test_nothing_hides_the_blinds_and_the_clock():
+    """Instructions, a called clock, refusals and notes share the screen with
+    the blinds and the level clock: on both boards, in the dealer's detail
+    and in the players' view, between hands and during a hand."""
+    for board in board_names():
+        sim = Sim(board, SETUP)
+        dealer = Dealer(sim)
+        sim.box.instruct(MOVE)                      # between hands: an instruction
+        sim.step()
+        for players in (False, True):
+            if players:
+                sim.tick(5)                         # the players' view
+            assert sim.box.players is players
+            assert _shown(sim, "blinds") == "25/50" and ":" in _shown(sim, "time")
+            assert any("Move seat 3 to table 2 seat 7" in t for t in sim.texts()), (board,
+                                                                                  sim.texts())
+        dealer.do({"do": "undo"})                   # a refusal (nothing to undo)
+        assert sim.state()["error"] and sim.state()["error"] in sim.texts()
+        assert _shown(sim, "blinds") == "25/50"
+        dealer.confirm()
+        dealer.do({"do": "hand"})
+        sim.box.instruct({"id": "i-9", "action": "message", "text": "Last hand before break"})
+        dealer.do({"do": "clock"})                  # a called clock and an instruction
+        for players in (False, True):
+            if players:
+                sim.tick(5)
+            assert sim.box.players is players
+            texts = sim.texts()
+            assert _shown(sim, "blinds") == "25/50" and ":" in _shown(sim, "time")
+            assert any("CLOCK" in t for t in texts), (board, texts)
+            if not players:  # the dealer's detail: the instruction too
+                assert "Last hand before break" in texts, (board, texts)
+
+
+def test_the_players_view_is_large_on_every_board():
+    """The tallest text between hands is at least 40 % of the screen's
+    height (a digit's ink), the clock and the blinds the largest things."""
+    for board in board_names():
+        sim = Sim(board, SETUP)
+        sim.tick(5)
+        assert sim.box.players
+        page = sim.screen.pages[sim.screen.page][1]
+        scales = {k: s.scale for s, k in page if s.label.text}
+        assert scales["time"] * scr.INK * 100 >= 40 * sim.height, (board, scales)
+        others = [v for k, v in scales.items() if k not in ("time", "blinds")]
+        assert scales["blinds"] > max(others) and scales["time"] >= scales["blinds"], scales
+        sim.press(sim.roles[0])                     # any key: the dealer's detail again
+        assert not sim.box.players and sim.screen.page != len(sim.screen.pages) - 1
