@@ -58,6 +58,7 @@ from tdhost import (
     livemoves as _moves,
     liveplan as _plan,
     livesnap as _snap,
+    liveundo as _undo,
     logcache as _logcache,
     store as _store,
 )
@@ -125,6 +126,9 @@ class Live:
         self._seen_rx = {}  # link -> last_rx
         self._bump_contact = 0
         self._failing = set()  # links whose poll raised (logged once)
+        self.td_done = []  # the TD's own actions that can be undone (tdhost.liveundo)
+        self.td_undone = []  # ... undone, that can be redone
+        self.td_serial = 0
         self.now = self.clock()
         self._started = self.now
         self.cache = _logcache.LeagueCache()
@@ -646,7 +650,13 @@ class Live:
         if fn is None:
             raise Refused("there is no action %r (actions: %s)" % (
                 action, ", ".join(sorted(_acts.ACTS))))
-        text = fn(self, args)
+        if action in ("undo", "redo"):
+            text = fn(self, args)
+        else:
+            ctx = _undo.before(self, action, args)
+            first = self.lg.events[-1].seq if self.lg.events else 0
+            text = fn(self, args)
+            _undo.record(self, action, args, ctx, first)
         self._touch()
         return {"ok": True, "text": text}
 

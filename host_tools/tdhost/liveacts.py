@@ -14,10 +14,10 @@ from tdhost import (
     commands as _commands,
     handforhand as _hfh,
     instructions as _ins,
-    league as _league,
     liveclock as _clock,
     livemoves as _moves,
     liveplan as _plan,
+    liveundo as _undo,
 )
 from tdhost.league import Refused, player_key, seat_text
 
@@ -232,10 +232,9 @@ def late(live, a):
         return [("late", p, None)], p
     p = live.write(build)
     _joins(live, p["name"])
-    return "%s joins: %s; %d chips at %s%s%s." % (
-        p["name"], "; ".join(p["reasons"]), p["stack"], seat_text(p["seat"]),
-        ", post a dead big blind to enter" if p["dead_bb"] else "",
-        "".join("; " + n for n in note))
+    # the reasons say the chips and the dead big blind already (tdhost.league.late_stack)
+    return "%s joins at %s — %s%s." % (p["name"], seat_text(p["seat"]), "; ".join(p["reasons"]),
+                                       "".join("; " + n for n in note))
 
 
 def arrive(live, a):
@@ -396,22 +395,6 @@ def final_draw(live, a):
                                                               len(p["seats"]))
 
 
-def undo(live, a):
-    def build(t, lg, seq):
-        evs = lg.last_action(t.number)
-        if not evs:
-            raise Refused("there is nothing to undo in tournament %d" % t.number)
-        out = [("undo", {"action": ev.action, "summary": _league.summary(ev)}, ev.seq)
-               for ev in reversed(evs)]
-        return out, ["#%d: %s" % (ev.seq, _league.summary(ev)) for ev in evs]
-    lines = live.write(build)
-    _cancel_orphans(live)
-    live.send_seating()
-    live.send_clock()
-    live.plan_due = True
-    return "Undone %s." % "; ".join(lines)
-
-
 ACTS = {
     "register": register,
     "standby_add": standby_add,
@@ -429,5 +412,6 @@ ACTS = {
     "hand_for_hand": hand_for_hand,
     "confirm": confirm,
     "final_draw": final_draw,
-    "undo": undo,
+    "undo": _undo.undo,
+    "redo": _undo.redo,
 }

@@ -10,8 +10,9 @@ from tdhost import (
     instructions as _ins,
     liveclock as _clock,
     liveplan as _plan,
+    liveundo as _undo,
+    wording as _words,
 )
-from tdhost.league import summary
 
 LOG_MAX = 50
 MOVES_MAX = 20
@@ -42,8 +43,19 @@ def _players(t):
             "average_stack": chips // left if left else None, "chips_in_play": chips}
 
 
+def _final_stacks(t):
+    """{player: chips} the league gave the finalists (the final table's sitting down, else
+    the draw's count): the final table's card shows them until its box counts its own."""
+    f = t.final
+    if not f:
+        return {}
+    return dict(f.get("stacks") or {})
+
+
 def _tables(live, t):
     seating = t.seating()
+    final = _final_stacks(t)
+    final_tb = (t.final or {}).get("table")
     broken = _plan.broken_tables(t)
     numbers = set(t.tables_used) | set(seating) | broken
     for lk in live.links:
@@ -60,6 +72,8 @@ def _tables(live, t):
         for s, name in sorted(seating.get(tb, {}).items()):
             e = t.get(name)
             stack = stacks.get(str(s)) if isinstance(stacks, dict) else None
+            if tb == final_tb and (stack is None or not t.final.get("seated")):
+                stack = final.get(name, stack)  # the box still deals the tables before
             seats[str(s)] = {"name": name, "stack": stack,
                              "away": bool((isinstance(away, list) and s in away)
                                           or (e is not None and e.absent))}
@@ -71,13 +85,24 @@ def _tables(live, t):
             "button": st.get("button") if isinstance(st, dict) else None,
             "sb": st.get("sb_seat") if isinstance(st, dict) else None,
             "bb": st.get("bb_seat") if isinstance(st, dict) else None,
+            "in_hand": bool(isinstance(st, dict) and st.get("street")),
             "broken": tb in broken, "seats": seats})
     return out
+
+
+def _settled(t, r):
+    """A pending instruction nobody waits for any more: once the final table has sat
+    down, the redraw and table-break instructions of the final draw."""
+    if r["action"] in ("redraw", "break_table"):
+        return bool(t.final and t.final.get("seated"))
+    return False
 
 
 def _pending(live, t):
     out = []
     for r in _ins.pending(t):
+        if _settled(t, r):
+            continue
         body = r["body"]
         to = r.get("to")
         if r["action"] == "move_out":
@@ -89,11 +114,39 @@ def _pending(live, t):
             to_t, to_s = None, None
         else:
             seat, to_t, to_s = None, None, None
+        st = _ins.state(r, live.sent.get(r["id"]) is not None)
         out.append({"id": r["id"], "action": r["action"], "table": r["table"], "seat": seat,
                     "player": r.get("player"), "to_table": to_t, "to_seat": to_s,
-                    "state": _ins.state(r, live.sent.get(r["id"]) is not None),
-                    "reason": _ins.reason(r), "text": r["text"]})
+                    "state": st, "reason": _ins.reason(r), "text": r["text"],
+                    "words": _words.instruction(r, st), "why": _why(t, r)})
     return out
+
+
+def _why(t, r):
+    """Why the instruction is there, in words (the console's "why" column)."""
+    reason = _ins.reason(r)
+    if reason:
+        return "the box refused: %s" % reason
+    a = r["action"]
+    if a in ("move_out", "receive") and r.get("move"):
+        if t.final is not None:
+            return "final table"
+        return "balancing: the tables differ by more than one player"
+    if a == "receive":
+        return "joins the game"
+    if a == "take_out":
+        return "the TD entered the player out"
+    if a == "deduct":
+        return "arrived after the start"
+    if a == "break_table":
+        return "final table" if t.final is not None else "fewer tables are needed"
+    if a == "redraw":
+        return "final table"
+    if a in ("hand_for_hand_start", "hand_for_hand_stop", "next_hand"):
+        return "hand for hand"
+    if a == "withdraw":
+        return "no longer needed"
+    return ""
 
 
 def snapshot(live, now):
@@ -109,10 +162,13 @@ def snapshot(live, now):
         for r in t.results():
             results.append({"place": r["first"], "name": r["name"], "points": r["points"]})
     log = []
-    for ev in lg.events:
-        if ev.tournament == t.number:
-            log.append({"seq": ev.seq, "action": ev.action, "text": summary(ev),
-                        "undone": ev.seq in lg.undone})
+    mine = [ev for ev in lg.events if ev.tournament == t.number]
+    for ev in mine[-LOG_MAX:]:
+        line = _words.log_line(ev, lg, mine)
+        log.append({"seq": ev.seq, "action": ev.action, "text": line["text"],
+                    "time": line["time"], "who": line["who"],
+                    "undone": ev.seq in lg.undone})
+    undo, redo = _undo.view(live)
     return {
         "event": lg.name,
         "tournament": {"number": t.number, "name": t.setup["name"],
@@ -128,6 +184,8 @@ def snapshot(live, now):
         "final_table": t.final is not None,
         "hand_for_hand": h is not None,
         "hand_for_hand_waiting": _hfh.waiting_for(h["wait"], ended, tables) if h else [],
+        "hand_for_hand_text": _words.hand_for_hand(
+            _hfh.waiting_for(h["wait"], ended, tables)) if h else None,
         "registration": [{"name": e.name, "member": e.member, "state": e.state,
                           "seat": _ts(e.seat) if e.state in ("registered", "in") else None}
                          for e in t.players.values()],
@@ -137,5 +195,7 @@ def snapshot(live, now):
         "results": results,
         "leaderboard": [{"rank": r["rank"], "name": r["name"], "points": r["points"],
                          "played": r["events"]} for r in lg.standings()],
-        "log": log[-LOG_MAX:],
+        "log": log,
+        "undo": undo,
+        "redo": redo,
     }

@@ -72,7 +72,8 @@ def test_an_undone_arrival_withdraws_its_deduct(tmp_path):
     b1 = room.boxes[1]
     ded = b1.instructions("deduct")[0]
     res = room.live.act("undo", {})
-    assert res["text"].startswith("Undone #") and "arrives" in res["text"]
+    assert res["text"].startswith("Undone: %s arrived (" % a)  # the TD's own last action
+    assert res["text"].endswith("%s is marked absent again." % a)
     room.run(1000)
     t = room.live.t
     assert t.get(a).absent == "awol"
@@ -126,8 +127,8 @@ def test_a_latecomer_never_sits_at_a_broken_table_and_takes_a_spare_box_first(tm
     res = room.live.act("late", {"name": "Ada"})
     seat = room.table_of("Ada")
     assert seat[0] == 5
-    assert res["text"] == "Ada joins: level 1: the full stack of 5000 chips; 5000 chips at " \
-                          "table 5 seat %d." % seat[1]
+    assert res["text"] == "Ada joins at table 5 seat %d — level 1: the full stack of 5000 " \
+                          "chips." % seat[1]  # each thing said once
     room.run(1000)
     assert [(i["name"], i["seat"], i["stack"]) for i in room.boxes[5].instructions(
         "receive")] == [("Ada", seat[1], 5000)]
@@ -149,8 +150,8 @@ def test_a_latecomer_at_a_new_table_without_a_box_is_told_so(tmp_path):
     res = room.live.act("late", {"name": "Ada"})
     seat = room.table_of("Ada")
     assert seat[0] == 4
-    assert res["text"] == "Ada joins: level 1: the full stack of 5000 chips; 5000 chips at " \
-                          "table 4 seat %d; table 4 has no box: confirm its instructions in " \
+    assert res["text"] == "Ada joins at table 4 seat %d — level 1: the full stack of 5000 " \
+                          "chips; table 4 has no box: confirm its instructions in " \
                           "the console." % seat[1]
     room.run(1000)
     pend = [p for p in room.pending() if p["player"] == "Ada"]

@@ -24,7 +24,7 @@ def test_two_busts_in_one_hand_finish_by_chips_at_the_start_of_the_hand(tmp_path
     fold_round(b1)  # table 1 has dealt: a latecomer comes as a `receive`
     room.wait(T0_MS + 6 * 60000 - room.now)
     res = room.live.act("late", {"name": "Uma"})
-    assert "Uma joins" in res["text"] and "2500 chips at table 1" in res["text"]
+    assert res["text"].startswith("Uma joins at table 1 seat ") and "2500 chips (" in res["text"]
     room.run(1000)
     rcv = b1.instructions("receive")
     assert [(i["name"], i["stack"]) for i in rcv] == [("Uma", 2500)]

@@ -35,126 +35,25 @@ import time
 
 import httpx
 from browser import js_errors, open_console, open_page, served, text, wait_text, wait_visible
+from night import Hands, Night, allin_hand
 
-from tcsim.driver import Dealer
-from tcsim.room import Room
 from tdhost import demo
-from tdhost.live import Live
-from tdhost.usb import HostStore
 
-KEY = bytes(range(7, 39))
-STEP_MS = 100
 NAMES = demo.NAMES[:20]
 SEED = 7  # the draw's seed, typed into the console
 
 
-class Hands:
-    """A dealer who does what the test asks, through the box's own keys: each job
-    ``fn(hands)`` runs in the box's greenlet (tcsim.room.Box.play) and its result is
-    appended to ``done``."""
-
-    def __init__(self, box):
-        self.box = box
-        self.dealer = Dealer(box)
-        self.todo = []
-        self.done = []
-
-    def run(self):
-        while True:
-            if self.todo:
-                job = self.todo.pop(0)
-                self.done.append(job(self))
-            else:
-                self.box.run_for(STEP_MS)
-
-    def keys(self, event):
-        """One table event through the keys; it must not need the host's hand."""
-        got = self.dealer.do(event)
-        assert got["via"] == "keys", (self.box.box_id, event, got)
-
-    def confirm(self):
-        """The Confirm of the instruction on screen (as tcsim.bots.Night does it)."""
-        app = self.box.box
-        assert app.awaiting(), "%s shows no instruction" % self.box.box_id
-        if app.dirty:
-            self.box.step()  # on screen first: the presses are found on the menu shown
-        return self.dealer.confirm()
-
-
-class Night:
-    """The host, the room and the web for one test."""
-
-    def __init__(self, tmp_path):
-        self.db = str(tmp_path / "league.sqlite")
-        demo.new_tournament(self.db)
-        self.room = Room(clock_ms_start=demo.unix_ms(), seed=3)
-        self.live = Live(self.db, clock=self.room.clock, key=KEY, key_id=demo.KEY_ID, seed=5)
-        self.store = HostStore(str(tmp_path / "links.sqlite"))
-        self.boxes = demo.link_boxes(self.live, self.room, self.store, KEY)
-        self.room.on_host = self.live.poll
-        self.hands = {}
-        for tb, box in self.boxes.items():
-            self.hands[tb] = Hands(box)
-            box.play(self.hands[tb])
-        self.lock = None  # the web's, once served
-
-    def step(self):
-        with self.lock:
-            self.room.step(STEP_MS)
-
-    def advance(self, ms):
-        for _ in range(ms // STEP_MS):
-            self.step()
-
-    def until(self, what, cond, ms=10000):
-        """Step the room until ``cond()`` (asked under the lock) holds, at most *ms* of
-        virtual time."""
-        for _ in range(ms // STEP_MS):
-            with self.lock:
-                if cond():
-                    return
-            self.step()
-        with self.lock:
-            assert cond(), "%s: not within %d virtual ms" % (what, ms)
-
-    def job(self, table, fn, ms=60000):
-        """Run *fn* at the box of *table* (its dealer's greenlet); returns its result."""
-        h = self.hands[table]
-        n = len(h.done)
-        h.todo.append(fn)
-        self.until("the dealer at table %d" % table, lambda: len(h.done) > n, ms)
-        return h.done[n]
-
-    def snap(self):
-        with self.lock:
-            return self.live.snapshot()
-
-    def close(self):
-        self.room.close()
-        self.store.close()
-        self.live.close()
-
-
-def allin_hand(loser, winner):
-    """A hand in which *loser* and *winner* go all-in, the others fold, and the winner's
-    hand is better: with equal stacks the loser busts.  Returns the state after it."""
-    def play(h):
-        h.keys({"do": "hand"})
-        while True:
-            st = h.box.state()
-            if st["street"] in (None, "showdown") or st["action"] is None:
-                break
-            a = st["action"]
-            h.keys({"do": "allin"} if a in (loser, winner) else {"do": "fold"})
-        if h.box.state()["street"] == "showdown":
-            h.keys({"do": "showdown", "ranking": [[winner], [loser]]})
-        return h.box.state()
-    return play
-
-
 def row(page, iid):
-    return [c.strip() for c in page.locator('#pending tr[data-id="%s"] td'
-                                            % iid).all_inner_texts()[:5]]
+    """An instruction's line on the console, in words."""
+    return page.locator('#pending li[data-id="%s"] .words' % iid).inner_text().strip()
+
+
+def yes(page, says):
+    """The console's question is on screen and says *says*: the TD answers yes."""
+    wait_visible(page, "#ask")
+    assert says in text(page, "#ask-text"), text(page, "#ask-text")
+    page.click("#ask-yes")
+    wait_visible(page, "#ask", visible=False)
 
 
 def box_time_s(texts):
@@ -205,6 +104,7 @@ def test_the_night_end_to_end(browser, tmp_path):
             for tb, b in night.boxes.items():  # names from the host, on the box
                 assert {int(k): v for k, v in b.link.names.items()} == seating[tb]
             page.click("#start-form button")
+            yes(page, "the clock starts level 1 (25 / 50, 20:00) on every box")
             wait_text(page, "#msg", "Shuffle up and deal")
             night.advance(1000)
             wait_text(big, "#blinds", "25 / 50")
@@ -212,7 +112,7 @@ def test_the_night_end_to_end(browser, tmp_path):
                 card = '.tcard[data-table="%d"]' % tb
                 wait_text(page, card + " .link", "live")
                 wait_text(page, card, seating[tb][min(seating[tb])])
-                assert text(page, card + " .box") == "box tc-%02d" % tb
+                assert text(page, card + " .tfoot").endswith("tc-%02d" % tb)
 
             # --- a bust at the short table, through its box's keys
             short = min(seating, key=lambda tb: len(seating[tb]))
@@ -242,7 +142,8 @@ def test_the_night_end_to_end(browser, tmp_path):
             wait_text(page, "#results", name)
             wait_text(big, "#left", "19 / 20")
             wait_text(page, "#pending", mover)
-            assert row(page, out["id"]) == ["move_out", mover, old, new, "sent"]
+            assert row(page, out["id"]) == "Move %s: table %d seat %d → table %d seat %d " \
+                "(waiting for both dealers)" % (mover, src, out["seat"], dst, out["to_seat"])
             # ... and the box of the table the player leaves shows it; the other box nothing
             want = "Move seat %d to table %d seat %d" % (out["seat"], dst, out["to_seat"])
             night.until("the move_out on the source box's screen", lambda:
@@ -262,9 +163,12 @@ def test_the_night_end_to_end(browser, tmp_path):
                     if x["result"] == "done"] == [("box", "done", 3000)]
             assert len(rcv) == 1 and rcv[0]["player"] == mover and rcv[0]["table"] == short
             rcv = rcv[0]
-            wait_text(page, '#pending tr[data-id="%s"]' % out["id"], "done")
-            wait_text(page, '#pending tr[data-id="%s"]' % rcv["id"], "sent")
-            assert row(page, rcv["id"]) == ["receive", mover, "–", new, "sent"]
+            # one line for the move: its second half now
+            wait_visible(page, '#pending li[data-id="%s"]' % out["id"], visible=False)
+            wait_text(page, '#pending li[data-id="%s"]' % rcv["id"], "waiting for table")
+            assert row(page, rcv["id"]) == "Move %s: table %d seat %d → table %d seat %d " \
+                "(left table %d; waiting for table %d's dealer)" % (
+                    mover, src, out["seat"], dst, out["to_seat"], src, dst)
             assert out["seat"] not in night.boxes[src].table.stacks
             arrives = "Seat %d: %s arrives from table %d with 3,000 chips" % (
                 out["to_seat"], mover, src)
@@ -275,7 +179,8 @@ def test_the_night_end_to_end(browser, tmp_path):
             night.job(dst, Hands.confirm)
             night.until("the move recorded", lambda: live.snapshot()["pending"] == [])
             wait_visible(page, "#pending-none")
-            wait_text(page, "#moves", "%s %s → %s" % (mover, old, new))
+            wait_text(page, "#moves", "%s: table %d seat %d → table %d seat %d" % (
+                mover, src, out["seat"], dst, out["to_seat"]))
             wait_text(page, '.tcard[data-table="%d"]' % dst, mover)
             wait_text(big, "#news", "%s %s → %s" % (mover, old, new))
             assert night.boxes[dst].table.stacks[out["to_seat"]] == 3000
@@ -287,6 +192,7 @@ def test_the_night_end_to_end(browser, tmp_path):
             # --- a level change from the console: the big screen and every box agree
             page.fill("#level-no", "2")
             page.press("#level-no", "Enter")
+            yes(page, "Level 2 starts now, at its full time, on every box")
             wait_text(page, "#msg", re.compile("level 2", re.I))
             wait_text(big, "#blinds", "50 / 100")
             wait_text(big, "#level", re.compile("^level 2$", re.I))
@@ -301,6 +207,7 @@ def test_the_night_end_to_end(browser, tmp_path):
             for lv in (3, 4, 5):
                 page.fill("#level-no", str(lv))
                 page.press("#level-no", "Enter")
+                yes(page, "Level %d starts now" % lv)
                 wait_text(page, "#msg", re.compile("level %d starts" % lv, re.I))
             left_s = night.snap()["clock"]["ms_left"] // 1000
             got = page.evaluate("""async (s) => {

@@ -6,8 +6,9 @@ chromium driven by Playwright (no downloaded browser: never ``playwright install
                                                          # a running `tdhost serve` instead
     .venv/bin/python -m tdhost.web.shots --fake          # tests/web/fake_live.py's night
 
-Writes web-td.png (the whole console at 1440 px wide), web-big-16x9.png (1280x720) and
-web-big-4x3.png (1024x768).  The default is the real host: ``tdhost serve --demo``'s night
+Writes web-td.png (the console on a 1366x768 laptop screen), web-td-phone.png (the whole
+console at a 390 px phone's width, touch), web-big-16x9.png (1280x720) and web-big-4x3.png
+(1024x768).  The default is the real host: ``tdhost serve --demo``'s night
 (tdhost.demo: Live, three simulated boxes, dealer bots) on its virtual clock, photographed
 the moment a balancing move waits for the boxes (console and 16:9) and at the first break
 (4:3).  ``launch_chromium`` is also what the browser tests use.
@@ -44,36 +45,41 @@ def launch_chromium(pw):
     return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
 
 
-def _shot(browser, url, path, width, height, full_page=False, ready="#time"):
-    page = browser.new_page(viewport={"width": width, "height": height})
+def _shot(browser, url, path, width, height, full_page=False, ready="#time", touch=False):
+    ctx = browser.new_context(viewport={"width": width, "height": height}, has_touch=touch,
+                              is_mobile=touch)
+    page = ctx.new_page()
     try:
         page.goto(url)
         page.wait_for_function("document.querySelector(%r).textContent.includes(':')" % ready)
         page.wait_for_timeout(300)  # fonts and the first tick settled
         page.screenshot(path=path, full_page=full_page)
     finally:
-        page.close()
+        ctx.close()
     return path
 
 
 def shoot(url, token, out_dir=OUT, between=None):
     """Photographs the console and the big screen at 16:9 and 4:3 at ``url``, in that
-    order; calls ``between(name)`` before each shot ("td", "big-16x9", "big-4x3") so a
+    order; calls ``between(name)`` before each shot ("td", "td-phone", "big-16x9",
+    "big-4x3") so a
     sample night can change state.  Returns the paths written."""
     from playwright.sync_api import sync_playwright
 
     os.makedirs(out_dir, exist_ok=True)
-    shots = (("td", "/td?token=" + token, 1440, 900, True),
-             ("big-16x9", "/", 1280, 720, False), ("big-4x3", "/", 1024, 768, False))
+    shots = (("td", "/td?token=" + token, 1366, 768, False, False),
+             ("td-phone", "/td?token=" + token, 390, 844, True, True),
+             ("big-16x9", "/", 1280, 720, False, False),
+             ("big-4x3", "/", 1024, 768, False, False))
     paths = []
     with sync_playwright() as pw:
         browser = launch_chromium(pw)
         try:
-            for name, path, w, h, full in shots:
+            for name, path, w, h, full, touch in shots:
                 if between is not None:
                     between(name)
                 paths.append(_shot(browser, url + path, os.path.join(out_dir, "web-%s.png" % name),
-                                   w, h, full))
+                                   w, h, full, touch=touch))
         finally:
             browser.close()
     return paths

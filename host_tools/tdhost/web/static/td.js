@@ -1,14 +1,16 @@
-// The TD console (docs/web.md): every table with its seats and box link, the pending
-// instructions, registration, standby, bust entry, the clock, results, league and the log
-// with undo. Every button is one action of the host (POST /api/act/NAME with JSON); the
-// page redraws from the snapshot the host sends after it (Server-Sent Events).
+// The TD console (docs/web.md): every table with its seats and box link, the instructions
+// in words, registration, standby, bust entry, the clock, results, league and the log with
+// the TD's own undo and redo. Every button is one action of the host (POST /api/act/NAME
+// with JSON); the page redraws from the snapshot the host sends after it (Server-Sent
+// Events). Nothing acts on a key alone: no keyboard shortcuts, and a button clicked with the
+// mouse gives the focus back, so typing afterwards presses nothing. Room-wide and
+// destructive actions ask first in a dialog that says what will happen (docs/web.md §4).
 "use strict";
 
 (function () {
   const $ = (id) => document.getElementById(id);
   const el = TC.el;
   let snap = null;
-  let undoArmed = 0; // performance.now() until which a second `u` undoes
 
   // ---------------------------------------------------------------- actions
 
@@ -33,35 +35,117 @@
     let body = {};
     try { body = await r.json(); } catch (e) { /* not JSON */ }
     if (r.ok) { say(body.text || "Done.", false); return body; }
-    say(body.error || "The host answered " + r.status + ".", true);
+    say(body.error ? body.error[0].toUpperCase() + body.error.slice(1) +
+      (/[.!?]$/.test(body.error) ? "" : ".") : "The host answered " + r.status + ".", true);
     return null;
   }
+
+  // ask({title, text, yes, note, field: {label, value}}) -> Promise of null (cancelled) or
+  // {value}: the dialog says exactly what will happen; Cancel has the focus, Esc cancels.
+  function ask(o) {
+    const d = $("ask");
+    $("ask-title").textContent = o.title;
+    $("ask-text").textContent = o.text;
+    $("ask-note").textContent = o.note || "";
+    $("ask-note").hidden = !o.note;
+    $("ask-yes").textContent = o.yes || "Do it";
+    $("ask-field").hidden = !o.field;
+    $("ask-label").textContent = o.field ? o.field.label : "";
+    $("ask-input").value = o.field ? o.field.value || "" : "";
+    d.returnValue = "";
+    return new Promise((resolve) => {
+      if (answerTo) answerTo(null); // (a question left open: no)
+      answerTo = resolve;
+      // the browser gives the focus back, on closing, to what had it before: nothing, so
+      // that typing afterwards presses no button
+      if (document.activeElement && document.activeElement !== document.body) {
+        document.activeElement.blur();
+      }
+      d.showModal();
+      (o.field ? $("ask-input") : $("ask-no")).focus();
+    });
+  }
+  // A "close" event comes after the closing: the one of a question answered just now may
+  // arrive while the next is open; it is not that one's answer.
+  let answerTo = null;
+  $("ask").addEventListener("close", () => {
+    const d = $("ask");
+    if (d.open || !answerTo) return;
+    const r = answerTo;
+    answerTo = null;
+    r(d.returnValue === "yes" ? {value: $("ask-input").value} : null);
+  });
+  $("ask-input").addEventListener("keydown", (e) => {
+    if (e.key === "Enter") { e.preventDefault(); $("ask").close("yes"); }
+  });
 
   const names = (text) => text.split(",").map((n) => n.trim()).filter((n) => n);
+  const plural = (n, one, many) => n + " " + (n === 1 ? one : many);
+  const list = (xs) => xs.length <= 1 ? xs.join("") :
+    xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+  const ordinal = (n) => {
+    const s = (n % 100 >= 11 && n % 100 <= 13) ? "th" : ({1: "st", 2: "nd", 3: "rd"}[n % 10] || "th");
+    return n + s;
+  };
+  const tablesText = (ts) => (ts.length === 1 ? "table " : "tables ") + ts.join(", ");
 
-  function togglePause() {
-    if (snap) act(snap.clock.paused ? "resume" : "pause", {});
+  function playing() {
+    return (snap.tables || []).filter((t) => !t.broken && Object.keys(t.seats || {}).length);
   }
-  function toggleH4H() {
-    if (snap) act("hand_for_hand", {on: !snap.hand_for_hand});
-  }
-  function lastUndoable() {
-    const log = snap ? snap.log || [] : [];
-    for (let i = log.length - 1; i >= 0; i--) {
-      if (!log[i].undone && log[i].action !== "undo") return log[i];
+
+  // where a player sits now: {table, seat, stack, inHand} or null
+  function seatOf(name) {
+    const key = name.toLowerCase();
+    for (const t of snap.tables || []) {
+      for (const [n, p] of Object.entries(t.seats || {})) {
+        if (p.name.toLowerCase() === key) {
+          return {name: p.name, table: t.table, seat: Number(n), stack: p.stack, inHand: !!t.in_hand};
+        }
+      }
     }
     return null;
   }
-  function undoKey() {
-    if (performance.now() < undoArmed) {
-      undoArmed = 0;
-      act("undo", {});
-      return;
-    }
-    const last = lastUndoable();
-    undoArmed = performance.now() + 3000;
-    say("Press u again to undo" + (last ? ": " + last.text : "."), false);
+
+  function leftText(c) {
+    return TC.hms(TC.left(snap)) + " of " + (c.is_break ? "the break" : "level " + c.level);
   }
+
+  async function togglePause() {
+    if (snap) await act(snap.clock.paused ? "resume" : "pause", {});
+  }
+
+  async function toggleH4H() {
+    if (!snap) return;
+    const on = !snap.hand_for_hand;
+    const ts = playing().map((t) => t.table);
+    const ok = await ask(on ? {
+      title: "Hand for hand",
+      text: "Hand for hand at " + tablesText(ts) + ": each table finishes the hand it is " +
+        "playing and waits; all deal the next hand together. Every box shows it.",
+      yes: "Start hand for hand",
+    } : {
+      title: "End hand for hand",
+      text: "Hand for hand ends: every table plays on at its own pace. Every box shows it.",
+      yes: "End hand for hand",
+    });
+    if (ok) await act("hand_for_hand", {on: on});
+  }
+
+  async function undo() {
+    if (!snap || !snap.undo) return;
+    const u = snap.undo;
+    const ok = await ask({title: "Undo", text: u.text, yes: "Undo",
+      note: "You can redo it afterwards."});
+    if (ok) await act("undo", {n: u.n});
+  }
+
+  async function redo() {
+    if (!snap || !snap.redo) return;
+    const r = snap.redo;
+    const ok = await ask({title: "Redo", text: r.text, yes: "Do it again"});
+    if (ok) await act("redo", {n: r.n});
+  }
+
   function addBust(name) {
     const box = $("bust-names");
     const have = names(box.value);
@@ -72,8 +156,9 @@
 
   // ----------------------------------------------------------------- render
 
-  function linkPill(t) {
-    return el("span", {class: "link " + t.link, text: t.link});
+  function linkWord(t) {
+    return {live: "box live", configured: "box linked", offline: "box offline",
+      unknown: "box unknown", none: "no box"}[t.link] || t.link;
   }
 
   function tableCard(t) {
@@ -92,74 +177,65 @@
       if (p.away) badges.push(el("i", {class: "b away", text: "away"}));
       return el("li", {class: "seat" + (p.away ? " is-away" : ""), "data-name": p.name},
         el("span", {class: "no", text: n}),
-        el("button", {type: "button", class: "name", title: "add to the bust entry",
+        el("button", {type: "button", class: "name", title: "put in the bust box",
           text: p.name, onclick: () => addBust(p.name)}),
         el("span", {class: "badges"}, ...badges),
-        el("span", {class: "stack", text: p.stack === null ? "" : TC.chips(p.stack)}));
+        el("span", {class: "stack", text: p.stack === null ? "–" : TC.chips(p.stack)}));
     });
     return el("div", {class: "tcard link-" + t.link, "data-table": t.table},
       el("div", {class: "thead"},
         el("b", {text: "Table " + t.table}),
-        linkPill(t),
+        el("span", {class: "link " + t.link, text: linkWord(t)}),
         el("span", {class: "ago", "data-contact": t.last_contact_ms === null ? "" : t.last_contact_ms}),
-        el("span", {class: "box", text: t.box ? "box " + t.box : "no box"}),
-        el("span", {class: "hand", text: t.hand === null ? "" : "hand " + t.hand})),
+        el("span", {class: "hand", text: t.hand === null || t.hand === undefined ? "" :
+          "hand " + t.hand + (t.in_hand ? " (playing)" : "")})),
       el("ol", {class: "seats"}, ...rows),
-      el("div", {class: "tfoot", text: seatNos.length + " players"}));
+      el("div", {class: "tfoot", text: plural(seatNos.length, "player", "players") +
+        (t.box ? " · " + t.box : "")}));
   }
 
-  const place = (t, s) => (t === null || t === undefined ? "–" : s === null ? "T" + t : t + "." + s);
-  const OPEN = ["queued", "sent", "acknowledged"];
-
-  // The TD confirms an instruction carried out at the table. A move_out asks for the chips
-  // the player left with: its receive (written once the move_out is done) takes them; blank:
-  // the box's count, else the stack planned with the move (the host logs a notice then).
-  function confirmRow(p) {
-    if (p.action !== "move_out") {
-      act("confirm", {id: p.id});
-      return;
+  // The TD confirms an instruction carried out at the table; a player's move out of a table
+  // asks for the chips they left with (blank: the box's count).
+  async function confirmRow(p) {
+    const words = p.words || p.text || "this instruction";
+    const leaving = p.action === "move_out";
+    const o = {title: "Done at the table?", text: "Confirm: " + words + ".",
+      yes: "Confirm", note: p.action === "break_table"
+        ? "Its players must have left table " + p.table + " for their new seats." : ""};
+    if (leaving) {
+      o.field = {label: "Chips " + (p.player || "the player") + " left table " + p.table +
+        " with (blank: the box's count)", value: ""};
     }
-    const v = window.prompt("Chips " + (p.player || "the player") + " left table " + p.table +
-      " with (blank: the box's count)", "");
-    if (v === null) return; // cancelled: nothing confirmed
-    const given = v.replace(/[\s,]/g, "");
-    if (given === "") {
-      act("confirm", {id: p.id});
-      return;
-    }
-    const n = Number(given);
-    if (!/^[0-9]+$/.test(given) || n < 1) {
+    const ok = await ask(o);
+    if (!ok) return;
+    if (!leaving) { await act("confirm", {id: p.id}); return; }
+    const given = ok.value.replace(/[\s,]/g, "");
+    if (given === "") { await act("confirm", {id: p.id}); return; }
+    if (!/^[0-9]+$/.test(given) || Number(given) < 1) {
       say("Give the chips as a whole number from 1.", true);
       return;
     }
-    act("confirm", {id: p.id, stack: n});
+    await act("confirm", {id: p.id, stack: Number(given)});
   }
 
+  const OPEN = ["queued", "sent", "acknowledged", "refused"];
+
   function pendingRows(list) {
-    const open = list.filter((p) => OPEN.includes(p.state));
-    const closed = list.filter((p) => !OPEN.includes(p.state)).slice(-5);
-    return open.concat(closed).map((p) => el("tr", {class: "ins " + p.state, "data-id": p.id,
-      title: p.text || ""},
-      el("td", {text: p.action}),
-      el("td", {text: p.player || ""}),
-      // a receive's own seat is where the player goes (the table they leave is its move_out's);
-      // a withdraw's, a deduct's and a take_out's is the seat concerned
-      el("td", {text: p.action === "receive" ? "–" : place(p.table, p.seat)}),
-      el("td", {text: p.action === "receive" ? place(p.table, p.seat) : place(p.to_table, p.to_seat)}),
-      el("td", {}, el("span", {class: "pill st-" + p.state, text: p.state})),
-      el("td", {class: "why", text: p.reason || ""}),
-      el("td", {}, OPEN.includes(p.state)
-        ? el("button", {type: "button", class: "small confirm", text: "Confirm",
-          title: p.action === "move_out" ? "the player has left the table: give their chips"
-            : "carried out at the table", onclick: () => confirmRow(p)})
-        : null)));
+    // finished and called-off instructions leave the list (a move's first half once done:
+    // its second half's line carries the move on)
+    return list.filter((p) => OPEN.includes(p.state))
+      .map((p) => el("li", {class: "ins st-" + p.state, "data-id": p.id},
+        el("span", {class: "words", text: p.words || p.text || ""}),
+        p.why ? el("span", {class: "why", text: p.why}) : null,
+        el("button", {type: "button", class: "small confirm",
+          text: "Confirm…", title: "carried out at the table", onclick: () => confirmRow(p)})));
   }
 
   function regRows(list) {
     return list.map((r) => el("tr", {"data-name": r.name},
       el("td", {}, r.name, r.member ? el("span", {class: "member", title: "league member", text: " ★"}) : null),
-      el("td", {text: r.state}),
-      el("td", {text: r.seat || ""}),
+      el("td", {text: r.state === "in" ? "playing" : r.state}),
+      el("td", {text: seatWords(r.seat)}),
       el("td", {}, r.state === "absent" || r.state === "away"
         ? el("button", {type: "button", class: "small", text: "Arrived",
           onclick: () => act("arrive", {name: r.name})})
@@ -169,7 +245,7 @@
   function standbyRows(list) {
     return list.map((r) => el("tr", {"data-name": r.name},
       el("td", {text: r.name}),
-      el("td", {text: r.offered ? "offered " + r.offered : "waiting"}),
+      el("td", {text: r.offered ? "offered " + seatWords(r.offered) : "waiting"}),
       el("td", {},
         el("button", {type: "button", class: "small", text: "Take seat",
           onclick: () => act("standby_take", {name: r.name})}), " ",
@@ -177,12 +253,20 @@
           onclick: () => act("standby_pass", {name: r.name})}))));
   }
 
+  // "2.4" -> "table 2 seat 4"
+  const seatWords = (ts) => (ts || "").replace(/^(\d+)\.(\d+)$/, "table $1 seat $2");
+
+  const STATE = {registration: "registration", drawn: "seats drawn", running: "in play",
+    finished: "finished"};
+
   function render(s) {
     snap = s;
     const c = s.clock, t = s.tournament;
+    const setup = t.state === "registration" || t.state === "drawn";
     document.title = "TD · " + (t.name || "Table Clock");
+    document.body.dataset.phase = t.state;
     $("tname").textContent = (s.event ? s.event + " · " : "") + (t.name || "");
-    $("tstate").textContent = t.state;
+    $("tstate").textContent = STATE[t.state] || t.state;
     $("final").hidden = !s.final_table;
     $("level").textContent = c.is_break ? "Break" : "Level " + (c.level === null ? "–" : c.level);
     const shown = c.is_break ? c.next : c;
@@ -190,40 +274,57 @@
       TC.blinds(shown) + (shown.ante ? " ante " + TC.chips(shown.ante) : "");
     $("colour").hidden = !c.colour_up;
     $("colour").textContent = c.colour_up || "";
-    $("players").textContent = s.players.left + " of " + s.players.entries + " left · avg " + TC.chips(s.players.average_stack);
+    $("players").textContent = s.players.left + " of " + s.players.entries + " left" +
+      (s.players.average_stack ? " · avg " + TC.chips(s.players.average_stack) : "");
     $("pause").textContent = c.paused ? "Resume" : "Pause";
     $("pause").classList.toggle("on", !!c.paused);
-    $("h4h").textContent = "Hand-for-hand: " + (s.hand_for_hand ? "ON" : "off");
+    $("h4h").textContent = "Hand for hand: " + (s.hand_for_hand ? "on" : "off");
     $("h4h").classList.toggle("on", !!s.hand_for_hand);
-    const last = lastUndoable();
-    $("undo").disabled = !last;
-    $("undo2").disabled = !last;
-    $("undo").title = last ? "u u — undo: " + last.text : "nothing to undo";
+    $("h4h-line").hidden = !s.hand_for_hand;
+    $("h4h-line").textContent = s.hand_for_hand_text || (s.hand_for_hand ? "Hand for hand" : "");
+    for (const id of ["pause", "minus", "plus", "h4h"]) $(id).disabled = t.state !== "running";
+    $("level-form").querySelector("button").disabled = t.state !== "running";
+    const u = s.undo || null, r = s.redo || null;
+    $("undo").disabled = !u;
+    $("undo").textContent = u ? u.text.split(" — ")[0] : "Undo";
+    $("undo").title = u ? u.text : "nothing of yours to undo";
+    $("redo").hidden = !r;
+    $("redo").textContent = r ? "Redo" : "Redo";
+    $("redo").title = r ? r.text : "";
+
+    // the night's phases: setup before the start, bust and late entries once in play
+    $("setup").hidden = !setup;
+    $("draw-form").querySelector("button").textContent = t.state === "drawn" ? "Draw again" : "Draw seats";
+    $("start-form").hidden = t.state !== "drawn";
+    $("bust-card").hidden = t.state !== "running";
+    $("late-form").hidden = t.state !== "running";
+    $("sb-form").hidden = t.state === "finished";
+    $("more").hidden = t.state !== "running" || s.final_table;
 
     TC.fill($("tables"), (s.tables || []).map(tableCard));
-    const pend = s.pending || [];
-    TC.fill($("pending").tBodies[0], pendingRows(pend));
-    $("pending").hidden = pend.length === 0;
+    const pend = pendingRows(s.pending || []);
+    TC.fill($("pending"), pend);
     $("pending-none").hidden = pend.length !== 0;
-    TC.fill($("moves"), (s.moves || []).slice().reverse().slice(0, 8).map((m) =>
-      el("li", {}, el("b", {text: m.player}), " " + m.from + " → " + m.to + " ",
-        el("span", {class: "age", "data-at": m.at_ms}))));
+    TC.fill($("moves"), (s.moves || []).slice().reverse().slice(0, 6).map((m) =>
+      el("li", {}, el("b", {text: m.player}), ": " + seatWords(m.from) + " → " +
+        seatWords(m.to) + " ", el("span", {class: "age", "data-at": m.at_ms}))));
     $("moves-none").hidden = (s.moves || []).length !== 0;
-    const out = (s.results || []).filter((r) => r.place !== null); // the players still in: no place
+    const out = (s.results || []).filter((x) => x.place !== null); // the players still in: no place
     $("results-none").hidden = out.length !== 0;
     $("results").hidden = out.length === 0;
     TC.fill($("reg").tBodies[0], regRows(s.registration || []));
     TC.fill($("standby").tBodies[0], standbyRows(s.standby || []));
-    $("standby-none").hidden = (s.standby || []).length !== 0;
-    TC.fill($("results").tBodies[0], out.map((r) => el("tr", {},
-      el("td", {text: r.place}), el("td", {text: r.name}),
-      el("td", {text: r.points === null ? "" : r.points}))));
-    TC.fill($("league").tBodies[0], (s.leaderboard || []).slice(0, 12).map((r) => el("tr", {},
-      el("td", {text: r.rank}), el("td", {text: r.name}), el("td", {text: r.points}),
-      el("td", {text: r.played}))));
+    TC.fill($("results").tBodies[0], out.map((x) => el("tr", {},
+      el("td", {text: x.place}), el("td", {text: x.name}),
+      el("td", {text: x.points === null ? "" : x.points}))));
+    TC.fill($("league").tBodies[0], (s.leaderboard || []).slice(0, 12).map((x) => el("tr", {},
+      el("td", {text: x.rank}), el("td", {text: x.name}), el("td", {text: x.points}),
+      el("td", {text: x.played}))));
     TC.fill($("log"), (s.log || []).slice().reverse().map((e) =>
-      el("li", {class: e.undone ? "undone" : "", value: e.seq},
-        el("span", {class: "act", text: e.action}), " " + e.text)));
+      el("li", {class: e.undone ? "undone" : "", "data-seq": e.seq},
+        e.time ? el("span", {class: "when", text: e.time}) : null,
+        e.who ? el("span", {class: "who", text: e.who}) : null,
+        " " + e.text)));
     find();
     tick();
   }
@@ -235,11 +336,11 @@
     const now = TC.nowMs(snap);
     for (const a of document.querySelectorAll(".ago")) {
       const at = a.dataset.contact;
-      a.textContent = at === "" ? "never" : TC.age(now - Number(at));
+      a.textContent = at === "" ? "never heard" : "heard " + TC.age(now - Number(at)) + (TC.age(now - Number(at)) === "now" ? "" : " ago");
     }
     for (const a of document.querySelectorAll("#moves .age")) {
-      const t = TC.age(now - Number(a.dataset.at));
-      a.textContent = t === "now" ? t : t + " ago";
+      const x = TC.age(now - Number(a.dataset.at));
+      a.textContent = x === "now" ? x : x + " ago";
     }
   }
 
@@ -286,12 +387,38 @@
     const args = {names: who};
     const chips = $("bust-chips").value.trim();
     if (chips) args.chips = chips.split(",").map((x) => parseInt(x.replace(/[^0-9]/g, ""), 10));
+    const at = who.map(seatOf);
+    const left = snap.players.left;
+    const parts = who.map((n, i) => {
+      const p = at[i];
+      const where = p ? " (table " + p.table + " seat " + p.seat +
+        (p.stack !== null && p.stack !== undefined ? ", " + TC.chips(p.stack) + " chips" : "") + ")" : "";
+      return (p ? p.name : n) + where;
+    });
+    const place = who.length === 1 ? " in " + ordinal(left) + " place of " + snap.players.entries
+      : " in the same hand, places " + (left - who.length + 1) + " to " + left +
+        (args.chips ? " by their chips at the hand's start" : "");
+    const live = at.filter((p) => p && p.inHand).map((p) => p.table);
+    const ok = await ask({
+      title: "Bust",
+      text: list(parts) + (who.length === 1 ? " is" : " are") + " out" + place + ". " +
+        (at.some((p) => p) ? "Their box takes the seat out." : ""),
+      note: live.length ? "Table " + live.join(", ") + " is playing a hand: enter a bust once " +
+        "the player has lost their last chip; the box takes the seat out when the hand ends." : "",
+      yes: who.length === 1 ? "Out" : "All out",
+    });
+    if (!ok) return;
     if (await act("bust", args)) { $("bust-names").value = ""; $("bust-chips").value = ""; }
   });
   onSubmit("level-form", async () => {
     const n = parseInt($("level-no").value, 10);
     if (!(n >= 1)) { say("Type the level number to go to.", true); return; }
-    if (await act("level", {level: n})) $("level-no").value = "";
+    const c = snap.clock;
+    const ok = await ask({title: "Go to level " + n,
+      text: "Level " + n + " starts now, at its full time, on every box and the big screen; " +
+        "the " + leftText(c) + " left " + (c.paused ? "stays paused" : "is dropped") + ".",
+      yes: "Go to level " + n});
+    if (ok && await act("level", {level: n})) $("level-no").value = "";
   });
   onSubmit("reg-form", async () => {
     const who = names($("reg-names").value);
@@ -307,48 +434,58 @@
     const args = {ace8: $("draw-ace8").checked};
     const seed = $("draw-seed").value.trim();
     if (seed) args.seed = parseInt(seed, 10);
+    const n = (snap.registration || []).filter((r) => r.state === "registered").length;
+    if (snap.tournament.state === "drawn") {
+      args.again = true;
+      const ok = await ask({title: "Draw again",
+        text: "The seats are drawn already. Draw again" + (seed ? " with seed " + seed : "") +
+          ": every player gets a new seat and every box the new seating.", yes: "Draw again"});
+      if (!ok) return;
+    } else if (!n) {
+      say("Register the players first.", true);
+      return;
+    }
     await act("draw", args);
   });
   onSubmit("start-form", async () => {
-    await act("start", {absent: names($("start-absent").value), away: names($("start-away").value)});
+    const absent = names($("start-absent").value), away = names($("start-away").value);
+    const n = (snap.registration || []).length;
+    const ok = await ask({title: "Shuffle up and deal",
+      text: "Start the tournament: the clock starts level 1 (" + TC.blinds(snap.clock) +
+        ", " + TC.hms(snap.clock.ms_left) + ") on every box and the big screen for " +
+        plural(n, "player", "players") + "." +
+        (absent.length ? " Absent: " + list(absent) + "." : "") +
+        (away.length ? " Away: " + list(away) + "." : ""),
+      yes: "Shuffle up and deal"});
+    if (ok) await act("start", {absent: absent, away: away});
   });
   onSubmit("sb-form", async () => {
     const who = $("sb-name").value.trim();
     if (!who) { say("Type the name for the standby list.", true); return; }
     if (await act("standby_add", {name: who})) $("sb-name").value = "";
   });
-  $("final-draw").addEventListener("click", () => {
-    const seed = $("draw-seed").value.trim();
-    act("final_draw", seed ? {seed: parseInt(seed, 10)} : {});
+  onSubmit("final-form", async () => {
+    const seed = $("final-seed").value.trim();
+    const ts = playing().map((t) => t.table);
+    const ok = await ask({title: "Final-table draw",
+      text: "Draw the final table now: the " + snap.players.left + " players left get new " +
+        "seats at one table; " + (ts.length > 1 ? "the other tables break; " : "") +
+        "every box gets its instruction (" + tablesText(ts) + ").",
+      yes: "Draw the final table"});
+    if (ok) await act("final_draw", seed ? {seed: parseInt(seed, 10)} : {});
   });
   $("pause").addEventListener("click", togglePause);
   $("minus").addEventListener("click", () => act("adjust", {seconds: -60}));
   $("plus").addEventListener("click", () => act("adjust", {seconds: 60}));
   $("h4h").addEventListener("click", toggleH4H);
-  $("undo").addEventListener("click", () => act("undo", {}));
-  $("undo2").addEventListener("click", () => act("undo", {}));
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
 
-  // --------------------------------------------------------------- keyboard
-
-  document.addEventListener("keydown", (e) => {
-    if (e.ctrlKey || e.metaKey || e.altKey) return;
-    const t = e.target;
-    const typing = t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" ||
-      t.tagName === "SELECT" || t.isContentEditable);
-    if (typing) {
-      if (e.key === "Escape") t.blur();
-      return;
-    }
-    switch (e.key) {
-      case " ": e.preventDefault(); togglePause(); break;
-      case "b": e.preventDefault(); $("bust-names").focus(); break;
-      case "h": toggleH4H(); break;
-      case "u": undoKey(); break;
-      case "/": e.preventDefault(); $("search").focus(); break;
-      case "+": case "=": act("adjust", {seconds: 60}); break;
-      case "-": act("adjust", {seconds: -60}); break;
-      default: return;
-    }
+  // A button pressed with the pointer gives the focus back: a key typed afterwards (Space,
+  // Enter) presses nothing. Keyboard users still reach every button with Tab.
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest && e.target.closest("button, summary");
+    if (b && e.detail > 0 && !b.closest("dialog")) b.blur();
   });
 
   function link(up) {

@@ -1,0 +1,410 @@
+"""The TD console a TD can trust all night (issue #17, docs/web.md §4), in headless
+Chromium against the real host (tdhost.live.Live) with three simulated boxes (tests/web/
+night.py): typing never acts; every room-wide or destructive action asks first and says what
+will happen; undo is the TD's own last action, previewed, and can be redone; instructions and
+the log are in plain words; setup controls leave once play starts; the page fits a 1366x768
+laptop and a 390 px phone.
+
+Every wait is bounded (browser.WAIT_MS, or virtual seconds for the room).
+"""
+
+import contextlib
+import re
+
+from browser import js_errors, served, text, wait_text, wait_visible
+from night import Night, allin_hand
+
+from tdhost import demo
+
+NAMES = demo.NAMES[:20]
+INTERNAL = re.compile(r"move_out|break_table|hand_for_hand|instr_result|take_out|next_hand"
+                      r"|\bredraw\b|\breceive\b|\bqueued\b", re.I)
+
+
+@contextlib.contextmanager
+def console(browser, tmp_path, width=1366, height=768, touch=False, start=True):
+    """A night of 20 players at three boxes (seed 7: 6, 7 and 7), started unless *start*
+    is False (then drawn only), and the console on it: yields (night, web, page)."""
+    night = Night(tmp_path)
+    live = night.live
+    try:
+        with served(live) as web:
+            night.lock = web.lock
+            night.until("every box live", lambda: all(
+                lk.state == "live" for lk in live.links), 10000)
+            with web.lock:
+                live.act("register", {"names": NAMES})
+                live.act("draw", {"seed": 7})
+                if start:
+                    live.act("start", {})
+                live.td_done[:] = []  # the night begins here for the tests' undo
+            night.advance(1500)  # the boxes take the seating and send their statuses
+            ctx = browser.new_context(viewport={"width": width, "height": height},
+                                      has_touch=touch, is_mobile=touch)
+            page = ctx.new_page()
+            page.js_errors = []
+            page.on("pageerror", lambda err: page.js_errors.append(str(err)))
+            page.goto(web.console_url)
+            wait_text(page, "#conn", "live")
+            wait_text(page, '.tcard[data-table="3"]', "Table 3")
+            try:
+                yield night, web, page
+            finally:
+                ctx.close()
+    finally:
+        night.close()
+
+
+def state(night):
+    """What a stray key could change: the number of league events, the clock, hand for hand."""
+    with night.lock:
+        s = night.live.snapshot()
+        return (len(night.live.lg.events), s["clock"]["paused"], s["clock"]["level"],
+                s["hand_for_hand"])
+
+
+def seated(night):
+    """[(table, seat, name, stack the box shows)] of every seat, in table order."""
+    with night.lock:
+        snap = night.live.snapshot()
+    return [(t["table"], int(n), p["name"], p["stack"]) for t in snap["tables"]
+            for n, p in sorted(t["seats"].items(), key=lambda kv: int(kv[0]))]
+
+
+def changes(night, page, fn):
+    """Runs *fn* (a click) and waits until the league has a new event (at most 5 s)."""
+    with night.lock:
+        n = len(night.live.lg.events)
+    fn()
+    for _ in range(100):
+        with night.lock:
+            if len(night.live.lg.events) > n:
+                return
+        page.wait_for_timeout(50)
+    raise AssertionError("nothing changed")
+
+
+def asks(page, says):
+    """The question is open and says *says* (a str it contains, or a regex)."""
+    wait_visible(page, "#ask")
+    got = text(page, "#ask-text")
+    if isinstance(says, str):
+        assert says in got, got
+    else:
+        assert says.search(got), got
+    return got
+
+
+def answer(page, yes):
+    page.click("#ask-yes" if yes else "#ask-no")
+    wait_visible(page, "#ask", visible=False)
+
+
+# ------------------------------------------------------------------ stray typing
+
+def test_typing_anywhere_never_acts(browser, tmp_path):
+    with console(browser, tmp_path) as (night, web, page):
+        before = state(night)
+        page.mouse.click(700, 700)  # nothing there: the page has the focus
+        page.keyboard.type("Tariq Malik hu u+-/b 123")  # a name typed at no box at all
+        for key in ("Space", "h", "u", "u", "+", "-", "/", "b", "Enter", "Escape"):
+            page.keyboard.press(key)
+        page.wait_for_timeout(300)
+        assert state(night) == before and page.is_hidden("#ask")
+
+        # a button pressed with the mouse gives the focus back: Space after it presses nothing
+        page.click("#pause")
+        wait_text(page, "#pause", "Resume")
+        paused = state(night)
+        assert paused[1] is True and paused[0] == before[0] + 1
+        page.keyboard.press("Space")
+        page.keyboard.press("Enter")
+        page.keyboard.type("h u")
+        page.wait_for_timeout(300)
+        assert state(night) == paused
+
+        # in a text box the keys are the text's
+        page.click("#bust-names")
+        page.keyboard.type("hu +- ")
+        assert page.input_value("#bust-names") == "hu +- "
+        page.fill("#bust-names", "")
+
+        # a question open: keys do not answer it; Esc is "no"
+        page.click("#h4h")
+        asks(page, "Hand for hand at tables 1, 2, 3")
+        page.keyboard.type("yyy")
+        page.keyboard.press("Escape")
+        wait_visible(page, "#ask", visible=False)
+        page.keyboard.press("Space")  # the focus left the button that opened it
+        page.wait_for_timeout(300)
+        assert state(night) == paused and page.is_hidden("#ask")
+        assert page.locator("kbd").count() == 0 and "Keys" not in text(page, "body")
+        assert js_errors(page) == []
+
+
+# ------------------------------------------------------------------- confirmations
+
+def test_room_wide_and_destructive_actions_ask_first(browser, tmp_path):
+    with console(browser, tmp_path) as (night, web, page):
+        live = night.live
+        before = state(night)
+        # hand for hand: no, then yes; then off again
+        page.click("#h4h")
+        asks(page, "Hand for hand at tables 1, 2, 3: each table finishes the hand it is "
+                   "playing and waits; all deal the next hand together. Every box shows it.")
+        answer(page, False)
+        assert state(night) == before
+        page.click("#h4h")
+        answer(page, True)
+        wait_text(page, "#h4h", "Hand for hand: on")
+        wait_text(page, "#h4h-line", re.compile(r"^Hand for hand: (waiting for tables? |every)"))
+        assert state(night)[3] is True
+        page.click("#h4h")
+        asks(page, "Hand for hand ends: every table plays on")
+        answer(page, True)
+        wait_text(page, "#h4h", "Hand for hand: off")
+
+        # a level jump says which level and what happens to the time left
+        page.fill("#level-no", "3")
+        page.press("#level-no", "Enter")
+        asks(page, re.compile(r"^Level 3 starts now, at its full time, on every box and the big "
+                              r"screen; the 1?\d:\d\d of level 1 left is dropped\.$"))
+        page.keyboard.press("Escape")
+        wait_visible(page, "#ask", visible=False)
+        assert state(night)[2] == 1
+
+        # a bust of a player whose table is playing a hand: the question says so
+        seats = seated(night)
+        tb, seat, name, stack = seats[0]
+        night.job(tb, lambda h: h.keys({"do": "hand"}))
+        night.advance(1500)
+        wait_text(page, '.tcard[data-table="%d"] .hand' % tb, "(playing)")
+        page.fill("#bust-names", name)
+        page.press("#bust-names", "Enter")
+        asks(page, "%s (table %d seat %d, %s chips) is out in 20th place of 20. Their box "
+                   "takes the seat out." % (name, tb, seat, "{:,}".format(stack)))
+        assert "Table %d is playing a hand" % tb in text(page, "#ask-note")
+        answer(page, False)
+        with night.lock:
+            assert live.t.get(name).state == "in"
+        page.press("#bust-names", "Enter")
+        answer(page, True)
+        wait_text(page, "#msg", "%s is out: 20th of 20" % name)
+        night.advance(1000)  # the host sends the take_out to the box
+
+        # the box's instruction, in words, with why; its Confirm asks too
+        row = page.locator("#pending li").filter(has_text=name)
+        wait_text(page, "#pending", "waiting for table %d's dealer" % tb)
+        assert row.locator(".words").inner_text() == \
+            "Table %d: take seat %d out (%s is out) (waiting for table %d's dealer)" % (
+                tb, seat, name, tb)
+        assert row.locator(".why").inner_text() == "the TD entered the player out"
+        row.locator("button").click()
+        asks(page, "Confirm: Table %d: take seat %d out (%s is out)" % (tb, seat, name))
+        answer(page, False)
+
+        # the final-table draw says what it does
+        page.click("#more summary")
+        page.click("#final-form button")
+        asks(page, "Draw the final table now: the 19 players left get new seats at one "
+                   "table; the other tables break; every box gets its instruction "
+                   "(tables 1, 2, 3).")
+        answer(page, False)
+        with night.lock:
+            assert live.t.final is None
+
+        # nothing on the page in the host's internal words
+        assert not INTERNAL.search(text(page, "body")), INTERNAL.search(text(page, "body"))
+        log = page.locator("#log li").first
+        assert log.locator(".who").inner_text() == "host"
+        assert re.fullmatch(r"\d\d:\d\d", log.locator(".when").inner_text())
+        assert js_errors(page) == []
+
+
+def test_setup_controls_leave_once_play_starts(browser, tmp_path):
+    with console(browser, tmp_path, start=False) as (night, web, page):
+        assert page.is_visible("#setup") and page.is_visible("#start-form")
+        assert page.is_hidden("#bust-card") and page.is_hidden("#late-form")
+        page.click("#start-form button")
+        asks(page, "Start the tournament: the clock starts level 1 (25 / 50, 20:00) on every "
+                   "box and the big screen for 20 players.")
+        answer(page, False)
+        assert night.live.t.started is None
+        page.click("#draw-form button")  # drawn already: it asks before drawing again
+        asks(page, "The seats are drawn already. Draw again: every player gets a new seat")
+        answer(page, False)
+        page.click("#start-form button")
+        answer(page, True)
+        wait_text(page, "#msg", "Shuffle up and deal")
+        wait_visible(page, "#setup", visible=False)
+        assert page.is_hidden("#start-form") and page.is_hidden("#draw-form")
+        assert page.is_visible("#bust-card") and page.is_visible("#late-form")
+        wait_text(page, "#undo", re.compile(r"^Undo: shuffle up and deal \(\d\d:\d\d\)$"))
+
+
+# ---------------------------------------------------------------------- undo / redo
+
+def test_undo_is_the_tds_own_last_action_previewed_and_redoable(browser, tmp_path):
+    """The issue's night: a bust, then pause, resume and +1 min three times; Undo takes back
+    the last minute (not the bust), says so first, and Redo puts it back."""
+    with console(browser, tmp_path) as (night, web, page):
+        live = night.live
+        tb, seat, name, stack = seated(night)[5]
+        page.fill("#bust-names", name)
+        page.press("#bust-names", "Enter")
+        answer(page, True)
+        wait_text(page, "#msg", "%s is out" % name)
+        wait_text(page, "#undo", "Undo: %s's bust (" % name)
+        at = re.search(r"Undo: %s's bust \((\d\d:\d\d)\)" % name, text(page, "#undo")).group(1)
+        changes(night, page, lambda: page.click("#pause"))
+        wait_text(page, "#pause", "Resume")
+        changes(night, page, lambda: page.click("#pause"))
+        wait_text(page, "#pause", "Pause")
+        for _ in range(3):
+            with night.lock:
+                n = len(live.lg.events)
+            changes(night, page, lambda: page.click("#plus"))
+            with night.lock:
+                assert len(live.lg.events) == n + 1  # one click, one change
+
+        def left():
+            with night.lock:
+                return live.snapshot()["clock"]["ms_left"]
+
+        wait_text(page, "#undo", re.compile(r"^Undo: 1 min added to level 1 \(\d\d:\d\d\)$"))
+        was = left()
+        page.click("#undo")
+        asks(page, re.compile(r"^Undo: 1 min added to level 1 \(\d\d:\d\d\) — the 1 min comes "
+                              r"off again$"))
+        answer(page, False)
+        assert abs(left() - was) < 2000  # "no": nothing changed
+        page.click("#undo")
+        answer(page, True)
+        wait_text(page, "#msg", "Undone: 1 min added to level 1")
+        assert 58000 <= was - left() <= 62000
+        with night.lock:
+            assert live.t.get(name).state == "out"  # the bust stays
+
+        # redo: the minute goes back on
+        wait_visible(page, "#redo")
+        page.click("#redo")
+        asks(page, "Redo: 1 min added to level 1")
+        answer(page, True)
+        wait_text(page, "#msg", "Done again: Added 60 s to this level")
+        assert abs(left() - was) < 2000
+        wait_visible(page, "#redo", visible=False)  # nothing more to redo
+
+        # four minutes, the resume and the pause: then the bust, previewed in full
+        for what in ("1 min added", "1 min added", "1 min added", "clock resumed",
+                     "clock paused"):
+            wait_text(page, "#undo", "Undo: " + what)
+            page.click("#undo")
+            assert text(page, "#ask-text").startswith("Undo: " + what)
+            changes(night, page, lambda: answer(page, True))
+            wait_text(page, "#msg", "Undone: " + what)
+        wait_text(page, "#undo", "Undo: %s's bust (%s)" % (name, at))
+        page.click("#undo")
+        wait_visible(page, "#ask")
+        assert text(page, "#ask-text") == "Undo: %s's bust (%s) — %s returns to table %d seat " \
+                                          "%d with %s" % (name, at, name, tb, seat,
+                                                          "{:,}".format(stack))
+        answer(page, True)
+        wait_text(page, "#msg", "Undone: %s's bust" % name)
+        with night.lock:
+            assert live.t.get(name).state == "in" and live.t.get(name).seat == [tb, seat]
+        assert page.locator("#log li.undone").count() >= 6
+        assert page.locator("#log li .who").first.inner_text() in ("TD", "host")
+        assert js_errors(page) == []
+
+
+def test_a_box_bust_is_not_the_tds_to_undo(browser, tmp_path):
+    """A bust from a box after the TD's pause: Undo offers the pause, never the box's bust."""
+    with console(browser, tmp_path) as (night, web, page):
+        live = night.live
+        page.click("#pause")
+        wait_text(page, "#undo", "Undo: clock paused")
+        page.click("#pause")
+        wait_text(page, "#undo", "Undo: clock resumed")
+        with night.lock:
+            seating = {tb: dict(s) for tb, s in live.t.seating().items()}
+        short = min(seating, key=lambda tb: len(seating[tb]))
+        seats = sorted(seating[short])
+        night.job(short, allin_hand(seats[3], seats[4]))
+        night.until("the box's bust", lambda: live.t.get(seating[short][seats[3]]).state == "out")
+        night.advance(500)
+        wait_text(page, "#log", "table %d's box %s (20th) out" % (short, seating[short][seats[3]]))
+        assert text(page, "#undo").startswith("Undo: clock resumed")
+        # the box's bust came after the resume; taking the resume back is still the TD's
+        page.click("#undo")
+        asks(page, "the clock stands paused again at")
+
+
+# -------------------------------------------------------------------------- layouts
+
+CLIPPED = """() => {
+  const out = [];
+  const vw = document.documentElement.clientWidth;
+  const c = document.createElement("canvas").getContext("2d");
+  for (const e of document.querySelectorAll("button, input, summary, select")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || !r.height || e.closest("[hidden]") || e.type === "checkbox") continue;
+    if (r.left < -1 || r.right > vw + 1)
+      out.push(["off screen", e.id || e.textContent, r.left, r.right]);
+    if (e.tagName === "BUTTON" && e.scrollWidth > e.clientWidth + 1)
+      out.push(["text cut", e.id || e.textContent]);
+    if (e.tagName === "INPUT" && e.placeholder) {
+      const s = getComputedStyle(e);
+      c.font = s.font;
+      const room = e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight);
+      if (c.measureText(e.placeholder).width > room + 1)
+        out.push(["placeholder cut", e.placeholder]);
+    }
+  }
+  return out;
+}"""
+SMALL = """(least) => {
+  const out = [];
+  for (const e of document.querySelectorAll("button, input, summary")) {
+    const r = e.getBoundingClientRect();
+    if (!r.width || e.type === "checkbox" || e.closest("[hidden]")) continue;
+    if (r.height < least) out.push([e.id || e.textContent, r.height]);
+  }
+  return out;
+}"""
+
+
+def _busy(night, page):
+    """A bust with its instruction waiting, so every part of the page has something."""
+    tb, seat, name, stack = seated(night)[8]
+    page.fill("#bust-names", name)
+    page.press("#bust-names", "Enter")
+    answer(page, True)
+    wait_text(page, "#pending", name)
+    return name
+
+
+def test_the_console_fits_a_1366x768_laptop(browser, tmp_path):
+    with console(browser, tmp_path, 1366, 768) as (night, web, page):
+        _busy(night, page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1366
+        for sel in ('.tcard[data-table="1"]', '.tcard[data-table="3"]', "#bust-card",
+                    "#pending", "#moves-none", "#undo", "#pause"):
+            box = page.locator(sel).bounding_box()
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 768, (sel, box)
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 1366, (sel, box)
+        assert page.evaluate(CLIPPED) == []
+
+
+def test_the_console_fits_a_390px_phone(browser, tmp_path):
+    with console(browser, tmp_path, 390, 844, touch=True) as (night, web, page):
+        _busy(night, page)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert page.evaluate(CLIPPED) == []
+        assert page.evaluate(SMALL, 40) == []  # touch-sized
+        assert page.locator("kbd").count() == 0
+        page.click("#h4h")  # the question fits too
+        wait_visible(page, "#ask")
+        box = page.locator("#ask").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert page.evaluate(CLIPPED) == []
+        answer(page, False)
