@@ -408,3 +408,52 @@ def test_the_console_fits_a_390px_phone(browser, tmp_path):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
         assert page.evaluate(CLIPPED) == []
         answer(page, False)
+
+
+# ---------------------------------------------------------------------- final table
+
+def test_the_final_table_shows_every_finalists_stack(browser, tmp_path):
+    """The TD enters twelve players out: the host draws the final table; its card shows every
+    finalist's chips from the draw at once (the boxes still deal the old tables), and once
+    the dealers have carried out the redraw and the table breaks, the final table sits down
+    and those lines leave the list."""
+    with console(browser, tmp_path) as (night, web, page):
+        live = night.live
+        with night.lock:
+            order = [name for tb, s in sorted(live.t.seating().items())
+                     for _, name in sorted(s.items())]
+        for name in order[:12]:
+            with night.lock:
+                live.act("bust", {"names": [name]})
+            night.advance(300)
+        night.until("the final draw", lambda: live.t.final is not None, 5000)
+        final = live.t.final["table"]
+        card = '.tcard[data-table="%d"]' % final
+        wait_text(page, "#final", "Final table")
+        wait_text(page, card, "8 players")
+        stacks = page.locator(card + " .seat .stack").all_inner_texts()
+        assert len(stacks) == 8 and all(re.fullmatch(r"[\d,]+", x) for x in stacks), stacks
+        with night.lock:
+            want = sum(live.t.get(n).stack for n in order[12:])  # nobody has lost a chip
+        assert sum(int(x.replace(",", "")) for x in stacks) == want
+        wait_text(page, "#pending", re.compile("players go to their final-table seats|breaks"))
+        assert not INTERNAL.search(text(page, "#pending"))
+
+        # the dealers carry out what their boxes show, until the final table sits down
+        for _ in range(40):
+            with night.lock:
+                if live.t.final.get("seated"):
+                    break
+                waiting = [tb for tb, b in night.boxes.items() if b.box.awaiting()]
+            for tb in waiting:
+                night.job(tb, lambda h: h.confirm())
+            night.advance(1000)
+        with night.lock:
+            assert live.t.final.get("seated"), live.snapshot()["pending"]
+        night.advance(500)
+        page.wait_for_timeout(500)
+        shown = text(page, "#pending") if page.is_visible("#pending") else ""
+        assert "final-table seats" not in shown and "breaks" not in shown, shown
+        stacks = page.locator(card + " .seat .stack").all_inner_texts()
+        assert all(re.fullmatch(r"[\d,]+", x) for x in stacks), stacks
+        assert js_errors(page) == []
