@@ -1,17 +1,20 @@
 """Screenshots of the web pages for docs/screens/ (docs/web.md), in Debian's headless
 chromium driven by Playwright (no downloaded browser: never ``playwright install``).
 
-    .venv/bin/python -m tdhost.web.shots                 # the demo night (tdhost.demo)
+    .venv/bin/python -m tdhost.web.shots                 # the real host, three boxes
+    .venv/bin/python -m tdhost.web.shots --demo          # the demo night (tdhost.demo)
     .venv/bin/python -m tdhost.web.shots --url http://127.0.0.1:8000 --token TOKEN
                                                          # a running `tdhost serve` instead
     .venv/bin/python -m tdhost.web.shots --fake          # tests/web/fake_live.py's night
 
 Writes web-td.png (the console on a 1366x768 laptop screen), web-td-phone.png (the whole
 console at a 390 px phone's width, touch), web-big-16x9.png (1280x720) and web-big-4x3.png
-(1024x768).  The default is the real host: ``tdhost serve --demo``'s night
-(tdhost.demo: Live, three simulated boxes, dealer bots) on its virtual clock, photographed
-the moment a balancing move waits for the boxes (console and 16:9) and at the first break
-(4:3).  ``launch_chromium`` is also what the browser tests use.
+(1024x768).  The default is the real host (tdhost.live.Live) with three whole simulated
+boxes on the room's virtual clock (tests/web/night.py, as the browser tests use it): 20
+players drawn and started from the console's contract, a box's bust, the balancing move it
+brings and a latecomer waiting for their seat (console and 16:9), then the first break
+(4:3).  ``--demo`` photographs ``tdhost serve --demo``'s night instead (dealer bots) the
+moment a balancing move waits for the boxes.  ``launch_chromium`` is also what the browser tests use.
 """
 
 import argparse
@@ -153,10 +156,67 @@ def demo_shots(out_dir, seed=DEMO_SEED):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def room_shots(out_dir):
+    """The real host and three simulated boxes (tests/web/night.py), scripted: module notes."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "web"))
+    try:
+        from night import Night, allin_hand
+    except ImportError:
+        raise SystemExit("the scripted night is tests/web/night.py in the repository; use "
+                         "--demo, or photograph a running host with --url and --token")
+    from tdhost import demo
+    from tdhost.web.server import run_in_thread
+
+    workdir = tempfile.mkdtemp(prefix="tdhost-shots-")
+    night = Night(workdir)
+    live = night.live
+    try:
+        web = run_in_thread(live, "127.0.0.1", 0, TOKEN)
+        night.lock = web.lock
+        try:
+            night.until("every box live", lambda: all(lk.state == "live" for lk in live.links))
+            with web.lock:
+                live.act("register", {"names": demo.NAMES[:20]})
+                live.act("draw", {"seed": 7})
+                live.act("start", {})
+            night.advance(90000)
+            with web.lock:
+                seating = {tb: dict(s) for tb, s in live.t.seating().items()}
+            short = min(seating, key=lambda tb: len(seating[tb]))
+            seats = sorted(seating[short])
+            night.job(short, allin_hand(seats[3], seats[4]))
+            night.until("the balancing move", lambda: any(
+                p["action"] == "move_out" for p in live.snapshot()["pending"]), 20000)
+            night.advance(45000)
+            with web.lock:
+                live.act("late", {"name": demo.NAMES[20]})
+            night.advance(4000)
+
+            def between(name):
+                if name != "big-4x3":
+                    return
+                with web.lock:
+                    for lv in (2, 3, 4, 5):
+                        live.act("level", {"level": lv})
+                    left = live.snapshot()["clock"]["ms_left"] // 1000
+                    live.act("adjust", {"seconds": 2 - left})
+                night.advance(3000)
+
+            return shoot(web.url, TOKEN, out_dir, between)
+        finally:
+            web.stop()
+    finally:
+        night.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tdhost.web.shots", description=__doc__.split(
         "\n")[0])
-    ap.add_argument("--url", help="a running host (default: the demo night of tdhost.demo)")
+    ap.add_argument("--url", help="a running host (default: the real host and three "
+                    "simulated boxes, scripted by tests/web/night.py)")
+    ap.add_argument("--demo", action="store_true",
+                    help="the demo night of tdhost.demo (dealer bots) instead")
     ap.add_argument("--fake", action="store_true",
                     help="the sample night of tests/web/fake_live.py instead of the demo")
     ap.add_argument("--seed", type=int, default=DEMO_SEED, help="the demo night's seed")
@@ -168,8 +228,10 @@ def main(argv=None):
         raise SystemExit(why)
     if a.url:
         paths = shoot(a.url.rstrip("/"), a.token, a.out)
-    elif not a.fake:
+    elif a.demo:
         paths = demo_shots(a.out, a.seed)
+    elif not a.fake:
+        paths = room_shots(a.out)
     else:
         from tdhost.web.server import run_in_thread
 
