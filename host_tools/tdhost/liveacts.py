@@ -18,6 +18,7 @@ from tdhost import (
     livemoves as _moves,
     liveplan as _plan,
     liveundo as _undo,
+    wording as _words,
 )
 from tdhost.league import Refused, player_key, seat_text
 
@@ -385,7 +386,8 @@ def confirm(live, a):
         return evs, r
     r = live.write(build)
     live.plan_due = True  # a player seated or moved: the plan looks again
-    return "Confirmed: %s%s." % (r["text"], ", %d chips" % stack if stack else "")
+    return "Confirmed: %s%s." % (_words.instruction(r), ", %s chips" % _words.chips(stack)
+                                 if stack else "")
 
 
 def final_draw(live, a):

@@ -215,8 +215,8 @@ def send_back(live, t, lg, seq, out, stack, left, back, evs, final):
     mine = [h for h in _ins.moving_players(t).get(name, []) if h["move"] != out["move"]]
     if mine and _ins.state(mine[0]) == "done":
         evs.append(("notice", {"text": "%s, with %d chips; a newer move of theirs is under "
-                               "way: the TD seats them (confirm their next move_out with "
-                               "stack %d)" % (left, c, c), "src": []}, None))
+                               "way: the TD seats them (Confirm their next move in the console "
+                               "with %d chips)" % (left, c, c), "src": []}, None))
         return evs
     evs += _ins.cancel_all(lg, t, mine, "%s left table %d already" % (name, frm[0]),
                            live.boxed)

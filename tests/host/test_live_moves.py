@@ -272,7 +272,8 @@ def test_the_td_confirms_a_move_out_with_the_chips_the_player_left_with(tmp_path
         else:
             raise AssertionError("confirm %s was accepted" % bad)
     res = live.act("confirm", {"id": out["id"], "stack": 2950})
-    assert res["text"] == "Confirmed: %s, 2950 chips." % out["text"]
+    assert res["text"] == "Confirmed: Move %s: table %d seat %d → table %d seat %d, 2,950 " \
+        "chips." % (out["player"], out["table"], out["seat"], out["to_table"], out["to_seat"])
     room.run(1000)
     rcv = _receive(room, out)
     assert rcv["state"] == "sent" and live.t.instrs[rcv["id"]]["body"]["stack"] == 2950

@@ -14,7 +14,8 @@ boxes on the room's virtual clock (tests/web/night.py, as the browser tests use 
 players drawn and started from the console's contract, a box's bust, the balancing move it
 brings and a latecomer waiting for their seat (console and 16:9), then the first break
 (4:3).  ``--demo`` photographs ``tdhost serve --demo``'s night instead (dealer bots) the
-moment a balancing move waits for the boxes.  ``launch_chromium`` is also what the browser tests use.
+moment a balancing move waits for the boxes.  ``launch_chromium`` is also what the browser
+tests use.
 """
 
 import argparse

@@ -286,6 +286,7 @@
     $("level-form").querySelector("button").disabled = t.state !== "running";
     const u = s.undo || null, r = s.redo || null;
     $("undo").disabled = !u;
+    $("undo").dataset.n = u ? u.n : "";
     $("undo").textContent = u ? u.text.split(" — ")[0] : "Undo";
     $("undo").title = u ? u.text : "nothing of yours to undo";
     $("redo").hidden = !r;
