@@ -235,6 +235,8 @@ def test_setup_controls_leave_once_play_starts(browser, tmp_path):
     with console(browser, tmp_path, start=False) as (night, web, page):
         assert page.is_visible("#setup") and page.is_visible("#start-form")
         assert page.is_hidden("#bust-card") and page.is_hidden("#late-form")
+        assert page.evaluate(CLIPPED) == []
+        assert page.is_hidden("#paused") and text(page, "#pause") == "Pause"  # not started
         page.click("#start-form button")
         asks(page, "Start the tournament: the clock starts level 1 (25 / 50, 20:00) on every "
                    "box and the big screen for 20 players.")

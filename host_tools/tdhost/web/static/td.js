@@ -276,8 +276,9 @@
     $("colour").textContent = c.colour_up || "";
     $("players").textContent = s.players.left + " of " + s.players.entries + " left" +
       (s.players.average_stack ? " · avg " + TC.chips(s.players.average_stack) : "");
-    $("pause").textContent = c.paused ? "Resume" : "Pause";
-    $("pause").classList.toggle("on", !!c.paused);
+    const stopped = c.paused && t.state === "running"; // before the start: not "paused"
+    $("pause").textContent = stopped ? "Resume" : "Pause";
+    $("pause").classList.toggle("on", stopped);
     $("h4h").textContent = "Hand for hand: " + (s.hand_for_hand ? "on" : "off");
     $("h4h").classList.toggle("on", !!s.hand_for_hand);
     $("h4h-line").hidden = !s.hand_for_hand;
@@ -333,7 +334,7 @@
   function tick() {
     if (!snap) return;
     $("time").textContent = TC.hms(TC.left(snap));
-    $("paused").hidden = !snap.clock.paused;
+    $("paused").hidden = !snap.clock.paused || snap.tournament.state !== "running";
     const now = TC.nowMs(snap);
     for (const a of document.querySelectorAll(".ago")) {
       const at = a.dataset.contact;
