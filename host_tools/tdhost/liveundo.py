@@ -122,8 +122,13 @@ def record(live, action, args, ctx, first_seq):
     live.td_undone[:] = []
     if action not in UNDOABLE:
         return
-    evs = [ev for ev in live.lg.events if ev.seq > first_seq
-           and ev.tournament == live.t.number]
+    evs = []
+    for ev in reversed(live.lg.events):  # the newest only: a long night's log is long
+        if ev.seq <= first_seq:
+            break
+        if ev.tournament == live.t.number:
+            evs.append(ev)
+    evs.reverse()
     if not [ev for ev in evs if ev.action not in KEEP]:
         return
     what, then = _words(live, action, args, ctx, evs)
