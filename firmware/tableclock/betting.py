@@ -36,6 +36,7 @@ class Street:
         self.last_full = bb
         self.acted = {}  # seat -> min_raise_to in force when it last acted
         self.aggressor = None
+        self.hist = []  # [seat, total] per action in turn, -1 for a check
 
     def bet_of(self, seat):
         return self.bets.get(seat, 0)
@@ -88,10 +89,30 @@ class Street:
             self.aggressor = seat
         self.bets[seat] = total
         self.acted[seat] = self.min_raise_to()
+        self.hist.append([seat, total])
         return full
 
     def check(self, seat):
         self.acted[seat] = self.min_raise_to()
+        self.hist.append([seat, -1])
+
+    def without(self, seat, opening, blinds):
+        """This street again as if *seat* had never bet on it (its hand was
+        killed: its chips are no live bet).  *blinds*: the live blinds
+        ``[[seat, amount]]`` posted on it, *opening* the bet faced at its
+        start."""
+        st = Street(self.bb, self.rule, opening)
+        for b in blinds:
+            if b[0] != seat:
+                st.post(b[0], b[1])
+        for e in self.hist:
+            if e[0] == seat:
+                continue
+            if e[1] < 0:
+                st.check(e[0])
+            else:
+                st.put(e[0], e[1])
+        return st
 
     def done(self, seat):
         """Has *seat* nothing more to do this street (acted and matched)?"""

@@ -13,6 +13,8 @@ Time only moves through ``advance(ms)``: the caller owns the time source
 (``supervisor.ticks_ms`` on the board, a virtual clock in tests).
 """
 
+from .fields import ms_of
+
 try:
     from typing import Any, List, Optional  # noqa: F401
 except ImportError:
@@ -33,7 +35,7 @@ def _minutes(v, what):
     """A positive, finite number of minutes (NaN and infinity refused)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not (0 < v <= 10000):
         raise ClockError(what)
-    return int(v * 60000)
+    return ms_of(v, 60000)
 
 
 def parse_levels(raw):

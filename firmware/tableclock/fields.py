@@ -37,6 +37,17 @@ def setup_int(setup, key, lo, hi, default=None):
     return n
 
 
+def ms_of(v, unit):
+    """*v* (an int or a float) times *unit* milliseconds, as an int rounded
+    to the nearest ms without float rounding: the boards' floats are 30-bit,
+    so ``int(v * 1000 + 0.5)`` is up to 224 ms wrong above 8,388 s.  Whole
+    numbers stay ints; only the fraction of a float is scaled."""
+    if isinstance(v, int):
+        return v * unit
+    whole = int(v)
+    return whole * unit + (int((v - whole) * (2 * unit)) + 1) // 2
+
+
 def seconds(ev, key, lo, hi, whole=False):
     """A number of seconds from *ev* within [lo, hi]."""
     v = ev.get(key)

@@ -182,8 +182,7 @@ def _kill_now(t, s):
         h.run(s)
         return True
     h.kill(s)
-    if len(h.live) == 1:  # the last live hand wins
-        h.run(s)
+    h.after_kill(s)  # the last live hand wins; a killed bet no longer faced
     return True
 
 
@@ -201,18 +200,23 @@ def slow(t, ev):
     """Slow play: a warning the first time; in LPPL an automatic fold after
     that, elsewhere another warning for the TD to act on."""
     s = t._seat(ev)
-    n = t.floor.slow.get(s, 0)
-    fold = n > 0 and t.profile["slow_play_folds"]
     h = t.hand
-    if fold and (h is None or s not in h.live):
+    if t.floor.slow.get(s, 0) > 0 and t.profile["slow_play_folds"] and (
+            h is None or s not in h.live):
         raise Refused("Seat %d has been warned; there is no live hand to fold" % s)
+    t.last = slow_play(t, s)
+
+
+def slow_play(t, s):
+    """Seat *s* played slowly (the TD's ``slow``, or in LPPL a called clock
+    that ran out): one more warning, and in LPPL after an earlier slow-play
+    warning its live hand is folded.  Returns the sentence."""
+    n = t.floor.slow.get(s, 0)
     t.floor.slow[s] = n + 1
     t.floor.warnings[s] = t.floor.warnings.get(s, 0) + 1
-    if fold:
-        _kill_now(t, s)
-        t.last = "Seat %d: slow play again, hand folded" % s
-    else:
-        t.last = "Seat %d: slow play, warning %d" % (s, n + 1)
+    if n > 0 and t.profile["slow_play_folds"] and _kill_now(t, s):
+        return "Seat %d: slow play again, hand folded" % s
+    return "Seat %d: slow play, warning %d" % (s, n + 1)
 
 
 def disqualify(t, ev):

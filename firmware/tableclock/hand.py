@@ -136,13 +136,34 @@ class Hand:
 
     def kill(self, s):
         """Kill a live hand out of turn (a penalty, a phone at the table);
-        not an action in turn."""
+        not an action in turn.  Its bet on this street is no live bet: the
+        street goes on as if it had never bet, and its chips stay in the pot
+        as dead money, or, where the profile returns an uncalled bet
+        (``killed_bet``), the part nobody called goes back."""
         self._log(3, s, 0)
         self.live.remove(s)
         if self.t.shot.seat == s:
             self.t.shot.stop()
         if s in self.show_order:
             self.show_order.remove(s)
+        b = self.bet
+        if self.street == SHOWDOWN or s not in b.bets:
+            return
+        mine = b.bets[s]
+        blinds = [[p[0], p[1]] for p in self.posts if p[2] == "sb" or p[2] == "bb"] \
+            if self.street == 0 else []
+        called = 0  # the most anyone else, or the seat's own blind, put in
+        for o in b.bets:
+            if o != s and b.bets[o] > called:
+                called = b.bets[o]
+        for p in blinds:
+            if p[0] == s and p[1] > called:
+                called = p[1]
+        back = mine - called
+        if back > 0 and self.t.profile["killed_bet"] == "returned":
+            self.t.stacks[s] += back
+            self.contrib[s] -= back
+        self.bet = b.without(s, self.level[2] if self.street == 0 else 0, blinds)
 
     def replay(self, e):
         """Do logged entry *e* again (the dealer's undo re-plays the hand)."""
@@ -155,19 +176,43 @@ class Hand:
             self.fold(s)
         else:
             self.kill(s)
-            if len(self.live) != 1:
-                return
+            self.after_kill(s)
+            return
         self.run(s)
 
+    def to_call(self, s):
+        """What *s* must add to stay in: the highest bet, except that the
+        last player with chips faces only what the live all-ins put in (a
+        short all-in big blind: LPPL ¶19 "action on whatever amount of chips
+        he has remaining"); a killed hand's bet is no live bet (kill)."""
+        b = self.bet
+        owe = b.to_call(s)
+        if owe and not self.others_can_call(s):
+            need = 0
+            for o in self.live:
+                if o != s and b.bet_of(o) > need:
+                    need = b.bet_of(o)
+            mine = b.bet_of(s)
+            owe = need - mine if need > mine else 0
+        return owe
+
+    def after_kill(self, s):
+        """Move on after *s*'s hand was killed out of turn, if that ended the
+        hand or left the player to act with nothing to do."""
+        if len(self.live) == 1:
+            self.run(s)
+        elif self.actor is not None and not self.needs_action(self.actor):
+            self.run(self.actor)
+
     def call_amount(self, s):
-        owe = self.bet.to_call(s)
+        owe = self.to_call(s)
         stack = self.t.stacks[s]
         return owe if owe < stack else stack
 
     def can_raise(self, s):
         """May seat *s* bet or raise now (chips beyond the call, betting
         reopened for it, somebody left who could call)?"""
-        return (self.t.stacks[s] > self.bet.to_call(s) and self.bet.reopened_for(s)
+        return (self.t.stacks[s] > self.to_call(s) and self.bet.reopened_for(s)
                 and self.raise_callable(s))
 
     def raise_callable(self, s):
@@ -191,7 +236,7 @@ class Hand:
     def timed_out(self, s):
         """The shot clock expired on *s* (TDA 25): dead facing a bet, else
         checked."""
-        if self.bet.to_call(s):
+        if self.to_call(s):
             self.fold(s)
             return "folds"
         self.check(s)
@@ -199,7 +244,7 @@ class Hand:
 
     def auto_act(self, s):
         """The table acts for an absent player whose turn it is."""
-        if self.t.profile["away_auto"] == "fold" or self.bet.to_call(s):
+        if self.t.profile["away_auto"] == "fold" or self.to_call(s):
             self.fold(s)
             return "folded"
         self.check(s)
@@ -210,8 +255,8 @@ class Hand:
         b = self.bet
         if s not in self.live or self.t.stacks[s] == 0 or b.done(s):
             return False
-        if b.bet_of(s) >= b.highest and not self.others_can_call(s):
-            return False
+        if not self.others_can_call(s) and not self.to_call(s):
+            return False  # nobody left to bet against, nothing to call
         return True
 
     def run(self, frm):

@@ -30,13 +30,23 @@ behind each value.
 # colour_up_rounding: "nearest" (to the nearest unit) or "up" (not raced)
 # away_auto: what an away seat does when the action reaches it
 #   "check_fold" check when free, else fold;  "fold" always fold
+# clock_expiry: what a called clock running out does
+#   "tda"       dead facing a bet, else checked (TDA 25)
+#   "slow_play" slow play: a warning the first time, a fold after (LPPL ¶51)
+#   "alert"     the clock shows 0 and flashes until the player acts (US 4
+#               "not to be used as a strict enforcement")
+# killed_bet: a hand killed by the TD with a bet nobody called
+#   "dead" the chips stay in the pot;  "returned" the uncalled part goes
+#   back (TDA 59-A)
 
 PROFILES = {
     "lppl": {
         "name": "LivePubPokerLeague",
         "min_raise": "complete",
+        "clock_expiry": "slow_play",
         "away": "lppl",
         "away_auto": "check_fold",
+        "killed_bet": "dead",
         "away_rounds": 2,
         "wait_zone": "button_sb",
         "shot_clock": 60,
@@ -56,8 +66,10 @@ PROFILES = {
     "us_free": {
         "name": "U.S. free poker league",
         "min_raise": "double",
+        "clock_expiry": "alert",
         "away": "muck",
         "away_auto": "fold",
+        "killed_bet": "dead",
         "away_rounds": 0,
         "wait_zone": "between",
         "shot_clock": 30,
@@ -73,8 +85,10 @@ PROFILES = {
     "wph": {
         "name": "WPH league (Poker TDA 2022)",
         "min_raise": "tda",
+        "clock_expiry": "tda",
         "away": "dead_deal",
         "away_auto": "check_fold",
+        "killed_bet": "returned",
         "away_rounds": 0,
         "wait_zone": "sb_between",
         "shot_clock": 60,

@@ -117,7 +117,8 @@ FIELDS = {
     "FloorBook": ("warnings", "slow", "penalties"),
     "Hand": ("number", "level", "dealt", "start", "contrib", "live", "posts", "street", "bet",
              "actor", "show_order", "penalised", "log", "mark", "actions", "paid"),
-    "Street": ("bb", "bets", "highest", "full_level", "last_full", "acted", "aggressor"),
+    "Street": ("bb", "bets", "highest", "full_level", "last_full", "acted", "aggressor",
+               "hist"),
 }
 DERIVED = {
     # replaying: True only inside an undo, never between events

@@ -3,7 +3,8 @@
 Rules (docs/rules.md, "Shot clock"): TDA 25 as used by WPH: "A player on the
 clock has up to 60 seconds with a 10 second warning to act. If the player
 faces a bet and time expires, the hand is dead; if not facing a bet, the hand
-is checked. Time ties go to the player."  Other profiles: configurable.
+is checked. Time ties go to the player."  What expiry does is the profile's
+``clock_expiry`` (LPPL ¶51 slow play, US 4 an alert only: table.advance).
 """
 
 
@@ -39,11 +40,17 @@ class ShotClock:
     def warning(self):
         return self.seat is not None and self.left_ms <= self.warn_ms
 
+    def run_out(self):
+        """The time is up and the clock stays on the player at 0 (US 4: it
+        alerts, nobody is folded) until they act."""
+        self.left_ms = -1
+
     def advance(self, ms):
         """Let *ms* pass; return the ms left over after expiry (>= 0), or
-        -1 if the clock has not expired.  Expiry means strictly more than the
-        limit has passed: a time tie goes to the player."""
-        if self.seat is None:
+        -1 if the clock has not expired (or ran out before: ``run_out``).
+        Expiry means strictly more than the limit has passed: a time tie
+        goes to the player."""
+        if self.seat is None or self.left_ms < 0:
             return -1
         self.left_ms -= ms
         if self.left_ms < 0:

@@ -90,7 +90,7 @@ def state(t):
     a = h.actor
     if a is not None:
         st["action"] = a
-        st["to_call"] = h.bet.to_call(a)
+        st["to_call"] = h.to_call(a)
         if h.can_raise(a):
             st["min_raise_to"] = h.bet.min_raise_to()
     return st

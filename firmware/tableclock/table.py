@@ -22,7 +22,7 @@ from . import config, floor
 from .away import AwayBook
 from .button import first_positions, must_wait, next_positions
 from .clock import ClockError
-from .fields import MAX_CHIPS, Refused, SetupError, as_int, seconds
+from .fields import MAX_CHIPS, Refused, SetupError, as_int, ms_of, seconds
 from .hand import SHOWDOWN, Hand
 from .pots import award, coloured, side_pots
 from .state import state
@@ -176,7 +176,7 @@ class Table:
 
     def _ev_check(self, ev):
         h, s = self._need_actor(ev)
-        owe = h.bet.to_call(s)
+        owe = h.to_call(s)
         if owe:
             raise Refused("Seat %d cannot check: call %d or fold" % (s, owe))
         self._save_undo(h)
@@ -361,7 +361,7 @@ class Table:
 
     # -- clock ---------------------------------------------------------
     def _ev_tick(self, ev):
-        self.advance(int(seconds(ev, "s", 0, 864000) * 1000 + 0.5))
+        self.advance(ms_of(seconds(ev, "s", 0, 864000), 1000))
 
     def advance(self, ms):
         """Let *ms* milliseconds pass (the box's loop calls this directly;
@@ -374,8 +374,16 @@ class Table:
             return ended > 0
         h = self.hand
         s = h.actor
+        rule = self.profile["clock_expiry"]
+        if rule == "alert":  # US 4: "not to be used as a strict enforcement"
+            self.shot.run_out()
+            self.last = "Time: seat %d, %d s are up" % (s, self.shot.limit_ms // 1000)
+            return True
         self.shot.stop()
         self.undo_ok = False
+        if rule == "slow_play":  # LPPL ¶51: "1st time a warning, thereafter automatic fold"
+            self.last = "Time is up. " + floor.slow_play(self, s)
+            return True
         self.last = "Time: seat %d %s" % (s, h.timed_out(s))
         h.run(s)
         return True

@@ -124,7 +124,7 @@ BOARDS = {  # type: dict
             {"role": "fold", "pin": "A3", "active_low": True, "pull": "up"},
             {"role": "menu", "pin": "A4", "active_low": True, "pull": "up"},
         ),
-        "ring": {"pin": "D11", "pixels": 10, "order": "GRB", "brightness": 0.2},
+        "ring": {"pin": "D11", "pixels": 10, "order": "GRB", "brightness": 0.2},  # float: pixels
         "buzzer": {"pin": "D12", "freq": 2000},
         "status_pixel": {"pin": "NEOPIXEL", "power": "NEOPIXEL_POWER"},
         "reserved": (

@@ -204,7 +204,7 @@ class _Sock:
     def __init__(self, pool, sock):
         self.p = pool
         self.s = sock
-        self.t = BUDGET_MS / 1000
+        self.t = BUDGET_MS / 1000  # float: socket timeout, in seconds
         self.dead = False
 
     def settimeout(self, t):
@@ -217,7 +217,7 @@ class _Sock:
         if left <= 0:
             t = 0
         elif left < t * 1000:
-            t = left / 1000
+            t = left / 1000  # float: socket timeout, in seconds
         self.s.settimeout(t)
         return t
 
@@ -570,7 +570,8 @@ class MqttPort:
                     password=self.password, client_id=self.box_id, is_ssl=False,
                     keep_alive=KEEPALIVE_S, recv_timeout=1, socket_pool=self.pool,
                     ssl_context=None, use_binary_mode=True,
-                    socket_timeout=BUDGET_MS / 1000, connect_retries=1)
+                    socket_timeout=BUDGET_MS / 1000,  # float: seconds for MiniMQTT
+                    connect_retries=1)
             c.on_message = self._message
             c.will_set(self.t_presence, b"", True, 0)  # retained, empty: clears the presence
             self.client = c

@@ -17,7 +17,7 @@ from binascii import hexlify
 
 from .link import Link
 
-WRITE_TIMEOUT = 0.01  # seconds
+WRITE_TIMEOUT = 0.01  # float: usb_cdc write_timeout, in seconds
 
 
 def port():

@@ -143,3 +143,34 @@ def test_colour_up_rounds_stacks_per_profile():
         else:
             st = do(t, "colour_up", chip=100)
         assert st["stacks"] == want, profile
+
+
+def test_long_ticks_stay_exact_to_the_millisecond():
+    # issue 13, defect 5: on the boards' 30-bit floats int(s * 1000 + 0.5) put whole-second
+    # ticks above 8,388 s up to 224 ms out: a 10,000-minute level ticked by 8,389 s then
+    # 591,611 s stayed at level 1 with 1 s left.  Milliseconds are integers all the way.
+    struct = [{"sb": 25, "bb": 50, "ante": 0, "minutes": 10000},
+              {"sb": 50, "bb": 100, "ante": 0, "minutes": 20}]
+    t = table("wph", {1: 3000, 2: 3000}, levels=struct)
+    do(t, "tick", s=8389)
+    assert t.clock.left_ms == 600000000 - 8389000
+    st = do(t, "tick", s=591611)
+    assert (st["level"], st["seconds_left"]) == (2, 1200)
+    assert t.clock.left_ms == 1200000
+    # the same ticks given as JSON floats (8389.0) and fractions of a second
+    t = table("wph", {1: 3000, 2: 3000}, levels=struct)
+    do(t, "tick", s=8389.0)
+    st = do(t, "tick", s=591610.999)
+    assert (st["level"], st["seconds_left"]) == (1, 1) and t.clock.left_ms == 1
+    st = do(t, "tick", s=0.001)
+    assert (st["level"], st["seconds_left"]) == (2, 1200) and t.clock.left_ms == 1200000
+
+
+def test_milliseconds_from_seconds_and_minutes_are_integers():
+    from tableclock.fields import ms_of
+    assert ms_of(8389, 1000) == 8389000 and isinstance(ms_of(8389.0, 1000), int)
+    assert ms_of(0.001, 1000) == 1 and ms_of(1199.6, 1000) == 1199600
+    assert ms_of(0.0015, 1000) == 2  # half a millisecond rounds up
+    assert ms_of(0.5, 60000) == 30000 and ms_of(10000, 60000) == 600000000
+    t = table("wph", {1: 3000, 2: 3000}, levels=level(25, 50, minutes=0.1))
+    assert t.clock.left_ms == 6000  # 0.1 minute: 6 s, not 5,999 ms

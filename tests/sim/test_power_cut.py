@@ -246,15 +246,17 @@ def test_a_quiet_clock_is_saved_every_30_seconds():
 
 
 def test_a_shot_clock_running_out_is_saved():
-    """A shot clock that runs out folds the seat: that change is written at
-    once, so cutting the next press's write loses that press only."""
+    """A shot clock that runs out (LPPL ¶51: a slow-play warning the first
+    time) is written at once, so cutting the next press's write loses that
+    press only."""
     sim = _fresh()
     dealer = Dealer(sim)
     seat = sim.state()["action"]
     dealer.do({"do": "clock"})
-    sim.tick(sim.state()["shot_clock"] + 2)  # the seat to act is folded by the clock
+    sim.tick(sim.state()["shot_clock"] + 2)  # the seat to act is warned by the clock
     timed_out = quiet(sim.state())
-    assert timed_out["last"] == "Time: seat %d folds" % seat
+    assert timed_out["last"] == "Time is up. Seat %d: slow play, warning 1" % seat
+    assert timed_out["warnings"] == {str(seat): 1}
     world.nvm.cut_after(0)
     with pytest.raises(PowerCut):
         dealer.do({"do": "call"})
