@@ -1,8 +1,8 @@
 """Helpers for the serial link tests (tests/core/test_link*.py): a fake
 usb_cdc port, a hand-driven host, a table and its config.  Portable."""
 
+from tc_util import table  # noqa: I001 -- the box's order: the table, then the link
 from tableclock.protocol import Receiver, Sender
-from tc_util import table
 from tcbox.link import LIVE, Link, setup_of
 
 KEY = bytes(range(32))
