@@ -110,7 +110,7 @@ UNPAIRED_KEY_ID = "unpaired"
 SUBKINDS = {
     "instruction": ("action", {
         "move_out": "seat:pos to_table:pos to_seat:pos",
-        "receive": "seat:pos name:str stack?:nat from_table?:pos",
+        "receive": "seat:pos name:str stack?:nat from_table?:pos away_used?:bool",
         "break_table": "",
         "redraw": "",
         "hand_for_hand_start": "",

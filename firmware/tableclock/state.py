@@ -40,6 +40,7 @@ def state(t):
         "hand_level": None, "show_order": [],
         "stacks": {},
         "away": t.away.seats(),
+        "away_used": sorted(t.away.used),
         "waiting": sorted(t.waiting),
         "shot_clock": t.shot.seconds(),
         "clock_warning": t.shot.warning(),

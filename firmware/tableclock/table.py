@@ -305,8 +305,13 @@ class Table:
         c = as_int(ev.get("stack"))
         if c is None or c <= 0 or c > MAX_CHIPS:
             raise Refused('Sit needs "stack": the player\'s chips, a positive whole number')
+        used = ev.get("away_used", False)
+        if not isinstance(used, bool):
+            raise Refused('"away_used" must be true or false')
         self.stacks[s] = c
         self.seat_changes += 1
+        if used:  # LPPL ¶72 "only allowed once per player": used at another table
+            self.away.reached_stage(s)
         if self.hands or self.hand is not None:
             self.waiting.append(s)
         self.last = "Seat %d sits down with %d" % (s, c)

@@ -29,9 +29,11 @@ Actions (the instruction's own fields in braces):
   During a hand: LATER, carried out when the hand ends, before the next
   deal (the player due the big blind moves before posting it); the stack
   reported is then the one after that hand.
-- ``receive`` {seat, stack}: the arriving player sits with that stack
-  (``sit``; the table's wait zone decides when they are dealt in).  Into a
-  seat whose player moves out after this hand: LATER, after that move.
+- ``receive`` {seat, stack, away_used}: the arriving player sits with that
+  stack (``sit``; the table's wait zone decides when they are dealt in);
+  ``away_used``: they used LPPL ¶72's once-per-player allowance at another
+  table.  Into a seat whose player moves out after this hand: LATER, after
+  that move.
 - ``deduct`` {seat, chips}: the TD's chip removal (a late arrival's
   penalty, LPPL ¶14: docs/rules.md §13): the table's ``deduct``.  For a
   seat dealt into the running hand: LATER, before that seat's own
@@ -118,7 +120,8 @@ def settle(t):
                 _table(t, {"do": "deduct", "seat": m[2], "chips": m[3]})
             elif m[1] == IN:
                 _open(t)
-                _table(t, {"do": "sit", "seat": m[2], "stack": m[3]})
+                _table(t, {"do": "sit", "seat": m[2], "stack": m[3],
+                           "away_used": len(m) > 5 and m[5] is True})
             elif m[1] == TAKE:
                 if m[2] in t.stacks:  # (the hand may have busted them already)
                     stack = _bust(t, m[2])
@@ -199,10 +202,12 @@ def _receive(t, ins):
         raise Refused("No chips given for the player arriving in seat %d: ask the TD" % s)
     if waiting(t, s, IN):
         raise Refused("Seat %d is taken by a player arriving after this hand" % s)
+    used = ins.get("away_used") is True  # LPPL ¶72: once per player, at any table
     if s in t.stacks and (waiting(t, s, OUT) or waiting(t, s, TAKE)):  # free after the hand
-        t.moves.append([ins.get("id"), IN, s, c, as_int(ins.get("from_table", ins.get("table")))])
+        t.moves.append([ins.get("id"), IN, s, c, as_int(ins.get("from_table", ins.get("table"))),
+                        used])
         return LATER
-    _table(t, {"do": "sit", "seat": s, "stack": c})
+    _table(t, {"do": "sit", "seat": s, "stack": c, "away_used": used})
     return DONE
 
 

@@ -158,14 +158,18 @@ def _move_text(player, frm, to):
                                                                   to[0], to[1])
 
 
-def move_out(lg, t, k, player, frm, to, stack):
+def move_out(lg, t, k, player, frm, to, stack, away_used=False):
     """The ``instr`` payload of a move's first half: *player* leaves seat *frm* [table,
     seat] for *to*; *stack*: the chips the source box's last status showed (None: unknown),
-    kept as the receive's last resort.  *k*: how many ids this batch has taken already."""
+    kept as the receive's last resort; *away_used*: that status showed the player has used
+    LPPL ¶72's once-per-player allowance (the receive carries it to the new table).  *k*:
+    how many ids this batch has taken already."""
     out_id = new_id(lg, t, k)
     p = instr(out_id, "move_out", frm[0], "%s (out)" % _move_text(player, frm, to), out_id,
               player, frm, to, seat=frm[1], to_table=to[0], to_seat=to[1])
     p["planned_stack"] = stack
+    if away_used:
+        p["away_used"] = True
     return p
 
 
@@ -175,7 +179,8 @@ def receive(lg, t, k, out, stack):
     frm, to, player = out["from"], out["to"], out["player"]
     return instr(new_id(lg, t, k), "receive", to[0], "%s (in, %d chips)" % (
         _move_text(player, frm, to), stack), out["move"], player, frm, to, seat=to[1],
-        name=player, stack=stack, from_table=frm[0])
+        name=player, stack=stack, from_table=frm[0],
+        away_used=True if out.get("away_used") else None)
 
 
 def seat_player(lg, t, k, player, seat, stack, what, dead_bb=False):

@@ -131,6 +131,13 @@ def stack_at(statuses, table, seat):
     return None
 
 
+def away_used_at(statuses, table, seat):
+    """Has the player at *table* *seat* used LPPL ¶72's allowance (the box's last status)?"""
+    st = statuses.get(table)
+    used = st.get("away_used") if isinstance(st, dict) else None
+    return isinstance(used, list) and seat in used
+
+
 def moves(lg, t, plan, statuses, moving):
     """(``instr`` payloads, players skipped) for a plan that is not the final table."""
     out = []
@@ -148,7 +155,8 @@ def moves(lg, t, plan, statuses, moving):
         frm = [m["from"]["table"], m["from"]["seat"]]
         to = [m["to"]["table"], m["to"]["seat"]]
         out.append(_ins.move_out(lg, t, len(out), m["player"], frm, to,
-                                 stack_at(statuses, frm[0], frm[1])))
+                                 stack_at(statuses, frm[0], frm[1]),
+                                 away_used_at(statuses, frm[0], frm[1])))
     return out, skipped
 
 

@@ -1,6 +1,6 @@
 """Blinds and actions for players away from their seats, per profile."""
 
-from tc_util import do, fold_round, level, posts, table
+from tc_util import do, fold_round, level, posts, refused, table
 
 FOUR = {1: 3000, 2: 3000, 3: 3000, 4: 3000}
 
@@ -131,3 +131,38 @@ def test_away_during_own_turn_acts_at_once():
     assert st["action"] == 3
     st = do(t, "away", seat=3)     # facing the BB: folded
     assert st["action"] == 4 and 3 not in st["in_hand"] and st["away"] == [3]
+
+
+def _blinds_before_every_hand(t, seat, hands):
+    """How many blinds *seat* posted in turn before its first every-hand big blind."""
+    n = 0
+    for p in _hands(t, hands):
+        mine = [x for x in p if x[0] == seat]
+        if [x for x in mine if x[2] in ("dead_bb", "dead")]:
+            return n
+        n += len([x for x in mine if x[2] in ("sb", "bb")])
+    return None
+
+
+def test_lppl_allowance_goes_with_the_player_to_another_table():
+    # LPPL ¶72 "This process is only allowed once per player": the record is the player's,
+    # not the seat's.  Table A: seat 3 reaches the every-hand stage, then is moved.
+    a = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(a, "away", seat=3)
+    _hands(a, 8)
+    assert a.state()["away_used"] == [3]
+    do(a, "back", seat=3)
+    st = do(a, "leave", seat=3)
+    assert st["away_used"] == []  # the seat is empty: the host carries it (receive away_used)
+    # table B: the player sits down with the allowance used, then leaves their seat
+    b = table("lppl", dict(FOUR), button=4, seats=5, levels=level(25, 50))
+    assert refused(b, "sit", seat=5, stack=3000, away_used="yes")
+    st = do(b, "sit", seat=5, stack=3000, away_used=True)
+    assert st["away_used"] == [5]
+    do(b, "away", seat=5)
+    assert _blinds_before_every_hand(b, 5, 12) == 2  # one SB and one BB, then every hand
+    # a player arriving without it gets the two rounds (four blinds)
+    c = table("lppl", dict(FOUR), button=4, seats=5, levels=level(25, 50))
+    do(c, "sit", seat=5, stack=3000)
+    do(c, "away", seat=5)
+    assert _blinds_before_every_hand(c, 5, 16) == 4

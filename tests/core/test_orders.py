@@ -153,6 +153,22 @@ def test_receive_into_a_seat_whose_player_moves_out_waits_for_the_move():
     assert t.stacks[3] == 4100
 
 
+def test_receive_carries_the_lppl_allowance_with_the_player():
+    # LPPL ¶72 "This process is only allowed once per player": a player who reached the
+    # every-hand stage at another table arrives with it used (the host's away_used)
+    t = _lppl8({1: 3000, 2: 3000, 3: 3000, 4: 3000, 6: 3000, 7: 3000, 8: 3000})
+    assert orders.carry_out(t, dict(CY5, away_used=True)) == ("done", None, None)
+    assert t.state()["away_used"] == [5]
+    t = _lppl8()
+    do(t, "hand")
+    assert orders.carry_out(t, MOVE3)[0] == "later"
+    assert orders.carry_out(t, dict(CY5, seat=3, away_used=True)) == ("later", None, None)
+    rec = record.load(record.dump(t))[0]       # a power cut while the move waits
+    fold_round(rec)
+    assert orders.settle(rec) == [("i-41", "done", None, 3000), ("i-42", "done", None, None)]
+    assert rec.stacks[3] == 4100 and rec.state()["away_used"] == [3]
+
+
 # ------------------------------------------------- the TD's bust (1.3)
 OUT4 = {"id": "i-70", "action": "take_out", "seat": 4, "name": "Jon"}
 

@@ -15,10 +15,13 @@ def _busts(live):
     return [ev for ev in live.lg.events if ev.action == "bust" and ev.seq not in live.lg.undone]
 
 
-def _single_bust_room(tmp_path):
-    """The room after a player at the short table (6 players) busts: 5, 7, 7."""
+def _single_bust_room(tmp_path, before=None):
+    """The room after a player at the short table (6 players) busts: 5, 7, 7.  *before*:
+    called with the room first."""
     room = Room(tmp_path)
     assert room.sizes() == {1: 6, 2: 7, 3: 7} and room.all_live()
+    if before is not None:
+        before(room)
     b1 = room.boxes[1]
     seats = sorted(b1.table.stacks)  # [1, 2, 3, 4, 7, 8]
     loser, winner = seats[3], seats[4]
@@ -155,6 +158,33 @@ def test_the_move_out_goes_first_and_the_receive_carries_the_chips_the_player_le
     assert src.table.stacks.get(old[1]) is None and b1.table.stacks[got_in["seat"]] == 4250
     room.run(3000)
     assert room.pending() == []  # balanced: no second plan
+
+
+def test_a_moved_player_takes_the_lppl_allowance_to_the_new_table(tmp_path):
+    """LPPL ¶72 "This process is only allowed once per player": the source box's status
+    shows who has used the allowance (``away_used``); the move_out keeps it and the
+    receive carries it to the destination box, which seats the player with it used."""
+    from tcbox import orders
+
+    def used_everywhere(room):
+        for tb in (2, 3):
+            t = room.boxes[tb].table
+            for s in t.stacks:
+                t.away.reached_stage(s)  # every player there has used it
+            assert t.state()["away_used"] == sorted(t.stacks)
+        room.run(31000)  # the boxes' next statuses
+
+    room, b1, loser = _single_bust_room(tmp_path, used_everywhere)
+    out, got_out, src = _move_out(room)
+    assert room.live.t.instrs[out["id"]]["away_used"] is True
+    assert "away_used" not in got_out  # the source box needs nothing more
+    src.leave(got_out)
+    room.run(2000)
+    rcv = _receive(room, out)
+    got_in = [i for i in b1.got if i["id"] == rcv["id"]][0]
+    assert got_in["away_used"] is True
+    assert orders.carry_out(b1.table, got_in) == ("done", None, None)
+    assert got_in["seat"] in b1.table.state()["away_used"]
 
 
 def test_a_player_moved_again_right_after_arriving_carries_their_chips(tmp_path):
