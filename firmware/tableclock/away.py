@@ -10,6 +10,9 @@ Rules (docs/rules.md, "Away seats"), profile value ``away``:
 - "dead_deal" (TDA 26) and "muck" (US rule 8): blinds are posted when due,
   nothing more.
 
+A TD away from the seat on TD business (LPPL ¶6) is not away for any of
+this: blinds as usual, nothing done for them; the table waits (``td``).
+
 This module only counts; the table decides how chips move.
 """
 
@@ -26,6 +29,7 @@ class AwayBook:
         self.away = {}  # seat -> blinds posted in turn during this absence
         self.used = {}  # seat -> True once the every-hand stage was reached
         self.late = []  # registered but not yet seated: blinds when due only
+        self.td = []  # seats whose player is away on TD business: the table waits
 
     def is_away(self, seat):
         return seat in self.away
@@ -45,6 +49,8 @@ class AwayBook:
         self.away.pop(seat, None)
         if seat in self.late:
             self.late.remove(seat)
+        if seat in self.td:
+            self.td.remove(seat)
 
     def forget(self, seat):
         """The seat is empty now (bust or moved): drop everything."""

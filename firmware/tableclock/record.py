@@ -113,7 +113,7 @@ FIELDS = {
               "predeal", "hold", "moves"),
     "LevelClock": ("index", "left_ms", "paused"),
     "ShotClock": ("seat", "left_ms"),
-    "AwayBook": ("away", "used", "late"),
+    "AwayBook": ("away", "used", "late", "td"),
     "FloorBook": ("warnings", "slow", "penalties"),
     "Hand": ("number", "level", "dealt", "start", "contrib", "live", "posts", "street", "bet",
              "actor", "show_order", "penalised", "log", "mark", "actions", "paid"),

@@ -41,6 +41,7 @@ def state(t):
         "stacks": {},
         "away": t.away.seats(),
         "away_used": sorted(t.away.used),
+        "td_away": sorted(t.away.td),
         "waiting": sorted(t.waiting),
         "shot_clock": t.shot.seconds(),
         "clock_warning": t.shot.warning(),

@@ -285,6 +285,7 @@ class Table:
         s = self._seat(ev)
         if self.away.is_away(s):
             raise Refused("Seat %d is already away" % s)
+        self.away.back(s)  # (from TD business)
         self.away.leave(s)
         self.last = "Seat %d is away" % s
         h = self.hand
@@ -293,9 +294,21 @@ class Table:
             self.last = "Seat %d is away: %s" % (s, h.auto_act(s))
             h.run(s)
 
+    def _ev_td_business(self, ev):
+        """LPPL ¶6: "a TD's hand cannot be folded if the action is with him but
+        he is away from his seat on TD business ... the other players on his
+        table must wait until his return unless he clearly states he is
+        folding"."""
+        s = self._seat(ev)
+        if s in self.away.td:
+            raise Refused("Seat %d is already away on TD business" % s)
+        self.away.back(s)
+        self.away.td.append(s)
+        self.last = "Seat %d is away on TD business: the table waits" % s
+
     def _ev_back(self, ev):
         s = self._seat(ev)
-        if not self.away.is_away(s):
+        if not self.away.is_away(s) and s not in self.away.td:
             raise Refused("Seat %d is not away" % s)
         self.away.back(s)
         self.last = "Seat %d is back" % s
@@ -417,6 +430,8 @@ class Table:
         h, s = self._need_actor(ev)
         if self.shot.seat == s:
             raise Refused("The clock is already running on seat %d" % s)
+        if s in self.away.td:
+            raise Refused("Seat %d is away on TD business: the table waits" % s)
         self.shot.call(s)
         self.last = "Clock called on seat %d" % s
 
@@ -537,7 +552,8 @@ class Table:
         """The button deals; for an absent or empty button the previous
         dealer deals (LPPL "the previous dealer will deal for them"; US 13
         "the player immediately to the right of the button deals")."""
-        present = [s for s in dealt if not self.away.is_away(s) and s not in penalised]
+        present = [s for s in dealt if not self.away.is_away(s) and s not in penalised
+                   and s not in self.away.td]
         if self.btn in present:
             return self.btn
         if self.dealer in present:

@@ -16,7 +16,7 @@ each turn on the minimum raise, so Hand raises to it in one press.  In the
 showdown a picked seat moves the highlight to Done.
 
 Modes: ``main`` (the hand's options), ``amount`` (bet/raise size),
-``seats`` then ``seat`` (away/back, bust, warn, kill for one seat),
+``seats`` then ``seat`` (away/back, TD business, bust, warn, kill for one seat),
 ``rank`` (the showdown: pick the best hand, then the best of the rest while
 a pot is still undecided), ``colour`` (a colour-up due between hands: the
 stacks it changes, one per line, and "Colour up now") and ``setup`` (the
@@ -323,7 +323,7 @@ def main_options(st, ins=None):
             else:
                 opts.append(("All-in %s" % chips(top), {"do": "allin"}))
         opts.append(("Fold", {"do": "fold"}))
-        if st["shot_clock"] is None:
+        if st["shot_clock"] is None and a not in st.get("td_away", ()):
             opts.append(("Call the clock", {"do": "clock"}))
         opts.append(("Undo", {"do": "undo"}))
         if not st["substantial_action"]:
@@ -354,10 +354,13 @@ def seat_options(st, seat):
     key = str(seat)
     opts = []  # type: list
     if key in st["stacks"]:
-        if seat in st["away"]:
+        td = seat in st.get("td_away", ())
+        if seat in st["away"] or td:
             opts.append(("Seat %d is back" % seat, {"do": "back", "seat": seat}))
-        else:
+        if seat not in st["away"]:
             opts.append(("Seat %d is away" % seat, {"do": "away", "seat": seat}))
+        if not td:  # LPPL ¶6: the table waits for a TD away on TD business
+            opts.append(("Seat %d: TD business" % seat, {"do": "td_business", "seat": seat}))
         if seat in st["in_hand"]:
             opts.append(("Kill seat %d's hand" % seat, {"do": "kill", "seat": seat}))
         elif st["street"] is None:

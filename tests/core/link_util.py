@@ -1,9 +1,10 @@
 """Helpers for the serial link tests (tests/core/test_link*.py): a fake
 usb_cdc port, a hand-driven host, a table and its config.  Portable."""
 
-from tc_util import table  # noqa: I001 -- the box's order: the table, then the link
+# the link first: its compile (the largest of these modules) on a heap nothing fragmented yet
+from tcbox.link import LIVE, Link, setup_of  # noqa: I001
 from tableclock.protocol import Receiver, Sender
-from tcbox.link import LIVE, Link, setup_of
+from tc_util import table
 
 KEY = bytes(range(32))
 BOX = "tc-01"

@@ -166,3 +166,40 @@ def test_lppl_allowance_goes_with_the_player_to_another_table():
     do(c, "sit", seat=5, stack=3000)
     do(c, "away", seat=5)
     assert _blinds_before_every_hand(c, 5, 16) == 4
+
+
+def test_lppl_td_on_td_business_is_not_folded_the_table_waits():
+    # LPPL ¶6 "a TD's hand cannot be folded if the action is with him but he is away from
+    # his seat on TD business - for example sorting chips or helping with a dispute - the
+    # other players on his table must wait until his return unless he clearly states he is
+    # folding."
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    st = do(t, "td_business", seat=3)
+    assert st["td_away"] == [3] and st["away"] == [] and st["last"] == (
+        "Seat 3 is away on TD business: the table waits")
+    assert refused(t, "td_business", seat=3) == "Seat 3 is already away on TD business"
+    st = do(t, "hand")                 # SB 1, BB 2, seat 3 to act facing 50
+    assert st["action"] == 3 and st["to_call"] == 50 and 3 in st["in_hand"]
+    assert refused(t, "clock") == "Seat 3 is away on TD business: the table waits"
+    st = do(t, "tick", s=600)
+    assert st["action"] == 3 and 3 in st["in_hand"]  # still waiting
+    st = do(t, "back", seat=3)
+    assert st["td_away"] == [] and st["action"] == 3
+    st = do(t, "call")
+    assert st["action"] == 4
+    # he may say he folds: the dealer enters it; and "away" turns it into a normal absence
+    do(t, "td_business", seat=4)
+    st = do(t, "fold")
+    assert 4 not in st["in_hand"] and st["td_away"] == [4]
+    st = do(t, "away", seat=4)
+    assert st["td_away"] == [] and st["away"] == [4]
+
+
+def test_an_away_player_on_td_business_is_no_longer_away():
+    t = table("lppl", dict(FOUR), button=4, levels=level(25, 50))
+    do(t, "away", seat=3)
+    st = do(t, "td_business", seat=3)
+    assert st["away"] == [] and st["td_away"] == [3]
+    st = do(t, "hand")
+    assert st["action"] == 3           # not folded by the table
+    assert refused(t, "back", seat=2) == "Seat 2 is not away"

@@ -132,6 +132,29 @@ def test_seat_menu_sets_a_player_away():
     assert st["away"] == [2] and b.m.mode == "main"
 
 
+def test_seat_menu_sets_a_td_away_on_td_business():
+    # LPPL ¶6: the dealer marks the TD away on TD business; the table waits for him
+    b = _box()
+    b.press("ok", long=True)                # seats list
+    b.press("right")
+    b.press("right")
+    b.press("ok")                           # seat 3
+    assert b.labels()[:2] == ["Seat 3 is away", "Seat 3: TD business"]
+    b.press("right")
+    st = b.press("ok")
+    assert st["td_away"] == [3] and st["away"] == [] and b.m.mode == "main"
+    st = b.press("ok")                      # New hand: seat 3 is first to act
+    assert st["action"] == 3 and "Call the clock" not in b.labels()
+    assert "Fold" in b.labels()             # "unless he clearly states he is folding"
+    b.press("ok", long=True)
+    b.press("right")
+    b.press("right")
+    b.press("ok")                           # seat 3 again
+    assert b.labels()[:2] == ["Seat 3 is back", "Seat 3 is away"]
+    st = b.press("ok")
+    assert st["td_away"] == [] and st["action"] == 3 and "Call the clock" in b.labels()
+
+
 def test_showdown_picks_best_then_best_of_the_rest_for_side_pots():
     t = table("wph", {1: 1000, 2: 400, 3: 1000}, button=1, levels=level(25, 50))
     b = Box(t)
