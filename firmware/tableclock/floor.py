@@ -115,7 +115,10 @@ def undo(t, ev):
     if h is None:
         raise Refused("No hand is running: nothing to undo")
     k = len(h.log) - 1
-    while k >= 0 and h.log[k][3] is None:  # the table's own moves after it
+    declared = dict(h.oot)  # what was declared out of turn and still waits
+    while k >= 0 and not isinstance(h.log[k][3], int):  # the table's own moves after it
+        if h.log[k][3] is not None:  # carried out for a declaration: it waits again
+            declared[h.log[k][1]] = h.log[k][3]
         k -= 1
     if not t.undo_ok or k < 0:
         raise Refused("Nothing to undo: only the last action of this hand can be undone")
@@ -142,9 +145,13 @@ def undo(t, ev):
     t.undone = undone
     t.last = "Undone: %s" % last
     t.undo_ok = False
-    if h.actor is not None and t.away.is_away(h.actor):  # left the table meanwhile
-        h.auto_act(h.actor)
-        h.run(h.actor)
+    h.oot = declared
+    a = h.actor
+    if a is not None and t.away.is_away(a):  # left the table meanwhile
+        h.auto_act(a)
+        h.run(a)
+    elif a is not None and a in declared:
+        h.run((a - 2) % t.n + 1)  # the action is with them: their declaration now
 
 
 # -- warnings, penalties, killed hands ---------------------------------------

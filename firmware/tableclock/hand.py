@@ -16,6 +16,7 @@ Rules (docs/rules.md):
   (TDA 14-A).
 """
 
+from . import outofturn
 from .betting import Street
 from .button import clockwise_from
 
@@ -47,9 +48,11 @@ class Hand:
         self.actor = None
         self.show_order = []
         self.penalised = []  # seats killed at the deal for a penalty
+        self.oot = {}  # seat -> [act, to, highest bet, street]: declared out of turn
         # what happened in turn, for the dealer's undo: (op, seat, amount, mark)
         # op 0 put, 1 check, 2 fold, 3 kill; mark None for what the table did
-        # by itself, else the shot clock's ms left on the seat (-1: none)
+        # by itself, the declaration for what it did for one made out of turn
+        # (a list), else the shot clock's ms left on the seat (-1: none)
         self.log = []
         self.mark = None  # the mark of the next action: set by the table
         self.actions = 0  # actions in turn, and those that put chips in (TDA 30)
@@ -108,6 +111,8 @@ class Hand:
 
     # -- actions (legality checked by the table) ----------------------
     def _log(self, op, s, amount):
+        if s in self.oot:  # a declaration waiting for this seat is spent (a check's limit)
+            del self.oot[s]
         if not self.t.replaying:
             self.log.append((op, s, amount, self.mark))
         self.mark = None
@@ -213,7 +218,7 @@ class Hand:
         """May seat *s* bet or raise now (chips beyond the call, betting
         reopened for it, somebody left who could call)?"""
         return (self.t.stacks[s] > self.to_call(s) and self.bet.reopened_for(s)
-                and self.raise_callable(s))
+                and self.raise_callable(s) and s not in self.oot)
 
     def raise_callable(self, s):
         """Could anyone else put in more than the current highest bet?  If
@@ -285,6 +290,12 @@ class Hand:
                 self.auto_act(nxt)
                 frm = nxt
                 continue
+            if nxt in self.oot and not t.replaying:
+                said = outofturn.take(self, nxt)
+                if said is not None:
+                    t.last = "%s; seat %d %s (out of turn)" % (t.last, nxt, said)
+                    frm = nxt
+                    continue
             self.actor = nxt
             return
 

@@ -35,6 +35,8 @@ behind each value.
 #   "slow_play" slow play: a warning the first time, a fold after (LPPL ¶51)
 #   "alert"     the clock shows 0 and flashes until the player acts (US 4
 #               "not to be used as a strict enforcement")
+# oot: an action out of turn -- "tda" binding unless the action to the player
+#   changed (TDA 47), "binding" taken when the play gets to them (LPPL ¶49)
 # killed_bet: a hand killed by the TD with a bet nobody called
 #   "dead" the chips stay in the pot;  "returned" the uncalled part goes
 #   back (TDA 59-A)
@@ -43,6 +45,7 @@ PROFILES = {
     "lppl": {
         "name": "LivePubPokerLeague",
         "min_raise": "complete",
+        "oot": "binding",
         "clock_expiry": "slow_play",
         "away": "lppl",
         "away_auto": "check_fold",
@@ -66,6 +69,7 @@ PROFILES = {
     "us_free": {
         "name": "U.S. free poker league",
         "min_raise": "double",
+        "oot": "tda",
         "clock_expiry": "alert",
         "away": "muck",
         "away_auto": "fold",
@@ -85,6 +89,7 @@ PROFILES = {
     "wph": {
         "name": "WPH league (Poker TDA 2022)",
         "min_raise": "tda",
+        "oot": "tda",
         "clock_expiry": "tda",
         "away": "dead_deal",
         "away_auto": "check_fold",

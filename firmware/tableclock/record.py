@@ -116,7 +116,7 @@ FIELDS = {
     "AwayBook": ("away", "used", "late", "td"),
     "FloorBook": ("warnings", "slow", "penalties"),
     "Hand": ("number", "level", "dealt", "start", "contrib", "live", "posts", "street", "bet",
-             "actor", "show_order", "penalised", "log", "mark", "actions", "paid"),
+             "actor", "show_order", "penalised", "log", "mark", "actions", "paid", "oot"),
     "Street": ("bb", "bets", "highest", "full_level", "last_full", "acted", "aggressor",
                "hist"),
 }

@@ -5,6 +5,7 @@ strings as map keys (JSON object keys are strings).  Built fresh on request:
 the box's idle loop never calls this.
 """
 
+from . import outofturn
 from .hand import STREETS
 from .pots import coloured, side_pots
 
@@ -55,6 +56,7 @@ def state(t):
         "warnings": _map(t.floor.warnings),
         "penalties": _map(t.floor.penalties),
         "undone": list(t.undone),
+        "out_of_turn": {},
         "colour_changes": {},
         "last": t.last,
         "error": t.error,
@@ -89,6 +91,10 @@ def state(t):
     allin = [s for s in h.live if t.stacks[s] == 0]
     st["pots"] = [{"amount": a, "seats": e} for a, e in side_pots(h.contrib, h.live, allin)]
     st["show_order"] = list(h.show_order)
+    for s in h.oot:
+        e = h.oot[s]
+        st["out_of_turn"][str(s)] = {"act": "check" if e[0] == outofturn.NO_RAISE else e[0],
+                                     "to": e[1]}
     a = h.actor
     if a is not None:
         st["action"] = a

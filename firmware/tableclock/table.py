@@ -18,7 +18,7 @@ course of a hand), pots (side pots, odd chips), away (absent players'
 blinds), shotclock.  docs/rules.md maps each to the sentence it comes from.
 """
 
-from . import config, floor
+from . import config, floor, outofturn
 from .away import AwayBook
 from .button import first_positions, must_wait, next_positions
 from .clock import ClockError
@@ -40,7 +40,7 @@ REDRAW = "redraw"
 # events after which the dealer's undo still takes back the last action: the
 # actions themselves (each saves a new undo point) and what leaves a hand alone
 _ACTIONS = ("check", "call", "fold", "bet", "raise", "allin")
-_KEEPS_UNDO = _ACTIONS + ("tick", "pause", "resume", "adjust", "jump", "clock", "warn")
+_KEEPS_UNDO = _ACTIONS + ("tick", "pause", "resume", "adjust", "jump", "clock", "warn", "oot")
 
 
 class Table:
@@ -218,7 +218,7 @@ class Table:
     def _ev_allin(self, ev):
         h, s = self._need_actor(ev)
         total = h.bet.bet_of(s) + self.stacks[s]
-        if total <= h.bet.highest or not h.raise_callable(s):
+        if total <= h.bet.highest or not h.raise_callable(s) or s in h.oot:
             self._save_undo(h)
             self._call(h, s)  # all the chips do not beat the bet: a call
         else:
@@ -236,6 +236,8 @@ class Table:
                           % (s, self.stacks[s], word, total))
         if not b.reopened_for(s):
             raise Refused("Seat %d can only call or fold: the all-in was not a full raise" % s)
+        if s in h.oot:
+            raise Refused("Seat %d checked out of turn: now call or fold" % s)
         if not h.raise_callable(s):
             raise Refused("Nobody left can call a raise: seat %d can call or fold" % s)
         least = b.min_raise_to()
@@ -245,6 +247,9 @@ class Table:
         h.put(s, to)
         self.last = "Seat %d %ss to %d%s" % (s, word, to, "" if self.stacks[s] else " all-in")
         h.run(s)
+
+    def _ev_oot(self, ev):
+        outofturn.declare(self, ev)
 
     def _ev_showdown(self, ev):
         h = self._need_hand()

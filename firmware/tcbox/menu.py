@@ -16,7 +16,8 @@ each turn on the minimum raise, so Hand raises to it in one press.  In the
 showdown a picked seat moves the highlight to Done.
 
 Modes: ``main`` (the hand's options), ``amount`` (bet/raise size),
-``seats`` then ``seat`` (away/back, TD business, bust, warn, kill for one seat),
+``seats`` then ``seat`` (away/back, TD business, action out of turn, bust,
+warn, kill for one seat),
 ``rank`` (the showdown: pick the best hand, then the best of the rest while
 a pot is still undecided), ``colour`` (a colour-up due between hands: the
 stacks it changes, one per line, and "Colour up now") and ``setup`` (the
@@ -362,6 +363,12 @@ def seat_options(st, seat):
         if not td:  # LPPL ¶6: the table waits for a TD away on TD business
             opts.append(("Seat %d: TD business" % seat, {"do": "td_business", "seat": seat}))
         if seat in st["in_hand"]:
+            a = st["action"]
+            if a is not None and a != seat and key not in st.get("out_of_turn", ()):
+                # LPPL ¶49, TDA 47: recorded now, carried out when the action gets there
+                for word, act in (("folded", "fold"), ("checked or called", "call")):
+                    opts.append(("Seat %d %s out of turn" % (seat, word),
+                                 {"do": "oot", "seat": seat, "act": act}))
             opts.append(("Kill seat %d's hand" % seat, {"do": "kill", "seat": seat}))
         elif st["street"] is None:
             opts.append(("Seat %d is out" % seat, {"do": "bust", "seat": seat}))

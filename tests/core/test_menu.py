@@ -155,6 +155,25 @@ def test_seat_menu_sets_a_td_away_on_td_business():
     assert st["td_away"] == [] and st["action"] == 3 and "Call the clock" in b.labels()
 
 
+def test_seat_menu_records_an_action_out_of_turn():
+    # LPPL ¶49: "that action is binding and must be taken when the play gets to that player"
+    b = _box()
+    st = b.press("ok")                      # New hand: SB 1, BB 2, seat 3 first, then 4
+    assert st["action"] == 3
+    b.press("ok", long=True)                # seats list
+    for _ in range(3):
+        b.press("right")
+    b.press("ok")                           # seat 4
+    assert b.labels()[2:4] == ["Seat 4 folded out of turn", "Seat 4 checked or called out of turn"]
+    for _ in range(3):
+        b.press("right")
+    st = b.press("ok")
+    assert st["out_of_turn"] == {"4": {"act": "call", "to": None}} and b.m.mode == "main"
+    assert b.highlighted() == "Call 50"
+    st = b.press("ok")                      # seat 3 calls: seat 4's call is carried out
+    assert st["last"] == "Seat 3 calls 50; seat 4 calls 50 (out of turn)" and st["action"] == 1
+
+
 def test_showdown_picks_best_then_best_of_the_rest_for_side_pots():
     t = table("wph", {1: 1000, 2: 400, 3: 1000}, button=1, levels=level(25, 50))
     b = Box(t)
