@@ -267,8 +267,12 @@ class Night:
                 self.misclick("clock")  # it is already running
             if self.let_clock_run and rng.random() < 0.25:
                 self.idle((self.state()["shot_clock"] or 0) + 2)  # time runs out
-                return "timeout"
-            self.idle(rng.uniform(1, max(1, (st["shot_clock"] or 10) - 8)))
+                if self.state()["action"] != seat:
+                    return "timeout"
+                # still to act (LPPL ¶51 a slow-play warning, US 4 the clock only alerts):
+                # the player acts now
+            else:
+                self.idle(rng.uniform(1, max(1, (st["shot_clock"] or 10) - 8)))
         else:
             self.idle(rng.uniform(2, 15))  # thinking
         st = self.state()
