@@ -9,8 +9,11 @@ Rules (docs/rules.md):
 - a street closes when every live player with chips has acted and matched
   the highest bet; an uncalled bet goes back; when at most one live player
   has chips left, the board runs out to the showdown;
+- the last player with chips faces only what the live all-ins put in (LPPL
+  ¶19); a killed hand's bet is no live bet;
 - the table acts for an absent player whose turn it is (LPPL: check when
-  free, else fold; US 8: mucked);
+  free, else fold; US 8: mucked), and carries out a declaration made out of
+  turn when it binds (outofturn.py);
 - showdown order: LPPL all-ins first, least chips first; then the last
   aggressor of the final street, else the first seat left of the button
   (TDA 14-A).
