@@ -1,5 +1,8 @@
 """The box's loop with fake hardware: presses, idle redraws, beeps, saves."""
 
+# the link first, as in link_util: its compile (the largest firmware module) needs a heap that
+# nothing has fragmented yet, or the 256K MicroPython run fails in the USB-link test below
+import tcbox.link  # noqa: F401, I001
 from tc_util import table
 from tcbox.app import App
 from tcbox.presses import LONG_MS, Presses, ticks_diff
