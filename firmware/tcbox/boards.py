@@ -37,6 +37,9 @@ Fields of a profile:
               clockwise), order ("GRB" for WS2812B/SK6812), brightness
               (0..1, a current limit: 10 px at full white draw ~0.6 A)
   buzzer      None, or dict: pin (PWM capable), freq (Hz of the default beep)
+  selftest    the role of the key that, held at power-up, runs the self-test
+              (tcbox/selftest.py) instead of the table: never the rescue key
+              of boot.py (ok / hand) nor the BOOT pin
   status_pixel  the board's own NeoPixel: pin and power pin names
   reserved    pins in use by the board or an add-on that keys, ring and
               buzzer must not take (tests/core/test_boards.py checks it)
@@ -74,6 +77,7 @@ BOARDS = {  # type: dict
         ),
         "ring": None,
         "buzzer": None,
+        "selftest": "right",
         "status_pixel": {"pin": "NEOPIXEL", "power": "NEOPIXEL_POWER"},
         "reserved": (
             "TFT_CS",
@@ -126,6 +130,7 @@ BOARDS = {  # type: dict
         ),
         "ring": {"pin": "D11", "pixels": 10, "order": "GRB", "brightness": 0.2},  # float: pixels
         "buzzer": {"pin": "D12", "freq": 2000},
+        "selftest": "menu",
         "status_pixel": {"pin": "NEOPIXEL", "power": "NEOPIXEL_POWER"},
         "reserved": (
             "SCK",

@@ -6,8 +6,10 @@ keys (keypad.Keys, one per pull/level group), the seat ring (neopixel), the
 buzzer (pwmio) and the power-loss store (microcontroller.nvm).  ``run()`` is
 the main loop code.py calls: it steps the App with ``supervisor.ticks_ms()``
 and feeds the watchdog; it never sleeps longer than a few milliseconds.
+With the profile's ``selftest`` key held at power-up it first runs the
+self-test (tcbox/selftest.py), before the watchdog is armed.
 
-Only this module and tcbox/screen.py import hardware modules.  The desktop
+Only this module, tcbox/screen.py and the self-test import hardware modules.  The desktop
 simulator provides stand-ins for board, keypad, neopixel, pwmio, supervisor,
 microcontroller and displayio, so the same code runs there.
 """
@@ -150,6 +152,20 @@ def display(spec):
     raise RuntimeError("no display driver %r" % spec["driver"])
 
 
+def held(p, role):
+    """Is the profile's key with *role* down now (read once, at power-up)?"""
+    import digitalio
+
+    for k in p["keys"]:
+        if k["role"] == role:
+            pin = digitalio.DigitalInOut(getattr(board, k["pin"]))
+            pin.switch_to_input(digitalio.Pull.UP if k["pull"] == "up" else digitalio.Pull.DOWN)
+            down = pin.value is not k["active_low"]
+            pin.deinit()
+            return down
+    return False
+
+
 def build(name=None, link=True):
     """Everything the box is made of, from the board's profile: returns the
     App ready to step (``app.link``: the link to the host over Wi-Fi/MQTT or USB, or None)."""
@@ -216,6 +232,11 @@ def run(name=None):
 
     from .crashlog import clear
 
+    p = profile(name)
+    if held(p, p["selftest"]):  # the self-test key at power-up (tcbox/selftest.py)
+        from .selftest import run as selftest
+
+        selftest(p, display(p["display"]))
     app = build(name)
     link = app.link
     if link is not None:

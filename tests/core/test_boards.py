@@ -3,7 +3,7 @@
 from tcbox.boards import BOARDS
 
 TOP = ("name", "parts", "board_id", "usb_vid", "usb_pid", "display", "keys", "ring",
-       "buzzer", "status_pixel", "reserved")
+       "buzzer", "selftest", "status_pixel", "reserved")
 DISPLAY = ("driver", "chip", "width", "height", "rotation", "spi_baud", "cs", "dc", "reset",
            "backlight")
 KEY = ("role", "pin", "active_low", "pull")
@@ -92,3 +92,18 @@ def test_table_has_the_five_roles_and_a_ring_per_seat():
     # Wired to GND with internal pull-ups: all one keypad.Keys group.
     for k in p["keys"]:
         assert k["active_low"] and k["pull"] == "up", k
+
+
+def test_the_selftest_key_is_neither_rescue_nor_boot():
+    """Held at power-up it must not also undo boot.py's USB set-up (the rescue key: ok on
+    the compact box, hand on the table build) nor start the ROM bootloader (D0)."""
+    for name in BOARDS:
+        p = BOARDS[name]
+        keys = {}
+        for k in p["keys"]:
+            keys[k["role"]] = k["pin"]
+        assert p["selftest"] in keys, name
+        assert p["selftest"] not in ("ok", "hand"), name
+        assert keys[p["selftest"]] != "D0", name
+    assert BOARDS["compact"]["selftest"] == "right"
+    assert BOARDS["table"]["selftest"] == "menu"

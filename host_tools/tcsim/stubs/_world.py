@@ -56,7 +56,9 @@ class Nvm:
       page erased and not yet programmed).  ``cut_after(None)`` disarms it;
     - ``writes`` / ``bytes_written`` / ``last_write``: the completed writes,
       the bytes they stored, the size of the last one; ``cuts``: writes cut;
-    - ``erase(value=0xFF)``: every byte set, not counted as a write.
+    - ``erase(value=0xFF)``: every byte set, not counted as a write;
+    - ``broken``: a failing store for the self-test: "stuck" (writes are
+      counted but change nothing) or "error" (writes raise OSError).
     """
 
     def __init__(self, size):
@@ -67,6 +69,7 @@ class Nvm:
         self.bytes_written = 0
         self.last_write = 0
         self.cuts = 0
+        self.broken = None
 
     def __len__(self):
         return len(self._b)
@@ -96,6 +99,11 @@ class Nvm:
             data = bytes((value,))
         if len(data) != stop - start:
             raise ValueError("Slice and value different lengths.")
+        if self.broken == "error":
+            raise OSError(5, "nvm write failed")
+        if self.broken == "stuck":
+            self.writes += 1
+            return
         cut = self._cut
         if cut is not None and cut < len(data):
             self._b[start:start + cut] = data[:cut]
@@ -143,6 +151,8 @@ class World:
         self.resets = 0
         self.nvm = Nvm(NVM_SIZE)
         self.parts = {}  # per-box objects of other stubs (usb_cdc's ports, the watchdog)
+        self.held = set()  # pin names held down now (``hold``): digitalio and new Keys see them
+        self.absent = set()  # parts not fitted: "ring" (its pixels never light)
 
     def part(self, name, make):
         """This world's *name* object, made by ``make()`` on first use."""
@@ -177,6 +187,16 @@ class World:
         while i > 0 and pending[i - 1][0] > at_ms:
             i -= 1
         pending.insert(i, [at_ms, pin, pressed])
+
+    def hold(self, pin):
+        """Hold the key on *pin* down from now (through a power-up: the
+        self-test key); ``let_go(pin)`` releases it."""
+        self.held.add(pin)
+        self.schedule(pin, True, self.now_ms)
+
+    def let_go(self, pin):
+        self.held.discard(pin)
+        self.schedule(pin, False, self.now_ms)
 
     def reset(self):
         """A new power-up: the clock from 0, no keys, pixels, tones or

@@ -1,4 +1,11 @@
-"""digitalio: DigitalInOut keeps its value; inputs read their pull level."""
+"""digitalio: DigitalInOut keeps its value; inputs read their pull level, or
+the pressed level of a key the world holds down (``_world.World.hold``: the
+boards' keys pull up when active low, down when active high)."""
+
+try:
+    from . import _world
+except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
+    import _world
 
 
 class Direction:
@@ -27,6 +34,8 @@ class DigitalInOut:
     @property
     def value(self):
         if self.direction == Direction.INPUT:
+            if getattr(self.pin, "name", self.pin) in _world.current().held:
+                return self.pull != Pull.UP  # pressed: away from the pull
             return self.pull == Pull.UP
         return self._value
 

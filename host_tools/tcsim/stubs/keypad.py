@@ -90,6 +90,9 @@ class Keys:
         self.events = EventQueue(max_events, self._world)
         self._down = [False] * self.key_count
         self._world.keys.append(self)
+        for i in range(self.key_count):  # held at power-up: pressed at the first scan
+            if getattr(self._pins[i], "name", self._pins[i]) in self._world.held:
+                self.events._put(i, True, self._world.ticks_ms())
 
     def _index(self, pin):
         for i in range(len(self._pins)):

@@ -1,5 +1,7 @@
 """neopixel: a NeoPixel strip that remembers what it was told to show (listed in
-the ``pixels`` of the world current when it was made: tcsim/stubs/_world.py)."""
+the ``pixels`` of the world current when it was made: tcsim/stubs/_world.py).
+In a world whose ``absent`` holds "ring" nothing is wired: writes succeed, as
+on a board, and ``shown`` stays dark."""
 
 try:
     from . import _world
@@ -22,7 +24,8 @@ class NeoPixel:
         self._buf = [(0, 0, 0)] * n
         self.shown = [(0, 0, 0)] * n  # what the LEDs show now (before brightness)
         self.shows = 0
-        _world.current().pixels.append(self)
+        self._world = _world.current()
+        self._world.pixels.append(self)
 
     def __len__(self):
         return self.n
@@ -53,8 +56,10 @@ class NeoPixel:
             self.show()
 
     def show(self):
-        self.shown = list(self._buf)
         self.shows += 1
+        if "ring" in self._world.absent:
+            return
+        self.shown = list(self._buf)
 
     def deinit(self):
         pass
