@@ -144,8 +144,10 @@ hardware-diagrams: $(STAMP)
 # The box simulator (host_tools/tcsim, docs/simulator.md): the firmware's screen and menu on the
 # PC. `make sim BOARD=table SETUP=docs/examples/lppl_away_seat.json` opens the pygame window;
 # `make sim-shots` plays host_tools/tcsim/scenes/shots.jsonl on every board profile and writes
-# docs/screens/BOARD-KIND.png, then draws docs/box-buttons-*.png from the firmware (committed;
-# tests/sim/test_pictures.py fails when they no longer match what the firmware draws).
+# docs/screens/BOARD-KIND.png, the self-test's screens (tcsim/selftest.py:
+# docs/screens/BOARD-selftest.png and BOARD-selftest-done.png), then draws
+# docs/box-buttons-*.png from the firmware (committed; tests/sim/test_pictures.py fails when
+# they no longer match what the firmware draws).
 BOARD ?= compact
 SETUP ?= host_tools/tcsim/scenes/shots.setup.json
 TCSIM := PYTHONPATH=host_tools $(PY) -m tcsim
@@ -157,6 +159,7 @@ sim-shots: $(STAMP)
 	rm -f $(foreach b,compact table,docs/screens/$(b)-*.png)
 	$(TCSIM) --board all --setup host_tools/tcsim/scenes/shots.setup.json \
 		--script host_tools/tcsim/scenes/shots.jsonl --shots docs/screens
+	$(TCSIM).selftest docs/screens >/dev/null
 	$(PY) hardware/buttons.py
 	@ls docs/screens/compact-*.png docs/screens/table-*.png | wc -l \
 		| xargs echo "sim-shots: box screens in docs/screens:"

@@ -5,9 +5,10 @@
 ``selftest.start()`` makes the parts), and runs it on the virtual clock:
 ``press(role)``, ``run_for(ms)``, ``texts()``, ``lines()`` (the JSON lines on
 the data port).  Faults: ``absent=("ring",)`` (a ring that never lights),
-``store="stuck"|"error"`` (a failing record store), ``wifi=(ssid, password)``
+``store="stuck"|"error"`` (a failing record store), ``wifi_pair=(ssid, password)``
 with ``networks`` (what the radio finds), ``no_port`` (boot.py's data port
-missing).  ``python -m tcsim.selftest DIR`` writes the self-test screens
+missing); ``port``: the data port (a pty for the host's ``--check``).
+``python -m tcsim.selftest DIR`` writes the self-test screens
 (BOARD-selftest*.png) for ``make sim-shots``.
 """
 
@@ -47,7 +48,7 @@ class Bench:
     """One box powered up into its self-test."""
 
     def __init__(self, board_name, hold=True, absent=(), store=None, wifi_pair=None,
-                 networks=(), passwords=None, no_port=False):
+                 networks=(), passwords=None, no_port=False, port=None):
         world.reset_world()
         self.world = w = world.current()
         w.nvm.erase()
@@ -63,7 +64,9 @@ class Bench:
         self.display = make_display(d["width"], d["height"])
         board.DISPLAY = self.display
         board.board_id = p["board_id"]
-        usb_cdc.set_ports(w, console=usb_cdc.Serial(), data=None if no_port else usb_cdc.Serial())
+        if port is None and not no_port:
+            port = usb_cdc.Serial()
+        usb_cdc.set_ports(w, console=usb_cdc.Serial(), data=port)
         self.port = usb_cdc.data
         if wifi_pair is not None:
             _pair(w.nvm, wifi_pair)
@@ -122,7 +125,7 @@ class Bench:
         self.run_for(SCAN_MS)  # the step's first slice: its question on screen
 
     def lines(self):
-        """The JSON lines the box wrote on its data port."""
+        """The JSON lines the box wrote on its data port (a usb_cdc.Serial stub)."""
         if self.port is None:
             return []
         out = []

@@ -1,6 +1,7 @@
 """`tdhost boxes` and `tdhost pair`: the boxes on this computer's USB ports.
 
     tdhost boxes [--listen S]                  ports with an Adafruit/Espressif USB VID
+    tdhost boxes --check PORT [--wait S]       the box's self-test, with what to do (boxcheck.py)
     tdhost pair PORT --table N --key-file F    give the box on PORT its table and event key
 
 pyserial is imported only when one of these runs, so the other commands work
@@ -19,11 +20,21 @@ def register(cli, fail):
     @click.option("--listen", type=click.FloatRange(0, 120), default=0.0, show_default=True,
                   help="Seconds to listen on each port for the frames its box sends (hello"
                        " shows the box id, table and key id; read unverified).")
-    def boxes_cmd(listen):
+    @click.option("--check", "check_port", metavar="PORT", default=None,
+                  help="Read the self-test of the box on PORT (its data port): hold its"
+                       " self-test key at power-up; prints each step and what to do.")
+    @click.option("--wait", type=click.FloatRange(1, 3600), default=180.0, show_default=True,
+                  help="With --check: seconds to wait for the self-test to finish.")
+    def boxes_cmd(listen, check_port, wait):
         """List serial ports that may be Table Clock boxes (USB vendor Adafruit 0x239A or
         Espressif 0x303A).  A CircuitPython box shows two ports: the console and the data
         port the host talks to ("data")."""
         from tdhost import usb
+
+        if check_port is not None:
+            from tdhost.boxcheck import check
+
+            raise SystemExit(check(check_port, wait, click.echo))
 
         found = usb.candidates()
         if not found:

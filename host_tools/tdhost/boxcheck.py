@@ -1,0 +1,210 @@
+"""`tdhost boxes --check PORT`: a box's self-test read over USB, with what to do.
+
+The box runs its self-test when its self-test key is held at power-up
+(firmware tcbox/selftest.py; compact RIGHT/D2, table build MENU/A4) and sends
+one JSON line per step on its data port.  This opens PORT (again and again
+while the box resets: the port vanishes then), asks the box every second to
+send its lines again (so a late start loses nothing), and prints a table of
+the steps with what to do for each failure and the board's pin map.
+docs/box.md "Self-test" has the long story.
+"""
+
+import json
+import time
+
+ASK = b'{"selftest": "report"}\n'
+ASK_EVERY_S = 1.0
+
+
+class Report:
+    """What the box said: ``start`` (board and versions), ``results`` (one
+    dict per step, in order), ``done`` (the totals), or None each."""
+
+    def __init__(self):
+        self.start = None
+        self.results = []
+        self.done = None
+
+    def feed(self, line):
+        """One line from the port; True when it was a self-test line."""
+        try:
+            d = json.loads(line)
+        except ValueError:
+            return False
+        if not isinstance(d, dict) or not isinstance(d.get("selftest"), str):
+            return False
+        kind = d["selftest"]
+        if kind == "start":
+            if d != self.start:  # a new run (the box was reset): start again
+                self.start = d
+                self.results = []
+                self.done = None
+        elif kind == "done":
+            self.done = d
+        elif self.start is not None and d not in self.results:
+            self.results.append(d)
+        return True
+
+
+def _profile(report):
+    from tcbox.boards import BOARDS
+
+    name = (report.start or {}).get("board")
+    return name, BOARDS.get(name)
+
+
+def _key_name(k):
+    return "%s (%s)" % (k["role"].upper(), k["pin"])
+
+
+def advice(board, p, d):
+    """What to do about the failed step *d* of a box with profile *p*."""
+    kind = d.get("selftest")
+    detail = d.get("detail", "")
+    where = "hardware/%s/pinmap.md" % board
+    if kind == "key":
+        k = None
+        for spec in (p or {}).get("keys", ()):
+            if spec["pin"] == d.get("pin"):
+                k = spec
+        if board == "compact":
+            return ("key %s %s never registered: it is the board's own button; check it is not"
+                    " blocked by the case, then replace the board (%s)"
+                    % (d.get("key"), _key_name(k or d), where))
+        to = "GND" if k is None or k["active_low"] else "3V"
+        return ("key %s never pressed: check the wiring of %s (button between %s and %s, %s)"
+                % (d.get("key"), d.get("pin"), d.get("pin"), to, where))
+    if kind == "ring":
+        if detail.startswith("could not start"):
+            return ("install the libraries: circup install -r firmware/requirements.txt;"
+                    " then check nothing else uses pin %s" % p["ring"]["pin"])
+        if detail.startswith("nobody answered"):
+            return "watch the ring and answer on the box (%s)" % where
+        return ("check the ring's chain: %s -> 74AHCT125 1A, 1Y -> 470 ohm -> DIN of seat 1,"
+                " the buffer's 5 V and the 1000 uF capacitor (hardware/%s/wiring.png)"
+                % (p["ring"]["pin"], board))
+    if kind == "buzzer":
+        if detail.startswith("nobody answered"):
+            return "listen and answer on the box"
+        return "check the piezo between %s and GND (%s)" % (p["buzzer"]["pin"], where)
+    if kind == "store":
+        return ("the flash did not keep what was written: the box would lose its table in a"
+                " power cut; reinstall CircuitPython (bring-up step 1), else replace the board")
+    if kind == "wifi":
+        if "not found" in detail:
+            return ("the network is not in range here, or its name differs from the one paired:"
+                    " pair again with --wifi-ssid, or move the access point closer")
+        return "check the password paired with tdhost pair --wifi-password"
+    if kind == "usb":
+        return ("power up again without holding the rescue key (OK on the compact box, HAND on"
+                " the table build), and check boot.py is on the drive (make deploy)")
+    return "see docs/box.md, Self-test"
+
+
+def pin_map(p):
+    """One line: every part's pin, for the table's foot."""
+    parts = [_key_name(k) for k in p["keys"]]
+    if p["ring"]:
+        parts.append("ring %s" % p["ring"]["pin"])
+    if p["buzzer"]:
+        parts.append("buzzer %s" % p["buzzer"]["pin"])
+    return ", ".join(parts)
+
+
+def render(report):
+    """The results as text lines: a table, the failures' advice, the pin map."""
+    board, p = _profile(report)
+    s = report.start or {}
+    out = ["%s, board %s: %s, firmware %s, heap %s B free, flash %s B free" % (
+        s.get("name", "?"), board, s.get("cp"), s.get("fw"), s.get("heap_free"),
+        s.get("flash_free"))]
+    rows = []
+    for d in report.results:
+        step = d.get("selftest", "?")
+        if step == "key":
+            step = "key %s %s (%s)" % (d.get("key"), str(d.get("role", "")).upper(), d.get("pin"))
+        what = advice(board, p, d) if d.get("result") == "fail" else ""
+        rows.append((step, str(d.get("result", "?")).upper(), str(d.get("detail", "")), what))
+    w0 = max([len(r[0]) for r in rows] + [4])
+    w2 = max([len(r[2]) for r in rows] + [6])
+    out.append("%-*s  %-6s  %-*s  %s" % (w0, "step", "result", w2, "detail", "what to do"))
+    for r in rows:
+        out.append(("%-*s  %-6s  %-*s  %s" % (w0, r[0], r[1], w2, r[2], r[3])).rstrip())
+    if report.done:
+        out.append("%d passed, %d failed, %d skipped" % (
+            report.done.get("passed", 0), report.done.get("failed", 0),
+            report.done.get("skipped", 0)))
+    if p is not None:
+        out.append("pin map (hardware/%s/pinmap.md): %s" % (board, pin_map(p)))
+    return out
+
+
+def read(device, wait_s, open_port=None, clock=time.monotonic, sleep=time.sleep, say=print):
+    """The self-test's report from the box on *device* within *wait_s*
+    seconds (its ``done`` is None when it did not finish)."""
+    from tdhost import usb
+
+    if open_port is None:
+        open_port = usb.open_port
+    report = Report()
+    ser = None
+    said = False
+    buf = b""
+    asked = None
+    start = clock()
+    while clock() - start < wait_s and report.done is None:
+        if ser is None:
+            try:
+                ser = open_port(device)
+            except Exception as e:  # noqa: BLE001 -- not there (yet): the box may be resetting
+                if not said:
+                    say("waiting for %s (%s)" % (device, e))
+                    said = True
+                sleep(0.5)
+                continue
+        try:
+            if asked is None or clock() - asked >= ASK_EVERY_S:
+                usb.write_some(ser, ASK)
+                asked = clock()
+            data = usb.read_some(ser)
+        except (OSError, usb.serial.SerialException):  # the box reset: its port went away
+            ser.close()
+            ser = None
+            continue
+        buf = (buf + data)[-65536:]
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            line = line.strip()
+            if line.startswith(b"{") and report.feed(line) and report.start is not None:
+                if not said:
+                    say("self-test running on %s" % device)
+                    said = True
+        if not data:
+            sleep(0.02)
+    if ser is not None:
+        ser.close()
+    return report
+
+
+def check(device, wait_s, echo):
+    """The whole command; its exit status (0 all passed, 1 a failure or no
+    self-test seen)."""
+    from tcbox.boards import BOARDS
+
+    keys = " or ".join("%s on the %s box" % (_key_name(k), name)
+                       for name in sorted(BOARDS) for k in BOARDS[name]["keys"]
+                       if k["role"] == BOARDS[name]["selftest"])
+    echo("Hold %s while you plug it in or press reset; keep holding until the screen"
+         " says SELF-TEST. Waiting up to %g s." % (keys, wait_s))
+    report = read(device, wait_s, say=echo)
+    if report.start is None:
+        echo("no self-test seen on %s in %g s: is it the box's data port (tdhost boxes), and"
+             " was the self-test key held at power-up?" % (device, wait_s))
+        return 1
+    for line in render(report):
+        echo(line)
+    if report.done is None:
+        echo("the self-test did not finish in %g s (%d steps seen)" % (wait_s,
+                                                                      len(report.results)))
+        return 1
+    return 1 if report.done.get("failed") else 0
