@@ -35,6 +35,7 @@ help:
 	@echo "make test-py         pytest -q tests (CPython)"
 	@echo "make test-mpy        tests/core under MicroPython ($(MPY_HEAP) heap) + replay comparison"
 	@echo "make firmware-check  mypy over the firmware against circuitpython-stubs, per board"
+	@echo "make test-board PORT=/dev/ttyACM0 [CIRCUITPY=DRIVE]  tests/core on a connected board"
 	@echo "make bench           heap, allocation, time of a 200-hand session -> bench/results.json"
 	@echo "make hardware-diagrams  re-render hardware/*/wiring.png and docs/box-buttons-*.png"
 	@echo "make sim             the box in a window (BOARD=compact|table SETUP=file.json; keys: docs/simulator.md)"
@@ -89,6 +90,15 @@ test-py: $(STAMP)
 test-mpy: $(STAMP)
 	$(PY) tests/mpy_each.py --micropython $(MPY) --heapsize $(MPY_HEAP)
 	$(PY) tests/compare_replay.py --micropython $(MPY) --heapsize $(MPY_HEAP)
+
+# tests/core on a connected board (tests/board_each.py, docs/box.md "Self-test"): the files
+# into tctest/ on its CIRCUITPY drive (or over the REPL without CIRCUITPY), then each module in
+# the raw REPL after a soft reset, printing the same `N passed, M failed` lines as test-mpy.
+# mpremote drives the REPL. Refuses (exit 2) with no PORT or no board answering on it.
+PORT ?=
+.PHONY: test-board
+test-board: $(STAMP)
+	$(PY) tests/board_each.py --port "$(PORT)" $(if $(CIRCUITPY),--drive "$(CIRCUITPY)")
 
 # mypy over code.py, boot.py, safemode.py, tcbox/ and tableclock/ against circuitpython-stubs,
 # once per board profile in firmware/tcbox/boards.py: circuitpython_setboard points the stubs'
