@@ -36,6 +36,19 @@ SCAN_MS = 10
 board_versions = selftest.versions  # the firmware's own, before Bench puts sim_versions there
 
 
+def leave(saved):
+    """After a test: *saved* (the world current before) current again, the radio
+    offline again, the firmware's own ``versions`` back."""
+    world.use(saved)
+    r = wifi.radio
+    r.networks = []
+    r.passwords = {}
+    r.connected = False
+    r.ipv4_address = None
+    r.ap_info = None
+    selftest.versions = board_versions
+
+
 def sim_versions():
     """What the simulator says instead of CircuitPython's version, heap and flash:
     it has none of them (the screenshots must not show the PC's figures)."""
@@ -49,12 +62,9 @@ class Bench:
 
     def __init__(self, board_name, hold=True, absent=(), store=None, wifi_pair=None,
                  networks=(), passwords=None, no_port=False, port=None):
-        world.reset_world()
-        self.world = w = world.current()
+        self.world = w = world.World(name="selftest")  # its own: the faults stay here
+        world.use(w)
         w.nvm.erase()
-        w.nvm.broken = None
-        w.held.clear()
-        w.absent.clear()
         for part in absent:
             w.absent.add(part)
         self.profile = p = BOARDS[board_name]

@@ -9,13 +9,23 @@ import sys
 import time
 import tty
 
+import pytest
+
 from tcsim.room import PtyPort
-from tcsim.selftest import Bench, answer_all
+from tcsim.selftest import Bench, answer_all, leave, world
 
 from tdhost.boxcheck import Report, render
 
 TDHOST = os.path.join(os.path.dirname(sys.executable), "tdhost")
 
+
+
+@pytest.fixture(autouse=True)
+def _own_world():
+    """Each Bench has a world of its own; the simulator's default one comes back after."""
+    saved = world.current()
+    yield
+    leave(saved)
 
 def _check(board, missing=None, **faults):
     """Run the command on a pty while the simulated box runs its self-test."""

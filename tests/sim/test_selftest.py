@@ -8,11 +8,19 @@ import json
 
 import pytest
 
-from tcsim.selftest import Bench, answer_all, world
+from tcsim.selftest import Bench, answer_all, leave, world
 
 from tcbox import hardware, selftest
 from tcbox.hardware import PATTERNS
 
+
+
+@pytest.fixture(autouse=True)
+def _own_world():
+    """Each Bench has a world of its own; the simulator's default one comes back after."""
+    saved = world.current()
+    yield
+    leave(saved)
 
 def test_the_selftest_key_held_at_power_up_starts_it_and_nothing_else_does():
     assert Bench("compact").held and Bench("table").held
