@@ -35,11 +35,11 @@ SKIP = "skip"
 
 YES_ROLES = ("ok", "hand")  # the confirm key answers yes; any other key no
 
-ROLE_TEXT = {
-    "left": "previous option; long: undo",
+ROLE_TEXT = {  # what each key does at the table (docs/box.md, The keys)
+    "left": "fold in a hand; long: undo",
     "ok": "choose; long: the seats list",
     "right": "next option; long: call the clock",
-    "hand": "choose; new hand",
+    "hand": "choose: min raise, new hand",
     "call": "check or call; long: call the clock",
     "raise": "raise; long: all-in",
     "fold": "fold; long: undo",
