@@ -35,6 +35,13 @@ def test_every_committed_screen_is_what_the_firmware_draws(tmp_path):
         setup = json.load(f)
     for board in board_names():
         run(board, setup, lines, shots=str(tmp_path))
+    from tcsim.selftest import leave, shots, world
+
+    saved = world.current()
+    try:
+        shots(str(tmp_path))  # the self-test's screens (BOARD-selftest*.png)
+    finally:
+        leave(saved)
     drawn = sorted(os.path.basename(p) for p in glob.glob(str(tmp_path / "*.png")))
     committed = sorted(os.path.basename(p) for b in board_names()
                        for p in glob.glob(os.path.join(SCREENS, "%s-*.png" % b)))
