@@ -245,3 +245,17 @@ def test_versions_names_the_firmware_and_measures_what_it_can():
     v = board_versions()  # the firmware's own, not the simulator's stand-in
     assert v["fw"] == VERSION and set(v) == {"cp", "fw", "heap_free", "flash_free"}
     assert isinstance(v["flash_free"], int) and v["flash_free"] > 0
+
+
+def test_the_steps_run_under_micropython():
+    """tests/sim/mpy_selftest: the steps on plain fakes in the MicroPython unix port."""
+    import os
+    import subprocess
+    import sys
+
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, MICROPYPATH="firmware:tests/sim/mpy_selftest")
+    r = subprocess.run([os.path.join(os.path.dirname(sys.executable), "micropython"), "-X",
+                        "heapsize=256K", "tests/mpy_runner.py", "tests/sim/mpy_selftest"],
+                       cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert r.stdout.splitlines()[-1] == "3 passed, 0 failed", r.stdout + r.stderr

@@ -1,5 +1,9 @@
 """The self-test's steps (tcbox/selftest.py) on plain fakes, under MicroPython as
-on CircuitPython: keys, the record store's round trip, the lines it sends."""
+on CircuitPython: keys, the record store's round trip, the lines it sends.
+
+Run by tests/sim/test_selftest.py under the MicroPython unix port (and by pytest
+on CPython), not from tests/core: one more module there tips test_app's link
+test over the 256K heap by fragmentation alone."""
 
 import json
 
