@@ -187,7 +187,9 @@ def cuts_on(board, seed, n):
             seen.stop_after = cut["k"] = rng.randint(1, 2400)  # within 2 min
         cuts_before = world.nvm.cuts
         try:
-            for _ in range(30):
+            # turns until the armed cut comes: the next write or two (none while a break runs;
+            # 30 turns fell one short once the players' view and the new rules landed)
+            for _ in range(100):
                 if bot.turn() == "short":  # the last hand left one player: cut now
                     kind = "step"
                     world.nvm.cut_after(None)
