@@ -16,6 +16,14 @@
        the moves the profile's break order costs beyond the cheapest choice.
 4. `python -m tdhost plan` on the 300-table room after 300 busts, wall time (interpreter
    start included).
+5. Players moved against the fewest possible (issue #13), per profile: over the random
+   rooms of 3., and over a steady night -- 30 tables of 9, one bust at a time at a random
+   table, a plan after each, applied, until the final table.  "The fewest possible" for
+   one room is found by trying every choice of which occupied tables break (the same
+   number of them) with the exact bound for each choice (docs/balancing.md §4, checked
+   against a brute force over every target vector in tests/props); a night's figure sums
+   it over its plans.  The night is also played with the announced order alone (the
+   plan before issue #13) for comparison.
 
 Writes bench/plan_results.json and prints a table: figure | value | goal | status.  A missed
 goal is reported as MISSED and the exit code is still 0; it is 1 only when a plan breaks an
@@ -36,8 +44,10 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path[:0] = [os.path.join(ROOT, "host_tools"), os.path.join(ROOT, "firmware")]
+sys.path[:0] = [os.path.join(ROOT, "host_tools"), os.path.join(ROOT, "firmware"),
+                os.path.join(ROOT, "bench")]
 
+import figures  # noqa: E402  (bench/figures.py)
 from tableclock.button import next_positions  # noqa: E402
 from tdhost import balance, house  # noqa: E402
 
@@ -52,6 +62,11 @@ GOALS = {
         "below": 1, "unit": "moves",
         "why": "as few moves as possible: the plan meets the lower bound for its sizes"},
 }
+FEWEST_GOAL = {
+    "at_most": 1.02, "unit": "x",
+    "why": "issue #13: where the house text leaves the break order open (lppl, us_free) "
+           "the plans move within 2 % of the fewest players any plan could"}
+FEWEST_PROFILES = ("lppl", "us_free")  # wph keeps the TDA's preset random order: info
 
 
 class Broken(Exception):
@@ -76,6 +91,15 @@ def bust(room, rnd, k):
     for t, s in rnd.sample(seats, k):
         del t["seats"][s]
     return room
+
+
+def busted_room(profile, rnd):
+    """2..10 full tables of 6..10 seats, then 1 to half the room busts at random, no plan
+    in between (the rooms of issue #13, "built from random busts")."""
+    n = rnd.randint(6, 10)
+    room = big_room(profile, rnd, tables=rnd.randint(2, 10), n=n)
+    players = n * len(room["tables"])
+    return bust(room, rnd, rnd.randint(1, players // 2))
 
 
 def random_room(profile, rnd):
@@ -236,6 +260,123 @@ def part_random_rooms(count):
     return out
 
 
+def fewest_possible(room, result):
+    """The fewest moves of any plan for *room* (best_break_bound; a final table: everyone)."""
+    return best_break_bound(room, result)
+
+
+def part_steady_night(profile, seed=13, tables=30, n=9, announced_only=False):
+    """30 tables of 9, one bust at a time at a random table (weighted by players), a plan
+    after each, applied; until the final table.  Returns moves, the fewest possible summed
+    over the plans, players moved more than once, tables broken."""
+    saved = house.HOUSE[profile]["break_choice"]
+    if announced_only:
+        house.HOUSE[profile]["break_choice"] = "order"
+    try:
+        rnd = random.Random("steady|%s|%d" % (profile, seed))
+        room = big_room(profile, rnd, tables=tables, n=n)
+        sb_pos = {t["table"]: t["sb"] for t in room["tables"]}
+        moved, moves, fewest, again, breaks, plans, worst = set(), 0, 0, 0, 0, 0, 0
+        while True:
+            live = [t for t in room["tables"] if t["seats"]]
+            t = rnd.choices(live, weights=[len(x["seats"]) for x in live])[0]
+            players = {int(s) for s in t["seats"]}
+            if len(players) >= 2:
+                button, sb, bb = next_positions(t["bb"], sb_pos[t["table"]], players, n)
+                sb_pos[t["table"]] = sb
+                t.update(button=button, sb=sb if sb in players else None, bb=bb)
+            del t["seats"][rnd.choice(sorted(t["seats"]))]
+            room["moved"] = sorted(moved)
+            out = balance.plan(room)
+            if out["final_table"]:
+                break
+            check(room, out)
+            best = best_break_bound(room, out)
+            plans += 1
+            moves += len(out["moves"])
+            fewest += best
+            worst = max(worst, len(out["moves"]) - best)
+            breaks += len([b for b in out["broken"] if any(
+                x["table"] == b and x["seats"] for x in room["tables"])])
+            for m in out["moves"]:
+                again += m["player"] in moved
+                moved.add(m["player"])
+            room = apply(room, out)
+        return {"plans": plans, "moves": moves, "fewest": fewest, "worst_plan_above": worst,
+                "moved_again": again, "tables_broken": breaks}
+    finally:
+        house.HOUSE[profile]["break_choice"] = saved
+
+
+def part_steady_nights(profile, nights, announced_only=False):
+    rows = [part_steady_night(profile, seed, announced_only=announced_only)
+            for seed in range(nights)]
+    out = {k: sum(r[k] for r in rows) for k in rows[0]}
+    out.update(nights=nights, tables=30, seats=9,
+               worst_plan_above=max(r["worst_plan_above"] for r in rows))
+    return out
+
+
+def part_busted_rooms(profile, count):
+    rnd = random.Random("busted|%s" % profile)
+    moves = fewest = worst = 0
+    for _ in range(count):
+        room = busted_room(profile, rnd)
+        res = balance.plan(room)
+        m, _ = check(room, res)
+        best = best_break_bound(room, res)
+        moves += m
+        fewest += best
+        worst = max(worst, m - best)
+    return {"rooms": count, "moves": moves, "fewest": fewest, "worst_room_above": worst}
+
+
+def part_fewest(rooms, count, nights):
+    """Rows for 5.: the random rooms (part_random_rooms' figures), rooms from random busts,
+    steady nights (and the same nights with the announced break order alone)."""
+    out = {"random_rooms": {}, "busted_rooms": {}, "steady_nights": {},
+           "steady_nights_announced_order": {}}
+    for p in PROFILES:
+        a = rooms[p]
+        out["random_rooms"][p] = {"rooms": a["rooms"], "moves": a["moves"],
+                                  "fewest": a["best_break_bound"]}
+        out["busted_rooms"][p] = part_busted_rooms(p, count)
+        out["steady_nights"][p] = part_steady_nights(p, nights)
+        if p in FEWEST_PROFILES:
+            out["steady_nights_announced_order"][p] = part_steady_nights(
+                p, nights, announced_only=True)
+    return out
+
+
+def fewest_figures(fewest):
+    """The bench/figures.py rows of 5.: players moved / the fewest possible."""
+    figs = []
+    for where, label in (("random_rooms", "random rooms"),
+                         ("busted_rooms", "rooms from random busts"),
+                         ("steady_nights", "steady nights 30x9")):
+        for p in PROFILES:
+            r = fewest[where][p]
+            n = r.get("rooms", r.get("nights"))
+            goal = figures.goal_of({"g": FEWEST_GOAL}, "g") if p in FEWEST_PROFILES else None
+            figs.append(figures.figure(
+                "moved_vs_fewest_%s_%s" % (where, p),
+                "plan %s, %d %s: players moved %d / fewest possible %d" % (
+                    p, n, label.replace("nights", "nights" if n > 1 else "night"),
+                    r["moves"], r["fewest"]),
+                ratio(r["moves"], r["fewest"]), "x", goal, digits=3))
+    for p, r in fewest["steady_nights_announced_order"].items():
+        figs.append(figures.figure(
+            "moved_vs_fewest_announced_order_%s" % p,
+            "plan %s, the same nights, announced break order only: %d / %d" % (
+                p, r["moves"], r["fewest"]), ratio(r["moves"], r["fewest"]), "x", None,
+            digits=3))
+    return figs
+
+
+def ratio(moves, fewest):
+    return round(moves / fewest, 4) if fewest else (1.0 if not moves else float("inf"))
+
+
 def part_cli():
     rnd = random.Random("cli")
     room = bust(big_room("lppl", rnd), rnd, 300)
@@ -260,12 +401,27 @@ def main(argv=None):
     ap.add_argument("--rooms", type=int, default=1500, help="random rooms per profile")
     ap.add_argument("--repeat", type=int, default=7, help="runs per 300-table timing")
     ap.add_argument("--quick", action="store_true", help="skip the whole-tournament run")
+    ap.add_argument("--nights", type=int, default=10, help="steady nights per profile")
+    ap.add_argument("--json", action="store_true",
+                    help="only the players-moved rows (5.), as one JSON line for bench/run.py")
     args = ap.parse_args(argv)
     started = time.perf_counter()
+    if args.json:
+        try:
+            fewest = part_fewest(part_random_rooms(args.rooms), args.rooms, args.nights)
+        except Broken as err:
+            err = "invariant broken: %s" % err
+            return figures.report({"goals": {"moved_vs_fewest": FEWEST_GOAL},
+                                   "details": {"error": err},
+                                   "figures": [figures.figure("plan", "plan", None, "",
+                                                              error=err)]}, True)
+        return figures.report({"goals": {"moved_vs_fewest": FEWEST_GOAL},
+                               "figures": fewest_figures(fewest), "details": fewest}, True)
     try:
         big = part_big_rooms(args.repeat)
         tour = None if args.quick else part_tournament()
         rooms = part_random_rooms(args.rooms)
+        fewest = part_fewest(rooms, args.rooms, args.nights)
         cli_ms = part_cli()
     except Broken as err:
         print("plan_bench: invariant broken: %s" % err, file=sys.stderr)
@@ -274,16 +430,18 @@ def main(argv=None):
     worst_ms = max(r["ms_max"] for r in big)
     above = sum(r["moves"] - r["lower_bound"] for r in big) + \
         sum(a["above_bound"] for a in rooms.values())
-    figures = [
+    rows = [
         ("plan_ms_300_tables", "plan, 300 tables x 10, <= 3,000 players: largest ms",
          worst_ms),
         ("moves_above_bound", "moves above the lower bound (all rooms)", above),
     ]
-    status = {k: ("ok" if v < GOALS[k]["below"] else "MISSED") for k, _, v in figures}
-
+    status = {k: ("ok" if v < GOALS[k]["below"] else "MISSED") for k, _, v in rows}
     print("%-52s %10s %8s  %s" % ("figure", "value", "goal", "status"))
-    for k, label, v in figures:
+    for k, label, v in rows:
         print("%-52s %10s %8s  %s" % (label, v, "< %s" % GOALS[k]["below"], status[k]))
+    print()
+    fewest_figs = fewest_figures(fewest)
+    figures.print_table(fewest_figs)
     print()
     print("%-8s %6s %7s %6s %6s %6s %8s %8s" % ("profile", "busts", "players", "moves",
                                                  "bound", "broken", "ms med", "ms max"))
@@ -307,6 +465,19 @@ def main(argv=None):
             p, a["rooms"], a["rooms_with_moves"], a["moves"], a["lower_bound"],
             a["best_break_bound"], a["rooms_above_best_break"]))
     print()
+    print("%-8s %6s %6s %6s %7s %11s %12s %14s" % (
+        "nights", "count", "plans", "moves", "fewest", "worst plan", "moved again",
+        "tables broken"))
+    for key, rows in (("", fewest["steady_nights"]),
+                      (" (old)", fewest["steady_nights_announced_order"])):
+        for p, r in rows.items():
+            print("%-8s %6d %6d %6d %7d %11d %12d %14d" % (
+                p + key, r["nights"], r["plans"], r["moves"], r["fewest"],
+                r["worst_plan_above"], r["moved_again"], r["tables_broken"]))
+    print("(old: the announced break order alone, as before issue #13; worst plan: most "
+          "moves above the fewest in one plan; moved again: moves of a player who had "
+          "moved already that night)")
+    print()
     print("python -m tdhost plan, 300 tables after 300 busts: %.1f ms wall (interpreter "
           "start included)" % cli_ms)
 
@@ -315,8 +486,10 @@ def main(argv=None):
         "machine": platform.uname()._asdict(),
         "python": sys.version.split()[0],
         "seconds": round(time.perf_counter() - started, 1),
-        "goals": GOALS,
-        "figures": {k: {"value": v, "status": status[k]} for k, _, v in figures},
+        "goals": dict(GOALS, moved_vs_fewest=FEWEST_GOAL),
+        "figures": dict({k: {"value": v, "status": status[k]} for k, _, v in rows}, **{
+            f["key"]: {"value": f["value"], "status": f["status"]} for f in fewest_figs}),
+        "fewest": fewest,
         "room_300x10": big,
         "tournament": tour,
         "random_rooms": rooms,

@@ -34,7 +34,11 @@ Every figure is described in bench/README.md.  In short:
 9. Sync over MQTT (bench/sync_bench.py, in a subprocess, about 2 min): a level change's way to
    50, 200 and 500 boxes on the embedded broker and on Mosquitto (p50/p99), frames per second
    one host handles, bytes per status frame; under "sync" in results.json.
-10. The scale drill (bench/scale_bench.py, in a subprocess, about 10 min): `make scale`'s 300
+10. The balancing plan (bench/plan_bench.py --json, in a subprocess, about 10 s): players
+   moved against the fewest possible, on random rooms, rooms from random busts and steady
+   nights (30 tables of 9, one bust at a time); under "plan" in results.json.  The plan's own
+   timings are `python bench/plan_bench.py` alone (bench/plan_results.json).
+11. The scale drill (bench/scale_bench.py, in a subprocess, about 10 min): `make scale`'s 300
    tables on Mosquitto under faults: its checks, a level change's way to every box, wall time,
    room step and host poll p50/p99, frames through the broker; under "scale" in results.json.
 
@@ -72,6 +76,7 @@ ROOM = BENCH / "room_bench.py"
 HOST = BENCH / "host_bench.py"
 SYNC = BENCH / "sync_bench.py"
 SCALE = BENCH / "scale_bench.py"
+PLAN = BENCH / "plan_bench.py"
 SESSION = BENCH / "session200.jsonl"
 RESULTS = BENCH / "results.json"
 RUN_TIMEOUT_S = 180
@@ -390,6 +395,8 @@ def main() -> int:
     host = run_sub(HOST)
     print("  sync over MQTT: level changes to 50/200/500 boxes, host frames/s ...", flush=True)
     sync = run_sub(SYNC, 400)
+    print("  the balancing plan: players moved against the fewest possible ...", flush=True)
+    plan = run_sub(PLAN, 300)
     print("  the scale drill: 300 tables on Mosquitto under faults (about 10 min) ...",
           flush=True)
     scale = run_sub(SCALE, 1800)
@@ -449,6 +456,7 @@ def main() -> int:
             ("room", "the simulated room (bench/room_bench.py)", room),
             ("host", "the host's SQLite (bench/host_bench.py)", host),
             ("sync", "sync over MQTT (bench/sync_bench.py)", sync),
+            ("plan", "the balancing plan (bench/plan_bench.py)", plan),
             ("scale", "the scale drill (bench/scale_bench.py)", scale)]
     for key, what, d in subs:
         if "error" in d:

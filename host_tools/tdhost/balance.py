@@ -24,6 +24,7 @@ from tableclock.button import between, clockwise_from, must_wait
 from tdhost import house as _house
 
 ROOM_KEYS = ("profile", "seats_per_table", "seed", "tables")
+OPTIONAL_KEYS = ("moved",)  # players who have moved tables tonight (a tie-break)
 TABLE_KEYS = ("table", "seats", "button", "sb", "bb")
 MIN_SEATS, MAX_SEATS = 2, 10  # what a box accepts (docs/rules.md: a table has 2..10 seats)
 
@@ -42,11 +43,11 @@ def _fail(msg):
     raise PlanError(msg if msg.endswith(".") else msg + ".")
 
 
-def _keys(obj, required, where):
+def _keys(obj, required, where, optional=()):
     missing = [k for k in required if k not in obj]
     if missing:
         _fail("%s is missing %s" % (where, ", ".join(repr(k) for k in missing)))
-    extra = sorted(str(k) for k in obj if k not in required)
+    extra = sorted(str(k) for k in obj if k not in required and k not in optional)
     if extra:
         _fail("%s has unknown key%s %s (expected %s)" % (
             where, "s" if len(extra) > 1 else "", ", ".join(repr(k) for k in extra),
@@ -67,14 +68,16 @@ def _seat_no(v, n, what):
 def parse_room(room):
     """Check a plan input and return it normalised.
 
-    Returns {"profile", "seats_per_table", "seed", "tables"} with the tables sorted by
-    number, each {"table": int, "seats": {int seat: str player}, "button": int,
-    "sb": int or None, "bb": int}.  Raises PlanError (one sentence) on bad input.
+    Returns {"profile", "seats_per_table", "seed", "tables", "moved"} with the tables
+    sorted by number, each {"table": int, "seats": {int seat: str player}, "button": int,
+    "sb": int or None, "bb": int}, and "moved" the set of players who have moved tables
+    tonight (optional in the input; names not seated now are ignored).  Raises PlanError
+    (one sentence) on bad input.
     """
     if not isinstance(room, dict):
         _fail("the plan input must be a JSON object with keys %s"
               % ", ".join(repr(k) for k in ROOM_KEYS))
-    _keys(room, ROOM_KEYS, "the room")
+    _keys(room, ROOM_KEYS, "the room", OPTIONAL_KEYS)
     profile = room["profile"]
     try:
         _house.get(profile)
@@ -134,8 +137,12 @@ def parse_room(room):
         out.append({"table": num, "seats": seats, "button": button, "sb": sb, "bb": bb})
     if not where_is:
         _fail("the room has no players: nothing to balance")
+    moved = room.get("moved", [])
+    if not isinstance(moved, list) or not all(isinstance(p, str) for p in moved):
+        _fail("moved must be a list of the players who have moved tables tonight")
     out.sort(key=lambda t: t["table"])
-    return {"profile": profile, "seats_per_table": n, "seed": seed, "tables": out}
+    return {"profile": profile, "seats_per_table": n, "seed": seed, "tables": out,
+            "moved": {p for p in moved if p in where_is}}
 
 
 # ------------------------------------------------------------------ seats at one table
@@ -222,31 +229,25 @@ def break_order(numbers, house, seed):
     return sorted(numbers, key=key)
 
 
-def _water(t, count, cap, up, order):
-    """Move *count* units into (up) or out of (not up) the list t, evening it out."""
+def _water(t, count, cap, up, key):
+    """Move *count* units into (up) or out of (not up) the list t, evening it out; among
+    equal values the smallest key[i] goes first."""
     if count == 0:
         return t
     # A heap of the extreme values, one step at a time: count <= tables * spread.
     m = len(t)
-    if up:
-        heap = [(t[i], -order[i], i) for i in range(m) if t[i] < cap]
-    else:
-        heap = [(-t[i], order[i], i) for i in range(m) if t[i] > cap]
+    sign = 1 if up else -1
+    heap = [(sign * t[i], key[i], i) for i in range(m) if (t[i] < cap if up else t[i] > cap)]
     heapq.heapify(heap)
     for _ in range(count):
-        _, o, i = heapq.heappop(heap)
-        if up:
-            t[i] += 1
-            if t[i] < cap:
-                heapq.heappush(heap, (t[i], o, i))
-        else:
-            t[i] -= 1
-            if t[i] > cap:
-                heapq.heappush(heap, (-t[i], o, i))
+        _, k, i = heapq.heappop(heap)
+        t[i] += sign
+        if t[i] < cap if up else t[i] > cap:
+            heapq.heappush(heap, (sign * t[i], k, i))
     return t
 
 
-def targets(sizes, ranks, total, n, within):
+def targets(sizes, ranks, total, n, within, give=None):
     """Target sizes for the kept tables that need the fewest moves.
 
     *sizes* and *ranks* are lists over the kept tables (current players, position in the
@@ -256,8 +257,12 @@ def targets(sizes, ranks, total, n, within):
     one at a time where they are lowest (highest) until they sum to *total*; every such
     step costs exactly one move, so each window's cost is exact and the cheapest window
     is optimal (docs/balancing.md).  Ties: fewer moves, then a smaller spread, then the
-    lower window.
+    lower window.  Among tables of equal size the one breaking last (highest rank)
+    receives first, and the one with the smallest *give* key (default: its rank) gives
+    first.
     """
+    give = ranks if give is None else give
+    receive = [-r for r in ranks]
     best = None
     for low in range(0, n + 1):
         high = min(low + within, n)
@@ -267,9 +272,9 @@ def targets(sizes, ranks, total, n, within):
         t = [min(max(c, low), high) for c in sizes]
         diff = total - sum(t)
         if diff > 0:
-            t = _water(t, diff, high, True, ranks)
+            t = _water(t, diff, high, True, receive)
         elif diff < 0:
-            t = _water(t, -diff, low, False, ranks)
+            t = _water(t, -diff, low, False, give)
         out = sum(max(0, c - x) for c, x in zip(sizes, t))
         key = (out, max(t) - min(t), low)
         if best is None or key < best[0]:
@@ -298,6 +303,84 @@ def move_lower_bound(sizes, broken, n, within):
         lb = max(need_in, need_out)
         best = lb if best is None else min(best, lb)
     return best
+
+
+def _hist_bound(hist, moved, total, kept, n, within):
+    """move_lower_bound from a histogram: hist[c] kept tables hold c players, *moved*
+    players sit at broken tables, *kept* tables stay open."""
+    best = None
+    for low in range(0, n + 1):
+        high = min(low + within, n)
+        if not kept * low <= total <= kept * high:
+            continue
+        need_in = sum(hist[c] * (low - c) for c in range(low))
+        need_out = moved + sum(hist[c] * (c - high) for c in range(high + 1, n + 1))
+        lb = max(need_in, need_out)
+        best = lb if best is None else min(best, lb)
+    return best
+
+
+def fewest_move_breaks(sizes, order, count, n, within, repeat=None):
+    """The *count* tables of *order* (occupied tables, announced break order) to break so
+    that the plan needs the fewest moves.
+
+    Breaking the smallest tables is always cheapest: swapping a broken table for a
+    smaller kept one never raises either term of the lower bound (docs/balancing.md
+    §4), so the *count* smallest are a cheapest choice.  Among choices that cost the
+    same, tables whose players have moved tonight fewer times (*repeat*: {table: players
+    there who moved}) break first, then the announced order; swaps between size classes
+    that keep the cost are made while they improve that (each swap strictly improves
+    it, so this ends).
+    """
+    repeat = repeat or {}
+    pos = {t: i for i, t in enumerate(order)}
+
+    def key(t):
+        return (repeat.get(t, 0), pos[t])
+    total = sum(sizes[t] for t in order)
+    broken = sorted(order, key=lambda t: (sizes[t], key(t)))[:count]
+    if not broken or len(broken) == len(order):
+        return [t for t in order if t in set(broken)]
+    gone = set(broken)
+    kept_n = len(order) - count
+    hist = [0] * (n + 1)
+    for t in order:
+        if t not in gone:
+            hist[sizes[t]] += 1
+    moved = sum(sizes[t] for t in broken)
+    cost = _hist_bound(hist, moved, total, kept_n, n, within)
+    while True:
+        # the worst broken table and the best kept one of each size
+        worst, best = {}, {}
+        for t in order:
+            c = sizes[t]
+            if t in gone:
+                if c not in worst or key(t) > key(worst[c]):
+                    worst[c] = t
+            elif c not in best or key(t) < key(best[c]):
+                best[c] = t
+        swap = None  # the improving swap that brings in the best table
+        for a, i in worst.items():
+            for b, j in best.items():
+                if a == b or key(j) >= key(i):
+                    continue
+                if swap is not None and (key(j), [-x for x in key(i)]) >= \
+                        (key(swap[1]), [-x for x in key(swap[0])]):
+                    continue
+                hist[a] += 1
+                hist[b] -= 1
+                if _hist_bound(hist, moved - a + b, total, kept_n, n, within) == cost:
+                    swap = (i, j)
+                hist[a] -= 1
+                hist[b] += 1
+        if swap is None:
+            return [t for t in order if t in gone]
+        i, j = swap
+        gone.discard(i)
+        gone.add(j)
+        hist[sizes[i]] += 1
+        hist[sizes[j]] -= 1
+        moved += sizes[j] - sizes[i]
 
 
 # ------------------------------------------------------------------------------- plan
@@ -335,15 +418,26 @@ def plan(room):
     if len(occupied) >= 2 and total <= _house.final_size(house, n):
         return _final_table(room, order)
 
-    # Empty tables close at once; then the profile's order until the players fit.
+    # Empty tables close at once; then, until the players fit, the occupied tables that
+    # cost the fewest moves (lppl, us_free) or the next in the profile's order (wph).
     keep_count = max(1, -(-total // n))
-    broken = [t for t in order if not sizes[t]]
-    broken += occupied[:len(occupied) - keep_count]
+    within = _house.tolerance(house, keep_count)
+    moved = room["moved"]
+    repeat = {t: sum(1 for p in by_num[t]["seats"].values() if p in moved) for t in occupied}
+    count = len(occupied) - keep_count
+    if house["break_choice"] == "fewest_moves":
+        breaks = fewest_move_breaks(sizes, occupied, count, n, within, repeat)
+    else:
+        breaks = occupied[:count]
+    broken = [t for t in order if not sizes[t]] + breaks
     gone = set(broken)
     kept = [t for t in order if t not in gone]
     rank = {t: i for i, t in enumerate(order)}
-    within = _house.tolerance(house, len(kept))
-    tgt = targets([sizes[t] for t in kept], [rank[t] for t in kept], total, n, within)
+    # among tables of equal size, one whose next mover has moved tonight gives last
+    first_moved = {t: bool(by_num[t]["seats"]) and
+                   by_num[t]["seats"][movers_order(by_num[t], n)[0]] in moved for t in kept}
+    tgt = targets([sizes[t] for t in kept], [rank[t] for t in kept], total, n, within,
+                  [(first_moved[t], rank[t]) for t in kept])
     target = dict(zip(kept, tgt))
 
     # Who moves: balancing movers (givers by number), then broken tables (break order).

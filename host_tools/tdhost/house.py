@@ -14,6 +14,11 @@ break_order     which table breaks first when the players fit one table fewer:
                 "highest"  the highest table number first
                 "random"   a random order fixed by the room's seed (TDA RP-19); the
                            order of two tables never changes while both are open
+break_choice    which occupied tables break when the players fit one table fewer:
+                "fewest_moves"  the tables whose closing costs the fewest moves; among
+                           choices that cost the same, tables whose players have moved
+                           tonight least, then break_order (the announced order)
+                "order"    simply the next ones in break_order (TDA RP-19's preset order)
 break_seating   where players from a broken table sit:
                 "worst"    like balancing moves: the worst positions of the receiving
                            table, in their moving order (the table is chosen by seeded draw)
@@ -33,6 +38,7 @@ HOUSE = {
         "within_early": 1,
         "narrow_at_tables": None,
         "break_order": "highest",
+        "break_choice": "fewest_moves",
         "break_seating": "worst",
         "final_table_size": None,
     },
@@ -41,6 +47,7 @@ HOUSE = {
         "within_early": 1,
         "narrow_at_tables": None,
         "break_order": "highest",
+        "break_choice": "fewest_moves",
         "break_seating": "worst",
         "final_table_size": None,
     },
@@ -49,6 +56,7 @@ HOUSE = {
         "within_early": 2,
         "narrow_at_tables": 3,
         "break_order": "random",
+        "break_choice": "order",
         "break_seating": "draw",
         "final_table_size": 10,
     },

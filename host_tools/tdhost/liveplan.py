@@ -11,7 +11,9 @@ docs/balancing.md for the plan itself).
   sense at that table; otherwise -- no box, no status yet -- the positions the box would
   deal its first hand with from the draw's button (``tableclock.button.first_positions``),
   i.e. as if that table had just played its first hand;
-- the tables closed by an earlier ``break_table`` are left out once empty.
+- the tables closed by an earlier ``break_table`` are left out once empty;
+- **who has moved tonight** (``moved``, a tie-break of the plan): every player with a
+  ``move_out`` that was not cancelled.
 
 ``moves`` turns a plan into instructions: ``break_table`` to each newly broken table and
 a ``move_out`` per move (its ``receive`` follows once the player has left: tdhost.livemoves),
@@ -119,7 +121,13 @@ def room(t, statuses, seed, moving=None):
         tables.append({"table": tb, "seats": {str(s): p for s, p in sorted(seats.items())},
                        "button": b, "sb": sb, "bb": bb})
     return {"profile": t.setup["profile"], "seats_per_table": t.setup["seats_per_table"],
-            "seed": seed, "tables": tables}
+            "seed": seed, "tables": tables, "moved": moved_tonight(t)}
+
+
+def moved_tonight(t):
+    """Players who have moved tables tonight: a ``move_out`` of theirs not cancelled."""
+    return sorted({r["player"] for r in t.instrs.values()
+                   if r["action"] == "move_out" and r.get("player") and not _ins.cancelled(r)})
 
 
 def stack_at(statuses, table, seat):

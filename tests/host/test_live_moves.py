@@ -518,3 +518,20 @@ def test_a_player_the_td_busts_while_walking_but_already_seated_is_taken_out(tmp
     assert sorted(b1.table.stacks) == sorted(room.live.t.seating()[1])
     assert _notices(room) == []  # the take-out's report is expected
     assert [p for p in room.pending() if p["action"] == "take_out"] == []
+
+
+def test_the_plan_input_names_the_players_who_have_moved_tonight(tmp_path):
+    """Issue #13: among plans that move as few players, the plan spares a player who has
+    moved tables tonight; the live host tells it who has (every move_out not cancelled)."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    name = room.live.t.instrs[out["id"]]["player"]
+    t = room.live.t
+    assert _plan.moved_tonight(t) == [name]
+    assert _plan.room(t, room.live.statuses(), 1)["moved"] == [name]
+    # ... and still once the move is made
+    for _ in range(2):
+        carry_out(room)
+        room.run(2000)
+    assert room.pending() == [] and list(room.live.t.get(name).seat) == t.instrs[out["id"]]["to"]
+    assert _plan.moved_tonight(room.live.t) == [name]

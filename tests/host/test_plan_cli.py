@@ -118,6 +118,53 @@ def test_lppl_breaks_the_highest_table_when_the_players_fit_one_table_fewer():
     assert [m["player"] for m in out["moves"]] == ["C5", "C2"]
 
 
+@pytest.mark.parametrize("profile", ["lppl", "us_free"])
+def test_breaks_the_table_that_costs_the_fewest_moves(profile):
+    # 16 players on three 8-seat tables (3, 7, 6) fit two.  Breaking table 3 (the highest
+    # number) costs 6 moves (its 6 players, and table 1 takes 5 of them and table 2 one);
+    # breaking table 1 costs 3: its 3 players fill tables 2 and 3 to 8 each.
+    r = room(profile, 8, table(1, [1, 4, 6], 1, 4, 6), table(2, range(1, 8), 1, 2, 3),
+             table(3, range(1, 7), 1, 2, 3))
+    out = balance.plan(r)
+    assert out["broken"] == [1] and len(out["moves"]) == 3
+    # the movers go in moving order from table 1's next BB (last BB seat 6: A1, A4, A6)
+    assert [m["player"] for m in out["moves"]] == ["A1", "A4", "A6"]
+    # wph keeps the TDA's preset random order (RP-19): the seed decides, not the cost
+    wph = {balance.plan(dict(r, profile="wph", seed=seed))["broken"][0] for seed in range(20)}
+    assert wph == {1, 2, 3}
+
+
+def test_equal_cost_breaks_the_announced_order_then_spares_players_moved_tonight():
+    # 15 players on three 8-seat tables (7, 4, 4) fit two: breaking table 2 or table 3
+    # costs 4 moves either way.  The announced order (highest number first) breaks 3,
+    # unless a player at table 3 has already moved tables tonight and nobody at table 2
+    # has.
+    r = room("lppl", 8, table(1, range(1, 8), 1, 2, 3), table(2, [1, 3, 5, 7], 1, 3, 5),
+             table(3, [2, 4, 6, 8], 2, 4, 6))
+    assert balance.plan(r)["broken"] == [3]
+    assert balance.plan(dict(r, moved=["C4"]))["broken"] == [2]
+    assert balance.plan(dict(r, moved=["C4", "B1"]))["broken"] == [3]
+    assert len(balance.plan(dict(r, moved=["C4"]))["moves"]) == 4
+
+
+def test_equal_givers_spare_a_player_moved_tonight():
+    # 23 players on three 8-seat tables (8, 8, 7): within one already, nothing moves.
+    # After a bust at table 3 (8, 8, 6) one of the full tables gives one player: table 2
+    # (of the two, it breaks sooner in the announced order) unless its next BB, B4 (last
+    # BB seat 3), has moved tables tonight; then table 1 gives its next BB, A4.
+    r = room("lppl", 8, table(1, range(1, 9), 1, 2, 3), table(2, range(1, 9), 1, 2, 3),
+             table(3, range(1, 7), 1, 2, 3))
+    assert [m["player"] for m in balance.plan(r)["moves"]] == ["B4"]
+    assert [m["player"] for m in balance.plan(dict(r, moved=["B4"]))["moves"]] == ["A4"]
+    assert [m["player"] for m in balance.plan(dict(r, moved=["B5"]))["moves"]] == ["B4"]
+
+
+def test_moved_must_be_a_list_of_names():
+    r = room("lppl", 8, table(1, range(1, 9), 1, 2, 3), table(2, range(1, 7), 1, 2, 3))
+    with pytest.raises(balance.PlanError, match="moved must be a list"):
+        balance.plan(dict(r, moved="A4"))
+
+
 def test_lppl_does_not_break_while_players_do_not_fit():
     r = room("lppl", 8, table(1, range(1, 9), 1, 2, 3), table(2, range(1, 9), 1, 2, 3),
              table(3, [1], 5, 6, 7))

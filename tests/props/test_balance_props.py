@@ -208,9 +208,7 @@ def test_breaking_exactly_when_players_fit_fewer_tables(case):
     # empty tables always close; occupied ones in the profile's order
     assert {t for t, c in sizes.items() if not c} <= set(result["broken"])
     broken_occ = [t for t in result["broken"] if sizes[t]]
-    if hs["break_order"] == "highest":
-        assert sorted(broken_occ) == occupied[len(occupied) - len(broken_occ):]
-    else:
+    if hs["break_choice"] == "order":  # wph: the TDA's preset random order
         order = balance.break_order(occupied, hs, room["seed"])
         assert sorted(broken_occ) == sorted(order[:len(broken_occ)])
 
@@ -252,6 +250,70 @@ def test_moves_equal_the_lower_bound(case):
     assert len(result["moves"]) == lb
     if len(occ) <= 4:
         assert lb == brute_force_min_moves(sizes, set(result["broken"]), n, within)
+
+
+def fewest_over_break_choices(room, result):
+    """(fewest moves over every choice of the same number of occupied tables to break,
+    [the choices that reach it]), by brute force: every combination, and for up to four
+    kept tables every target vector (brute_force_min_moves), else the bound formula
+    (itself checked against the brute force in test_lower_bound_formula_matches_...)."""
+    n = room["seats_per_table"]
+    sizes = sizes_of(room)
+    empty = {t for t, c in sizes.items() if not c}
+    occupied = sorted(t for t, c in sizes.items() if c)
+    k = len([t for t in result["broken"] if sizes[t]])
+    _, hs = house.get(room["profile"])
+    within = house.tolerance(hs, len(occupied) - k)
+    costs = {}
+    for combo in itertools.combinations(occupied, k):
+        broken = empty | set(combo)
+        if len(occupied) - k <= 4:
+            costs[combo] = brute_force_min_moves(sizes, broken, n, within)
+        else:
+            costs[combo] = balance.move_lower_bound(sizes, broken, n, within)
+    best = min(c for c in costs.values() if c is not None)
+    return best, [set(c) for c, v in costs.items() if v == best]
+
+
+def with_moved(room, seed):
+    """*room* with a random few of its players marked as moved tonight."""
+    rnd = random.Random(seed)
+    players = sorted(p for t in room["tables"] for p in t["seats"].values())
+    return dict(room, moved=rnd.sample(players, rnd.randint(0, len(players) // 2)))
+
+
+@props(1500)
+@given(rooms(), st.integers(0, 3))
+def test_breaks_the_tables_that_cost_fewest_moves(case, moved_seed):
+    """lppl, us_free: no choice of tables to break needs fewer moves (issue #13); among
+    choices that cost the same, no single swap of a broken table for a kept one moves
+    fewer players who have moved tonight, or (as many) follows the announced order
+    (highest number first) better.  wph keeps its preset random order."""
+    room, _ = case
+    if moved_seed:
+        room = with_moved(room, moved_seed)
+    _, hs = house.get(room["profile"])
+    result = balance.plan(room)
+    if result["final_table"] or room["profile"] == "wph":
+        return
+    sizes = sizes_of(room)
+    occupied = [t for t, c in sizes.items() if c]
+    if len(occupied) > 12:
+        return
+    best, cheapest = fewest_over_break_choices(room, result)
+    assert len(result["moves"]) == best, (sizes, result["broken"], best)
+    broken = {t for t in result["broken"] if sizes[t]}
+    assert broken in cheapest
+    moved = set(room.get("moved", ()))
+    by_num = {t["table"]: t for t in room["tables"]}
+
+    def key(t):  # players there who moved tonight, then the announced order
+        return (sum(p in moved for p in by_num[t]["seats"].values()), -t)
+    for i in broken:
+        for j in set(occupied) - broken:
+            if (broken - {i}) | {j} in cheapest:
+                assert key(j) >= key(i), ("breaking %d instead of %d costs the same "
+                                          "and is preferred" % (j, i), sizes, moved)
 
 
 @props(1500)
