@@ -465,13 +465,13 @@ def main(argv=None):
             p, a["rooms"], a["rooms_with_moves"], a["moves"], a["lower_bound"],
             a["best_break_bound"], a["rooms_above_best_break"]))
     print()
-    print("%-8s %6s %6s %6s %7s %11s %12s %14s" % (
+    print("%-13s %6s %6s %6s %7s %11s %12s %14s" % (
         "nights", "count", "plans", "moves", "fewest", "worst plan", "moved again",
         "tables broken"))
-    for key, rows in (("", fewest["steady_nights"]),
+    for key, night in (("", fewest["steady_nights"]),
                       (" (old)", fewest["steady_nights_announced_order"])):
-        for p, r in rows.items():
-            print("%-8s %6d %6d %6d %7d %11d %12d %14d" % (
+        for p, r in night.items():
+            print("%-13s %6d %6d %6d %7d %11d %12d %14d" % (
                 p + key, r["nights"], r["plans"], r["moves"], r["fewest"],
                 r["worst_plan_above"], r["moved_again"], r["tables_broken"]))
     print("(old: the announced break order alone, as before issue #13; worst plan: most "
