@@ -25,6 +25,15 @@ break_seating   where players from a broken table sit:
                 "draw"     a seeded random draw of table and seat (TDA 7 "players from
                            broken tables can get any seat ... except between the SB and
                            button")
+join_seating    where a player joining a table on the live night sits (a latecomer, a
+                player seated elsewhere; tdhost.liveplan.joining_seat):
+                "worst"    the first free seat clockwise after the last BB seat (LPPL
+                           ¶45 "join from the Big Blind position or the next available
+                           seat to the left of the Big Blind")
+                "dealt_in" a seeded draw among the free seats where the box deals them
+                           in at once (WPH 7 "can get any seat ... and be dealt in, except
+                           between the SB and button")
+                "draw"     the seeded draw of a free seat (no rule in the text)
 final_table_size  the room combines to one table when this many players remain (None:
                 the table size, i.e. as soon as everybody fits one table); never more
                 than the room's seats_per_table
@@ -40,6 +49,7 @@ HOUSE = {
         "break_order": "highest",
         "break_choice": "fewest_moves",
         "break_seating": "worst",
+        "join_seating": "worst",
         "final_table_size": None,
     },
     "us_free": {
@@ -49,6 +59,7 @@ HOUSE = {
         "break_order": "highest",
         "break_choice": "fewest_moves",
         "break_seating": "worst",
+        "join_seating": "draw",
         "final_table_size": None,
     },
     "wph": {
@@ -58,6 +69,7 @@ HOUSE = {
         "break_order": "random",
         "break_choice": "order",
         "break_seating": "draw",
+        "join_seating": "dealt_in",
         "final_table_size": 10,
     },
 }

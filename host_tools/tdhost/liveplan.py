@@ -22,8 +22,10 @@ one player), a player whose own ``receive`` is not carried out yet (a latecomer,
 sent back to their seat: not at the table yet) and a seat kept for a standby player.
 """
 
+import random
+
 from tableclock.button import between, first_positions
-from tdhost import instructions as _ins
+from tdhost import balance as _balance, house as _house, instructions as _ins
 
 
 def broken_tables(t):
@@ -74,16 +76,54 @@ def new_seat(live, t, name, seq, spare=None, exclude=()):
     player whose seat was refused (docs/host.md §10.6): never at a broken table, nor in a
     seat a pending move heads for, nor in *exclude*; with every table full, a spare box
     (*spare*: ``spare_tables``, found when None) before a new number -- which has no box:
-    *note* says so."""
+    *note* says so.  The table is the emptiest (``League.pick_seat``); the seat there
+    follows the profile's ``join_seating`` (``joining_seat``)."""
     closed = broken_tables(t)
     if spare is None:
         spare = spare_tables(live, t)
-    seat = t.pick_seat(name, seq, exclude=taken_seats(t) + [tuple(x) for x in exclude],
-                       closed=closed, spare=spare)
+    excluded = taken_seats(t) + [tuple(x) for x in exclude]
+    seat = t.pick_seat(name, seq, exclude=excluded, closed=closed, spare=spare)
+    better = joining_seat(live, t, seat[0], excluded, "%s|%s" % (seq, name))
+    if better is not None:
+        seat = [seat[0], better]
     used = t.tables_used | set(t.seating())
     if seat[0] not in used and live.link_for(seat[0]) is None:
         return seat, "table %d has no box: confirm its instructions in the console" % seat[0]
     return seat, None
+
+
+def joining_seat(live, t, table, excluded, salt):
+    """The seat at *table* for a player joining it (a latecomer, a player seated elsewhere)
+    by the profile's ``join_seating`` (tdhost.house), from the table's last positions
+    (``positions``: its box's last status); None to keep the draw's seat (``draw``, or a
+    table with fewer than two players: no positions to go by).
+
+    ``worst`` (LPPL ¶45 "New players joining a table join from the Big Blind position or
+    the next available seat to the left of the Big Blind"): the first free seat clockwise
+    after the last BB seat, as for a balancing move (tdhost.balance.bb_soonest_seats).
+    ``dealt_in`` (WPH 7 "can get any seat ... and be dealt in, except between the SB and
+    button"): a seeded draw among the free seats where the box deals them in at once
+    (tdhost.balance.draw_seats with the profile's wait zone)."""
+    box, hs = _house.get(t.setup["profile"])
+    how = hs["join_seating"]
+    seating = seating_after_moves(t).get(table, {})
+    if how == "draw" or len(seating) < 2:
+        return None
+    n = t.setup["seats_per_table"]
+    b, sb, bb = positions(t, table, seating, live.statuses().get(table))
+    occupied = set(seating) | set(t.seating().get(table, {}))
+    blocked = occupied | {s for tb, s in list(excluded) + list(t.offered_seats())
+                          if tb == table}
+    room_table = {"seats": dict.fromkeys(occupied, ""), "button": b, "sb": sb, "bb": bb}
+    if how == "worst":
+        free = [s for s in _balance.bb_soonest_seats(room_table, n) if s not in blocked]
+        return free[0] if free else None
+    ok, fallback = _balance.draw_seats(room_table, n, box["wait_zone"])
+    ok = [s for s in ok if s not in blocked]
+    if ok:
+        return random.Random("%s|join|%s" % (t.number, salt)).choice(ok)
+    fallback = [s for s in fallback if s not in blocked]
+    return fallback[0] if fallback else None
 
 
 def _ok(v, n):

@@ -100,13 +100,14 @@ def test_an_arrival_before_the_tables_first_hand_comes_with_the_seating(tmp_path
 
 def _broken_room(tmp_path, spare=None):
     """US free league (10 seats a table, late registration until level 4 with the full
-    stack): 21 players at three tables of 7; one out leaves 20, which fit two tables:
-    table 3 breaks into tables 1 and 2 (10 and 10) and stays, empty, with its box linked.
-    *spare*: a box for that table number, linked and without players."""
+    stack): 21 players at three tables of 7; one out at table 3 leaves 20, which fit two
+    tables: table 3, the smallest, breaks into tables 1 and 2 (10 and 10) and stays, empty,
+    with its box linked.  *spare*: a box for that table number, linked and without
+    players."""
     room = Room(tmp_path, example="us_free", n=21)
-    b1 = room.boxes[1]
-    seats = sorted(b1.table.stacks)
-    allin(b1, [seats[0]], seats[-1])
+    b3 = room.boxes[3]
+    seats = sorted(b3.table.stacks)
+    allin(b3, [seats[0]], seats[-1])
     room.run(3000)
     for _ in range(2):
         carry_out(room, ("break_table", "move_out", "receive"))
@@ -184,3 +185,32 @@ def test_a_latecomer_whose_seat_the_box_refuses_gets_another(tmp_path):
     room.boxes[5].done(again[0]["id"])  # (a spare box holds no table until two sit down)
     room.run(1000)
     assert [p for p in room.pending() if p["player"] == "Ada"] == []
+
+
+def test_an_lppl_latecomer_joins_from_the_big_blind_position(tmp_path):
+    """LPPL ¶45: "New players joining a table join from the Big Blind position or the next
+    available seat to the left of the Big Blind".  Table 1 (seats 1-4, 7, 8; the emptiest)
+    has dealt one hand: button 1, SB 2, BB 3.  The next BB is seat 4, so the latecomer
+    takes seat 5, the next free seat to its left (the draw alone gave seat 6, a seat
+    further from the blinds), is dealt in at once and posts the big blind in the hand
+    after next."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    assert sorted(room.live.t.seating()[1]) == [1, 2, 3, 4, 7, 8]
+    fold_round(b1)
+    room.run(1000)
+    st = room.live.statuses()[1]
+    assert (st["button"], st["sb_seat"], st["bb_seat"]) == (1, 2, 3)
+    room.wait(T0_MS + 20 * 60000 - room.now)  # level 2: 1500 chips, no dead BB
+    res = room.live.act("late", {"name": "Ada"})
+    assert room.table_of("Ada") == (1, 5)
+    assert res["text"].endswith("1500 chips at table 1 seat 5."), res["text"]
+    room.run(1000)
+    carry_out(room, ("receive",))
+    room.run(1000)
+    assert b1.table.stacks[5] == 1500
+    bbs = []
+    for _ in range(2):
+        fold_round(b1)
+        bbs.append(b1.table.state()["bb_seat"])
+    assert bbs == [4, 5]

@@ -3,6 +3,7 @@ seats offered to standby players kept, each table's button and blinds from its b
 a table without one, from the draw (docs/host.md "The live night", §10.5)."""
 
 from hostutil import Night
+from liveroom import Room
 
 from tdhost import balance, liveplan
 
@@ -49,3 +50,29 @@ def test_button_and_blinds_from_the_box_or_from_the_draw():
     assert liveplan.positions(t, 1, seats1, {"button": 3, "sb_seat": 4, "bb_seat": 3}) == expect
     # one player left: the big blind on the next seat, no small blind
     assert liveplan.positions(t, 1, {5: "Ann"}, None) == (5, None, 6)
+
+
+class _Live:
+    """The one thing joining_seat asks of the live host: each box's last status."""
+
+    def __init__(self, statuses):
+        self._st = statuses
+
+    def statuses(self):
+        return self._st
+
+
+def test_a_wph_player_joining_is_dealt_in_at_once(tmp_path):
+    """WPH 7: "New players entering the tournament ... can get any seat including the small
+    or big blind or the button and be dealt in, except between the SB and button".  Table
+    1 has seats 2 and 5 free; its last hand had the button on 10, the SB on 1, the BB on 3,
+    so the next hand's button is seat 1 and its SB seat 3: seat 2 lies between them.  Every
+    draw gives seat 5."""
+    room = Room(tmp_path, example="wph", n=25, seed=7, boxes=False)
+    t = room.live.t
+    assert sorted(t.seating()[1]) == [1, 3, 4, 6, 7, 8, 9, 10]
+    live = _Live({1: {"button": 10, "sb_seat": 1, "bb_seat": 3}})
+    seats = {liveplan.joining_seat(live, t, 1, [], salt) for salt in range(30)}
+    assert seats == {5}
+    # a seat the draw must not give (a pending move heads there) is never the answer
+    assert liveplan.joining_seat(live, t, 1, [(1, 5)], 0) == 2

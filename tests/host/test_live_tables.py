@@ -90,15 +90,15 @@ def test_equal_chips_in_one_hand_finish_by_the_boxs_showdown(tmp_path):
 
 
 def test_a_table_breaks_when_the_players_fit_one_table_fewer(tmp_path):
-    """17 players at three 8-seat tables (6, 6, 5); one out leaves 16: LPPL breaks the
-    highest-numbered table (docs/balancing.md) and its players fill tables 1 and 2."""
+    """17 players at three 8-seat tables (5, 6, 6); one out at table 3 leaves 16 (5, 6, 5):
+    closing table 1 or table 3 moves 5 players either way, and LPPL breaks the highest
+    number on such a tie (docs/balancing.md); its players fill tables 1 and 2."""
     room = Room(tmp_path, n=17)
-    assert sorted(room.sizes().values()) == [5, 6, 6]
-    b1 = room.boxes[1]
-    seats = sorted(b1.table.stacks)
-    allin(b1, [seats[0]], seats[-1])
-    room.run(3000)
+    assert room.sizes() == {1: 5, 2: 6, 3: 6}
     b3 = room.boxes[3]
+    seats = sorted(b3.table.stacks)
+    allin(b3, [seats[0]], seats[-1])
+    room.run(3000)
     assert [i["action"] for i in b3.got][:1] == ["break_table"]
     players3 = sorted(room.live.t.seating()[3].values())
     outs = b3.instructions("move_out")
@@ -234,8 +234,9 @@ def _a_move_into_table_3(room):
 
 
 def test_a_breaking_table_cancels_the_moves_still_on_their_way_to_it(tmp_path):
-    """A player sent to table 3 has not left yet when the room shrinks to two tables:
-    LPPL breaks the highest-numbered table, so that move is cancelled at both boxes' ends
+    """A player sent to table 3 has not left yet when the room shrinks to two tables, after
+    more busts at table 3: LPPL breaks the table that moves the fewest players, table 3
+    (the smallest), so that move is cancelled at both boxes' ends
     (the player would sit down at a breaking table and move again) and the break plan seats
     the player from where they still are; nothing is planned into table 3."""
     room = Room(tmp_path, n=20)
@@ -243,11 +244,10 @@ def test_a_breaking_table_cancels_the_moves_still_on_their_way_to_it(tmp_path):
     first = _a_move_into_table_3(room)
     mover = first["player"]
     left = sum(room.sizes().values())
-    while left > 16:  # busts away from table 3 and the mover: 16 fit two tables of 8
-        tb = max((tb for tb in (1, 2)), key=lambda tb: room.sizes()[tb])
-        box = room.boxes[tb]
-        seats = sorted(s for s in box.table.stacks if room.live.t.seating()[tb].get(s) != mover)
-        allin(box, [seats[0]], seats[-1])
+    b3 = room.boxes[3]
+    while left > 16:  # busts at table 3 (the mover is not there yet): 16 fit two tables
+        seats = sorted(b3.table.stacks)
+        allin(b3, [seats[0]], seats[-1])
         room.run(3000)
         left -= 1
     snap = room.live.snapshot()
@@ -359,21 +359,22 @@ def test_a_move_out_done_after_the_final_draw_brings_its_chips_to_the_final_tabl
 
 def test_a_move_called_off_after_the_player_left_sends_them_back_to_their_seat(tmp_path):
     """The source box carried out a move_out the host had just called off (a new plan broke
-    the destination table: LPPL breaks the highest-numbered table when the players fit one
-    fewer); its withdraw came too late ("already carried out").  The player, still in,
-    gets a receive back to their league seat with the chips the box answered."""
+    the destination table, after busts there: LPPL breaks the table that moves the fewest
+    players when the players fit one fewer); its withdraw came too late ("already carried
+    out").  The player, still in, gets a receive back to their league seat with the chips
+    the box answered."""
     room = Room(tmp_path, n=20)
     first = _a_move_into_table_3(room)
     mover, src = first["player"], room.boxes[first["table"]]
-    other = room.boxes[({1, 2} - {src.number}).pop()]
+    b3 = room.boxes[3]
     got = [i for i in src.got if i["id"] == first["id"]][0]
     left = sum(room.sizes().values())
-    while left > 16:  # busts at the other table: 16 fit two tables of 8
-        seats = sorted(other.table.stacks)
+    while left > 16:  # busts at table 3: 16 fit two tables of 8
+        seats = sorted(b3.table.stacks)
         if left == 17:  # the last one: the source box carries out the move, unheard
             _frozen(room, src)
             stack = src.leave(got)
-        allin(other, [seats[0]], seats[-1])
+        allin(b3, [seats[0]], seats[-1])
         room.run(3000)
         left -= 1
     t = room.live.t
@@ -444,26 +445,27 @@ def test_a_hand_running_through_the_final_draw_busts_the_player_at_its_old_seat(
 
 
 def test_a_player_refused_after_leaving_a_broken_table_gets_another_seat(tmp_path):
-    """Table 3 breaks (17 players at 6, 6, 5; two out in one hand at table 1 or 2 leave 15,
-    who fit two tables of 8) and its players leave it; the box of one destination refuses
-    a receive ("Seat N is taken": a player it still holds).  The player cannot go back to
-    a broken table, so the host seats them elsewhere at once -- the league's move (by the
-    host) and a receive of their own with the chips they left with, never at the refused
-    seat -- and box and league agree again (the scale drill's stranded player, whose
-    broken table was asked to move them out again and again)."""
+    """Table 3 breaks (17 players at 5, 6, 6; two out in one hand at table 3 leave 15, who
+    fit two tables of 8, and table 3 is the smallest) and its players leave it; the box of
+    one destination refuses a receive ("Seat N is taken": a player it still holds).  The
+    player cannot go back to a broken table, so the host seats them elsewhere at once --
+    the league's move (by the host) and a receive of their own with the chips they left
+    with, never at the refused seat -- and box and league agree again (the scale drill's
+    stranded player, whose broken table was asked to move them out again and again)."""
     room = Room(tmp_path, n=17)
-    assert sorted(room.sizes().values()) == [5, 6, 6]
-    b1 = room.boxes[1]
-    seats = sorted(b1.table.stacks)
-    allin(b1, seats[:2], seats[-1])
+    assert room.sizes() == {1: 5, 2: 6, 3: 6}
+    b3 = room.boxes[3]
+    seats = sorted(b3.table.stacks)
+    allin(b3, seats[:2], seats[-1])
     room.run(3000)
     assert room.live.snapshot()["broken"] == [3]
+    left_with = {b3.link.names[str(s)]: c for s, c in b3.table.stacks.items()}
     carry_out(room, ("break_table", "move_out"))
     room.run(3000)
     dst = next(b for b in (room.boxes[1], room.boxes[2]) if b.instructions("receive"))
     refused = dst.instructions("receive")[0]
     name, chips = refused["name"], refused["stack"]
-    assert chips == 3000  # nobody at table 3 played a hand: the LPPL starting stack
+    assert chips == left_with[name]  # what they had at table 3
     dst.done(refused["id"], "refused", "Seat %d is taken" % refused["seat"])
     room.run(3000)
     t = room.live.t
@@ -476,12 +478,13 @@ def test_a_player_refused_after_leaving_a_broken_table_gets_another_seat(tmp_pat
     mine = [r for r in t.instrs.values() if r["action"] == "receive" and r["player"] == name
             and _ins.state(r) not in ("cancelled", "refused")]
     assert [(r["table"], r["body"]["seat"], r["body"]["stack"], r["move"]) for r in mine] == [
-        (new[0], new[1], 3000, None)]
+        (new[0], new[1], chips, None)]
     notes = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
     assert notes[-1] == (
         "%s left table 3 seat %d, but table %d refused them (Seat %d is taken); table 3 is "
-        "broken: seat %s at table %d seat %d with 3000 chips" % (
-            name, moves[0]["from"][1], dst.number, refused["seat"], name, new[0], new[1]))
+        "broken: seat %s at table %d seat %d with %d chips" % (
+            name, moves[0]["from"][1], dst.number, refused["seat"], name, new[0], new[1],
+            chips))
     for _ in range(2):  # the other receives, and theirs
         carry_out(room, ("receive",))
         room.run(3000)
@@ -489,7 +492,7 @@ def test_a_player_refused_after_leaving_a_broken_table_gets_another_seat(tmp_pat
     assert sorted(room.sizes().values()) == [7, 8]
     for tb in (1, 2):  # every box has a player in each seat the league fills, and no other
         assert sorted(room.boxes[tb].table.stacks) == sorted(room.live.t.seating()[tb])
-    assert room.boxes[new[0]].table.stacks[new[1]] == 3000
+    assert room.boxes[new[0]].table.stacks[new[1]] == chips
 
 
 def test_the_tds_bust_takes_the_seat_out_at_the_box_and_its_report_is_no_news(tmp_path):
