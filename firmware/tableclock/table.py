@@ -449,7 +449,7 @@ class Table:
         if self.hold == HFH:
             raise Refused("Hand for hand: wait for the TD")
         if self.hold == REDRAW:
-            raise Refused("Final table: wait for the new seats")
+            raise Refused("Re-draw: wait for the TD")
         if self.moves:
             m = self.moves[0]
             raise Refused("First the TD's %s at seat %d" % (

@@ -51,10 +51,11 @@ Actions (the instruction's own fields in braces):
 - ``break_table``: no new hand here (``hold`` BROKEN); the players' moves
   come as ``move_out``s.  ``message``: nothing at the table.
 - ``redraw`` (the final table's seats drawn again: LPPL ¶47, docs/host.md
-  §10.7): ``hold`` REDRAW, kept in the power-loss record; the link then
-  builds the table anew from the host's next ``seating`` -- names, stacks,
-  the button of the final draw -- once no hand runs, keeping the clock
-  (tcbox/linkhost.py ``seating``).  On a broken table: nothing.
+  §10.7; or a re-draw for the deal when two or more players joined: US 2):
+  ``hold`` REDRAW, kept in the power-loss record; the link then builds the
+  table anew from the host's next ``seating`` -- names, stacks, the drawn
+  button -- once no hand runs, keeping the clock (tcbox/linkhost.py
+  ``seating``).  On a broken table: nothing.
 - ``hand_for_hand_start``: ``hold`` HFH; a hand running finishes, then
   "New hand" is refused until ``next_hand`` (HFH_ONE: exactly one hand may
   start, then HFH again); ``hand_for_hand_stop`` ends it.

@@ -180,7 +180,7 @@ HOLDS = {
     "hfh": "HAND FOR HAND",
     "hfh1": "HAND FOR HAND: DEAL",
     "broken": "TABLE BROKEN",
-    "redraw": "FINAL TABLE: NEW SEATS",
+    "redraw": "RE-DRAW: WAIT FOR TD",
 }
 
 

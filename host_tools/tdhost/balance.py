@@ -383,6 +383,20 @@ def fewest_move_breaks(sizes, order, count, n, within, repeat=None):
         moved += sizes[j] - sizes[i]
 
 
+def redraw_tables(result, house):
+    """Tables that re-draw for the deal after *result* (a plan): those that receive at
+    least the profile's ``redraw_at_joins`` players (us_free: 2, US 2 "*If 2 or more
+    players are moved to a new table, all players on that table re-draw for deal*");
+    none for a final table (it is drawn anew) or a profile without the rule."""
+    need = house.get("redraw_at_joins")
+    if not need or result["final_table"]:
+        return []
+    count = {}
+    for m in result["moves"]:
+        count[m["to"]["table"]] = count.get(m["to"]["table"], 0) + 1
+    return sorted(t for t, c in count.items() if c >= need)
+
+
 # ------------------------------------------------------------------------------- plan
 
 def _rng(seed, what):

@@ -34,6 +34,10 @@ join_seating    where a player joining a table on the live night sits (a latecom
                            in at once (WPH 7 "can get any seat ... and be dealt in, except
                            between the SB and button")
                 "draw"     the seeded draw of a free seat (no rule in the text)
+redraw_at_joins  when this many players join one table in one plan, everybody at that
+                table re-draws for the deal (None: never; us_free: 2, US 2 "If 2 or more
+                players are moved to a new table, all players on that table re-draw for
+                deal"; tdhost.liveredraw)
 final_table_size  the room combines to one table when this many players remain (None:
                 the table size, i.e. as soon as everybody fits one table); never more
                 than the room's seats_per_table
@@ -50,6 +54,7 @@ HOUSE = {
         "break_choice": "fewest_moves",
         "break_seating": "worst",
         "join_seating": "worst",
+        "redraw_at_joins": None,
         "final_table_size": None,
     },
     "us_free": {
@@ -60,6 +65,7 @@ HOUSE = {
         "break_choice": "fewest_moves",
         "break_seating": "worst",
         "join_seating": "draw",
+        "redraw_at_joins": 2,
         "final_table_size": None,
     },
     "wph": {
@@ -70,6 +76,7 @@ HOUSE = {
         "break_choice": "order",
         "break_seating": "draw",
         "join_seating": "dealt_in",
+        "redraw_at_joins": None,
         "final_table_size": 10,
     },
 }

@@ -57,6 +57,7 @@ from tdhost import (
     livefinal as _final,
     livemoves as _moves,
     liveplan as _plan,
+    liveredraw as _redraw,
     livesnap as _snap,
     liveundo as _undo,
     logcache as _logcache,
@@ -94,7 +95,8 @@ class TableView:
         self.ended = -1  # the last hand it reported ended
         self.contact = None  # Live's clock when its box was last heard (ms)
         self.statuses = 0  # statuses heard from its box (this run)
-        self.redraw_at = None  # self.statuses when its box answered the final redraw
+        self.redraw_at = None  # self.statuses when its box answered a redraw
+        self.redraw_sent = None  # the redraw (US 2) whose seating its box was sent
 
 
 class Live:
@@ -265,6 +267,9 @@ class Live:
             return dict({"names": {str(e.seat[1]): e.name for e in t.players.values()
                                    if e.seat and e.seat[0] == table and e.state == "in"}},
                         **self._button(table))
+        redrawn = _redraw.seating_for(self, table)  # US 2: chips and button of its box
+        if redrawn is not None:
+            return redrawn
         for e in t.players.values():
             if e.seat and e.seat[0] == table and e.state in ("registered", "in"):
                 k = str(e.seat[1])
@@ -349,6 +354,7 @@ class Live:
             _moves.receives(self)
         self._complete_moves()
         _final.final_seat(self)
+        _redraw.step(self)
         if self.plan_due and not self.busts.open and self._plan_ready():
             self._plan()
         self._send_instructions()

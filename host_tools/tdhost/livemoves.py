@@ -31,6 +31,7 @@ from tdhost import (
     livebusts as _busts,
     livefinal as _final,
     liveplan as _plan,
+    liveredraw as _redraw,
 )
 from tdhost.league import Refused
 
@@ -326,6 +327,7 @@ def plan(live):
 
     def build(t2, lg, seq):
         evs, skipped = _plan.moves(lg, t2, result, statuses, moving)
+        _redraw.mark(t2, result, evs)  # US 2: two or more joining one table re-draw
         return [("instr", p, None) for p in evs], skipped
 
     skipped = live.write(build)

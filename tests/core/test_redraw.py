@@ -52,7 +52,7 @@ def test_redraw_holds_the_table_for_its_new_seats_and_the_record_keeps_it():
     hands = t.hands
     t.error = None
     t.handle({"do": "hand"})  # no deal at the old seats while the new ones are coming
-    assert t.error == "Final table: wait for the new seats" and t.hands == hands and t.hand is None
+    assert t.error == "Re-draw: wait for the TD" and t.hands == hands and t.hand is None
     assert orders.carry_out(t, {"id": "i-10", "action": "break_table"}) == ("done", None, None)
     assert t.hold == BROKEN
     assert orders.carry_out(t, REDRAW) == ("done", None, None)  # a broken table stays broken

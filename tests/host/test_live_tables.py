@@ -6,7 +6,7 @@ after the player left, and a box reporting seats the league does not know (docs/
 from liveroom import T0_MS, Room, allin, carry_out, fold_round, win_hand
 
 from tcbox import orders
-from tdhost import instructions as _ins
+from tdhost import balance, house, instructions as _ins, liveredraw as _redraw
 
 
 def _busts(live):
@@ -665,3 +665,65 @@ def test_a_take_out_whose_seat_is_filled_in_the_same_breath_never_swallows_a_lat
     assert t.get("Vic").state == "out"
     assert [p["tiers"] for p in _busts(room.live)] == [[[name]], [["Vic"]]]
     assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
+
+
+def test_us_free_two_players_joining_a_table_redraw_for_the_deal(tmp_path):
+    """US 2: "If 2 or more players are moved to a new table, all players on that table
+    re-draw for deal."  21 players at three tables of 7; one out at table 3 leaves 20, and
+    table 3 breaks: three of its players join table 1 and three table 2.  Once they have
+    sat down, each of those tables gets a ``redraw``; once its dealer confirms it, its box
+    builds the table anew from the host's seating -- the same seats and chips, the button
+    of a draw for high card -- and deals the next hand from that button."""
+    room = Room(tmp_path, example="us_free", n=21)
+    for tb in (1, 2):
+        fold_round(room.boxes[tb])
+    b3 = room.boxes[3]
+    seats = sorted(b3.table.stacks)
+    allin(b3, [seats[0]], seats[-1])
+    room.run(3000)
+    assert room.live.snapshot()["broken"] == [3]
+    for _ in range(2):
+        carry_out(room, ("break_table", "move_out", "receive"))
+        room.run(3000)
+    assert room.sizes() == {1: 10, 2: 10}
+    t = room.live.t
+    redraws = [r for r in t.instrs.values() if r["action"] == "redraw"]
+    assert sorted(r["table"] for r in redraws) == [1, 2]
+    assert all("everyone re-draws for the deal (US 2)" in r["text"] for r in redraws)
+    before = {tb: (dict(room.boxes[tb].table.stacks), dict(room.boxes[tb].link.names))
+              for tb in (1, 2)}
+    for tb in (1, 2):  # the dealers confirm: the box's own orders (tcbox.orders)
+        box = room.boxes[tb]
+        ins = box.instructions("redraw")[0]
+        result, reason, _ = orders.carry_out(box.table, ins)
+        box.done(ins["id"], result, reason)
+        assert box.table.hold == "redraw"
+    room.run(3000)
+    assert room.pending() == []
+    for tb in (1, 2):
+        box, r = room.boxes[tb], [r for r in redraws if r["table"] == tb][0]
+        stacks, names = before[tb]
+        assert box.table.hold is None and box.table.hands == 0
+        assert box.table.stacks == stacks and dict(box.link.names) == names
+        st = room.live.statuses()[tb]
+        expect = _redraw.seating(room.live, r["redraw"], tb, dict(st, stacks={
+            str(s): c for s, c in stacks.items()}))["button"]
+        assert box.table.first_button == expect
+        box.do("hand")
+        assert box.table.state()["button"] == expect
+
+
+def test_a_single_player_joining_a_table_does_not_redraw():
+    """US 2: "If 1 player is put on another table to replace a busted out player, there will
+    be no re-draw for the deal"; lppl and wph have no such rule."""
+    _, us = house.get("us_free")
+    one = {"moves": [{"player": "A", "from": {"table": 1, "seat": 1},
+                      "to": {"table": 2, "seat": 3}}], "broken": [], "final_table": False}
+    two = {"moves": one["moves"] + [{"player": "B", "from": {"table": 1, "seat": 2},
+                                     "to": {"table": 2, "seat": 4}}],
+           "broken": [], "final_table": False}
+    assert balance.redraw_tables(one, us) == []
+    assert balance.redraw_tables(two, us) == [2]
+    assert balance.redraw_tables(dict(two, final_table=True), us) == []
+    for other in ("lppl", "wph"):
+        assert balance.redraw_tables(two, house.get(other)[1]) == []
