@@ -77,7 +77,10 @@ def step(live):
                 evs.append(("instr", p, None))
             return evs, None
         live.write(build)
-    for (gid, table), r in sorted(_redraws(live.t).items()):
+    latest = {}
+    for (gid, table), r in _redraws(live.t).items():  # in the order they were written
+        latest[table] = (gid, r)
+    for table, (gid, r) in sorted(latest.items()):
         seat(live, r, gid, table)
 
 
@@ -115,14 +118,16 @@ def seating_for(live, table):
 
 
 def seat(live, r, gid, table):
-    """Once the dealer confirmed *r* (the table's ``redraw``), the first status between
-    hands from its box brings it the seating (``seating_for``), once; a box that connects
-    again gets it with its feed (``Live.seating_msg``)."""
+    """Once the dealer confirmed *r* (the table's last ``redraw``), the first status
+    between hands from its box after that answer (after a host restart: the first this run
+    hears) brings it the seating (``seating_for``), once; a box that connects again gets
+    it with its feed (``Live.seating_msg``).  Sent again to a box that has built its table
+    already, it changes nothing."""
     if _ins.state(r) != "done":
         return
     v = live.view(table)
     st = live.statuses().get(table)
-    if v.redraw_at is None or v.statuses <= v.redraw_at or not isinstance(st, dict) \
+    if (v.redraw_at is not None and v.statuses <= v.redraw_at) or not isinstance(st, dict) \
             or st.get("street") is not None or v.redraw_sent == r["id"]:
         return
     v.redraw_sent = r["id"]

@@ -673,7 +673,8 @@ def test_us_free_two_players_joining_a_table_redraw_for_the_deal(tmp_path):
     table 3 breaks: three of its players join table 1 and three table 2.  Once they have
     sat down, each of those tables gets a ``redraw``; once its dealer confirms it, its box
     builds the table anew from the host's seating -- the same seats and chips, the button
-    of a draw for high card -- and deals the next hand from that button."""
+    of a draw for high card -- and deals the next hand from that button; also when the
+    host is restarted between the Confirm and the box's next status."""
     room = Room(tmp_path, example="us_free", n=21)
     for tb in (1, 2):
         fold_round(room.boxes[tb])
@@ -698,6 +699,12 @@ def test_us_free_two_players_joining_a_table_redraw_for_the_deal(tmp_path):
         result, reason, _ = orders.carry_out(box.table, ins)
         box.done(ins["id"], result, reason)
         assert box.table.hold == "redraw"
+        if tb == 1:
+            room.run(3000)
+            assert room.boxes[1].table.hands == 0
+    # table 2's answer reaches a host that is then killed before its box's next status
+    room.step()
+    room.restart()
     room.run(3000)
     assert room.pending() == []
     for tb in (1, 2):
