@@ -13,7 +13,7 @@ docs/balancing.md for the plan itself).
   i.e. as if that table had just played its first hand;
 - the tables closed by an earlier ``break_table`` are left out once empty;
 - **who has moved tonight** (``moved``, a tie-break of the plan): every player with a
-  ``move_out`` that was not cancelled.
+  recorded ``move`` or a ``move_out`` that was not cancelled.
 
 ``moves`` turns a plan into instructions: ``break_table`` to each newly broken table and
 a ``move_out`` per move (its ``receive`` follows once the player has left: tdhost.livemoves),
@@ -165,9 +165,11 @@ def room(t, statuses, seed, moving=None):
 
 
 def moved_tonight(t):
-    """Players who have moved tables tonight: a ``move_out`` of theirs not cancelled."""
-    return sorted({r["player"] for r in t.instrs.values()
-                   if r["action"] == "move_out" and r.get("player") and not _ins.cancelled(r)})
+    """Players who have moved tables tonight: a ``move`` the league recorded (the TD's, a
+    box's, the host's), or a ``move_out`` of theirs not cancelled (a move under way)."""
+    return sorted({m["name"] for m in t.moves if m.get("name")} | {
+        r["player"] for r in t.instrs.values()
+        if r["action"] == "move_out" and r.get("player") and not _ins.cancelled(r)})
 
 
 def stack_at(statuses, table, seat):

@@ -4,8 +4,8 @@ locks checked at once and taken back, refusals that name their rule, `--help` in
 night's order.
 
 The night: LPPL (docs/examples/lppl.toml: 8 seats a table, 48 entries at most), 20 players
-drawn with seed 5 at three tables (6, 7, 7); LPPL breaks the highest-numbered table first
-(docs/balancing.md: LPPL ¶45/46).
+drawn with seed 5 at three tables (6, 7, 7); LPPL breaks the table whose closing moves the
+fewest players, the highest number on a tie (docs/balancing.md: LPPL ¶45, issue #13).
 """
 
 import json
@@ -74,24 +74,25 @@ def test_bust_says_when_the_tables_are_out_of_balance_and_what_to_run(tmp_path):
     # 19 players at 6/6/7: within one of each other, no hint
     assert "out of balance" not in outs[0] and "break" not in outs[0]
     assert sizes(db) == {1: 6, 2: 4, 3: 6}
-    # 16 players fit two tables of 8: table 3 (the highest number) breaks
+    # 16 players fit two tables of 8: table 2 breaks, 4 moves (table 3, the highest
+    # number, would cost 6)
     assert outs[3].splitlines()[-1] == (
-        "Table 3 breaks (table 1: 6, table 2: 4, table 3: 6): `tdhost plan` shows the 6 "
+        "Table 2 breaks (table 1: 6, table 2: 4, table 3: 6): `tdhost plan` shows the 4 "
         "moves, `tdhost plan --apply` records them.")
 
 
 def test_plan_prints_the_leagues_moves_in_words_and_apply_records_them(tmp_path):
     db = night(tmp_path)
     bust_down_to_16(db)
-    breaking = at_table(db, 3)
+    breaking = at_table(db, 2)
     out = run(["plan"], db=db).output.splitlines()
     assert out[0] == "Players per table now: table 1: 6, table 2: 4, table 3: 6."
-    assert out[1] == "Table 3 breaks."
-    moves = [MOVE.match(line) for line in out[2:8]]
+    assert out[1] == "Table 2 breaks."
+    moves = [MOVE.match(line) for line in out[2:6]]
     assert all(moves), out
     assert sorted(m.group(1) for m in moves) == breaking
-    assert {m.group(2) for m in moves} == {"3"}
-    assert sorted(m.group(4) for m in moves) == ["1", "1", "2", "2", "2", "2"]  # to 8 and 8
+    assert {m.group(2) for m in moves} == {"2"}
+    assert sorted(m.group(4) for m in moves) == ["1", "1", "3", "3"]  # to 8 and 8
     assert out[-1] == "`tdhost plan --apply` records these moves."
     assert "internal" not in " ".join(out) and "move_out" not in " ".join(out)
 
@@ -104,25 +105,25 @@ def test_plan_prints_the_leagues_moves_in_words_and_apply_records_them(tmp_path)
     # --apply asks first; no (or no answer) records nothing
     n = len(league(db).events)
     res = run(["plan", "--apply"], db=db, input="n\n", expect=1)
-    assert "Record these 6 moves? [y/N]" in res.stderr
+    assert "Record these 4 moves? [y/N]" in res.stderr
     assert res.stderr.endswith("tdhost plan: nothing recorded.\n")
     assert len(league(db).events) == n
     run(["plan", "--apply"], db=db, input="", expect=1)
     assert len(league(db).events) == n
 
     res = run(["plan", "--apply"], db=db, input="y\n")
-    assert res.stdout.splitlines()[-1] == "Recorded 6 moves: table 1: 8, table 2: 8."
+    assert res.stdout.splitlines()[-1] == "Recorded 4 moves: table 1: 8, table 3: 8."
     t = league(db).current()
-    assert sizes(db) == {1: 8, 2: 8}
+    assert sizes(db) == {1: 8, 3: 8}
     for m in plan["moves"]:
         assert t.get(m["player"]).seat == [m["to"]["table"], m["to"]["seat"]]
-    assert [ev.action for ev in league(db).events[n:]] == ["move"] * 6
+    assert [ev.action for ev in league(db).events[n:]] == ["move"] * 4
     # one TD action: one undo takes the whole plan back
     run(["undo"], db=db)
     assert sizes(db) == {1: 6, 2: 4, 3: 6}
     run(["plan", "--apply", "--yes"], db=db)
     assert run(["plan"], db=db).output == (
-        "The tables are balanced (table 1: 8, table 2: 8): no moves.\n")
+        "The tables are balanced (table 1: 8, table 3: 8): no moves.\n")
 
 
 def test_plan_with_the_button_where_it_is_now(tmp_path):
@@ -132,8 +133,8 @@ def test_plan_with_the_button_where_it_is_now(tmp_path):
     # LPPL ¶45: the player due the big blind next moves first; with the button given the
     # blinds follow from it, so a different button gives a different first mover
     firsts = set()
-    for b in sorted(t.seating()[3]):
-        out = run(["plan", "--button", "3.%d" % b], db=db).output.splitlines()
+    for b in sorted(t.seating()[2]):  # the table that breaks
+        out = run(["plan", "--button", "2.%d" % b], db=db).output.splitlines()
         firsts.add(MOVE.match(out[2]).group(1))
         assert "(Who moves is the player due the big blind next" in out[-2]  # 1, 2 unknown
     assert len(firsts) > 1

@@ -76,3 +76,17 @@ def test_a_wph_player_joining_is_dealt_in_at_once(tmp_path):
     assert seats == {5}
     # a seat the draw must not give (a pending move heads there) is never the answer
     assert liveplan.joining_seat(live, t, 1, [(1, 5)], 0) == 2
+
+
+def test_a_move_the_league_recorded_counts_as_moved_tonight():
+    """Issue #13's tie-break (docs/balancing.md §3): a player the TD moved by hand (the
+    league's ``move``) has moved tonight, as a player moved by a plan has."""
+    night = Night().field(20)
+    t = night.t
+    name, (tb, s) = next((e.name, e.seat) for e in t.players.values() if e.seat)
+    free = next((x, y) for x in sorted(t.seating()) for y in range(1, 9)
+                if y not in t.seating()[x] and x != tb)
+    assert liveplan.moved_tonight(t) == []
+    night._add("move", t.decide_move(name, list(free)))
+    assert liveplan.moved_tonight(night.t) == [name]
+    assert liveplan.room(night.t, {}, 1)["moved"] == [name]
