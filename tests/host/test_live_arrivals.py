@@ -204,7 +204,7 @@ def test_an_lppl_latecomer_joins_from_the_big_blind_position(tmp_path):
     room.wait(T0_MS + 20 * 60000 - room.now)  # level 2: 1500 chips, no dead BB
     res = room.live.act("late", {"name": "Ada"})
     assert room.table_of("Ada") == (1, 5)
-    assert res["text"].endswith("1500 chips at table 1 seat 5."), res["text"]
+    assert "table 1 seat 5" in res["text"] and "1500 chips" in res["text"], res["text"]
     room.run(1000)
     carry_out(room, ("receive",))
     room.run(1000)
