@@ -461,7 +461,7 @@ def _data_port():
     p = usb_cdc.data
     if p is not None:
         p.timeout = 0
-        p.write_timeout = 0.01
+        p.write_timeout = 0.01  # float: usb_cdc takes seconds
     return p
 
 
