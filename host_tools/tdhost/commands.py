@@ -36,6 +36,7 @@ from tdhost import (
     balance as _balance,
     draw as _draw,
     league as _league,
+    livemoney as _livemoney,
     liveplan as _liveplan,
     names as _names,
     store as _store,
@@ -851,17 +852,23 @@ def cmd_results(csv_file, db, number, plain):
     t = _tournament("results", lg, number)
     rows = t.results()
     fields = ["place", "name", "member", "entry", "points"]
+    # a tournament with money: what each player won (docs/host.md §11)
+    prize = _livemoney.prizes(t, int(_league.now().timestamp() * 1000)) \
+        if t.setup.get("money") else None
+    if prize is not None:
+        fields.append("prize")
+    extra = (lambda r: [prize.get(r["name"], "")]) if prize is not None else (lambda r: [])
     if csv_file:
         with open(csv_file, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(fields)
             for r in rows:
                 w.writerow([r["place"], r["name"], "yes" if r["member"] else "no",
-                            r["entry"], "" if r["points"] is None else r["points"]])
+                            r["entry"], "" if r["points"] is None else r["points"]] + extra(r))
     status = "final" if t.ended else "so far, %d players in" % len(t.remaining())
     show_table(fields, [[r["place"], r["name"], "yes" if r["member"] else "", r["entry"],
                          _league._num(r["points"]) if r["points"] is not None else ""]
-                        for r in rows], plain,
+                        + extra(r) for r in rows], plain,
                title="Results of tournament %d, %s (%s; %d entries)" % (
                    t.number, t.setup["name"], status, len(t.entrants())))
     if csv_file:

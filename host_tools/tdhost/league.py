@@ -143,6 +143,7 @@ class Tournament:
         self.instrs = {}        # instruction id -> its `instr` payload + "results"
         self.moves = []         # `move` payloads, in order
         self.hfh = None         # hand for hand: {"wait": {table: hand}, "round": n} or None
+        self.money = []         # `money` payloads (re-buys, add-ons, knockouts, payouts)
 
     # -------------------------------------------------------------- reading
     def get(self, name):
@@ -461,6 +462,9 @@ class Tournament:
         rem = self.remaining()
         if len(rem) == 1:
             self.ended = {"kind": "last", "tiers": [[rem[0].name]], "time": p["time"]}
+
+    def _on_money(self, p, league):  # tdhost.livemoney decides; docs/host.md §11
+        self.money.append(p)
 
     def _on_end(self, p, league):
         self.ended = {"kind": "time", "tiers": p["tiers"], "time": p["time"],
@@ -1184,6 +1188,8 @@ def summary(ev):
     if a == "end":
         return "time-limited end at %s: %s" % (clock_time(p["time"]), ", ".join(
             "%s %d" % (n, c) for n, c in sorted(p["chips"].items(), key=lambda x: -x[1])))
+    if a == "money":
+        return p["text"]
     if a == "undo":
         return "undo #%d (%s)" % (ev.undoes, p["summary"])
     if a in ("clock", "notice", "instr", "instr_result", "hand_for_hand", "hfh_release",

@@ -15,6 +15,7 @@ from tdhost import (
     handforhand as _hfh,
     instructions as _ins,
     liveclock as _clock,
+    livemoney as _livemoney,
     livemoves as _moves,
     liveplan as _plan,
     liveundo as _undo,
@@ -417,3 +418,4 @@ ACTS = {
     "undo": _undo.undo,
     "redo": _undo.redo,
 }
+ACTS.update(_livemoney.ACTS)  # rebuy, addon, knockout, payouts (docs/host.md §11)

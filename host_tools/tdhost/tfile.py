@@ -24,9 +24,9 @@ import tomllib
 from tableclock import config as box_config
 from tableclock.clock import ClockError, parse_levels
 from tableclock.fields import SetupError
-from tdhost import points as _points, rules as _rules
+from tdhost import money as _money, points as _points, rules as _rules
 
-TOP = ("league", "tournament", "late_entry", "levels", "colour_ups", "points")
+TOP = ("league", "tournament", "late_entry", "levels", "colour_ups", "points", "money")
 LEAGUE_KEYS = ("name",)
 TOURNAMENT_KEYS = ("name", "date", "profile", "seats_per_table", "max_players", "standby",
                    "starting_stack", "deepstack")
@@ -292,4 +292,10 @@ def parse(text, name="<file>"):
         "levels": levels,
         "colour_ups": colour_ups,
         "points": pts,
+        "money": _money_table(doc, c),
     }
+
+
+def _money_table(doc, c):
+    """``[money]`` checked by tdhost.money (None: a free tournament; docs/host.md §11)."""
+    return _money.parse(doc.get("money"), c.fail)
