@@ -9,8 +9,10 @@ from tdhost import (
     handforhand as _hfh,
     instructions as _ins,
     liveclock as _clock,
+    livemoney as _money,
     liveplan as _plan,
     liveundo as _undo,
+    schedule as _schedule,
     wording as _words,
 )
 
@@ -38,7 +40,7 @@ def _players(t):
         return {"entries": n, "left": n, "average_stack": None, "chips_in_play": None}
     entrants = t.entrants()
     left = len(t.remaining())
-    chips = sum((e.stack or 0) - e.deducted for e in entrants)
+    chips = sum((e.stack or 0) - e.deducted for e in entrants) + _money.chips_added(t)
     return {"entries": len(entrants), "left": left,
             "average_stack": chips // left if left else None, "chips_in_play": chips}
 
@@ -175,6 +177,9 @@ def snapshot(live, now):
                        "profile": t.setup["profile"], "state": _state(t)},
         "now_ms": now,
         "clock": _clock.view(clock),
+        "schedule": _schedule.view(clock.levels, t.setup["colour_ups"], clock.index,
+                                   clock.left_ms),
+        "money": _money.view(t, now),
         "players": _players(t),
         "tables": _tables(live, t),
         "pending": _pending(live, t),

@@ -15,6 +15,7 @@ import math
 import random
 import time
 
+from tdhost import money as _money, schedule as _schedule
 from tdhost.league import Refused
 
 STACK = 3000  # LPPL ¶11 "will start with 3000 chips"
@@ -37,6 +38,22 @@ NAMES = [
 ]
 
 
+# LPPL ¶18's colour-ups, as the profile gives them
+COLOUR_UPS = [{"after_level": 5, "remove": [25, 50]}, {"after_level": 10, "remove": [100]}]
+
+
+def _box_levels():
+    """LEVELS as the boxes' parsed entries (sb, bb, ante, ms, number; 0 = a break)."""
+    out, n = [], 0
+    for lv in LEVELS:
+        if _is_break(lv):
+            out.append((0, 0, 0, lv[1] * 60000, 0))
+        else:
+            n += 1
+            out.append((lv[0], lv[1], lv[2], lv[3] * 60000, n))
+    return out
+
+
 def _is_break(lv):
     return lv[0] == "break"
 
@@ -51,7 +68,8 @@ class FakeLive:
     clock(): Unix time in integer ms.  ``links`` maps table -> link state shown on the console.
     """
 
-    def __init__(self, clock=None, players=23, tables=3, seed=1, links=None):
+    def __init__(self, clock=None, players=23, tables=3, seed=1, links=None, money=None):
+        self.money = money  # a parsed [money] table (tdhost.money.parse) or None: free
         self._clock = clock or (lambda: int(time.time() * 1000))
         self._rng = random.Random(seed)
         self.version = 1
@@ -167,6 +185,9 @@ class FakeLive:
                            "profile": "lppl", "state": s["state"]},
             "now_ms": now,
             "clock": self._clock_view(now),
+            "schedule": _schedule.view(_box_levels(), COLOUR_UPS, s["level_index"],
+                                       self._ms_left(now)),
+            "money": self._money_view(),
             "players": {"entries": s["entries"], "left": left,
                         "average_stack": chips // left if left else None,
                         "chips_in_play": chips if left else None},
@@ -183,6 +204,22 @@ class FakeLive:
             "leaderboard": self._leaderboard(),
             "log": [dict(e) for e in self.log[-50:]],
         }
+
+    def _money_view(self):
+        cfg = self.money
+        if cfg is None:
+            return None
+        entries = self._s["entries"]
+        pool = _money.pool(cfg, entries, 0, 0)
+        names = {r["place"]: r["name"] for r in self._s["results"]
+                 if r["place"] and (r["place"] > 1 or self._s["state"] == "finished")}
+        return {"currency": cfg["currency"], "buy_in": _money.fmt(cfg["buy_in"], "£"),
+                "fee": _money.fmt(cfg["fee"], "£"), "entries": entries, "rebuys": 0,
+                "addons": 0, "pool_c": pool, "pool": _money.fmt(pool, cfg["currency"]),
+                "payouts": [{"place": i + 1, "amount_c": a, "text": _money.fmt(a, "£"),
+                             "name": names.get(i + 1)}
+                            for i, a in enumerate(_money.payouts(cfg, pool, entries))],
+                "edited": False, "bounty": None, "rebuy": None, "addon": None}
 
     def _leaderboard(self):
         earlier = {"Alice Moreton": 61.2, "Dev Patel": 58.0, "Priya Shah": 47.5,

@@ -140,7 +140,8 @@ def test_the_night_end_to_end(browser, tmp_path):
             assert seating[src][out["seat"]] == mover
 
             wait_text(page, "#results", name)
-            wait_text(big, "#left", "19 / 20")
+            wait_text(big, "#left", re.compile(r"^19$"))
+            assert text(big, "#entries") == "20"
             wait_text(page, "#pending", mover)
             assert row(page, out["id"]) == "Move %s: table %d seat %d → table %d seat %d " \
                 "(waiting for both dealers)" % (mover, src, out["seat"], dst, out["to_seat"])
@@ -219,7 +220,11 @@ def test_the_night_end_to_end(browser, tmp_path):
             night.advance(3000)
             assert night.snap()["clock"]["is_break"]
             wait_text(big, "#level", re.compile("^break$", re.I))
-            wait_text(big, "#blinds", "Next 200 / 400")
+            wait_text(big, "#blinds", "200 / 400")
+            assert text(big, "#blinds-label") == "NEXT LEVEL BLINDS"
+            # the schedule starts after the level shown above it: 200 / 400 once
+            assert big.inner_text("body").count("200 / 400") == 1
+            wait_text(big, "#chipups li.now", "After level 5: the 25 and 50 chips go out")
             wait_text(big, "#colour", "Colour-up after level 5")
             # a box on a break shows BREAK over the coming level's blinds
             night.until("every box on the break", lambda: all(
@@ -231,7 +236,7 @@ def test_the_night_end_to_end(browser, tmp_path):
                 big.wait_for_timeout(100)  # a resize is laid out on the next frame
                 bar = big.locator("#colour").bounding_box()
                 clock = big.locator("#blinds").bounding_box()
-                top = big.locator(".big-top").bounding_box()
+                top = big.locator(".bs-top").bounding_box()
                 assert bar["y"] >= clock["y"] + clock["height"] and \
                     bar["y"] + bar["height"] <= h, (w, h, bar, clock)
                 assert big.locator("#level").bounding_box()["y"] >= top["y"] + top["height"]

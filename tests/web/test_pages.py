@@ -43,7 +43,8 @@ def test_big_screen_shows_the_clock_and_follows_actions(browser):
         assert text(page, "#level").lower() == "level 1"
         wait_text(page, "#time", re.compile(r"^(20:00|19:5\d)$"))
         wait_text(page, "#time", re.compile(r"^19:5\d$"))  # counts down by itself
-        assert text(page, "#left") == "23 / 23"
+        assert text(page, "#left") == "23" and text(page, "#entries") == "23"
+        assert text(page, "#blinds-label") == "BLINDS" and text(page, "#ante-label") == "ANTE"
         assert text(page, "#avg") == "3,000"
         assert page.is_hidden("#paused") and page.is_hidden("#h4h")
 
@@ -77,7 +78,8 @@ def test_big_screen_shows_breaks_colour_ups_and_moves(browser):
             live.poll()
         wait_text(page, "#level", re.compile("^break$", re.I))
         wait_text(page, "#colour", "Colour up: the 25 and 50 chips go out.")
-        assert text(page, "#blinds") == "Next 200 / 400"
+        assert text(page, "#blinds") == "200 / 400"
+        assert text(page, "#blinds-label") == "NEXT LEVEL BLINDS"
         td(web, live, "bust", {"names": ["Ian McAllister"]})  # 8, 8, 6: one move
         out = snap(web, live)["pending"][0]
         td(web, live, "confirm", {"id": out["id"]})  # the player left table 1 ...
@@ -98,11 +100,12 @@ def test_big_screen_fits_16_9_and_4_3(browser):
     live = FakeLive()
     with served(live) as web:
         td(web, live, "level", {"level": 14})  # the longest blinds: 3,000 / 6,000
-        for w, h in ((1920, 1080), (1280, 720), (1024, 768), (800, 600)):
+        for w, h in ((1920, 1080), (1280, 720), (1024, 768), (800, 600), (390, 844)):
             page = open_page(browser, web.url + "/", w, h)
             wait_text(page, "#blinds", "3,000 / 6,000")
             assert page.evaluate("document.documentElement.scrollWidth") <= w
-            for sel in ("#time", "#blinds", "#level", "#next", "#breakin", "#left", "#avg"):
+            for sel in ("#time", "#blinds", "#ante", "#level", "#breakin", "#left", "#entries",
+                        "#avg"):
                 box = page.locator(sel).bounding_box()
                 assert box["x"] >= 0 and box["x"] + box["width"] <= w, (w, h, sel, box)
                 assert box["y"] >= 0 and box["y"] + box["height"] <= h, (w, h, sel, box)
@@ -110,7 +113,15 @@ def test_big_screen_fits_16_9_and_4_3(browser):
                                      " return e.scrollWidth <= e.clientWidth + 1; }", sel)
                 assert fits, (w, h, sel)
             # the time is the biggest thing on the screen: at least a fifth of the height
-            assert page.locator("#time").bounding_box()["height"] >= h / 5
+            # (on a portrait screen: most of the width)
+            box = page.locator("#time").bounding_box()
+            if w > h:
+                assert box["height"] >= h / 5, (w, h)
+            else:
+                width = page.evaluate("(() => { const r = document.createRange();"
+                                      " r.selectNodeContents(document.getElementById('time'));"
+                                      " return r.getBoundingClientRect().width; })()")
+                assert width >= 0.6 * w, (w, h, width)
             page.context.close()
 
 

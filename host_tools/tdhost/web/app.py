@@ -46,6 +46,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tdhost.league import Refused
+from tdhost.web import room as _room
 
 log = logging.getLogger("tdhost.web")
 
@@ -62,11 +63,11 @@ ACTIONS = frozenset((
     "register", "standby_add", "standby_take", "standby_pass", "draw", "start", "late",
     "arrive", "bust", "pause", "resume", "level", "adjust", "hand_for_hand", "confirm",
     "final_draw", "undo", "redo",
-))
+)) | frozenset(("rebuy", "addon", "knockout", "payouts"))  # money: tdhost.livemoney
 # What the room may see on the big screen: no registration, standby list, stacks, box
 # links, instructions, audit log or league table.
 PUBLIC_KEYS = ("event", "tournament", "now_ms", "clock", "players", "moves", "broken",
-               "final_table", "hand_for_hand")
+               "final_table", "hand_for_hand", "schedule", "money")
 HEADERS = {
     "Cache-Control": "no-cache",
     "X-Content-Type-Options": "nosniff",
@@ -102,7 +103,8 @@ class Hub:
         self.live = live
         self.lock = lock
         self.closing = threading.Event()
-        self._cache = None  # (version, monotonic s, full json, public json)
+        self.display = _room.Display()  # the big screens' panels, theme, sound (room.py)
+        self._cache = None  # (version, display rev, monotonic s, full json, public json)
 
     def peek_version(self):
         """live.version if the lock is free right now, else None (never waits)."""
@@ -118,12 +120,16 @@ class Hub:
         with self.lock:
             version = self.live.version
             c = self._cache
-            if c is None or c[0] != version or time.monotonic() - c[1] > FRESH_S:
+            rev = self.display.rev
+            if c is None or c[0] != version or c[1] != rev \
+                    or time.monotonic() - c[2] > FRESH_S:
                 snap = self.live.snapshot()
-                c = (version, time.monotonic(), _dumps(dict(snap, view="td")),
-                     _dumps(dict(public(snap), view="public")))
+                shown = self.display.settings
+                c = (version, rev, time.monotonic(),
+                     _dumps(dict(snap, view="td", display=shown)),
+                     _dumps(dict(public(snap), view="public", display=shown)))
                 self._cache = c
-        return version, c[2] if full else c[3]
+        return version, c[3] if full else c[4]
 
     def act(self, action, args):
         """live.act under the lock: (result dict, version after)."""
@@ -236,10 +242,12 @@ def make_app(live, token, lock=None):
 
         async def stream():
             yield "retry: 1000\n\n"
-            last, sent_at = None, 0.0
+            last, sent_at, rev = None, 0.0, None
             while not hub.closing.is_set():
                 v = hub.peek_version()
-                if (v is not None and v != last) or time.monotonic() - sent_at >= RESEND_S:
+                if (v is not None and v != last) or time.monotonic() - sent_at >= RESEND_S \
+                        or rev != hub.display.rev:
+                    rev = hub.display.rev
                     last, text = await run_in_threadpool(hub.message, full)
                     sent_at = time.monotonic()
                     yield "id: %d\nevent: snapshot\ndata: %s\n\n" % (last, text)
@@ -280,6 +288,18 @@ def make_app(live, token, lock=None):
         out = {"ok": True, "text": (result or {}).get("text", ""), "version": version}
         return JSONResponse(out, headers=HEADERS)
 
+    async def td_may_act(request):
+        """None when *request* may change something as the TD, else the error response."""
+        who = _auth(request, token)
+        if who is None:
+            return _error(401, "This needs the TD's token: open the console link again.")
+        if who == "cookie" and not _same_origin(request):
+            return _error(403, "A request from another site cannot act on the tournament.")
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            return _error(415, "Send the action's arguments as JSON (application/json).")
+        return None
+
     async def favicon(request):
         return Response(status_code=204)
 
@@ -291,6 +311,7 @@ def make_app(live, token, lock=None):
         Route("/api/events", events),
         Route("/api/act/{action}", act, methods=["POST"]),
         Route("/favicon.ico", favicon),
+        *_room.routes(hub, HEADERS, td_may_act),
         Mount("/static", _NoCache(StaticFiles(directory=STATIC)), name="static"),
     ]
     app = Starlette(routes=routes)

@@ -1,0 +1,129 @@
+// The console's card for the room (docs/web.md §4 and §8): what the big screens show
+// (panels, layout, theme), their sound (mute, spoken blinds), the players' page, and the
+// money of a tournament that has it (re-buys, add-ons, knockouts for the bounties, the
+// payout table). A card of its own beside td.js: POST /api/display and /api/act/NAME.
+"use strict";
+
+(function () {
+  const el = TC.el;
+  const PANELS = [["schedule", "Blind schedule"], ["chipups", "Chip-ups"],
+                  ["stats", "Players and stacks"], ["payouts", "Payouts"],
+                  ["qr", "Phone QR code"], ["news", "Seat moves"]];
+  let display = null, money = null;
+
+  const msg = el("div", {id: "room-msg", class: "msg"});
+  function say(text, bad) {
+    msg.textContent = text;
+    msg.className = "msg " + (bad ? "bad" : "good");
+  }
+
+  async function post(url, args) {
+    let r;
+    try {
+      r = await fetch(url, {method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify(args || {})});
+    } catch (e) {
+      say("The host does not answer (" + e.message + ").", true);
+      return null;
+    }
+    let body = {};
+    try { body = await r.json(); } catch (e) { /* not JSON */ }
+    if (r.ok) { say(body.text || "Done.", false); return body; }
+    say(body.error || "The host answered " + r.status + ".", true);
+    return null;
+  }
+  const setDisplay = (args) => post("/api/display", args);
+
+  // ------------------------------------------------------------------ the big screen
+  const mute = el("button", {id: "room-sound", type: "button",
+    onclick: () => setDisplay({sound: !display.sound})}, "Mute the big screen");
+  const speak = el("input", {id: "room-speak", type: "checkbox",
+    onchange: (e) => setDisplay({speak: e.target.checked})});
+  const theme = el("select", {id: "room-theme", "aria-label": "theme",
+    onchange: (e) => setDisplay({theme: e.target.value})},
+    el("option", {value: "dark", text: "Dark"}),
+    el("option", {value: "contrast", text: "High contrast"}));
+  const layout = el("select", {id: "room-layout", "aria-label": "layout",
+    onchange: (e) => setDisplay({layout: e.target.value})},
+    el("option", {value: "auto", text: "Layout from the screen's shape"}),
+    el("option", {value: "16x9", text: "16:9 (TV)"}),
+    el("option", {value: "4x3", text: "4:3 (projector)"}));
+  const boxes = PANELS.map(([key, words]) => el("label", null,
+    el("input", {type: "checkbox", "data-panel": key, onchange: () => setDisplay({
+      panels: PANELS.map(([k]) => k).filter(
+        (k) => document.querySelector('[data-panel="' + k + '"]').checked)})}),
+    " " + words));
+
+  // ------------------------------------------------------------------ money
+  const field = (id, ph) => el("input", {id: id, placeholder: ph, "aria-label": ph,
+                                         autocomplete: "off"});
+  const rebuyName = field("rebuy-name", "Player");
+  const addonName = field("addon-name", "Player");
+  const koName = field("ko-name", "Player out");
+  const koBy = field("ko-by", "knocked out by");
+  const places = field("payout-places", "e.g. 50, 30, 20");
+  const nums = (t) => t.split(/[ ,;]+/).filter((x) => x).map(Number);
+  const pool = el("b", {id: "room-pool"});
+  const table = el("ol", {id: "room-payouts", class: "moves"});
+  const rebuyForm = el("form", {class: "inline", id: "rebuy-form", onsubmit: (e) => {
+    e.preventDefault(); post("/api/act/rebuy", {name: rebuyName.value.trim()});
+  }}, rebuyName, el("button", null, "Re-buy"));
+  const addonForm = el("form", {class: "inline", id: "addon-form", onsubmit: (e) => {
+    e.preventDefault(); post("/api/act/addon", {name: addonName.value.trim()});
+  }}, addonName, el("button", null, "Add-on"));
+  const koForm = el("form", {class: "inline", id: "ko-form", onsubmit: (e) => {
+    e.preventDefault();
+    post("/api/act/knockout", {name: koName.value.trim(), by: koBy.value.trim()});
+  }}, koName, koBy, el("button", null, "Bounty"));
+  const payForm = el("form", {class: "inline", id: "payout-form", onsubmit: (e) => {
+    e.preventDefault(); post("/api/act/payouts", {places: nums(places.value)});
+  }}, places, el("button", null, "Set payouts %"));
+  const moneyBox = el("div", {id: "room-money", hidden: true},
+    el("h2", null, "Money ", pool), table, rebuyForm, addonForm, koForm, payForm,
+    el("p", {class: "hint", text: "Every line here is in the league's log: u u (undo) " +
+      "takes back the last one."}));
+
+  const card = el("div", {class: "card", id: "room-card"},
+    el("h2", null, "Big screen and players' phones"),
+    el("div", {class: "td-row"}, mute, el("label", null, speak, " speak the new blinds"),
+      theme, layout),
+    el("div", {class: "td-row panels"}, ...boxes),
+    el("p", {class: "hint"}, "Players' page (no token): ",
+      el("a", {href: "/p", target: "_blank", text: "/p"}),
+      " – its QR code is on the big screen."),
+    msg, moneyBox);
+
+  function render(s) {
+    display = s.display || display;
+    money = s.money;
+    if (display) {
+      mute.textContent = display.sound ? "Mute the big screen" : "Sound on the big screen";
+      mute.classList.toggle("on", !display.sound);
+      speak.checked = !!display.speak;
+      theme.value = display.theme;
+      layout.value = display.layout;
+      for (const b of document.querySelectorAll("[data-panel]")) {
+        b.checked = display.panels.indexOf(b.dataset.panel) >= 0;
+      }
+    }
+    moneyBox.hidden = !money;
+    if (money) {
+      pool.textContent = money.pool + " · " + money.entries + " entries" +
+        (money.rebuys ? " · " + money.rebuys + " re-buys" : "") +
+        (money.addons ? " · " + money.addons + " add-ons" : "");
+      TC.fill(table, money.payouts.map((p) => el("li", null,
+        p.text + (p.name ? " – " + p.name : ""))));
+      rebuyForm.hidden = !money.rebuy;
+      addonForm.hidden = !money.addon;
+      koForm.hidden = !money.bounty;
+    }
+  }
+
+  function mount() {
+    const at = document.querySelector(".td-right") || document.body;
+    at.prepend(card);
+    TC.connect(render, () => {});
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
+  else mount();
+})();

@@ -1,0 +1,208 @@
+"""The room's pages in headless Chromium (docs/web.md §4, §7, §8): the big screen's labelled
+blinds, time of day, blind schedule, chip-ups, counts and link legend; a free tournament
+shows no money, a home game its pool and payouts; the break shows the next level once;
+the TD's panels, layout, theme and mute from the console; the chimes and the spoken
+blinds; the players' phone page with "find my seat"; no overflow at 1920x1080, 1280x720
+and 390x844.  The tournament is FakeLive (tests/web/fake_live.py)."""
+
+import datetime
+import re
+import tomllib
+
+from browser import TOKEN, js_errors, open_console, open_page, served, text, wait_text
+from fake_live import FakeLive
+from test_pages import td
+
+from tdhost import money
+
+SIZES = ((1920, 1080), (1280, 720), (390, 844))
+HOME = "docs/examples/home_money.toml"
+
+
+def home_money():
+    with open(HOME, "rb") as f:
+        return money.parse(tomllib.load(f)["money"], lambda p, m: None)
+
+
+def no_overflow(page, w):
+    assert page.evaluate("document.documentElement.scrollWidth") <= w, w
+    wide = page.evaluate("""(w) => [...document.querySelectorAll('body *')]
+        .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().right > w + 1)
+        .map((e) => e.id || e.className)""", w)
+    assert wide == [], (w, wide)
+
+
+def played(page):
+    return page.evaluate("TCsound.played.slice()")
+
+
+def test_big_screen_panels_of_a_free_tournament(browser):
+    live = FakeLive()
+    with served(live) as web:
+        for w, h in SIZES:
+            page = open_page(browser, web.url + "/", w, h)
+            wait_text(page, "#schedule", "Level 2")
+            assert text(page, "#blinds-label") == "BLINDS" and text(page, "#blinds") == "25 / 50"
+            assert text(page, "#ante-label") == "ANTE" and text(page, "#ante") == "none"
+            rows = page.locator("#schedule li").all_inner_texts()
+            assert [r.split("\n")[:2] for r in rows[:5]] == [
+                ["Level 2", "50 / 100"], ["Level 3", "75 / 150"], ["Level 4", "100 / 200"],
+                ["Level 5", "150 / 300"], ["Break", "10 min"]]
+            assert re.search(r"in (19|20) min", rows[0])
+            assert page.locator("#chipups li").all_inner_texts() == [
+                "After level 5: the 25 and 50 chips go out.",
+                "After level 10: the 100 chips go out."]
+            assert page.locator("#chipups li.next").count() == 1
+            assert (text(page, "#left"), text(page, "#entries"), text(page, "#avg")) == \
+                ("23", "23", "3,000")
+            assert text(page, "#conn") == "LIVE"  # the dot's legend
+            tod = datetime.datetime.fromtimestamp(live.snapshot()["now_ms"] / 1000)
+            assert re.fullmatch(r"\d\d:\d\d", text(page, "#tod"))
+            assert abs(int(text(page, "#tod")[-2:]) - tod.minute) in (0, 1, 59)
+            # a free tournament: no money anywhere on the page
+            assert page.is_hidden("#pool-stat") and page.is_hidden("#p-payouts")
+            assert not re.search(r"[£$€]|prize|payout", page.inner_text("body"), re.I)
+            assert page.locator("#qr").evaluate("(i) => i.complete && i.naturalWidth > 0")
+            no_overflow(page, w)
+            # no empty band at the bottom: the last thing shown reaches the bottom
+            bottom = page.evaluate("""Math.max(...[...document.body.children]
+                .filter((e) => e.offsetParent !== null || e.tagName === 'MAIN')
+                .map((e) => e.getBoundingClientRect().bottom))""")
+            assert bottom >= h - 0.03 * h, (w, h, bottom)
+            assert js_errors(page) == []
+            page.context.close()
+
+
+def test_big_screen_shows_the_money_of_a_home_game(browser):
+    live = FakeLive(money=home_money())
+    with served(live) as web:
+        for w, h in SIZES:
+            page = open_page(browser, web.url + "/", w, h)
+            # 23 x (£20 - £2) = £414 at 40/25/15/12/8 in £5 steps
+            wait_text(page, "#pool", "£414")
+            assert page.locator("#payouts li").all_inner_texts() == [
+                "1st\n£179", "2nd\n£100", "3rd\n£60", "4th\n£45", "5th\n£30"]
+            no_overflow(page, w)
+            page.context.close()
+
+
+def test_the_break_shows_the_next_level_once(browser):
+    live = FakeLive()
+    with served(live) as web:
+        page = open_page(browser, web.url + "/")
+        td(web, live, "level", {"level": 5})
+        with web.lock:
+            live._s["level_end_ms"] -= 20 * 60000
+            live.poll()
+        wait_text(page, "#level", re.compile("^break$", re.I))
+        assert text(page, "#blinds-label") == "NEXT LEVEL BLINDS"
+        assert text(page, "#blinds") == "200 / 400"
+        assert page.inner_text("body").count("200 / 400") == 1
+        assert page.locator("#schedule li").first.inner_text().startswith("Level 7")
+        assert text(page, "#chipups li.now") == "After level 5: the 25 and 50 chips go out."
+
+
+def test_chimes_and_spoken_blinds(browser):
+    live = FakeLive()
+    with served(live) as web:
+        page = open_page(browser, web.url + "/")
+        wait_text(page, "#blinds", "25 / 50")
+        page.wait_for_timeout(500)
+        assert played(page) == []  # nothing on opening the page
+        td(web, live, "level", {"level": 2})
+        wait_text(page, "#blinds", "50 / 100")
+        assert played(page) == ["level"]
+        with web.lock:  # 61 s left: the one-minute chime a second later
+            live._s["level_end_ms"] = live._clock() + 61500
+            live.version += 1
+        page.wait_for_function("() => TCsound.played.includes('minute')", timeout=5000)
+        td(web, live, "level", {"level": 5})  # to the break and out of it: break_end
+        with web.lock:
+            live._s["level_end_ms"] -= 20 * 60000
+            live.poll()
+        wait_text(page, "#level", re.compile("^break$", re.I))
+        with web.lock:
+            live._s["level_end_ms"] -= 10 * 60000
+            live.poll()
+        wait_text(page, "#level", re.compile("^level 6$", re.I))
+        assert played(page)[-1] == "break_end"
+
+        # the TD mutes the big screen from the console, then asks for the spoken blinds
+        console = open_console(browser, web)
+        wait_text(console, "#room-sound", "Mute the big screen")
+        console.click("#room-sound")
+        wait_text(console, "#room-msg", "sound muted")
+        wait_text(console, "#room-sound", "Sound on the big screen")
+        n = len(played(page))
+        td(web, live, "level", {"level": 8})
+        wait_text(page, "#blinds", "400 / 800")
+        page.wait_for_timeout(300)
+        assert len(played(page)) == n  # muted: no chime
+        console.click("#room-sound")
+        console.check("#room-speak")
+        wait_text(console, "#room-msg", "blinds spoken")
+        td(web, live, "level", {"level": 9})
+        wait_text(page, "#blinds", "500 / 1,000")
+        assert played(page)[-2:] == ["level", "speak:Level 9. Blinds 500 and 1000."]
+        assert js_errors(page) == [] and js_errors(console) == []
+
+
+def test_the_td_chooses_panels_layout_and_theme(browser):
+    live = FakeLive()
+    with served(live) as web:
+        page = open_page(browser, web.url + "/", 1280, 720)
+        wait_text(page, "#blinds", "25 / 50")
+        assert "lay-16x9" in page.get_attribute("body", "class")
+        console = open_console(browser, web)
+        wait_text(console, "#room-sound", "Mute")
+        console.select_option("#room-layout", "4x3")
+        wait_text(console, "#room-msg", "4:3 layout")
+        console.select_option("#room-theme", "contrast")
+        wait_text(console, "#room-msg", "high-contrast theme")
+        console.uncheck('[data-panel="qr"]')
+        wait_text(console, "#room-msg", "The big screen: blind schedule, chip-ups, players "
+                                        "and stacks, payouts, seat moves; 4:3 layout")
+        page.wait_for_function("() => document.body.classList.contains('theme-contrast')")
+        page.wait_for_selector("#p-qr", state="hidden")
+        assert "lay-4x3" in page.get_attribute("body", "class")
+        assert page.is_hidden("#p-qr") and page.is_visible("#p-schedule")
+        bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert bg == "rgb(0, 0, 0)"
+        no_overflow(page, 1280)
+        # without the token (the big screen's own fetch) the settings cannot change
+        status = page.evaluate("""async () => (await fetch("/api/display", {method: "POST",
+            headers: {"Content-Type": "application/json"}, body: '{"sound": false}'})).status""")
+        assert status == 401
+        assert page.evaluate("fetch('/api/display').then((r) => r.json())")["sound"] is True
+
+
+def test_the_players_phone_page(browser):
+    live = FakeLive(money=home_money())
+    with served(live) as web:
+        for w, h in SIZES:
+            page = open_page(browser, web.url + "/p", w, h)
+            wait_text(page, "#blinds", "25 / 50")
+            assert text(page, "#left") == "23 of 23"
+            wait_text(page, "#pool", "£414")
+            assert page.locator("#schedule li").first.inner_text().split("\n")[:2] == \
+                ["Level 1", "25 / 50"]
+            no_overflow(page, w)
+            body = page.inner_text("body")
+            assert "Alice Moreton" not in body and TOKEN not in page.content()
+            page.fill("#seat-name", "alice")
+            page.press("#seat-name", "Enter")
+            wait_text(page, "#seat-out", "Alice Moreton: table 1 seat 1.")
+            page.fill("#seat-name", "Nobody Here")
+            page.click(".seat-form button")
+            wait_text(page, "#seat-out", "Nobody called Nobody Here is in this tournament.")
+            page.fill("#seat-name", "al")
+            page.click(".seat-form button")
+            wait_text(page, "#seat-out", "Type at least 3 letters of your name.")
+            assert js_errors(page) == []
+            page.context.close()
+        # a player who is being moved sees where to go
+        td(web, live, "bust", {"names": ["Ian McAllister"]})  # 8, 8, 6: one move
+        page = open_page(browser, web.url + "/p", 390, 844)
+        page.fill("#seat-name", "Vince Polley")
+        page.press("#seat-name", "Enter")
+        wait_text(page, "#seat-out", "Vince Polley: table 1 seat 8 → moving to table 3 seat 3.")

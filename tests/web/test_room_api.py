@@ -1,0 +1,93 @@
+"""The room's routes without a browser (docs/web.md §7, §8): the phone page and its seat
+finder need no token and give nothing TD-only, answer one name at a time and are
+rate-limited per address; the QR code is SVG made on the host for the phone page's
+address; the display settings change only with the TD's token and refuse bad values with
+a sentence, changing nothing."""
+
+import json
+import time
+
+import segno
+from test_web_api import BEARER, JSON, TOKEN, client, night
+
+from tdhost.web import room
+
+
+def test_find_my_seat_answers_one_name_and_nothing_private():
+    c = client(night())
+    r = c.get("/api/seat", params={"name": "  ALICE moreton "})
+    assert r.status_code == 200
+    assert r.json() == {"found": [{"name": "Alice Moreton", "seat": "1.1", "moving_to": None,
+                                   "place": None, "text": "Alice Moreton: table 1 seat 1."}]}
+    r = c.get("/api/seat", params={"name": "mor"})  # the start of a word: Alice Moreton
+    assert [f["name"] for f in r.json()["found"]] == ["Alice Moreton"]
+    assert c.get("/api/seat", params={"name": "e"}).json() == {
+        "error": "Type at least 3 letters of your name."}
+    r = c.get("/api/seat", params={"name": "Zed"})
+    assert (r.status_code, r.json()) == (404, {
+        "error": "Nobody called Zed is in this tournament."})
+    # the page itself: no token, no console, no script from elsewhere
+    page = c.get("/p")
+    assert page.status_code == 200 and "Find my seat" in page.text
+    assert TOKEN not in page.text and "/td" not in page.text
+    assert page.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+def test_public_routes_are_rate_limited_per_address():
+    c = client(night())
+    codes = [c.get("/api/seat", params={"name": "Alice"}).status_code
+             for _ in range(room.RATE_N + 3)]
+    assert codes[:room.RATE_N] == [200] * room.RATE_N
+    assert codes[room.RATE_N:] == [429] * 3
+    r = c.get("/p")
+    assert r.status_code == 429 and r.headers["retry-after"] == "10"
+    assert r.json()["error"] == "Too many requests from this phone: wait a few seconds."
+    assert c.get("/api/state").status_code == 200  # the big screen's own data is not
+
+
+def test_rate_limit_forgets_after_its_window():
+    lim = room.RateLimit(n=2, per_s=0.05)
+    assert [lim.allow("a"), lim.allow("a"), lim.allow("a"), lim.allow("b")] == \
+        [True, True, False, True]
+    time.sleep(0.06)
+    assert lim.allow("a")
+
+
+def test_the_qr_code_is_svg_of_the_phone_page():
+    c = client(night())
+    r = c.get("/qr.svg", headers={"host": "192.168.1.20:8000"})
+    assert r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text == room.qr_svg("http://192.168.1.20:8000/p")
+    assert r.text.startswith("<svg") and "path" in r.text
+    # the same modules as segno's own code for that address (a QR of another one differs)
+    code = segno.make("http://192.168.1.20:8000/p", error="m")
+    assert room.qr_svg("http://192.168.1.20:8000/p") != room.qr_svg("http://10.0.0.1:8000/p")
+    assert code.designator.endswith("-M")
+    assert c.get("/api/phone-link", headers={"host": "pub.local:8000"}).json() == {
+        "url": "http://pub.local:8000/p"}
+    # a big screen opened on the laptop itself: the QR names its network address instead
+    lan = room.lan_address()
+    if lan:
+        assert room.phone_url("127.0.0.1:8000") == "http://%s:8000/p" % lan
+
+
+def test_display_settings_need_the_token_and_refuse_bad_values():
+    live = night()
+    c = client(live)
+    assert c.get("/api/display").json()["sound"] is True
+    r = c.post("/api/display", content='{"sound": false}', headers=JSON)
+    assert r.status_code == 401
+    for bad, why in (({"theme": "pink"}, "Theme cannot be 'pink'."),
+                     ({"panels": ["clock"]}, "Panels are a list of: schedule, chipups, stats, "
+                                             "payouts, qr, news."),
+                     ({"volume": 3}, "There is no display setting 'volume'.")):
+        r = c.post("/api/display", content=json.dumps(bad), headers=dict(JSON, **BEARER))
+        assert (r.status_code, r.json()) == (400, {"error": why})
+    assert c.get("/api/display").json()["theme"] == "dark"
+    r = c.post("/api/display", content='{"sound": false, "panels": ["qr", "schedule"]}',
+               headers=dict(JSON, **BEARER))
+    assert r.json()["text"] == ("The big screen: blind schedule, phone QR code; automatic "
+                                "layout; dark theme; sound muted.")
+    s = c.get("/api/state").json()
+    assert s["display"]["sound"] is False and s["display"]["panels"] == ["schedule", "qr"]
+    assert s["money"] is None  # the LPPL fake: free
