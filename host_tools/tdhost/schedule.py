@@ -22,15 +22,16 @@ def _chips(values):
 
 
 def chip_up_text(c):
-    """One sentence for a colour-up: "The 25 and 50 chips go out after level 5"."""
+    """One sentence for a colour-up: "After level 5: the 25 and 50 chips go out; smallest
+    chip 100."."""
     remove = c.get("remove") or []
     chip = c.get("chip")
     parts = []
     if remove:
         parts.append("the %s chips go out" % _chips(remove))
     if chip:
-        parts.append("the smallest chip is %d" % chip)
-    what = " and ".join(parts) or "colour-up"
+        parts.append("smallest chip %d" % chip)
+    what = "; ".join(parts) or "colour-up"
     return "After level %d: %s." % (c["after_level"], what)
 
 

@@ -10,7 +10,8 @@ from tdhost.league import Refused
 
 KEYS = {"event", "tournament", "now_ms", "clock", "players", "tables", "pending", "moves",
         "broken", "final_table", "hand_for_hand", "hand_for_hand_waiting", "registration",
-        "standby", "results", "leaderboard", "log", "hand_for_hand_text", "undo", "redo"}
+        "standby", "results", "leaderboard", "log", "hand_for_hand_text", "undo", "redo",
+        "schedule", "money"}
 CLOCK = {"level_index", "level", "sb", "bb", "ante", "is_break", "ms_left", "paused", "next",
          "break_in_ms", "colour_up"}
 TABLE = {"table", "box", "link", "last_contact_ms", "hand", "button", "sb", "bb", "broken",
@@ -38,6 +39,14 @@ def test_the_snapshot_through_a_night_without_boxes(tmp_path):
     assert snap["clock"]["next"] == {"sb": 50, "bb": 100, "ante": 0, "is_break": False,
                                      "minutes": 20}
     assert snap["clock"]["break_in_ms"] == 5 * 20 * 60000  # five levels before the break
+    # the schedule: level 1 now, then 2-5, the break, 6-8 (eight after the one playing)
+    sched = snap["schedule"]["levels"]
+    assert [(r["level"], r["is_break"], r["starts_in_ms"] // 60000) for r in sched] == [
+        (1, False, 0), (2, False, 20), (3, False, 40), (4, False, 60), (5, False, 80),
+        (None, True, 100), (6, False, 110), (7, False, 130), (8, False, 150)]
+    assert [(c["after_level"], c["done"], c["now"]) for c in snap["schedule"]["chip_ups"]] == \
+        [(5, False, False), (10, False, False)]
+    assert snap["money"] is None  # LPPL: a free league
     assert [(t["table"], t["link"], len(t["seats"])) for t in snap["tables"]] == [
         (1, "none", 4), (2, "none", 5)]
     assert snap["players"] == {"entries": 9, "left": 9, "average_stack": None,

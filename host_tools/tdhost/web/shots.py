@@ -13,9 +13,12 @@ console at a 390 px phone's width, touch), web-big-16x9.png (1280x720) and web-b
 boxes on the room's virtual clock (tests/web/night.py, as the browser tests use it): 20
 players drawn and started from the console's contract, a box's bust, the balancing move it
 brings and a latecomer waiting for their seat (console and 16:9), then the first break
-(4:3).  ``--demo`` photographs ``tdhost serve --demo``'s night instead (dealer bots) the
-moment a balancing move waits for the boxes.  ``launch_chromium`` is also what the browser
-tests use.
+(4:3); web-phone.png is the players' page (390 px wide, the whole page) in the same night.
+Then a home game with money (docs/examples/home_money.toml, on the real Live without
+boxes): web-big-money.png (16:9), web-big-contrast.png (4:3, high contrast),
+web-phone-money.png and web-print.png (the table sheets as printed).  ``--demo``
+photographs ``tdhost serve --demo``'s night instead (dealer bots) the moment a balancing
+move waits for the boxes.  ``launch_chromium`` is also what the browser tests use.
 """
 
 import argparse
@@ -74,6 +77,7 @@ def shoot(url, token, out_dir=OUT, between=None):
     shots = (("td", "/td?token=" + token, 1366, 768, False, False),
              ("td-phone", "/td?token=" + token, 390, 844, True, True),
              ("big-16x9", "/", 1280, 720, False, False),
+             ("phone", "/p", 390, 844, True, True),
              ("big-4x3", "/", 1024, 768, False, False))
     paths = []
     with sync_playwright() as pw:
@@ -211,6 +215,78 @@ def room_shots(out_dir):
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+def _print_shot(browser, url, path):
+    """The printouts page as paper shows it (print media): the table sheets."""
+    page = browser.new_page(viewport={"width": 800, "height": 1000})
+    try:
+        page.goto(url + "/td?token=" + TOKEN)
+        page.goto(url + "/td/print")
+        page.wait_for_function("() => document.querySelectorAll('.sheet').length > 0")
+        page.evaluate("document.body.dataset.part = 'sheets'")
+        page.emulate_media(media="print")
+        page.wait_for_timeout(300)
+        page.screenshot(path=path, full_page=True)
+    finally:
+        page.close()
+    return path
+
+
+def money_shots(out_dir):
+    """A home game with money on the real Live (no boxes; a virtual clock): 27 players,
+    level 3, two re-buys, three players out with their bounties; photographed at 16:9, on a
+    phone, at 4:3 in the high-contrast theme, and its table sheets as printed."""
+    import httpx
+
+    from tdhost import demo as _demo
+    from tdhost.live import Live
+    from tdhost.web.server import run_in_thread
+
+    workdir = tempfile.mkdtemp(prefix="tdhost-shots-")
+    now = [int(time.time() * 1000) // 60000 * 60000]
+    names = _demo.NAMES + ["Zach Fowler", "Quentin Ashby-Ward", "Kate Morris"]
+    try:
+        db = os.path.join(workdir, "home.sqlite")
+        _demo.new_tournament(db, os.path.join(ROOT, "docs", "examples", "home_money.toml"))
+        live = Live(db, clock=lambda: now[0], seed=3)
+        live.act("register", {"names": names[:27]})
+        live.act("draw", {"seed": 3})
+        live.act("start", {})
+        now[0] += 47 * 60000 + 23000  # level 3, 12:37 left
+        live.poll(now[0])
+        for n in ("Ben Taylor", "Sue Granger"):
+            live.act("rebuy", {"name": n})
+        for out, by in (("Mo Hassan", "Ben Taylor"), ("Jo Brennan", "Alice Moreton"),
+                        ("Kate Morris", "Ben Taylor")):
+            live.act("bust", {"names": [out]})
+            live.act("knockout", {"name": out, "by": by})
+        web = run_in_thread(live, "127.0.0.1", 0, TOKEN)
+        paths = []
+        try:
+            from playwright.sync_api import sync_playwright
+
+            with sync_playwright() as pw:
+                browser = launch_chromium(pw)
+                try:
+                    paths.append(_shot(browser, web.url + "/", os.path.join(
+                        out_dir, "web-big-money.png"), 1280, 720))
+                    paths.append(_shot(browser, web.url + "/p", os.path.join(
+                        out_dir, "web-phone-money.png"), 390, 844, True, touch=True))
+                    httpx.post(web.url + "/api/display", json={"theme": "contrast",
+                               "layout": "4x3"}, headers={"Authorization": "Bearer " + TOKEN})
+                    paths.append(_shot(browser, web.url + "/", os.path.join(
+                        out_dir, "web-big-contrast.png"), 1024, 768))
+                    paths.append(_print_shot(browser, web.url, os.path.join(
+                        out_dir, "web-print.png")))
+                finally:
+                    browser.close()
+        finally:
+            web.stop()
+            live.close()
+        return paths
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m tdhost.web.shots", description=__doc__.split(
         "\n")[0])
@@ -232,7 +308,7 @@ def main(argv=None):
     elif a.demo:
         paths = demo_shots(a.out, a.seed)
     elif not a.fake:
-        paths = room_shots(a.out)
+        paths = room_shots(a.out) + money_shots(a.out)
     else:
         from tdhost.web.server import run_in_thread
 

@@ -78,13 +78,14 @@
       }
       return el("li", null, el("span", {class: "lv", text: "Level " + r.level}),
         el("span", {class: "bl"}, TC.blinds(r),
-          r.ante ? el("small", {text: " ante " + TC.chips(r.ante)}) : null),
+          r.ante ? el("small", {text: " · " + TC.chips(r.ante)}) : null),
         at);
     });
   }
 
   function chipUpRows(s) {
-    const ups = (s.schedule && s.schedule.chip_ups) || [];
+    // the chip-ups to come (and the one of this break); past ones are no news
+    const ups = ((s.schedule && s.schedule.chip_ups) || []).filter((u) => !u.done);
     let nextMarked = false;
     return ups.map((u) => {
       const cls = u.done ? "done" : u.now ? "now" : nextMarked ? "" : "next";
@@ -198,7 +199,8 @@
     $("pool").textContent = m ? m.pool : "";
     $("stats").hidden = !shows("stats");
     $("p-schedule").hidden = !shows("schedule");
-    $("p-chipups").hidden = !shows("chipups") || !(s.schedule && s.schedule.chip_ups.length);
+    $("p-chipups").hidden = !shows("chipups") ||
+      !(s.schedule && s.schedule.chip_ups.some((u) => !u.done));
     $("p-payouts").hidden = !shows("payouts") || !m || !m.payouts.length;
     $("p-qr").hidden = !shows("qr");
     TC.fill($("schedule"), scheduleRows(s));
