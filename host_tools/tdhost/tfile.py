@@ -9,6 +9,8 @@ stores with the tournament.
     [[levels]]          sb, bb, ante, minutes  -- or  break = minutes
     [[colour_ups]]      after_level, remove, chip
     [points]            formula, places, participation, decimals
+    [money]             currency, buy_in, fee, unit, bounty, bounty_kind, rebuy, addon,
+                        payouts  (tdhost.money; none: a free tournament)
 
 Values left out come from the profile: the boxes' rules in tableclock.profiles (the late
 entry window, colour-ups) and the host's in tdhost.rules.  The blind structure is checked
