@@ -92,6 +92,13 @@ def test_the_night_end_to_end(browser, tmp_path):
             wait_text(page, "#msg", "%s is registered (20 of 48)." % NAMES[-1])
             wait_text(page, "#reg", NAMES[-1])
             wait_text(big, "#left", "20")
+            # the LPPL is free: no money on the big screen, the phones or the console
+            phone = open_page(browser, web.url + "/p", 390, 844)
+            wait_text(phone, "#left", "20")
+            for p in (big, phone, page):
+                assert not re.search(r"[£$€]|prize|payout|buy-in", p.inner_text("body"), re.I)
+            assert page.is_hidden("#room-money") and big.is_hidden("#pool-stat")
+            phone.context.close()
             page.fill("#draw-seed", str(SEED))
             page.click("#draw-form button:has-text('Draw seats')")
             wait_text(page, "#msg", "Random draw, seed %d: 20 players at 3 tables." % SEED)

@@ -161,7 +161,7 @@ def test_the_td_chooses_panels_layout_and_theme(browser):
         wait_text(console, "#room-msg", "high-contrast theme")
         console.uncheck('[data-panel="qr"]')
         wait_text(console, "#room-msg", "The big screen: blind schedule, chip-ups, players "
-                                        "and stacks, payouts, seat moves; 4:3 layout")
+                                        "and stacks, seat moves; 4:3 layout")
         page.wait_for_function("() => document.body.classList.contains('theme-contrast')")
         page.wait_for_selector("#p-qr", state="hidden")
         assert "lay-4x3" in page.get_attribute("body", "class")
@@ -206,3 +206,43 @@ def test_the_players_phone_page(browser):
         page.fill("#seat-name", "Vince Polley")
         page.press("#seat-name", "Enter")
         wait_text(page, "#seat-out", "Vince Polley: table 1 seat 8 → moving to table 3 seat 3.")
+
+
+def test_the_money_card_on_a_home_game(browser, tmp_path):
+    """The real Live on docs/examples/home_money.toml (12 players, no boxes): a re-buy from
+    the console's room card reaches the big screen's pool and payouts; u u undoes it."""
+    from tdhost import demo
+    from tdhost.live import Live
+
+    db = str(tmp_path / "home.sqlite")
+    demo.new_tournament(db, HOME)
+    live = Live(db, seed=3)
+    try:
+        live.act("register", {"names": demo.NAMES[:12]})
+        live.act("draw", {"seed": 3})
+        live.act("start", {})
+        with served(live) as web:
+            big = open_page(browser, web.url + "/")
+            wait_text(big, "#pool", "£216")  # 12 x (£20 - £2)
+            console = open_console(browser, web)
+            wait_text(console, "#room-pool", "£216 · 12 entries")
+            assert console.is_hidden("#ko-form") is False  # a bounty game
+            console.fill("#rebuy-name", "Ben Taylor")
+            console.press("#rebuy-name", "Enter")
+            wait_text(console, "#room-msg", "Re-buy Ben Taylor: £20 for 10000 chips.")
+            # £236 at 40/25/15/12/8 % in £5 steps: 90, 55, 35, 25, 15; 1st + £16
+            wait_text(big, "#pool", "£236")
+            assert big.locator("#payouts li").all_inner_texts() == [
+                "1st\n£106", "2nd\n£55", "3rd\n£35", "4th\n£25", "5th\n£15"]
+            console.fill("#addon-name", "Ben Taylor")
+            console.press("#addon-name", "Enter")
+            wait_text(console, "#room-msg", "Add-ons are taken in level 4 and the break after "
+                                            "it; this is level 1.")
+            console.keyboard.press("Escape")
+            console.keyboard.press("u")
+            console.keyboard.press("u")
+            wait_text(big, "#pool", "£216")
+            assert live.snapshot()["money"]["rebuys"] == 0
+            assert js_errors(big) == [] and js_errors(console) == []
+    finally:
+        live.close()

@@ -216,7 +216,11 @@ def routes(hub, headers, act_ok):
         except (UnicodeDecodeError, ValueError) as err:
             return JSONResponse({"error": str(err)[:1].upper() + str(err)[1:] + "."},
                                 status_code=400, headers=headers)
-        return JSONResponse({"ok": True, "text": "The big screen: %s." % describe(new),
+        def has_money():
+            with hub.lock:
+                return bool(hub.live.snapshot().get("money"))
+        words = describe(new, await run_in_threadpool(has_money))
+        return JSONResponse({"ok": True, "text": "The big screen: %s." % words,
                              "display": new}, headers=headers)
 
     return [
@@ -228,10 +232,12 @@ def routes(hub, headers, act_ok):
     ]
 
 
-def describe(s):
-    """The display settings in words, for the TD's message line."""
+def describe(s, money=True):
+    """The display settings in words, for the TD's message line (a free tournament's
+    without the payouts: no word of money)."""
     layout = {"auto": "automatic", "16x9": "16:9", "4x3": "4:3"}[s["layout"]]
     return "%s; %s layout; %s theme; sound %s%s" % (
-        ", ".join(PANEL_WORDS[p] for p in s["panels"]) or "the clock only", layout,
+        ", ".join(PANEL_WORDS[p] for p in s["panels"] if money or p != "payouts")
+        or "the clock only", layout,
         "high-contrast" if s["theme"] == "contrast" else "dark",
         "on" if s["sound"] else "muted", ", blinds spoken" if s["speak"] else "")

@@ -13,6 +13,9 @@
 
   const msg = el("div", {id: "room-msg", class: "msg"});
   function say(text, bad) {
+    // one sentence: a capital first, a full stop last (the host's refusals are bare)
+    text = text.charAt(0).toUpperCase() + text.slice(1);
+    if (!/[.!?]$/.test(text)) text += ".";
     msg.textContent = text;
     msg.className = "msg " + (bad ? "bad" : "good");
   }
@@ -107,6 +110,8 @@
       }
     }
     moneyBox.hidden = !money;
+    // a free tournament: no word about money on the console either
+    document.querySelector('[data-panel="payouts"]').parentNode.hidden = !money;
     if (money) {
       pool.textContent = money.pool + " · " + money.entries + " entries" +
         (money.rebuys ? " · " + money.rebuys + " re-buys" : "") +
