@@ -14,7 +14,7 @@ import json
 
 import click
 
-from tdhost import __version__, balance, commands, serve, usb_cli
+from tdhost import __version__, balance, commands, importcsv, serve, usb_cli
 
 
 def _fail(command, msg):
@@ -48,7 +48,7 @@ def load_json(command, file):
 
 
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
-NIGHT_ORDER = ("new", "register", "standby", "lock", "unlock", "draw", "start", "seats",
+NIGHT_ORDER = ("new", "import", "register", "standby", "lock", "unlock", "draw", "start", "seats",
                "level", "late", "arrive", "bust", "plan", "move", "undo", "end", "results",
                "league", "log", "serve", "boxes", "pair")
 
@@ -133,6 +133,9 @@ format_plan = commands.format_plan
 # The tournament commands (new, register, standby, draw, start, late, bust, undo, log,
 # results, league, ...): host_tools/tdhost/commands.py, docs/host.md.
 commands.register(cli, _fail)
+
+# Players from a CSV file: `tdhost import FILE.csv` (host_tools/tdhost/importcsv.py).
+importcsv.register(cli)
 
 # The boxes on USB: `tdhost boxes`, `tdhost pair PORT` (host_tools/tdhost/usb_cli.py).
 usb_cli.register(cli, _fail)

@@ -847,7 +847,18 @@ def cmd_seats(db, number, plain):
     show_table(["table", "seat", "player", "chips at entry", ""], rows, plain, title=head)
 
 
-def cmd_results(csv_file, db, number, plain):
+def _write_json(command, path, obj):
+    """*obj* as a JSON file (UTF-8, indented): `--json FILE` of results and league."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(obj, f, ensure_ascii=False, indent=2)
+            f.write("\n")
+    except OSError as err:
+        fail(command, "%s cannot be written (%s)" % (path, err.strerror or err))
+    click.echo("Written to %s." % path)
+
+
+def cmd_results(csv_file, db, number, plain, json_file=None):
     lg = _read("results", db)
     t = _tournament("results", lg, number)
     rows = t.results()
@@ -873,9 +884,19 @@ def cmd_results(csv_file, db, number, plain):
                    t.number, t.setup["name"], status, len(t.entrants())))
     if csv_file:
         click.echo("Written to %s." % csv_file)
+    if json_file:
+        _write_json("results", json_file, {
+            "league": lg.name, "tournament": t.number, "name": t.setup["name"],
+            "date": t.setup["date"], "profile": t.setup["profile"],
+            "finished": bool(t.ended), "entries": len(t.entrants()),
+            "results": [dict({"place": r["first"], "place_text": r["place"],
+                              "name": r["name"], "member": r["member"],
+                              "entry": r["entry"], "points": r["points"]},
+                             **({"prize": prize.get(r["name"])} if prize is not None
+                                else {})) for r in rows]})
 
 
-def cmd_league(csv_file, members, db, plain):
+def cmd_league(csv_file, members, db, plain, json_file=None):
     lg = _read("league", db)
     rows = lg.standings()
     if members:
@@ -896,6 +917,11 @@ def cmd_league(csv_file, members, db, plain):
                    lg.name or "League", len(done), "" if len(done) == 1 else "s"))
     if csv_file:
         click.echo("Written to %s." % csv_file)
+    if json_file:
+        _write_json("league", json_file, {
+            "league": lg.name, "tournaments": len(done), "members_only": bool(members),
+            "standings": [{k: r[k] for k in ("rank", "name", "member", "events", "wins",
+                                             "best", "points")} for r in rows]})
 
 
 # ------------------------------------------------------------------------- register
@@ -1093,19 +1119,23 @@ def register(cli, fail_fn):
     @cli.command("results")
     @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
                   help="Also write the results to this CSV file.")
+    @click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None,
+                  help="Also write the results to this JSON file.")
     @db_option
     @tournament_option
     @plain_option
-    def results(csv_file, db, number, plain):
+    def results(csv_file, json_file, db, number, plain):
         """Finishing order and points."""
-        cmd_results(csv_file, db, number, plain)
+        cmd_results(csv_file, db, number, plain, json_file)
 
     @cli.command("league")
     @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,
                   help="Also write the leaderboard to this CSV file.")
+    @click.option("--json", "json_file", type=click.Path(dir_okay=False), default=None,
+                  help="Also write the leaderboard to this JSON file.")
     @click.option("--members", is_flag=True, help="League members only.")
     @db_option
     @plain_option
-    def league(csv_file, members, db, plain):
+    def league(csv_file, json_file, members, db, plain):
         """The league leaderboard over every finished tournament."""
-        cmd_league(csv_file, members, db, plain)
+        cmd_league(csv_file, members, db, plain, json_file)

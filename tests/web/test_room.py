@@ -139,6 +139,7 @@ def test_chimes_and_spoken_blinds(browser):
         page.wait_for_timeout(300)
         assert len(played(page)) == n  # muted: no chime
         console.click("#room-sound")
+        wait_text(console, "#room-msg", "sound on")
         console.check("#room-speak")
         wait_text(console, "#room-msg", "blinds spoken")
         td(web, live, "level", {"level": 9})
@@ -246,3 +247,41 @@ def test_the_money_card_on_a_home_game(browser, tmp_path):
             assert js_errors(big) == [] and js_errors(console) == []
     finally:
         live.close()
+
+
+def test_printouts_seat_cards_table_sheets_results_league(browser):
+    live = FakeLive()
+    with served(live) as web:
+        anon = open_page(browser, web.url + "/td/print")
+        assert "need the TD's token" in anon.content()
+        for w, h in SIZES:
+            page = open_console(browser, web, w, h)
+            page.goto(web.url + "/td/print")
+            wait_text(page, "#card-list", "Table 1 · Seat 1")
+            assert page.locator(".card-seat").count() == 23  # every player seated
+            first = page.locator(".card-seat").first.inner_text().split("\n")
+            assert first == ["Table 1 · Seat 1", "Alice Moreton", "Monday night at the Red Lion"]
+            assert page.locator(".sheet").count() == 3
+            assert page.locator(".sheet").nth(2).locator("tbody tr").all_inner_texts()[-1] \
+                == "8\tempty"  # table 3 has 7 players
+            no_overflow(page, w)
+            page.context.close()
+        td(web, live, "bust", {"names": ["Ian McAllister"]})
+        page = open_console(browser, web)
+        page.goto(web.url + "/td/print")
+        wait_text(page, "#result-table", "Ian McAllister")
+        assert page.locator("#league-table tbody tr").first.inner_text().split("\t")[:2] == \
+            ["1", "Alice Moreton"]
+        # on paper: only the part asked for, a table sheet a page, black on white
+        page.evaluate("document.body.dataset.part = 'sheets'")
+        page.emulate_media(media="print")
+        assert page.is_hidden("#cards") and page.is_visible("#sheets")
+        assert page.is_hidden(".pr-bar")
+        assert page.locator(".sheet").first.evaluate(
+            "(e) => getComputedStyle(e).breakAfter") == "page"
+        assert page.evaluate("getComputedStyle(document.body).backgroundColor") == \
+            "rgb(255, 255, 255)"
+        pdf = page.pdf()  # what the browser's "Save as PDF" makes
+        assert pdf[:5] == b"%PDF-" and pdf.count(b"/Type /Page\n") + pdf.count(
+            b"/Type /Page ") + pdf.count(b"/Type/Page") >= 3
+        assert js_errors(page) == []

@@ -311,7 +311,7 @@ def make_app(live, token, lock=None):
         Route("/api/events", events),
         Route("/api/act/{action}", act, methods=["POST"]),
         Route("/favicon.ico", favicon),
-        *_room.routes(hub, HEADERS, td_may_act),
+        *_room.routes(hub, HEADERS, td_may_act, lambda r: _auth(r, token) is not None),
         Mount("/static", _NoCache(StaticFiles(directory=STATIC)), name="static"),
     ]
     app = Starlette(routes=routes)

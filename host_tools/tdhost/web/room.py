@@ -1,11 +1,13 @@
-"""The room's side of the web (docs/web.md §7-§8): the players' phone page with its QR
+"""The room's side of the web (docs/web.md §7-§9): the players' phone page with its QR
 code and "find my seat", the big screen's display settings the TD chooses (panels,
-layout, theme, sound), and a per-address rate limit for the public routes.
+layout, theme, sound), the TD's printouts, and a per-address rate limit for the public
+routes.
 
-    routes(hub, headers, act_ok)   # Starlette routes added by tdhost.web.app.make_app
+    routes(hub, headers, act_ok, token_ok)   # Starlette routes added by make_app
 
-Nothing here is TD-only except ``POST /api/display``; the seat finder answers one name at
-a time from the seating (what the draw sheet on the wall shows), never a list of players.
+Nothing here is TD-only except ``POST /api/display`` and ``/td/print``; the seat finder
+answers one name at a time from the seating (what the draw sheet on the wall shows),
+never a list of players.
 """
 
 import io
@@ -157,9 +159,10 @@ def find_seat(snap, query):
     return out
 
 
-def routes(hub, headers, act_ok):
+def routes(hub, headers, act_ok, token_ok):
     """The routes of this module.  ``act_ok(request)`` (async): None when a TD action may
-    go ahead, else its error response (tdhost.web.app's checks)."""
+    go ahead, else its error response; ``token_ok(request)``: the request carries the TD's
+    token (tdhost.web.app's checks)."""
     limit = RateLimit()
 
     def limited(request):
@@ -223,7 +226,15 @@ def routes(hub, headers, act_ok):
         return JSONResponse({"ok": True, "text": "The big screen: %s." % words,
                              "display": new}, headers=headers)
 
+    async def printable(request):
+        if not token_ok(request):
+            return JSONResponse({"error": "The printouts need the TD's token: open the "
+                                          "console link again."},
+                                status_code=401, headers=headers)
+        return FileResponse(os.path.join(STATIC, "print.html"), headers=headers)
+
     return [
+        Route("/td/print", printable),
         Route("/p", phone),
         Route("/qr.svg", qr),
         Route("/api/phone-link", phone_link),

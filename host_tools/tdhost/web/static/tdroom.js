@@ -35,11 +35,17 @@
     say(body.error || "The host answered " + r.status + ".", true);
     return null;
   }
-  const setDisplay = (args) => post("/api/display", args);
+  // while a change is on its way, snapshots do not reset the controls under the TD's hand
+  let changing = 0;
+  async function setDisplay(args) {
+    changing++;
+    try { return await post("/api/display", args); } finally { changing--; }
+  }
 
   // ------------------------------------------------------------------ the big screen
   const mute = el("button", {id: "room-sound", type: "button",
-    onclick: () => setDisplay({sound: !display.sound})}, "Mute the big screen");
+    disabled: true, onclick: () => setDisplay({sound: !display.sound})},
+  "Mute the big screen");
   const speak = el("input", {id: "room-speak", type: "checkbox",
     onchange: (e) => setDisplay({speak: e.target.checked})});
   const theme = el("select", {id: "room-theme", "aria-label": "theme",
@@ -94,12 +100,15 @@
     el("p", {class: "hint"}, "Players' page (no token): ",
       el("a", {href: "/p", target: "_blank", text: "/p"}),
       " – its QR code is on the big screen."),
+    el("p", {class: "hint"}, el("a", {href: "/td/print", target: "_blank",
+      text: "Printouts"}), ": seat cards, table sheets, results, the league table."),
     msg, moneyBox);
 
   function render(s) {
     display = s.display || display;
     money = s.money;
-    if (display) {
+    if (display && !changing) {
+      mute.disabled = false; // the settings are known: the button can toggle them
       mute.textContent = display.sound ? "Mute the big screen" : "Sound on the big screen";
       mute.classList.toggle("on", !display.sound);
       speak.checked = !!display.speak;

@@ -1,0 +1,98 @@
+"""Paper and files (docs/host.md §12): `tdhost import FILE.csv` previews each line and
+names each line's error, `--apply` registers the good lines only when told, in one step
+that one `undo` takes back; `results --json` and `league --json` write what the tables show."""
+
+import json
+import os
+
+from hostutil import EXAMPLES, at, players, run
+
+CSV = """Name,Member ID,Lock,Reason
+Ann Lee,M1042,,
+Bob Hart,,2.5,wheelchair access
+
+Cat Diaz,yes,1.9,
+ann lee,,,
+Dan Roe,no,x,
+Eve Sun,n,2.5,
+Fay Ng,1,,,
+"""
+
+
+def _night(tmp_path):
+    db = str(tmp_path / "league.sqlite")
+    run(["new", os.path.join(EXAMPLES, "lppl.toml"), "--db", db], now=at(-60))
+    path = tmp_path / "players.csv"
+    path.write_text(CSV, encoding="utf-8")
+    return db, str(path)
+
+
+def test_import_previews_every_line_and_writes_nothing(tmp_path):
+    db, path = _night(tmp_path)
+    out = run(["import", path, "--db", db], now=at(-50)).output
+    p = path
+    assert out.splitlines() == [
+        "What %s would do (nothing is written yet):" % p,
+        "%s:2: Ann Lee is registered (1 of 48), a member." % p,
+        "%s:3: Bob Hart is registered (2 of 48); locked to table 2 seat 5." % p,
+        "%s:5: not imported: seat 9 does not exist: tables have seats 1 to 8." % p,
+        "%s:6: not imported: Ann Lee is already registered." % p,
+        "%s:7: not imported: 'x' is not a seat: give the lock as TABLE.SEAT, e.g. 2.5." % p,
+        "%s:8: not imported: table 2 seat 5 is locked for Bob Hart already." % p,
+        "%s:9: not imported: 5 values for 4 columns." % p,
+        "Would register 2 players; 5 lines with errors. Nothing is written: "
+        "`tdhost import %s --apply` does it." % p]
+    assert "register" not in run(["log", "--db", db]).output
+    # --apply refuses a file with errors, unless told to leave those lines out
+    res = run(["import", path, "--apply", "--db", db], now=at(-50), expect=2)
+    assert res.output.splitlines()[-1] == (
+        "tdhost import: nothing is imported: fix the 5 lines above, or leave them out "
+        "with --skip-bad.")
+    assert "register" not in run(["log", "--db", db]).output
+    out = run(["import", path, "--apply", "--skip-bad", "--db", db], now=at(-50)).output
+    assert out.splitlines()[-1] == ("Registered 2 players from %s in one step (`tdhost undo` "
+                                    "takes them all back)." % p)
+    log = run(["log", "--db", db]).output
+    assert "register Ann Lee (member)" in log and "lock Bob Hart to table 2 seat 5" in log
+    undo = run(["undo", "--db", db], now=at(-45)).output
+    assert "register Ann Lee" in undo and "lock Bob Hart" in undo
+
+
+def test_import_refuses_a_file_it_cannot_read(tmp_path):
+    db, _ = _night(tmp_path)
+    bad = tmp_path / "bad.csv"
+    for text, line in (("Player,Club\nAnn,Red Lion\n",
+                        "bad.csv:1: not imported: there is no column 'player' (columns: "
+                        "name, member, lock, reason)."),
+                       ("", "bad.csv:1: not imported: the file is empty: the first line "
+                            "names the columns (name, member, lock).")):
+        bad.write_text(text, encoding="utf-8")
+        out = run(["import", str(bad), "--db", db]).output
+        assert out.splitlines()[1] == str(tmp_path / line)
+    bad.write_bytes("name\nZo\xe9\n".encode("latin-1"))
+    res = run(["import", str(bad), "--db", db], expect=2)
+    assert "is not UTF-8 text (save it from the spreadsheet as CSV UTF-8)" in res.output
+
+
+def test_results_and_league_as_json(tmp_path):
+    db = str(tmp_path / "league.sqlite")
+    run(["new", os.path.join(EXAMPLES, "lppl.toml"), "--db", db], now=at(-60))
+    run(["register", *players(9), "--db", db], now=at(-50))
+    run(["draw", "--seed", "7", "--db", db], now=at(-40))
+    run(["start", "--db", db], now=at(0))
+    for i, name in enumerate(players(9)[:8]):
+        run(["bust", name, "--db", db], now=at(10 + i))
+    out = tmp_path / "results.json"
+    run(["results", "--json", str(out), "--db", db], now=at(30))
+    res = json.loads(out.read_text(encoding="utf-8"))
+    assert (res["league"], res["finished"], res["entries"]) == ("LPPL Lincolnshire", True, 9)
+    # LPPL points 10 * sqrt(entries / place): the winner 10 * sqrt(9) = 30; free: no prize
+    assert res["results"][0] == {"place": 1, "place_text": "1st", "name": "Ivy",
+                                 "member": False, "entry": "registered", "points": 30.0}
+    assert [r["name"] for r in res["results"]][-1] == "Ann"
+    lg = tmp_path / "league.json"
+    run(["league", "--json", str(lg), "--db", db], now=at(31))
+    board = json.loads(lg.read_text(encoding="utf-8"))
+    assert board["tournaments"] == 1 and board["standings"][0] == {
+        "rank": 1, "name": "Ivy", "member": False, "events": 1, "wins": 1, "best": 1,
+        "points": 30.0}
