@@ -15,7 +15,8 @@ from tdhost.wording import chips, log_line as _words_of, seat, tables
 
 UNDOABLE = frozenset(("register", "standby_add", "standby_take", "standby_pass", "draw",
                       "start", "late", "arrive", "bust", "pause", "resume", "level", "adjust",
-                      "hand_for_hand", "final_draw"))
+                      "hand_for_hand", "final_draw")) | frozenset((
+                      "rebuy", "addon", "knockout", "payouts"))  # money (tdhost.livemoney)
 # the events an undo takes back itself; instructions are called off after it (_cancel_orphans)
 KEEP = frozenset(("instr", "instr_result", "notice", "undo", "hfh_release", "final_seated"))
 KEPT = 20  # entries kept for undo (the newest)
@@ -113,6 +114,11 @@ def _words(live, action, args, ctx, evs):
     if action == "start":
         return ("shuffle up and deal", "the tournament is not started: the clock stops at "
                 "level 1")
+    if action in ("rebuy", "addon", "knockout", "payouts"):  # a `money` event says itself
+        return (p.get("text") or action, {
+            "rebuy": "the re-buy comes off the pool", "addon": "the add-on comes off the pool",
+            "knockout": "the bounty is not paid", "payouts": "the payouts go back to the "
+            "table before"}[action])
     return (action.replace("_", " "), "it is taken back")
 
 

@@ -63,6 +63,8 @@ def test_buy_ins_rebuys_addons_and_undo(tmp_path):
     assert refused(live, "payouts", {"places": [30, 70]}) == (
         "each place must pay no more than the place above it")
 
+    assert live.snapshot()["undo"]["text"].startswith("Undo: re-buy Ann: £20 for 10000 chips")
+    assert live.snapshot()["undo"]["text"].endswith("the re-buy comes off the pool")
     live.act("payouts", {"places": [60, 40]})  # the TD's own table for tonight
     assert [p["text"] for p in live.snapshot()["money"]["payouts"]] == ["£230", "£150"]
     log = [e["text"] for e in live.snapshot()["log"]]
