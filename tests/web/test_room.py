@@ -9,7 +9,16 @@ import datetime
 import re
 import tomllib
 
-from browser import TOKEN, js_errors, open_console, open_page, served, text, wait_text
+from browser import (
+    TOKEN,
+    js_errors,
+    open_console,
+    open_page,
+    served,
+    text,
+    wait_text,
+    wait_visible,
+)
 from fake_live import FakeLive
 from test_pages import td
 
@@ -211,7 +220,7 @@ def test_the_players_phone_page(browser):
 
 def test_the_money_card_on_a_home_game(browser, tmp_path):
     """The real Live on docs/examples/home_money.toml (12 players, no boxes): a re-buy from
-    the console's room card reaches the big screen's pool and payouts; u u undoes it."""
+    the console's room card reaches the big screen's pool and payouts; Undo takes it back."""
     from tdhost import demo
     from tdhost.live import Live
 
@@ -239,9 +248,12 @@ def test_the_money_card_on_a_home_game(browser, tmp_path):
             console.press("#addon-name", "Enter")
             wait_text(console, "#room-msg", "Add-ons are taken in level 4 and the break after "
                                             "it; this is level 1.")
-            console.keyboard.press("Escape")
-            console.keyboard.press("u")
-            console.keyboard.press("u")
+            # the console's Undo (its question in words, then yes) takes the re-buy back
+            wait_text(console, "#undo", "Undo: re-buy Ben Taylor: £20 for 10000 chips")
+            console.click("#undo")
+            wait_visible(console, "#ask")
+            assert "the re-buy comes off the pool" in text(console, "#ask-text")
+            console.click("#ask-yes")
             wait_text(big, "#pool", "£216")
             assert live.snapshot()["money"]["rebuys"] == 0
             assert js_errors(big) == [] and js_errors(console) == []

@@ -89,8 +89,8 @@
   }}, places, el("button", null, "Set payouts %"));
   const moneyBox = el("div", {id: "room-money", hidden: true},
     el("h2", null, "Money ", pool), table, rebuyForm, addonForm, koForm, payForm,
-    el("p", {class: "hint", text: "Every line here is in the league's log: u u (undo) " +
-      "takes back the last one."}));
+    el("p", {class: "hint", text: "Every line here is in the league's log: the console's " +
+      "Undo takes back the last one."}));
 
   const card = el("div", {class: "card", id: "room-card"},
     el("h2", null, "Big screen and players' phones"),
