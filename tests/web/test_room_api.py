@@ -91,3 +91,23 @@ def test_display_settings_need_the_token_and_refuse_bad_values():
     s = c.get("/api/state").json()
     assert s["display"]["sound"] is False and s["display"]["panels"] == ["schedule", "qr"]
     assert s["money"] is None  # the LPPL fake: free
+
+
+def test_find_my_seat_in_every_state():
+    snap = {"registration": [
+        {"name": "Ann Lee", "member": True, "state": "in", "seat": "2.4"},
+        {"name": "Bob Hart", "member": False, "state": "out", "seat": None},
+        {"name": "Cat Diaz", "member": False, "state": "standby", "seat": None},
+        {"name": "Dan Roe", "member": False, "state": "registered", "seat": None},
+        {"name": "Annie Dee", "member": False, "state": "in", "seat": "1.1"}],
+        "results": [{"place": 12, "name": "Bob Hart", "points": None}],
+        "pending": [{"action": "move_out", "player": "Ann Lee", "state": "sent",
+                     "to_table": 3, "to_seat": 7}]}
+    texts = lambda q: [f["text"] for f in room.find_seat(snap, q)]  # noqa: E731
+    assert texts("ann lee") == ["Ann Lee: table 2 seat 4 → moving to table 3 seat 7."]
+    assert texts("ann") == ["Ann Lee: table 2 seat 4 → moving to table 3 seat 7.",
+                            "Annie Dee: table 1 seat 1."]
+    assert texts("hart") == ["Bob Hart is out: 12th place."]
+    assert texts("cat") == ["Cat Diaz is on the standby list."]
+    assert texts("dan roe") == ["Dan Roe is registered; the seats are not drawn yet."]
+    assert texts("an") == [] and texts("zed") == []

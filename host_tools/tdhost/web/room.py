@@ -22,6 +22,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from tdhost.league import ordinal
+
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 RATE_N = 30  # requests a phone (an address) may make ...
 RATE_S = 10.0  # ... in this many seconds to the rate-limited routes
@@ -143,7 +145,7 @@ def find_seat(snap, query):
         if state == "out":
             pl = places.get(name)
             row["place"] = pl
-            row["text"] = "%s is out%s." % (name, " in place %s" % pl if pl else "")
+            row["text"] = "%s is out%s." % (name, ": %s place" % ordinal(pl) if pl else "")
         elif state == "standby":
             row["text"] = "%s is on the standby list." % name
         elif seat:

@@ -37,9 +37,14 @@
   }
   // while a change is on its way, snapshots do not reset the controls under the TD's hand
   let changing = 0;
+  let last = null; // the last snapshot, shown again once a change has its answer
   async function setDisplay(args) {
     changing++;
-    try { return await post("/api/display", args); } finally { changing--; }
+    let body = null;
+    try { body = await post("/api/display", args); } finally { changing--; }
+    if (body && body.display && last) render(Object.assign({}, last, {display: body.display}));
+    else if (last) render(last);
+    return body;
   }
 
   // ------------------------------------------------------------------ the big screen
@@ -104,8 +109,12 @@
       text: "Printouts"}), ": seat cards, table sheets, results, the league table."),
     msg, moneyBox);
 
+  card.inert = true; // nothing to change before the host has said what is set
+
   function render(s) {
+    last = s;
     display = s.display || display;
+    card.inert = !display;
     money = s.money;
     if (display && !changing) {
       mute.disabled = false; // the settings are known: the button can toggle them
