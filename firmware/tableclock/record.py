@@ -58,6 +58,7 @@ import json
 
 from .betting import Street
 from .hand import Hand
+from .state import state
 from .table import Table
 
 try:
@@ -260,7 +261,10 @@ def _dec(v, t, refs):
 
 
 def _fill(o, body, t, refs):
+    fields = FIELDS[type(o).__name__]
     for f in body:
+        if f not in fields:  # never a derived or unknown attribute
+            raise ValueError("Bad record: %s has no field %r" % (type(o).__name__, f))
         setattr(o, f, _dec(body[f], t, refs))
 
 
@@ -359,15 +363,29 @@ def dump(t, extra=None):
 def load(rec):
     """Rebuild ``(table, extra)`` from a record made by :func:`dump`.
 
-    Raises ValueError when the record cannot be a table (SetupError is one).
+    The record is checked before it is trusted (its nesting, then the types
+    and ranges of what the engine reads: recordcheck.py), and the rebuilt table
+    must give its state.  Raises ValueError when the record cannot be a table
+    (SetupError is one); nothing else escapes, whatever the record holds.
     """
+    from . import recordcheck  # only at boot: its code is not kept by the box
+
     try:
-        return _load(rec)
-    except (KeyError, TypeError, IndexError, AttributeError) as e:
+        recordcheck.depth(rec)
+        t, extra = _load(rec)
+        recordcheck.check(t)
+        state(t)  # what the screen reads first: any surprise shows here
+        return t, extra
+    except ValueError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- any surprise in a record is a bad record
         raise ValueError("Bad record: %r" % (e,))
 
 
 def _load(rec):
+    if not isinstance(rec, dict) or not isinstance(rec.get("setup"), dict) or \
+            not isinstance(rec.get("table"), dict):
+        raise ValueError("Bad record: not a setup and a table")
     t = Table(_setup_in(rec["setup"]))
     d = rec["table"]
     refs = {}  # type: dict
@@ -383,6 +401,8 @@ def _load(rec):
             setattr(t, f, _dec(v, t, refs))
         refs[f] = getattr(t, f)
     for f in d:
+        if f not in FIELDS["Table"]:
+            raise ValueError("Bad record: the table has no field %r" % (f,))
         if f not in OBJECTS:
             setattr(t, f, _dec(d[f], t, refs))
     return t, rec.get("extra")

@@ -144,7 +144,10 @@ def main(argv):
     try:
         return run_file(argv[0])
     except OSError as e:
-        sys.stderr.write("cannot read %s: %s\n" % (argv[0], e))
+        sys.stderr.write("cannot read %s: %s\n" % (argv[0], getattr(e, "strerror", 0) or e))
+        return 2
+    except ValueError:  # UnicodeDecodeError: a binary file
+        sys.stderr.write("cannot read %s: it is not UTF-8 text\n" % argv[0])
         return 2
 
 

@@ -22,7 +22,7 @@ from . import config, floor, outofturn
 from .away import AwayBook
 from .button import first_positions, must_wait, next_positions
 from .clock import ClockError
-from .fields import MAX_CHIPS, Refused, SetupError, as_int, ms_of, seconds
+from .fields import MAX_CHIPS, Refused, SetupError, as_int, check_whole, ms_of, seconds
 from .hand import SHOWDOWN, Hand
 from .pots import award, coloured, side_pots
 from .state import state
@@ -129,6 +129,7 @@ class Table:
         do = ev.get("do")
         if not isinstance(do, str):
             raise Refused('An event needs "do" naming what happened, e.g. "call"')
+        check_whole(ev)  # chips and seats are whole numbers, never "200" or 2.0
         fn = getattr(self, "_ev_" + do, None) if do.replace("_", "a").isalpha() else None
         if fn is not None and do[:1] != "_":
             fn(ev)

@@ -31,9 +31,18 @@ def repeats():
 
 def note(reason):
     """Remember *reason* and count one more crash in a row."""
-    n = min(read()[0] + 1, 255)
+    _write(min(read()[0] + 1, 255), reason)
+
+
+def _write(n, reason):
     text = reason.encode("utf-8")[:250]
     _nvm()[LOG:LOG + 4 + len(text)] = b"CL" + bytes((n, len(text))) + text
+
+
+def keep(reason):
+    """Remember *reason* without counting a crash (the box went on: a saved
+    table that could not be restored, tcbox.hardware.restore)."""
+    _write(read()[0], reason)
 
 
 def clear():

@@ -166,6 +166,34 @@ def held(p, role):
     return False
 
 
+UNREADABLE = "Saved table unreadable: started afresh"
+
+
+def restore(slots, record):
+    """``(table, extra, lost)`` from the newest saved record: (None, None,
+    False) on a new box; a record that does not rebuild -- any exception at
+    all, a RecursionError or MemoryError included -- starts afresh with
+    ``lost`` True, its reason kept in the crash log (tcbox.crashlog)."""
+    try:
+        rec = slots.load()
+        if rec is None:
+            if slots.seq is None:  # no record at all: a new box
+                return None, None, False
+            raise ValueError("Bad record: not JSON")
+        table, extra = record.load(rec)
+        return table, extra, False
+    except Exception as e:  # noqa: BLE001 -- the box must boot, whatever nvm holds
+        reason = "%s: %s" % (UNREADABLE, e)
+        print(reason)
+        try:
+            from .crashlog import keep
+
+            keep(reason)
+        except Exception:  # noqa: BLE001 -- no nvm log (a test's store)
+            pass
+        return None, None, True
+
+
 def build(name=None, link=True):
     """Everything the box is made of, from the board's profile: returns the
     App ready to step (``app.link``: the link to the host over Wi-Fi/MQTT or USB, or None)."""
@@ -190,14 +218,7 @@ def build(name=None, link=True):
     # slack of a second every such offer writes, so a cut costs at most that
     # much clock (two nvm writes a minute while nothing else happens)
     saver = record.Saver(slots, slack_ms=1000)
-    table = None
-    extra = None
-    rec = slots.load()
-    if rec is not None:
-        try:
-            table, extra = record.load(rec)
-        except ValueError as e:  # a record from other firmware: start afresh
-            print("saved table not restored:", e)
+    table, extra, lost = restore(slots, record)
     if table is None:
         table = Table(SETUP)
     saver.saved(record.dump(table, extra))
@@ -205,6 +226,8 @@ def build(name=None, link=True):
               buzzer=buzzer, saver=saver, seats_in_ring=p["ring"]["pixels"] if ring else 0,
               board=p["name"])
     app.link = None
+    if lost:
+        app.menu.note = UNREADABLE
     if link:  # the host (docs/protocol.md): unsent events come back from extra
         from .linkparts import attach, settings_of, wants_mqtt
         from .usb_link import make as over_usb

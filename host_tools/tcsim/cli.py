@@ -46,35 +46,101 @@ import json
 import os
 import sys
 
-from .driver import Dealer
+from tableclock.fields import Refused, SetupError, check_whole
+from tableclock.table import Table
+
+from .driver import Dealer, DriverError
 from .sim import Sim, board_names, world as _world
 
 
+class InputError(ValueError):
+    """A setup, script or argument the simulator cannot use: one sentence."""
+
+
+def _text(path, what):
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise InputError("the %s file %s cannot be read: %s" % (what, path, e.strerror or e))
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("the %s file %s is not UTF-8 text" % (what, path))
+
+
+def _json(text, where):
+    try:
+        return json.loads(text)
+    except ValueError as e:  # JSONDecodeError
+        raise InputError("%s is not valid JSON: %s" % (where, e))
+    except RecursionError:
+        raise InputError("%s is nested too deeply to be a setup or a line" % where)
+
+
 def load_setup(path):
-    """(setup, events or None) from a setup or scenario file."""
-    with open(path) as f:
-        obj = json.load(f)
+    """(setup, events or None) from a setup or scenario file; InputError when the
+    file is missing, not JSON or not a setup the box takes (one sentence)."""
+    obj = _json(_text(path, "setup"), "the setup file %s" % path)
+    events = None
     if isinstance(obj, dict) and "setup" in obj:
-        return obj["setup"], obj.get("events")
-    return obj, None
+        obj, events = obj["setup"], obj.get("events")
+        if events is not None and (not isinstance(events, list) or not all(
+                isinstance(e, dict) for e in events)):
+            raise InputError("the setup file %s: \"events\" must be a list of objects" % path)
+        for i, ev in enumerate(events or ()):
+            _check_line(ev, "the setup file %s: event %d" % (path, i + 1))
+    if not isinstance(obj, dict):
+        raise InputError("the setup file %s must hold a JSON object (the replay contract's "
+                         "setup, docs/replay.md)" % path)
+    try:
+        Table(obj)
+    except SetupError as e:
+        raise InputError("the setup file %s: %s" % (path, str(e).rstrip(".")))
+    return obj, events
 
 
 def read_script(path):
-    """The script's lines as dicts (with "#" comments and blanks skipped)."""
+    """The script's lines as dicts (with "#" comments and blanks skipped); InputError
+    naming FILE:LINE for one that is not a line the simulator can play."""
     out = []
-    with open(path) as f:
-        for n, raw in enumerate(f, 1):
-            s = raw.strip()
-            if not s or s.startswith("#"):
-                continue
-            try:
-                obj = json.loads(s)
-            except ValueError as e:
-                raise SystemExit("%s:%d: not JSON: %s" % (path, n, e))
-            if not isinstance(obj, dict):
-                raise SystemExit("%s:%d: a line must be a JSON object" % (path, n))
-            out.append(obj)
+    for n, raw in enumerate(_text(path, "script").splitlines(), 1):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        where = "%s:%d" % (path, n)
+        obj = _json(s, where)
+        if not isinstance(obj, dict):
+            raise InputError("%s: a line must be a JSON object" % where)
+        _check_line(obj, where)
+        out.append(obj)
     return out
+
+
+_NAMES = {"press": str, "menu": str, "shot": str, "info": dict, "instruct": dict}
+
+
+def _check_line(obj, where):
+    """The types of a script line's keys (the module docstring): whole numbers for
+    amounts, seats and key times, a finite tick."""
+    for k, typ in _NAMES.items():
+        if k in obj and not isinstance(obj[k], typ):
+            raise InputError("%s: \"%s\" must be %s" % (
+                where, k, "text" if typ is str else "an object"))
+    ms = obj.get("ms", 80)
+    if isinstance(ms, bool) or not isinstance(ms, int) or not 0 < ms <= 60000:
+        raise InputError("%s: \"ms\" must be a whole number of milliseconds from 1 to "
+                         "60000, not %s" % (where, json.dumps(ms)))
+    if "tick" in obj:
+        t = obj["tick"]
+        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t <= 86400:
+            raise InputError("%s: \"tick\" must be seconds from 0 to 86400, not %s"
+                             % (where, json.dumps(t)))
+    if "do" in obj or "menu" in obj:
+        try:
+            check_whole(obj)
+        except Refused as e:
+            raise InputError("%s: %s" % (where, e))
 
 
 def play_line(sim, dealer, line):
@@ -148,6 +214,15 @@ def run(board, setup, lines, out=None, shots=None, engine="app", zoom=1, quiet=T
 
 
 def main(argv=None):
+    """The command line; bad input gives one line on stderr and exit code 2."""
+    try:
+        return _main(argv)
+    except InputError as e:
+        sys.stderr.write("tableclock-sim: %s.\n" % str(e).rstrip("."))
+        return 2
+
+
+def _main(argv=None):
     ap = argparse.ArgumentParser(prog="tableclock-sim", description=__doc__.split("\n")[0])
     ap.add_argument("--board", default="compact",
                     help="board profile (--list-boards); all: every board (--out DIR/BOARD)")
@@ -179,6 +254,11 @@ def main(argv=None):
         return 0
     if not a.setup:
         ap.error("--setup is required")
+    if a.board != "all" and a.board not in board_names():
+        raise InputError("there is no board %r: give one of %s (--list-boards)"
+                         % (a.board, ", ".join(board_names())))
+    if a.zoom < 1 or a.zoom > 16:
+        raise InputError("--zoom must be from 1 to 16, not %d" % a.zoom)
     setup, events = load_setup(a.setup)
     if a.window:
         from .window import run_window
@@ -195,8 +275,13 @@ def main(argv=None):
     boards = board_names() if a.board == "all" else [a.board]
     for b in boards:
         out = os.path.join(a.out, b) if a.out and len(boards) > 1 else a.out
-        run(b, setup, lines, out=out, shots=a.shots, engine=a.engine, zoom=a.zoom,
-            quiet=not a.verbose)
+        try:
+            run(b, setup, lines, out=out, shots=a.shots, engine=a.engine, zoom=a.zoom,
+                quiet=not a.verbose)
+        except (DriverError, ValueError) as e:  # a key the board lacks, a menu it cannot open
+            raise InputError("the %s board cannot play the script: %s" % (b, e))
+        except OSError as e:
+            raise InputError("cannot write %s: %s" % (e.filename or out, e.strerror or e))
     return 0
 
 

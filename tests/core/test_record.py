@@ -321,6 +321,67 @@ def test_decode_names_the_problem():
     assert record.decode(data + b"\xff\xff") == {"a": 1}   # trailing bytes: a slot
 
 
+def _set(rec, path, value):
+    d = rec
+    for k in path[:-1]:
+        d = d[k]
+    d[path[-1]] = value
+
+
+def test_a_record_is_checked_before_it_is_trusted():
+    """A good CRC over bad content (issue 16): the load refuses it with
+    ValueError, whatever it holds, and never hands back a table that raises
+    on its first event."""
+    t = table("wph", FOUR)
+    do(t, "hand")
+    do(t, "call")
+    good = json.dumps(record.dump(t))
+    deep = []
+    for _ in range(500):
+        deep = [deep]
+    cases = [
+        (("table", "stacks"), {"#": [1, -500, 2, 3000, 3, 3000, 4, 3000]}),
+        (("table", "stacks"), {"#": [1, "3000", 2, 3000, 3, 3000, 4, 3000]}),
+        (("table", "stacks"), {"#": [9, 3000, 2, 3000]}),
+        (("table", "btn"), "1"),
+        (("table", "btn"), True),
+        (("table", "chip"), None),
+        (("table", "chip"), 0),
+        (("table", "hand"), "text"),
+        (("table", "hand"), {"@Hand": {"actor": 2.5}}),
+        (("table", "hand"), {"@Hand": {"contrib": {"#": [1, None]}}}),
+        (("table", "hand"), {"@Street": {}}),
+        (("table", "clock"), {"@LevelClock": {"index": 7}}),
+        (("table", "clock"), {"@LevelClock": {"paused": "no"}}),
+        (("table", "shot"), None),
+        (("table", "undo_ok"), 1),
+        (("table", "last"), 5),
+        (("table", "moves"), deep),
+        (("table", "setup"), {}),
+        (("table", "stacks"), {"^": "nothing"}),
+        (("table", "stacks"), {"#": [1]}),
+        (("setup",), None),
+        (("setup", "seats"), "many"),
+        (("table",), []),
+    ]
+    for path, value in cases:
+        rec = json.loads(good)
+        _set(rec, path, value)
+        try:
+            record.load(rec)
+        except ValueError:
+            continue
+        raise AssertionError("restored: %r = %r" % (path, value))
+    for rec in (None, [], "x", deep, {"setup": deep, "table": {}}):
+        try:
+            record.load(rec)
+        except ValueError:
+            continue
+        raise AssertionError("restored: %r" % (rec,))
+    t2, _ = record.load(json.loads(good))  # the good one still loads
+    assert t2.state() == t.state()
+
+
 def test_crc32_fallback_matches_binascii():
     for data in (b"", b"a", b"123456789", bytes(range(256)) * 3):
         assert record._crc_py(data) == record.crc32(data)

@@ -1,0 +1,143 @@
+"""A restored record checked before it is trusted (record.load): its nesting,
+then the types and ranges of everything the engine reads from the table it
+rebuilt.  Imported only when a record is loaded (at the box's boot), so its
+code costs no heap while the table runs.  Anything wrong raises ValueError
+naming the first field found wrong (issue 16, docs/box.md)."""
+
+from .fields import MAX_CHIPS
+
+MAX_DEPTH = 24  # a real record nests about 8 deep
+
+
+def depth(v):
+    """Refuse a record nested deeper than MAX_DEPTH, without recursion (the
+    rebuild recurses: a 500-deep record must not reach it)."""
+    todo = [(v, 0)]
+    while todo:
+        x, d = todo.pop()
+        if isinstance(x, (list, dict)):
+            if d >= MAX_DEPTH:
+                raise ValueError("Bad record: nested more than %d deep" % MAX_DEPTH)
+            for y in (x.values() if isinstance(x, dict) else x):
+                if isinstance(y, (list, dict)):
+                    todo.append((y, d + 1))
+
+
+def _bad(what, v):
+    raise ValueError("Bad record: %s is %r" % (what, v))
+
+
+def _whole(v, what, lo=0, hi=MAX_CHIPS):
+    if isinstance(v, bool) or not isinstance(v, int) or v < lo or v > hi:
+        _bad(what, v)
+
+
+def _seat(t, v, what, none=True):
+    if v is None and none:
+        return
+    _whole(v, what, 1, t.n)
+
+
+def _seats(t, v, what):
+    if not isinstance(v, list):
+        _bad(what, v)
+    for s in v:
+        _seat(t, s, what, False)
+
+
+def _chips_of(t, v, what):
+    """A ``{seat: whole number >= 0}`` dict."""
+    if not isinstance(v, dict):
+        _bad(what, v)
+    for s in v:
+        _seat(t, s, what, False)
+        _whole(v[s], what)
+
+
+def _text(v, what):
+    if v is not None and not isinstance(v, str):
+        _bad(what, v)
+
+
+def _is(o, cls, what):
+    if type(o).__name__ != cls:
+        _bad(what, o)
+
+
+def check(t):
+    """The types and ranges of what the engine reads from a restored table
+    (ValueError naming the first thing wrong)."""
+    _chips_of(t, t.stacks, "stacks")
+    _whole(t.chip, "chip", 1)
+    for f in ("waiting", "held", "entering", "busted"):
+        _seats(t, getattr(t, f), f)
+    for f in ("seat_changes", "hands", "removed"):
+        _whole(getattr(t, f), f)
+    for f in ("btn", "sb_pos", "bb_pos", "sb_seat", "dealer"):
+        _seat(t, getattr(t, f), f)
+    _chips_of(t, t.winners, "winners")
+    for f in ("last", "error", "undo_text", "hold"):
+        _text(getattr(t, f), f)
+    for f in ("undone", "bust_ties", "moves"):
+        if not isinstance(getattr(t, f), list):
+            _bad(f, getattr(t, f))
+    if not isinstance(t.undo_ok, bool):
+        _bad("undo_ok", t.undo_ok)
+    c = t.clock
+    _is(c, "LevelClock", "clock")
+    _whole(c.index, "clock.index", 0, len(c.levels) - 1)
+    _whole(c.left_ms, "clock.left_ms")  # adjust may add time: not capped by the level
+    if not isinstance(c.paused, bool):
+        _bad("clock.paused", c.paused)
+    _is(t.shot, "ShotClock", "shot")
+    _seat(t, t.shot.seat, "shot.seat")
+    _whole(t.shot.left_ms, "shot.left_ms")
+    _is(t.away, "AwayBook", "away")
+    _chips_of(t, t.away.away, "away.away")
+    if not isinstance(t.away.used, dict):
+        _bad("away.used", t.away.used)
+    for s in t.away.used:
+        _seat(t, s, "away.used", False)
+    _seats(t, t.away.late, "away.late")
+    _is(t.floor, "FloorBook", "floor")
+    for f in ("warnings", "slow", "penalties"):
+        _chips_of(t, getattr(t.floor, f), "floor." + f)
+    for f in ("hand", "last_hand"):
+        h = getattr(t, f)
+        if h is not None:
+            _is(h, "Hand", f)
+            _whole(h.number, f + ".number", 1)
+            lv = h.level
+            if not isinstance(lv, tuple) or len(lv) != 4:
+                _bad(f + ".level", lv)
+            for x in lv:
+                _whole(x, f + ".level")
+            if not isinstance(h.posts, list):
+                _bad(f + ".posts", h.posts)
+            for p in h.posts:
+                if not isinstance(p, list) or len(p) != 3:
+                    _bad(f + ".posts", p)
+                _seat(t, p[0], f + ".posts", False)
+                _whole(p[1], f + ".posts")
+                _text(p[2], f + ".posts")
+    h = t.hand
+    if h is not None:
+        _seats(t, h.dealt, "hand.dealt")
+        _seats(t, h.live, "hand.live")
+        _seats(t, h.show_order, "hand.show_order")
+        _seats(t, h.penalised, "hand.penalised")
+        _chips_of(t, h.start, "hand.start")
+        _chips_of(t, h.contrib, "hand.contrib")
+        _whole(h.street, "hand.street", 0, 4)
+        _seat(t, h.actor, "hand.actor")
+        _whole(h.actions, "hand.actions")
+        _whole(h.paid, "hand.paid")
+        if not isinstance(h.log, list):
+            _bad("hand.log", h.log)
+        b = h.bet
+        _is(b, "Street", "hand.bet")
+        for f in ("bb", "highest", "full_level", "last_full"):
+            _whole(getattr(b, f), "hand.bet." + f)
+        _chips_of(t, b.bets, "hand.bet.bets")
+        _chips_of(t, b.acted, "hand.bet.acted")
+        _seat(t, b.aggressor, "hand.bet.aggressor")
