@@ -11,6 +11,7 @@ exit 2 too).
 """
 
 import json
+import sys
 
 import click
 
@@ -40,6 +41,8 @@ def load_json(command, file):
         _fail(command, "%s is not UTF-8 text." % name)
     try:
         return json.loads(text, object_pairs_hook=_no_duplicates)
+    except RecursionError:
+        _fail(command, "%s is nested too deeply to be a room." % name)
     except json.JSONDecodeError as err:
         _fail(command, "%s is not valid JSON: %s at line %d column %d."
               % (name, err.msg, err.lineno, err.colno))
@@ -145,8 +148,22 @@ serve.register(cli, _fail)
 
 
 def main(argv=None):
-    """Console-script entry point (`tdhost = "tdhost.cli:main"`)."""
-    cli.main(args=argv, prog_name="tdhost")
+    """Console-script entry point (`tdhost = "tdhost.cli:main"`).  Click's usage errors
+    (a bad option or argument) become one line too: "tdhost CMD: what is wrong."."""
+    try:
+        code = cli.main(args=argv, prog_name="tdhost", standalone_mode=False)
+    except click.UsageError as err:
+        where = err.ctx.command_path if err.ctx is not None else "tdhost"
+        msg = " ".join(err.format_message().split()).rstrip(".")
+        click.echo("%s: %s (see `%s --help`)." % (where, msg, where), err=True)
+        sys.exit(2)
+    except click.Abort:
+        click.echo("Aborted.", err=True)
+        sys.exit(1)
+    except click.ClickException as err:
+        click.echo("tdhost: %s." % err.format_message().rstrip("."), err=True)
+        sys.exit(err.exit_code)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ import csv
 import json
 import os
 import secrets
+import sqlite3
 
 import click
 
@@ -144,17 +145,37 @@ def append(store, decide, stamp, cache=None):
         raise
 
 
+def replay(store):
+    """The league of an open league file; StoreError (one sentence naming the newest good
+    backup) when its log cannot be read or replayed -- a damaged file, never a traceback."""
+    events = store.events()
+    try:
+        return _league.replay(events)
+    except Exception as err:  # noqa: BLE001 -- a damaged log may hold anything
+        raise _store.StoreError(_store.damaged(store.path, "its log cannot be replayed (%s)"
+                                               % (_store.why(err) or type(err).__name__)))
+
+
 def _write(command, db, decide, create=False):
     """Run *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result)
-    in one transaction; Refused becomes exit 2.  Returns (league after, result)."""
+    in one transaction; Refused becomes exit 2, and so does a damaged league file.
+    Returns (league after, result)."""
     store = _open(command, db, create)
     stamp = iso(now())
     try:
         try:
+            replay(store)  # a damaged log is found before anything is decided
             _, result = append(store, decide, stamp)
         except Refused as err:
             fail(command, "refused: %s" % err)
-        return _league.replay(store.events()), result
+        except _store.StoreError as err:
+            fail(command, str(err))
+        except sqlite3.DatabaseError as err:
+            fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
+        try:
+            return replay(store), result
+        except _store.StoreError as err:
+            fail(command, str(err))
     finally:
         store.close()
 
@@ -162,7 +183,11 @@ def _write(command, db, decide, create=False):
 def _read(command, db):
     store = _open(command, db)
     try:
-        return _league.replay(store.events())
+        return replay(store)
+    except _store.StoreError as err:
+        fail(command, str(err))
+    except sqlite3.DatabaseError as err:
+        fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
     finally:
         store.close()
 
@@ -870,12 +895,9 @@ def cmd_results(csv_file, db, number, plain, json_file=None):
         fields.append("prize")
     extra = (lambda r: [prize.get(r["name"], "")]) if prize is not None else (lambda r: [])
     if csv_file:
-        with open(csv_file, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow(fields)
-            for r in rows:
-                w.writerow([r["place"], r["name"], "yes" if r["member"] else "no",
-                            r["entry"], "" if r["points"] is None else r["points"]] + extra(r))
+        _write_csv("results", csv_file, fields, [
+            [r["place"], r["name"], "yes" if r["member"] else "no", r["entry"],
+             "" if r["points"] is None else r["points"]] + extra(r) for r in rows])
     status = "final" if t.ended else "so far, %d players in" % len(t.remaining())
     show_table(fields, [[r["place"], r["name"], "yes" if r["member"] else "", r["entry"],
                          _league._num(r["points"]) if r["points"] is not None else ""]
@@ -896,6 +918,16 @@ def cmd_results(csv_file, db, number, plain, json_file=None):
                                 else {})) for r in rows]})
 
 
+def _write_csv(command, path, fields, rows):
+    try:
+        with open(path, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(fields)
+            w.writerows(rows)
+    except OSError as err:
+        fail(command, "%s cannot be written (%s)" % (path, err.strerror or err))
+
+
 def cmd_league(csv_file, members, db, plain, json_file=None):
     lg = _read("league", db)
     rows = lg.standings()
@@ -903,12 +935,9 @@ def cmd_league(csv_file, members, db, plain, json_file=None):
         rows = [r for r in rows if r["member"]]
     fields = ["rank", "name", "member", "events", "wins", "best", "points"]
     if csv_file:
-        with open(csv_file, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f)
-            w.writerow(fields)
-            for r in rows:
-                w.writerow([r["rank"], r["name"], "yes" if r["member"] else "no", r["events"],
-                            r["wins"], r["best"], _league._num(r["points"])])
+        _write_csv("league", csv_file, fields, [
+            [r["rank"], r["name"], "yes" if r["member"] else "no", r["events"], r["wins"],
+             r["best"], _league._num(r["points"])] for r in rows])
     done = lg.finished()
     show_table(fields, [[r["rank"], r["name"], "yes" if r["member"] else "", r["events"],
                          r["wins"], _league.ordinal(r["best"]), _league._num(r["points"])]
@@ -922,6 +951,66 @@ def cmd_league(csv_file, members, db, plain, json_file=None):
             "league": lg.name, "tournaments": len(done), "members_only": bool(members),
             "standings": [{k: r[k] for k in ("rank", "name", "member", "events", "wins",
                                              "best", "points")} for r in rows]})
+
+
+def _backup_row(path):
+    why = _store.check_file(path)
+    if why is not None:
+        return [os.path.basename(path), "", "", "unusable: %s" % why]
+    db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    try:
+        n, last = db.execute("SELECT count(*), max(at) FROM events").fetchone()
+    finally:
+        db.close()
+    return [os.path.basename(path), n, last[:19].replace("T", " ") if last else "", "good"]
+
+
+def cmd_restore(backup, db, plain):
+    if backup is None:
+        found = _store.backups(db)
+        if not found:
+            fail("restore", "%s has no backups in %s (they are made at every tdhost serve, "
+                            "new, start, level and bust)" % (db, _store.backup_dir(db)))
+        show_table(["backup", "events", "last event", ""], [_backup_row(b) for b in found],
+                   plain, title="Backups of %s in %s, newest first" % (
+                       db, _store.backup_dir(db)))
+        good = _store.newest_good_backup(db)
+        if good:
+            click.echo("`tdhost restore --db %s %s` puts the newest good one back (the file "
+                       "it replaces is kept)." % (db, good))
+        return
+    if not os.path.exists(backup) and os.path.exists(
+            os.path.join(_store.backup_dir(db), backup)):
+        backup = os.path.join(_store.backup_dir(db), backup)
+    if os.path.abspath(backup) == os.path.abspath(db):
+        fail("restore", "%s is the league file itself: give one of its backups" % backup)
+    try:
+        kept, n = _store.restore(db, backup)
+    except _store.StoreError as err:
+        fail("restore", str(err))
+    except (OSError, sqlite3.Error) as err:
+        fail("restore", "%s could not be restored: %s" % (db, err))
+    lines = ["%s restored from %s: %d events." % (db, backup, n)]
+    if kept:
+        lines.append("The file it replaced is kept as %s: `tdhost restore --db %s %s` "
+                     "brings it back." % (kept, db, kept))
+    _echo_lines(lines)
+
+
+def cmd_backup(db):
+    store = _open("backup", db)
+    try:
+        try:
+            replay(store)
+        except _store.StoreError as err:
+            fail("backup", str(err))
+        path = store.backup("td")
+    finally:
+        store.close()
+    if path is None:
+        fail("backup", "the backup of %s could not be written in %s"
+             % (db, _store.backup_dir(db)))
+    click.echo("Backup written: %s." % path)
 
 
 # ------------------------------------------------------------------------- register
@@ -1127,6 +1216,23 @@ def register(cli, fail_fn):
     def results(csv_file, json_file, db, number, plain):
         """Finishing order and points."""
         cmd_results(csv_file, db, number, plain, json_file)
+
+    @cli.command("restore")
+    @click.argument("backup", required=False, type=click.Path(dir_okay=False))
+    @db_option
+    @plain_option
+    def restore_(backup, db, plain):
+        """Put a backup of the league file back (no BACKUP: list them, newest first).
+
+        The file it replaces is kept in FILE.backups/ (docs/host.md "Backups")."""
+        cmd_restore(backup, db, plain)
+
+    @cli.command("backup")
+    @db_option
+    def backup_(db):
+        """Write a backup of the league file now (also made at every serve, new, start,
+        level and bust)."""
+        cmd_backup(db)
 
     @cli.command("league")
     @click.option("--csv", "csv_file", type=click.Path(dir_okay=False), default=None,

@@ -197,7 +197,9 @@ def register(cli, fail):
         if key_file is not None:
             try:
                 key = usb.read_key_file(key_file)
-            except (OSError, ValueError, UnicodeDecodeError) as err:
+            except UnicodeDecodeError:  # a binary file
+                fail("serve", "%s does not hold a key in hex digits." % key_file)
+            except (OSError, ValueError) as err:
                 fail("serve", "%s." % str(err).rstrip("."))
             key_id = key_id or usb.key_id_of(key)
         if (devices or mqtt_url) and key is None:
@@ -214,6 +216,7 @@ def register(cli, fail):
                 live = Live(db, number, key=key, key_id=key_id, seed=seed)
             except (_store.StoreError, Refused) as err:
                 fail("serve", str(err))
+            live.store.backup("serve")  # every start of the night (docs/host.md "Backups")
             closers = [live.close]
             transports = []
         handle = None

@@ -26,12 +26,15 @@ links' store (tdhost.usb.HostStore) counts its writes here too (``count_write``)
 test stop the host at any write (tests/host/test_live_crash.py raises there).
 """
 
+import datetime
 import json
 import os
 import signal
 import sqlite3
 
 SCHEMA_VERSION = 1
+KEEP_BACKUPS = 30  # the newest backups kept next to the league file
+BACKUP_AFTER = ("new", "start", "level", "bust")  # a backup after each of these commits
 
 SCHEMA = [
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -53,6 +56,151 @@ SCHEMA = [
 
 class StoreError(Exception):
     """The league file cannot be used; str(err) is a sentence."""
+
+
+# ------------------------------------------------------------------ backups
+def backup_dir(path):
+    """Where the backups of the league file *path* live: FILE.backups/ next to it."""
+    return path + ".backups"
+
+
+def backups(path):
+    """The backup files of the league file *path*, newest first."""
+    d = backup_dir(path)
+    try:
+        names = [n for n in os.listdir(d) if n.endswith(".sqlite") and ".part" not in n]
+    except OSError:
+        return []
+    return [os.path.join(d, n) for n in sorted(names, reverse=True)]
+
+
+def check_file(path):
+    """None when *path* is a readable league file, else the reason (a phrase)."""
+    try:
+        if os.path.getsize(path) == 0:
+            return "it is empty (0 bytes)"
+        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    except (OSError, sqlite3.Error) as err:
+        return "it cannot be opened (%s)" % why(err)
+    try:
+        ok = db.execute("PRAGMA quick_check").fetchone()[0]
+        if ok != "ok":
+            return "it is damaged (%s)" % why(ok)
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = "
+                                           "'table'")}
+        if "events" not in tables:
+            return "it holds no league"
+        for (p,) in db.execute("SELECT payload FROM events"):
+            json.loads(p)
+        return None
+    except (sqlite3.Error, ValueError) as err:
+        return "it is damaged (%s)" % why(err)
+    finally:
+        db.close()
+
+
+def newest_good_backup(path):
+    """The newest backup of *path* that is a readable league file, or None."""
+    for b in backups(path):
+        if check_file(b) is None:
+            return b
+    return None
+
+
+def why(err):
+    """An SQLite error as a short phrase on one line."""
+    text = " ".join(str(err).replace("*** in database main ***", "").split())
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def damaged(path, what):
+    """The sentence for a league file that cannot be read: which file, what is wrong,
+    what to do (restore the newest good backup when there is one)."""
+    good = newest_good_backup(path)
+    if good is not None:
+        return ("%s cannot be used: %s. Restore the newest good backup with `tdhost "
+                "restore --db %s %s` (the damaged file is kept)." % (path, what, path, good))
+    return ("%s cannot be used: %s, and it has no good backup in %s. Keep the file; a "
+            "copy from another machine or `sqlite3 %s .recover` may save its log."
+            % (path, what, backup_dir(path), path))
+
+
+def _stamp():
+    return datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def make_backup(db, path, seq, why, keep=KEEP_BACKUPS):
+    """Copy the open connection *db* of league file *path* with SQLite's online backup
+    into FILE.backups/NAME-TIME-#SEQ-WHY.sqlite (written aside, then renamed: a kill
+    leaves no half backup), and drop all but the newest *keep*.  Returns its path, or
+    None when it could not be written (the night goes on; the reason is logged)."""
+    d = backup_dir(path)
+    name = "%s-%s-%07d-%s.sqlite" % (os.path.basename(path), _stamp(), seq, why)
+    final = os.path.join(d, name)
+    part = final[:-len(".sqlite")] + ".part"
+    try:
+        os.makedirs(d, exist_ok=True)
+        dst = sqlite3.connect(part)
+        try:
+            db.backup(dst)
+        finally:
+            dst.close()
+        os.replace(part, final)
+    except (OSError, sqlite3.Error) as err:
+        import logging
+
+        logging.getLogger("tdhost.store").warning("backup of %s not written: %s", path, err)
+        try:
+            os.remove(part)
+        except OSError:
+            pass
+        return None
+    for old in [b for b in backups(path) if not b.endswith("-replaced.sqlite")][keep:]:
+        try:
+            os.remove(old)
+        except OSError:
+            pass
+    return final
+
+
+def restore(path, source):
+    """Replace the league file *path* by the backup *source* (checked first).  The file it
+    replaces (with its -wal and -shm) is moved into FILE.backups/ as
+    NAME-TIME-replaced.sqlite.  Returns (the kept file or None, events in the restored
+    file).  StoreError when *source* is not a good league file."""
+    why = check_file(source) if os.path.exists(source) else "it does not exist"
+    if why is not None:
+        raise StoreError("%s cannot be restored: %s." % (source, why))
+    d = backup_dir(path)
+    os.makedirs(d, exist_ok=True)
+    kept = None
+    part = path + ".restoring"
+    src = sqlite3.connect("file:%s?mode=ro" % source, uri=True)
+    try:
+        dst = sqlite3.connect(part)
+        try:
+            src.backup(dst)
+            dst.execute("PRAGMA journal_mode = WAL")
+            n = dst.execute("SELECT count(*) FROM events").fetchone()[0]
+        finally:
+            dst.close()
+    finally:
+        src.close()
+    stamp = _stamp()
+    if os.path.exists(path):
+        kept = os.path.join(d, "%s-%s-replaced.sqlite" % (os.path.basename(path), stamp))
+        os.replace(path, kept)
+    for tail in ("-wal", "-shm"):
+        if os.path.exists(path + tail):
+            if kept is not None:
+                os.replace(path + tail, kept + tail)
+            else:
+                os.remove(path + tail)
+    os.replace(part, path)
+    for tail in ("-wal", "-shm"):
+        if os.path.exists(part + tail):
+            os.remove(part + tail)
+    return kept, n
 
 
 class Event:
@@ -104,11 +252,17 @@ class Store:
         if not exists and not create:
             raise StoreError("%s does not exist: start a league with "
                              "`tdhost new FILE.toml --db %s`." % (path, path))
+        if os.path.isdir(path):
+            raise StoreError("%s is a folder, not a league file." % path)
+        if exists and os.path.getsize(path) == 0 and not os.path.exists(path + "-wal") and (
+                not create or backups(path)):
+            # an empty file: never invite the TD to start over on top of a lost league
+            raise StoreError(damaged(path, "it is empty (0 bytes)"))
         try:
             self.db = sqlite3.connect(path, isolation_level=None, timeout=10,
                                       check_same_thread=not threads)
         except sqlite3.Error as err:
-            raise StoreError("%s cannot be opened: %s." % (path, err))
+            raise StoreError("%s cannot be opened: %s." % (path, why(err)))
         try:
             self.db.execute("PRAGMA busy_timeout = 10000")
             if self.db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
@@ -118,9 +272,18 @@ class Store:
             self.db.execute("PRAGMA foreign_keys = ON")
             tables = {r[0] for r in self.db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if tables:
+                ok = self.db.execute("PRAGMA quick_check").fetchone()[0]
+                if ok != "ok":
+                    raise sqlite3.DatabaseError(ok)
         except sqlite3.DatabaseError as err:
             self.db.close()
-            raise StoreError("%s is not a tdhost league file: %s." % (path, err))
+            if exists and os.path.getsize(path) >= 16:
+                with open(path, "rb") as f:
+                    head = f.read(16)
+                if head != b"SQLite format 3\x00" and not backups(path):
+                    raise StoreError("%s is not a tdhost league file (not SQLite)." % path)
+            raise StoreError(damaged(path, "it is damaged (%s)" % why(err)))
         if "events" not in tables:
             if tables - {"sqlite_sequence"}:
                 self.db.close()
@@ -132,8 +295,12 @@ class Store:
                                  "FILE.toml --db %s`." % (path, path))
             self._create()
         else:
-            v = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if v is None or int(v[0]) != SCHEMA_VERSION:
+            try:
+                v = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            except sqlite3.DatabaseError as err:
+                self.db.close()
+                raise StoreError(damaged(path, "it is damaged (%s)" % why(err)))
+            if v is None or str(v[0]) != str(SCHEMA_VERSION):
                 self.db.close()
                 raise StoreError("%s has schema version %s; this tdhost reads version %d."
                                  % (path, v[0] if v else "?", SCHEMA_VERSION))
@@ -161,10 +328,26 @@ class Store:
 
     # --------------------------------------------------------------------- reading
     def events(self, after=0):
-        """The log's events (store.Event), in order; only those after seq *after*."""
-        rows = self.db.execute("SELECT seq, tournament, at, action, payload, undoes, batch "
-                               "FROM events WHERE seq > ? ORDER BY seq", (after,))
-        return [Event(s, t, a, ac, json.loads(p), u, b) for s, t, a, ac, p, u, b in rows]
+        """The log's events (store.Event), in order; only those after seq *after*.
+        StoreError (the damaged-file sentence) when the log cannot be read."""
+        try:
+            rows = self.db.execute("SELECT seq, tournament, at, action, payload, undoes, "
+                                   "batch FROM events WHERE seq > ? ORDER BY seq", (after,))
+            out = [Event(s, t, a, ac, json.loads(p), u, b) for s, t, a, ac, p, u, b in rows]
+        except (sqlite3.DatabaseError, ValueError, TypeError) as err:
+            raise StoreError(damaged(self.path, "its log cannot be read (%s)" % why(err)))
+        for ev in out:
+            if not (isinstance(ev.seq, int) and isinstance(ev.tournament, int)
+                    and isinstance(ev.action, str) and isinstance(ev.payload, dict)
+                    and isinstance(ev.at, str)):
+                raise StoreError(damaged(self.path, "event #%s of its log is damaged"
+                                         % (ev.seq,)))
+        return out
+
+    def backup(self, why):
+        """A backup of this league file now (make_backup); its path or None."""
+        seq = self.db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+        return make_backup(self.db, self.path, seq, why)
 
     def meta(self, key):
         r = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -196,4 +379,8 @@ class Store:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
             raise
+        for _, _, action, _, _ in new:
+            if action in BACKUP_AFTER:  # the night's milestones (docs/host.md "Backups")
+                self.backup(action)
+                break
         return seqs, result

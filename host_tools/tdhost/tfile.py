@@ -20,10 +20,11 @@ with FILE:LINE (or FILE when no line can be found) and names the key path.
 """
 
 import datetime
+import math
 import re
 import tomllib
 
-from tableclock import config as box_config
+from tableclock import config as box_config, protocol
 from tableclock.clock import ClockError, parse_levels
 from tableclock.fields import SetupError
 from tdhost import money as _money, points as _points, rules as _rules
@@ -38,6 +39,11 @@ LEVEL_KEYS = ("sb", "bb", "ante", "minutes", "break")
 COLOUR_KEYS = ("after_level", "remove", "chip")
 POINTS_KEYS = ("formula", "places", "participation", "decimals")
 MIN_SEATS, MAX_SEATS = 2, 10
+MAX_CHIPS = 10**9  # a stack, a blind, a deduction: far above any night, far below the frame's
+MAX_MINUTES = 600  # a level or a break
+MAX_PLAYERS = 10000
+MAX_NAME = 80  # characters of a league or tournament name
+MAX_POINTS = 10**6
 
 
 class FileError(ValueError):
@@ -134,6 +140,27 @@ class _Checker:
             self.fail(path + (key,), "must be a non-empty string, not %r" % (v,))
         return v.strip()
 
+    def name_(self, obj, path, key, default=None):
+        """A name people read on screens: printable, at most MAX_NAME characters."""
+        v = self.str_(obj, path, key, default)
+        if v is not None and not v.isprintable():
+            bad = [ch for ch in v if not ch.isprintable()][0]
+            self.fail(path + (key,), "%r holds the control character U+%04X: names must be "
+                                     "printable text" % (v, ord(bad)))
+        if v is not None and len(v) > MAX_NAME:
+            self.fail(path + (key,), "is %d characters long; at most %d fit on the screens"
+                      % (len(v), MAX_NAME))
+        return v
+
+    def number_(self, obj, path, key, default, hi):
+        """A finite number of points from 0 to *hi* (whole or not)."""
+        v = obj.get(key, default)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
+                math.isfinite(v) and 0 <= v <= hi):
+            self.fail(path + (key,), "must be a number of points from 0 to %d, not %r"
+                      % (hi, v))
+        return v
+
 
 def load(path):
     """Read and check the tournament file at *path*; (setup dict, text)."""
@@ -164,11 +191,15 @@ def parse(text, name="<file>"):
     c.table(doc, (), TOP, required=("tournament", "levels"))
 
     league = c.table(doc.get("league", {}), ("league",), LEAGUE_KEYS)
-    league_name = c.str_(league, ("league",), "name", "League")
+    league_name = c.name_(league, ("league",), "name", "League")
 
     t = c.table(doc["tournament"], ("tournament",), TOURNAMENT_KEYS, required=("name", "profile"))
     tp = ("tournament",)
+    name = c.name_(t, tp, "name")
     profile = t["profile"]
+    if not isinstance(profile, str):
+        c.fail(tp + ("profile",), "must be the name of a profile (%s), not %r"
+               % (", ".join(sorted(_rules.RULES)), profile))
     try:
         box, host = _rules.get(profile)
     except ValueError as err:
@@ -177,21 +208,18 @@ def parse(text, name="<file>"):
     if seats is None:
         c.fail(tp, "the key 'seats_per_table' is missing")
     field = host["field"]
-    max_players = c.int_(t, tp, "max_players", 2, field["max_players"], field["max_players"])
-    standby = c.int_(t, tp, "standby", 0, field["standby"] if field["max_players"] else None,
-                     field["standby"])
+    max_players = c.int_(t, tp, "max_players", 2, field["max_players"] or MAX_PLAYERS,
+                         field["max_players"])
+    standby = c.int_(t, tp, "standby", 0, field["standby"] if field["max_players"] else
+                     MAX_PLAYERS, field["standby"])
     if standby and max_players is None:
         c.fail(tp + ("standby",), "a standby list needs max_players (standby players wait "
                                   "for a full tournament)")
-    stack = c.int_(t, tp, "starting_stack", 1, 10**9, field["starting_stack"])
+    stack = c.int_(t, tp, "starting_stack", 1, MAX_CHIPS, field["starting_stack"])
     if stack is None:
         c.fail(tp, "the key 'starting_stack' is missing (profile %s has no default)" % profile)
     deepstack = c.bool_(t, tp, "deepstack", False)
-    date = t.get("date")
-    if isinstance(date, (datetime.date, datetime.datetime)):
-        date = date.isoformat()
-    elif date is not None and not isinstance(date, str):
-        c.fail(tp + ("date",), "must be a date like 2025-03-03")
+    date = _date(c, tp, t.get("date"))
 
     # late entry: the window is the boxes' late_entry_until_level; the rest is the host's
     lp = ("late_entry",)
@@ -200,8 +228,10 @@ def parse(text, name="<file>"):
     until = c.int_(late_in, lp, "until_level", 1, 1000, box["late_entry_until_level"])
     dkey = "deepstack_deductions" if deepstack else "deductions"
     deductions = late_in.get("deductions", rl[dkey])
-    if not isinstance(deductions, list) or not all(_is_int(d) and d >= 0 for d in deductions):
-        c.fail(lp + ("deductions",), "must be a list of whole numbers of chips, one per level")
+    if not isinstance(deductions, list) or len(deductions) > 1000 or not all(
+            _is_int(d) and 0 <= d <= MAX_CHIPS for d in deductions):
+        c.fail(lp + ("deductions",), "must be a list of whole numbers of chips, one per level, "
+                                     "not %s" % _short(deductions))
     if deepstack and "deductions" not in late_in and not rl["deepstack_deductions"] \
             and rl["deductions"]:
         c.fail(tp + ("deepstack",), "profile %s has no deepstack deductions: give "
@@ -227,9 +257,7 @@ def parse(text, name="<file>"):
     if not isinstance(levels, list) or not levels:
         c.fail(("levels",), "must be a list of levels: [[levels]] sb = 25, bb = 50, minutes = 20")
     for i, lv in enumerate(levels):
-        c.table(lv, ("levels", i), LEVEL_KEYS)
-        if "break" in lv and len(lv) > 1:
-            c.fail(("levels", i), "a break has only `break = minutes`")
+        _level(c, lv, ("levels", i))
     try:
         parsed = parse_levels(levels)
     except ClockError as err:
@@ -245,6 +273,8 @@ def parse(text, name="<file>"):
         c.fail(("colour_ups",), "must be a list: [[colour_ups]] after_level = 5, chip = 100")
     for i, cu in enumerate(colour_ups):
         c.table(cu, ("colour_ups", i), COLOUR_KEYS, required=("after_level",))
+        c.int_(cu, ("colour_ups", i), "after_level", 1, 10000)
+        c.int_(cu, ("colour_ups", i), "chip", 1, MAX_CHIPS)
         if "colour_ups" in doc and cu["after_level"] not in numbers:
             c.fail(("colour_ups", i, "after_level"), "there is no level %r (levels 1 to %d)"
                    % (cu["after_level"], numbers[-1]))
@@ -258,21 +288,36 @@ def parse(text, name="<file>"):
         c.fail(("colour_ups",), str(err))
     if until is not None and until > numbers[-1] + 1:
         c.fail(lp + ("until_level",), "there are only %d levels" % numbers[-1])
+    def size_with(n):
+        return config_size(box_config_of(setup_of(name, profile, seats, levels[:n],
+                                                  colour_ups, until)))
+    try:
+        size = size_with(len(levels))
+    except ValueError as err:
+        c.fail(("levels",), "the boxes cannot be sent this structure: %s" % err)
+    if size > protocol.MAX_FRAME:
+        lo, hi = 0, len(levels)  # the most entries that fit: lo fits, hi does not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if size_with(mid) <= protocol.MAX_FRAME else (lo, mid)
+        c.fail(("levels",), "%d entries do not fit in the boxes' configuration (one frame "
+                            "of %d bytes): at most %d like these do"
+               % (len(levels), protocol.MAX_FRAME, lo))
 
     pp = ("points",)
     pts_in = c.table(doc.get("points", {}), pp, POINTS_KEYS)
     formula = c.str_(pts_in, pp, "formula", "sqrt")
     places = pts_in.get("places")
     if formula == "table":
-        if not isinstance(places, list) or not places or not all(
-                isinstance(x, (int, float)) and not isinstance(x, bool) and x >= 0
-                for x in places):
-            c.fail(pp + ("places",), 'formula "table" needs places = [points for 1st, 2nd, ...]')
+        if not isinstance(places, list) or not places or len(places) > MAX_PLAYERS or not all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                and 0 <= x <= MAX_POINTS for x in places):
+            c.fail(pp + ("places",), 'formula "table" needs places = [points for 1st, 2nd, '
+                                     '...], each from 0 to %d, not %s'
+                   % (MAX_POINTS, _short(places)))
     elif places is not None:
         c.fail(pp + ("places",), 'places is only used with formula = "table"')
-    part = pts_in.get("participation", 0)
-    if not isinstance(part, (int, float)) or isinstance(part, bool) or part < 0:
-        c.fail(pp + ("participation",), "must be a number of points, not %r" % (part,))
+    part = c.number_(pts_in, pp, "participation", 0, MAX_POINTS)
     pts = {"formula": formula, "places": places, "participation": part,
            "decimals": c.int_(pts_in, pp, "decimals", 0, 6, 2)}
     try:
@@ -282,7 +327,7 @@ def parse(text, name="<file>"):
 
     return {
         "league": league_name,
-        "name": c.str_(t, tp, "name"),
+        "name": name,
         "date": date,
         "profile": profile,
         "seats_per_table": seats,
@@ -301,3 +346,85 @@ def parse(text, name="<file>"):
 def _money_table(doc, c):
     """``[money]`` checked by tdhost.money (None: a free tournament; docs/host.md §11)."""
     return _money.parse(doc.get("money"), c.fail)
+
+
+def _short(v):
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _date(c, tp, date):
+    """The tournament's date as YYYY-MM-DD (a TOML date, or text holding a real one)."""
+    if date is None:
+        return None
+    if isinstance(date, datetime.datetime):
+        return date.date().isoformat()
+    if isinstance(date, datetime.date):
+        return date.isoformat()
+    if isinstance(date, str):
+        try:
+            return datetime.date.fromisoformat(date.strip()).isoformat()
+        except ValueError:
+            pass
+    c.fail(tp + ("date",), "%s is not a date: write it like 2025-03-03" % _short(date))
+
+
+def _level(c, lv, path):
+    """One [[levels]] entry: whole minutes, whole positive blinds with sb <= bb, a
+    whole ante (the boxes carry whole numbers only: docs/protocol.md)."""
+    c.table(lv, path, LEVEL_KEYS)
+    if "break" in lv:
+        if len(lv) > 1:
+            c.fail(path, "a break has only `break = minutes`")
+        _minutes(c, lv, path, "break")
+        return
+    for k in ("sb", "bb", "minutes"):
+        if k not in lv:
+            c.fail(path, "the key %r is missing (a level is sb, bb, minutes and an optional "
+                         "ante; a break is `break = minutes`)" % k)
+    _minutes(c, lv, path, "minutes")
+    for k, lo in (("sb", 1), ("bb", 1), ("ante", 0)):
+        v = lv.get(k, 0)
+        if not _is_int(v) or not lo <= v <= MAX_CHIPS:
+            c.fail(path + (k,), "must be a whole number of chips from %d to %d, not %s"
+                   % (lo, MAX_CHIPS, _short(v)))
+    if lv["sb"] > lv["bb"]:
+        c.fail(path + ("sb",), "the small blind %d is bigger than the big blind %d"
+               % (lv["sb"], lv["bb"]))
+
+
+def _minutes(c, lv, path, key):
+    v = lv[key]
+    if not _is_int(v) or not 1 <= v <= MAX_MINUTES:
+        c.fail(path + (key,), "must be a whole number of minutes from 1 to %d, not %s "
+                              "(the boxes count whole minutes)" % (MAX_MINUTES, _short(v)))
+
+
+def setup_of(name, profile, seats, levels, colour_ups, until):
+    return {"name": name, "profile": profile, "seats_per_table": seats, "levels": levels,
+            "colour_ups": colour_ups, "late": {"until_level": until}}
+
+
+def box_config_of(setup):
+    """What the host sends a box of the tournament *setup* in its config frame
+    (tdhost.live.Live.for_table; the link adds kind, table, key_id and nonce)."""
+    return {"profile": setup["profile"], "seats": setup["seats_per_table"],
+            "levels": setup["levels"], "colour_ups": setup["colour_ups"],
+            "late_entry_until_level": setup["late"]["until_level"], "event": setup["name"]}
+
+
+# the longest values the link adds to a config (protocol: ids are 1 to 32 characters)
+_WORST = {"kind": "config", "table": 9999, "key_id": "k" * 32, "nonce": "n" * 32}
+
+
+def config_size(config):
+    """The bytes of the config frame carrying *config* at its longest (the real encoder,
+    tableclock.protocol); MAX_FRAME + 1 when it does not fit in one."""
+    top = protocol.MAX_COUNTER
+    try:
+        return len(protocol.encode(dict(config, **_WORST), b"k" * 32, top, boot=top,
+                                   to="b" * 32))
+    except protocol.ProtocolError as err:
+        if "too large" not in str(err):
+            raise ValueError(str(err))
+        return protocol.MAX_FRAME + 1

@@ -66,9 +66,10 @@ def test_errors_name_the_line_and_key():
     assert err(GOOD.replace('profile = "lppl"\n', "")) == (
         "night.toml:4: tournament: the key 'profile' is missing.")
     assert err(GOOD.replace("sb = 50", "sb = 500")) == (
-        "night.toml:17: levels[2]: the small blind 500 is bigger than the big blind 100.")
+        "night.toml:18: levels[2].sb: the small blind 500 is bigger than the big blind 100.")
     assert err(GOOD.replace("sb = 50", 'sb = "x"')) == (
-        "night.toml:18: levels[2].sb: must be a whole number.")
+        "night.toml:18: levels[2].sb: must be a whole number of chips from 1 to 1000000000, "
+        "not 'x'.")
     assert err(GOOD.replace("break = 10", "break = 10\nsb = 5")) == (
         "night.toml:14: levels[1]: a break has only `break = minutes`.")
     assert err(GOOD.replace("seats_per_table = 8", "seats_per_table = 8\nseats = 9")) == (

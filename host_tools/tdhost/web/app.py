@@ -203,6 +203,21 @@ def _login_page(status, note):
     return HTMLResponse(body, status_code=status, headers=HEADERS)
 
 
+async def read_body(request, limit):
+    """The request's body, or None as soon as it is known to be larger than *limit* bytes
+    (its Content-Length, or the bytes read so far): an oversize body is never read whole."""
+    length = request.headers.get("content-length", "")
+    if length.strip().isdigit() and int(length) > limit:
+        return None
+    chunks, n = [], 0
+    async for chunk in request.stream():
+        n += len(chunk)
+        if n > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def make_app(live, token, lock=None):
     """The Starlette app over ``live`` (the Live contract); ``token``: the TD's secret
     (non-empty text); ``lock``: the lock the host's poll loop holds around ``live.poll()``
@@ -266,14 +281,14 @@ def make_app(live, token, lock=None):
         ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if ctype != "application/json":
             return _error(415, "Send the action's arguments as JSON (application/json).")
-        body = await request.body()
-        if len(body) > MAX_BODY:
+        body = await read_body(request, MAX_BODY)
+        if body is None:
             return _error(413, "The request is larger than %d bytes." % MAX_BODY)
         if name not in ACTIONS:
             return _error(404, "There is no action called %r." % name)
         try:
             args = json.loads(body.decode("utf-8")) if body.strip() else {}
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
             return _error(400, "The arguments are not valid JSON.")
         if not isinstance(args, dict):
             return _error(400, "The arguments must be a JSON object.")
