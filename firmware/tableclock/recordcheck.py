@@ -106,7 +106,7 @@ def check(t):
         h = getattr(t, f)
         if h is not None:
             _is(h, "Hand", f)
-            _whole(h.number, f + ".number", 1)
+            _whole(h.number, f + ".number")
             lv = h.level
             if not isinstance(lv, tuple) or len(lv) != 4:
                 _bad(f + ".level", lv)
@@ -120,6 +120,16 @@ def check(t):
                 _seat(t, p[0], f + ".posts", False)
                 _whole(p[1], f + ".posts")
                 _text(p[2], f + ".posts")
+    for x in t.bust_ties:
+        _seats(t, x, "bust_ties")
+    for x in t.undone:
+        _text(x, "undone")
+    for x in t.moves:
+        if not isinstance(x, list):
+            _bad("moves", x)
+    p = t.predeal
+    if p is not None:
+        _predeal(t, p)
     h = t.hand
     if h is not None:
         _seats(t, h.dealt, "hand.dealt")
@@ -134,6 +144,14 @@ def check(t):
         _whole(h.paid, "hand.paid")
         if not isinstance(h.log, list):
             _bad("hand.log", h.log)
+        for x in h.log:  # (op, seat, amount, mark): the dealer's undo replays it
+            if not isinstance(x, tuple) or len(x) != 4:
+                _bad("hand.log", x)
+            _whole(x[0], "hand.log", 0, 3)
+            _seat(t, x[1], "hand.log", False)
+            _whole(x[2], "hand.log")
+            if x[3] is not None:
+                _whole(x[3], "hand.log", -1)
         b = h.bet
         _is(b, "Street", "hand.bet")
         for f in ("bb", "highest", "full_level", "last_full"):
@@ -141,3 +159,28 @@ def check(t):
         _chips_of(t, b.bets, "hand.bet.bets")
         _chips_of(t, b.acted, "hand.bet.acted")
         _seat(t, b.aggressor, "hand.bet.aggressor")
+
+
+def _predeal(t, p):
+    """What a misdeal restores (Table.deal): (stacks, away book, waiting, held, entering,
+    (btn, sb_pos, bb_pos, sb_seat, dealer), hands, last hand, dealt, positions,
+    seat changes)."""
+    if not isinstance(p, tuple) or len(p) != 11:
+        _bad("predeal", p)
+    _chips_of(t, p[0], "predeal")
+    a = p[1]
+    if not isinstance(a, tuple) or len(a) != 3 or not isinstance(a[1], dict):
+        _bad("predeal", a)
+    _chips_of(t, a[0], "predeal")
+    _seats(t, a[2], "predeal")
+    for i in (2, 3, 4, 8):
+        _seats(t, p[i], "predeal")
+    for i, n in ((5, 5), (9, 3)):
+        if not isinstance(p[i], tuple) or len(p[i]) != n:
+            _bad("predeal", p[i])
+        for s in p[i]:
+            _seat(t, s, "predeal")
+    _whole(p[6], "predeal")
+    _whole(p[10], "predeal")
+    if p[7] is not None:
+        _is(p[7], "Hand", "predeal")

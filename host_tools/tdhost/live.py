@@ -62,6 +62,7 @@ from tdhost import (
     liveundo as _undo,
     logcache as _logcache,
     store as _store,
+    tfile,
 )
 from tdhost.league import Refused
 
@@ -307,10 +308,7 @@ class Live:
 
     def for_table(self, table, box):
         """The feed of a box at *table* (tdhost.usb.BoxLink): config, seating and clock."""
-        s = self.t.setup
-        config = {"profile": s["profile"], "seats": s["seats_per_table"],
-                  "levels": s["levels"], "colour_ups": s["colour_ups"],
-                  "late_entry_until_level": s["late"]["until_level"], "event": s["name"]}
+        config = tfile.box_config_of(self.t.setup)  # what `tdhost new` checked fits a frame
         return {"config": config, "seating": self.seating_msg(table),
                 "clock": self.clock_msg()}
 

@@ -37,6 +37,17 @@ log = logging.getLogger("tdhost.serve")
 DEFAULT_POLL_MS = 50
 
 
+def _check_league(db):
+    """StoreError (the damaged-file sentence) when the league file cannot be replayed."""
+    from tdhost import commands, store as _store
+
+    st = _store.Store(db)
+    try:
+        commands.replay(st)
+    finally:
+        st.close()
+
+
 def links_db_of(db):
     """The box links' store next to the league file: league.sqlite -> league-links.sqlite."""
     return os.path.splitext(db)[0] + "-links.sqlite"
@@ -213,6 +224,7 @@ def register(cli, fail):
             transports = [demo_run.stepper]
         else:
             try:
+                _check_league(db)  # a damaged file: one sentence, before the night starts
                 live = Live(db, number, key=key, key_id=key_id, seed=seed)
             except (_store.StoreError, Refused) as err:
                 fail("serve", str(err))

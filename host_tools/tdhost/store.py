@@ -143,6 +143,7 @@ def make_backup(db, path, seq, why, keep=KEEP_BACKUPS):
         dst = sqlite3.connect(part)
         try:
             db.backup(dst)
+            dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
         finally:
             dst.close()
         os.replace(part, final)
