@@ -989,7 +989,8 @@ def cmd_restore(backup, db, plain):
     except _store.StoreError as err:
         fail("restore", str(err))
     except (OSError, sqlite3.Error) as err:
-        fail("restore", "%s could not be restored: %s" % (db, err))
+        fail("restore", "%s could not be restored: %s" % (
+            db, getattr(err, "strerror", None) or err))
     lines = ["%s restored from %s: %d events." % (db, backup, n)]
     if kept:
         lines.append("The file it replaced is kept as %s: `tdhost restore --db %s %s` "

@@ -29,6 +29,7 @@ test stop the host at any write (tests/host/test_live_crash.py raises there).
 import datetime
 import json
 import os
+import shutil
 import signal
 import sqlite3
 
@@ -187,16 +188,25 @@ def restore(path, source):
             dst.close()
     finally:
         src.close()
+    # the league file is never missing: the old one is kept by a second name (a hard link,
+    # its -wal copied), its -wal and -shm go (never replayed onto the restored file), then
+    # the restored file takes its place in one rename.  A kill in between leaves the old
+    # file, perhaps without its last -wal commits, and the kept copy whole: restore again.
     stamp = _stamp()
     if os.path.exists(path):
         kept = os.path.join(d, "%s-%s-replaced.sqlite" % (os.path.basename(path), stamp))
-        os.replace(path, kept)
-    for tail in ("-wal", "-shm"):
+        again = 1
+        while os.path.exists(kept):
+            again += 1
+            kept = os.path.join(d, "%s-%s-%d-replaced.sqlite" % (os.path.basename(path),
+                                                                 stamp, again))
+        os.link(path, kept)
+        for tail in ("-wal", "-shm"):
+            if os.path.exists(path + tail):
+                shutil.copyfile(path + tail, kept + tail)
+    for tail in ("-shm", "-wal"):
         if os.path.exists(path + tail):
-            if kept is not None:
-                os.replace(path + tail, kept + tail)
-            else:
-                os.remove(path + tail)
+            os.remove(path + tail)
     os.replace(part, path)
     for tail in ("-wal", "-shm"):
         if os.path.exists(part + tail):
