@@ -28,6 +28,7 @@ test stop the host at any write (tests/host/test_live_crash.py raises there).
 
 import datetime
 import json
+import logging
 import os
 import shutil
 import signal
@@ -130,13 +131,13 @@ def _stamp():
     return datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
 
 
-def make_backup(db, path, seq, why, keep=KEEP_BACKUPS):
+def make_backup(db, path, seq, reason, keep=KEEP_BACKUPS):
     """Copy the open connection *db* of league file *path* with SQLite's online backup
     into FILE.backups/NAME-TIME-#SEQ-WHY.sqlite (written aside, then renamed: a kill
     leaves no half backup), and drop all but the newest *keep*.  Returns its path, or
     None when it could not be written (the night goes on; the reason is logged)."""
     d = backup_dir(path)
-    name = "%s-%s-%07d-%s.sqlite" % (os.path.basename(path), _stamp(), seq, why)
+    name = "%s-%s-%07d-%s.sqlite" % (os.path.basename(path), _stamp(), seq, reason)
     final = os.path.join(d, name)
     part = final[:-len(".sqlite")] + ".part"
     try:
@@ -149,8 +150,6 @@ def make_backup(db, path, seq, why, keep=KEEP_BACKUPS):
             dst.close()
         os.replace(part, final)
     except (OSError, sqlite3.Error) as err:
-        import logging
-
         logging.getLogger("tdhost.store").warning("backup of %s not written: %s", path, err)
         try:
             os.remove(part)
@@ -167,12 +166,12 @@ def make_backup(db, path, seq, why, keep=KEEP_BACKUPS):
 
 def restore(path, source):
     """Replace the league file *path* by the backup *source* (checked first).  The file it
-    replaces (with its -wal and -shm) is moved into FILE.backups/ as
-    NAME-TIME-replaced.sqlite.  Returns (the kept file or None, events in the restored
-    file).  StoreError when *source* is not a good league file."""
-    why = check_file(source) if os.path.exists(source) else "it does not exist"
-    if why is not None:
-        raise StoreError("%s cannot be restored: %s." % (source, why))
+    replaces (with its -wal) is kept in FILE.backups/ as NAME-TIME-replaced.sqlite.
+    Returns (the kept file or None, events in the restored file).  StoreError when
+    *source* is not a good league file."""
+    wrong = check_file(source) if os.path.exists(source) else "it does not exist"
+    if wrong is not None:
+        raise StoreError("%s cannot be restored: %s." % (source, wrong))
     d = backup_dir(path)
     os.makedirs(d, exist_ok=True)
     kept = None
@@ -355,10 +354,10 @@ class Store:
                                          % (ev.seq,)))
         return out
 
-    def backup(self, why):
+    def backup(self, reason):
         """A backup of this league file now (make_backup); its path or None."""
         seq = self.db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
-        return make_backup(self.db, self.path, seq, why)
+        return make_backup(self.db, self.path, seq, reason)
 
     def meta(self, key):
         r = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
