@@ -37,30 +37,14 @@ WHOLE = ("to", "seat", "stack", "chips", "level", "hands", "rounds", "chip")
 def check_whole(ev):
     """Refuse an event whose amount, seat or count is not a whole number:
     "200" (text), 200.0 and true are refused, never read as 200 or 1."""
-    for k in WHOLE:
-        if k in ev:
-            v = ev[k]
-            if (v is None and k == "chip") or (not isinstance(v, bool) and isinstance(v, int)):
-                continue
-            raise Refused('"%s" must be a whole number, not %s' % (k, _shown(v)))
     r = ev.get("ranking")
-    if isinstance(r, list):
-        for tier in r:
-            for s in (tier if isinstance(tier, list) else [tier]):
-                if isinstance(s, bool) or not isinstance(s, int):
-                    raise Refused('"ranking" must list seat numbers, not %s' % _shown(s))
-
-
-def _shown(v):
-    if isinstance(v, str):
-        return 'the text "%s"' % v[:20]
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if v is None:
-        return "null"
-    if isinstance(v, float):
-        return repr(v)
-    return "a list" if isinstance(v, list) else "an object" if isinstance(v, dict) else "that"
+    for k in WHOLE + (("ranking",) if isinstance(r, list) else ()):
+        v = ev.get(k, 0)
+        for x in (v if k == "ranking" else (v,)):
+            for y in (x if k == "ranking" and isinstance(x, list) else (x,)):
+                if (isinstance(y, bool) or not isinstance(y, int)) and not (
+                        y is None and k == "chip"):
+                    raise Refused('"%s" must be a whole number, not %r' % (k, y))
 
 
 def setup_int(setup, key, lo, hi, default=None):

@@ -368,10 +368,12 @@ def load(rec):
     must give its state.  Raises ValueError when the record cannot be a table
     (SetupError is one); nothing else escapes, whatever the record holds.
     """
-    from . import recordcheck  # only at boot: its code is not kept by the box
+    import sys
+
+    from . import recordcheck  # only at boot, and dropped after (below)
 
     try:
-        recordcheck.depth(rec)
+        recordcheck.shape(rec, FIELDS["Table"])
         t, extra = _load(rec)
         recordcheck.check(t)
         state(t)  # what the screen reads first: any surprise shows here
@@ -380,12 +382,15 @@ def load(rec):
         raise
     except Exception as e:  # noqa: BLE001 -- any surprise in a record is a bad record
         raise ValueError("Bad record: %r" % (e,))
+    finally:  # the checker's code is not kept while the table runs
+        sys.modules.pop("tableclock.recordcheck", None)
+        try:
+            delattr(sys.modules["tableclock"], "recordcheck")
+        except Exception:  # noqa: BLE001 -- a port that keeps no such attribute
+            pass
 
 
 def _load(rec):
-    if not isinstance(rec, dict) or not isinstance(rec.get("setup"), dict) or \
-            not isinstance(rec.get("table"), dict):
-        raise ValueError("Bad record: not a setup and a table")
     t = Table(_setup_in(rec["setup"]))
     d = rec["table"]
     refs = {}  # type: dict
@@ -401,8 +406,6 @@ def _load(rec):
             setattr(t, f, _dec(v, t, refs))
         refs[f] = getattr(t, f)
     for f in d:
-        if f not in FIELDS["Table"]:
-            raise ValueError("Bad record: the table has no field %r" % (f,))
         if f not in OBJECTS:
             setattr(t, f, _dec(d[f], t, refs))
     return t, rec.get("extra")

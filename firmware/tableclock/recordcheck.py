@@ -9,9 +9,20 @@ from .fields import MAX_CHIPS
 MAX_DEPTH = 24  # a real record nests about 8 deep
 
 
-def depth(v):
-    """Refuse a record nested deeper than MAX_DEPTH, without recursion (the
-    rebuild recurses: a 500-deep record must not reach it)."""
+def shape(rec, fields):
+    """A setup and a table of known *fields* (record.FIELDS["Table"]), nested
+    at most MAX_DEPTH deep (checked without recursion: the rebuild recurses,
+    a 500-deep record must not reach it)."""
+    if not isinstance(rec, dict) or not isinstance(rec.get("setup"), dict) or \
+            not isinstance(rec.get("table"), dict):
+        raise ValueError("Bad record: not a setup and a table")
+    for f in rec["table"]:
+        if f not in fields:
+            raise ValueError("Bad record: the table has no field %r" % (f,))
+    _depth(rec)
+
+
+def _depth(v):
     todo = [(v, 0)]
     while todo:
         x, d = todo.pop()

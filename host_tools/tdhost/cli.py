@@ -53,7 +53,7 @@ def load_json(command, file):
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
 NIGHT_ORDER = ("new", "import", "register", "standby", "lock", "unlock", "draw", "start", "seats",
                "level", "late", "arrive", "bust", "plan", "move", "undo", "end", "results",
-               "league", "log", "serve", "boxes", "pair")
+               "league", "log", "backup", "restore", "serve", "boxes", "pair")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
 
