@@ -361,6 +361,7 @@ class Live:
         if index != self._index:  # a level or break ended: the boxes hear it at once
             self._index = index
             self.send_clock()
+            self.store.backup("level")  # a backup at every level change (docs/host.md §3.3)
 
     def _plan_ready(self):
         """After a (re)start, the first plan waits for a status from the box of every

@@ -73,7 +73,14 @@ def backups(path):
         names = [n for n in os.listdir(d) if n.endswith(".sqlite") and ".part" not in n]
     except OSError:
         return []
-    return [os.path.join(d, n) for n in sorted(names, reverse=True)]
+    out = []
+    for n in names:
+        p = os.path.join(d, n)
+        try:
+            out.append((os.stat(p).st_mtime_ns, n, p))
+        except OSError:  # removed meanwhile
+            pass
+    return [p for _, _, p in sorted(out, reverse=True)]  # the newest written first
 
 
 def check_file(path):
@@ -356,7 +363,11 @@ class Store:
 
     def backup(self, reason):
         """A backup of this league file now (make_backup); its path or None."""
-        seq = self.db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+        try:
+            seq = self.db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+        except sqlite3.Error as err:  # the file went bad under us: the next read says so
+            logging.getLogger("tdhost.store").warning("no backup of %s: %s", self.path, err)
+            return None
         return make_backup(self.db, self.path, seq, reason)
 
     def meta(self, key):

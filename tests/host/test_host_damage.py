@@ -219,3 +219,14 @@ def test_corrupted_copies_one_sentence_state_unchanged(tmp_path_factory, data):
         one_sentence(res)  # a refusal of the command itself (e.g. level 2 already on)
     else:
         assert res.exit_code == 0, res.output
+
+
+def test_the_live_night_backs_up_at_every_level_change(tmp_path):
+    from liveroom import Room
+
+    room = Room(tmp_path, boxes=False)
+    before = len(_store.backups(room.db))
+    room.wait(20 * 60000 + 1000)  # level 1 ends on time: nothing is written, a backup is made
+    names = _store.backups(room.db)
+    assert len(names) == before + 1 and names[0].endswith("-level.sqlite")
+    assert _store.check_file(names[0]) is None
