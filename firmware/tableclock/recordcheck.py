@@ -82,8 +82,9 @@ def check(t):
     _whole(t.chip, "chip", 1)
     for f in ("waiting", "held", "entering", "busted"):
         _seats(t, getattr(t, f), f)
-    for f in ("seat_changes", "hands", "removed"):
+    for f in ("seat_changes", "hands"):
         _whole(getattr(t, f), f)
+    _whole(t.removed, "removed", -MAX_CHIPS)  # a colour-up rounding up adds chips
     for f in ("btn", "sb_pos", "bb_pos", "sb_seat", "dealer"):
         _seat(t, getattr(t, f), f)
     _chips_of(t, t.winners, "winners")
@@ -160,7 +161,7 @@ def check(t):
                 _bad("hand.log", x)
             _whole(x[0], "hand.log", 0, 3)
             _seat(t, x[1], "hand.log", False)
-            _whole(x[2], "hand.log")
+            _whole(x[2], "hand.log", -MAX_CHIPS)
             if x[3] is not None:
                 _whole(x[3], "hand.log", -1)
         b = h.bet
