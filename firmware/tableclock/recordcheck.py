@@ -103,7 +103,7 @@ def check(t):
         _bad("clock.paused", c.paused)
     _is(t.shot, "ShotClock", "shot")
     _seat(t, t.shot.seat, "shot.seat")
-    _whole(t.shot.left_ms, "shot.left_ms")
+    _whole(t.shot.left_ms, "shot.left_ms", -1)  # -1: run out, waiting for the action
     _is(t.away, "AwayBook", "away")
     _chips_of(t, t.away.away, "away.away")
     if not isinstance(t.away.used, dict):
@@ -111,6 +111,7 @@ def check(t):
     for s in t.away.used:
         _seat(t, s, "away.used", False)
     _seats(t, t.away.late, "away.late")
+    _seats(t, t.away.td, "away.td")
     _is(t.floor, "FloorBook", "floor")
     for f in ("warnings", "slow", "penalties"):
         _chips_of(t, getattr(t.floor, f), "floor." + f)
@@ -161,9 +162,18 @@ def check(t):
                 _bad("hand.log", x)
             _whole(x[0], "hand.log", 0, 3)
             _seat(t, x[1], "hand.log", False)
-            _whole(x[2], "hand.log", -MAX_CHIPS)
-            if x[3] is not None:
-                _whole(x[3], "hand.log", -1)
+            _whole(x[2], "hand.log", -MAX_CHIPS)  # x[3]: the mark (None, -1, a declaration)
+        if not isinstance(h.oot, dict):
+            _bad("hand.oot", h.oot)
+        for s in h.oot:  # seat -> [act, to, highest bet, street]: declared out of turn
+            _seat(t, s, "hand.oot", False)
+            x = h.oot[s]
+            if not isinstance(x, list) or len(x) != 4 or not isinstance(x[0], str):
+                _bad("hand.oot", x)
+            if x[1] is not None:
+                _whole(x[1], "hand.oot")
+            _whole(x[2], "hand.oot")
+            _whole(x[3], "hand.oot", 0, 4)
         b = h.bet
         _is(b, "Street", "hand.bet")
         for f in ("bb", "highest", "full_level", "last_full"):
@@ -171,6 +181,13 @@ def check(t):
         _chips_of(t, b.bets, "hand.bet.bets")
         _chips_of(t, b.acted, "hand.bet.acted")
         _seat(t, b.aggressor, "hand.bet.aggressor")
+        if not isinstance(b.hist, list):
+            _bad("hand.bet.hist", b.hist)
+        for x in b.hist:  # [seat, total] per action, -1 for a check
+            if not isinstance(x, list) or len(x) != 2:
+                _bad("hand.bet.hist", x)
+            _seat(t, x[0], "hand.bet.hist", False)
+            _whole(x[1], "hand.bet.hist", -1)
 
 
 def _predeal(t, p):
