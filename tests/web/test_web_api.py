@@ -355,6 +355,9 @@ def test_an_oversize_body_is_refused_while_it_is_read():
                 % (TOKEN, big)).encode()
         status, sent = _raw_post(web.port, head, lambda s: 0)
         assert status == b"HTTP/1.1 413 Request Entity Too Large" or b" 413 " in status, status
+        status, sent = _raw_post(web.port, head.replace(b"/api/act/pause", b"/api/display"),
+                                 lambda s: 0)
+        assert b" 413 " in status, status  # the big screens' settings too
         head = ("POST /api/act/pause HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
                 "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
                 % TOKEN).encode()

@@ -213,11 +213,20 @@ def routes(hub, headers, act_ok, token_ok):
         bad = await act_ok(request)
         if bad is not None:
             return bad
+        from tdhost.web.app import MAX_BODY, read_body  # app imports this module
+
+        body = await read_body(request, MAX_BODY)  # an oversize body is never read whole
+        if body is None:
+            return JSONResponse({"error": "The request is larger than %d bytes." % MAX_BODY},
+                                status_code=413, headers=headers)
         try:
-            args = json.loads((await request.body()).decode("utf-8") or "{}")
+            args = json.loads(body.decode("utf-8") or "{}")
             if not isinstance(args, dict):
                 raise ValueError("the settings must be a JSON object")
             new = hub.display.update(args)
+        except RecursionError:
+            return JSONResponse({"error": "The settings are not valid JSON."},
+                                status_code=400, headers=headers)
         except (UnicodeDecodeError, ValueError) as err:
             return JSONResponse({"error": str(err)[:1].upper() + str(err)[1:] + "."},
                                 status_code=400, headers=headers)
