@@ -79,13 +79,18 @@ def view(t, now_ms):
     rebuys, addons = sum(n["rebuys"].values()), len(n["addons"])
     pool_c = _money.pool(cfg, entries, rebuys, addons)
     amounts = _money.payouts(cfg, pool_c, entries, n["places"])
-    names = {}
-    if t.started:
-        for r in t.results():
-            if r["first"] and (r["first"] > 1 or t.ended):
-                names.setdefault(r["first"], r["name"])
-    payouts = [{"place": i + 1, "amount_c": a, "text": _money.fmt(a, cur),
-                "name": names.get(i + 1)} for i, a in enumerate(amounts)]
+    payouts = [{"place": i + 1, "amount_c": a, "text": _money.fmt(a, cur), "name": None,
+                "tied": False} for i, a in enumerate(amounts)]
+    tiers = [x for x in t.ranking() if x[1]] if t.started else []  # placed: (names, 1st, last)
+    won = _money.shares(amounts, tiers, cfg["unit"])  # tied players share their places' pay
+    for names, first, last in tiers:
+        for i, name in enumerate(names if first <= len(amounts) else ()):
+            row = {"place": first, "amount_c": won[name], "text": _money.fmt(won[name], cur),
+                   "name": name, "tied": first != last}
+            if first + i <= len(payouts):
+                payouts[first + i - 1] = row
+            elif won[name]:  # a tie across the last place paid: a row for each share
+                payouts.append(row)
     out = {"currency": cur, "buy_in": _money.fmt(cfg["buy_in"], cur),
            "fee": _money.fmt(cfg["fee"], cur), "entries": entries, "rebuys": rebuys,
            "addons": addons, "pool_c": pool_c, "pool": _money.fmt(pool_c, cur),
@@ -109,10 +114,11 @@ def view(t, now_ms):
     return out
 
 
-def prizes(t, now_ms):
-    """{name: money text} each player has won so far (their place's payout and their
-    bounties), for the results; {} for a free tournament."""
-    v = view(t, now_ms)
+def prizes(t, now_ms, v=None):
+    """{name: money text} each player has won so far (their place's payout, shared when
+    tied, and their bounties), for the results; {} for a free tournament.  *v*: the
+    ``view`` at *now_ms* when the caller has it."""
+    v = view(t, now_ms) if v is None else v
     if v is None:
         return {}
     cents = {}

@@ -160,9 +160,13 @@ def snapshot(live, now):
     tables = live.playing_tables()
     ended = {tb: live.view(tb).ended for tb in tables}
     results = []
+    money = _money.view(t, now)
+    prize = _money.prizes(t, now, money)  # {} in a free tournament
     if t.started:
         for r in t.results():
-            results.append({"place": r["first"], "name": r["name"], "points": r["points"]})
+            results.append({"place": r["first"], "name": r["name"], "points": r["points"],
+                            "tied": r["first"] != r["last"],
+                            "prize": prize.get(r["name"]) if money else None})
     log = []
     mine = [ev for ev in lg.events if ev.tournament == t.number]
     for ev in mine[-LOG_MAX:]:
@@ -179,7 +183,7 @@ def snapshot(live, now):
         "clock": _clock.view(clock),
         "schedule": _schedule.view(clock.levels, t.setup["colour_ups"], clock.index,
                                    clock.left_ms),
-        "money": _money.view(t, now),
+        "money": money,
         "players": _players(t),
         "tables": _tables(live, t),
         "pending": _pending(live, t),

@@ -210,3 +210,19 @@ def payouts(cfg, pool_c, entries, places=None):
     """[cents for 1st, 2nd, ...]; *places* overrides the table (the TD's edit)."""
     row = list(places)[:max(entries, 1)] if places else table_for(cfg, entries)
     return split(pool_c, row, cfg["unit"])
+
+
+def shares(amounts, tiers, unit):
+    """{name: cents} of the payouts *amounts* (1st, 2nd, ...) for the players placed.
+    *tiers* are (names, first, last): players tied over places first..last share the sum of
+    those places' payouts, each rounded down to a whole *unit*; what that leaves goes a unit
+    at a time to the first named, then any part of a unit to the next (docs/host.md §11).
+    The shares add up to those payouts exactly and differ by at most one unit."""
+    out = {}
+    for names, first, last in tiers:
+        total = sum(amounts[first - 1:last])
+        base = total // len(names) // unit * unit
+        rest = total - base * len(names)  # less than one unit a player
+        for i, name in enumerate(names):
+            out[name] = base + min(unit, max(0, rest - i * unit))
+    return out

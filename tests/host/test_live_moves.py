@@ -42,7 +42,8 @@ def test_a_box_bust_reaches_the_league_once_even_resent_or_after_a_restart(tmp_p
     assert room.live.t.get(name).state == "out"
     snap = room.live.snapshot()
     assert snap["players"]["left"] == 19
-    assert snap["results"][-1] == {"place": 20, "name": name, "points": None}
+    assert snap["results"][-1] == {"place": 20, "name": name, "points": None,
+                                   "tied": False, "prize": None}
 
     # the box sends the same event again (its outbox lost the ack): the link store dedups
     b1.link._keep(["0-3", "bust", loser, 3000, 1])

@@ -140,3 +140,32 @@ def test_the_money_table_in_the_tournament_file():
         tfile.parse(text.replace("chips = 15000", "chips = 0", 1), "home.toml")
     assert str(err.value) == ("home.toml:34: money.addon.chips: must be the whole number of "
                               "chips it buys.")
+
+
+def test_tied_players_share_the_payouts_of_their_places(tmp_path):
+    """Players out in one hand with equal chips tie (WPH: chips only) and share the sum of
+    their places' payouts, each in £5 steps, the step left over to the first named."""
+    room = Room(tmp_path, example="home_money", boxes=False)  # 20 players: £360
+    live = room.live
+    names = [r["name"] for r in live.snapshot()["registration"]]
+    for n in names[:14]:  # 20th to 7th
+        live.act("bust", {"names": [n]})
+    a, b, c, d, e, f = names[14:]
+    live.act("bust", {"names": [a, b], "chips": [4000, 4000]})  # 5th=: £25 + nothing
+    m = live.snapshot()["money"]
+    assert [(p["place"], p["name"], p["text"], p["tied"]) for p in m["payouts"]][4:] == [
+        (5, a, "£15", True), (5, b, "£10", True)]
+    live.act("bust", {"names": [c, d], "chips": [9000, 9000]})  # 3rd=: £50 + £40
+    live.act("bust", {"names": [e]})  # 2nd: £90; f wins £155
+    m = live.snapshot()["money"]
+    assert [(p["place"], p["name"], p["text"]) for p in m["payouts"]] == [
+        (1, f, "£155"), (2, e, "£90"), (3, c, "£45"), (3, d, "£45"), (5, a, "£15"),
+        (5, b, "£10")]
+    assert sum(p["amount_c"] for p in m["payouts"]) == m["pool_c"] == 36000
+    res = {r["name"]: (r["place"], r["tied"], r["prize"]) for r in live.snapshot()["results"]}
+    assert res[c] == res[d] == (3, True, "£45")
+    assert (res[a], res[b], res[names[0]]) == ((5, True, "£15"), (5, True, "£10"),
+                                               (20, False, None))
+    out = run(["results", "--db", room.db, "--plain"]).output
+    assert re.search(r"3rd= +%s .*£45" % c, out) and re.search(r"3rd= +%s .*£45" % d, out)
+    assert re.search(r"5th= +%s .*£15" % a, out) and re.search(r"5th= +%s .*£10" % b, out)

@@ -1,8 +1,9 @@
 """The money rules (docs/host.md §11) as properties: the prize pool is buy-ins + re-buys +
 add-ons - fees; the payouts add up to the pool exactly, never rise down the table, are
-whole steps of the smallest chip of money (1st takes what rounding leaves over); and the
-payout tables for 9, 27 and 48 entries, in pounds, from docs/examples/home_money.toml and
-from the default table."""
+whole steps of the smallest chip of money (1st takes what rounding leaves over); players
+tied over several places share those places' payouts to one step; and the payout tables
+for 9, 27 and 48 entries, in pounds, from docs/examples/home_money.toml and from the
+default table."""
 
 import os
 import tomllib
@@ -98,6 +99,50 @@ def test_the_payout_tables_for_9_27_and_48_entries():
     # 48 x £10 = £480 at 30/20/14/10/8/7/6/5: 144, 96, 67 (67.20), 48, 38 (38.40),
     # 33 (33.60), 28 (28.80), 24; 1st + £2
     assert money.payouts(cfg, 48000, 48) == [14600, 9600, 6700, 4800, 3800, 3300, 2800, 2400]
+
+
+@st.composite
+def finishes(draw):
+    """Payouts from a random table and the places of a field split into tiers: (names,
+    first, last), a tier of several being players tied over its places."""
+    unit = draw(st.sampled_from([1, 50, 100, 500]))
+    amounts = money.split(draw(st.integers(0, 10**7)), draw(tables()), unit)
+    sizes = draw(st.lists(st.integers(1, 5), min_size=1, max_size=12))
+    tiers, pos = [], 0
+    for n in sizes:
+        tiers.append((["p%d" % (pos + i) for i in range(n)], pos + 1, pos + n))
+        pos += n
+    return amounts, tiers, unit
+
+
+@given(finishes())
+def test_tied_players_share_their_places_payouts_equally(case):
+    amounts, tiers, unit = case
+    won = money.shares(amounts, tiers, unit)
+    for names, first, last in tiers:
+        got = [won[n] for n in names]
+        assert sum(got) == sum(amounts[first - 1:last])  # the tier's places, no more
+        assert max(got) - min(got) <= unit  # equal to one smallest chip of money
+        assert got == sorted(got, reverse=True)  # what is left goes to the first named
+    placed = tiers[-1][2]
+    assert sum(won.values()) == sum(amounts[:placed])
+    if placed >= len(amounts):  # every paid place decided: the whole pool is paid out
+        assert sum(won.values()) == sum(amounts)
+
+
+def test_two_players_tied_over_the_last_places_paid():
+    # the home game's 27 entries pay £206, 120, 70, 55, 35 (£5 steps)
+    pays = [20600, 12000, 7000, 5500, 3500]
+    # 4th= and 5th=: £55 + £35 = £90, £45 each
+    assert money.shares(pays, [(["Ann", "Bob"], 4, 5)], 500) == {"Ann": 4500, "Bob": 4500}
+    # 5th= and 6th=: £35 + nothing: £15 each, the £5 left over to the first named
+    assert money.shares(pays, [(["Cat", "Dan"], 5, 6)], 500) == {"Cat": 2000, "Dan": 1500}
+    # 1st= three ways (a time-limited end): £396 in three, £130 each in £5 steps; of the
+    # £6 left, a £5 step to the first named and the odd £1 to the second; 4th alone
+    assert money.shares(pays, [(["Eve", "Fay", "Gus"], 1, 3), (["Hal"], 4, 4)], 500) == {
+        "Eve": 13500, "Fay": 13100, "Gus": 13000, "Hal": 5500}
+    # 1st= two ways: £206 + £120 = £326, £160 each, £5 more to the first, £1 to the second
+    assert money.shares(pays, [(["Ivy", "Jon"], 1, 2)], 500) == {"Ivy": 16500, "Jon": 16100}
 
 
 def test_amounts_in_words():

@@ -179,6 +179,8 @@ class FakeLive:
             if len(order) >= 3:
                 row["button"], row["sb"], row["bb"] = order[0], order[1], order[2]
             tables.append(row)
+        money = self._money_view()  # one player a place here: no ties
+        paid = {p["place"]: p["text"] for p in money["payouts"] if p["name"]} if money else {}
         return {
             "event": "LPPL Lincolnshire",
             "tournament": {"number": 12, "name": "Monday night at the Red Lion",
@@ -187,7 +189,7 @@ class FakeLive:
             "clock": self._clock_view(now),
             "schedule": _schedule.view(_box_levels(), COLOUR_UPS, s["level_index"],
                                        self._ms_left(now)),
-            "money": self._money_view(),
+            "money": money,
             "players": {"entries": s["entries"], "left": left,
                         "average_stack": chips // left if left else None,
                         "chips_in_play": chips if left else None},
@@ -200,7 +202,7 @@ class FakeLive:
             "hand_for_hand": s["h4h"],
             "registration": [dict(r) for r in s["registration"]],
             "standby": [dict(r) for r in s["standby"]],
-            "results": [dict(r) for r in s["results"]],
+            "results": [dict(r, tied=False, prize=paid.get(r["place"])) for r in s["results"]],
             "leaderboard": self._leaderboard(),
             "log": [dict(e) for e in self.log[-50:]],
         }
@@ -217,7 +219,7 @@ class FakeLive:
                 "fee": _money.fmt(cfg["fee"], "£"), "entries": entries, "rebuys": 0,
                 "addons": 0, "pool_c": pool, "pool": _money.fmt(pool, cfg["currency"]),
                 "payouts": [{"place": i + 1, "amount_c": a, "text": _money.fmt(a, "£"),
-                             "name": names.get(i + 1)}
+                             "name": names.get(i + 1), "tied": False}
                             for i, a in enumerate(_money.payouts(cfg, pool, entries))],
                 "edited": False, "bounty": None, "rebuy": None, "addon": None}
 

@@ -11,7 +11,8 @@ Every wait is bounded (browser.WAIT_MS, or virtual seconds for the room).
 import contextlib
 import re
 
-from browser import js_errors, served, text, wait_text, wait_visible
+from browser import js_errors, open_console, served, text, wait_text, wait_visible
+from fake_live import FakeLive
 from night import Night, allin_hand
 
 from tdhost import demo
@@ -468,4 +469,53 @@ def test_the_final_table_shows_every_finalists_stack(browser, tmp_path):
         assert "final-table seats" not in shown and "breaks" not in shown, shown
         stacks = page.locator(card + " .seat .stack").all_inner_texts()
         assert all(re.fullmatch(r"[\d,]+", x) for x in stacks), stacks
+        assert js_errors(page) == []
+
+
+def results_table(page):
+    """The console's results: the headings shown, then each row's cells."""
+    heads = page.locator("#results thead th:visible").all_inner_texts()
+    return heads, [r.split("\t") for r in page.locator("#results tbody tr").all_inner_texts()]
+
+
+def test_the_results_have_a_prize_column_only_with_money(browser, tmp_path):
+    """A home game (docs/examples/home_money.toml, 12 players: £216 paid 40/25/15/12/8 % in
+    £5 steps: £96, 50, 30, 25, 15): the console's results show each player's prize, tied
+    players their share; the free LPPL night shows no prize column and no money."""
+    from tdhost import demo
+    from tdhost.live import Live
+
+    db = str(tmp_path / "home.sqlite")
+    demo.new_tournament(db, "docs/examples/home_money.toml")
+    live = Live(db, seed=3)
+    names = demo.NAMES[:12]
+    try:
+        live.act("register", {"names": names})
+        live.act("draw", {"seed": 3})
+        live.act("start", {})
+        with served(live) as web:
+            page = open_console(browser, web)
+            for n in names[:6]:  # 12th to 7th
+                with web.lock:
+                    live.act("bust", {"names": [n]})
+            with web.lock:  # one hand, equal chips: 5th= share £15 + nothing
+                live.act("bust", {"names": names[6:8], "chips": [5000, 5000]})
+            wait_text(page, "#results", names[7])
+            heads, rows = results_table(page)
+            assert heads == ["place", "name", "points", "prize"]
+            assert rows[:3] == [["5=", names[6], "", "£10"], ["5=", names[7], "", "£5"],
+                                ["7", names[5], "", ""]]
+            assert js_errors(page) == []
+    finally:
+        live.close()
+    free = FakeLive()  # the LPPL Monday: free
+    with served(free) as web:
+        page = open_console(browser, web)
+        with web.lock:
+            free.act("bust", {"names": ["Ian McAllister"]})
+        wait_text(page, "#results", "Ian McAllister")
+        heads, rows = results_table(page)
+        assert heads == ["place", "name", "points"]
+        assert rows[0][:2] == ["23", "Ian McAllister"] and len(rows[0]) == 3
+        assert "£" not in page.inner_text("body")
         assert js_errors(page) == []

@@ -261,6 +261,46 @@ def test_the_money_card_on_a_home_game(browser, tmp_path):
         live.close()
 
 
+def test_tied_players_share_their_prize_on_every_page(browser, tmp_path):
+    """The real Live on the home game, 12 players (£216 paid £96, 50, 30, 25, 15): two out in
+    one hand with equal chips tie for 5th and share £15 + nothing in £5 steps, the step
+    left over to the first named: the big screen, the phones and the printout say so."""
+    from tdhost import demo
+    from tdhost.live import Live
+
+    db = str(tmp_path / "home.sqlite")
+    demo.new_tournament(db, HOME)
+    live = Live(db, seed=3)
+    names = demo.NAMES[:12]
+    a, b = names[6:8]
+    try:
+        live.act("register", {"names": names})
+        live.act("draw", {"seed": 3})
+        live.act("start", {})
+        for n in names[:6]:  # 12th to 7th
+            live.act("bust", {"names": [n]})
+        live.act("bust", {"names": [a, b], "chips": [5000, 5000]})
+        with served(live) as web:
+            big = open_page(browser, web.url + "/")
+            wait_text(big, "#payouts", b)
+            assert [x.split("\n") for x in big.locator("#payouts li").all_inner_texts()][3:] \
+                == [["4th", "£25"], ["5th=", "£10", a], ["5th=", "£5", b]]
+            phone = open_page(browser, web.url + "/p", 390, 844)
+            wait_text(phone, "#payouts", b)
+            assert [x.split("\n") for x in phone.locator("#payouts li").all_inner_texts()][4:] \
+                == [["5th=", a, "£10"], ["5th=", b, "£5"]]
+            printout = open_console(browser, web)
+            printout.goto(web.url + "/td/print")
+            wait_text(printout, "#result-table", b)
+            rows = [r.split("\t") for r in printout.locator(
+                "#result-table tbody tr").all_inner_texts()]
+            assert [r for r in rows if r[1] in (a, b)] == [
+                ["5th=", a, "", "£10"], ["5th=", b, "", "£5"]]
+            assert js_errors(big) == [] and js_errors(phone) == [] and js_errors(printout) == []
+    finally:
+        live.close()
+
+
 def test_printouts_seat_cards_table_sheets_results_league(browser):
     live = FakeLive()
     with served(live) as web:

@@ -96,7 +96,7 @@
 
   function payoutRows(m) {
     return (m.payouts || []).map((p) => el("li", null,
-      el("span", {class: "pl", text: ordinal(p.place)}),
+      el("span", {class: "pl", text: ordinal(p.place) + (p.tied ? "=" : "")}),
       el("span", {class: "amt", text: p.text}),
       p.name ? el("span", {class: "who", text: p.name}) : null));
   }
@@ -117,12 +117,10 @@
     }
     if (s.tournament.state === "finished") {
       items.length = 0; // the night is over: the places, not the last moves
-      const prize = {};
-      for (const p of (s.money && s.money.payouts) || []) prize[p.place] = p.text;
       for (const r of (s.results || []).slice(0, 3)) {
         items.push(el("span", {class: "move"}, el("b", {text: r.name}),
-          " " + (r.place === null ? "" : ordinal(r.place)),
-          prize[r.place] ? el("span", {class: "age", text: prize[r.place]}) : null));
+          " " + (r.place === null ? "" : ordinal(r.place) + (r.tied ? "=" : "")),
+          r.prize ? el("span", {class: "age", text: r.prize}) : null));
       }
     }
     return items;

@@ -52,17 +52,15 @@
       if (m.bounty) bits.push(m.bounty.amount + " " + m.bounty.kind + " bounty on every player");
       $("money-line").textContent = bits.join(" · ");
       TC.fill($("payouts"), m.payouts.map((p) => el("li", null,
-        el("span", {class: "pl", text: ordinal(p.place)}),
+        el("span", {class: "pl", text: ordinal(p.place) + (p.tied ? "=" : "")}),
         el("span", {text: p.name || ""}), el("span", {class: "amt", text: p.text}))));
     }
-    const prize = {};
-    for (const p of (m && m.payouts) || []) prize[p.place] = p.text;
     const res = s.results || [];
     $("results-card").hidden = res.length === 0;
     TC.fill($("results"), res.map((r) => el("li", null,
-      el("span", {class: "pl", text: r.place ? ordinal(r.place) : ""}),
+      el("span", {class: "pl", text: r.place ? ordinal(r.place) + (r.tied ? "=" : "") : ""}),
       el("span", {text: r.name}),
-      prize[r.place] ? el("span", {class: "amt", text: prize[r.place]}) : null)));
+      r.prize ? el("span", {class: "amt", text: r.prize}) : null)));
     tick();
   }
 

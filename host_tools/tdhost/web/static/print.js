@@ -47,16 +47,15 @@
         el("tbody", null, ...rows)));
     }));
     // results, with the prizes when the tournament has money
-    const prize = {};
-    for (const p of (s.money && s.money.payouts) || []) prize[p.place] = p.text;
     const money = !!s.money;
     TC.fill($("result-table").tHead, [el("tr", null, el("th", {text: "Place"}),
       el("th", {text: "Player"}), el("th", {class: "num", text: "Points"}),
       money ? el("th", {class: "num", text: "Prize"}) : null)]);
     TC.fill($("result-table").tBodies[0], (s.results || []).map((r) => el("tr", null,
-      el("td", {text: r.place ? ordinal(r.place) : "in play"}), el("td", {text: r.name}),
+      el("td", {text: r.place ? ordinal(r.place) + (r.tied ? "=" : "") : "in play"}),
+      el("td", {text: r.name}),
       el("td", {class: "num", text: r.points === null ? "" : String(r.points)}),
-      money ? el("td", {class: "num", text: prize[r.place] || ""}) : null)));
+      money ? el("td", {class: "num", text: r.prize || ""}) : null)));
     TC.fill($("league-table").tBodies[0], (s.leaderboard || []).map((r) => el("tr", null,
       el("td", {text: String(r.rank)}), el("td", {text: r.name}),
       el("td", {class: "num", text: String(r.played)}),

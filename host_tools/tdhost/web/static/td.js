@@ -316,9 +316,12 @@
     $("results").hidden = out.length === 0;
     TC.fill($("reg").tBodies[0], regRows(s.registration || []));
     TC.fill($("standby").tBodies[0], standbyRows(s.standby || []));
+    const money = !!s.money; // a free tournament: no prize column
+    $("results-prize").hidden = !money;
     TC.fill($("results").tBodies[0], out.map((x) => el("tr", {},
-      el("td", {text: x.place}), el("td", {text: x.name}),
-      el("td", {text: x.points === null ? "" : x.points}))));
+      el("td", {text: x.place + (x.tied ? "=" : "")}), el("td", {text: x.name}),
+      el("td", {text: x.points === null ? "" : x.points}),
+      money ? el("td", {text: x.prize || ""}) : null)));
     TC.fill($("league").tBodies[0], (s.leaderboard || []).slice(0, 12).map((x) => el("tr", {},
       el("td", {text: x.rank}), el("td", {text: x.name}), el("td", {text: x.points}),
       el("td", {text: x.played}))));
