@@ -80,7 +80,9 @@ KINDS = {
     "ping": ("box", "t?:nat"),
     # over USB only: the event key for a box (self-signed with that key, see
     # docs/protocol.md "USB serial"); settings: Wi-Fi/MQTT placeholders
-    "pair": ("box", "key:str key_id:id table:pos event?:str settings?:dict"),
+    # keys "box": the key is this box's own (box_key), not the event's: a box
+    # paired without it is told to pair again on Wi-Fi (docs/mqtt.md)
+    "pair": ("box", "key:str key_id:id table:pos event?:str settings?:dict keys?:str"),
     # box -> host
     "hello": ("host", "fw:str table?:?pos key_id?:id nonce?:id"),
     "status": ("host", "state:dict table?:?pos"),
@@ -105,6 +107,14 @@ ADDED = {("instruction", "withdraw"): 2, ("instruction", "deduct"): 2,
 # pairing.  It authenticates nothing; a box accepts only ping and pair with it.
 UNPAIRED_KEY = b"tableclock-unpaired-box-key-v1"
 UNPAIRED_KEY_ID = "unpaired"
+BOX_KEYS = "box"  # a pair's "keys": the box's own key (below), the Wi-Fi pairing since 1.3
+
+
+def box_key(key, box_id):
+    """The key of box *box_id* under the event *key*: HMAC-SHA256(key,
+    "tc-box-key:" + box id).  The host derives it; a box holds only its own,
+    so it can never sign as another box (docs/mqtt.md, "Threats")."""
+    return hmac_sha256(key, b"tc-box-key:" + box_id.encode())
 
 # Kinds whose fields depend on one field's value: kind: (field, {value: fields}).
 SUBKINDS = {

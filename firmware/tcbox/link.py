@@ -539,6 +539,8 @@ class Link:
                 self._hello_again(now)  # the host restarted: it must know us again
             else:
                 self.last_rx = now
+        elif self.hello_tries >= HELLO_FAST:  # slow hellos, yet a host is there: at once
+            self.hello_at = now
         if kind == "ping":
             self.pong = msg.get("t", -1)
             return

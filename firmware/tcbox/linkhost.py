@@ -345,7 +345,7 @@ def pair(link, line, now):
         link.refused_pairs += 1
         return
     p = {"key": hexkey, "key_id": msg["key_id"], "table": msg["table"]}
-    for k in ("event", "settings"):
+    for k in ("event", "settings", "keys"):
         if k in msg:
             p[k] = msg[k]
     if len(json.dumps(p)) > PAIR_MAX:  # it must fit the power-loss record

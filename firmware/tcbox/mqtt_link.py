@@ -21,8 +21,8 @@ one MQTT packet; Link.poll then reads the queued frames and writes one.
 **Never blocking** (MiniMQTT's traps, and what is done about each):
 
 - its ``connect()`` retries with blocking sleeps: never called.  One
-  ``_connect`` attempt per poll at most, spaced by back-off (1 s doubling to
-  30 s, with up to 25 % jitter);
+  ``_connect`` attempt per poll at most, spaced by back-off (1 s, 2 s, 4 s, then
+  6 s, with up to 25 % jitter);
 - its CONNACK/SUBACK/PINGRESP waits loop for up to ``recv_timeout`` (10 s) or
   ``keep_alive`` (60 s): they run with the socket in no-wait mode and a
   negative ``recv_timeout``, so they give up after one look; the answer is
@@ -58,9 +58,9 @@ a box that runs on Wi-Fi.  New Wi-Fi/MQTT settings apply at once.
 
 import errno
 
-from tableclock.protocol import MAX_FRAME
+from tableclock.protocol import BOX_KEYS, MAX_FRAME
 
-from .link import LIVE, Link
+from .link import HELLO_SENT, LIVE, Link
 from .linkparts import Lines, settings_of, wants_mqtt  # noqa: F401 -- re-exported
 from .presses import ticks_diff
 
@@ -71,8 +71,8 @@ KEEPALIVE_S = 60  # in CONNECT: the broker drops the box after 1.5 x this withou
 PING_MS = 20000  # PINGREQ when nothing came (or went) for this long
 DEAD_MS = 45000  # nothing at all from the broker for this long: reconnect
 HANDSHAKE_MS = 5000  # CONNACK and SUBACK must come within this (over several polls)
-BACKOFF_MIN_MS = 1000  # connect attempts: 1 s, 2 s, 4 s ... 30 s
-BACKOFF_MAX_MS = 30000
+BACKOFF_MIN_MS = 1000  # connect attempts: 1 s, 2 s, 4 s, then every 6 s (+ jitter):
+BACKOFF_MAX_MS = 6000  # back within 10 s of the broker (docs/mqtt.md, "Recovery")
 WIFI_FIRST_MS = 10000  # Wi-Fi down this long before the first rejoin (the radio may manage)
 WIFI_MAX_MS = 300000  # rejoin attempts 10 s, 20 s ... 5 min apart
 WIFI_FORCE_MS = 120000  # down this long: rejoin even during a hand
@@ -85,6 +85,7 @@ TAP_READ = 256  # bytes read from the USB port per poll (pair frames only)
 
 # port states
 OFF = 0  # no settings (or a pairing for USB): restart the box
+PAIR_AGAIN = "pair again"  # shown "Wi-Fi: pair again": a pairing from before BOX_KEYS
 WIFI = 1  # Wi-Fi down
 IDLE = 2  # waiting for the next connect attempt
 CONNACK = 3  # CONNECT sent
@@ -695,7 +696,7 @@ class MqttPort:
         self.head_at = 0
 
     def _fail(self, now, reason, refused=False):
-        """Close and wait before the next attempt (1 s doubling to 30 s, up
+        """Close and wait before the next attempt (1 s, 2 s, 4 s, then 6 s; up
         to 25 % more at random)."""
         self._close()
         self.failures += 1
@@ -811,6 +812,7 @@ class MqttLink(Link):
     def __init__(self, port, box_id, table=None, key=None, key_id=None, **kw):
         Link.__init__(self, port, box_id, table, key, key_id, **kw)
         self.seen_pairing = None
+        self.seen_connects = 0
 
     def restore(self, extra):
         Link.restore(self, extra)
@@ -820,6 +822,11 @@ class MqttLink(Link):
         port = self.port
         t = self.table
         port.poll(now, t is None or getattr(t, "hand", None) is None)
+        if port.connects != self.seen_connects:  # a new connection: hellos at once again
+            self.seen_connects = port.connects
+            if self.state == HELLO_SENT:
+                self.hello_at = now
+                self.hello_tries = 0
         Link.poll(self, now)
         if self.pairing is not self.seen_pairing:  # paired again over USB
             self.seen_pairing = self.pairing
@@ -833,6 +840,8 @@ class MqttLink(Link):
         if not wants_mqtt(s):
             port.off("restart for USB")
             return
+        if self.pair_again(pairing):
+            return
         try:
             port.configure(event, s["mqtt_host"], s.get("mqtt_port", 1883),
                            s.get("mqtt_user"), s.get("mqtt_password"))
@@ -844,6 +853,17 @@ class MqttLink(Link):
             w.ssid = s["wifi_ssid"]
             w.password = s.get("wifi_password", "")
             w.stale = True
+
+    def pair_again(self, pairing):
+        """True (and the port off, saying so) for a Wi-Fi pairing made before
+        each box had its own key (protocol.BOX_KEYS): the broker and the host
+        know this box only by its own key and login now."""
+        if isinstance(pairing, dict) and pairing.get("keys") == BOX_KEYS:
+            return False
+        self.port.off(PAIR_AGAIN)
+        print("Wi-Fi link: this box was paired before each box had its own key;"
+              " pair it again (tdhost pair, docs/mqtt.md)")
+        return True
 
     def info_text(self):
         port = self.port
@@ -911,4 +931,5 @@ def make(table, extra=None, settings=None):
         return None
     link = MqttLink(mp, bid, table)
     link.restore(extra)
+    link.pair_again(link.pairing)
     return link

@@ -1,27 +1,32 @@
 """MQTT brokers for the Wi-Fi link (docs/mqtt.md, "Brokers").
 
-    b = start_embedded()                       # amqtt in a background thread
-    hub = MqttHub(b.url, "ev1", key, "ev1", store)
-    ...
+    b = start_embedded(users={"host": hpw, "tc-01": pw1})   # amqtt in a background thread
+    hub = MqttHub(b.url_for("host"), "ev1", key, "ev1", store, box_keys=True)
     b.stop()
 
-    m = start_mosquitto(tmpdir, users={"host": "pw", "tc-01": "pw1"})   # tests, big events
+    m = start_mosquitto(tmpdir, users={"host": hpw, "tc-01": pw1})   # Debian's Mosquitto
     m.url_for("host")                          # mqtt://host:pw@127.0.0.1:PORT
     m.stop()
 
-**Embedded (default).**  amqtt 0.12.1 runs in a thread of its own with its
-own asyncio loop, so the host's code stays plain synchronous Python.  It
-takes anonymous clients (the frames are signed: a stranger on the network
-can disturb, not fake) and never enforces keep-alive, so a box that drops
-off silently fires no last will: the host sees boxes go quiet by their
-missing frames (tdhost.usb.BoxLink: 20 s), never by the broker.
+Both take the same *users* (``{name: password}``: the host's ``host`` and one
+user per box named by its box id) and the same ACL (``default_acl``): a box
+writes only its own ``out``/``status``/``presence`` and reads only its own
+``in``; the host reads and writes all of ``tc/``.  No anonymous clients; a
+client's id is its user name (so no login can take another's session).
 
-**Mosquitto (big events, and the ACL tests).**  ``start_mosquitto`` writes a
-config with ``allow_anonymous false``, a password file (one user per box,
-named by its box id, and the host) and an ACL that confines each box user to
-its own topics with the ``%u`` pattern, then runs /usr/sbin/mosquitto.
-``MosquittoMissing`` when the binary is not installed (tests skip on it).
-docs/mosquitto/ holds the same configuration for a real event.
+**Embedded (amqtt 0.12.1)** runs in a thread of its own with its own asyncio
+loop.  ``Logins`` checks user, password and client id; ``BoxTopics`` is the
+ACL (amqtt's own topic matcher on the Mosquitto patterns); ``_Guarded``
+authenticates a client *before* amqtt looks at its client id (amqtt 0.12.1
+drops the session of that id first, so a refused client could still cut a box
+off).  Without *users* it is open to anyone: for tests and the simulator only.
+It never enforces keep-alive: the host sees boxes go quiet by their missing
+frames (tdhost.usb.BoxLink: 20 s), never by the broker.
+
+**Mosquitto** (``start_mosquitto``): a config with ``allow_anonymous false``
+and ``use_username_as_clientid true``, a password file (mosquitto_passwd)
+and the ACL, written in a private folder; ``MosquittoMissing`` without the
+binary.  docs/mosquitto/ holds the same configuration for a real event.
 """
 
 import asyncio
@@ -90,9 +95,10 @@ class Embedded:
     :ivar url: ``mqtt://HOST:PORT`` (anonymous).
     """
 
-    def __init__(self, host="127.0.0.1", port=0):
+    def __init__(self, host="127.0.0.1", port=0, users=None):
         self.host = host
         self.port = port
+        self.users = None if users is None else dict(users)
         self.url = None
         self._loop = None
         self._broker = None
@@ -101,16 +107,28 @@ class Embedded:
         self._thread = threading.Thread(target=self._run, name="amqtt", daemon=True)
 
     def _config(self):
+        # no $SYS publisher (it writes every 20 s to anyone subscribed to #) and no
+        # per-packet logging
+        if self.users is None:  # open: tests and the simulator only (module notes)
+            plugins = {"amqtt.plugins.authentication.AnonymousAuthPlugin":
+                       {"allow_anonymous": True}}
+        else:
+            plugins = {"tdhost.brokerauth.Logins": {"users": self.users},
+                       "tdhost.brokerauth.BoxTopics": {}}
         return {
             "listeners": {"default": {"type": "tcp", "bind": "%s:%d" % (self.host, self.port)}},
-            # no $SYS publisher (it writes every 20 s to anyone subscribed to #) and no
-            # per-packet logging; anonymous clients as documented above
-            "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin":
-                        {"allow_anonymous": True}},
+            "plugins": plugins,
         }
 
+    def url_for(self, user):
+        """``mqtt://user:password@HOST:PORT`` for one of its users."""
+        return _url(self.host, self.port, user, self.users[user])
+
     def _run(self):
-        from amqtt.broker import Broker
+        if self.users is None:
+            from amqtt.broker import Broker
+        else:
+            from tdhost.brokerauth import Guarded as Broker
 
         loop = asyncio.new_event_loop()
         self._loop = loop
@@ -169,16 +187,18 @@ class Embedded:
         self.stop()
 
 
-def start_embedded(port=0, host="127.0.0.1"):
-    """Start amqtt on *host*:*port* (0: a free port) in a background thread;
-    returns the running ``Embedded`` (``.port``, ``.url``, ``.stop()``)."""
+def start_embedded(port=0, host="127.0.0.1", users=None):
+    """Start amqtt on *host*:*port* (0: a free port) in a background thread with
+    *users* ``{name: password}`` and the ACL (None: open to anyone, for tests and
+    the simulator only); returns the running ``Embedded`` (``.port``, ``.url``,
+    ``.url_for(user)``, ``.stop()``)."""
     import logging
 
     # amqtt logs every connection at INFO and each refused client as an
     # exception; the host's own messages say what matters
     logging.getLogger("amqtt").setLevel(logging.ERROR)
     logging.getLogger("transitions").setLevel(logging.WARNING)
-    return Embedded(host, port).start()
+    return Embedded(host, port, users).start()
 
 
 # -------------------------------------------------------------- Mosquitto
@@ -213,7 +233,12 @@ def config_text(port, host, passwd_path, acl_path, max_packet=MAX_PACKET):
         "log_dest stderr",
         "log_type error",
         "log_type warning",
+        "log_type notice",  # refused logins (tdhost serve --broker mosquitto shows them)
+        "connection_messages true",
         "listener %d %s" % (port, host),
+        # a client's id is its user name whatever it asks for: no login takes over the
+        # session of a box or the host (docs/mqtt.md, "Threats"); a listener's setting
+        "use_username_as_clientid true",
         # started by root (a CI container), mosquitto would switch to the user
         # "mosquitto", who cannot read these files; otherwise the option is ignored
         "user %s" % ("root" if hasattr(os, "geteuid") and os.geteuid() == 0 else "mosquitto"),

@@ -18,7 +18,7 @@ status the host accepted to ``tc/<event>/table/<n>/status``, for screens and
 late readers.
 
 **Threads.**  paho-mqtt 2.x runs its network loop in its own thread
-(``loop_start``; it reconnects by itself, 1 s doubling to 30 s, and
+(``loop_start``; it reconnects by itself, 1 s doubling to 4 s, and
 resubscribes in ``on_connect``).  Its ``on_message`` only appends to a
 bounded queue under a lock; ``poll`` (the caller's thread) drains it, feeds
 the BoxLinks, polls them and publishes their frames (paho's ``publish`` only
@@ -26,15 +26,20 @@ queues: the network thread writes).  The SQLite store is only touched from
 the caller's thread.
 
 **Who is a box.**  A BoxLink is made only for a box id whose first frame
-checks out with the event key (a box with another key is listed in
-``foreign``, one with no key yet in ``unpaired``: never linked), and a
+checks out with that box's key (``box_keys=True``, what ``tdhost serve``
+uses: ``tableclock.protocol.box_key(event key, box id)``, so a frame on box
+X's topic is verified with X's key only; else the event key).  A box with
+another key is listed in ``foreign``, one with no key yet in ``unpaired``,
+one paired before each box had its own key (its frames check out with the
+event key itself) in ``pair_again`` and logged once: never linked.  A
 frame's ``from`` must be the box id of its topic (``mismatched``
-otherwise: with the embedded broker, which has no ACL, any client could
-publish anywhere).  Retained messages (a box's last status, its presence)
-are history: they go to ``statuses``/``presence``, never to a BoxLink.
+otherwise: on a broker without an ACL any client could publish anywhere).
+Retained messages (a box's last status, its presence) are history: they go
+to ``statuses``/``presence``, never to a BoxLink.
 """
 
 import collections
+import logging
 import threading
 import time
 from urllib.parse import unquote, urlsplit
@@ -42,7 +47,15 @@ from urllib.parse import unquote, urlsplit
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tableclock.protocol import HOST, MAX_FRAME, UNPAIRED_KEY, Forged, ProtocolError, decode
+from tableclock.protocol import (
+    HOST,
+    MAX_FRAME,
+    UNPAIRED_KEY,
+    Forged,
+    ProtocolError,
+    box_key,
+    decode,
+)
 from tcbox.mqtt_link import check_id, kind_of
 
 from .usb import BoxLink, peek
@@ -54,6 +67,11 @@ BOXES_MAX = 1024  # BoxLinks, 300-table events fit (then new box ids are counted
 SEEN_MAX = 1024  # entries kept in foreign/unpaired/presence/statuses
 PUBLISH_QUEUE = 4096  # paho's outgoing queue while the broker is away
 KEEPALIVE_S = 30
+RECONNECT_MAX_S = 4  # paho's back-off: 1 s doubling to this (live again within 10 s)
+PAIR_AGAIN = ("box %s (table %s) was paired before each box had its own key and login:"
+              " pair it again (tdhost pair PORT --table N --key-file ... --wifi-ssid ...)")
+
+log = logging.getLogger("tdhost.mqtt")
 
 
 def _ms():
@@ -151,10 +169,13 @@ class MqttHub:
     :param feed: what the host sends a box for its table (tdhost.usb.StaticFeed).
     :param on_event: called once per new box event (BoxLink's).
     :param clock: ms clock for the BoxLinks (default: monotonic ms).
+    :param box_keys: each box signs with its own key (``box_key``), not the event's.
+    :param client_id: default: the user name (brokers with logins demand it), else
+        ``tdhost-<event>``.
     """
 
     def __init__(self, url, event, key, key_id, store, on_link=None, feed=None, on_event=None,
-                 clock=None, client_id=None, start=True):
+                 clock=None, client_id=None, start=True, box_keys=False):
         self.host, self.port, self.user, self.password = parse_url(url)
         self.event = check_id("the MQTT event", event)
         self.key = key
@@ -169,6 +190,8 @@ class MqttHub:
         self.unpaired = {}  # box id: its hello (no key yet)
         self.presence = {}  # box id: its retained hello, None once its last will cleared it
         self.statuses = {}  # box id: its retained status frame (history, unverified)
+        self.box_keys = box_keys
+        self.pair_again = {}  # box id: what its frame claims (signed with the event key)
         self.connected = False
         self.error = None  # why the broker refused or dropped the hub, if it did
         self.connects = 0
@@ -186,14 +209,15 @@ class MqttHub:
         self._prefix = base + "box/"
         self._subs = [(base + "box/+/out", 1), (base + "box/+/status", 1),
                       (base + "box/+/presence", 1)]
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id or "tdhost-" + event,
+        c = mqtt.Client(CallbackAPIVersion.VERSION2,
+                        client_id=client_id or self.user or "tdhost-" + event,
                         clean_session=True)
         if self.user is not None:
             c.username_pw_set(self.user, self.password)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
-        c.reconnect_delay_set(1, 30)
+        c.reconnect_delay_set(1, RECONNECT_MAX_S)
         c.max_queued_messages_set(PUBLISH_QUEUE)
         self.client = c
         self._started = False
@@ -294,16 +318,18 @@ class MqttHub:
         if leaf == "status":
             link.ser.last_status = payload
 
+    def key_of(self, box):
+        """The key *box*'s frames are signed with (and the host's frames to it)."""
+        return box_key(self.key, box) if self.box_keys else self.key
+
     def _new_link(self, box, payload):
-        """A BoxLink for *box* if its frame is signed with the event key."""
+        """A BoxLink for *box* if its frame is signed with its key."""
         line = payload.rstrip(b"\r\n")
+        key = self.key_of(box)
         try:
-            msg = decode(line, self.key, HOST)
+            msg = decode(line, key, HOST)
         except Forged:
-            try:
-                _keep(self.unpaired, box, decode(line, UNPAIRED_KEY, HOST))
-            except ProtocolError:
-                _keep(self.foreign, box, peek(line))
+            self._stranger(box, line)
             return None
         except ProtocolError:
             self.invalid += 1
@@ -318,12 +344,29 @@ class MqttHub:
         kw = {"feed": self.feed, "on_event": self.on_event}
         if self.clock is not _ms:
             kw["clock"] = self.clock
-        link = BoxLink(port, self.key, self.key_id, self.store, **kw)
+        link = BoxLink(port, key, self.key_id, self.store, **kw)
         port.link = link
         self.links[box] = link
         if self.on_link is not None:
             self.on_link(link)
         return link
+
+    def _stranger(self, box, line):
+        """A first frame that does not check out with *box*'s key: unpaired,
+        paired before per-box keys (said once), or another event's."""
+        for keep, key in ((self.unpaired, UNPAIRED_KEY),
+                          (self.pair_again, self.key if self.box_keys else None)):
+            if key is None:
+                continue
+            try:
+                msg = decode(line, key, HOST)
+            except ProtocolError:
+                continue
+            if keep is self.pair_again and box not in keep:
+                log.warning(PAIR_AGAIN, box, msg.get("table"))
+            _keep(keep, box, msg)
+            return
+        _keep(self.foreign, box, peek(line))
 
     def _publish(self, topic, payload, retain=False):
         info = self.client.publish(topic, payload, qos=1, retain=retain)

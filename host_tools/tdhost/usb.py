@@ -620,11 +620,35 @@ class BoxLink:
 
 
 # ---------------------------------------------------------------- pairing
+def box_on(ser, timeout_s=10.0, clock=time.monotonic, sleep=time.sleep):
+    """The box id the box on *ser* says hello with (unverified: the pairing that
+    follows is confirmed by a hello signed with the new key).  PairError after
+    *timeout_s* seconds without a hello."""
+    check_port(ser)
+    lines = Lines()
+    start = clock()
+    while clock() - start < timeout_s:
+        data = read_some(ser)
+        while data:
+            data = data[lines.feed(data):]
+            while True:
+                line = lines.line()
+                if line is None:
+                    break
+                p = peek(line) if line[:6] == b'{"v":"' else None
+                if p is not None and p["kind"] == "hello" and isinstance(p["from"], str):
+                    return p["from"]
+        sleep(0.01)
+    raise PairError("no box said hello within %g s (is this the box's data port, and is"
+                    " its firmware running?)" % timeout_s)
+
+
 def pair(ser, table, key, key_id=None, event=None, settings=None, timeout_s=10.0,
-         resend_s=1.0, clock=time.monotonic, sleep=time.sleep):
-    """Give the box on *ser* the event *key*, its *table* and the Wi-Fi/MQTT
-    *settings* (a dict), over USB; returns the box id once it says hello
-    with the new key.  PairError after *timeout_s* seconds."""
+         resend_s=1.0, clock=time.monotonic, sleep=time.sleep, keys=None, box=None):
+    """Give the box on *ser* the *key* (the event's, or with ``keys="box"`` the
+    box's own: protocol.box_key), its *table* and the Wi-Fi/MQTT *settings* (a
+    dict), over USB; returns the box id once it says hello with the new key
+    (*box*: only that box's hello counts).  PairError after *timeout_s* seconds."""
     check_port(ser)
     if key_id is None:
         key_id = key_id_of(key)
@@ -633,6 +657,8 @@ def pair(ser, table, key, key_id=None, event=None, settings=None, timeout_s=10.0
         msg["event"] = event
     if settings:
         msg["settings"] = settings
+    if keys is not None:
+        msg["keys"] = keys
     tx = Sender(key, HOST, 0)
     lines = Lines()
     start = clock()
@@ -656,7 +682,7 @@ def pair(ser, table, key, key_id=None, event=None, settings=None, timeout_s=10.0
                 except ProtocolError:
                     continue
                 if got["kind"] == "hello" and got.get("key_id") == key_id \
-                        and got.get("table") == table:
+                        and got.get("table") == table and box in (None, got["from"]):
                     return got["from"]
         sleep(0.01)
     raise PairError("no box confirmed the pairing within %g s (is this the box's data port,"

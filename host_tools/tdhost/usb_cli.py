@@ -3,6 +3,7 @@
     tdhost boxes [--listen S]                  ports with an Adafruit/Espressif USB VID
     tdhost boxes --check PORT [--wait S]       the box's self-test, with what to do (boxcheck.py)
     tdhost pair PORT --table N --key-file F    give the box on PORT its table and event key
+    tdhost pair PORT ... --wifi-ssid S          ... for Wi-Fi: its own key and broker login
 
 pyserial is imported only when one of these runs, so the other commands work
 without it.  Bad input exits 2 with one sentence (cli._fail).
@@ -78,25 +79,38 @@ def register(cli, fail):
     @click.option("--key-id", default=None,
                   help="A name for the key (default: k- and 8 hex digits of its SHA-256).")
     @click.option("--event", "event_name", default=None, help="The event's name.")
-    @click.option("--wifi-ssid", default=None, help="Wi-Fi network (kept for the Wi-Fi link).")
-    @click.option("--wifi-password", default=None, help="Wi-Fi password (ditto).")
-    @click.option("--mqtt-host", default=None, help="MQTT broker (ditto).")
+    @click.option("--wifi-ssid", default=None,
+                  help="Wi-Fi network: the box then runs its link over Wi-Fi, with a key"
+                       " and a broker login of its own (docs/mqtt.md).")
+    @click.option("--wifi-password", default=None, help="Wi-Fi password.")
+    @click.option("--mqtt-host", default=None,
+                  help="The broker's address on that network (default: this computer's,"
+                       " where `tdhost serve --wifi` runs it).")
     @click.option("--mqtt-port", type=click.IntRange(1, 65535), default=None,
-                  help="MQTT port (ditto).")
+                  help="The broker's port (default 1883).")
     @click.option("--timeout", type=click.FloatRange(0.5, 120), default=10.0,
                   show_default=True, help="Seconds to wait for the box's answer.")
-    @click.option("--mqtt-user", default=None,
-                  help="The box's broker user (Mosquitto with per-box users, docs/mqtt.md).")
-    @click.option("--mqtt-password", default=None, help="... and its password.")
     @click.option("--mqtt-event", default=None,
                   help="The topic prefix's event id (default: the key id; docs/mqtt.md).")
     def pair_cmd(port, table, key_file, new_key, key_id, event_name, wifi_ssid, wifi_password,
-                 mqtt_host, mqtt_port, timeout, mqtt_user, mqtt_password, mqtt_event):
+                 mqtt_host, mqtt_port, timeout, mqtt_event):
         """Pair the box on serial PORT (its data port, see `tdhost boxes`): it gets the
-        table number, the event key and the Wi-Fi/MQTT settings, keeps them in its
-        power-loss record and answers with a hello signed with the new key."""
-        from tdhost import usb
+        table number and a key, keeps them in its power-loss record and answers with a
+        hello signed with that key.  With --wifi-ssid it also gets the Wi-Fi network and
+        a broker login made here (its user is its box id, its password random and kept
+        next to the key file for `tdhost serve --wifi`), and its key is its own
+        (derived from the event key: it cannot sign as another box)."""
+        from tableclock.protocol import BOX_KEYS, box_key
+        from tdhost import logins, usb
 
+        if wifi_ssid is None and (wifi_password or mqtt_host or mqtt_port or mqtt_event):
+            fail("pair", "the Wi-Fi and MQTT settings need --wifi-ssid (the box's network).")
+        wifi_file = logins.path_of(key_file)
+        if wifi_ssid is not None:
+            try:
+                logins.load(wifi_file)
+            except ValueError as e:
+                fail("pair", "%s." % e)
         if new_key:
             if os.path.exists(key_file):
                 fail("pair", "%s exists already: --new-key never overwrites a key." % key_file)
@@ -111,20 +125,48 @@ def register(cli, fail):
         if key_id is None:
             key_id = usb.key_id_of(key)
         settings = {}
-        for name, value in (("wifi_ssid", wifi_ssid), ("wifi_password", wifi_password),
-                            ("mqtt_host", mqtt_host), ("mqtt_port", mqtt_port),
-                            ("mqtt_user", mqtt_user), ("mqtt_password", mqtt_password),
-                            ("mqtt_event", mqtt_event)):
-            if value is not None:
-                settings[name] = value
+        if wifi_ssid is not None:
+            mqtt_host = mqtt_host or this_address()
+            mqtt_port = mqtt_port or 1883
+            password = logins.new_password()
+            for name, value in (("wifi_ssid", wifi_ssid), ("wifi_password", wifi_password),
+                                ("mqtt_host", mqtt_host), ("mqtt_port", mqtt_port),
+                                ("mqtt_password", password), ("mqtt_event", mqtt_event)):
+                if value is not None:
+                    settings[name] = value
         try:
             ser = usb.open_port(port)
         except Exception as e:  # noqa: BLE001 -- no such port, busy, permissions
             fail("pair", "cannot open %s: %s." % (port, e))
         try:
-            box = usb.pair(ser, table, key, key_id, event_name, settings, timeout_s=timeout)
+            if settings:
+                box = usb.box_on(ser, timeout)
+                box = usb.pair(ser, table, box_key(key, box), key_id, event_name, settings,
+                               timeout_s=timeout, keys=BOX_KEYS, box=box)
+            else:
+                box = usb.pair(ser, table, key, key_id, event_name, settings, timeout_s=timeout)
         except usb.PairError as e:
             fail("pair", "%s." % e)
         finally:
             ser.close()
         click.echo("box %s is table %d with key %s" % (box, table, key_id))
+        if settings:
+            logins.add(wifi_file, box, table, password, mqtt_host, mqtt_port)
+            click.echo("It joins Wi-Fi %s and the broker at mqtt://%s:%d with a login of its"
+                       " own (kept in %s for `tdhost serve --wifi`)."
+                       % (wifi_ssid, mqtt_host, mqtt_port, wifi_file))
+
+
+def this_address():
+    """This computer's address on its network (the one its default route leaves by;
+    no packet is sent), or 127.0.0.1 without one."""
+    import socket
+
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere for real
+        return s.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        s.close()

@@ -21,9 +21,9 @@ import serial
 from click.testing import CliRunner
 from serial.tools.list_ports_common import ListPortInfo
 
-from tableclock.protocol import Sender, encode
+from tableclock.protocol import Sender, box_key, encode
 from tcbox.link import HELLO_SENT, LIVE, OUTBOX_MAX, Link, setup_of
-from tdhost import usb
+from tdhost import logins, usb
 from tdhost.cli import cli
 from tdhost.usb import BoxLink, HostStore, ResetBaudError, StaticFeed
 
@@ -407,7 +407,19 @@ def test_tdhost_pair_command(pty, tmp_path):
         assert r.exit_code == 0, r.output
         key = bytes.fromhex(keyf.read_text().strip())
         assert "box tc-05 is table 7 with key %s" % usb.key_id_of(key) in r.output
-        assert box.key == key and box.pairing["settings"]["mqtt_port"] == 1883
+        # paired for Wi-Fi: a key of its own and a broker login made here, kept for serve
+        assert box.key == box_key(key, "tc-05") != key and box.pairing["keys"] == "box"
+        s = box.pairing["settings"]
+        assert s["mqtt_port"] == 1883 and s["mqtt_host"] == "td.local" and "mqtt_user" not in s
+        kept = logins.load(logins.path_of(str(keyf)))
+        assert kept == {"tc-05": {"table": 7, "password": s["mqtt_password"],
+                                  "host": "td.local", "port": 1883}}
+        assert len(s["mqtt_password"]) == 24 and oct(os.stat(
+            logins.path_of(str(keyf))).st_mode & 0o777) == "0o600"
+        assert "mqtt://td.local:1883" in r.output
+        r = CliRunner().invoke(cli, ["pair", name, "--table", "7", "--key-file", str(keyf),
+                                     "--mqtt-host", "td.local"])
+        assert r.exit_code == 2 and "need --wifi-ssid" in r.output
         r = CliRunner().invoke(cli, ["pair", name, "--table", "7", "--key-file", str(keyf),
                                      "--new-key"])
         assert r.exit_code == 2 and "never overwrites" in r.output

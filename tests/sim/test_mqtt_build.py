@@ -25,7 +25,7 @@ from tcbox.linkparts import tick
 PAIRING = {"key": "00" * 32, "key_id": "ev1-k1", "table": 4, "event": "WPH Spring",
            "settings": {"wifi_ssid": "club", "wifi_password": "secret-pass",
                         "mqtt_host": "192.168.1.10", "mqtt_port": 1883,
-                        "mqtt_password": "pw-01"}}
+                        "mqtt_password": "pw-01"}, "keys": "box"}
 
 
 def _boot(extra):
@@ -54,6 +54,21 @@ def test_a_box_paired_with_wifi_settings_runs_its_link_over_mqtt():
         tick(app, link, now)
     assert app.info["link"] == "Wi-Fi: no network" and app.info["table"] == 4
     assert port.attempts == 0  # no socket without Wi-Fi
+
+
+def test_a_box_paired_for_wifi_before_per_box_keys_says_pair_again(capsys):
+    old = {k: v for k, v in PAIRING.items() if k != "keys"}  # the event's key, no marker
+    app = _boot({"b": 3, "p": old, "t": 4})
+    link = app.link
+    assert isinstance(link, mqtt_link.MqttLink) and link.port.state == mqtt_link.OFF
+    for _ in range(5):
+        _world.advance(50)
+        now = _world.ticks_ms()
+        app.step(now)
+        tick(app, link, now)
+    assert app.info["link"] == "Wi-Fi: pair again" and app.info["table"] == 4
+    assert "pair it again (tdhost pair" in capsys.readouterr().out
+    assert link.port.attempts == 0  # it never tries the broker with the old key
 
 
 def test_a_box_paired_without_them_stays_on_usb():

@@ -1,0 +1,172 @@
+"""Who may do what on the embedded broker (amqtt 0.12.1; docs/mqtt.md, "Threats").
+
+``tdhost.broker.Embedded`` loads these as amqtt plugins with the event's users:
+
+- ``Logins``: a known user with its password, and a client id equal to the user
+  name (so no login takes over another's session); anonymous clients refused;
+- ``BoxTopics``: the ACL of docs/mosquitto/acl (``broker.default_acl``): the host
+  user reads and writes ``tc/#``, any other user is a box confined to
+  ``tc/+/box/<user>/{out,status,presence}`` (write) and ``tc/+/box/<user>/in``
+  (read), matched with amqtt's own topic matcher;
+- ``Guarded``: amqtt's Broker authenticating a client before it touches the
+  session of the client id it claims (amqtt 0.12.1 drops that session first, so a
+  refused client could still cut a box off), and sending the retained messages
+  of allowed subscriptions only (0.12.1 sends those of refused ones too), and
+  closing the connection of a session taken over (0.12.1 leaves it open and
+  dead: the box or host on it would never hear again).
+
+A refused login is logged once per user and reason on ``tdhost.broker`` in plain
+words (the console shows it).
+"""
+
+import asyncio
+import hmac
+import logging
+from dataclasses import dataclass, field
+
+from amqtt.broker import Broker
+from amqtt.contexts import Action
+from amqtt.errors import AMQTTError
+from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
+from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
+from amqtt.plugins.topic_checking import TopicAccessControlListPlugin
+from amqtt.utils import format_client_message, gen_client_id
+
+log = logging.getLogger("tdhost.broker")
+
+HOST_USER = "host"
+BOX_WRITE = ("tc/+/box/%u/out", "tc/+/box/%u/status", "tc/+/box/%u/presence")
+BOX_READ = ("tc/+/box/%u/in",)
+HOST_ALL = ("tc/#",)
+REFUSED = "refused-"  # the client id a refused client gets (it touches nobody's session)
+
+
+def _text(v):
+    return v.decode("utf-8", "replace") if isinstance(v, (bytes, bytearray)) else v
+
+
+def refusal(users, session):
+    """Why *session*'s CONNECT is refused (a sentence), or None when it may log in."""
+    user = _text(session.username)
+    if not user:
+        return "a client without a user name (anonymous clients are refused)"
+    want = users.get(user)
+    if want is None:
+        return ("user %s, which is no paired box of this event (a box paired before each"
+                " box had its own login must be paired again: tdhost pair)" % user)
+    if not hmac.compare_digest(str(_text(session.password) or "").encode(), want.encode()):
+        return "user %s with a wrong password" % user
+    if session.client_id != user:
+        return "user %s claiming client id %s (a client's id must be its user name)" % (
+            user, session.client_id)
+    return None
+
+
+class Logins(BaseAuthPlugin):
+    """User, password and client id (module notes)."""
+
+    def __init__(self, context):
+        super().__init__(context)
+        self.said = set()
+
+    async def authenticate(self, *, session):
+        if session.client_id.startswith(REFUSED):  # refused (and said) already: Guarded
+            return False
+        why = refusal(self.config.users, session)
+        if why is None:
+            return True
+        if why not in self.said and len(self.said) < 1000:
+            self.said.add(why)
+            log.warning("The broker refused %s.", why)
+        return False
+
+    @dataclass
+    class Config:
+        users: dict[str, str] = field(default_factory=dict)
+
+
+class BoxTopics(BaseTopicPlugin):
+    """The Mosquitto ACL's patterns, ``%u`` the client's user name (module notes)."""
+
+    async def topic_filtering(self, *, session=None, topic=None, action=None):
+        user = _text(session.username) if session is not None else None
+        if not user or not topic:
+            return False
+        if user == HOST_USER:
+            allowed = HOST_ALL
+        elif action == Action.PUBLISH:
+            allowed = BOX_WRITE
+        else:  # SUBSCRIBE, and RECEIVE: each message delivered to it (again)
+            allowed = BOX_READ
+        for pattern in allowed:
+            if TopicAccessControlListPlugin.topic_ac(topic, pattern.replace("%u", user)):
+                return True
+        return False
+
+    @dataclass
+    class Config:
+        pass
+
+
+class Guarded(Broker):
+    """amqtt's Broker with the authentication before any session is looked up
+    (its ``_initialize_client_session`` otherwise as in 0.12.1)."""
+
+    async def _initialize_client_session(self, reader, writer, remote_address, remote_port):
+        try:
+            handler, client_session = await BrokerProtocolHandler.init_from_connect(
+                reader, writer, self.plugins_manager)
+        except AMQTTError as exc:
+            self.logger.warning("[MQTT-3.1.0-1] %s: Can't read first packet as CONNECT: %s"
+                                % (format_client_message(address=remote_address,
+                                                         port=remote_port), exc))
+            raise
+        if not await self._authenticate(client_session, None):
+            # refused: a client id of its own, so no session of a box or the host is
+            # dropped or taken over; the CONNACK then says "not authorized"
+            client_session.client_id = REFUSED + gen_client_id()
+            client_session.clean_session = True
+        else:  # a session taken over: its connection closes (0.12.1 leaves it open, dead)
+            await self._close_old(client_session.client_id)
+        if client_session.clean_session:
+            if client_session.client_id:
+                await self._delete_session(client_session.client_id)
+            else:
+                client_session.client_id = gen_client_id()
+            client_session.parent = 0
+        elif client_session.client_id in self._sessions:
+            old, _ = self._sessions[client_session.client_id]
+            for k in ("will_flag", "will_message", "will_topic", "will_qos", "keep_alive",
+                      "username", "password"):
+                setattr(old, k, getattr(client_session, k))
+            client_session = old
+            client_session.parent = 1
+        else:
+            client_session.parent = 0
+        delay = self.config.get("timeout-disconnect-delay", 0)
+        if client_session.keep_alive > 0 and isinstance(delay, int):
+            client_session.keep_alive += delay
+        return handler, client_session
+
+    async def _close_old(self, client_id):
+        old = self._sessions.get(client_id)
+        writer = getattr(old[1], "writer", None) if old else None
+        if writer is not None:
+            try:
+                await asyncio.wait_for(writer.close(), 2.0)
+            except Exception:  # noqa: BLE001 -- a connection gone already
+                log.debug("closing the taken-over connection of %s", client_id)
+
+    async def _publish_retained_messages_for_subscription(self, subscription, session):
+        # amqtt 0.12.1 sends the retained messages of a *refused* subscription too
+        if await self._topic_filtering(session, subscription[0], Action.SUBSCRIBE):
+            await super()._publish_retained_messages_for_subscription(subscription, session)
+
+    async def _handle_client_session(self, reader, writer, client_session, handler, server,
+                                     listener_name):
+        try:
+            await super()._handle_client_session(reader, writer, client_session, handler,
+                                                 server, listener_name)
+        finally:
+            if client_session.client_id.startswith(REFUSED):  # nothing kept of it
+                self._sessions.pop(client_session.client_id, None)
