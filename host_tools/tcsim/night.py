@@ -50,6 +50,7 @@ import tempfile
 import threading
 import time
 
+from tableclock.protocol import BOX_KEYS, box_key
 from tdhost.league import Refused
 from tdhost.live import Live
 from tdhost.usb import BoxLink, HostStore
@@ -149,7 +150,7 @@ class Night:
         subacks = self.net.subacks
         self.hub = MqttHub(self.net.broker.url, KEY_ID, KEY, KEY_ID, self.store,
                            on_link=self._hub_link, clock=self.room.clock,
-                           client_id="tdhost-night", start=False)
+                           client_id="tdhost-night", start=False, box_keys=True)
         self.net.watch_hub(self.hub)  # before it connects: its socket without Nagle's delay
         self.hub.start()
         end = time.monotonic() + 10
@@ -218,8 +219,8 @@ class Night:
                 kind = "mqtt"
                 b = self.room.add_box(n, board, transport=self.net.transport(name), key=KEY,
                                       key_id=KEY_ID)
-                pairing = {"key": KEY.hex(), "key_id": KEY_ID, "table": n,
-                           "settings": self.net.settings()}
+                pairing = {"key": box_key(KEY, b.box_id).hex(), "key_id": KEY_ID, "table": n,
+                           "settings": self.net.settings(), "keys": BOX_KEYS}
                 provision(b.world.nvm, None, pairing)  # paired for Wi-Fi: boot again
                 b.boot()
             self.boxes[n] = b

@@ -332,3 +332,33 @@ def start_mosquitto(tmpdir, port=0, users=None, acl=None, host="127.0.0.1"):
     files in *tmpdir*; returns the running ``Mosquitto``.  Raises
     ``MosquittoMissing`` without the binary."""
     return Mosquitto(tmpdir, port, host, users, acl).start()
+
+
+# ------------------------------------------------------------ the night's broker
+EMBEDDED_MAX_BOXES = 200  # more paired boxes: Mosquitto when installed (bench/sync_bench.py)
+
+
+def choose(kind, boxes):
+    """(kind, why) for ``tdhost serve --wifi --broker KIND`` (auto, embedded or
+    mosquitto) with *boxes* paired boxes; *why* is a sentence when auto chose."""
+    if kind != "auto":
+        return kind, None
+    installed = os.path.isfile(MOSQUITTO) and shutil.which(MOSQUITTO_PASSWD) is not None
+    if boxes > EMBEDDED_MAX_BOXES and installed:
+        return "mosquitto", ("%d boxes are paired, more than the embedded broker carries with"
+                             " its logins on (%d): using Mosquitto" % (boxes, EMBEDDED_MAX_BOXES))
+    if boxes > EMBEDDED_MAX_BOXES:
+        return "embedded", ("%d boxes are paired, more than the embedded broker carries with"
+                            " its logins on (%d), and Mosquitto is not installed (apt-get"
+                            " install mosquitto): level changes will reach the last boxes"
+                            " late" % (boxes, EMBEDDED_MAX_BOXES))
+    return "embedded", None
+
+
+def start_night(kind, users, host="0.0.0.0", port=1883, tmpdir=None):
+    """The broker of a Wi-Fi night (``tdhost serve --wifi``): *kind* embedded or
+    mosquitto, *users* ``{name: password}`` (``host`` and every paired box), on
+    *host*:*port*; Mosquitto's files in *tmpdir* (a private folder)."""
+    if kind == "mosquitto":
+        return start_mosquitto(tmpdir, port=port, users=users, host=host)
+    return start_embedded(port=port, host=host, users=users)

@@ -169,7 +169,7 @@ class Demo:
     ``stepper`` (realtime only), ``key``."""
 
     def __init__(self, workdir, seed=7, speed=1.0, realtime=True, start_ms=None,
-                 monotonic=time.monotonic):
+                 monotonic=time.monotonic, wifi=None):
         self.workdir = workdir
         self.seed = seed
         self.db = os.path.join(workdir, "demo-league.sqlite")
@@ -180,7 +180,12 @@ class Demo:
         self.clock = ScaledClock(start_ms, speed, monotonic) if realtime else self.room.clock
         self.live = Live(self.db, clock=self.clock, key=self.key, key_id=KEY_ID, seed=seed)
         self.store = HostStore(os.path.join(workdir, "demo-links.sqlite"))
-        self.boxes = link_boxes(self.live, self.room, self.store, self.key)
+        self.broker = self.hub = None
+        self.lines = []  # what serve prints about it (the broker's line)
+        if wifi is None:
+            self.boxes = link_boxes(self.live, self.room, self.store, self.key)
+        else:
+            self.boxes = self._wifi_boxes(*wifi)
         self.stepper = None
         self.pace = None  # the dealers' pace once asked for (deal)
         self.dealing = False
@@ -189,14 +194,67 @@ class Demo:
         else:
             self.room.on_host = self.live.poll
 
+    def _wifi_boxes(self, kind, listen, port):
+        """``serve --demo --wifi``: the broker of a Wi-Fi night (tdhost.broker.start_night:
+        logins, ACL) and the three boxes paired for it as ``tdhost pair --wifi-ssid`` pairs
+        them (their own keys and logins), over real TCP to it (tcsim.nightnet); the hub
+        is one more serve transport (``transports``)."""
+        from tableclock.protocol import BOX_KEYS, box_key
+        from tcsim.nightnet import Net
+        from tcsim.room import provision
+        from tdhost import broker as _broker, logins
+        from tdhost.mqtt import MqttHub
+
+        names = {t: "tc-%02d" % t for t in BOARDS}
+        users = {name: logins.new_password() for name in names.values()}
+        users["host"] = logins.new_password()
+        kind, why = _broker.choose(kind, len(names))
+        self.broker = _broker.start_night(kind, users, listen, port,
+                                          os.path.join(self.workdir, "broker"))
+        if why:
+            self.lines.append(why)
+        self.lines.append("Broker: mqtt://%s:%d (%s, %d boxes' logins, no anonymous"
+                          " clients)" % ("127.0.0.1" if listen in ("0.0.0.0", "::") else listen,
+                                         self.broker.port, kind, len(names)))
+        net = Net(self.broker)
+        net.room = self.room
+        net.install()
+        self.net = net
+        out = {}
+        for table, board in sorted(BOARDS.items()):
+            b = self.room.add_box(table, board, transport=net.transport(names[table]),
+                                  key=self.key, key_id=KEY_ID)
+            settings = dict(net.settings(), mqtt_password=users[b.box_id])
+            pairing = {"key": box_key(self.key, b.box_id).hex(), "key_id": KEY_ID,
+                       "table": table, "settings": settings, "keys": BOX_KEYS}
+            provision(b.world.nvm, None, pairing)  # paired for Wi-Fi: boot again
+            b.boot()
+            out[table] = b
+        self.hub = MqttHub(self.broker.url_for("host"), KEY_ID, self.key, KEY_ID, self.store,
+                           on_link=self._hub_link, clock=self.clock, start=False,
+                           box_keys=True)
+        net.watch_hub(self.hub)
+        self.hub.start()
+        return out
+
+    def _hub_link(self, link):
+        link.wall = self.clock
+        self.live.add_link(link)
+
+    @property
+    def transports(self):
+        """What serve polls: the room's stepper, and the hub on Wi-Fi."""
+        return [t for t in (self.stepper, self.hub) if t is not None]
+
     @classmethod
     def build(cls, workdir, seed=7, speed=1.0, realtime=True, players=PLAYERS, dealers=True,
-              pace=1.0, monotonic=time.monotonic):
+              pace=1.0, monotonic=time.monotonic, wifi=None):
         """The demo night started (module notes): *players* registered (at most
         len(NAMES)), drawn with *seed*, started; a dealer at every box (*pace*: their
         think times multiplied by it) unless *dealers* is False.  *monotonic*: the wall
-        clock (seconds) real time is scaled from (tests give a virtual one)."""
-        demo = cls(workdir, seed, speed, realtime, monotonic=monotonic)
+        clock (seconds) real time is scaled from (tests give a virtual one).  *wifi*:
+        (broker kind, listen, port): the boxes over that broker (``serve --demo --wifi``)."""
+        demo = cls(workdir, seed, speed, realtime, monotonic=monotonic, wifi=wifi)
         try:
             demo.sample(players)
             if dealers:
@@ -274,7 +332,10 @@ class Demo:
     def close(self):
         """Stop the dealers and close the league and link files (the caller removes
         *workdir*)."""
-        for close in (self.room.close, self.store.close, self.live.close):
+        for close in (self.room.close, self.hub and self.hub.close, self.store.close,
+                      self.live.close, self.broker and self.broker.stop):
+            if not close:
+                continue
             try:
                 close()
             except Exception:  # noqa: BLE001 -- closing what may be gone already

@@ -35,6 +35,7 @@ import click
 log = logging.getLogger("tdhost.serve")
 
 DEFAULT_POLL_MS = 50
+HOST_USER = "host"  # the host's broker login (docs/mosquitto/acl)
 
 
 def _check_league(db):
@@ -124,16 +125,50 @@ class Stop:
         return False
 
 
-def start_demo(seed, speed, fail):
+def start_broker(boxes, kind, listen, port, closers, lines, fail):
+    """``--wifi``: the broker (tdhost.broker.start_night) with the host's login (a new
+    random password) and every paired box's; its line for the console in *lines*, its
+    stop in *closers*.  Returns the host's URL."""
+    from tdhost import broker as _broker, logins
+    from tdhost.usb_cli import this_address
+
+    kind, why = _broker.choose(kind, len(boxes))
+    if why:
+        lines.append("%s." % why[0].upper() + why[1:])
+    users = {b: v["password"] for b, v in boxes.items()}
+    users[HOST_USER] = logins.new_password()
+    tmp = tempfile.mkdtemp(prefix="tdhost-broker-")  # private (0700): passwords, ACL
+    closers.append(lambda: shutil.rmtree(tmp, ignore_errors=True))
+    try:
+        b = _broker.start_night(kind, users, listen, port, tmp)
+    except _broker.BrokerError as err:
+        fail("serve", "the %s broker cannot start on %s:%d: %s." % (
+            "Mosquitto" if kind == "mosquitto" else "embedded", listen, port,
+            str(err).rstrip(".")))
+    closers.append(b.stop)
+    paired = logins.broker_address(boxes) if boxes else None
+    host = paired[0] if paired else (listen if listen not in ("0.0.0.0", "::") else
+                                     this_address())
+    lines.append("Broker: mqtt://%s:%d (%s, %d boxes' logins, no anonymous clients)" % (
+        host, b.port, "Mosquitto" if kind == "mosquitto" else "embedded", len(boxes)))
+    if paired and paired[1] != b.port:
+        lines.append("The boxes were paired with port %d: pair them again or give"
+                     " --broker-port %d." % (paired[1], paired[1]))
+    return _broker._url("127.0.0.1" if listen in ("0.0.0.0", "::") else listen, b.port,
+                        HOST_USER, users[HOST_USER])
+
+
+def start_demo(seed, speed, fail, wifi=None):
     """tdhost.demo's night (started, dealers playing, real time times *speed*) in a new
-    temporary directory; *fail(command, msg)* when it cannot be set up."""
+    temporary directory; *fail(command, msg)* when it cannot be set up.  *wifi*: (broker
+    kind, listen, port): its boxes over that broker (``serve --demo --wifi``)."""
     try:
         from tdhost import demo as _demo
     except ImportError as err:
         fail("serve", "--demo needs the simulator's packages (%s)." % err.name)
     workdir = tempfile.mkdtemp(prefix="tdhost-demo-")
     try:
-        return _demo.Demo.build(workdir, seed=seed, speed=speed)
+        return _demo.Demo.build(workdir, seed=seed, speed=speed, wifi=wifi)
     except Exception as err:  # noqa: BLE001 -- said in one sentence, the directory removed
         shutil.rmtree(workdir, ignore_errors=True)
         fail("serve", "the demo could not be set up: %s." % str(err).rstrip("."))
@@ -172,6 +207,18 @@ def register(cli, fail):
     @click.option("--mqtt", "mqtt_url", default=None, metavar="URL",
                   help="Boxes over Wi-Fi through this MQTT broker (tdhost.mqtt): "
                        "mqtt://user:password@host:port.")
+    @click.option("--wifi", is_flag=True,
+                  help="Boxes over Wi-Fi: start the broker here with the login of every box"
+                       " paired with --wifi-ssid (next to --key-file), the ACL and no"
+                       " anonymous clients (docs/mqtt.md).")
+    @click.option("--broker", "broker_kind", type=click.Choice(["auto", "embedded", "mosquitto"]),
+                  default="auto", show_default=True,
+                  help="With --wifi: the embedded broker, or Debian's Mosquitto (auto:"
+                       " Mosquitto for more boxes than the embedded one carries, if installed).")
+    @click.option("--broker-listen", default="0.0.0.0", show_default=True,
+                  help="With --wifi: the broker's address (0.0.0.0: every network).")
+    @click.option("--broker-port", type=click.IntRange(1, 65535), default=1883,
+                  show_default=True, help="With --wifi: the broker's port.")
     @click.option("--mqtt-event", default=None, metavar="ID",
                   help="The event's MQTT topic name (default: the key id, as the boxes "
                        "use unless paired with another).")
@@ -187,19 +234,24 @@ def register(cli, fail):
     @click.option("--polls", type=click.IntRange(1), default=None, hidden=True,
                   help="Stop after this many polls (tests).")
     def serve(db, number, key_file, key_id, devices, links_db, poll_ms, web, listen, port,
-              token, mqtt_url, mqtt_event, seed, demo, demo_speed, polls):
+              token, mqtt_url, wifi, broker_kind, broker_listen, broker_port, mqtt_event, seed,
+              demo, demo_speed, polls):
         """Run the night: the boxes on USB (and MQTT), busts, balancing and breaking plans
         sent to the boxes, hand for hand, the master clock, the web console."""
         from tdhost import store as _store, usb
         from tdhost.league import Refused
         from tdhost.live import Live
 
+        if wifi and mqtt_url:
+            fail("serve", "--wifi starts a broker here and --mqtt uses someone else's: give"
+                          " one of them.")
         if demo:
             if devices or mqtt_url:
                 fail("serve", "--demo runs its own simulated boxes: leave out --usb and "
                               "--mqtt.")
             seed = 7 if seed is None else seed
-            demo_run = start_demo(seed, demo_speed, fail)
+            wifi_demo = (broker_kind, broker_listen, broker_port) if wifi else None
+            demo_run = start_demo(seed, demo_speed, fail, wifi_demo)
             db = demo_run.db
             links_db = os.path.join(demo_run.workdir, "links.sqlite")
             devices = ()
@@ -213,15 +265,26 @@ def register(cli, fail):
             except (OSError, ValueError) as err:
                 fail("serve", "%s." % str(err).rstrip("."))
             key_id = key_id or usb.key_id_of(key)
-        if (devices or mqtt_url) and key is None:
-            fail("serve", "--usb and --mqtt need --key-file: the event key the boxes were "
-                          "paired with.")
+        if (devices or mqtt_url or (wifi and not demo)) and key is None:
+            fail("serve", "--usb, --mqtt and --wifi need --key-file: the event key the boxes"
+                          " were paired with.")
+        boxes = {}
+        if wifi and not demo:
+            from tdhost import logins
+
+            try:
+                boxes = logins.load(logins.path_of(key_file))
+            except ValueError as err:
+                fail("serve", "%s." % str(err).rstrip("."))
+            if not boxes:
+                fail("serve", "no box is paired for Wi-Fi with %s yet (tdhost pair PORT --table"
+                              " N --key-file %s --wifi-ssid ...)." % (key_file, key_file))
         seed = secrets.randbelow(10 ** 9) if seed is None else seed
         if demo:
             live = demo_run.live
             closers = [lambda: shutil.rmtree(demo_run.workdir, ignore_errors=True),
                        demo_run.close]
-            transports = [demo_run.stepper]
+            transports = demo_run.transports
         else:
             try:
                 _check_league(db)  # a damaged file: one sentence, before the night starts
@@ -244,10 +307,15 @@ def register(cli, fail):
                 closers.append(ser.close)
                 live.add_link(usb.BoxLink(ser, key, key_id, store))
                 lines.append("Boxes on USB: %s." % dev)
+            if wifi and not demo:
+                mqtt_url = start_broker(boxes, broker_kind, broker_listen, broker_port, closers,
+                                        lines, fail)
             if mqtt_url:
                 try:
                     hub = mqtt_hub(mqtt_url, mqtt_event or key_id, key, key_id, store,
                                    live.add_link, live.clock)
+                    if hub is not None:
+                        hub.box_keys = True  # boxes paired for Wi-Fi sign with their own keys
                 except (ValueError, OSError) as err:  # a bad URL or event name
                     fail("serve", "--mqtt: %s." % str(err).rstrip("."))
                 if hub is None:
@@ -256,7 +324,8 @@ def register(cli, fail):
                 transports.append(hub)
                 if hasattr(hub, "close"):
                     closers.append(hub.close)
-                lines.append("Boxes over MQTT: %s." % mqtt_url)
+                if not wifi:
+                    lines.append("Boxes over MQTT: %s." % mqtt_url)
             lock = threading.RLock()
             if web:
                 try:
@@ -277,8 +346,10 @@ def register(cli, fail):
                 lines.append("TD token: %s" % token)
             if demo:
                 lines.insert(0, "Demo: 20 players at tables 1-3, three simulated boxes "
-                                "(tc-01, tc-02, tc-03) dealt by bots, %gx real time; the "
-                                "league file is removed when serve stops." % demo_speed)
+                                "(tc-01, tc-02, tc-03%s) dealt by bots, %gx real time; the "
+                                "league file is removed when serve stops." % (
+                                    ", on Wi-Fi" if wifi else "", demo_speed))
+                lines[1:1] = demo_run.lines
             t = live.t
             click.echo("Serving tournament %d, %s (%s), from %s; draws without a seed use "
                        "seed %d." % (t.number, t.setup["name"], t.setup["profile"], db, seed))
