@@ -37,7 +37,8 @@ def test_serve_prints_what_it_serves_and_stops(tmp_path):
 def test_serve_refuses_with_one_sentence(tmp_path):
     db = _league(tmp_path)
     res = run(["serve", "--db", db, "--usb", "loop://", "--no-web", "--polls", "1"], expect=2)
-    assert res.stderr == ("tdhost serve: --usb and --mqtt need --key-file: the event key the "
+    assert res.stderr == ("tdhost serve: --usb, --mqtt and --wifi need --key-file: the event"
+                          " key the "
                           "boxes were paired with.\n")
     res = run(["serve", "--db", str(tmp_path / "none.sqlite"), "--no-web"], expect=2)
     assert res.stderr.startswith("tdhost serve: ") and "does not exist" in res.stderr

@@ -168,7 +168,7 @@ def test_network_frames_cannot_pair_a_box_or_speak_for_another_box(broker, tmp_p
     store = HostStore(str(tmp_path / "host.sqlite"))
     hub = _hub(broker, store, clock)
     box, port = _box(broker)
-    host = _client(broker, "host", "test-host")
+    host = hub.client  # the host's own login (a second one would take its session over)
     try:
         assert _run(clock, [box], hub, lambda: box.state == LIVE)
         tx = Sender(KEY, "host", 1)
@@ -183,8 +183,6 @@ def test_network_frames_cannot_pair_a_box_or_speak_for_another_box(broker, tmp_p
         assert _run(clock, [box], hub, lambda: hub.mismatched == 1)
         assert sorted(hub.links) == ["tc-01"]
     finally:
-        host.disconnect()
-        host.loop_stop()
         hub.close()
         store.close()
 
@@ -284,7 +282,7 @@ def test_a_box_on_wifi_can_be_paired_again_over_usb(tmp_path):
     settings = {"wifi_ssid": "club", "mqtt_host": "127.0.0.1", "mqtt_port": elsewhere,
                 "mqtt_event": "ev2"}
     got = pair(cable.b, 7, OTHER_KEY, "ev2-k", settings=settings, timeout_s=3.0,
-               sleep=step)
+               sleep=step, keys="box")
     assert got == "tc-01" and box.key == OTHER_KEY and box.table_no == 7
     assert (port.port, port.t_in) == (elsewhere, "tc/ev2/box/tc-01/in")
     for _ in range(300):  # 3 s: the pair frame's moment has passed, still no broker
