@@ -6,8 +6,9 @@ and adds its figures to its table (results.json: ``sync``); alone it prints its 
     python bench/sync_bench.py [--json] [--quick]
 
 1. Level change -> box.  The host (tdhost.mqtt.MqttHub, one tdhost.usb.BoxLink per box,
-   polled every 5 ms) and the broker (amqtt in the host's process, as `tdhost` runs it, or
-   /usr/sbin/mosquitto with a user per box and the ACL) run here; the boxes run in a second
+   polled every 5 ms, each box's frames checked with its own key) and the broker, as
+   `tdhost serve --wifi` runs it (amqtt in the host's process or /usr/sbin/mosquitto, each
+   with a login per box, client id = user, and the ACL) run here; the boxes run in a second
    process (``--worker``): the firmware's own tcbox.mqtt_link.MqttLink/MqttPort over
    adafruit_minimqtt on CPython sockets with a Table each, all polled in one loop (each box
    every loop; the loop's length is reported).  The boxes come up 50, then 200, then 500
@@ -54,7 +55,7 @@ sys.path.append(str(ROOT / "tests" / "host"))  # vtime: the host's feed
 from vtime import Feed  # noqa: E402
 
 from figures import figure, goal_of, report  # noqa: E402
-from tableclock.protocol import HOST, Sender  # noqa: E402
+from tableclock.protocol import HOST, Sender, box_key  # noqa: E402
 from tableclock.table import Table  # noqa: E402
 from tcbox.link import LIVE  # noqa: E402
 from tdhost import broker as B  # noqa: E402
@@ -68,7 +69,7 @@ SYNC_GOALS = {
 }
 KEY = bytes(range(32))
 EVENT = "bench"
-SIZES = (50, 200, 500)
+SIZES = (50, 200, 300, 500)
 CHANGES = 4
 CHANGE_GAP_S = 1.5
 UP_S = 25.0  # the most the boxes of one size may take to come up (live, every BoxLink)
@@ -99,11 +100,10 @@ class _Box:
         from tcbox.mqtt_link import MqttLink, MqttPort
 
         bid = box_id(i)
-        user = bid if users else None
-        mp = MqttPort(socket, bid, EVENT, "127.0.0.1", port, user, users and "pw-" + bid,
+        mp = MqttPort(socket, bid, EVENT, "127.0.0.1", port, bid, "pw-" + bid,
                       rand=lambda: (i * 37) & 0xFF, ticks=_ticks)
         self.t = Table(dict(SETUP))
-        self.link = MqttLink(mp, bid, self.t, key=KEY, key_id=EVENT)
+        self.link = MqttLink(mp, bid, self.t, key=box_key(KEY, bid), key_id=EVENT)
         self.link.restore({"b": 1, "t": i})
         self.shown = {}  # level index: monotonic s when first shown
         self.index = self.t.clock.index
@@ -180,21 +180,25 @@ class _Mosquitto(B.Mosquitto):
             os.chmod(p, 0o600)
 
 
+BLASTER_ACL = "\n# the throughput bench's publisher\nuser blaster\ntopic write tc/#\n"
+
+
 def start_broker(kind, tmp, n):
-    if kind == "amqtt":
-        b = B.start_embedded()
-        return b, b.url
-    users = {"host": "host-pw"}
+    """The broker with a login per box (and the host's), as `tdhost serve --wifi`."""
+    users = {"host": "host-pw", "blaster": "blast-pw"}
     for i in range(1, n + 1):
         users[box_id(i)] = "pw-" + box_id(i)
-    m = _Mosquitto(tmp, users=users).start()
+    if kind == "amqtt":
+        b = B.start_embedded(users=users)
+        return b, b.url_for("host")
+    m = _Mosquitto(tmp, users=users, acl=B.default_acl() + BLASTER_ACL).start()
     return m, m.url_for("host")
 
 
 def _hub(url, store, feed):
     from tdhost import mqtt
 
-    return mqtt.MqttHub(url, EVENT, KEY, EVENT, store, feed=feed, client_id="bench-host")
+    return mqtt.MqttHub(url, EVENT, KEY, EVENT, store, feed=feed, box_keys=True)
 
 
 def _pump(hub, seconds, until=None):
@@ -222,8 +226,7 @@ def level_changes(kind, sizes=SIZES, changes=CHANGES):
         store = HostStore(os.path.join(tmp, "host.sqlite"))
         feed = Feed(_ms, SETUP, NAMES)  # real time
         hub = _hub(url, store, feed)
-        w = subprocess.Popen([sys.executable, __file__, "--worker", str(b.port)]
-                             + (["--users"] if kind == "mosquitto" else []),
+        w = subprocess.Popen([sys.executable, __file__, "--worker", str(b.port), "--users"],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         try:
             level = 0
@@ -297,8 +300,8 @@ def mid_hand(seats):
 
 def status_frame(seats, sender="tc-0001", seq=1):
     t = mid_hand(seats)
-    return Sender(KEY, sender, 1).encode({"kind": "status", "state": t.state(), "table": 12},
-                                         HOST)
+    return Sender(box_key(KEY, sender), sender, 1).encode(
+        {"kind": "status", "state": t.state(), "table": 12}, HOST)
 
 
 def blaster(port, kind, boxes, total):
@@ -308,7 +311,7 @@ def blaster(port, kind, boxes, total):
     from paho.mqtt.enums import CallbackAPIVersion
 
     st = mid_hand(8).state()
-    senders = [Sender(KEY, box_id(i), 1) for i in range(1, boxes + 1)]
+    senders = [Sender(box_key(KEY, box_id(i)), box_id(i), 1) for i in range(1, boxes + 1)]
     frames = []
     for k in range(total):
         i = k % boxes
@@ -322,7 +325,7 @@ def blaster(port, kind, boxes, total):
             leaf = "out"
         frames.append(("tc/%s/box/%s/%s" % (EVENT, box_id(i + 1), leaf), s.encode(msg, HOST)))
     c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="blaster")
-    c.username_pw_set("host", "host-pw")
+    c.username_pw_set("blaster", "blast-pw")
     c.max_queued_messages_set(0)
     c.connect("127.0.0.1", port)
     c.loop_start()
@@ -395,6 +398,7 @@ def measure(quick=False) -> dict:
     t0 = time.perf_counter()
     for kind in ("amqtt", "mosquitto"):
         name = "embedded amqtt" if kind == "amqtt" else "Mosquitto"
+        name += " (logins, ACL)"
         try:
             res = level_changes(kind, sizes, 2 if quick else CHANGES)
         except B.MosquittoMissing as e:

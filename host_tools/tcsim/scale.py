@@ -60,6 +60,7 @@ import sys
 import tempfile
 import time
 
+from tableclock.protocol import BOX_KEYS, box_key
 from tdhost import instructions as _ins, liveplan as _plan
 from tdhost.league import Refused
 from tdhost.live import Live
@@ -383,7 +384,7 @@ class Drill:
                          seed=self.seed)
         subacks = self.net.subacks
         hub = MqttHub(self.broker.url_for("host"), KEY_ID, KEY, KEY_ID, self.store,
-                      on_link=self._link, clock=self.room.clock, client_id="tdhost-scale",
+                      on_link=self._link, clock=self.room.clock, box_keys=True,
                       start=False)
         self.net.watch_hub(hub)
         inner = hub.client.on_message
@@ -428,8 +429,9 @@ class Drill:
         for n, box_id in self.ids.items():
             b = self.room.add_box(n, BOARDS[(n - 1) % 2], transport=self.net.transport(box_id),
                                   key=KEY, key_id=KEY_ID, box_id=box_id)
-            provision(b.world.nvm, None, {"key": KEY.hex(), "key_id": KEY_ID, "table": n,
-                                          "settings": self.net.settings(box_id)})
+            provision(b.world.nvm, None, {"key": box_key(KEY, box_id).hex(), "key_id": KEY_ID,
+                                          "table": n, "settings": self.net.settings(box_id),
+                                          "keys": BOX_KEYS})
             b.boot()  # paired for Wi-Fi/MQTT: the firmware's MqttLink
             self.boxes[n] = b
             if n % 10 == 0:

@@ -333,7 +333,8 @@ def test_the_sample_mosquitto_files_are_the_tested_ones_and_start(tmp_path):
     for a, b in (("/etc/mosquitto/tableclock.passwd", passwd),
                  ("/etc/mosquitto/tableclock.acl", str(tmp_path / "acl")),
                  ("listener 1883 0.0.0.0", "listener %d 127.0.0.1" % port),
-                 ("log_dest syslog", "log_dest stderr")):
+                 ("log_dest syslog", "log_dest stderr"),
+                 ("use_username_as_clientid true", "use_username_as_clientid true")):
         assert a in conf
         conf = conf.replace(a, b)
     if os.geteuid() == 0:
