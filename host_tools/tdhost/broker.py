@@ -15,7 +15,7 @@ writes only its own ``out``/``status``/``presence`` and reads only its own
 client's id is its user name (so no login can take another's session).
 
 **Embedded (amqtt 0.12.1)** runs in a thread of its own with its own asyncio
-loop.  ``Logins`` checks user, password and client id; ``BoxTopics`` is the
+loop.  ``Logins`` checks user, password and client id; ``allowed`` is the
 ACL (amqtt's own topic matcher on the Mosquitto patterns); ``_Guarded``
 authenticates a client *before* amqtt looks at its client id (amqtt 0.12.1
 drops the session of that id first, so a refused client could still cut a box
@@ -113,8 +113,7 @@ class Embedded:
             plugins = {"amqtt.plugins.authentication.AnonymousAuthPlugin":
                        {"allow_anonymous": True}}
         else:
-            plugins = {"tdhost.brokerauth.Logins": {"users": self.users},
-                       "tdhost.brokerauth.BoxTopics": {}}
+            plugins = {"tdhost.brokerauth.Logins": {"users": self.users}}  # ACL: Guarded
         return {
             "listeners": {"default": {"type": "tcp", "bind": "%s:%d" % (self.host, self.port)}},
             "plugins": plugins,

@@ -4,10 +4,10 @@
 
 - ``Logins``: a known user with its password, and a client id equal to the user
   name (so no login takes over another's session); anonymous clients refused;
-- ``BoxTopics``: the ACL of docs/mosquitto/acl (``broker.default_acl``): the host
+- ``allowed``: the ACL of docs/mosquitto/acl (``broker.default_acl``): the host
   user reads and writes ``tc/#``, any other user is a box confined to
   ``tc/+/box/<user>/{out,status,presence}`` (write) and ``tc/+/box/<user>/in``
-  (read), matched with amqtt's own topic matcher;
+  (read, and receive), matched with amqtt's own topic matcher;
 - ``Guarded``: amqtt's Broker authenticating a client before it touches the
   session of the client id it claims (amqtt 0.12.1 drops that session first, so a
   refused client could still cut a box off), and sending the retained messages
@@ -28,7 +28,7 @@ from amqtt.broker import Broker
 from amqtt.contexts import Action
 from amqtt.errors import AMQTTError
 from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
-from amqtt.plugins.base import BaseAuthPlugin, BaseTopicPlugin
+from amqtt.plugins.base import BaseAuthPlugin
 from amqtt.plugins.topic_checking import TopicAccessControlListPlugin
 from amqtt.utils import format_client_message, gen_client_id
 
@@ -85,32 +85,34 @@ class Logins(BaseAuthPlugin):
         users: dict[str, str] = field(default_factory=dict)
 
 
-class BoxTopics(BaseTopicPlugin):
-    """The Mosquitto ACL's patterns, ``%u`` the client's user name (module notes)."""
-
-    async def topic_filtering(self, *, session=None, topic=None, action=None):
-        user = _text(session.username) if session is not None else None
-        if not user or not topic:
-            return False
-        if user == HOST_USER:
-            allowed = HOST_ALL
-        elif action == Action.PUBLISH:
-            allowed = BOX_WRITE
-        else:  # SUBSCRIBE, and RECEIVE: each message delivered to it (again)
-            allowed = BOX_READ
-        for pattern in allowed:
-            if TopicAccessControlListPlugin.topic_ac(topic, pattern.replace("%u", user)):
-                return True
+def allowed(user, topic, action):
+    """The ACL (module notes): may *user* do *action* (amqtt's Action) on *topic*?"""
+    if not user or not topic:
         return False
-
-    @dataclass
-    class Config:
-        pass
+    if user == HOST_USER:
+        patterns = HOST_ALL
+    elif action == Action.PUBLISH:
+        patterns = BOX_WRITE
+    else:  # SUBSCRIBE, and RECEIVE: each message delivered to it (again)
+        patterns = BOX_READ
+    for pattern in patterns:
+        if TopicAccessControlListPlugin.topic_ac(topic, pattern.replace("%u", user)):
+            return True
+    return False
 
 
 class Guarded(Broker):
     """amqtt's Broker with the authentication before any session is looked up
-    (its ``_initialize_client_session`` otherwise as in 0.12.1)."""
+    (its ``_initialize_client_session`` otherwise as in 0.12.1) and the ACL
+    checked in line (module notes)."""
+
+    async def _topic_filtering(self, session, topic, action):
+        # in line, not through amqtt's plugin manager: that spawns a task per check,
+        # and the suspension inside _run_broadcast's loop over the subscriptions let
+        # connecting boxes change them under it (RuntimeError: the message lost); it
+        # also costs ~20x as much (bench/sync_bench.py, docs/mqtt.md "Brokers")
+        return allowed(_text(session.username) if session is not None else None, topic,
+                       action)
 
     async def _initialize_client_session(self, reader, writer, remote_address, remote_port):
         try:
