@@ -24,7 +24,9 @@ and adds its figures to its table (results.json: ``sync``); alone it prints its 
    4,000 in all; the figure is the frames the host's BoxLinks accepted divided by the time
    from the first to the last.  The same with event frames (each stored in SQLite and
    acknowledged) as a second row.
-3. Bytes per status frame: ``tableclock.protocol.encode`` of a ``status`` with the state of
+3. Why the embedded broker falls behind (``amqtt_costs``): the microseconds amqtt spends
+   matching one message against 500 boxes' subscriptions, and on its ACL checks.
+4. Bytes per status frame: ``tableclock.protocol.encode`` of a ``status`` with the state of
    an 8- and a 10-seat table mid-hand (bets on the turn), newline included; the MQTT PUBLISH
    on the box's status topic adds the row's "+ N" bytes.
 
@@ -384,6 +386,41 @@ def throughput(kind, boxes=200, total=8000):
             m.stop()
 
 
+# ------------------------------------------------------------------ why amqtt falls behind
+def amqtt_costs(n=500, rounds=2000):
+    """Microseconds the embedded broker spends on one message with *n* boxes subscribed:
+    matching it against every subscription (amqtt's _run_broadcast does, for each), and
+    the ACL checks (publish + one delivery), in the broker's own code, no network."""
+    import asyncio
+
+    from amqtt.contexts import Action
+    from amqtt.session import Session
+
+    from tdhost.brokerauth import Guarded
+
+    async def run():
+        users = {"host": "h", **{box_id(i): "p" for i in range(1, n + 1)}}
+        b = Guarded({"listeners": {"default": {"type": "tcp", "bind": "127.0.0.1:0"}},
+                     "plugins": {"tdhost.brokerauth.Logins": {"users": users}}})
+        filters = ["tc/%s/box/%s/in" % (EVENT, box_id(i)) for i in range(1, n + 1)]
+        filters += ["tc/%s/box/+/%s" % (EVENT, leaf) for leaf in ("out", "status", "presence")]
+        topic = "tc/%s/box/%s/status" % (EVENT, box_id(1))
+        s = Session()
+        s.username = s.client_id = box_id(1)
+        t0 = time.perf_counter()
+        for _ in range(rounds):
+            for f in filters:
+                b._matches(topic, f)
+        match = (time.perf_counter() - t0) / rounds * 1e6
+        t0 = time.perf_counter()
+        for _ in range(rounds):
+            await b._topic_filtering(s, topic, Action.PUBLISH)
+            await b._topic_filtering(s, topic, Action.RECEIVE)
+        return match, (time.perf_counter() - t0) / rounds * 1e6
+
+    return asyncio.run(run())
+
+
 # ------------------------------------------------------------------ figures
 def measure(quick=False) -> dict:
     import logging
@@ -424,6 +461,17 @@ def measure(quick=False) -> dict:
                         f["name"] += " (%d changes never shown)" % r["missing"]
                     f.pop("error", None)
                 figs.append(f)
+    try:
+        match_us, acl_us = amqtt_costs()
+        details["amqtt_500"] = {"match_us": round(match_us), "acl_us": round(acl_us)}
+        figs.append(figure("amqtt_match_us_500", "embedded amqtt: one message matched against"
+                           " 500 boxes' subscriptions", match_us, "us"))
+        figs.append(figure("amqtt_acl_us", "embedded amqtt: the ACL checks of one message",
+                           acl_us, "us"))
+    except Exception as e:  # noqa: BLE001 -- a failed measurement is reported
+        figs.append(figure("amqtt_match_us_500", "embedded amqtt: one message matched against"
+                           " 500 boxes' subscriptions", None, "us",
+                           error="%s: %s" % (type(e).__name__, e)))
     for kind in ("status", "event"):
         try:
             r = throughput(kind, 40 if quick else 200, 2000 if quick else 4000)
