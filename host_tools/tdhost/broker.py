@@ -30,6 +30,7 @@ binary.  docs/mosquitto/ holds the same configuration for a real event.
 """
 
 import asyncio
+import logging
 import os
 import shutil
 import socket
@@ -37,6 +38,8 @@ import subprocess
 import threading
 import time
 from urllib.parse import quote
+
+log = logging.getLogger("tdhost.broker")
 
 MOSQUITTO = "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd"
@@ -265,6 +268,9 @@ class Mosquitto:
         self.users = dict(users or {})
         self.acl = default_acl() if acl is None else acl
         self.proc = None
+        self._log_at = 0
+        self._last_from = None
+        self._said = set()
         self.url = _url(host, self.port)
         self.conf = os.path.join(self.dir, "mosquitto.conf")
         self._write()
@@ -286,6 +292,29 @@ class Mosquitto:
     def url_for(self, user):
         """``mqtt://user:password@HOST:PORT`` for one of its users."""
         return _url(self.host, self.port, user, self.users[user])
+
+    def poll(self, now=None):
+        """Say each refused login in its log once per address (on ``tdhost.broker``, which
+        serve's console shows); a serve transport.  Mosquitto does not log the user."""
+        path = os.path.join(self.dir, "mosquitto.log")
+        try:
+            with open(path, "rb") as f:
+                f.seek(self._log_at)
+                data = f.read(65536)
+        except OSError:
+            return
+        end = data.rfind(b"\n") + 1
+        self._log_at += end
+        for line in data[:end].decode("utf-8", "replace").splitlines():
+            if "New connection from " in line:
+                self._last_from = line.split("New connection from ", 1)[1].split(" on ")[0]
+            elif line.endswith("disconnected, not authorised."):
+                ip = (self._last_from or "?").rsplit(":", 1)[0]
+                if ip not in self._said and len(self._said) < 1000:
+                    self._said.add(ip)
+                    log.warning("Mosquitto refused a login from %s: no user, an unknown user"
+                                " (a box paired before each box had its own login must be"
+                                " paired again: tdhost pair) or a wrong password.", ip)
 
     def start(self):
         if self.proc is not None and self.proc.poll() is None:

@@ -125,7 +125,7 @@ class Stop:
         return False
 
 
-def start_broker(boxes, kind, listen, port, closers, lines, fail):
+def start_broker(boxes, kind, listen, port, closers, lines, transports, fail):
     """``--wifi``: the broker (tdhost.broker.start_night) with the host's login (a new
     random password) and every paired box's; its line for the console in *lines*, its
     stop in *closers*.  Returns the host's URL."""
@@ -146,6 +146,8 @@ def start_broker(boxes, kind, listen, port, closers, lines, fail):
             "Mosquitto" if kind == "mosquitto" else "embedded", listen, port,
             str(err).rstrip(".")))
     closers.append(b.stop)
+    if hasattr(b, "poll"):  # Mosquitto: its refusals from its log to the console
+        transports.append(b)
     paired = logins.broker_address(boxes) if boxes else None
     host = paired[0] if paired else (listen if listen not in ("0.0.0.0", "::") else
                                      this_address())
@@ -309,7 +311,7 @@ def register(cli, fail):
                 lines.append("Boxes on USB: %s." % dev)
             if wifi and not demo:
                 mqtt_url = start_broker(boxes, broker_kind, broker_listen, broker_port, closers,
-                                        lines, fail)
+                                        lines, transports, fail)
             if mqtt_url:
                 try:
                     hub = mqtt_hub(mqtt_url, mqtt_event or key_id, key, key_id, store,

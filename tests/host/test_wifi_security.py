@@ -79,6 +79,8 @@ class Night:
         for b in self.boxes:
             b.poll(now)
         self.hub.poll(now)
+        if hasattr(self.broker, "poll"):  # Mosquitto's refusals, as serve polls them
+            self.broker.poll(now)
 
     def run(self, until, real_s=15.0):
         end = time.monotonic() + real_s
@@ -186,6 +188,22 @@ def test_strangers_and_borrowed_client_ids_are_refused_and_harm_no_one(night):
         i.leave()
         _stays_live(night)
     night.events_flow()
+
+
+def test_each_refusal_is_said_once_in_the_console(night, caplog):
+    caplog.set_level("WARNING", logger="tdhost.broker")
+    for _ in range(2):
+        Intruder(night, "tc-77", "tc-77", "guess").leave()
+    night.run(lambda: False, 1.0)
+    said = [r.getMessage() for r in caplog.records if r.name == "tdhost.broker"]
+    if night.kind == "amqtt":
+        assert said == ["The broker refused user tc-77, which is no paired box of this event"
+                        " (a box paired before each box had its own login must be paired"
+                        " again: tdhost pair)."]
+    else:
+        assert said == ["Mosquitto refused a login from 127.0.0.1: no user, an unknown user"
+                        " (a box paired before each box had its own login must be paired"
+                        " again: tdhost pair) or a wrong password."]
 
 
 def test_a_box_login_reads_and_writes_only_its_own_topics(night):
