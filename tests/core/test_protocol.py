@@ -20,6 +20,7 @@ from tableclock.protocol import (
     Receiver,
     Sender,
     Stale,
+    box_key,
     canonical,
     check_body,
     decode,
@@ -85,6 +86,14 @@ def test_sha256_abc():
 def test_hmac_rfc4231_vectors():
     for key, data, want in RFC4231:
         assert hexlify(hmac_sha256(key, data)) == want.encode()
+
+
+def test_box_key_is_the_event_keys_hmac_of_the_box_id():
+    # CPython: hmac.new(bytes(range(32)), b"tc-box-key:tc-01", "sha256") (docs/protocol.md)
+    key = bytes(range(32))
+    assert hexlify(box_key(key, "tc-01")) == (
+        b"204225e698b82e6225d686507cd4eb21a0b040ae7e61641238e2cb6e9541c7ba")
+    assert box_key(key, "tc-02") != box_key(key, "tc-01") != key
 
 
 def test_hmac_of_parts_is_hmac_of_concatenation():
