@@ -21,7 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tableclock.protocol import Sender, box_key
 from tableclock.table import Table
-from tcbox.link import LIVE, setup_of
+from tcbox.link import HELLO_FAST, HELLO_SLOW_MS, LIVE, setup_of
 from tcbox.mqtt_link import MqttLink, MqttPort
 from tdhost.broker import MosquittoMissing, start_embedded, start_mosquitto
 from tdhost.mqtt import MqttHub
@@ -260,6 +260,19 @@ def test_recovery_within_10_s_after_forced_disconnects_and_takeovers(night):
         t0 = time.monotonic()
         assert night.run(night.live, RECOVER_S + 5), cid
         assert time.monotonic() - t0 < RECOVER_S, cid
+    night.events_flow()
+
+
+def test_a_box_whose_hellos_slowed_down_says_hello_as_soon_as_it_hears_the_host(night):
+    # as after five unanswered hellos (the host away): the next one due in 30 s
+    now = real_ms()
+    for b in night.boxes:
+        b._hello_again(now)
+        b.hello_tries = HELLO_FAST
+        b.hello_at = now + HELLO_SLOW_MS
+    t0 = time.monotonic()
+    assert night.run(night.live, RECOVER_S + 5)  # the host's pings reach it: hello, config
+    assert time.monotonic() - t0 < RECOVER_S
     night.events_flow()
 
 
