@@ -180,7 +180,7 @@ class Demo:
         self.clock = ScaledClock(start_ms, speed, monotonic) if realtime else self.room.clock
         self.live = Live(self.db, clock=self.clock, key=self.key, key_id=KEY_ID, seed=seed)
         self.store = HostStore(os.path.join(workdir, "demo-links.sqlite"))
-        self.broker = self.hub = None
+        self.broker = self.hub = self.net = None
         self.lines = []  # what serve prints about it (the broker's line)
         if wifi is None:
             self.boxes = link_boxes(self.live, self.room, self.store, self.key)
@@ -333,7 +333,8 @@ class Demo:
         """Stop the dealers and close the league and link files (the caller removes
         *workdir*)."""
         for close in (self.room.close, self.hub and self.hub.close, self.store.close,
-                      self.live.close, self.broker and self.broker.stop):
+                      self.live.close, self.net and self.net.uninstall,
+                      self.broker and self.broker.stop):
             if not close:
                 continue
             try:
