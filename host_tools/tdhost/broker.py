@@ -388,6 +388,13 @@ def choose(kind, boxes):
     return "embedded", None
 
 
+def broker_line(host, port, kind, boxes):
+    """The console's line for the night's broker: its address as the boxes know it."""
+    return "Broker: mqtt://%s:%d (%s, the logins of %d paired box%s, no anonymous clients)" % (
+        host, port, "Mosquitto" if kind == "mosquitto" else "embedded", boxes,
+        "" if boxes == 1 else "es")
+
+
 def start_night(kind, users, host="0.0.0.0", port=1883, tmpdir=None):
     """The broker of a Wi-Fi night (``tdhost serve --wifi``): *kind* embedded or
     mosquitto, *users* ``{name: password}`` (``host`` and every paired box), on

@@ -213,9 +213,9 @@ class Demo:
                                           os.path.join(self.workdir, "broker"))
         if why:
             self.lines.append(why)
-        self.lines.append("Broker: mqtt://%s:%d (%s, %d boxes' logins, no anonymous"
-                          " clients)" % ("127.0.0.1" if listen in ("0.0.0.0", "::") else listen,
-                                         self.broker.port, kind, len(names)))
+        self.lines.append(_broker.broker_line(
+            "127.0.0.1" if listen in ("0.0.0.0", "::") else listen, self.broker.port, kind,
+            len(names)))
         net = Net(self.broker)
         net.room = self.room
         net.install()

@@ -151,8 +151,7 @@ def start_broker(boxes, kind, listen, port, closers, lines, transports, fail):
     paired = logins.broker_address(boxes) if boxes else None
     host = paired[0] if paired else (listen if listen not in ("0.0.0.0", "::") else
                                      this_address())
-    lines.append("Broker: mqtt://%s:%d (%s, %d boxes' logins, no anonymous clients)" % (
-        host, b.port, "Mosquitto" if kind == "mosquitto" else "embedded", len(boxes)))
+    lines.append(_broker.broker_line(host, b.port, kind, len(boxes)))
     if paired and paired[1] != b.port:
         lines.append("The boxes were paired with port %d: pair them again or give"
                      " --broker-port %d." % (paired[1], paired[1]))

@@ -95,3 +95,13 @@ def test_auto_chooses_mosquitto_for_more_boxes_than_the_embedded_broker_carries(
     kind, why = _broker.choose("auto", _broker.EMBEDDED_MAX_BOXES + 1)
     assert why and ("using Mosquitto" in why if kind == "mosquitto" else "not installed" in why)
     assert _broker.choose("embedded", 500) == ("embedded", None)
+
+
+def test_serve_demo_wifi_prints_the_broker_and_the_token():
+    port = _broker.free_port()
+    r = CliRunner().invoke(cli, ["serve", "--demo", "--wifi", "--broker-listen", "127.0.0.1",
+                                 "--broker-port", str(port), "--port", "0", "--polls", "20"])
+    assert r.exit_code == 0, r.output
+    assert ("Broker: mqtt://127.0.0.1:%d (embedded, the logins of 3 paired boxes, no anonymous"
+            " clients)" % port) in r.output
+    assert "TD token: " in r.output and "on Wi-Fi" in r.output
