@@ -1,5 +1,5 @@
 """The pure parts of the box's serial link (tcbox/link.py uses them, and
-re-exports them): line framing, the box events between two table states,
+re-exports them): line framing (tableclock.wire), the box events between two table states,
 the host's clock and config applied to the table, and the wiring of a Link
 to tcbox.app.App.  No hardware imports; CPython, MicroPython, CircuitPython.
 
@@ -8,7 +8,7 @@ board compiles .py files on import, in its own heap.)
 """
 
 from tableclock.clocksync import Slew
-from tableclock.protocol import MAX_FRAME
+from tableclock.wire import Lines  # noqa: F401 -- re-exported
 
 # link states (docs/protocol.md, "Link states")
 DISCONNECTED = 0
@@ -36,65 +36,6 @@ EVENT_FIELDS = {
 SETUP_KEYS = ("profile", "seats", "levels", "chip", "shot_clock", "colour_ups",
               "late_entry_until_level")
 _NONE = object()
-
-
-# ---------------------------------------------------------------- framing
-class Lines:
-    """Bytes in, lines out, in a fixed buffer of *size* bytes.
-
-    ``feed(data)`` takes at most ``room()`` bytes; ``line()`` returns the
-    next complete line without its newline (and a ``\\r`` before it), or
-    None.  A line that fills the buffer without a newline is thrown away up
-    to the next newline, counted in ``overlong``.
-    """
-
-    def __init__(self, size=MAX_FRAME):
-        self.buf = bytearray(size)
-        self.fill = 0
-        self.scan = 0  # no newline before this
-        self.skipping = False
-        self.overlong = 0
-
-    def room(self):
-        return len(self.buf) - self.fill
-
-    def feed(self, data):
-        n = min(len(data), self.room())
-        self.buf[self.fill:self.fill + n] = data[:n] if n < len(data) else data
-        self.fill += n
-        return n
-
-    def _drop(self, upto):
-        """Forget the first *upto* bytes."""
-        rest = self.fill - upto
-        if rest > 0:
-            self.buf[0:rest] = self.buf[upto:self.fill]
-        self.fill = rest if rest > 0 else 0
-        self.scan = 0
-
-    def line(self):
-        while True:
-            i = self.buf.find(b"\n", self.scan, self.fill)
-            if i < 0:
-                self.scan = self.fill
-                if self.fill == len(self.buf):  # a line longer than the buffer
-                    if not self.skipping:
-                        self.overlong += 1
-                    self.skipping = True
-                    self.fill = self.scan = 0
-                return None
-            if self.skipping:  # the end of an over-long line
-                self.skipping = False
-                self._drop(i + 1)
-                continue
-            end = i - 1 if i > 0 and self.buf[i - 1] == 0x0D else i
-            out = bytes(self.buf[0:end])
-            self._drop(i + 1)
-            return out
-
-    def clear(self):
-        self.fill = self.scan = 0
-        self.skipping = False
 
 
 # ----------------------------------------------------------------- events

@@ -69,7 +69,7 @@ from tableclock.protocol import (
     decode,
     parse,
 )
-from tcbox.link import Lines
+from tableclock.wire import Lines
 from tdhost.store import count_write as _count_write
 
 ADAFRUIT_VID = 0x239A
