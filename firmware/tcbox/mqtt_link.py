@@ -59,6 +59,7 @@ a box that runs on Wi-Fi.  New Wi-Fi/MQTT settings apply at once.
 import errno
 
 from tableclock.protocol import BOX_KEYS, MAX_FRAME
+from tableclock.wire import check_id, kind_of  # noqa: F401 -- re-exported
 
 from .link import HELLO_SENT, LIVE, Link
 from .linkparts import Lines, settings_of, wants_mqtt  # noqa: F401 -- re-exported
@@ -97,7 +98,6 @@ _PINGREQ = b"\xc0\x00"
 _EAGAIN = errno.EAGAIN
 _ETIMEDOUT = errno.ETIMEDOUT
 _ENOTCONN = errno.ENOTCONN
-_IDCHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-"
 
 
 def real_ticks():
@@ -120,17 +120,6 @@ def _urandom_byte():
     import os
 
     return os.urandom(1)[0]
-
-
-def check_id(what, text):
-    """*text* if it is an id (1-32 of ``A-Z a-z 0-9 . _ : -``: safe in a topic),
-    else ValueError."""
-    if not isinstance(text, str) or not 1 <= len(text) <= 32:
-        raise ValueError("%s must be 1 to 32 letters, digits or . _ : -" % what)
-    for ch in text:
-        if ch not in _IDCHARS:
-            raise ValueError("%s %r has a character topics cannot carry (%r)" % (what, text, ch))
-    return text
 
 
 def _again(e):
@@ -791,16 +780,6 @@ class MqttPort:
                 "mqtt_dropped": self.dropped, "mqtt_too_large": self.too_large,
                 "mqtt_refused_pairs": self.refused_pairs, "mqtt_published": self.published,
                 "mqtt_received": self.received, "mqtt_pings": self.pings}
-
-
-def kind_of(frame):
-    """A frame's kind (bytes) from its canonical prefix ``{"v":"1.0","kind":"K",``,
-    unverified: for routing only (the host's hub uses it too)."""
-    i = frame.find(b'"kind":"', 0, 48)
-    if i < 0:
-        return None
-    j = frame.find(b'"', i + 8, i + 40)
-    return frame[i + 8:j] if j > 0 else None
 
 
 # ------------------------------------------------------------------- link

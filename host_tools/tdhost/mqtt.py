@@ -56,7 +56,7 @@ from tableclock.protocol import (
     box_key,
     decode,
 )
-from tcbox.mqtt_link import check_id, kind_of
+from tableclock.wire import check_id, kind_of
 
 from .usb import BoxLink, peek
 
