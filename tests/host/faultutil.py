@@ -1,6 +1,6 @@
 """The rig of the fault tests (tests/host/test_faults*.py; docs/mqtt.md, "Faults").
 
-A broker (amqtt or Mosquitto), tdhost.faultproxy.FaultProxy in front of it
+A broker (amqtt or Mosquitto), tests/tools/faultproxy.FaultProxy in front of it
 for the boxes, the host's MqttHub (paho, straight to the broker) with a
 HostStore file and a feed whose tournament clock runs on virtual time, and
 simulated boxes: the firmware's own MqttLink/MqttPort (adafruit_minimqtt on
@@ -24,13 +24,13 @@ import time
 
 from vtime import App, Feed, V
 
+from faultproxy import FaultProxy
 from tableclock import record
 from tableclock.clocksync import ticks_diff
 from tableclock.table import Table
 from tcbox.link import LIVE, attach, tick
 from tcbox.mqtt_link import MASK, MqttLink, MqttPort
 from tdhost.broker import start_embedded, start_mosquitto
-from tdhost.faultproxy import FaultProxy
 from tdhost.mqtt import MqttHub
 from tdhost.usb import HostStore
 

@@ -2,7 +2,7 @@
 
 The box is the firmware's MqttLink over adafruit_minimqtt, the host tdhost's
 MqttHub with one BoxLink per box, the broker amqtt or Mosquitto, and
-tdhost.faultproxy between the box and the broker; the rig is
+tests/tools/faultproxy between the box and the broker; the rig is
 tests/host/faultutil.py.  Every clock the code takes is virtual (the box's
 ticks, the host's ms, the tournament clock): a 10-minute outage is 10
 virtual minutes; only the network is real, every wait bounded.
@@ -16,9 +16,9 @@ host's tournament clock within 250 ms again.
 import pytest
 from faultutil import Rig, exactly_once
 
+from faultproxy import BLACKHOLE, CORRUPT, DELAY, DUPLICATE, PASS, REORDER
 from tcbox.link import LIVE
 from tdhost.broker import MosquittoMissing
-from tdhost.faultproxy import BLACKHOLE, CORRUPT, DELAY, DUPLICATE, PASS, REORDER
 
 CLOCK_BOUND_MS = 250  # issue "Sync": a box shows the host's clock within 250 ms
 

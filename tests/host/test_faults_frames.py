@@ -2,7 +2,7 @@
 stops reading its USB port.
 
 On the embedded broker (amqtt has no ACL: any client may publish on a box's
-topics) a rogue MQTT client and tdhost.faultproxy's ``inject`` send the box
+topics) a rogue MQTT client and tests/tools/faultproxy's ``inject`` send the box
 and the host frames signed with the wrong key, frames recorded off the wire
 and played again (duplicates, then stale ones), frames cut in half, a packet
 cut short on the wire, and a flood of random bytes.  Each is refused and
@@ -19,10 +19,10 @@ from faultutil import EVENT, KEY, NAMES, OTHER_KEY, PAIRING, SETUP, Rig, exactly
 from paho.mqtt.enums import CallbackAPIVersion
 from vtime import App, Feed, V
 
+from faultproxy import DOWN, UP, publish_packet
 from tableclock.protocol import HOST, MAX_FRAME, ProtocolError, Sender, decode
 from tableclock.table import Table
 from tcbox.link import LIVE, OUTBOX_MAX, Link, tick
-from tdhost.faultproxy import DOWN, UP, publish_packet
 from tdhost.pipe import Cable
 from tdhost.usb import BoxLink, HostStore
 
@@ -220,16 +220,16 @@ def test_a_laptop_that_stops_reading_its_usb_port(tmp_path):
 
 # ------------------------------------------------------------------ the proxy's parts
 def test_the_proxys_packet_parts():
-    """tdhost.faultproxy cuts packets by their remaining length and its
+    """tests/tools/faultproxy cuts packets by their remaining length and its
     ``corrupt`` leaves a frame well formed, naming its sender, refused by
     its MAC alone."""
-    from tableclock.protocol import Forged
-    from tdhost.faultproxy import (
+    from faultproxy import (
         corrupt_payload,
         encode_length,
         parse_publish,
         remaining_length,
     )
+    from tableclock.protocol import Forged
 
     for n in (0, 127, 128, 16383, 16384, 2097151, 2097152, (1 << 28) - 1):
         assert remaining_length(b"\x30" + encode_length(n)) == (n, len(encode_length(n)))

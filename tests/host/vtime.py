@@ -9,15 +9,17 @@ bench/sync_bench.py, which put tests/host on sys.path) share.
 - ``App``: what tcbox.linkparts.attach/tick need of tcbox.app.App.
 - ``position``: ms of the tournament gone by on a LevelClock.
 - ``CableNight``: a box Link and a host BoxLink over the in-memory cable
-  (tdhost/pipe.py) whose ends delay every frame with jitter (tdhost.pipe.DelayedEnd).
+  (tdhost/pipe.py) whose ends delay every frame with jitter (delayed.DelayedEnd).
 """
 
 from pathlib import Path
 
+from delayed import DelayedEnd, jitter
+
 from tableclock.clock import LevelClock
 from tableclock.table import Table
 from tcbox.link import Link, setup_of, tick
-from tdhost.pipe import Cable, DelayedEnd, jitter
+from tdhost.pipe import Cable
 from tdhost.usb import BoxLink, HostStore
 
 KEY = bytes(range(32))

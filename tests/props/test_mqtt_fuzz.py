@@ -28,10 +28,10 @@ import re
 from hypothesis import given, strategies as st
 
 import gen
+from faultproxy import encode_length, publish_packet
 from tableclock.protocol import HOST, KINDS, Sender
 from tableclock.table import Table
 from tcbox.mqtt_link import MqttLink, MqttPort
-from tdhost.faultproxy import encode_length, publish_packet
 from tdhost.mqtt import MqttHub
 from tdhost.usb import HostStore
 
