@@ -1,16 +1,16 @@
 """tcsim: the table box's firmware on the desktop (docs/simulator.md).
 
-The real firmware modules (tableclock, tcbox) run unchanged on CPython with
-stand-ins for CircuitPython's hardware modules (tcsim/stubs) and Blinka's
-displayio drawing the real screen (tcsim/display.py).  Headless runs play a
-script and write PNG + JSON per line (tcsim/cli.py); tcsim/window.py is the
-interactive pygame window.
+The real firmware modules (tableclock, tcbox) run unchanged on CPython with stand-ins for
+CircuitPython's hardware modules (tcsim/stubs) and Blinka's displayio drawing the real screen
+(tcsim/display.py). Headless runs play a script and write PNG + JSON per line (tcsim/cli.py);
+tcsim/window.py is the interactive pygame window; tcsim/demo.py is `tdhost serve --demo`'s
+night.
 """
 
 import os as _os
-import sys as _sys
 
-FIRMWARE = _os.path.join(_os.path.dirname(_os.path.dirname(_os.path.dirname(
-    _os.path.abspath(__file__)))), "firmware")
-if FIRMWARE not in _sys.path:  # tableclock and tcbox import from there
-    _sys.path.insert(0, FIRMWARE)
+_HERE = _os.path.dirname(_os.path.abspath(__file__))
+# The example tournament files: installed beside tcsim (the wheel), else docs/examples.
+EXAMPLES = _os.path.join(_HERE, "examples")
+if not _os.path.isdir(EXAMPLES):
+    EXAMPLES = _os.path.join(_os.path.dirname(_os.path.dirname(_HERE)), "docs", "examples")

@@ -24,8 +24,8 @@ import os
 from tdhost import commands as _commands, league as _league, tfile
 from tdhost.league import Refused
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-EXAMPLES = os.path.join(ROOT, "docs", "examples")
+from . import EXAMPLES
+
 PROFILES = ("lppl", "us_free", "wph")
 MIN = 60000
 

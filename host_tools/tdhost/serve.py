@@ -11,10 +11,10 @@ through ``on_link``) polled with Live every ``--poll-ms``; the web pages
 imported only when asked for, so a laptop without them serves USB boxes.  Ctrl-C stops
 everything cleanly (the league file is consistent at every moment anyway).
 
-``--demo`` (tdhost.demo) serves a sample tournament in a temporary league file instead, with
-three simulated boxes (tcsim.room) dealt by bots, the room stepped in real time (times
-``--demo-speed``) as one more transport; ``--db``, ``--tournament`` and the key are not
-used then, and ``--usb``/``--mqtt`` are refused.
+``--demo`` (tcsim.demo, found by tdhost.demo) serves a sample tournament in a temporary
+league file instead, with three simulated boxes (tcsim.room) dealt by bots, the room stepped
+in real time (times ``--demo-speed``) as one more transport; ``--db``, ``--tournament`` and
+the key are not used then, and ``--usb``/``--mqtt`` are refused.
 
 A transport is any object with ``poll(now)`` (now: Live's clock, Unix ms; the MQTT hub is
 made on that clock) and optionally ``close()``; it gives Live its links with
@@ -160,16 +160,18 @@ def start_broker(boxes, kind, listen, port, closers, lines, transports, fail):
 
 
 def start_demo(seed, speed, fail, wifi=None):
-    """tdhost.demo's night (started, dealers playing, real time times *speed*) in a new
+    """tcsim.demo's night (started, dealers playing, real time times *speed*) in a new
     temporary directory; *fail(command, msg)* when it cannot be set up.  *wifi*: (broker
     kind, listen, port): its boxes over that broker (``serve --demo --wifi``)."""
+    from tdhost.demo import NoSimulator, night_class
+
     try:
-        from tdhost import demo as _demo
-    except ImportError as err:
-        fail("serve", "--demo needs the simulator's packages (%s)." % err.name)
+        demo = night_class()
+    except NoSimulator as err:
+        fail("serve", "%s." % err)
     workdir = tempfile.mkdtemp(prefix="tdhost-demo-")
     try:
-        return _demo.Demo.build(workdir, seed=seed, speed=speed, wifi=wifi)
+        return demo.build(workdir, seed=seed, speed=speed, wifi=wifi)
     except Exception as err:  # noqa: BLE001 -- said in one sentence, the directory removed
         shutil.rmtree(workdir, ignore_errors=True)
         fail("serve", "the demo could not be set up: %s." % str(err).rstrip("."))
@@ -228,7 +230,7 @@ def register(cli, fail):
                        "random, printed).")
     @click.option("--demo", is_flag=True,
                   help="A sample tournament (20 players, 3 tables) in a temporary league "
-                       "file with three simulated boxes dealt by bots (tdhost.demo).")
+                       "file with three simulated boxes dealt by bots.")
     @click.option("--demo-speed", type=click.FloatRange(0.1, 50), default=1.0,
                   show_default=True, help="With --demo: how many times faster than real "
                                           "time the night runs.")

@@ -1,4 +1,4 @@
-"""`tdhost serve --demo` plays its night to a winner (host_tools/tdhost/demo.py; issue #17).
+"""`tdhost serve --demo` plays its night to a winner (host_tools/tcsim/demo.py; issue #17).
 
 The demo's 20 players (docs/examples/lppl.toml: 3000 chips each) at three simulated boxes
 dealt by bots, run to the end:
@@ -22,7 +22,8 @@ import threading
 
 import pytest
 
-from tdhost import demo as _demo, instructions as _ins, serve
+from tcsim import demo as _demo
+from tdhost import instructions as _ins, serve
 
 pytestmark = pytest.mark.slow  # about 20 s a night
 

@@ -14,9 +14,9 @@ the box's own keys.
 
 import os
 
+from tcsim import demo
 from tcsim.driver import Dealer
 from tcsim.room import Room
-from tdhost import demo
 from tdhost.live import Live
 from tdhost.usb import HostStore
 

@@ -15,7 +15,7 @@ from browser import js_errors, open_console, served, text, wait_text, wait_visib
 from fake_live import FakeLive
 from night import Night, allin_hand
 
-from tdhost import demo
+from tcsim import demo
 
 NAMES = demo.NAMES[:20]
 INTERNAL = re.compile(r"move_out|break_table|hand_for_hand|instr_result|take_out|next_hand"

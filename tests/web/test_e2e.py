@@ -37,7 +37,7 @@ import httpx
 from browser import js_errors, open_console, open_page, served, text, wait_text, wait_visible
 from night import Hands, Night, allin_hand
 
-from tdhost import demo
+from tcsim import demo
 
 NAMES = demo.NAMES[:20]
 SEED = 7  # the draw's seed, typed into the console

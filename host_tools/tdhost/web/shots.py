@@ -2,7 +2,7 @@
 chromium driven by Playwright (no downloaded browser: never ``playwright install``).
 
     .venv/bin/python -m tdhost.web.shots                 # the real host, three boxes
-    .venv/bin/python -m tdhost.web.shots --demo          # the demo night (tdhost.demo)
+    .venv/bin/python -m tdhost.web.shots --demo          # the demo night (tcsim.demo)
     .venv/bin/python -m tdhost.web.shots --url http://127.0.0.1:8000 --token TOKEN
                                                          # a running `tdhost serve` instead
     .venv/bin/python -m tdhost.web.shots --fake          # tests/web/fake_live.py's night
@@ -33,7 +33,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))
 OUT = os.path.join(ROOT, "docs", "screens")
 TOKEN = "sample-td-token"
-DEMO_SEED = 22  # a night whose first minutes show a move made and one waiting (tdhost.demo)
+DEMO_SEED = 22  # a night whose first minutes show a move made and one waiting (tcsim.demo)
 DEMO_STEP_MS = 5000  # the demo's time moves on in these steps between looks (virtual ms)
 
 
@@ -134,9 +134,11 @@ def move_waiting(snap):
 
 
 def demo_shots(out_dir, seed=DEMO_SEED):
-    """tdhost serve --demo's night (tdhost.demo, virtual time), served and photographed."""
-    from tdhost.demo import Demo
+    """tdhost serve --demo's night (tcsim.demo, virtual time), served and photographed."""
+    from tdhost.demo import night_class
     from tdhost.web.server import run_in_thread
+
+    Demo = night_class()
 
     workdir = tempfile.mkdtemp(prefix="tdhost-shots-")
     try:
@@ -169,9 +171,10 @@ def room_shots(out_dir):
     except ImportError:
         raise SystemExit("the scripted night is tests/web/night.py in the repository; use "
                          "--demo, or photograph a running host with --url and --token")
-    from tdhost import demo
+    from tdhost.demo import night_class
     from tdhost.web.server import run_in_thread
 
+    names = night_class().NAMES
     workdir = tempfile.mkdtemp(prefix="tdhost-shots-")
     night = Night(workdir)
     live = night.live
@@ -181,7 +184,7 @@ def room_shots(out_dir):
         try:
             night.until("every box live", lambda: all(lk.state == "live" for lk in live.links))
             with web.lock:
-                live.act("register", {"names": demo.NAMES[:20]})
+                live.act("register", {"names": names[:20]})
                 live.act("draw", {"seed": 7})
                 live.act("start", {})
             night.advance(90000)
@@ -194,7 +197,7 @@ def room_shots(out_dir):
                 p["action"] == "move_out" for p in live.snapshot()["pending"]), 20000)
             night.advance(45000)
             with web.lock:
-                live.act("late", {"name": demo.NAMES[20]})
+                live.act("late", {"name": names[20]})
             night.advance(4000)
 
             def between(name):
@@ -293,7 +296,7 @@ def main(argv=None):
     ap.add_argument("--url", help="a running host (default: the real host and three "
                     "simulated boxes, scripted by tests/web/night.py)")
     ap.add_argument("--demo", action="store_true",
-                    help="the demo night of tdhost.demo (dealer bots) instead")
+                    help="the demo night of tcsim.demo (dealer bots) instead")
     ap.add_argument("--fake", action="store_true",
                     help="the sample night of tests/web/fake_live.py instead of the demo")
     ap.add_argument("--seed", type=int, default=DEMO_SEED, help="the demo night's seed")

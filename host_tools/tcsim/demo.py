@@ -1,0 +1,347 @@
+"""`tdhost serve --demo`: the live night with a sample tournament and three simulated boxes
+(issue #6; docs/web.md "Running it"; the boxes are docs/simulator.md's "A room of boxes").
+tdhost finds :class:`Demo` through the ``tdhost.demo`` entry point (pyproject.toml).
+
+    demo = Demo.build(workdir, seed=7, speed=1.0)   # league file, Live, three boxes, dealers
+    # in tdhost serve's loop, under the web's lock (demo.stepper is a serve transport):
+    demo.stepper.poll(now)      # the room's boxes catch up with Live's clock (bounded)
+    demo.live.poll(now)
+    demo.close()
+
+What it sets up in *workdir*:
+
+- a league file with one tournament from ``docs/examples/lppl.toml`` (an LPPL Monday: 3000
+  chips, 8 seats a table, 20-minute levels), 20 players registered, drawn (seed *seed*) at
+  three tables (6, 7, 7) and started ("shuffle up and deal" now);
+- a ``tcsim.room.Room`` of three whole simulated boxes (tables 1 and 3 the compact build,
+  table 2 the table build), each paired with a demo key, on an in-memory cable
+  (``tdhost.pipe``) to a host ``tdhost.usb.BoxLink`` served by the ``tdhost.live.Live``;
+- a dealer bot at every box (:class:`DemoDealer`, a ``tcsim.dealers.RoomNight``: random but
+  legal betting through the box's own keys at a real table's pace, all-ins and busts, the
+  host's instructions confirmed on the box as a dealer would), starting once every box holds
+  the host's seating, and going home once the league seats nobody at its table any more
+  (broken, or the final table formed elsewhere) and nothing is pending for it (its
+  ``break_table``, the final draw's ``redraw``: :meth:`Demo.idle_tables`).  Busts reach
+  the host over the links, the host plans the balancing moves and the boxes carry them
+  out: the console shows it all.
+
+**Time.**  With ``realtime=True`` (tdhost serve) Live's clock is :class:`ScaledClock`: Unix
+ms that run *speed* times as fast as the wall clock from the moment the demo starts, and
+``stepper.poll(now)`` steps the room (``STEP_MS`` at a time, at most ``MAX_STEPS`` per
+poll, so a slow machine never stalls the serve loop; the room then catches up over the next
+polls) until its clock has reached *now*.  With ``realtime=False`` (tests, screenshots) Live
+runs on the room's own virtual clock and :meth:`Demo.advance` steps it as fast as it goes.
+"""
+
+import logging
+import os
+import secrets
+import time
+
+from tdhost import (
+    commands as _commands,
+    instructions as _ins,
+    league as _league,
+    store as _store,
+    tfile,
+)
+from tdhost.live import Live
+from tdhost.usb import BoxLink, HostStore
+
+from . import EXAMPLES
+from .dealers import RoomNight
+from .room import Room
+
+log = logging.getLogger("tdhost.demo")
+
+LPPL = os.path.join(EXAMPLES, "lppl.toml")
+KEY_ID = "demo"
+BOARDS = {1: "compact", 2: "table", 3: "compact"}  # the box build at each table
+STEP_MS = 100  # the room's step (virtual ms): every box's loop runs this often
+MAX_STEPS = 60  # steps per poll at most (6 s of the room's time: 50x keeps up)
+RETRY_S = 5  # a dealer whose turn failed deals again after this long (the room's seconds)
+PLAYERS = 20
+NAMES = [
+    "Alice Moreton", "Ben Taylor", "Chloe Price", "Dev Patel", "Eddie Clarke", "Fran Hughes",
+    "Gaz Whitlock", "Hannah Lee", "Ian McAllister", "Jo Brennan", "Kev Adeyemi", "Lucy Fenwick",
+    "Mo Hassan", "Nina Kowalski", "Ollie Stubbs", "Priya Shah", "Rob Dunmore", "Sue Granger",
+    "Tariq Malik", "Una Byrne", "Vince Polley", "Wendy Oakes", "Xavier Lund", "Yasmin Roe",
+]
+
+
+def unix_ms():
+    return int(time.time() * 1000)
+
+
+def new_tournament(db, toml=LPPL):
+    """Create the league file *db* (it must not exist yet) with one tournament set up from
+    the tournament file *toml*, as ``tdhost new TOML --db DB`` does.  Returns its number."""
+    setup, text = tfile.load(toml)
+    store = _store.Store(db, create=True)
+    try:
+        def decide(lg, seq):
+            number = max(lg.tournaments, default=0) + 1
+            payload = {"setup": setup, "file": os.path.basename(toml), "toml": text}
+            return [(number, "new", payload, None)], number
+
+        _, number = _commands.append(store, decide, _league.iso(_league.now()))
+    finally:
+        store.close()
+    return number
+
+
+def link_boxes(live, room, store, key, key_id=KEY_ID, boards=None):
+    """One simulated box per table of *boards* ({table: board name}, default BOARDS) in
+    *room*, paired with *key* for that table, on a cable to a host BoxLink (link store
+    *store*, the room's clock) that *live* serves.  Returns {table: tcsim.room.Box}."""
+    out = {}
+    for table, board in sorted((boards or BOARDS).items()):
+        box = room.add_box(table, board, key=key, key_id=key_id)
+        live.add_link(BoxLink(box.host_port, key, key_id, store, clock=room.clock,
+                              wall=room.clock))
+        out[table] = box
+    return out
+
+
+class ScaledClock:
+    """Unix ms from *start_ms* on, running *speed* times as fast as *monotonic* (seconds)."""
+
+    def __init__(self, start_ms, speed=1.0, monotonic=time.monotonic):
+        if not speed > 0:
+            raise ValueError("the demo's speed must be above 0")
+        self.start_ms = start_ms
+        self.speed = speed
+        self.monotonic = monotonic
+        self.t0 = monotonic()
+
+    def __call__(self):
+        return self.start_ms + int((self.monotonic() - self.t0) * 1000 * self.speed)
+
+
+class DemoDealer(RoomNight):
+    """tcsim.dealers.RoomNight for the demo: its own checks (that the box refuses a
+    misclick and nothing changes) are the simulator tests' business, so a failed check is
+    logged, not raised; a turn that fails is logged and the dealer deals on after
+    ``RETRY_S``.  Nothing a dealer does can stop the room or the serve loop."""
+
+    def misclick(self, what):
+        try:
+            super().misclick(what)
+        except AssertionError as err:
+            log.info("demo dealer at %s: %s", self.sim.box_id, err)
+
+    def run(self):
+        while True:
+            try:
+                self.turn()
+            except Exception:  # noqa: BLE001 -- a demo goes on (GreenletExit still stops it)
+                log.exception("demo dealer at %s", self.sim.box_id)
+                self.idle(RETRY_S)
+
+
+class RoomStepper:
+    """tdhost serve's transport for the demo: ``poll(now)`` steps *room* until its clock
+    (Unix ms) has reached *now*, ``STEP_MS`` at a time and at most *max_steps* steps, then
+    calls ``after()`` if given.  ``behind_ms`` is how far the room was still behind after
+    the last poll."""
+
+    def __init__(self, room, max_steps=MAX_STEPS, after=None):
+        self.room = room
+        self.max_steps = max_steps
+        self.after = after
+        self.behind_ms = 0
+
+    def poll(self, now):
+        room = self.room
+        for _ in range(self.max_steps):
+            left = now - room.clock()
+            if left <= 0:
+                break
+            room.step(min(STEP_MS, left))
+        self.behind_ms = max(0, now - room.clock())
+        if self.after is not None:
+            self.after()
+
+    def close(self):
+        self.room.close()
+
+
+class Demo:
+    """The demo night (module notes): ``db``, ``live``, ``room``, ``boxes`` {table: Box},
+    ``stepper`` (realtime only), ``key``."""
+
+    NAMES = NAMES  # the players it registers, in order
+
+    def __init__(self, workdir, seed=7, speed=1.0, realtime=True, start_ms=None,
+                 monotonic=time.monotonic, wifi=None):
+        self.workdir = workdir
+        self.seed = seed
+        self.db = os.path.join(workdir, "demo-league.sqlite")
+        self.key = secrets.token_bytes(32)
+        start_ms = unix_ms() if start_ms is None else start_ms
+        new_tournament(self.db)
+        self.room = Room(clock_ms_start=start_ms, seed=seed)
+        self.clock = ScaledClock(start_ms, speed, monotonic) if realtime else self.room.clock
+        self.live = Live(self.db, clock=self.clock, key=self.key, key_id=KEY_ID, seed=seed)
+        self.store = HostStore(os.path.join(workdir, "demo-links.sqlite"))
+        self.broker = self.hub = self.net = None
+        self.lines = []  # what serve prints about it (the broker's line)
+        if wifi is None:
+            self.boxes = link_boxes(self.live, self.room, self.store, self.key)
+        else:
+            self.boxes = self._wifi_boxes(*wifi)
+        self.stepper = None
+        self.pace = None  # the dealers' pace once asked for (deal)
+        self.dealing = False
+        if realtime:
+            self.stepper = RoomStepper(self.room, after=self._dealers)
+        else:
+            self.room.on_host = self.live.poll
+
+    def _wifi_boxes(self, kind, listen, port):
+        """``serve --demo --wifi``: the broker of a Wi-Fi night (tdhost.broker.start_night:
+        logins, ACL) and the three boxes paired for it as ``tdhost pair --wifi-ssid`` pairs
+        them (their own keys and logins), over real TCP to it (tcsim.nightnet); the hub
+        is one more serve transport (``transports``)."""
+        from tableclock.protocol import BOX_KEYS, box_key
+        from tcsim.nightnet import Net
+        from tcsim.room import provision
+        from tdhost import broker as _broker, logins
+        from tdhost.mqtt import MqttHub
+
+        names = {t: "tc-%02d" % t for t in BOARDS}
+        users = {name: logins.new_password() for name in names.values()}
+        users["host"] = logins.new_password()
+        kind, why = _broker.choose(kind, len(names))
+        self.broker = _broker.start_night(kind, users, listen, port,
+                                          os.path.join(self.workdir, "broker"))
+        if why:
+            self.lines.append(why)
+        self.lines.append(_broker.broker_line(
+            "127.0.0.1" if listen in ("0.0.0.0", "::") else listen, self.broker.port, kind,
+            len(names)))
+        net = Net(self.broker)
+        net.room = self.room
+        net.install()
+        self.net = net
+        out = {}
+        for table, board in sorted(BOARDS.items()):
+            b = self.room.add_box(table, board, transport=net.transport(names[table]),
+                                  key=self.key, key_id=KEY_ID)
+            settings = dict(net.settings(), mqtt_password=users[b.box_id])
+            pairing = {"key": box_key(self.key, b.box_id).hex(), "key_id": KEY_ID,
+                       "table": table, "settings": settings, "keys": BOX_KEYS}
+            provision(b.world.nvm, None, pairing)  # paired for Wi-Fi: boot again
+            b.boot()
+            out[table] = b
+        self.hub = MqttHub(self.broker.url_for("host"), KEY_ID, self.key, KEY_ID, self.store,
+                           on_link=self._hub_link, clock=self.clock, start=False,
+                           box_keys=True)
+        net.watch_hub(self.hub)
+        self.hub.start()
+        return out
+
+    def _hub_link(self, link):
+        link.wall = self.clock
+        self.live.add_link(link)
+
+    @property
+    def transports(self):
+        """What serve polls: the room's stepper, and the hub on Wi-Fi."""
+        return [t for t in (self.stepper, self.hub) if t is not None]
+
+    @classmethod
+    def build(cls, workdir, seed=7, speed=1.0, realtime=True, players=PLAYERS, dealers=True,
+              pace=1.0, monotonic=time.monotonic, wifi=None):
+        """The demo night started (module notes): *players* registered (at most
+        len(NAMES)), drawn with *seed*, started; a dealer at every box (*pace*: their
+        think times multiplied by it) unless *dealers* is False.  *monotonic*: the wall
+        clock (seconds) real time is scaled from (tests give a virtual one).  *wifi*:
+        (broker kind, listen, port): the boxes over that broker (``serve --demo --wifi``)."""
+        demo = cls(workdir, seed, speed, realtime, monotonic=monotonic, wifi=wifi)
+        try:
+            demo.sample(players)
+            if dealers:
+                demo.deal(pace)
+        except BaseException:
+            demo.close()
+            raise
+        return demo
+
+    def _settle(self, ms):
+        """*ms* of the room's virtual time for the boxes to hear the host (virtual time
+        only; in real time serve's loop delivers it within the first polls)."""
+        if self.stepper is None:
+            self.advance(ms)
+
+    def sample(self, players=PLAYERS):
+        """Register, draw and start the sample tournament; the boxes get their seating."""
+        if not 2 <= players <= len(NAMES):
+            raise ValueError("the demo seats 2 to %d players" % len(NAMES))
+        self.live.act("register", {"names": NAMES[:players]})
+        self.live.act("draw", {"seed": self.seed})
+        self._settle(2000)
+        self.live.act("start", {})
+        self._settle(1000)
+
+    def seated(self):
+        """Has the night started with every box live and holding the league's seating?"""
+        seating = self.live.t.seating()
+        return bool(self.live.t.started) and all(
+            lk.state == "live" for lk in self.live.links) and all(
+            sorted(b.table.stacks) == sorted(seating.get(tb, {}))
+            for tb, b in self.boxes.items())
+
+    def deal(self, pace=1.0):
+        """A dealer bot at every box (:class:`DemoDealer`, seeded per table), as soon as
+        the boxes hold the host's seating (a dealer must not deal the box's old table)."""
+        self.pace = pace
+        self._dealers()
+
+    def _dealers(self):
+        """Start the dealers once the boxes are seated; a dealer whose table has nothing left
+        to do (:meth:`idle_tables`) goes home."""
+        if self.pace is None:
+            return
+        if not self.dealing:
+            if self.seated():
+                self.dealing = True
+                for table, box in self.boxes.items():
+                    box.play(DemoDealer(box, seed=self.seed * 100 + table, pace=self.pace))
+            return
+        for table in self.idle_tables():
+            self.boxes[table].stop()
+
+    def idle_tables(self):
+        """Tables whose dealer has nothing left to do: the league seats nobody there, no
+        instruction for it is pending (a broken table's ``break_table``, the final draw's
+        ``redraw``: its dealer confirms them), the final table is not waiting for the end
+        of its hand, and its box awaits no answer (as tcsim.night's ``unplug``)."""
+        t = self.live.t
+        seating = t.seating()
+        busy = {r["table"] for r in _ins.pending(t)}
+        f = t.final
+        if f is not None and not f.get("seated"):  # its players are still there
+            busy |= set(f.get("had") or ())
+        return [table for table, box in sorted(self.boxes.items())
+                if box.fiber is not None and not seating.get(table) and table not in busy
+                and not box.box.awaiting() and not box.box.waiting]
+
+    def advance(self, ms):
+        """*ms* of the room's virtual time pass (``realtime=False`` only): boxes, dealers
+        and Live (room.on_host) step together."""
+        self.room.run(ms, STEP_MS)
+        self._dealers()
+
+    def close(self):
+        """Stop the dealers and close the league and link files (the caller removes
+        *workdir*)."""
+        for close in (self.room.close, self.hub and self.hub.close, self.store.close,
+                      self.live.close, self.net and self.net.uninstall,
+                      self.broker and self.broker.stop):
+            if not close:
+                continue
+            try:
+                close()
+            except Exception:  # noqa: BLE001 -- closing what may be gone already
+                pass
