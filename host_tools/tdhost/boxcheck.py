@@ -47,10 +47,11 @@ class Report:
 
 
 def _profile(report):
-    from tcbox.boards import BOARDS
+    from tdhost.deploy import boards
 
+    profiles = boards()
     name = (report.start or {}).get("board")
-    return name, BOARDS.get(name)
+    return name, profiles.get(name)
 
 
 def _key_name(k):
@@ -189,11 +190,13 @@ def read(device, wait_s, open_port=None, clock=time.monotonic, sleep=time.sleep,
 def check(device, wait_s, echo):
     """The whole command; its exit status (0 all passed, 1 a failure or no
     self-test seen)."""
-    from tcbox.boards import BOARDS
+    from tdhost.deploy import boards
+
+    profiles = boards()
 
     keys = " or ".join("%s on the %s box" % (_key_name(k), name)
-                       for name in sorted(BOARDS) for k in BOARDS[name]["keys"]
-                       if k["role"] == BOARDS[name]["selftest"])
+                       for name in sorted(profiles) for k in profiles[name]["keys"]
+                       if k["role"] == profiles[name]["selftest"])
     echo("Hold %s while you plug it in or press reset; keep holding until the screen"
          " says SELF-TEST. Waiting up to %g s." % (keys, wait_s))
     report = read(device, wait_s, say=echo)

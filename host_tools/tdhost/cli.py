@@ -53,7 +53,7 @@ def load_json(command, file):
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
 NIGHT_ORDER = ("new", "import", "register", "standby", "lock", "unlock", "draw", "start", "seats",
                "level", "late", "arrive", "bust", "plan", "move", "undo", "end", "results",
-               "league", "log", "backup", "restore", "serve", "boxes", "pair")
+               "league", "log", "backup", "restore", "serve", "boxes", "pair", "deploy")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
 
@@ -140,7 +140,8 @@ commands.register(cli, _fail)
 # Players from a CSV file: `tdhost import FILE.csv` (host_tools/tdhost/importcsv.py).
 importcsv.register(cli)
 
-# The boxes on USB: `tdhost boxes`, `tdhost pair PORT` (host_tools/tdhost/usb_cli.py).
+# The boxes on USB: `tdhost boxes`, `tdhost pair PORT`, `tdhost deploy DRIVE`
+# (host_tools/tdhost/usb_cli.py).
 usb_cli.register(cli, _fail)
 
 # The live night with the boxes: `tdhost serve` (host_tools/tdhost/serve.py).

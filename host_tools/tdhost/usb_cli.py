@@ -1,9 +1,10 @@
-"""`tdhost boxes` and `tdhost pair`: the boxes on this computer's USB ports.
+"""`tdhost boxes`, `tdhost pair` and `tdhost deploy`: the boxes on this computer's USB ports.
 
     tdhost boxes [--listen S]                  ports with an Adafruit/Espressif USB VID
     tdhost boxes --check PORT [--wait S]       the box's self-test, with what to do (boxcheck.py)
     tdhost pair PORT --table N --key-file F    give the box on PORT its table and event key
     tdhost pair PORT ... --wifi-ssid S          ... for Wi-Fi: its own key and broker login
+    tdhost deploy DRIVE [--force]              the firmware onto its CIRCUITPY drive (deploy.py)
 
 pyserial is imported only when one of these runs, so the other commands work
 without it.  Bad input exits 2 with one sentence (cli._fail).
@@ -155,6 +156,31 @@ def register(cli, fail):
             click.echo("It joins Wi-Fi %s and the broker at mqtt://%s:%d with a login of its"
                        " own (kept in %s for `tdhost serve --wifi`)."
                        % (wifi_ssid, mqtt_host, mqtt_port, wifi_file))
+
+
+    @cli.command("deploy")
+    @click.argument("drive", envvar="CIRCUITPY", required=False, default="")
+    @click.option("--force", is_flag=True,
+                  help="Copy even when the drive does not look ready (no boot_out.txt, a "
+                       "board with no profile, a library missing).")
+    def deploy_cmd(drive, force):
+        """Put the box firmware on a box's CIRCUITPY drive (DRIVE, default $CIRCUITPY).
+
+        \b
+          tdhost deploy /media/$USER/CIRCUITPY     (macOS: /Volumes/CIRCUITPY)
+
+        Copies this installation's firmware as .py files, code.py last; files already there
+        with the same bytes are left alone, modules the firmware no longer has are removed.
+        It stops, copying nothing, when the drive is not a CircuitPython drive, names a board
+        with no profile or lacks an Adafruit library the firmware imports (--force copies
+        anyway), or has too little space.  docs/box.md, "Installing the firmware".
+        """
+        from tdhost import deploy
+
+        code = deploy.run(drive, force, how=deploy.TDHOST)
+        if code:
+            click.get_current_context().exit(code)
+
 
 
 def this_address():

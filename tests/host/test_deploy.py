@@ -1,6 +1,6 @@
-"""`make deploy` (host_tools/deploy.py) into temporary directories standing in for a
-CIRCUITPY drive: what is copied and what is not, the refusals, FORCE, and the library list
-firmware/requirements.txt that circup reads."""
+"""`make deploy` and `tdhost deploy` (host_tools/tdhost/deploy.py) into temporary directories
+standing in for a CIRCUITPY drive: what is copied and what is not, the refusals, FORCE, and the
+library list firmware/requirements.txt that circup reads."""
 
 import ast
 import os
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-import deploy
+from tdhost import deploy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -248,3 +248,49 @@ def test_make_deploy_passes_circuitpy_and_force(tmp_path):
                        text=True)
     assert r.returncode == 0, r.stderr
     assert _tree(d) == _expected() and "circup install -r firmware/requirements.txt" in r.stdout
+
+
+def _installed(tmp_path):
+    """The wheel's layout in a site-packages folder: tcfirmware/ beside tableclock/ and tcbox/."""
+    site = tmp_path / "site"
+    (site / "tcfirmware").mkdir(parents=True)
+    for name in ("code.py", "boot.py", "safemode.py", "requirements.txt"):
+        shutil.copy(os.path.join(FIRMWARE, name), site / "tcfirmware" / name)
+    for pkg in ("tableclock", "tcbox"):
+        shutil.copytree(os.path.join(FIRMWARE, pkg), site / pkg,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    return deploy.Firmware(str(site / "tcfirmware"), str(site))
+
+
+def test_tdhost_deploy_copies_the_installed_firmware(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from tdhost.cli import cli
+
+    fw = _installed(tmp_path)
+    monkeypatch.setattr(deploy, "find", lambda: fw)
+    monkeypatch.delenv("CIRCUITPY", raising=False)
+    d = _drive(tmp_path)
+    r = CliRunner().invoke(cli, ["deploy", str(d)])
+    assert r.exit_code == 0, r.output
+    assert _tree(d) - {"boot_out.txt"} == _expected()
+    req = os.path.join(fw.top, "requirements.txt")
+    assert "circup install -r %s" % req in r.output
+    assert "profile 'compact'" in r.output
+    r = CliRunner().invoke(cli, ["deploy"])
+    assert r.exit_code == 2 and "no drive given" in r.output and "tdhost deploy" in r.output
+    shutil.rmtree(d)
+    d = _drive(tmp_path, board_id=TABLE)
+    r = CliRunner().invoke(cli, ["deploy", str(d)])
+    assert r.exit_code == 1 and "then run tdhost deploy again" in r.output
+    assert "--force copies anyway" in r.output and _tree(d) == {"boot_out.txt"}
+    r = CliRunner().invoke(cli, ["deploy", str(d), "--force"])
+    assert r.exit_code == 0 and _tree(d) - {"boot_out.txt"} == _expected()
+
+
+def test_the_work_tree_s_firmware_is_found_first():
+    fw = deploy.find()
+    assert fw.top == fw.packages == FIRMWARE
+    assert fw.path("tcbox/boards.py") == os.path.join(FIRMWARE, "tcbox", "boards.py")
+    assert fw.requirements() in ("firmware/requirements.txt",
+                                 os.path.join(FIRMWARE, "requirements.txt"))

