@@ -1,0 +1,81 @@
+"""The packages' dependencies point one way (docs/architecture.md): tdhost never imports the
+simulator (tcsim) or the box (tcbox), the rules core (tableclock) imports neither host nor box."""
+
+import ast
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PACKAGES = {"tdhost": "host_tools/tdhost", "tcsim": "host_tools/tcsim",
+            "tableclock": "firmware/tableclock", "tcbox": "firmware/tcbox"}
+FORBIDDEN = {"tdhost": {"tcsim", "tcbox"}, "tableclock": {"tdhost", "tcsim", "tcbox"},
+             "tcbox": {"tdhost", "tcsim"}}
+
+
+def modules(package):
+    """{dotted name: path} of every module of *package* in the tree."""
+    base = os.path.join(ROOT, PACKAGES[package])
+    out = {}
+    for dirpath, dirs, files in os.walk(base):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for f in files:
+            if f.endswith(".py"):
+                rel = os.path.relpath(os.path.join(dirpath, f), base)[:-3].split(os.sep)
+                if rel[-1] == "__init__":
+                    rel = rel[:-1]
+                out[".".join([package] + rel)] = os.path.join(dirpath, f)
+    return out
+
+
+def imported(name, path):
+    """The top-level packages the module *name* at *path* imports, anywhere in it."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    is_pkg = path.endswith("__init__.py")
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = name.split(".")
+                keep = len(parts) - node.level + (1 if is_pkg else 0)
+                out.add((parts[:keep] or [""])[0])
+            elif node.module:
+                out.add(node.module.split(".")[0])
+    return out
+
+
+def test_each_package_imports_only_what_it_may():
+    bad = []
+    for package, forbidden in FORBIDDEN.items():
+        mods = modules(package)
+        assert len(mods) > 5, package
+        for name, path in sorted(mods.items()):
+            for top in sorted(imported(name, path) & forbidden):
+                bad.append("%s imports %s" % (name, top))
+    assert bad == []
+
+
+def test_the_checker_sees_a_forbidden_import(tmp_path):
+    """The walk above would catch one (a test that cannot fail proves nothing)."""
+    p = tmp_path / "m.py"
+    p.write_text("def f():\n    from tcbox.link import Lines\n    import tcsim.room as r\n")
+    assert imported("tdhost.m", str(p)) >= {"tcbox", "tcsim"}
+    p.write_text("from . import x\nfrom .. import y\n")
+    assert imported("tcsim.stubs.board", str(p)) == {"tcsim"}
+
+
+def test_importing_every_host_module_loads_no_box_or_simulator_module():
+    names = sorted(n for n in modules("tdhost") if n != "tdhost.__main__")
+    code = ("import importlib, sys\n"
+            "for n in %r:\n"
+            "    importlib.import_module(n)\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('tcsim', 'tcbox')))"
+            % names)
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "host_tools"))
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[]"
