@@ -3,8 +3,10 @@ simulator (tcsim) or the box (tcbox), the rules core (tableclock) imports neithe
 
 import ast
 import os
+import re
 import subprocess
 import sys
+import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PACKAGES = {"tdhost": "host_tools/tdhost", "tcsim": "host_tools/tcsim",
@@ -79,3 +81,43 @@ def test_importing_every_host_module_loads_no_box_or_simulator_module():
                        text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
+
+
+def _named(text):
+    """The module names (``pkg.mod``) and paths (with a ``/``) written in backticks."""
+    names, paths = set(), set()
+    for tok in re.findall(r"`([^`\s]+)`", text):
+        if "/" in tok:
+            paths.add(tok.rstrip("/"))
+        elif re.fullmatch(r"(tableclock|tcbox|tdhost|tcsim|tcfirmware)(\.\w+)*", tok):
+            names.add(tok)
+    return names, paths
+
+
+def _exists(name):
+    """Is *name* a package or module of the tree (or a package the wheel maps)?"""
+    top, _, rest = name.partition(".")
+    mapped = {"tcfirmware": "firmware", "tcsim.examples": "docs/examples"}
+    if name in mapped:
+        return os.path.isdir(os.path.join(ROOT, mapped[name]))
+    if top not in PACKAGES:
+        return False
+    base = os.path.join(ROOT, PACKAGES[top], *rest.split(".")) if rest else \
+        os.path.join(ROOT, PACKAGES[top])
+    return os.path.isfile(base + ".py") or os.path.isfile(os.path.join(base, "__init__.py"))
+
+
+def test_architecture_md_names_only_what_exists_and_every_package():
+    with open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8") as f:
+        text = f.read()
+    names, paths = _named(text)
+    assert len(names) > 20
+    assert [n for n in sorted(names) if not _exists(n)] == []
+    assert [p for p in sorted(paths) if not os.path.exists(os.path.join(ROOT, p))] == []
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        packages = tomllib.load(f)["tool"]["setuptools"]["packages"]
+    tops = {p for p in packages if "." not in p} | {"tcsim.examples"}
+    assert tops - names == set()  # every package the wheel carries is described
+    assert not _exists("tdhost.nosuchmodule") and _exists("tdhost.web")
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        assert "(docs/architecture.md)" in f.read()
