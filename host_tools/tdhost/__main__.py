@@ -1,4 +1,4 @@
-"""`python -m tdhost ...` (with host_tools/ on sys.path, or after `pip install -e .`)."""
+"""`python -m tdhost ...` (after `pip install .`, or `make setup` in the work tree)."""
 
 from tdhost.cli import main
 
