@@ -170,7 +170,8 @@ class Demo:
     """The demo night (module notes): ``db``, ``live``, ``room``, ``boxes`` {table: Box},
     ``stepper`` (realtime only), ``key``."""
 
-    NAMES = NAMES  # the players it registers, in order
+    NAMES = NAMES  # the players it registers, in order (for tdhost.web.shots, which reaches
+    new_tournament = staticmethod(new_tournament)  # this module through the entry point only)
 
     def __init__(self, workdir, seed=7, speed=1.0, realtime=True, start_ms=None,
                  monotonic=time.monotonic, wifi=None):

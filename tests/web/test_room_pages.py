@@ -221,7 +221,7 @@ def test_the_players_phone_page(browser):
 def test_the_money_card_on_a_home_game(browser, tmp_path):
     """The real Live on docs/examples/home_money.toml (12 players, no boxes): a re-buy from
     the console's room card reaches the big screen's pool and payouts; Undo takes it back."""
-    from tdhost import demo
+    from tcsim import demo
     from tdhost.live import Live
 
     db = str(tmp_path / "home.sqlite")

@@ -240,10 +240,11 @@ def money_shots(out_dir):
     phone, at 4:3 in the high-contrast theme, and its table sheets as printed."""
     import httpx
 
-    from tdhost import demo as _demo
+    from tdhost.demo import night_class
     from tdhost.live import Live
     from tdhost.web.server import run_in_thread
 
+    _demo = night_class()
     workdir = tempfile.mkdtemp(prefix="tdhost-shots-")
     now = [int(time.time() * 1000) // 60000 * 60000]
     names = _demo.NAMES + ["Zach Fowler", "Quentin Ashby-Ward", "Kate Morris"]
