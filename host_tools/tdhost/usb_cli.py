@@ -164,7 +164,9 @@ def register(cli, fail):
                   help="Copy even when the drive does not look ready (no boot_out.txt, a "
                        "board with no profile, a library missing).")
     def deploy_cmd(drive, force):
-        """Put the box firmware on a box's CIRCUITPY drive (DRIVE, default $CIRCUITPY).
+        """Put the firmware on a box's CIRCUITPY drive.
+
+        DRIVE is the mounted drive (default: $CIRCUITPY):
 
         \b
           tdhost deploy /media/$USER/CIRCUITPY     (macOS: /Volumes/CIRCUITPY)

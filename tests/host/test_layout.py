@@ -121,3 +121,39 @@ def test_architecture_md_names_only_what_exists_and_every_package():
     assert not _exists("tdhost.nosuchmodule") and _exists("tdhost.web")
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
         assert "(docs/architecture.md)" in f.read()
+
+
+# Imported only where the module runs on a board (CircuitPython's own), by the simulator's stand-
+# ins (tcsim.stubs, installed under these names), or by developer tools that are not part of
+# what a TD runs (tdhost.web.shots: Playwright, httpx and tests/web's nights).
+BOARD_ONLY = {"adafruit_hx8357", "micropython", "usb_hid", "usb_midi", "alarm", "rtc",
+              "terminalio", "vectorio"}
+STUBBED = {"_world", "watchdog", "microcontroller", "board", "busio", "digitalio", "keypad",
+           "neopixel", "usb_cdc", "wifi", "socketpool", "supervisor", "storage", "pwmio"}
+DEV_ONLY = {"playwright", "httpx", "night", "fake_live"}
+
+
+def _dist(name):
+    return re.split(r"[<>=!~;\[ ]", name, maxsplit=1)[0].strip().lower().replace("_", "-")
+
+
+def test_what_the_host_and_simulator_import_is_a_declared_dependency():
+    """`pip install .` installs what tdhost, tcsim and tcbox import (segno was once missed),
+    and requirements-dev.txt pins each of them for `make setup`."""
+    from importlib.metadata import packages_distributions
+
+    with open(os.path.join(ROOT, "pyproject.toml"), "rb") as f:
+        declared = {_dist(d) for d in tomllib.load(f)["project"]["dependencies"]}
+    with open(os.path.join(ROOT, "requirements-dev.txt"), encoding="utf-8") as f:
+        pinned = {_dist(line) for line in f if line.strip() and not line.startswith("#")}
+    assert declared - pinned == set()
+    dists = packages_distributions()
+    ours = set(PACKAGES) | set(sys.stdlib_module_names) | BOARD_ONLY | STUBBED | DEV_ONLY
+    missing = []
+    for package in ("tdhost", "tcsim", "tcbox"):
+        for name, path in sorted(modules(package).items()):
+            for top in sorted(imported(name, path) - ours - {""}):
+                names = {_dist(d) for d in dists.get(top, [top])}
+                if not names & declared:
+                    missing.append("%s imports %s" % (name, top))
+    assert missing == []
