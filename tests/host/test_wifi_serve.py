@@ -8,9 +8,9 @@ import paho.mqtt.client as mqtt
 from click.testing import CliRunner
 from paho.mqtt.enums import CallbackAPIVersion
 
+from tcsim.demo import Demo
 from tdhost import broker as _broker, logins
 from tdhost.cli import cli
-from tdhost.demo import Demo
 from tdhost.usb import new_key_file
 
 

@@ -482,7 +482,7 @@ def test_the_results_have_a_prize_column_only_with_money(browser, tmp_path):
     """A home game (docs/examples/home_money.toml, 12 players: £216 paid 40/25/15/12/8 % in
     £5 steps: £96, 50, 30, 25, 15): the console's results show each player's prize, tied
     players their share; the free LPPL night shows no prize column and no money."""
-    from tdhost import demo
+    from tcsim import demo
     from tdhost.live import Live
 
     db = str(tmp_path / "home.sqlite")

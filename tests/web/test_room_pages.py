@@ -265,7 +265,7 @@ def test_tied_players_share_their_prize_on_every_page(browser, tmp_path):
     """The real Live on the home game, 12 players (£216 paid £96, 50, 30, 25, 15): two out in
     one hand with equal chips tie for 5th and share £15 + nothing in £5 steps, the step
     left over to the first named: the big screen, the phones and the printout say so."""
-    from tdhost import demo
+    from tcsim import demo
     from tdhost.live import Live
 
     db = str(tmp_path / "home.sqlite")
