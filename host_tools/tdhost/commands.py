@@ -35,6 +35,7 @@ import click
 from tableclock.button import first_positions
 from tdhost import (
     balance as _balance,
+    checkpoint as _checkpoint,
     draw as _draw,
     league as _league,
     livemoney as _livemoney,
@@ -126,15 +127,25 @@ def append(store, decide, stamp, cache=None):
     *cache* (tdhost.logcache.LeagueCache): the league kept in memory instead of a replay,
     brought up to date inside the transaction."""
     if cache is None:
-        def inner(events):
-            lg = _league.replay(events)
-            evs, result = decide(lg, len(events) + 1)
+        def inner(_):
+            lg = load(store)
+            # taken before deciding (a decision may change lg), written if it is not refused
+            taken = _checkpoint.take(lg) if _checkpoint.due(lg) else None
+            evs, result = decide(lg, lg.count + 1)
+            if taken:
+                _checkpoint.put(store, taken)
             return [(t, stamp, a, p, u) for t, a, p, u in evs], result
-        return store.write(inner)
+        return store.write(inner, read=False)
 
     def cached(_):
         lg = cache.league(store)
-        evs, result = decide(lg, len(lg.events) + 1)
+        taken = None
+        if cache.seq - cache.checkpointed(store) > _checkpoint.EVERY:
+            taken = cache.take()  # for the CLI's commands meanwhile
+        evs, result = decide(lg, lg.count + 1)
+        if taken:
+            _checkpoint.put(store, taken)
+            cache.put(taken)
         if any(a == "register" for _, a, _, _ in evs):
             cache.drop()  # the decision applied them to lg already (tdhost.logcache)
         return [(t, stamp, a, p, u) for t, a, p, u in evs], result
@@ -146,7 +157,8 @@ def append(store, decide, stamp, cache=None):
 
 
 def replay(store):
-    """The league of an open league file; StoreError (one sentence naming the newest good
+    """The league of an open league file, its whole log replayed (a check of every event:
+    `tdhost backup`, `tdhost serve`); StoreError (one sentence naming the newest good
     backup) when its log cannot be read or replayed -- a damaged file, never a traceback."""
     events = store.events()
     try:
@@ -156,16 +168,39 @@ def replay(store):
                                                % (_store.why(err) or type(err).__name__)))
 
 
+def load(store):
+    """The league of an open league file from its checkpoint and the events after it
+    (tdhost.checkpoint: a command's cost does not grow with the season); StoreError as
+    ``replay``'s when what it reads cannot be read or applied."""
+    try:
+        return _checkpoint.load(store)
+    except (_store.StoreError, sqlite3.DatabaseError):
+        raise
+    except Exception as err:  # noqa: BLE001 -- a damaged log may hold anything
+        raise _store.StoreError(_store.damaged(store.path, "its log cannot be replayed (%s)"
+                                               % (_store.why(err) or type(err).__name__)))
+
+
+def _open_for_command(command, db, create=False):
+    """The league file, open until the command ends: a league loaded from a checkpoint
+    reads its tournaments' nights and its events from it when first used."""
+    store = _open(command, db, create)
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return store, True
+    ctx.call_on_close(store.close)
+    return store, False
+
+
 def _write(command, db, decide, create=False):
     """Run *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result)
     in one transaction; Refused becomes exit 2, and so does a damaged league file.
     Returns (league after, result)."""
-    store = _open(command, db, create)
+    store, close = _open_for_command(command, db, create)
     stamp = iso(now())
     try:
         try:
-            replay(store)  # a damaged log is found before anything is decided
-            _, result = append(store, decide, stamp)
+            _, result = append(store, decide, stamp)  # its load finds a damaged log first
         except Refused as err:
             fail(command, "refused: %s" % err)
         except _store.StoreError as err:
@@ -173,23 +208,31 @@ def _write(command, db, decide, create=False):
         except sqlite3.DatabaseError as err:
             fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
         try:
-            return replay(store), result
+            lg = load(store)
+            if close:
+                _checkpoint.read_all(lg)
         except _store.StoreError as err:
             fail(command, str(err))
+        return lg, result
     finally:
-        store.close()
+        if close:
+            store.close()
 
 
 def _read(command, db):
-    store = _open(command, db)
+    store, close = _open_for_command(command, db)
     try:
-        return replay(store)
+        lg = load(store)
+        if close:
+            _checkpoint.read_all(lg)
+        return lg
     except _store.StoreError as err:
         fail(command, str(err))
     except sqlite3.DatabaseError as err:
         fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
     finally:
-        store.close()
+        if close:
+            store.close()
 
 
 def _tournament(command, lg, number):

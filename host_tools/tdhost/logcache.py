@@ -24,7 +24,7 @@ nights turn it on.
 
 import os
 
-from tdhost import league as _league
+from tdhost import checkpoint as _checkpoint, league as _league
 
 
 class CacheMismatch(AssertionError):
@@ -43,10 +43,30 @@ class LeagueCache:
         self.new = None  # the events the last league() applied, None after a full replay
         self.replays = 0  # full replays (figures)
         self.applied = 0  # events applied one by one (figures)
+        self.saved = None  # the newest checkpoint's seq in the file (tdhost.checkpoint)
+        self.touched = None  # tournaments changed since it (None: any)
+
+    def checkpointed(self, store):
+        """The seq of the newest checkpoint in *store* (0: none); tdhost.commands.append
+        writes one when the kept league is EVERY events past it."""
+        if self.saved is None:
+            self.saved = _checkpoint.newest(store)
+        return self.saved
+
+    def take(self):
+        """A checkpoint of the kept league (tdhost.checkpoint.take), with only the parts of
+        the tournaments changed since the last."""
+        return _checkpoint.take(self.lg, self.touched)
+
+    def put(self, taken):
+        """The checkpoint *taken* was written."""
+        self.saved, self.touched = taken[0], set()
 
     def drop(self):
         """Forget the kept league: the next ``league()`` replays the whole log."""
         self.lg = None
+        self.saved = None  # a refused command's transaction took its checkpoint with it
+        self.touched = None
 
     def league(self, store):
         """The league after every committed event of *store* (tdhost.store.Store)."""
@@ -56,6 +76,8 @@ class LeagueCache:
                 for ev in new:
                     self.lg.events.append(ev)
                     _league.apply_event(self.lg, ev)
+                    if self.touched is not None:
+                        self.touched.add(ev.tournament)
                 if new:
                     self.seq = new[-1].seq
                 self.applied += len(new)
@@ -65,6 +87,7 @@ class LeagueCache:
                 return self.lg
         events = store.events()
         self.lg = _league.replay(events)
+        self.touched = None
         self.seq = events[-1].seq if events else 0
         self.new = None
         self.replays += 1
@@ -79,9 +102,9 @@ class LeagueCache:
                                 "after seq %d" % self.seq)
 
 
-def state(obj, depth=0):
+def state(obj, depth=0, events=True):
     """A comparable picture of a league (or any part of it): objects by their attributes,
-    sets sorted, the event list by its sequence numbers."""
+    sets sorted, the event list by its sequence numbers (left out when not *events*)."""
     if depth > 40:
         raise ValueError("the league nests too deep to compare")
     if isinstance(obj, (str, int, float, bool)) or obj is None:
@@ -93,9 +116,13 @@ def state(obj, depth=0):
     if isinstance(obj, (set, frozenset)):
         return sorted((state(v, depth + 1) for v in obj), key=repr)
     if isinstance(obj, _league.League):
-        d = dict(vars(obj))
-        d["events"] = [ev.seq for ev in obj.events]
+        d = {k: v for k, v in vars(obj).items()
+             if k not in ("_events", "load_events", "applied", "checkpoint", "parts")}
+        if events:
+            d["events"] = [ev.seq for ev in obj.events]
         return ("League", state(d, depth + 1))
+    if hasattr(type(obj), "read_lazy"):
+        obj.read_lazy()  # a Tournament from a checkpoint: all of it read now
     attrs = getattr(obj, "__dict__", None)
     if attrs is None and hasattr(obj, "__slots__"):
         attrs = {k: getattr(obj, k) for k in obj.__slots__ if hasattr(obj, k)}

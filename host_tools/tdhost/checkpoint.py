@@ -1,0 +1,328 @@
+"""The league's derived state checkpointed in the league file, so that a `tdhost` command
+costs the same on the season's first night and its last (issue #20: under 50 ms on a log
+of 20,000 events, where replaying the whole log took 180 ms).  docs/host.md §3.4.
+
+    checkpoint(seq INTEGER PRIMARY KEY,   -- the last event the state includes
+               code TEXT NOT NULL,        -- which tdhost wrote it (``CODE``)
+               state TEXT NOT NULL)       -- the League as JSON, without its tournaments
+    checkpoint_part(tournament, part,     -- 'core': a tournament's state; 'night': its
+               seq, state,                -- clocks, instructions and moves (NIGHT)
+               PRIMARY KEY (tournament, part, seq))
+
+``load(store)`` reads the newest checkpoint that still holds and applies only the events
+written after it (tdhost.league.apply_event), exactly as ``league.replay`` would: the
+log stays the truth, a checkpoint only saves time.  A checkpoint does not hold when a
+later ``undo`` cancels an event it includes, or when another version of tdhost.league
+wrote it (``CODE`` is a hash of that module's source: the way events are applied may
+have changed); then the whole log is replayed, and the next write checkpoints again.
+A command that had more than ``EVERY`` events to apply writes a new checkpoint in its
+transaction, if its decision was not refused (``due``, ``take``, ``put``); the two newest
+are kept.
+
+What a load reads does not grow with the season: a tournament is read only when used
+(Tournament.__getattr__), from its newest part at or before the checkpoint, and its
+night (most of a night's events are instructions to boxes and their answers) only when
+that is used; a part is written again only when it was read or built.  The events are
+read only when asked for (``League.events``: `tdhost log`, undo).  JSON, not pickle: a
+league file from elsewhere must not run code when opened.  ``TDHOST_VERIFY_CACHE=1``
+(the tests) compares every load with a full replay.
+"""
+
+import datetime
+import hashlib
+import json
+import os
+
+from tdhost import league as _league, store as _store
+
+# a checkpoint every 500 applied events: writing one costs a few ms on a season's league,
+# loading 500 events about 3 ms (bench/host_bench.py: CLI time against the log's length)
+EVERY = int(os.environ.get("TDHOST_CHECKPOINT_EVERY") or 500)
+KEEP = 2
+FORMAT = 1
+
+
+def _code():
+    with open(_league.__file__, "rb") as f:
+        return "%d:%s" % (FORMAT, hashlib.sha256(f.read()).hexdigest()[:16])
+
+
+CODE = _code()
+
+
+class CheckpointMismatch(AssertionError):
+    """A league loaded from a checkpoint differs from a full replay (a bug: verify mode)."""
+
+
+# ------------------------------------------------------------------------ the state as JSON
+
+_ENTRY = ("name", "member", "state", "seat", "entry", "stack", "dead_bb", "absent",
+          "deducted")
+# Tournament attributes kept as they are (JSON values: payloads or built from them)
+_PLAIN = ("number", "setup", "created", "players", "standby", "locks", "draw", "final",
+          "started_on_time", "busts", "offers", "ended", "hfh")
+NIGHT = _league.Tournament.NIGHT
+
+
+def _time(t):
+    return None if t is None else t.isoformat()
+
+
+def _tournament(t):
+    d = {k: getattr(t, k) for k in _PLAIN}
+    d["players"] = [[k, [getattr(e, a) for a in _ENTRY]] for k, e in t.players.items()]
+    d["started"] = _time(t.started)
+    d["anchors"] = [[n, _time(at)] for n, at in t.anchors]
+    d["tables_used"] = sorted(t.tables_used)
+    return d
+
+
+def _parts(lg, seq, changed=None):
+    """[(tournament, part, seq, text)] of the parts of *lg* to write for a checkpoint at
+    *seq*, and {tournament: [core seq, night seq]}: where each part of it is.  A part
+    not read since it was loaded is the one it was loaded from; with *changed* (the live
+    host's kept league: the tournaments with events since its last checkpoint), so is
+    every part of the others."""
+    rows, refs = [], {}
+    for n, t in lg.tournaments.items():
+        was = lg.parts.get(n)
+        if changed is not None and n not in changed and was:
+            refs[n] = was
+            continue
+        if "_core" in vars(t) and set(vars(t)) - {"number", "_core"}:
+            t.read_lazy()  # an attribute was set without reading the rest (`t.ended = ...`)
+        core, night = (was[0], was[1]) if was else (None, None)
+        if "_core" not in vars(t):
+            rows.append((n, "core", seq, json.dumps(_tournament(t), separators=(",", ":"))))
+            core = seq
+            if "_night" not in vars(t):
+                rows.append((n, "night", seq, json.dumps({k: getattr(t, k) for k in NIGHT},
+                                                         separators=(",", ":"))))
+                night = seq
+        refs[n] = [core, night]
+    return rows, refs
+
+
+def dump(lg, refs):
+    """League *lg* as JSON text, without its events; its tournaments as references to
+    their parts (*refs*: {number: [core seq, night seq]})."""
+    return json.dumps({
+        "seq": lg.seq, "count": lg.count, "name": lg.name, "names": lg.names,
+        "members": sorted(lg.members),
+        "undone": [[k, v] for k, v in sorted(lg.undone.items())],
+        "tournaments": [[n, refs[n][0], refs[n][1]] for n in sorted(lg.tournaments)]},
+        separators=(",", ":"))
+
+
+def _core(td, night):
+    """A tournament's attributes from its 'core' part (*night*: reads its night part)."""
+    t = _league.Tournament(td["number"], td["setup"], td["created"])
+    d = vars(t)
+    for k in _PLAIN:
+        d[k] = td[k]
+    d["players"] = {}
+    for key, values in td["players"]:
+        e = d["players"][key] = _league.Entry(values[0], values[1], values[2])
+        for a, v in zip(_ENTRY, values):
+            setattr(e, a, v)
+    d["started"] = None if td["started"] is None else \
+        datetime.datetime.fromisoformat(td["started"])
+    d["anchors"] = [(n, datetime.datetime.fromisoformat(at)) for n, at in td["anchors"]]
+    d["tables_used"] = set(td["tables_used"])
+    for k in NIGHT:
+        del d[k]
+    d["_night"] = night
+    return d
+
+
+def undump(text, part):
+    """The League that ``dump`` wrote (without events); *part(number, name, seq)* returns
+    the JSON-decoded part of tournament *number* (read when the tournament is first
+    used).  ``lg.parts``: where its tournaments' parts are."""
+    d = json.loads(text)
+    lg = _league.League()
+    lg.seq, lg.count, lg.name, lg.names = d["seq"], d["count"], d["name"], d["names"]
+    lg.members = set(d["members"])
+    lg.undone = {k: v for k, v in d["undone"]}
+    lg.parts = {}
+    for n, core, night in d["tournaments"]:
+        t = _league.Tournament.__new__(_league.Tournament)
+        t.number = n
+        t._core = (lambda n=n, c=core, g=night: _core(part(n, "core", c),
+                                                      lambda: part(n, "night", g)))
+        lg.tournaments[n] = t
+        lg.parts[n] = [core, night]
+    return lg
+
+
+# ------------------------------------------------------------------------ the league file
+
+TABLES = ("CREATE TABLE IF NOT EXISTS checkpoint (seq INTEGER PRIMARY KEY, "
+          "code TEXT NOT NULL, state TEXT NOT NULL)",
+          "CREATE TABLE IF NOT EXISTS checkpoint_part (tournament INTEGER NOT NULL, "
+          "part TEXT NOT NULL, seq INTEGER NOT NULL, state TEXT NOT NULL, "
+          "PRIMARY KEY (tournament, part, seq))")
+
+
+def _has_table(store):
+    return store.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                            "name = 'checkpoint_part'").fetchone() is not None
+
+
+def newest(store):
+    """The seq of the newest checkpoint (0: none)."""
+    if not _has_table(store):
+        return 0
+    return store.db.execute("SELECT max(seq) FROM checkpoint").fetchone()[0] or 0
+
+
+def _usable(store):
+    """(seq, state text) of the newest checkpoint that holds, or None."""
+    if not _has_table(store):
+        return None
+    rows = store.db.execute("SELECT seq, code, state FROM checkpoint ORDER BY seq DESC")
+    for seq, code, text in rows.fetchall():
+        if code != CODE:
+            continue
+        undoes = store.db.execute("SELECT min(undoes) FROM events WHERE seq > ? AND "
+                                  "action = 'undo'", (seq,)).fetchone()[0]
+        if undoes is None or undoes > seq:
+            return seq, text
+    return None
+
+
+def _part_reader(store, upto):
+    def part(number, name, seq):
+        row = store.db.execute("SELECT state FROM checkpoint_part WHERE tournament = ? AND "
+                               "part = ? AND seq = ?", (number, name, seq)).fetchone()
+        if row is not None:
+            return json.loads(row[0])
+        # another command's checkpoints replaced it meanwhile: from the log, up to the
+        # league's last event (the tournament was not read: no event of it since)
+        full = _league.replay([ev for ev in store.events() if ev.seq <= upto[0]])
+        t = full.tournaments[number]
+        return _part_of(t, name)
+    return part
+
+
+def _part_of(t, name):
+    if name == "core":
+        return json.loads(json.dumps(_tournament(t)))
+    return json.loads(json.dumps({k: getattr(t, k) for k in NIGHT}))
+
+
+def load(store):
+    """The league after every event of *store*, from its newest usable checkpoint and the
+    events after it.  ``lg.applied``: how many events that took (a full replay: all).
+    *store* must stay open while the league is used (its nights and events are read when
+    first used).  Verify mode: a second load is compared with a full replay."""
+    lg = _load(store)
+    if lg.checkpoint and os.environ.get("TDHOST_VERIFY_CACHE") == "1":
+        verify(_load(store), store)  # not *lg*: comparing reads every night
+    return lg
+
+
+def _load(store):
+    found = _usable(store)
+    if found is None:
+        events = store.events()
+        lg = _league.replay(events)
+        lg.applied = len(events)
+        lg.checkpoint = 0
+        return lg
+    seq, text = found
+    upto = [seq]
+    lg = undump(text, _part_reader(store, upto))
+    tail = store.events(seq)
+    for ev in tail:
+        if ev.action == "undo":
+            lg.undone[ev.undoes] = ev.seq
+    for ev in tail:
+        _league.apply_event(lg, ev)
+    upto[0] = lg.seq
+    lg.load_events = store.events
+    lg.applied = len(tail)
+    lg.checkpoint = seq
+    return lg
+
+
+def read_all(lg):
+    """Read everything *lg* reads on demand (its store is about to close)."""
+    lg.events  # noqa: B018 -- the property reads them
+    for t in lg.tournaments.values():
+        t.read_lazy()
+
+
+def verify(lg, store):
+    """Raise CheckpointMismatch unless *lg* is what a full replay of *store* gives."""
+    from tdhost.logcache import state  # noqa: PLC0415 -- only the tests' verify mode
+    full = _league.replay(store.events())
+    a, b = state(lg, events=False), state(full, events=False)
+    if a != b:
+        raise CheckpointMismatch("the league loaded from the checkpoint at seq %d differs "
+                                 "from the replayed log at %s" % (lg.checkpoint,
+                                                                  _difference(a, b)))
+
+
+def _difference(a, b, path=""):
+    """Where two ``state`` pictures first differ, and how (for the message)."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                return _difference(x, y, "%s/%s" % (path, x[0] if isinstance(x, tuple)
+                                                    and len(x) == 2 and
+                                                    isinstance(x[0], str) else i))
+    return "%s: %.200r != %.200r" % (path or "/", a, b)
+
+
+def due(lg):
+    """True when loading *lg* applied more than EVERY events: checkpoint it."""
+    return getattr(lg, "applied", 0) > EVERY
+
+
+def take(lg, changed=None):
+    """Checkpoint *lg* (every event up to ``lg.seq`` applied, nothing decided on it yet):
+    what ``put`` writes.  A tournament's parts are written again only when they were read
+    or built (a part not read is the one loaded), and, with *changed* (the live host's
+    kept league: tournaments with events since its last checkpoint), only for those.
+    Taken before a decision (it may change the league it is given), written after it."""
+    rows, refs = _parts(lg, lg.seq, changed)
+    lg.parts = refs
+    lg.applied = 0
+    lg.checkpoint = lg.seq
+    return lg.seq, dump(lg, refs), rows
+
+
+def put(store, taken):
+    """Write a checkpoint ``take`` made, inside the command's transaction (a refused
+    command writes none).  Checkpoints older than the newest KEEP are deleted, and the
+    parts none of those refers to."""
+    seq, text, rows = taken
+    if seq == 0:
+        return
+    for stmt in TABLES:
+        store.db.execute(stmt)
+    store.db.execute("INSERT OR REPLACE INTO checkpoint (seq, code, state) VALUES (?, ?, ?)",
+                     (seq, CODE, text))
+    _store.count_write()
+    for row in rows:
+        store.db.execute("INSERT OR REPLACE INTO checkpoint_part (tournament, part, seq, "
+                         "state) VALUES (?, ?, ?, ?)", row)
+        _store.count_write()
+    store.db.execute("DELETE FROM checkpoint WHERE seq NOT IN (SELECT seq FROM checkpoint "
+                     "ORDER BY seq DESC LIMIT ?)", (KEEP,))
+    used = set()
+    for (kept,) in store.db.execute("SELECT state FROM checkpoint").fetchall():
+        for n, core, night in json.loads(kept)["tournaments"]:
+            used.update(((n, "core", core), (n, "night", night)))
+    for key in store.db.execute("SELECT tournament, part, seq FROM checkpoint_part"
+                                ).fetchall():
+        if key not in used:
+            store.db.execute("DELETE FROM checkpoint_part WHERE tournament = ? AND part = ? "
+                             "AND seq = ?", key)
+    _store.count_write()
+
+
+def save(store, lg, changed=None):
+    """``take`` and ``put`` at once."""
+    put(store, take(lg, changed))
