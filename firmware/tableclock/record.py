@@ -27,7 +27,7 @@ On the box::
         table, extra = Table(setup), {}
     else:
         table, extra = load(rec)            # ValueError: try slots.records()[1]
-        saver.saved(dump(table, extra))
+        saver.saved(table, extra)
     ...
     table.handle(event)
     saver.offer(table, extra)               # after every event, and now and then
@@ -48,12 +48,13 @@ What ``Table(setup)`` rebuilds is not recorded (``DERIVED``).  Objects go by
 attribute name rather than by position so that a field the engine adds or
 reorders cannot shift the others; a test checks that every attribute is
 either recorded or derived.  Tuples, int-keyed dicts and shared objects carry
-small tags (see ``_enc``).  Int-keyed dicts are written in ascending key
+small tags (see ``_w``).  Int-keyed dicts are written in ascending key
 order, so equal tables give equal bytes on every port; a restored dict
 therefore iterates in seat order, which nothing in the engine depends on
 (MicroPython keeps no dict order at all).
 """
 
+import io
 import json
 
 from .betting import Street
@@ -71,6 +72,7 @@ FORMAT = 1  # the frame layout and the record's keys; bump on any change
 HEADER = 9  # magic 2 + version 1 + sequence 4 + length 2
 TRAILER = 4  # CRC-32
 MASK = 0xFFFFFFFF
+_SEPARATORS = (",", ":")  # compact JSON (a module constant: no tuple per call)
 
 _table32 = None
 
@@ -161,59 +163,139 @@ _TAGS = "(#@^{"
 
 
 _SCALAR = (bool, int, float, str)
+_NUM = (int, float)
+
+# The record is written as JSON straight from the table's objects into one
+# stream kept between saves (``_Buffer``): no dict of the whole table is built
+# (issue #20: offering the record allocated 27 KB per offer that way).  Only
+# scalars go through json.dump; the structure is written here.  MicroPython's
+# json.dump writes into an io.BytesIO; CPython's writes str, into a StringIO.
+try:
+    json.dump(0, io.BytesIO())
+    _BYTES = True
+except TypeError:
+    _BYTES = False
+try:
+    json.dumps(0, separators=_SEPARATORS)
+    _SEP = True
+except TypeError:  # a json without separators=: larger, still valid
+    _SEP = False
 
 
-def _enc(v, refs):
+def _plain(v, out):
+    """Plain JSON data (the setup's parts, the app's extra) as it is."""
+    if _SEP:
+        json.dump(v, out, separators=_SEPARATORS)
+    else:
+        json.dump(v, out)
+
+
+def _list(out, v, t):
+    first = True
+    for x in v:
+        if not first:
+            out.write(",")
+        first = False
+        _w(out, x, t)
+
+
+def _w(out, v, t):
+    """Write value *v* of table *t* (its OBJECTS go as references)."""
     if v is None or isinstance(v, _SCALAR):
-        return v
-    if isinstance(v, list):
-        return [_enc(x, refs) for x in v]
-    if isinstance(v, tuple):
-        return {"(": [_enc(x, refs) for x in v]}
-    if isinstance(v, dict):
-        return _enc_dict(v, refs)
-    name = refs.get(id(v))
-    if name is not None:
-        return {"^": name}
-    cls = type(v).__name__
-    if cls not in FIELDS:
-        raise ValueError("Cannot record a %s" % cls)
-    return {"@" + cls: _obj(v, FIELDS[cls], refs)}
+        json.dump(v, out)
+    elif isinstance(v, list):
+        out.write("[")
+        _list(out, v, t)
+        out.write("]")
+    elif isinstance(v, tuple):
+        out.write('{"(":[')
+        _list(out, v, t)
+        out.write("]}")
+    elif isinstance(v, dict):
+        _w_dict(out, v, t)
+    else:
+        for name in OBJECTS:
+            if getattr(t, name, None) is v:
+                out.write('{"^":')
+                json.dump(name, out)
+                out.write("}")
+                return
+        _w_obj(out, v, None, t, False)
 
 
-def _enc_dict(v, refs):
+def _w_dict(out, v, t):
     if not v:
-        return {}
-    ints = []
+        out.write("{}")
+        return
+    ints = 0
     for k in v:
         if isinstance(k, int) and not isinstance(k, bool):
-            ints.append(k)
+            ints += 1
         elif not isinstance(k, str):
             raise ValueError("Cannot record a dict key %r" % (k,))
-    if len(ints) == len(v):
-        ints.sort()  # canonical: the same dict gives the same bytes everywhere
-        out = []
-        for k in ints:
-            out.append(k)
-            out.append(_enc(v[k], refs))
-        return {"#": out}
+    if ints == len(v):
+        # ascending keys (canonical: the same dict gives the same bytes
+        # everywhere), found by scanning rather than by a sorted list
+        out.write('{"#":[')
+        last = None
+        for i in range(ints):
+            k = None
+            for c in v:
+                if (last is None or c > last) and (k is None or c < k):
+                    k = c
+            if i:
+                out.write(",")
+            json.dump(k, out)
+            out.write(",")
+            _w(out, v[k], t)
+            last = k
+        out.write("]}")
+        return
     if ints:
         raise ValueError("Cannot record a dict with int and str keys")
-    d = {}
+    wrap = False
+    if len(v) == 1:
+        for k in v:
+            wrap = k != "" and k[0] in _TAGS  # a plain dict that would look tagged
+    if wrap:
+        out.write('{"{":')
+    out.write("{")
+    first = True
     for k in v:
-        d[k] = _enc(v[k], refs)
-    if len(d) == 1 and k[:1] in _TAGS:
-        return {"{": d}
-    return d
+        if not first:
+            out.write(",")
+        first = False
+        json.dump(k, out)
+        out.write(":")
+        _w(out, v[k], t)
+    out.write("}")
+    if wrap:
+        out.write("}")
 
 
-def _obj(o, fields, refs):
-    d = {}
-    for f in fields:
+def _w_obj(out, o, fields, t, quiet):
+    """``{"@Class": {attribute: value}}`` for the attributes in *fields* (None:
+    FIELDS of its class); *quiet*: without ``left_ms`` (Saver's fingerprint)."""
+    cls = type(o).__name__
+    if cls not in FIELDS:
+        raise ValueError("Cannot record a %s" % cls)
+    out.write('{"@')
+    out.write(cls)
+    out.write('":{')
+    first = True
+    for f in fields or FIELDS[cls]:
+        if quiet and f == "left_ms":
+            continue
         v = getattr(o, f, _NONE)
-        if v is not _NONE:  # an attribute this engine version lacks
-            d[f] = _enc(v, refs)
-    return d
+        if v is _NONE:  # an attribute this engine version lacks
+            continue
+        if not first:
+            out.write(",")
+        first = False
+        json.dump(f, out)
+        out.write(":")
+        _w(out, v, t)
+    out.write("}}")
 
 
 def _tag(v):
@@ -272,30 +354,53 @@ def _fill(o, body, t, refs):
 _LEVEL = ("sb", "bb", "ante", "minutes")
 
 
-_NUM = (int, float)
-
-
 def _num(v):
     return not isinstance(v, bool) and isinstance(v, _NUM)
 
 
-def _level(e):
+def _w_level(out, e):
     """A level ``{"sb", "bb", "ante", "minutes"}`` as ``[sb, bb, ante,
     minutes]`` and a break ``{"break": m}`` as ``[m]``; anything else (an
     extra key, a missing ante) stays as it is, so the setup comes back equal."""
-    if not isinstance(e, dict):
-        return e
-    if len(e) == 1 and _num(e.get("break")):
-        return [e["break"]]
-    if len(e) == 4:
-        out = []
-        for k in _LEVEL:
-            v = e.get(k)
-            if not _num(v):
-                return e
-            out.append(v)
-        return out
-    return e
+    if isinstance(e, dict):
+        if len(e) == 1 and _num(e.get("break")):
+            out.write("[")
+            json.dump(e["break"], out)
+            out.write("]")
+            return
+        if len(e) == 4 and _num(e.get("sb")) and _num(e.get("bb")) and \
+                _num(e.get("ante")) and _num(e.get("minutes")):
+            out.write("[")
+            for i in range(4):
+                if i:
+                    out.write(",")
+                json.dump(e[_LEVEL[i]], out)
+            out.write("]")
+            return
+    _plain(e, out)
+
+
+def _w_setup(out, setup):
+    """The setup with its level list in short form (its largest part)."""
+    out.write("{")
+    first = True
+    for k in setup:
+        if not first:
+            out.write(",")
+        first = False
+        json.dump(k, out)
+        out.write(":")
+        v = setup[k]
+        if k == "levels" and isinstance(v, list):
+            out.write("[")
+            for i in range(len(v)):
+                if i:
+                    out.write(",")
+                _w_level(out, v[i])
+            out.write("]")
+        else:
+            _plain(v, out)
+    out.write("}")
 
 
 def _level_in(e):
@@ -305,18 +410,6 @@ def _level_in(e):
         if len(e) == 4:
             return {"sb": e[0], "bb": e[1], "ante": e[2], "minutes": e[3]}
     return e
-
-
-def _setup(setup):
-    """The setup with its level list in short form (its largest part)."""
-    levels = setup.get("levels")
-    if not isinstance(levels, list):
-        return setup
-    out = {}
-    for k in setup:
-        out[k] = setup[k]
-    out["levels"] = [_level(e) for e in levels]
-    return out
 
 
 def _setup_in(s):
@@ -331,33 +424,49 @@ def _setup_in(s):
 
 
 # ------------------------------------------------------------ dump / load
+def _write(out, t, extra, quiet):
+    """The record of table *t* as JSON into *out*; *quiet*: without the
+    running clocks' times and the refusal (Saver's fingerprint)."""
+    out.write('{"setup":')
+    _w_setup(out, t.setup)
+    out.write(',"table":{')
+    first = True
+    for f in FIELDS["Table"]:
+        if quiet and f == "error":
+            continue
+        v = getattr(t, f, _NONE)
+        if v is _NONE:
+            continue
+        if not first:
+            out.write(",")
+        first = False
+        json.dump(f, out)
+        out.write(":")
+        if f in OBJECTS and v is not None:
+            _w_obj(out, v, PAST if f == "last_hand" else None, t, quiet)
+        else:
+            _w(out, v, t)
+    out.write("}")
+    if extra is not None:
+        out.write(',"extra":')
+        _plain(extra, out)
+    out.write("}")
+
+
+def _text(t, extra, quiet=False):
+    out = io.StringIO()
+    _write(out, t, extra, quiet)
+    v = out.getvalue()
+    return v if isinstance(v, str) else v.decode("utf-8")
+
+
 def dump(t, extra=None):
     """The record of table *t* (a JSON-ready dict); *extra*: the app's JSON.
 
     ValueError when the table holds something this module cannot record.
+    (The box writes the record without building it: ``Saver.offer``.)
     """
-    refs = {}
-    for name in OBJECTS:
-        o = getattr(t, name, None)
-        if o is not None:
-            refs[id(o)] = name
-    d = {}
-    for f in FIELDS["Table"]:
-        v = getattr(t, f, _NONE)
-        if v is _NONE:
-            continue
-        if f in OBJECTS and v is not None:
-            cls = type(v).__name__
-            if cls not in FIELDS:
-                raise ValueError("Cannot record a %s" % cls)
-            v = {"@" + cls: _obj(v, PAST if f == "last_hand" else FIELDS[cls], refs)}
-        else:
-            v = _enc(v, refs)
-        d[f] = v
-    rec = {"setup": _setup(t.setup), "table": d}
-    if extra is not None:
-        rec["extra"] = extra
-    return rec
+    return json.loads(_text(t, extra))
 
 
 def load(rec):
@@ -576,6 +685,34 @@ class Slots:
             return 0
         return self._save(body)
 
+    def save_buffer(self, b, n):
+        """Write the payload of *n* bytes at ``b.buf[HEADER:]`` (a
+        ``_Buffer``) framed in place into the other slot: no copy of it is
+        made.  Returns the bytes written; ValueError when it does not fit."""
+        if not self._known:
+            self._scan()
+        end = HEADER + n
+        if end + TRAILER > self.half:
+            raise ValueError("Record of %d bytes does not fit a %d-byte slot"
+                             % (end + TRAILER, self.half))
+        seq = 1 if self.seq is None else (self.seq + 1) & MASK
+        buf = b.buf
+        buf[0] = MAGIC[0]
+        buf[1] = MAGIC[1]
+        buf[2] = FORMAT
+        for i in range(4):
+            buf[3 + i] = (seq >> (24 - 8 * i)) & 0xFF
+        buf[7] = n >> 8
+        buf[8] = n & 0xFF
+        body = crc32(b.mv[HEADER:end])
+        crc = crc32(b.mv[HEADER:end], crc32(b.mv[0:HEADER]))
+        for i in range(4):
+            buf[end + i] = (crc >> (24 - 8 * i)) & 0xFF
+        slot = 0 if self.slot is None else 1 - self.slot
+        self.store.write(slot * self.half, b.mv[0:end + TRAILER])
+        self.seq, self.slot, self.crc = seq, slot, body
+        return end + TRAILER
+
     def _save(self, body):
         if not self._known:
             self._scan()
@@ -591,26 +728,47 @@ class Slots:
 
 
 # ------------------------------------------------------------------ saver
-def _without(d, key):
-    out = {}
-    for k in d:
-        if k != key:
-            out[k] = d[k]
-    return out
+class _Buffer:
+    """Where the box's record is written: the JSON stream, kept between saves
+    (its buffer grows to the largest record once), and the frame, a bytearray
+    grown to the largest frame (in 256-byte steps, at most *size*: a slot).
+    Offering the record then allocates a few small objects, not copies of it
+    (issue #20: 27 KB an offer before; the two buffers hold about 4 KB)."""
 
+    def __init__(self, size):
+        self.size = size
+        self.buf = bytearray(0)
+        self.mv = memoryview(self.buf)
+        self.out = io.BytesIO() if _BYTES else None
 
-def _quiet(rec):
-    """``(fingerprint of *rec* without the running clocks' times and the
-    refusal, (level ms, shot ms))``."""
-    d = rec["table"]
-    clock = d["clock"]["@LevelClock"]
-    shot = d["shot"]["@ShotClock"]
-    q = _without(_without(d, "clock"), "error")
-    q["clock"] = _without(clock, "left_ms")
-    q["shot"] = _without(shot, "left_ms")
-    r = _without(rec, "table")
-    r["table"] = q
-    return crc32(payload(r)), (clock["left_ms"], shot["left_ms"])
+    def _room(self, n):
+        """The frame buffer made large enough for a payload of *n* bytes
+        (False when a slot is not)."""
+        need = HEADER + n + TRAILER
+        if need > self.size:
+            return False
+        if need > len(self.buf):
+            self.buf = bytearray(min(self.size, (need + 255) // 256 * 256))
+            self.mv = memoryview(self.buf)
+        return True
+
+    def body(self, t, extra, quiet):
+        """Write the record at ``buf[HEADER:]``; return its length in bytes
+        (one that does not fit a slot is not copied there)."""
+        if not _BYTES:  # CPython (tests, the simulator): copies do not matter
+            data = _text(t, extra, quiet).encode("utf-8")
+            n = len(data)
+            if self._room(n):
+                self.buf[HEADER:HEADER + n] = data
+            return n
+        out = self.out
+        out.seek(0)
+        _write(out, t, extra, quiet)
+        n = out.tell()
+        if self._room(n):
+            out.seek(0)
+            out.readinto(self.mv[HEADER:HEADER + n])
+        return n
 
 
 class Saver:
@@ -622,7 +780,9 @@ class Saver:
     out with the next change.
 
     A cut therefore loses at most the last change, ``slack_ms`` of clock and
-    the refusal sentence on the screen.
+    the refusal sentence on the screen.  The change is found by the CRC-32
+    of the record written without the clocks' times and the refusal (its
+    fingerprint).
     """
 
     def __init__(self, slots, slack_ms=30000):
@@ -630,29 +790,42 @@ class Saver:
         self.slack = slack_ms
         self.fp = None
         self.ms = None
+        self.b = None  # the _Buffer, made at the first use
 
-    def saved(self, rec):
-        """Note *rec* as what the store holds.  After a boot-time load pass
-        a fresh ``dump(table, extra)``, not the record read: on ports whose
-        dicts keep no order its bytes may differ (one needless write)."""
-        self.fp, self.ms = _quiet(rec)
+    def fingerprint(self, t, extra=None):
+        """The CRC-32 of table *t*'s record (with *extra*) without the clocks'
+        times and the refusal: it changes when anything else does."""
+        if self.b is None:
+            self.b = _Buffer(self.slots.half)
+        n = self.b.body(t, extra, True)
+        if HEADER + n + TRAILER > self.b.size:
+            raise ValueError("Record of %d bytes does not fit a %d-byte slot"
+                             % (HEADER + n + TRAILER, len(self.b.buf)))
+        return crc32(self.b.mv[HEADER:HEADER + n])
 
-    def due(self, rec):
-        """Should *rec* be written?"""
-        return self._due(_quiet(rec))
+    def saved(self, t, extra=None):
+        """Note table *t* (with *extra*) as what the store holds (after a
+        boot-time load)."""
+        self.fp = self.fingerprint(t, extra)
+        self.ms = (t.clock.left_ms, t.shot.left_ms)
 
-    def _due(self, q):
-        fp, ms = q
+    def due(self, t, extra=None):
+        """Should table *t* be written?"""
+        return self._due(self.fingerprint(t, extra), t)
+
+    def _due(self, fp, t):
         if self.fp is None or fp != self.fp:
             return True
-        return abs(ms[0] - self.ms[0]) >= self.slack or abs(ms[1] - self.ms[1]) >= self.slack
+        return abs(t.clock.left_ms - self.ms[0]) >= self.slack or \
+            abs(t.shot.left_ms - self.ms[1]) >= self.slack
 
     def offer(self, t, extra=None):
-        """Dump table *t* and write it if due; return the bytes written (0)."""
-        rec = dump(t, extra)
-        q = _quiet(rec)
-        if not self._due(q):
+        """Write table *t* if due; return the bytes written (0)."""
+        fp = self.fingerprint(t, extra)
+        if not self._due(fp, t):
             return 0
-        n = self.slots.save(rec)
-        self.fp, self.ms = q
+        n = self.b.body(t, extra, False)
+        n = self.slots.save_buffer(self.b, n)
+        self.fp = fp
+        self.ms = (t.clock.left_ms, t.shot.left_ms)
         return n

@@ -221,7 +221,7 @@ def build(name=None, link=True):
     table, extra, lost = restore(slots, record)
     if table is None:
         table = Table(SETUP)
-    saver.saved(record.dump(table, extra))
+    saver.saved(table, extra)
     app = App(table, [k["role"] for k in p["keys"]], screen, Keys(p["keys"]), ring=ring,
               buzzer=buzzer, saver=saver, seats_in_ring=p["ring"]["pixels"] if ring else 0,
               board=p["name"])

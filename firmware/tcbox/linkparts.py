@@ -187,13 +187,20 @@ class SavesExtra:
     def __init__(self, saver, link):
         self.saver = saver
         self.link = link
+        self.seen = None  # the fingerprint of the table last observed
 
     def offer(self, t, extra=None):
-        self.link.observe(t.state())
+        # The table's state (4 KB of dicts) only when the table changed, not for
+        # the clock's saves every 30 s: the record's fingerprint without the
+        # clocks' times tells (issue #20: an idle offer allocated 6.6 KB)
+        fp = self.saver.fingerprint(t)
+        if fp != self.seen:
+            self.seen = fp
+            self.link.observe(t.state())
         return self.saver.offer(t, self.link.extra())
 
-    def saved(self, rec):
-        return self.saver.saved(rec)
+    def saved(self, t, extra=None):
+        return self.saver.saved(t, extra)
 
 
 def attach(app, link):

@@ -33,8 +33,11 @@ class _Saver:
         self.extras.append(json.loads(json.dumps(extra)))
         return 1
 
-    def saved(self, rec):
+    def saved(self, t, extra=None):
         pass
+
+    def fingerprint(self, t, extra=None):
+        return object()  # the table counts as changed at every offer
 
 
 def test_attached_to_the_app_events_go_into_the_same_save():

@@ -644,3 +644,48 @@ def test_a_new_host_first_hears_an_event_not_a_hello(pty, tmp_path):
     assert _until(lambda: not box.outbox and box.state == LIVE and host2.state == "live",
                   box, host2, clock)
     host2.ser.close()
+
+
+def test_the_clock_s_saves_do_not_rebuild_the_table_s_state():
+    # tcbox.linkparts.SavesExtra: the link observes the table's state (to find the box
+    # events of a change) only when the record's fingerprint changed, not at the 30 s
+    # saves of the running clock (issue #20: 4 KB of dicts each)
+    from link_util import FakePort
+    from tableclock import record
+    from tableclock.store import MemoryStore
+    from tcbox.app import App
+    from tcbox.link import attach, tick
+
+    class Screen:
+        def update(self, f):
+            return 0
+
+    class Keys:
+        def get(self):
+            return None
+
+    t = Table10()
+    app = App(t, ["left", "ok", "right"], Screen(), Keys(),
+              saver=record.Saver(record.Slots(MemoryStore(8192)), slack_ms=1000))
+    box = Link(FakePort(), "tc-0123456789ab", t, KEY, KEY_ID)
+    box.restore({"b": 1, "t": 3, "p": {"key": KEY.hex(), "key_id": KEY_ID, "table": 3,
+                                       "event": "WPH"}})
+    attach(app, box)
+    app.step(0)
+    tick(app, box, 0)
+    states = []
+    real = t.state
+
+    def counted():
+        states.append(1)
+        return real()
+    t.state = counted
+    writes = app.saver.saver.slots.seq
+    app.save()  # nothing changed
+    t.advance(31000)
+    app.save()  # only the clock: written (its slack is 1 s), no state built
+    assert states == [] and app.saver.saver.slots.seq == writes + 1
+    assert t.handle({"do": "hand"}) is None
+    app.save()  # an event: its box events observed and saved with it
+    assert states == [1]
+    assert [e[0][1] for e in box.outbox][-1:] == ["hand_started"]
