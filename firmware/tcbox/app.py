@@ -98,6 +98,8 @@ class App:
         self.level_key = None
         self.warned = False
         self.flash_off = False  # the shot clock's warning: in its dark half second
+        self.act_head = None  # the players' line before a called clock's seconds
+        self.ring_lit = self.ring_dark = None  # the ring's colours, the action lit / dark
         self.muted = False
         self.acks = []  # confirmed instruction ids, oldest first
         self.on_ack = None  # the link's hook: on_ack(id) after each Confirm
@@ -146,8 +148,8 @@ class App:
         if self.buzzer is not None:
             self.buzzer.update(now)  # plays a pattern without blocking
         shot = self.table.shot.seconds()
-        if shot is not None and shot != self.shown_shot:
-            self.dirty = True  # a called clock counts down on screen, and beeps
+        if shot is not None and self.shown_shot is None:
+            self.dirty = True  # a clock called: shown at once
         if self.dirty:
             self.redraw()
         else:
@@ -156,6 +158,8 @@ class App:
                 self.second(s)
                 self.fields["time"] = mmss(s)
                 self.screen.update(self.fields)
+            if shot is not None and shot != self.shown_shot:
+                self.shot_second(shot)  # a called clock counts down on screen, and beeps
             if self.fields["shot_kind"] and self.blink_off() != self.flash_off:
                 self.flash()
         if self.save_due:
@@ -168,16 +172,32 @@ class App:
         shot = self.table.shot
         return shot.warning() and (shot.left_ms - 1) % 1000 < 500
 
+    def shot_second(self, shot):
+        """The called clock shows *shot* seconds: its two texts change, and
+        its warning starts with a beep; nothing else is built again (issue
+        #20: a whole redraw each of its seconds allocated 9.6 KB)."""
+        self.shown_shot = shot
+        f = self.fields
+        warn = self.table.shot.warning()
+        f["shot"] = ("CLOCK %d!" if warn else "CLOCK %d") % shot
+        if self.act_head:
+            f["act"] = self.act_head + f["shot"]  # tcbox/view.py act_line
+        if warn and not self.warned:
+            self.beep("shot")
+            f["shot_kind"] = "flash" if self.flash_off else "warning"
+        self.warned = warn
+        self.screen.update(f)
+
     def flash(self):
         """The shot clock's warning flashes: its label and the ring's action
-        pixel, nothing else."""
+        pixel, nothing else (the ring's two colourings made at the redraw)."""
         off = self.blink_off()
         self.flash_off = off
         if self.fields["shot_kind"] in ("warning", "flash"):
             self.fields["shot_kind"] = "flash" if off else "warning"
         self.screen.update(self.fields)
         if self.ring is not None and self.ring_n:
-            self.ring.show(colours(self.state, self.ring_n, blink_off=off))
+            self.ring.show(self.ring_dark if off else self.ring_lit)
 
     def press(self, role, long):
         """A key press by role: the menu turns it into an event (or not)."""
@@ -337,9 +357,16 @@ class App:
         self.fields = fields(st, self.menu, self.info, box, off, self.players)
         self.second(st["seconds_left"])
         self.shown_shot = st["shot_clock"]
+        self.act_head = None  # "Seat 5: " while a called clock counts down (shot_second)
+        if st["shot_clock"] is not None and st["action"] is not None:
+            self.act_head = "Seat %d: " % st["action"]
         self.screen.update(self.fields)
         if self.ring is not None and self.ring_n:
-            self.ring.show(colours(st, self.ring_n, blink_off=off))
+            self.ring_lit = colours(st, self.ring_n)
+            self.ring_dark = self.ring_lit
+            if st["shot_clock"] is not None:
+                self.ring_dark = colours(st, self.ring_n, blink_off=True)
+            self.ring.show(self.ring_dark if off else self.ring_lit)
         key = (st["level"], st["on_break"])
         if self.level_key is not None and key != self.level_key:
             self.beep("level")

@@ -252,6 +252,15 @@ class _Slot:
             self.background = background
             self.label.background_color = background
             changed = 1
+        if text != self.text and self.text is not None and (not w or w == self.w) \
+                and len(text) == len(self.text) \
+                and " " not in text and "\n" not in text and self.label.text == self.text:
+            # the same width, one word shown whole (the clock's next second): the
+            # same scale and place, so only the text changes (issue #20: fitting
+            # and placing it again allocated 64 B a second)
+            self.text = text
+            self.label.text = text
+            return 1
         if text != self.text or (w and w != self.w):
             if w and w != self.w:
                 self.w = w

@@ -71,10 +71,11 @@ SETUP = "setup"  # tcbox.menu's mode name for the setup screen
 
 def mmss(seconds):
     """12:05 from 725; 1:02:05 from an hour or more."""
-    m, s = divmod(max(seconds, 0), 60)
+    s = max(seconds, 0)
+    m = s // 60  # not divmod: its tuple is 32 B every second shown (issue #20)
+    s -= 60 * m
     if m >= 60:
-        h, m = divmod(m, 60)
-        return "%d:%02d:%02d" % (h, m, s)
+        return "%d:%02d:%02d" % (m // 60, m % 60, s)
     return "%d:%02d" % (m, s)
 
 
