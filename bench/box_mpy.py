@@ -20,10 +20,12 @@ glyphs: see bench/README.md for what that leaves out).
    a window ``gc.collect(); gc.disable(); a = gc.mem_alloc(); ...; b =
    gc.mem_alloc(); gc.enable()`` (an empty window must measure 0): 60 s
    between hands (the clock page), then a hand is dealt by a key press and
-   60 s more (the hand page).  The loops that show a new second and those
-   that offer the record to the Saver (``App.save``: the running clock is
-   saved now and then; counted by wrapping it) are counted apart from the
-   others, with the nvm writes those offers made.
+   60 s more (the hand page).  The loops are counted by what they did
+   (``idle``): a new second, an offer of the record to the Saver
+   (``App.save``: the running clock is saved now and then; counted by
+   wrapping it, with the nvm writes those offers made), a whole redraw.  Then the shot clock is
+   called on the seat to act (``{"do": "clock"}``) and the loops are measured
+   the same way until it has run out: its countdown and its flashing.
 3. Key presses: a hand dealt, then 18 short presses (down, 80 ms, up) with
    the loop stepping every 10 ms; the step that handles each press is timed
    (``time.ticks_us``), the least of five passes on fresh boxes for each
@@ -70,8 +72,13 @@ def stats(vals):
 
 def boot(name):
     import _world
+    import pwmio
 
     from tcbox import hardware
+
+    # the simulator's PWM logs every tone it plays (for the tests); a board's
+    # pwmio allocates nothing, so that log is left out of the figures
+    pwmio.PWMOut._log = lambda self: None
 
     _world.reset_world()
     _world.nvm.erase()
@@ -82,36 +89,57 @@ def boot(name):
 
 
 def idle(app, seconds):
-    """Allocs of the loops without a new second, of those with one, and of
-    those that offered the record to the Saver (App.save: the running clock
-    is saved now and then), with how many of those wrote nvm."""
+    """Allocs of the idle loops by what they did: "save" (offered the record
+    to the Saver: App.save, the running clock is saved now and then; with how
+    many of those wrote nvm), "redraw" (a whole redraw: a level or a called
+    clock running out), "second" (a new second of the level clock), "shot" (a
+    new second of a called clock), "flash" (its warning's half-second flash),
+    "plain" (none of these)."""
     import _world
 
-    plain = []
-    second = []
-    save = []
-    calls = [0]
+    out = {"plain": [], "second": [], "shot": [], "flash": [], "save": [], "redraw": []}
+    calls = [0, 0]
     real = app.save
+    real_redraw = app.redraw
 
     def counted():
         calls[0] += 1
         real()
 
+    def redrawn():
+        calls[1] += 1
+        real_redraw()
+
     app.save = counted
+    app.redraw = redrawn
     writes0 = _world.nvm.writes
     for _ in range(seconds * 10):
         _world.advance(100)
         was = app.shown_s
+        shot = app.shown_shot
+        off = app.flash_off
         c = calls[0]
+        r = calls[1]
         n = window(app.step, _world.ticks_ms())
         if calls[0] != c:
-            save.append(n)
+            out["save"].append(n)
+        elif calls[1] != r:
+            out["redraw"].append(n)
         elif app.shown_s != was:
-            second.append(n)
+            out["second"].append(n)
+        elif app.shown_shot != shot:
+            out["shot"].append(n)
+        elif app.flash_off != off:
+            out["flash"].append(n)
         else:
-            plain.append(n)
+            out["plain"].append(n)
     app.save = real
-    return plain, second, save, _world.nvm.writes - writes0
+    app.redraw = real_redraw
+    res = {}
+    for k in out:
+        res[k] = stats(out[k])
+    res["nvm_writes"] = _world.nvm.writes - writes0
+    return res
 
 
 def settle(app):
@@ -182,11 +210,17 @@ def main(argv):
 
     overhead = window(nothing, None)
     settle(app)
-    clock_plain, clock_second, clock_save, clock_writes = idle(app, 60)
+    clock = idle(app, 60)
     press(app, pins[DEAL[name]], True)
     dealt = app.table.hand is not None
     settle(app)
-    hand_plain, hand_second, hand_save, hand_writes = idle(app, 60)
+    hand = idle(app, 60)
+    # the shot clock called on the seat to act: it counts down and, in its
+    # last seconds, flashes (App.flash) until it runs out
+    app.table.handle({"do": "clock"})
+    app.dirty = True
+    called = app.table.shot.seat is not None
+    shot = idle(app, app.table.shot.limit_ms // 1000 + 5)
 
     best = [None] * len(PRESSES[name])
     for n in range(PASSES):  # each press's time: the least of the passes
@@ -213,12 +247,7 @@ def main(argv):
         "heap_after_boot_bytes": m2 - m1,
         "window_overhead_bytes": overhead,
         "dealt": dealt,
-        "idle": {
-            "clock": {"plain": stats(clock_plain), "second": stats(clock_second),
-                      "save": stats(clock_save), "nvm_writes": clock_writes},
-            "hand": {"plain": stats(hand_plain), "second": stats(hand_second),
-                     "save": stats(hand_save), "nvm_writes": hand_writes},
-        },
+        "idle": {"clock": clock, "hand": hand, "shot": shot, "called": called},
         "press_step_us": stats(times),
         "press_step_bytes": stats(allocs),
         "presses": len(PRESSES[name]),

@@ -18,19 +18,20 @@ Every figure is described in bench/README.md.  In short:
    Session working memory = replay minimum - import minimum.
 3. Bytes allocated per event under MicroPython: bench/alloc_mpy.py on the .mpy build.
 4. Mean time per Table.handle() on CPython and MicroPython: bench/time_events.py.
-5. The box (bench/box_bench.py, in a subprocess): pixels redrawn per idle second on the
-   simulator, bytes allocated per idle loop and heap after boot under MicroPython (and the heap
-   on CPython), key press to updated frame; its figures join the table, its goals and details
-   go to results.json under "box".
+5. The box (bench/box_bench.py, in a subprocess, a few minutes): pixels redrawn per idle
+   second on the simulator, bytes allocated per idle loop, heap after boot and the smallest
+   heap for boot and a 200-hand night under MicroPython (and the heap on CPython), key press to
+   updated frame; its figures join the table, its goals and details go to results.json under
+   "box".
 6. Clock sync (bench/clock_bench.py, in a subprocess, about 1 s): the box's shown clock vs the
    host's over a simulated hour with jittery delays (p50/p99), and a level change's way to the
    box; its goals and details go to results.json under "clock".
 7. The simulated room (bench/room_bench.py, in a subprocess, about 30 s): time per box-step
    with lazy and full rendering, memory per box, 300 boxes in one process, the demo's 7-box room
    projected to a night, screenshots; its goals and details go to results.json under "room".
-8. The host's SQLite (bench/host_bench.py, in a subprocess, about 20 s): league events
-   written per second at three log sizes, box events into the link store per second; under
-   "host" in results.json.
+8. The host's SQLite (bench/host_bench.py, in a subprocess, about a minute): a CLI command's
+   time and the live host's events per second on a season's league file of 1,000 to 100,000
+   events, box events into the link store per second; under "host" in results.json.
 9. Sync over MQTT (bench/sync_bench.py, in a subprocess, about 2 min): a level change's way to
    50, 200 and 500 boxes on the embedded broker and on Mosquitto (p50/p99), frames per second
    one host handles, bytes per status frame; under "sync" in results.json.
@@ -392,7 +393,7 @@ def main() -> int:
     print("  the simulated room: time per box-step, memory per box, 300 boxes ...", flush=True)
     room = run_sub(ROOM, 600)
     print("  the host: SQLite events written per second ...", flush=True)
-    host = run_sub(HOST)
+    host = run_sub(HOST, 600)
     print("  sync over MQTT: level changes to 50/200/500 boxes, host frames/s ...", flush=True)
     sync = run_sub(SYNC, 400)
     print("  the balancing plan: players moved against the fewest possible ...", flush=True)

@@ -46,6 +46,8 @@ class NeoPixel:
     def _rgb(self, c):
         if isinstance(c, int):
             return ((c >> 16) & 255, (c >> 8) & 255, c & 255)
+        if isinstance(c, tuple) and len(c) == 3:
+            return c  # as given: a board's pixel buffer allocates nothing either
         return (c[0], c[1], c[2])
 
     def fill(self, colour):
@@ -59,7 +61,8 @@ class NeoPixel:
         self.shows += 1
         if "ring" in self._world.absent:
             return
-        self.shown = list(self._buf)
+        for i in range(self.n):  # in place: the bench counts the box's allocations
+            self.shown[i] = self._buf[i]
 
     def deinit(self):
         pass
