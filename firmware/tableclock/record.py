@@ -170,11 +170,16 @@ _NUM = (int, float)
 # (issue #20: offering the record allocated 27 KB per offer that way).  Only
 # scalars go through json.dump; the structure is written here.  MicroPython's
 # json.dump writes into an io.BytesIO; CPython's writes str, into a StringIO.
-try:
-    json.dump(0, io.BytesIO())
-    _BYTES = True
-except TypeError:
-    _BYTES = False
+def _into_bytes():
+    """Does json.dump write into an io.BytesIO here (MicroPython) or not (CPython)?"""
+    try:
+        json.dump(0, io.BytesIO())  # type: ignore[arg-type]  # CPython's wants str
+        return True
+    except TypeError:
+        return False
+
+
+_BYTES = _into_bytes()
 try:
     json.dumps(0, separators=_SEPARATORS)
     _SEP = True
