@@ -16,7 +16,9 @@ event does exactly what it would have done.
   (4 bytes).  ``decode`` raises ValueError naming what is wrong;
 - :class:`Slots`: the two-slot writer over any byte store;
 - :class:`Saver`: when to write -- on every change, except that the running
-  level and shot clocks alone trigger a write only every ``slack_ms``.
+  level and shot clocks alone trigger a write only every ``slack_ms``.  It
+  writes the record's JSON straight from the table into reused buffers and
+  frames it in place (``_Buffer``), without building the dict ``dump`` returns.
 
 On the box::
 
