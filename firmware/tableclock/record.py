@@ -18,7 +18,7 @@ event does exactly what it would have done.
 - :class:`Saver`: when to write -- on every change, except that the running
   level and shot clocks alone trigger a write only every ``slack_ms``.  It
   writes the record's JSON straight from the table into reused buffers and
-  frames it in place (``_Buffer``), without building the dict ``dump`` returns.
+  frames it in place, without building the dict ``dump`` returns.
 
 On the box::
 
@@ -164,147 +164,6 @@ FACTORY = {"Hand": _new_hand, "Street": _new_street}
 _TAGS = "(#@^{"
 
 
-_SCALAR = (bool, int, float, str)
-_NUM = (int, float)
-
-# The record is written as JSON straight from the table's objects into one
-# stream kept between saves (``_Buffer``): no dict of the whole table is built
-# (issue #20: offering the record allocated 27 KB per offer that way).  Only
-# scalars go through json.dump; the structure is written here.  MicroPython's
-# json.dump writes into an io.BytesIO; CPython's writes str, into a StringIO.
-def _into_bytes():
-    """Does json.dump write into an io.BytesIO here (MicroPython) or not (CPython)?"""
-    try:
-        json.dump(0, io.BytesIO())  # type: ignore[arg-type]  # CPython's wants str
-        return True
-    except TypeError:
-        return False
-
-
-_BYTES = _into_bytes()
-try:
-    json.dumps(0, separators=_SEPARATORS)
-    _SEP = True
-except TypeError:  # a json without separators=: larger, still valid
-    _SEP = False
-
-
-def _plain(v, out):
-    """Plain JSON data (the setup's parts, the app's extra) as it is."""
-    if _SEP:
-        json.dump(v, out, separators=_SEPARATORS)
-    else:
-        json.dump(v, out)
-
-
-def _list(out, v, t):
-    first = True
-    for x in v:
-        if not first:
-            out.write(",")
-        first = False
-        _w(out, x, t)
-
-
-def _w(out, v, t):
-    """Write value *v* of table *t* (its OBJECTS go as references)."""
-    if v is None or isinstance(v, _SCALAR):
-        json.dump(v, out)
-    elif isinstance(v, list):
-        out.write("[")
-        _list(out, v, t)
-        out.write("]")
-    elif isinstance(v, tuple):
-        out.write('{"(":[')
-        _list(out, v, t)
-        out.write("]}")
-    elif isinstance(v, dict):
-        _w_dict(out, v, t)
-    else:
-        for name in OBJECTS:
-            if getattr(t, name, None) is v:
-                out.write('{"^":')
-                json.dump(name, out)
-                out.write("}")
-                return
-        _w_obj(out, v, None, t, False)
-
-
-def _w_dict(out, v, t):
-    if not v:
-        out.write("{}")
-        return
-    ints = 0
-    for k in v:
-        if isinstance(k, int) and not isinstance(k, bool):
-            ints += 1
-        elif not isinstance(k, str):
-            raise ValueError("Cannot record a dict key %r" % (k,))
-    if ints == len(v):
-        # ascending keys (canonical: the same dict gives the same bytes
-        # everywhere), found by scanning rather than by a sorted list
-        out.write('{"#":[')
-        last = None
-        for i in range(ints):
-            k = None
-            for c in v:
-                if (last is None or c > last) and (k is None or c < k):
-                    k = c
-            if i:
-                out.write(",")
-            json.dump(k, out)
-            out.write(",")
-            _w(out, v[k], t)
-            last = k
-        out.write("]}")
-        return
-    if ints:
-        raise ValueError("Cannot record a dict with int and str keys")
-    wrap = False
-    if len(v) == 1:
-        for k in v:
-            wrap = k != "" and k[0] in _TAGS  # a plain dict that would look tagged
-    if wrap:
-        out.write('{"{":')
-    out.write("{")
-    first = True
-    for k in v:
-        if not first:
-            out.write(",")
-        first = False
-        json.dump(k, out)
-        out.write(":")
-        _w(out, v[k], t)
-    out.write("}")
-    if wrap:
-        out.write("}")
-
-
-def _w_obj(out, o, fields, t, quiet):
-    """``{"@Class": {attribute: value}}`` for the attributes in *fields* (None:
-    FIELDS of its class); *quiet*: without ``left_ms`` (Saver's fingerprint)."""
-    cls = type(o).__name__
-    if cls not in FIELDS:
-        raise ValueError("Cannot record a %s" % cls)
-    out.write('{"@')
-    out.write(cls)
-    out.write('":{')
-    first = True
-    for f in fields or FIELDS[cls]:
-        if quiet and f == "left_ms":
-            continue
-        v = getattr(o, f, _NONE)
-        if v is _NONE:  # an attribute this engine version lacks
-            continue
-        if not first:
-            out.write(",")
-        first = False
-        json.dump(f, out)
-        out.write(":")
-        _w(out, v, t)
-    out.write("}}")
-
-
 def _tag(v):
     """The tag of an encoded value, or None for a plain value."""
     if isinstance(v, dict) and len(v) == 1:
@@ -361,55 +220,6 @@ def _fill(o, body, t, refs):
 _LEVEL = ("sb", "bb", "ante", "minutes")
 
 
-def _num(v):
-    return not isinstance(v, bool) and isinstance(v, _NUM)
-
-
-def _w_level(out, e):
-    """A level ``{"sb", "bb", "ante", "minutes"}`` as ``[sb, bb, ante,
-    minutes]`` and a break ``{"break": m}`` as ``[m]``; anything else (an
-    extra key, a missing ante) stays as it is, so the setup comes back equal."""
-    if isinstance(e, dict):
-        if len(e) == 1 and _num(e.get("break")):
-            out.write("[")
-            json.dump(e["break"], out)
-            out.write("]")
-            return
-        if len(e) == 4 and _num(e.get("sb")) and _num(e.get("bb")) and \
-                _num(e.get("ante")) and _num(e.get("minutes")):
-            out.write("[")
-            for i in range(4):
-                if i:
-                    out.write(",")
-                json.dump(e[_LEVEL[i]], out)
-            out.write("]")
-            return
-    _plain(e, out)
-
-
-def _w_setup(out, setup):
-    """The setup with its level list in short form (its largest part)."""
-    out.write("{")
-    first = True
-    for k in setup:
-        if not first:
-            out.write(",")
-        first = False
-        json.dump(k, out)
-        out.write(":")
-        v = setup[k]
-        if k == "levels" and isinstance(v, list):
-            out.write("[")
-            for i in range(len(v)):
-                if i:
-                    out.write(",")
-                _w_level(out, v[i])
-            out.write("]")
-        else:
-            _plain(v, out)
-    out.write("}")
-
-
 def _level_in(e):
     if isinstance(e, list):
         if len(e) == 1:
@@ -431,49 +241,15 @@ def _setup_in(s):
 
 
 # ------------------------------------------------------------ dump / load
-def _write(out, t, extra, quiet):
-    """The record of table *t* as JSON into *out*; *quiet*: without the
-    running clocks' times and the refusal (Saver's fingerprint)."""
-    out.write('{"setup":')
-    _w_setup(out, t.setup)
-    out.write(',"table":{')
-    first = True
-    for f in FIELDS["Table"]:
-        if quiet and f == "error":
-            continue
-        v = getattr(t, f, _NONE)
-        if v is _NONE:
-            continue
-        if not first:
-            out.write(",")
-        first = False
-        json.dump(f, out)
-        out.write(":")
-        if f in OBJECTS and v is not None:
-            _w_obj(out, v, PAST if f == "last_hand" else None, t, quiet)
-        else:
-            _w(out, v, t)
-    out.write("}")
-    if extra is not None:
-        out.write(',"extra":')
-        _plain(extra, out)
-    out.write("}")
-
-
-def _text(t, extra, quiet=False):
-    out = io.StringIO()
-    _write(out, t, extra, quiet)
-    v = out.getvalue()
-    return v if isinstance(v, str) else v.decode("utf-8")
-
-
 def dump(t, extra=None):
     """The record of table *t* (a JSON-ready dict); *extra*: the app's JSON.
 
     ValueError when the table holds something this module cannot record.
     (The box writes the record without building it: ``Saver.offer``.)
     """
-    return json.loads(_text(t, extra))
+    from .dumper import text
+
+    return json.loads(text(t, extra))
 
 
 def load(rec):
@@ -609,7 +385,6 @@ class Slots:
         self.half = store.size // 2
         self.seq = None  # newest good sequence number, None before any
         self.slot = None  # the slot holding it
-        self.crc = None  # CRC-32 of its payload (changed())
         self._known = False  # seq/slot were read from the store
 
     def _frame_at(self, i):
@@ -653,10 +428,9 @@ class Slots:
         if fr is None:
             fr = self.frames()
         if fr:
-            self.seq, self.slot, body = fr[0]
-            self.crc = crc32(body)
+            self.seq, self.slot, _body = fr[0]
         else:
-            self.seq = self.slot = self.crc = None
+            self.seq = self.slot = None
         self._known = True
 
     def load(self):
@@ -670,32 +444,21 @@ class Slots:
                 continue
         return None
 
-    def changed(self, rec):
-        """Does *rec* differ from the record last saved (or loaded)?"""
-        if not self._known:
-            self._scan()
-        return self.crc is None or crc32(payload(rec)) != self.crc
-
     def save(self, rec):
         """Write *rec* into the other slot; return the bytes written.
 
         ValueError when the frame does not fit a slot (nothing written).
         """
-        return self._save(payload(rec))
-
-    def save_if_changed(self, rec):
-        """:meth:`save` when :meth:`changed`; else 0 (nothing written)."""
-        if not self._known:
-            self._scan()
         body = payload(rec)
-        if self.crc is not None and crc32(body) == self.crc:
-            return 0
-        return self._save(body)
+        n = len(body)
+        buf = bytearray(HEADER + n + TRAILER)
+        buf[HEADER:HEADER + n] = body
+        return self.write_frame(buf, n)
 
-    def save_buffer(self, b, n):
-        """Write the payload of *n* bytes at ``b.buf[HEADER:]`` (a
-        ``_Buffer``) framed in place into the other slot: no copy of it is
-        made.  Returns the bytes written; ValueError when it does not fit."""
+    def write_frame(self, buf, n):
+        """Write the payload of *n* bytes at ``buf[HEADER:]`` framed in place
+        (header and CRC filled in *buf*) into the other slot, in one store
+        write.  Returns the bytes written; ValueError when it does not fit."""
         if not self._known:
             self._scan()
         end = HEADER + n
@@ -703,7 +466,6 @@ class Slots:
             raise ValueError("Record of %d bytes does not fit a %d-byte slot"
                              % (end + TRAILER, self.half))
         seq = 1 if self.seq is None else (self.seq + 1) & MASK
-        buf = b.buf
         buf[0] = MAGIC[0]
         buf[1] = MAGIC[1]
         buf[2] = FORMAT
@@ -711,73 +473,17 @@ class Slots:
             buf[3 + i] = (seq >> (24 - 8 * i)) & 0xFF
         buf[7] = n >> 8
         buf[8] = n & 0xFF
-        body = crc32(b.mv[HEADER:end])
-        crc = crc32(b.mv[HEADER:end], crc32(b.mv[0:HEADER]))
+        mv = memoryview(buf)
+        crc = crc32(mv[HEADER:end], crc32(mv[0:HEADER]))
         for i in range(4):
             buf[end + i] = (crc >> (24 - 8 * i)) & 0xFF
         slot = 0 if self.slot is None else 1 - self.slot
-        self.store.write(slot * self.half, b.mv[0:end + TRAILER])
-        self.seq, self.slot, self.crc = seq, slot, body
+        self.store.write(slot * self.half, mv[0:end + TRAILER])
+        self.seq, self.slot = seq, slot
         return end + TRAILER
-
-    def _save(self, body):
-        if not self._known:
-            self._scan()
-        seq = 1 if self.seq is None else (self.seq + 1) & MASK
-        data = frame(body, seq)
-        if len(data) > self.half:
-            raise ValueError("Record of %d bytes does not fit a %d-byte slot"
-                             % (len(data), self.half))
-        slot = 0 if self.slot is None else 1 - self.slot
-        self.store.write(slot * self.half, data)
-        self.seq, self.slot, self.crc = seq, slot, crc32(body)
-        return len(data)
 
 
 # ------------------------------------------------------------------ saver
-class _Buffer:
-    """Where the box's record is written: the JSON stream, kept between saves
-    (its buffer grows to the largest record once), and the frame, a bytearray
-    grown to the largest frame (in 256-byte steps, at most *size*: a slot).
-    Offering the record then allocates a few small objects, not copies of it
-    (issue #20: 27 KB an offer before; the two buffers hold about 4 KB)."""
-
-    def __init__(self, size):
-        self.size = size
-        self.buf = bytearray(0)
-        self.mv = memoryview(self.buf)
-        self.out = io.BytesIO() if _BYTES else None
-
-    def _room(self, n):
-        """The frame buffer made large enough for a payload of *n* bytes
-        (False when a slot is not)."""
-        need = HEADER + n + TRAILER
-        if need > self.size:
-            return False
-        if need > len(self.buf):
-            self.buf = bytearray(min(self.size, (need + 255) // 256 * 256))
-            self.mv = memoryview(self.buf)
-        return True
-
-    def body(self, t, extra, quiet):
-        """Write the record at ``buf[HEADER:]``; return its length in bytes
-        (one that does not fit a slot is not copied there)."""
-        if not _BYTES:  # CPython (tests, the simulator): copies do not matter
-            data = _text(t, extra, quiet).encode("utf-8")
-            n = len(data)
-            if self._room(n):
-                self.buf[HEADER:HEADER + n] = data
-            return n
-        out = self.out
-        out.seek(0)
-        _write(out, t, extra, quiet)
-        n = out.tell()
-        if self._room(n):
-            out.seek(0)
-            out.readinto(self.mv[HEADER:HEADER + n])
-        return n
-
-
 class Saver:
     """When the box writes: after any change of the table or of *extra*,
     except that the level and shot clocks running down write only once they
@@ -797,28 +503,52 @@ class Saver:
         self.slack = slack_ms
         self.fp = None
         self.ms = None
-        self.b = None  # the _Buffer, made at the first use
+        # Where the record is written: the JSON stream, kept between saves
+        # (its buffer grows to the largest record once), and the frame, a
+        # bytearray grown to the largest frame (256-byte steps, at most a
+        # slot).  An offer then allocates a few small objects, not copies of
+        # the record (issue #20: 27 KB an offer; the buffers hold about 4 KB).
+        from . import dumper
+
+        self.w = dumper
+        self.buf = bytearray(0)
+        self.out = io.BytesIO() if dumper.BYTES else None
+
+    def _body(self, t, extra, quiet):
+        """Write the record at ``buf[HEADER:]``; return its length in bytes
+        (ValueError when it does not fit a slot)."""
+        out = self.out
+        if out is not None:
+            out.seek(0)
+            self.w.write(out, t, extra, quiet)
+            n = out.tell()
+        else:  # CPython (tests, the simulator): copies do not matter
+            data = self.w.text(t, extra, quiet).encode("utf-8")
+            n = len(data)
+        need = HEADER + n + TRAILER
+        if need > self.slots.half:
+            raise ValueError("Record of %d bytes does not fit a %d-byte slot"
+                             % (need, self.slots.half))
+        if need > len(self.buf):
+            self.buf = bytearray(min(self.slots.half, (need + 255) // 256 * 256))
+        if out is not None:
+            out.seek(0)
+            out.readinto(memoryview(self.buf)[HEADER:HEADER + n])
+        else:
+            self.buf[HEADER:HEADER + n] = data
+        return n
 
     def fingerprint(self, t, extra=None):
         """The CRC-32 of table *t*'s record (with *extra*) without the clocks'
         times and the refusal: it changes when anything else does."""
-        if self.b is None:
-            self.b = _Buffer(self.slots.half)
-        n = self.b.body(t, extra, True)
-        if HEADER + n + TRAILER > self.b.size:
-            raise ValueError("Record of %d bytes does not fit a %d-byte slot"
-                             % (HEADER + n + TRAILER, len(self.b.buf)))
-        return crc32(self.b.mv[HEADER:HEADER + n])
+        n = self._body(t, extra, True)
+        return crc32(memoryview(self.buf)[HEADER:HEADER + n])
 
     def saved(self, t, extra=None):
         """Note table *t* (with *extra*) as what the store holds (after a
         boot-time load)."""
         self.fp = self.fingerprint(t, extra)
         self.ms = (t.clock.left_ms, t.shot.left_ms)
-
-    def due(self, t, extra=None):
-        """Should table *t* be written?"""
-        return self._due(self.fingerprint(t, extra), t)
 
     def _due(self, fp, t):
         if self.fp is None or fp != self.fp:
@@ -831,8 +561,8 @@ class Saver:
         fp = self.fingerprint(t, extra)
         if not self._due(fp, t):
             return 0
-        n = self.b.body(t, extra, False)
-        n = self.slots.save_buffer(self.b, n)
+        n = self._body(t, extra, False)  # first: it may grow self.buf
+        n = self.slots.write_frame(self.buf, n)
         self.fp = fp
         self.ms = (t.clock.left_ms, t.shot.left_ms)
         return n

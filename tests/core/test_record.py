@@ -492,23 +492,6 @@ def test_a_record_larger_than_a_slot_is_refused():
     assert slots.load() == {"small": 1}
 
 
-def test_changed_and_save_if_changed():
-    t = table("wph", dict(FOUR), button=4, levels=LEVELS)
-    store = MemoryStore(8192)
-    slots = record.Slots(store)
-    assert slots.changed(record.dump(t))
-    assert slots.save_if_changed(record.dump(t)) > 0
-    assert not slots.changed(record.dump(t))
-    assert slots.save_if_changed(record.dump(t)) == 0
-    do(t, "hand")
-    assert slots.changed(record.dump(t))
-    slots.save(record.dump(t))
-    boot = record.Slots(store)               # after a reboot: the loaded record counts
-    assert not boot.changed(record.dump(t))
-    t2, _ = record.load(boot.load())
-    assert t2.state() == t.state()
-
-
 def test_saver_writes_on_change_and_the_clock_every_slack():
     t = table("wph", dict(FOUR), button=4, levels=LEVELS)
     saver = record.Saver(record.Slots(MemoryStore(8192)), slack_ms=30000)

@@ -76,7 +76,9 @@ def _lines(port):
 
 def test_compact_all_steps_and_a_key_that_never_fires():
     keys, screen, port = Keys(), Screen(), Port()
-    nvm = bytearray(b"\xff" * 8192)
+    nvm = bytearray(8192)  # erased, in one 8 KiB block (bytes(...) * n first would be two)
+    for i in range(64, 8192):
+        nvm[i] = 0xFF
     nvm[0:64] = bytes(range(64))  # no record: slot A is tested, then restored
     t = selftest.SelfTest(BOARDS["compact"], keys, screen, nvm=nvm, port=port)
     port.inbox = b'{"selftest": "report"}\n'
