@@ -247,9 +247,18 @@ def dump(t, extra=None):
     ValueError when the table holds something this module cannot record.
     (The box writes the record without building it: ``Saver.offer``.)
     """
-    from .dumper import text
+    import sys
 
-    return json.loads(text(t, extra))
+    from . import dumper  # tests and tools: not kept (the box's Saver holds its own)
+
+    try:
+        return json.loads(dumper.text(t, extra))
+    finally:
+        sys.modules.pop("tableclock.dumper", None)
+        try:
+            delattr(sys.modules["tableclock"], "dumper")
+        except Exception:  # noqa: BLE001 -- a port that keeps no such attribute
+            pass
 
 
 def load(rec):
