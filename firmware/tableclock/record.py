@@ -458,7 +458,10 @@ class Slots:
 
         ValueError when the frame does not fit a slot (nothing written).
         """
-        body = payload(rec)
+        return self._save(payload(rec))
+
+    def _save(self, body):
+        """Write the payload bytes *body* framed into the other slot."""
         n = len(body)
         buf = bytearray(HEADER + n + TRAILER)
         buf[HEADER:HEADER + n] = body
