@@ -39,7 +39,7 @@ from tdhost import league as _league, store as _store
 # loading 500 events about 3 ms (bench/host_bench.py: CLI time against the log's length)
 EVERY = int(os.environ.get("TDHOST_CHECKPOINT_EVERY") or 500)
 KEEP = 2
-FORMAT = 1
+FORMAT = 2  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts)
 
 
 def _code():
@@ -60,7 +60,7 @@ _ENTRY = ("name", "member", "state", "seat", "entry", "stack", "dead_bb", "absen
           "deducted")
 # Tournament attributes kept as they are (JSON values: payloads or built from them)
 _PLAIN = ("number", "setup", "created", "players", "standby", "locks", "draw", "final",
-          "started_on_time", "busts", "offers", "ended", "hfh")
+          "started_on_time", "busts", "offers", "ended", "hfh", "money")
 NIGHT = _league.Tournament.NIGHT
 
 

@@ -251,3 +251,13 @@ def test_an_undo_between_two_checkpoints_is_not_brought_back(tmp_path, monkeypat
     finally:
         store.close()
     _check(db)
+
+
+def test_every_attribute_of_a_tournament_is_checkpointed():
+    """A Tournament attribute the checkpoint does not write is lost on every command after
+    the checkpoint (the money of a home game was: its prizes came back empty).  Every
+    attribute __init__ sets is written, or derived from what is (box, rules: the profile)."""
+    t = L.Tournament(1, {"profile": "lppl"}, "2026-12-01")
+    derived = {"box", "rules"}
+    written = set(C._PLAIN) | set(C.NIGHT) | {"started", "anchors", "tables_used"}
+    assert set(vars(t)) - derived == written
