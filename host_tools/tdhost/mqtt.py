@@ -26,13 +26,13 @@ queues: the network thread writes).  The SQLite store is only touched from
 the caller's thread.
 
 **Who is a box.**  A BoxLink is made only for a box id whose first frame
-checks out with that box's key (``box_keys=True``, what ``tdhost serve``
-uses: ``tableclock.protocol.box_key(event key, box id)``, so a frame on box
-X's topic is verified with X's key only; else the event key).  A box with
-another key is listed in ``foreign``, one with no key yet in ``unpaired``,
-one paired before each box had its own key (its frames check out with the
-event key itself) in ``pair_again`` and logged once: never linked.  A
-frame's ``from`` must be the box id of its topic (``mismatched``
+checks out with that box's key (``tableclock.protocol.box_key(event key, box
+id)``, the default: a frame on box X's topic is verified with X's key only;
+``box_keys=False``, only for boxes paired before 1.3: the shared event key).
+A box with another key is listed in ``foreign``, one with no key yet in
+``unpaired``, one paired before each box had its own key (its frames check
+out with the event key itself) in ``pair_again`` and logged once: never
+linked.  A frame's ``from`` must be the box id of its topic (``mismatched``
 otherwise: on a broker without an ACL any client could publish anywhere).
 Retained messages (a box's last status, its presence) are history: they go
 to ``statuses``/``presence``, never to a BoxLink.
@@ -169,13 +169,14 @@ class MqttHub:
     :param feed: what the host sends a box for its table (tdhost.usb.StaticFeed).
     :param on_event: called once per new box event (BoxLink's).
     :param clock: ms clock for the BoxLinks (default: monotonic ms).
-    :param box_keys: each box signs with its own key (``box_key``), not the event's.
+    :param box_keys: each box signs with its own key (``box_key``; the default: secure
+        by default), not the event's shared key (False: boxes paired before 1.3 only).
     :param client_id: default: the user name (brokers with logins demand it), else
         ``tdhost-<event>``.
     """
 
     def __init__(self, url, event, key, key_id, store, on_link=None, feed=None, on_event=None,
-                 clock=None, client_id=None, start=True, box_keys=False):
+                 clock=None, client_id=None, start=True, box_keys=True):
         self.host, self.port, self.user, self.password = parse_url(url)
         self.event = check_id("the MQTT event", event)
         self.key = key

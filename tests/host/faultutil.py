@@ -27,6 +27,7 @@ from vtime import App, Feed, V
 from faultproxy import FaultProxy
 from tableclock import record
 from tableclock.clocksync import ticks_diff
+from tableclock.protocol import BOX_KEYS, box_key
 from tableclock.table import Table
 from tcbox.link import LIVE, attach, tick
 from tcbox.mqtt_link import MASK, MqttLink, MqttPort
@@ -43,7 +44,12 @@ SETUP = {"profile": "lppl", "seats": 6, "players": {str(s): 3000 for s in range(
          "button": 1, "levels": LEVELS}
 NAMES = {"names": {str(s): "P%d" % s for s in range(1, 7)}}
 USERS = {"host": "host-secret", "tc-01": "pw-01", "tc-02": "pw-02"}
-PAIRING = {"key": KEY.hex(), "key_id": EVENT, "table": 4}
+PAIRING = {"key": KEY.hex(), "key_id": EVENT, "table": 4}  # over USB: the event key
+
+
+def wifi_pairing(box_id):
+    """A Wi-Fi pairing as ``tdhost pair --wifi-ssid`` leaves it: the box's own key."""
+    return {"key": box_key(KEY, box_id).hex(), "key_id": EVENT, "table": 4, "keys": BOX_KEYS}
 WRAP = 1 << 29
 TICKS0 = WRAP - 60000  # the boxes' ticks wrap a minute in
 REAL_S = 20.0  # the most one wait may take (real seconds)
@@ -114,7 +120,8 @@ class SimBox:
             return eid
 
         self.link.event = queued
-        self.link.restore(extra if extra is not None else {"b": 6, "t": 4, "p": PAIRING})
+        self.link.restore(extra if extra is not None else {"b": 6, "t": 4,
+                                                           "p": wifi_pairing(box_id)})
         self.app = App()
         attach(self.app, self.link)
         self.link.on_instruction = self._shown

@@ -20,7 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from vtime import App, Feed, V
 
 from faultproxy import DOWN, UP, publish_packet
-from tableclock.protocol import HOST, MAX_FRAME, ProtocolError, Sender, decode
+from tableclock.protocol import HOST, MAX_FRAME, ProtocolError, Sender, box_key, decode
 from tableclock.table import Table
 from tcbox.link import LIVE, OUTBOX_MAX, Link, tick
 from tdhost.pipe import Cable
@@ -43,9 +43,13 @@ def _rogue(rig):
     return c
 
 
+BOX_KEY = box_key(KEY, "tc-01")  # tc-01's own key: its Wi-Fi pairing
+
+
 def _signed(frame, to):
+    """Signed by tc-01 or by the host to it (with tc-01's key)."""
     try:
-        decode(frame, KEY, to)
+        decode(frame, BOX_KEY, to)
         return True
     except ProtocolError:
         return False

@@ -18,7 +18,7 @@ import pytest
 from faultutil import Broker, real_ms
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tableclock.protocol import Sender
+from tableclock.protocol import Sender, box_key
 from tableclock.table import Table
 from tcbox.link import DISCONNECTED, HELLO_SENT, LIVE, setup_of
 from tcbox.mqtt_link import UP, MqttLink, MqttPort
@@ -58,7 +58,9 @@ class Clock:
         return self.now
 
 
-def _box(broker, box_id="tc-01", key=KEY, password=None):
+def _box(broker, box_id="tc-01", key=None, password=None):
+    """A box paired for Wi-Fi: its own key (``box_key``) unless *key*."""
+    key = box_key(KEY, box_id) if key is None else key
     user, pw = broker.creds(box_id)
     port = MqttPort(socket, box_id, EVENT, "127.0.0.1", broker.port, user,
                     password if password is not None else pw, rand=lambda: 0, ticks=real_ms)
@@ -171,14 +173,15 @@ def test_network_frames_cannot_pair_a_box_or_speak_for_another_box(broker, tmp_p
     host = hub.client  # the host's own login (a second one would take its session over)
     try:
         assert _run(clock, [box], hub, lambda: box.state == LIVE)
-        tx = Sender(KEY, "host", 1)
+        tx = Sender(box_key(KEY, "tc-01"), "host", 1)
         pair = tx.encode({"kind": "pair", "key": OTHER_KEY.hex(), "key_id": "x", "table": 9},
                          "tc-01")
         host.publish("tc/%s/box/tc-01/in" % EVENT, pair, qos=1).wait_for_publish(5)
         assert _run(clock, [box], hub, lambda: port.refused_pairs == 1)
-        assert box.key == KEY and box.table_no == 4  # still the event's box at table 4
+        assert box.key == box_key(KEY, "tc-01") and box.table_no == 4  # still at table 4
         # a frame signed by tc-02 on tc-01's topic (no ACL on amqtt): not tc-01's
-        other = Sender(KEY, "tc-02", 1).encode({"kind": "hello", "fw": "0"}, "host")
+        other = Sender(box_key(KEY, "tc-02"), "tc-02", 1).encode({"kind": "hello", "fw": "0"},
+                                                                 "host")
         host.publish("tc/%s/box/tc-01/out" % EVENT, other, qos=1).wait_for_publish(5)
         assert _run(clock, [box], hub, lambda: hub.mismatched == 1)
         assert sorted(hub.links) == ["tc-01"]

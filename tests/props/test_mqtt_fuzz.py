@@ -29,7 +29,7 @@ from hypothesis import given, strategies as st
 
 import gen
 from faultproxy import encode_length, publish_packet
-from tableclock.protocol import HOST, KINDS, Sender
+from tableclock.protocol import HOST, KINDS, Sender, box_key
 from tableclock.table import Table
 from tcbox.mqtt_link import MqttLink, MqttPort
 from tdhost.mqtt import MqttHub
@@ -39,6 +39,7 @@ _ID = re.compile(r"[A-Za-z0-9._:-]{1,32}")
 KEY = bytes(range(32))
 OTHER = bytes(range(100, 132))
 BOX = "tc-01"
+BOX_KEY = box_key(KEY, BOX)  # its own key: a box paired for Wi-Fi (the hub's default)
 EVENT = "ev1"
 IN = "tc/%s/box/%s/in" % (EVENT, BOX)
 SETUP = {"profile": "lppl", "seats": 6, "players": {"1": 3000, "2": 3000, "3": 3000},
@@ -255,14 +256,15 @@ def host_payloads(draw, box):
     if k == 0:
         return draw(st.binary(max_size=200))
     kind = draw(st.sampled_from(["hello", "event", "status", "pong", "ping", "nope"]))
-    if k == 1:  # random contents, signed with the event key, from the topic's box
-        return _signed(KEY, kind, json.dumps(draw(junk_json)), sender=box, to=HOST)
+    if k == 1:  # random contents, signed with the topic's box's own key
+        return _signed(box_key(KEY, box), kind, json.dumps(draw(junk_json)), sender=box,
+                       to=HOST)
     if k == 2:  # a good hello (a BoxLink may be made), possibly from another box
         who = draw(st.sampled_from([box if _ID.fullmatch(box) else "tc-01", "tc-99"]))
-        return Sender(KEY, who, draw(st.integers(0, 5))).encode(
+        return Sender(box_key(KEY, who), who, draw(st.integers(0, 5))).encode(
             {"kind": "hello", "fw": "1", "table": 4, "key_id": EVENT, "nonce": "n1"}, HOST)
-    if k == 3:  # another key, or the unpaired one
-        return _signed(draw(st.sampled_from([OTHER, b"tableclock-unpaired-box-key-v1"])),
+    if k == 3:  # another key, the unpaired one, or the shared event key (pair again)
+        return _signed(draw(st.sampled_from([OTHER, b"tableclock-unpaired-box-key-v1", KEY])),
                        "hello", '{"fw":"1","key_id":"unpaired"}', sender=box, to=HOST)
     return b"x" * draw(st.sampled_from([4094, 4097, 9000]))
 
@@ -289,8 +291,8 @@ def test_the_hub_counts_each_kind_of_bad_message(tmp_path):
     h = _Hub(tmp_path / "h.sqlite")
     try:
         hub = h.hub
-        hello = Sender(KEY, BOX, 1).encode({"kind": "hello", "fw": "1", "table": 4,
-                                            "key_id": EVENT, "nonce": "n1"}, HOST)
+        hello = Sender(BOX_KEY, BOX, 1).encode({"kind": "hello", "fw": "1", "table": 4,
+                                                "key_id": EVENT, "nonce": "n1"}, HOST)
         hub._route("elsewhere/tc-01/out", hello, False)
         hub._route("tc/ev1/box/tc-01/out/more", hello, False)
         hub._route("tc/ev1/box/tc-02/out", hello, False)  # tc-01's frame on tc-02's topic
@@ -300,7 +302,7 @@ def test_the_hub_counts_each_kind_of_bad_message(tmp_path):
         hub._route("tc/ev1/box/tc-01/status", hello, True)  # retained: history only
         assert (hub.ignored, hub.mismatched, hub.too_large) == (2, 1, 1)
         assert list(hub.foreign) == [BOX] and hub.statuses[BOX] == hello and not hub.links
-        bad = _signed(KEY, "hello", '{"fw":1}', sender=BOX, to=HOST)  # signed, schema wrong
+        bad = _signed(BOX_KEY, "hello", '{"fw":1}', sender=BOX, to=HOST)  # signed, schema wrong
         hub._route("tc/ev1/box/tc-01/out", bad, False)
         assert hub.invalid == 1 and not hub.links
         hub._route("tc/ev1/box/tc-01/out", hello, False)
@@ -316,8 +318,8 @@ def test_random_payloads_on_a_linked_box_reach_its_boxlink_safely(tmp_path):
     h = _Hub(tmp_path / "h.sqlite")
     try:
         hub = h.hub
-        hello = Sender(KEY, BOX, 1).encode({"kind": "hello", "fw": "1", "table": 4,
-                                            "key_id": EVENT, "nonce": "n1"}, HOST)
+        hello = Sender(BOX_KEY, BOX, 1).encode({"kind": "hello", "fw": "1", "table": 4,
+                                                "key_id": EVENT, "nonce": "n1"}, HOST)
         hub._route("tc/ev1/box/tc-01/out", hello, False)
         rng = random.Random(7)
         for i in range(400):
