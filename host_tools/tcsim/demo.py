@@ -214,8 +214,11 @@ class Demo:
         users = {name: logins.new_password() for name in names.values()}
         users["host"] = logins.new_password()
         kind, why = _broker.choose(kind, len(names))
+        notes = self.live.wifi  # refused logins and boxes to pair again: the console
+        notes.tables.update({name: t for t, name in names.items()})
         self.broker = _broker.start_night(kind, users, listen, port,
-                                          os.path.join(self.workdir, "broker"))
+                                          os.path.join(self.workdir, "broker"),
+                                          on_refused=notes.refused)
         if why:
             self.lines.append(why)
         self.lines.append(_broker.broker_line(
@@ -237,7 +240,7 @@ class Demo:
             out[table] = b
         self.hub = MqttHub(self.broker.url_for("host"), KEY_ID, self.key, KEY_ID, self.store,
                            on_link=self._hub_link, clock=self.clock, start=False,
-                           box_keys=True)
+                           notes=notes)
         net.watch_hub(self.hub)
         self.hub.start()
         return out
@@ -248,8 +251,11 @@ class Demo:
 
     @property
     def transports(self):
-        """What serve polls: the room's stepper, and the hub on Wi-Fi."""
-        return [t for t in (self.stepper, self.hub) if t is not None]
+        """What serve polls: the room's stepper, and the hub on Wi-Fi (and Mosquitto:
+        its log's refused logins)."""
+        mosquitto = getattr(self, "broker", None)
+        mosquitto = mosquitto if hasattr(mosquitto, "poll") else None
+        return [t for t in (self.stepper, self.hub, mosquitto) if t is not None]
 
     @classmethod
     def build(cls, workdir, seed=7, speed=1.0, realtime=True, players=PLAYERS, dealers=True,

@@ -1,7 +1,7 @@
 """MQTT brokers for the Wi-Fi link (docs/mqtt.md, "Brokers").
 
     b = start_embedded(users={"host": hpw, "tc-01": pw1})   # amqtt in a background thread
-    hub = MqttHub(b.url_for("host"), "ev1", key, "ev1", store, box_keys=True)
+    hub = MqttHub(b.url_for("host"), "ev1", key, "ev1", store)
     b.stop()
 
     m = start_mosquitto(tmpdir, users={"host": hpw, "tc-01": pw1})   # Debian's Mosquitto
@@ -99,10 +99,11 @@ class Embedded:
     :ivar url: ``mqtt://HOST:PORT`` (anonymous).
     """
 
-    def __init__(self, host="127.0.0.1", port=0, users=None):
+    def __init__(self, host="127.0.0.1", port=0, users=None, on_refused=None):
         self.host = host
         self.port = port
         self.users = None if users is None else dict(users)
+        self.on_refused = on_refused  # (why, user, client id, address) of a refused login
         self.url = None
         self._loop = None
         self._broker = None
@@ -139,6 +140,9 @@ class Embedded:
 
         async def start():
             self._broker = Broker(self._config(), loop=loop)
+            if self.users is not None:  # tdhost.brokerauth.Guarded: refusals told
+                self._broker.users = self.users
+                self._broker.on_refused = self.on_refused
             await self._broker.start()
             server = self._broker._servers["default"].instance
             self.port = server.sockets[0].getsockname()[1]
@@ -211,18 +215,19 @@ class Embedded:
         self.stop()
 
 
-def start_embedded(port=0, host="127.0.0.1", users=None):
+def start_embedded(port=0, host="127.0.0.1", users=None, on_refused=None):
     """Start amqtt on *host*:*port* (0: a free port) in a background thread with
     *users* ``{name: password}`` and the ACL (None: open to anyone, for tests and
     the simulator only); returns the running ``Embedded`` (``.port``, ``.url``,
-    ``.url_for(user)``, ``.stop()``)."""
+    ``.url_for(user)``, ``.stop()``).  *on_refused(why, user, client id, address)*
+    hears each refused login (tdhost.brokerauth.refused_as; from the broker's thread)."""
     import logging
 
     # amqtt logs every connection at INFO and each refused client as an
     # exception; the host's own messages say what matters
     logging.getLogger("amqtt").setLevel(logging.ERROR)
     logging.getLogger("transitions").setLevel(logging.WARNING)
-    return Embedded(host, port, users).start()
+    return Embedded(host, port, users, on_refused).start()
 
 
 # -------------------------------------------------------------- Mosquitto
@@ -278,7 +283,7 @@ class Mosquitto:
     """
 
     def __init__(self, tmpdir, port=0, host="127.0.0.1", users=None, acl=None,
-                 binary=None):
+                 binary=None, on_refused=None):
         binary = binary or MOSQUITTO
         if not os.path.isfile(binary) or shutil.which(MOSQUITTO_PASSWD) is None:
             raise MosquittoMissing("Mosquitto is not installed (%s or %s missing; on Debian:"
@@ -293,6 +298,7 @@ class Mosquitto:
         self._log_at = 0
         self._last_from = None
         self._said = set()
+        self.on_refused = on_refused  # as Embedded's: why is "login" (Mosquitto's log says)
         self.url = _url(host, self.port)
         self.conf = os.path.join(self.dir, "mosquitto.conf")
         self._write()
@@ -332,6 +338,8 @@ class Mosquitto:
                 self._last_from = line.split("New connection from ", 1)[1].split(" on ")[0]
             elif line.endswith("disconnected, not authorised."):
                 ip = (self._last_from or "?").rsplit(":", 1)[0]
+                if self.on_refused is not None:
+                    self.on_refused("login", None, None, ip)
                 if ip not in self._said and len(self._said) < 1000:
                     self._said.add(ip)
                     log.warning("Mosquitto refused a login from %s: no user, an unknown user"
@@ -376,12 +384,13 @@ class Mosquitto:
         self.stop()
 
 
-def start_mosquitto(tmpdir, port=0, users=None, acl=None, host="127.0.0.1"):
+def start_mosquitto(tmpdir, port=0, users=None, acl=None, host="127.0.0.1", on_refused=None):
     """Run Mosquitto on *host*:*port* (0: a free port) with *users*
     ``{name: password}`` and *acl* (text; default ``default_acl()``), its
     files in *tmpdir*; returns the running ``Mosquitto``.  Raises
-    ``MosquittoMissing`` without the binary."""
-    return Mosquitto(tmpdir, port, host, users, acl).start()
+    ``MosquittoMissing`` without the binary.  *on_refused*: as start_embedded's,
+    called from ``poll`` (its log read)."""
+    return Mosquitto(tmpdir, port, host, users, acl, on_refused=on_refused).start()
 
 
 # ------------------------------------------------------------ the night's broker
@@ -417,10 +426,12 @@ def broker_line(host, port, kind, boxes):
         "" if boxes == 1 else "es")
 
 
-def start_night(kind, users, host="0.0.0.0", port=1883, tmpdir=None):
+def start_night(kind, users, host="0.0.0.0", port=1883, tmpdir=None, on_refused=None):
     """The broker of a Wi-Fi night (``tdhost serve --wifi``): *kind* embedded or
     mosquitto, *users* ``{name: password}`` (``host`` and every paired box), on
-    *host*:*port*; Mosquitto's files in *tmpdir* (a private folder)."""
+    *host*:*port*; Mosquitto's files in *tmpdir* (a private folder); *on_refused*
+    hears each refused login (the console's Wi-Fi notes)."""
     if kind == "mosquitto":
-        return start_mosquitto(tmpdir, port=port, users=users, host=host)
-    return start_embedded(port=port, host=host, users=users)
+        return start_mosquitto(tmpdir, port=port, users=users, host=host,
+                               on_refused=on_refused)
+    return start_embedded(port=port, host=host, users=users, on_refused=on_refused)

@@ -15,8 +15,9 @@
   closing the connection of a session taken over (0.12.1 leaves it open and
   dead: the box or host on it would never hear again).
 
-A refused login is logged once per user and reason on ``tdhost.broker`` in plain
-words (the console shows it).
+A refused login is logged once per user and reason on ``tdhost.broker`` (serve's
+terminal) and told to ``Guarded.on_refused`` (the TD console's Wi-Fi notes,
+tdhost.wifinotes).
 """
 
 import asyncio
@@ -45,21 +46,37 @@ def _text(v):
     return v.decode("utf-8", "replace") if isinstance(v, (bytes, bytearray)) else v
 
 
-def refusal(users, session):
-    """Why *session*'s CONNECT is refused (a sentence), or None when it may log in."""
+def refused_as(users, session):
+    """(why, user, client id) when *session*'s CONNECT is refused, else None; *why*:
+    ``anonymous``, ``unknown`` (no such user), ``password`` or ``client_id`` (not its
+    user name) -- tdhost.wifinotes words them for the console."""
     user = _text(session.username)
     if not user:
-        return "a client without a user name (anonymous clients are refused)"
+        return ("anonymous", None, session.client_id)
     want = users.get(user)
     if want is None:
+        return ("unknown", user, session.client_id)
+    if not hmac.compare_digest(str(_text(session.password) or "").encode(), want.encode()):
+        return ("password", user, session.client_id)
+    if session.client_id != user:
+        return ("client_id", user, session.client_id)
+    return None
+
+
+def refusal(users, session):
+    """Why *session*'s CONNECT is refused (a sentence), or None when it may log in."""
+    r = refused_as(users, session)
+    if r is None:
+        return None
+    why, user, cid = r
+    if why == "anonymous":
+        return "a client without a user name (anonymous clients are refused)"
+    if why == "unknown":
         return ("user %s, which is no paired box of this event (a box paired before each"
                 " box had its own login must be paired again: tdhost pair)" % user)
-    if not hmac.compare_digest(str(_text(session.password) or "").encode(), want.encode()):
+    if why == "password":
         return "user %s with a wrong password" % user
-    if session.client_id != user:
-        return "user %s claiming client id %s (a client's id must be its user name)" % (
-            user, session.client_id)
-    return None
+    return "user %s claiming client id %s (a client's id must be its user name)" % (user, cid)
 
 
 class Logins(BaseAuthPlugin):
@@ -124,6 +141,7 @@ class Guarded(Broker):
                                                          port=remote_port), exc))
             raise
         if not await self._authenticate(client_session, None):
+            self._tell(client_session)
             # refused: a client id of its own, so no session of a box or the host is
             # dropped or taken over; the CONNACK then says "not authorized"
             client_session.client_id = REFUSED + gen_client_id()
@@ -149,6 +167,18 @@ class Guarded(Broker):
         if client_session.keep_alive > 0 and isinstance(delay, int):
             client_session.keep_alive += delay
         return handler, client_session
+
+    def _tell(self, session):
+        """A refused login to ``on_refused(why, user, client id, address)`` (set by
+        tdhost.broker.Embedded: the console's Wi-Fi notes)."""
+        hook = getattr(self, "on_refused", None)
+        r = refused_as(getattr(self, "users", None) or {}, session)
+        if hook is None or r is None:
+            return
+        try:
+            hook(r[0], r[1], r[2], session.remote_address)
+        except Exception:  # noqa: BLE001 -- a note never stops the broker
+            log.exception("telling a refused login")
 
     async def _close_old(self, client_id):
         old = self._sessions.get(client_id)

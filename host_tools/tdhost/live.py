@@ -63,6 +63,7 @@ from tdhost import (
     logcache as _logcache,
     store as _store,
     tfile,
+    wifinotes as _wifinotes,
 )
 from tdhost.league import Refused
 
@@ -134,6 +135,8 @@ class Live:
         self.td_serial = 0
         self.now = self.clock()
         self._started = self.now
+        self.wifi = _wifinotes.WifiNotes(clock=self.clock)  # refused logins, pair again
+        self._wifi_rev = 0
         self.cache = _logcache.LeagueCache()
         try:
             self._reload()
@@ -336,6 +339,9 @@ class Live:
         """One bounded step (module notes); never blocks, never raises for a box's sake."""
         self.now = self.clock() if now is None else now
         self._external()
+        if self.wifi.rev != self._wifi_rev:  # the broker's thread told of a refusal
+            self._wifi_rev = self.wifi.rev
+            self._touch()
         for lk in list(self.links):
             try:
                 lk.poll()

@@ -207,4 +207,5 @@ def snapshot(live, now):
         "log": log,
         "undo": undo,
         "redo": redo,
+        "wifi": live.wifi.view(),
     }

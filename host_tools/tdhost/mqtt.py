@@ -31,9 +31,10 @@ id)``, the default: a frame on box X's topic is verified with X's key only;
 ``box_keys=False``, only for boxes paired before 1.3: the shared event key).
 A box with another key is listed in ``foreign``, one with no key yet in
 ``unpaired``, one paired before each box had its own key (its frames check
-out with the event key itself) in ``pair_again`` and logged once: never
-linked.  A frame's ``from`` must be the box id of its topic (``mismatched``
-otherwise: on a broker without an ACL any client could publish anywhere).
+out with the event key itself) in ``pair_again``, logged once and told to
+``notes`` (the console): never linked.  A frame's ``from`` must be the box
+id of its topic (``mismatched`` otherwise: on a broker without an ACL any
+client could publish anywhere).
 Retained messages (a box's last status, its presence) are history: they go
 to ``statuses``/``presence``, never to a BoxLink.
 """
@@ -171,12 +172,14 @@ class MqttHub:
     :param clock: ms clock for the BoxLinks (default: monotonic ms).
     :param box_keys: each box signs with its own key (``box_key``; the default: secure
         by default), not the event's shared key (False: boxes paired before 1.3 only).
+    :param notes: a tdhost.wifinotes.WifiNotes told of each box to pair again (the
+        console shows it).
     :param client_id: default: the user name (brokers with logins demand it), else
         ``tdhost-<event>``.
     """
 
     def __init__(self, url, event, key, key_id, store, on_link=None, feed=None, on_event=None,
-                 clock=None, client_id=None, start=True, box_keys=True):
+                 clock=None, client_id=None, start=True, box_keys=True, notes=None):
         self.host, self.port, self.user, self.password = parse_url(url)
         self.event = check_id("the MQTT event", event)
         self.key = key
@@ -193,6 +196,7 @@ class MqttHub:
         self.statuses = {}  # box id: its retained status frame (history, unverified)
         self.box_keys = box_keys
         self.pair_again = {}  # box id: what its frame claims (signed with the event key)
+        self.notes = notes
         self.connected = False
         self.error = None  # why the broker refused or dropped the hub, if it did
         self.connects = 0
@@ -365,6 +369,8 @@ class MqttHub:
                 continue
             if keep is self.pair_again and box not in keep:
                 log.warning(PAIR_AGAIN, box, msg.get("table"))
+                if self.notes is not None:
+                    self.notes.pair_again(box, msg.get("table"))
             _keep(keep, box, msg)
             return
         _keep(self.foreign, box, peek(line))

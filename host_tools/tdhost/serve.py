@@ -125,10 +125,11 @@ class Stop:
         return False
 
 
-def start_broker(boxes, kind, listen, port, closers, lines, transports, fail):
+def start_broker(boxes, kind, listen, port, closers, lines, transports, fail, notes=None):
     """``--wifi``: the broker (tdhost.broker.start_night) with the host's login (a new
     random password) and every paired box's; its line for the console in *lines*, its
-    stop in *closers*.  Returns the host's URL."""
+    stop in *closers*; its refused logins to *notes* (tdhost.wifinotes: the TD console).
+    Returns the host's URL."""
     from tdhost import broker as _broker, logins
     from tdhost.usb_cli import this_address
 
@@ -139,8 +140,12 @@ def start_broker(boxes, kind, listen, port, closers, lines, transports, fail):
     users[HOST_USER] = logins.new_password()
     tmp = tempfile.mkdtemp(prefix="tdhost-broker-")  # private (0700): passwords, ACL
     closers.append(lambda: shutil.rmtree(tmp, ignore_errors=True))
+    on_refused = None
+    if notes is not None:
+        notes.tables.update({b: v.get("table") for b, v in boxes.items()})
+        on_refused = notes.refused
     try:
-        b = _broker.start_night(kind, users, listen, port, tmp)
+        b = _broker.start_night(kind, users, listen, port, tmp, on_refused=on_refused)
     except _broker.BrokerError as err:
         fail("serve", "the %s broker cannot start on %s:%d: %s." % (
             "Mosquitto" if kind == "mosquitto" else "embedded", listen, port,
@@ -312,13 +317,13 @@ def register(cli, fail):
                 lines.append("Boxes on USB: %s." % dev)
             if wifi and not demo:
                 mqtt_url = start_broker(boxes, broker_kind, broker_listen, broker_port, closers,
-                                        lines, transports, fail)
+                                        lines, transports, fail, notes=live.wifi)
             if mqtt_url:
                 try:
                     hub = mqtt_hub(mqtt_url, mqtt_event or key_id, key, key_id, store,
                                    live.add_link, live.clock)
                     if hub is not None:
-                        hub.box_keys = True  # boxes paired for Wi-Fi sign with their own keys
+                        hub.notes = live.wifi  # boxes to pair again: in the console
                 except (ValueError, OSError) as err:  # a bad URL or event name
                     fail("serve", "--mqtt: %s." % str(err).rstrip("."))
                 if hub is None:

@@ -11,7 +11,7 @@ from tdhost.league import Refused
 KEYS = {"event", "tournament", "now_ms", "clock", "players", "tables", "pending", "moves",
         "broken", "final_table", "hand_for_hand", "hand_for_hand_waiting", "registration",
         "standby", "results", "leaderboard", "log", "hand_for_hand_text", "undo", "redo",
-        "schedule", "money"}
+        "schedule", "money", "wifi"}
 CLOCK = {"level_index", "level", "sb", "bb", "ante", "is_break", "ms_left", "paused", "next",
          "break_in_ms", "colour_up"}
 TABLE = {"table", "box", "link", "last_contact_ms", "hand", "button", "sb", "bb", "broken",
@@ -24,6 +24,7 @@ def _check(snap):
     assert set(snap) == KEYS and set(snap["clock"]) == CLOCK
     assert all(set(t) == TABLE for t in snap["tables"])
     assert all(set(p) == PENDING for p in snap["pending"])
+    assert all(set(w) == {"text", "at_ms", "times"} for w in snap["wifi"])
     assert json.loads(json.dumps(snap)) == snap
     return snap
 

@@ -26,6 +26,7 @@ from tcbox.mqtt_link import MqttLink, MqttPort
 from tdhost.broker import MosquittoMissing, start_embedded, start_mosquitto
 from tdhost.mqtt import MqttHub
 from tdhost.usb import HostStore, StaticFeed
+from tdhost.wifinotes import WifiNotes
 
 KEY = bytes(range(32))
 EVENT = "ev1"
@@ -47,18 +48,18 @@ class Night:
     def __init__(self, kind, tmp_path):
         self.kind = kind
         self.tmp = tmp_path
+        self.notes = WifiNotes(tables={"tc-01": 1, "tc-02": 2, "tc-09": 9})  # the console's
         self.broker = self._start(0)
         self.store = HostStore(str(tmp_path / "host.sqlite"))
         self.applied = []
         self.hub = MqttHub(self.broker.url_for("host"), EVENT, KEY, EVENT, self.store,
-                           feed=FEED, on_event=self.applied.append, clock=real_ms,
-                           box_keys=True)
+                           feed=FEED, on_event=self.applied.append, clock=real_ms)
         self.boxes = [self._box("tc-01", 1), self._box("tc-02", 2)]
 
     def _start(self, port):
         if self.kind == "amqtt":
-            return start_embedded(port=port, users=USERS)
-        return start_mosquitto(self.tmp, port=port, users=USERS)
+            return start_embedded(port=port, users=USERS, on_refused=self.notes.refused)
+        return start_mosquitto(self.tmp, port=port, users=USERS, on_refused=self.notes.refused)
 
     def _box(self, bid, table):
         port = MqttPort(socket, bid, EVENT, "127.0.0.1", self.broker.port, bid, USERS[bid],
@@ -206,6 +207,31 @@ def test_each_refusal_is_said_once_in_the_console(night, caplog):
                         " again: tdhost pair) or a wrong password."]
 
 
+def test_each_refusal_reaches_the_console_in_plain_words(night):
+    """tdhost serve gives the broker the console's Wi-Fi notes (Live.wifi: the snapshot's
+    ``wifi``): one line per refusal, the same one counted, the newest first."""
+    for cid, user, pw in (("anyone", None, None), ("tc-01", "tc-01", "wrong"),
+                          ("tc-77", "tc-77", "guess"), ("tc-01", "tc-09", USERS["tc-09"]),
+                          ("tc-01", "tc-01", "wrong")):
+        Intruder(night, cid, user, pw).leave()
+    at = " from 127.0.0.1"
+    if night.kind == "amqtt":
+        want = [("Refused: a login for table 1's box with a wrong password" + at, 2),
+                ("Refused: table 9's box's login" + at + " posing as table 1's box", 1),
+                ("Refused: a login as an unknown box" + at + " (a box paired before each box"
+                 " had its own login must be paired again: tdhost pair)", 1),
+                ("Refused: a login without a name" + at + " (only paired boxes may log in)", 1)]
+    else:  # Mosquitto's log says neither the user nor why; tc-09 is admitted (its own id)
+        want = [("Refused: a login" + at + " without a name, as an unknown box or with a"
+                 " wrong password", 4)]
+
+    def said():
+        return [(w["text"], w["times"]) for w in night.notes.view()]
+
+    assert night.run(lambda: said() == want, 5.0), said()
+    _stays_live(night)
+
+
 def test_a_box_login_reads_and_writes_only_its_own_topics(night):
     i = Intruder(night, "tc-09", "tc-09", USERS["tc-09"])
     assert i.admitted
@@ -282,8 +308,9 @@ def test_a_frame_signed_with_one_box_key_on_another_box_topic_is_refused(tmp_pat
     b = start_embedded()  # open: anyone may publish anywhere
     store = HostStore(str(tmp_path / "h.sqlite"))
     applied = []
+    notes = WifiNotes()  # the console's (tdhost serve gives the hub Live.wifi)
     hub = MqttHub(b.url, EVENT, KEY, EVENT, store, feed=FEED, on_event=applied.append,
-                  clock=real_ms, box_keys=True)
+                  clock=real_ms, notes=notes)  # per-box keys: the default
     port = MqttPort(socket, "tc-01", EVENT, "127.0.0.1", b.port, rand=lambda: 0, ticks=real_ms)
     box = MqttLink(port, "tc-01", Table(SETUP), key=box_key(KEY, "tc-01"), key_id=EVENT)
     box.restore(None)
@@ -319,6 +346,9 @@ def test_a_frame_signed_with_one_box_key_on_another_box_topic_is_refused(tmp_pat
             hello, "host"))
         assert run(lambda: "tc-02" in hub.pair_again)
         assert "tc-02" not in hub.links
+        assert [w["text"] for w in notes.view()] == [
+            "Table 2's box was paired before each box had its own key: pair it again"
+            " (tdhost pair PORT --table 2 --key-file ... --wifi-ssid ...)"]
         assert run(lambda: box.state == LIVE and link.state == "live")
     finally:
         rogue.loop_stop()

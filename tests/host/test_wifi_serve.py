@@ -52,12 +52,19 @@ def test_the_demo_on_wifi_has_three_live_boxes_and_refuses_strangers(tmp_path):
             time.sleep(0.02)
         assert live(), [lk.state for lk in demo.live.links]
         assert sorted(demo.hub.links) == ["tc-01", "tc-02", "tc-03"]
+        assert demo.live.snapshot()["wifi"] == []
+        version = demo.live.version
         assert _connack(demo.broker.port, "x").is_failure  # anonymous
         assert _connack(demo.broker.port, "tc-01", "tc-01", "guess").is_failure
         for _ in range(50):
             poll()
             time.sleep(0.02)
         assert live() and demo.hub.connects == 1
+        # each refusal in the console's snapshot, in plain words, the newest first
+        assert [w["text"] for w in demo.live.snapshot()["wifi"]] == [
+            "Refused: a login for table 1's box with a wrong password from 127.0.0.1",
+            "Refused: a login without a name from 127.0.0.1 (only paired boxes may log in)"]
+        assert demo.live.version > version  # the console's pages redraw
     finally:
         demo.close()
 
@@ -72,9 +79,9 @@ def test_serve_wifi_starts_the_broker_with_the_paired_boxes(tmp_path, monkeypatc
     started = {}
     real = _broker.start_night
 
-    def spy(kind, users, host, port, tmpdir):
-        started.update(kind=kind, users=dict(users), host=host)
-        return real(kind, users, "127.0.0.1", 0, tmpdir)
+    def spy(kind, users, host, port, tmpdir, on_refused=None):
+        started.update(kind=kind, users=dict(users), host=host, on_refused=on_refused)
+        return real(kind, users, "127.0.0.1", 0, tmpdir, on_refused=on_refused)
 
     monkeypatch.setattr(_broker, "start_night", spy)
     r = CliRunner().invoke(cli, ["new", "docs/examples/lppl.toml", "--db", db])
@@ -85,6 +92,7 @@ def test_serve_wifi_starts_the_broker_with_the_paired_boxes(tmp_path, monkeypatc
     assert "Broker: mqtt://192.168.1.10:" in r.output  # the address the boxes were paired with
     assert started["kind"] == "embedded" and started["host"] == "0.0.0.0"
     assert started["users"]["tc-01"] == "pw-1" and len(started["users"]["host"]) == 24
+    assert started["on_refused"] is not None  # refused logins: to the console's notes
     r = CliRunner().invoke(cli, ["serve", "--wifi", "--mqtt", "mqtt://x", "--key-file", keyf,
                                  "--db", db])
     assert r.exit_code == 2 and "give one of them" in r.output

@@ -74,6 +74,7 @@ class FakeLive:
         self._rng = random.Random(seed)
         self.version = 1
         self.links = links or {1: "live", 2: "live", 3: "configured"}
+        self.wifi = []  # the Wi-Fi notes: [{"text", "at_ms", "times"}], newest first
         now = self._clock()
         names = NAMES[:players]
         s = {
@@ -205,6 +206,7 @@ class FakeLive:
             "results": [dict(r, tied=False, prize=paid.get(r["place"])) for r in s["results"]],
             "leaderboard": self._leaderboard(),
             "log": [dict(e) for e in self.log[-50:]],
+            "wifi": [dict(w) for w in self.wifi],
         }
 
     def _money_view(self):

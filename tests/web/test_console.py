@@ -472,6 +472,40 @@ def test_the_final_table_shows_every_finalists_stack(browser, tmp_path):
         assert js_errors(page) == []
 
 
+# ---------------------------------------------------------------------- Wi-Fi notes
+
+def test_refused_logins_and_boxes_to_pair_again_show_in_plain_words(browser, tmp_path):
+    """What the broker refused and the boxes to pair again reach the console (docs/mqtt.md
+    "Threats"): one line each in plain words, the same one counted, the newest five."""
+    with console(browser, tmp_path) as (night, web, page):
+        assert not page.is_visible("#wifi-card")  # nothing to say: no card
+        notes = night.live.wifi
+        notes.tables["tc-3f2a9c01abcd"] = 4
+        notes.refused("password", "tc-3f2a9c01abcd", "tc-3f2a9c01abcd", "192.168.1.23")
+        notes.pair_again("tc-05", 2)
+        notes.refused("password", "tc-3f2a9c01abcd", "tc-3f2a9c01abcd", "192.168.1.23")
+        night.advance(200)
+        wait_visible(page, "#wifi-card")
+        wait_text(page, "#wifi", "(2 times)")
+        lines = page.locator("#wifi li").all_inner_texts()
+        assert len(lines) == 2, lines
+        assert lines[0].startswith("Refused: a login for table 4's box with a wrong password"
+                                   " from 192.168.1.23 (2 times)"), lines
+        assert lines[1].startswith("Table 2's box was paired before each box had its own key:"
+                                   " pair it again (tdhost pair PORT --table 2"), lines
+        assert re.search(r"(now|ago)$", lines[0]), lines
+        for i in range(6):
+            notes.refused("anonymous", None, "x", "10.0.0.%d" % i)
+        night.advance(200)
+        wait_text(page, "#wifi", "10.0.0.5")
+        lines = page.locator("#wifi li").all_inner_texts()
+        assert len(lines) == 5 and lines[0].startswith(
+            "Refused: a login without a name from 10.0.0.5"), lines
+        assert not any("10.0.0.0" in x or "table 4" in x for x in lines)  # the oldest went
+        assert not re.search(r"client_id|anonymous|\bNone\b", "\n".join(lines))
+        assert js_errors(page) == []
+
+
 def results_table(page):
     """The console's results: the headings shown, then each row's cells."""
     heads = page.locator("#results thead th:visible").all_inner_texts()

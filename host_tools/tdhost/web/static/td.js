@@ -1,10 +1,11 @@
 // The TD console (docs/web.md): every table with its seats and box link, the instructions
-// in words, registration, standby, bust entry, the clock, results, league and the log with
-// the TD's own undo and redo. Every button is one action of the host (POST /api/act/NAME
-// with JSON); the page redraws from the snapshot the host sends after it (Server-Sent
-// Events). Nothing acts on a key alone: no keyboard shortcuts, and a button clicked with the
-// mouse gives the focus back, so typing afterwards presses nothing. Room-wide and
-// destructive actions ask first in a dialog that says what will happen (docs/web.md §4).
+// in words, the Wi-Fi notes (refused logins, boxes to pair again), registration, standby,
+// bust entry, the clock, results, league and the log with the TD's own undo and redo.
+// Every button is one action of the host (POST /api/act/NAME with JSON); the page redraws
+// from the snapshot the host sends after it (Server-Sent Events). Nothing acts on a key
+// alone: no keyboard shortcuts, and a button clicked with the mouse gives the focus back,
+// so typing afterwards presses nothing. Room-wide and destructive actions ask first in a
+// dialog that says what will happen (docs/web.md §4).
 "use strict";
 
 (function () {
@@ -311,6 +312,12 @@
       el("li", {}, el("b", {text: m.player}), ": " + seatWords(m.from) + " → " +
         seatWords(m.to) + " ", el("span", {class: "age", "data-at": m.at_ms}))));
     $("moves-none").hidden = (s.moves || []).length !== 0;
+    // refused broker logins and boxes to pair again (docs/web.md §4), newest first
+    const wifi = s.wifi || [];
+    $("wifi-card").hidden = wifi.length === 0;
+    TC.fill($("wifi"), wifi.map((w) => el("li", {},
+      w.text + (w.times > 1 ? " (" + w.times + " times)" : "") + " ",
+      el("span", {class: "age", "data-at": w.at_ms}))));
     const out = (s.results || []).filter((x) => x.place !== null); // the players still in: no place
     $("results-none").hidden = out.length !== 0;
     $("results").hidden = out.length === 0;
@@ -343,7 +350,7 @@
       const at = a.dataset.contact;
       a.textContent = at === "" ? "never heard" : "heard " + TC.age(now - Number(at)) + (TC.age(now - Number(at)) === "now" ? "" : " ago");
     }
-    for (const a of document.querySelectorAll("#moves .age")) {
+    for (const a of document.querySelectorAll("#moves .age, #wifi .age")) {
       const x = TC.age(now - Number(a.dataset.at));
       a.textContent = x === "now" ? x : x + " ago";
     }
