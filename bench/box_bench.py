@@ -161,7 +161,10 @@ def _labels(screen):
     g, slots, menu, pairs = screen.pages[screen.page]
     out = {}
     extra = [] if menu is None else list(menu.lines) + [menu.count]
-    for s in [sl for sl, _k in slots] + extra:
+    # the clock is two labels, its minutes and its seconds (tcbox/screen.py
+    # _Clock): each counts on its own, as displayio redraws each on its own
+    clocks = [sl.tail for sl, _k in slots if hasattr(sl, "tail")]
+    for s in [sl for sl, _k in slots] + clocks + extra:
         lab = s.label
         shown = (lab.text, lab.color, lab.background_color, s.scale)
         out[s] = (shown, _rect(s) if lab.text else None)
@@ -245,8 +248,9 @@ def idle_redraw(board: str) -> dict:
                 "labels_changed": len(changed),
                 "updates_changing": sum(1 for n in counts if n),
                 "label_px": label_px,
-                "time_label_px": _area(_rect(ts)),
-                "time_changed": ts in changed,
+                # the clock's whole rectangle, "12:05" (its two labels)
+                "time_label_px": _area(_cover(_rect(ts), _rect(ts.tail))),
+                "time_changed": ts in changed or ts.tail in changed,
                 "displayio_px": pushed,
                 "displayio_union_px": len(union),
                 "frame_diff_px": diff_px,

@@ -60,7 +60,7 @@ from . import VERSION, orders
 from .menu import MAIN, Menu
 from .presses import Presses, ticks_diff
 from .ring import colours
-from .view import called_off, done_text, fields, instruction_text, mmss, move_text
+from .view import called_off, done_text, fields, instruction_text, move_text
 
 SAVE_EVERY_S = 30  # a running clock is saved this often (seconds shown)
 ACKS_KEPT = 32  # confirmed instruction ids remembered (docs/protocol.md: the last 32)
@@ -156,7 +156,7 @@ class App:
             s = self.table.clock.seconds_left()
             if s != self.shown_s:
                 self.second(s)
-                self.fields["time"] = mmss(s)
+                self.fields["time"] = s  # an int: the screen picks its digits' strings
                 self.screen.update(self.fields)
             if shot is not None and shot != self.shown_shot:
                 self.shot_second(shot)  # a called clock counts down on screen, and beeps

@@ -287,6 +287,121 @@ class _Slot:
         return len(text) * CW * self.top
 
 
+# The clock's texts, picked, never built, for a new second (issue #20: building
+# "12:05" with its format tuple allocated 96 B every second shown).  Literal
+# strings are interned in the .mpy (qstrs), so these tuples hold no string
+# objects: about 1 KB for the pair, and 0 B a second.
+SECONDS = (
+    "00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12", "13",
+    "14", "15", "16", "17", "18", "19", "20", "21", "22", "23", "24", "25", "26", "27",
+    "28", "29", "30", "31", "32", "33", "34", "35", "36", "37", "38", "39", "40", "41",
+    "42", "43", "44", "45", "46", "47", "48", "49", "50", "51", "52", "53", "54", "55",
+    "56", "57", "58", "59",
+)
+MINUTES = (  # the minutes with their colon; an hour or more is formatted (_Clock)
+    "0:", "1:", "2:", "3:", "4:", "5:", "6:", "7:", "8:", "9:", "10:", "11:", "12:", "13:",
+    "14:", "15:", "16:", "17:", "18:", "19:", "20:", "21:", "22:", "23:", "24:", "25:",
+    "26:", "27:", "28:", "29:", "30:", "31:", "32:", "33:", "34:", "35:", "36:", "37:",
+    "38:", "39:", "40:", "41:", "42:", "43:", "44:", "45:", "46:", "47:", "48:", "49:",
+    "50:", "51:", "52:", "53:", "54:", "55:", "56:", "57:", "58:", "59:",
+)
+
+
+class _Clock:
+    """The clock's digits (field ``time``: seconds left, an int) as two
+    labels side by side: the minutes with their colon ("12:") and the
+    seconds ("05"), each picked from SECONDS / MINUTES, so a new second
+    sets one label's text to a string that already exists and allocates
+    nothing.  Placed where one label showing "12:05" would put its glyphs
+    (the font is monospaced): the same pixels.  From an hour up the
+    minutes label is formatted ("1:02:"), once a minute.
+
+    ``label`` is the minutes' label and ``tail`` the seconds' (a _Slot each,
+    for the bench and the tests); ``text`` is what the two show together.
+    """
+
+    def __init__(self, group, x, y, w, h, top, colour, align=LEFT):
+        self.head = _Slot(group, x, y, w, h, top, colour)
+        self.tail = _Slot(group, x, y, w, h, top, colour)
+        self.label = self.head.label
+        self.x = x
+        self.y = y
+        self.w = w
+        self.h = self.h0 = h
+        self.top = top
+        self.align = align
+        self.scale = top
+        self.colour = colour
+        self.background = None
+        self.items = False
+        self.minutes = -1  # the minutes shown (-1: none yet)
+        self.n = 0  # characters shown
+        self.want = 0
+        self.want_c = colour
+        self.want_b = None
+        self.want_w = 0
+
+    @property
+    def text(self):
+        """"12:05": what the two labels show (for the tests; allocates)."""
+        return self.head.text + self.tail.text
+
+    @text.setter
+    def text(self, value):  # Screen._want's "fit it again": the next show places
+        self.n = 0
+        self.minutes = -1
+
+    def natural(self, text):
+        return len(text) * CW * self.top
+
+    def show(self, seconds, colour=None, background=None, w=0):
+        """Show *seconds* (left, an int); the number of labels changed."""
+        s = seconds if seconds > 0 else 0
+        m = s // 60  # not divmod: its tuple is 32 B every second (issue #20)
+        s -= 60 * m
+        changed = 0
+        if colour is not None and colour != self.colour:
+            self.colour = colour
+            self.head.label.color = colour
+            self.tail.label.color = colour
+            changed = 2
+        if m != self.minutes:
+            self.minutes = m
+            head = MINUTES[m] if m < 60 else "%d:%02d:" % (m // 60, m % 60)
+            if head != self.head.text:
+                self.head.text = head
+                self.head.label.text = head
+                changed += 1
+            if len(head) + 2 != self.n:
+                self.n = len(head) + 2
+                self._place()
+        tail = SECONDS[s]
+        if tail is not self.tail.text:
+            self.tail.text = tail
+            self.tail.label.text = tail
+            changed += 1
+        return 2 if changed > 2 else changed
+
+    def _place(self):
+        """The largest scale at which the text fits (as _fit), centred
+        vertically; the seconds right after the minutes."""
+        sc = self.top
+        while sc > 1 and self.n * CW * sc > self.w:
+            sc -= 1
+        self.scale = sc
+        self.head.scale = self.tail.scale = sc
+        self.head.label.scale = sc
+        self.tail.label.scale = sc
+        dy = (self.h - CH * sc) // 2
+        if dy < 0:
+            dy = 0
+        x = self.x
+        if self.align == CENTRE:
+            x = self.x + self.w // 2 - self.n * CW * sc // 2
+        y = self.y + dy
+        self.head.label.anchored_position = (x, y)
+        self.tail.label.anchored_position = (x + (self.n - 2) * CW * sc, y)
+
 def _share(left, right, total, gap):
     """Split a row of *total* px between two slots by what they show now:
     one alone gets it all; both get their full size when that fits; else
@@ -481,11 +596,11 @@ class Screen:
             rows = 6
         gap = 2 + (H - fixed - T * CH - (rows - 3) * line) // 4
         g = self._page()
-        sl = []
+        sl = []  # type: list  # (slot or clock, field)
         pairs = []
         y = 0
         tw = 5 * CW * T + m
-        sl.append((_Slot(g, m, y, tw, T * CH, T, WHITE), "time"))
+        sl.append((_Clock(g, m, y, tw, T * CH, T, WHITE), "time"))
         sl.append((_Slot(g, m + tw + m, y, W - tw - 3 * m, T * CH, T, YELLOW, RIGHT, pad=1),
                    "blinds"))
         y += T * CH + gap
@@ -532,10 +647,10 @@ class Screen:
         spare = H - (R + 8) * CH
         gap = spare // 3 if spare > 0 else 0
         g = self._page()
-        sl = []
+        sl = []  # type: list  # (slot or clock, field)
         pairs = []
         tw = 5 * CW * R + m
-        sl.append((_Slot(g, m, 0, tw, R * CH, R, WHITE), "time"))
+        sl.append((_Clock(g, m, 0, tw, R * CH, R, WHITE), "time"))
         sl.append((_Slot(g, tw + 2 * m, 0, W - tw - 3 * m, R * CH, R, YELLOW, RIGHT, pad=1),
                    "blinds"))
         y = R * CH + gap
@@ -571,7 +686,7 @@ class Screen:
         sl = []
         pairs = []
         tw = 5 * CW * R + m
-        sl.append((_Slot(g, m, 0, tw, R * CH, R, WHITE), "time"))
+        sl.append((_Clock(g, m, 0, tw, R * CH, R, WHITE), "time"))
         sl.append((_Slot(g, tw + 2 * m, 0, W - tw - 3 * m, R * CH, R, YELLOW, RIGHT, pad=1),
                    "blinds"))
         y = R * CH + gap
@@ -613,10 +728,10 @@ class Screen:
         rows = 3 if I == 0 else 4
         gap = (H - INK * (T + B + A + I)) // (rows + 1)
         g = self._page()
-        sl = []
+        sl = []  # type: list  # (slot or clock, field)
         pairs = []
         y = gap
-        sl.append((_Slot(g, 0, y - 2 * T, W, CH * T, T, WHITE, CENTRE), "time"))
+        sl.append((_Clock(g, 0, y - 2 * T, W, CH * T, T, WHITE, CENTRE), "time"))
         y += INK * T + gap
         sl.append((_Slot(g, m, y - 2 * B, W - 2 * m, CH * B, B, YELLOW), "blinds"))
         y += INK * B + gap  # (the ante: on the line below between hands, view.act_line)
@@ -654,6 +769,7 @@ class Screen:
         instr = f.get("instr")
         h = slot.h0
         if key == "time":
+            text = f.get("time") or 0  # seconds left (_Clock)
             banner = f.get("banner")
             colour = ORANGE if banner == "PAUSED" else (CYAN if banner == "BREAK" else WHITE)
         elif key == "blinds":

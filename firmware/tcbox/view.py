@@ -5,7 +5,9 @@ size and redraws only the labels whose text changed, so an idle second
 changes the clock digits and nothing else.  Pure: no hardware imports.
 
 Fields (all strings unless noted; empty hides a label):
-  level, blinds, ante, time, next   the clock (the largest things on screen)
+  level, blinds, ante, next   the clock (the largest things on screen)
+  time         the level's seconds left, an int (the screen shows "12:05"
+               from picked strings: an idle second allocates nothing)
   banner       PAUSED / BREAK / HAND FOR HAND / TABLE BROKEN / colour-up,
                else empty (``HOLDS``: the table's hold, from ``box``)
   hand         hand number, button, SB, BB, dealer
@@ -67,16 +69,6 @@ The box's own facts (``box``, from the App): ``board`` (the board's name),
 """
 
 SETUP = "setup"  # tcbox.menu's mode name for the setup screen
-
-
-def mmss(seconds):
-    """12:05 from 725; 1:02:05 from an hour or more."""
-    s = max(seconds, 0)
-    m = s // 60  # not divmod: its tuple is 32 B every second shown (issue #20)
-    s -= 60 * m
-    if m >= 60:
-        return "%d:%02d:%02d" % (m // 60, m % 60, s)
-    return "%d:%02d" % (m, s)
 
 
 def chips(n):
@@ -271,7 +263,7 @@ def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):
     f["level"] = "Level %d" % st["level"]
     f["blinds"] = "%s/%s" % (chips(st["sb"]), chips(st["bb"]))
     f["ante"] = "Ante %s" % chips(st["ante"]) if st["ante"] else ""
-    f["time"] = mmss(st["seconds_left"])
+    f["time"] = st["seconds_left"]  # the screen shows 12:05 (tcbox/screen.py _Clock)
     nl = st.get("next_level")
     f["next"] = "Next %s/%s" % (chips(nl["sb"]), chips(nl["bb"])) if nl else "Last level"
     if st["on_break"]:  # the blinds shown are the next level's: play resumes at them

@@ -68,7 +68,7 @@ def chips_in_play(table):
 def shown_time(screen):
     """The time label's text as displayed (the label itself, not the field)."""
     s = slot(screen, "time")
-    return None if s is None else s.label.text
+    return None if s is None else s.text  # the clock: two labels (screen._Clock)
 
 
 class Night:

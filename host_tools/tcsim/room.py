@@ -585,10 +585,7 @@ class Box(Sim):
 
     # -- what a person sees ----------------------------------------------
     def texts(self):
-        out = []
-        _sim._labels(self.screen.root, 0, 0, out)
-        out.sort()
-        return [t[2] for t in out]
+        return _sim.label_texts(self.screen.root)
 
     def image(self):
         """The screen as a PIL image, drawn now on a Blinka display made for it."""

@@ -28,7 +28,7 @@ from tcbox import hardware, selftest  # noqa: E402
 from tcbox.boards import BOARDS  # noqa: E402
 
 from .display import make_display, render_png  # noqa: E402
-from .sim import _labels  # noqa: E402
+from .sim import label_texts  # noqa: E402
 
 SCAN_MS = 10
 
@@ -152,10 +152,7 @@ class Bench:
         return out
 
     def texts(self):
-        out = []
-        _labels(self.display.root_group, 0, 0, out)
-        out.sort()
-        return [t[2] for t in out]
+        return label_texts(self.display.root_group)
 
     def leds(self):
         return [list(c) for c in self.test.ring.px.shown] if self.test.ring else []

@@ -196,10 +196,7 @@ class Sim:
     def texts(self):
         """Every visible label string, top to bottom, left to right (a label
         wrapped onto lines gives its lines joined by a space)."""
-        out = []
-        _labels(self.display.root_group, 0, 0, out)
-        out.sort()
-        return [t[2] for t in out]
+        return label_texts(self.display.root_group)
 
     def leds(self):
         if self.ring is None:
@@ -216,6 +213,24 @@ class Sim:
         return render_png(self.display, path, zoom)
 
 
+def label_texts(group):
+    """Every visible label string under *group*, top to bottom, left to
+    right; labels flush side by side on one line read as one text (the
+    clock's minutes and seconds: tcbox/screen.py _Clock)."""
+    out = []  # (y, x, text, right edge)
+    _labels(group, 0, 0, out)
+    out.sort()
+    texts = []
+    end = None
+    for y, x, text, right in out:
+        if end is not None and end == (y, x):
+            texts[-1] += text
+        else:
+            texts.append(text)
+        end = (y, right)
+    return texts
+
+
 def _labels(group, x, y, out):
     if getattr(group, "hidden", False):
         return
@@ -223,7 +238,8 @@ def _labels(group, x, y, out):
     y += group.y
     if isinstance(group, LabelBase):
         if group.text:  # a wrapped label's lines joined by a space
-            out.append((y, x, group.text.replace("\n", " ")))
+            right = x + group.bounding_box[2] * group.scale
+            out.append((y, x, group.text.replace("\n", " "), right))
         return
     for i in range(len(group)):
         item = group[i]

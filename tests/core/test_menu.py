@@ -2,7 +2,7 @@
 
 from tc_util import level, table
 from tcbox.menu import Menu
-from tcbox.view import chips, fields, mmss
+from tcbox.view import chips, fields
 
 
 class Box:
@@ -199,11 +199,10 @@ def test_showdown_picks_best_then_best_of_the_rest_for_side_pots():
 
 
 def test_screen_fields():
-    assert mmss(725) == "12:05" and mmss(3725) == "1:02:05" and mmss(0) == "0:00"
     assert chips(3025) == "3,025" and chips(1000000) == "1,000,000" and chips(75) == "75"
     b = _box()
     f = fields(b.st, b.m, {"players": 47, "average": 3063, "link": "Wi-Fi"})
-    assert (f["level"], f["blinds"], f["time"], f["next"]) == ("Level 1", "25/50", "20:00",
+    assert (f["level"], f["blinds"], f["time"], f["next"]) == ("Level 1", "25/50", 1200,
                                                                  "Last level")
     assert f["info"] == "47 left  avg 3,063  Wi-Fi"
     st = b.press("ok")

@@ -285,7 +285,7 @@ def test_a_lazy_screen_scrolls_its_menu_where_the_real_one_does():
     """The highlight goes down a seven-option menu and back up: a screen
     built afresh from the last fields shows the options the live screen
     shows (its scroll position depends on the way the highlight came)."""
-    fields = {"level": "Level 3", "blinds": "100/200", "ante": "", "time": "12:05",
+    fields = {"level": "Level 3", "blinds": "100/200", "ante": "", "time": 725,
               "next": "Next 150/300", "banner": "", "hand": "Hand 7  BTN 2  SB 3  BB 4",
               "action": "Seat 5 to act: call 200", "pot": "Pot 300  preflop",
               "posts": "SB 3: 100  BB 4: 200", "shot": "", "info": "", "instr": "",

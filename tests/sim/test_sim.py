@@ -160,8 +160,8 @@ def test_an_idle_second_changes_only_the_time_label():
         for page in ("clock", "hand"):
             if page == "hand":
                 Dealer(sim).do({"do": "hand"})
-            sim.tick(0.5)
-            counts = counting(sim)
+            sim.tick(2.5)  # past 19:59: a new minute changes both of the clock's labels
+            counts = counting(sim)  # (test_the_clock_shows_minutes_and_seconds)
             before = sim.texts()
             sim.tick(1.0)
             assert counts == [1], (board, page, counts)
@@ -179,12 +179,34 @@ def test_screen_update_counts_changed_labels_directly():
         f = fields(t.state())
         assert s.update(f) > 3
         assert s.update(f) == 0
-        f["time"] = "19:59"
+        f["time"] = 1199
+        assert s.update(f) == 2  # 20:00 -> 19:59: the clock's minutes and seconds
+        f["time"] = 1198
         assert s.update(f) == 1
         f["status"] = "Something"
         f["status_kind"] = "error"
         assert s.update(f) == 1  # text and colours of one label
-        assert s.texts()[0] in ("Level 1", "19:59")
+        assert s.texts()[0] in ("Level 1", "19:58")
+
+
+def test_the_clock_shows_minutes_and_seconds():
+    """The time field is seconds left; the clock's two labels show it as
+    one text would (tcbox/screen.py _Clock)."""
+    d = make_display(480, 320)
+    s = scr.Screen(d, 480, 320)
+    f = fields(Table(SETUP).state())
+    clock = [sl for sl, k in s.pages[0][1] if k == "time"][0]
+    s.update(f)  # the whole page
+    for secs, text, labels in ((725, "12:05", 2), (724, "12:04", 1), (3725, "1:02:05", 2),
+                               (3600, "1:00:00", 2), (59, "0:59", 2), (0, "0:00", 1),
+                               (-3, "0:00", 0)):
+        f["time"] = secs
+        assert s.update(f) == labels, (secs, text)
+        assert clock.text == text and s.texts()[0] == text
+    # "1:02:05" is 7 characters: the clock's scale drops so that it fits its box
+    f["time"] = 3725
+    s.update(f)
+    assert clock.n * scr.CW * clock.scale <= clock.w
 
 
 def test_nothing_is_cut_or_clipped_on_the_boards():
@@ -219,11 +241,12 @@ def test_update_allocates_nothing_on_micropython():
     """tests/sim/mpy_noalloc.py: heap locked around an unchanged update()."""
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join([os.path.join(ROOT, "firmware"),
-                                          os.path.join(ROOT, "tests", "sim", "mpy_fakes")])
+                                          os.path.join(ROOT, "tests", "sim", "mpy_fakes"),
+                                          os.path.join(ROOT, "host_tools", "tcsim", "stubs")])
     r = subprocess.run([MICROPYTHON, os.path.join(ROOT, "tests", "sim", "mpy_noalloc.py")],
                        env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count("ok ") == 8
+    assert r.stdout.count("ok ") == 10
 
 
 def test_ticks_wrap_and_the_clock_keeps_time():
