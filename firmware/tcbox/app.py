@@ -65,6 +65,12 @@ from .view import called_off, done_text, fields, instruction_text, move_text
 SAVE_EVERY_S = 30  # a running clock is saved this often (seconds shown)
 ACKS_KEPT = 32  # confirmed instruction ids remembered (docs/protocol.md: the last 32)
 PLAYERS_MS = 4000  # the players' view this long after the last press (docs/box.md)
+# a called clock's texts, one per second, are made when it is called, up to
+# this many seconds (the profiles' clocks: 30 and 60 s); its seconds then
+# allocate nothing (issue #20: formatting them took 192 B a second).  They
+# are held while it runs: about 7 KB for 60 s on the 64-bit unix port, half
+# that on a board; a longer clock's first seconds are formatted as they come.
+SHOT_TEXTS_MAX = 60
 
 
 class App:
@@ -99,6 +105,9 @@ class App:
         self.warned = False
         self.flash_off = False  # the shot clock's warning: in its dark half second
         self.act_head = None  # the players' line before a called clock's seconds
+        self.shot_texts = None  # a called clock's "CLOCK n" by second (make_shot_texts)
+        self.act_texts = None  # and its players' line, "Seat 5: CLOCK n"
+        self.shot_head = None  # the act_head those were made for
         self.ring_lit = self.ring_dark = None  # the ring's colours, the action lit / dark
         self.muted = False
         self.acks = []  # confirmed instruction ids, oldest first
@@ -178,15 +187,39 @@ class App:
         #20: a whole redraw each of its seconds allocated 9.6 KB)."""
         self.shown_shot = shot
         f = self.fields
-        warn = self.table.shot.warning()
-        f["shot"] = ("CLOCK %d!" if warn else "CLOCK %d") % shot
-        if self.act_head:
-            f["act"] = self.act_head + f["shot"]  # tcbox/view.py act_line
+        sc = self.table.shot
+        warn = sc.warning()
+        texts = self.shot_texts
+        if texts is not None and shot < len(texts) and warn == (shot * 1000 <= sc.warn_ms):
+            f["shot"] = texts[shot]  # made when it was called: nothing allocated now
+            if self.act_head:
+                f["act"] = self.act_texts[shot]
+        else:  # a second beyond SHOT_TEXTS_MAX
+            f["shot"] = ("CLOCK %d!" if warn else "CLOCK %d") % shot
+            if self.act_head:
+                f["act"] = self.act_head + f["shot"]  # tcbox/view.py act_line
         if warn and not self.warned:
             self.beep("shot")
             f["shot_kind"] = "flash" if self.flash_off else "warning"
         self.warned = warn
         self.screen.update(f)
+
+    def make_shot_texts(self):
+        """A called clock's texts for each of its seconds, up to
+        SHOT_TEXTS_MAX: "CLOCK n" ("CLOCK n!" in its warning, as
+        tcbox/view.py writes it) and the players' line "Seat 5: CLOCK n"."""
+        sc = self.table.shot
+        head = self.act_head
+        n = sc.limit_ms // 1000
+        if n > SHOT_TEXTS_MAX:
+            n = SHOT_TEXTS_MAX
+        self.shot_texts = []
+        self.act_texts = []
+        for k in range(n + 1):
+            text = ("CLOCK %d!" if k * 1000 <= sc.warn_ms else "CLOCK %d") % k
+            self.shot_texts.append(text)
+            self.act_texts.append(head + text if head else None)
+        self.shot_head = head
 
     def flash(self):
         """The shot clock's warning flashes: its label and the ring's action
@@ -360,6 +393,10 @@ class App:
         self.act_head = None  # "Seat 5: " while a called clock counts down (shot_second)
         if st["shot_clock"] is not None and st["action"] is not None:
             self.act_head = "Seat %d: " % st["action"]
+        if st["shot_clock"] is None:
+            self.shot_texts = self.act_texts = self.shot_head = None  # freed
+        elif self.shot_texts is None or self.act_head != self.shot_head:
+            self.make_shot_texts()
         self.screen.update(self.fields)
         if self.ring is not None and self.ring_n:
             self.ring_lit = colours(st, self.ring_n)

@@ -261,6 +261,17 @@ class _Slot:
             self.text = text
             self.label.text = text
             return 1
+        if text != self.text and self.text is not None and (not w or w == self.w) \
+                and self.align == LEFT and self.scale == self.top \
+                and len(text) * CW * self.top <= self.w and "\n" not in text \
+                and self.label.text == self.text:
+            # one line at the largest scale, left-aligned, and it still fits
+            # (a called clock's next second, "CLOCK 9"): _fit would give the
+            # same scale and _place the same place (issue #20: their tuples
+            # took 64 B a second)
+            self.text = text
+            self.label.text = text
+            return 1
         if text != self.text or (w and w != self.w):
             if w and w != self.w:
                 self.w = w

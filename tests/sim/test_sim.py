@@ -246,7 +246,7 @@ def test_update_allocates_nothing_on_micropython():
     r = subprocess.run([MICROPYTHON, os.path.join(ROOT, "tests", "sim", "mpy_noalloc.py")],
                        env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert r.stdout.count("ok ") == 10
+    assert r.stdout.count("ok ") == 12
 
 
 def test_ticks_wrap_and_the_clock_keeps_time():
