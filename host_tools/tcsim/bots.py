@@ -65,6 +65,14 @@ def chips_in_play(table):
     return n
 
 
+def clock_text(seconds):
+    """What the clock should show for *seconds* left: 12:05, 1:02:05, 0:00
+    (written here on its own, to check tcbox/screen.py _Clock against)."""
+    s = max(seconds, 0)
+    h, m, s = s // 3600, s // 60 % 60, s % 60
+    return "%d:%02d:%02d" % (h, m, s) if h else "%d:%02d" % (m, s)
+
+
 def shown_time(screen):
     """The time label's text as displayed (the label itself, not the field)."""
     s = slot(screen, "time")

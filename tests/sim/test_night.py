@@ -8,7 +8,7 @@ players away and back, clocks called and run out, busted seats refilled and
 pauses (the host's commands), misclicks the box refuses (each checked on the
 spot: the refusal on the status line, the table unchanged), through levels
 and both breaks.  After every loop step: the time label shows the engine's
-``seconds_left`` (view.mmss), no virtual time passed inside the step (the
+``seconds_left`` (tcsim.bots.clock_text), no virtual time passed inside the step (the
 loop never waits) and the next step came at most one loop period later.  At
 the end: the clock stands where four hours minus the pauses put it in the
 structure, to the millisecond, and every chip is still there.
@@ -26,8 +26,7 @@ from tableclock.clock import parse_levels
 from tableclock.record import dump
 from tcbox.boards import BOARDS
 from tcbox.defaults import SETUP
-from tcbox.view import mmss
-from tcsim.bots import Night, chips_in_play, shown_time
+from tcsim.bots import Night, chips_in_play, clock_text, shown_time
 from tcsim.sim import Sim, world
 
 NIGHT_MS = 4 * 3600 * 1000
@@ -70,7 +69,7 @@ class Watch:
         self.max_wall = max(self.max_wall, sim.step_wall_s)
         c = sim.table.clock
         self.entries.add(c.index)
-        want = mmss(c.seconds_left())
+        want = clock_text(c.seconds_left())
         shown = shown_time(sim.screen)
         if shown != want and len(self.bad_time) < 5:
             self.bad_time.append((now, shown, want))

@@ -36,8 +36,7 @@ import pytest
 
 from tcbox.boards import BOARDS
 from tcbox.menu import MAIN, RANK, Menu
-from tcbox.view import mmss
-from tcsim.bots import Night, quiet, shown_time
+from tcsim.bots import Night, clock_text, quiet, shown_time
 from tcsim.driver import Dealer
 from tcsim.sim import Sim, world
 from tcsim.stubs._world import PowerCut
@@ -131,7 +130,7 @@ def check_restored(board, sim, live, live_left, prev, kind, cut):
         assert c.left_ms >= live_left[1], ("restored clock ahead of the live one", what)
     # the screen: what the box showed for that table
     shown = sim.box.fields
-    assert shown_time(sim.screen) == mmss(c.seconds_left()), what
+    assert shown_time(sim.screen) == clock_text(c.seconds_left()), what
     ref = [h for h in cut["history"] if h["q"] == q]
     assert ref, ("no screen seen for the restored table", what)
     ref = ref[-1]
