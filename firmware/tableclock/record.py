@@ -269,6 +269,7 @@ def load(rec):
     must give its state.  Raises ValueError when the record cannot be a table
     (SetupError is one); nothing else escapes, whatever the record holds.
     """
+    import gc
     import sys
 
     from . import recordcheck  # only at boot, and dropped after (below)
@@ -289,6 +290,7 @@ def load(rec):
             delattr(sys.modules["tableclock"], "recordcheck")
         except Exception:  # noqa: BLE001 -- a port that keeps no such attribute
             pass
+        gc.collect()  # its code freed now, before the table's objects settle around it
 
 
 def _load(rec):
