@@ -273,14 +273,9 @@ def make_app(live, token, lock=None):
 
     async def act(request):
         name = request.path_params["action"]
-        who = _auth(request, token)
-        if who is None:
-            return _error(401, "This needs the TD's token: open the console link again.")
-        if who == "cookie" and not _same_origin(request):
-            return _error(403, "A request from another site cannot act on the tournament.")
-        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if ctype != "application/json":
-            return _error(415, "Send the action's arguments as JSON (application/json).")
+        refused = await td_may_act(request)
+        if refused is not None:
+            return refused
         body = await read_body(request, MAX_BODY)
         if body is None:
             return _error(413, "The request is larger than %d bytes." % MAX_BODY)
