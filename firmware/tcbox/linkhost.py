@@ -164,6 +164,10 @@ def apply_pending(link, now):
     elif t is not None and same_setup(setup, t.setup):
         c = t.clock  # the table's clock goes on
         clock_toward(new.clock, c.index, c.left_ms, c.paused, 0)
+    if t is not None and same_setup(setup, t.setup):
+        # the same night at the same table (a re-draw): the chips that left play here
+        # before it still did (the scale drill's chip count lost them on every re-draw)
+        new.removed = t.removed
     link.table = new
     link.last_state = None
     if link.on_table is not None:

@@ -7,7 +7,6 @@ table, between hands only, and the clock runs on.  Portable (CPython and
 MicroPython)."""
 
 from link_util import BOX, KEY, LEVELS, FakePort, Host, config, run
-from tableclock import record
 from tableclock.table import BROKEN
 from tc_util import do, fold_round, table
 from tcbox import orders
@@ -45,6 +44,8 @@ def _live():
 
 
 def test_redraw_holds_the_table_for_its_new_seats_and_the_record_keeps_it():
+    from tableclock import record  # here, not at the top: 256K MicroPython heap (tests/mpy_each.py)
+
     t = table("lppl", {1: 3000, 2: 3000, 3: 3000}, button=1)
     assert orders.carry_out(t, REDRAW) == ("done", None, None)
     assert t.hold == orders.REDRAW == "redraw"
@@ -107,3 +108,18 @@ def test_a_seating_without_a_table_to_build_leaves_the_redraw_waiting():
     host.send(FINAL)
     run(link, now, 1)
     assert link.table is not t and link.table.first_button == 6
+
+
+def test_the_chips_that_left_play_before_a_redraw_stay_counted():
+    link, host, tables, now = _live()
+    t = link.table
+    do(t, "tick", s=1)
+    gone = t.stacks[3]  # 3050 after the first hand's blinds
+    t.handle({"do": "bust", "seat": 3})  # the TD busted seat 3: its chips left play here
+    assert gone == 3050 and t.removed == 3050
+    orders.carry_out(t, REDRAW)
+    host.send(FINAL)
+    run(link, now, 1)
+    new = link.table
+    assert new is not t and new.stacks[3] == 4100
+    assert new.removed == 3050  # chips on the table plus chips that left play: still counted
