@@ -9,11 +9,11 @@ its own table:
    the live night's events: clock readings, instructions to boxes and their answers,
    notices), measured at 1,000, 5,000, 20,000 and 100,000 events.  A write is what every
    writing `tdhost` command does (``commands._write`` without Click: open the file, one
-   transaction that brings the league up to date from its checkpoint (tdhost.checkpoint),
+   transaction that brings the league up to date from its checkpoint (tdhost.league.checkpoint),
    decides and appends a notice, the league read back, close), 20 in a row; the first after
    the fill also writes a checkpoint (the fill's last thousand events are past it), so the
    max includes one.  A read is `tdhost seats` in-process (Click, the table printed).
-2. The live host keeps the league in memory (tdhost.logcache) and applies only the new
+2. The live host keeps the league in memory (tdhost.league.cache) and applies only the new
    events: events written per second at the same sizes.
 3. Box events per second into the link store (``tdhost.usb.HostStore.add_event``: one
    commit per event, the exactly-once record of every box event, docs/host.md §10.3).
@@ -41,15 +41,16 @@ sys.path[:0] = [str(ROOT / "host_tools")]
 sys.path.append(str(ROOT / "firmware"))  # at the end: firmware/code.py is not stdlib's code
 
 from figures import figure, goal_of, report  # noqa: E402
-from tdhost import (  # noqa: E402
+from tdhost import commands, instructions as _ins, tfile  # noqa: E402
+from tdhost.league import (  # noqa: E402
     checkpoint as _checkpoint,
-    commands,
-    instructions as _ins,
-    league as _league,
     store as _store,
-    tfile,
+    times as _times,
 )
-from tdhost.logcache import LeagueCache  # noqa: E402
+from tdhost.league.cache import LeagueCache  # noqa: E402
+from tdhost.league.entries import decide_register  # noqa: E402
+from tdhost.league.play import decide_start  # noqa: E402
+from tdhost.league.seats import decide_draw  # noqa: E402
 from tdhost.usb import HostStore  # noqa: E402
 
 HOST_GOALS = {
@@ -80,20 +81,20 @@ def _tournament(store, stamp, setup, path, text, rng):
     _append(store, lambda lg: [(max(lg.tournaments or [0]) + 1, "new",
                                 {"setup": setup, "file": path.name, "toml": text}, None)],
             stamp)
-    when = _league.now()
+    when = _times.now()
 
     def reg(lg):
         t, out = lg.current(), []
         for i in range(PLAYERS):
-            p, _ = t.decide_register("P%02d" % (i + 1), True, when, lg, lg.count + 1 + i)
+            p, _ = decide_register(t, "P%02d" % (i + 1), True, when, lg, lg.count + 1 + i)
             out.append((t.number, "register", p, None))
         return out
     _append(store, reg, stamp)
     _append(store, lambda lg: [(lg.current().number, "draw",
-                                lg.current().decide_draw(rng.randrange(10**6), False, False,
-                                                         False), None)], stamp)
+                                decide_draw(lg.current(), rng.randrange(10**6), False, False,
+                                            False), None)], stamp)
     _append(store, lambda lg: [(lg.current().number, "start",
-                                lg.current().decide_start(when, [], [])[0], None)], stamp)
+                                decide_start(lg.current(), when, [], [])[0], None)], stamp)
 
 
 def _night(lg, k, rng):
@@ -173,7 +174,7 @@ def _ms(f, *args):
 def league_figures(tmp: Path, sizes=SIZES) -> dict:
     """CLI ms and live events/s at each length of *sizes* (see the module notes)."""
     db = str(tmp / "league.sqlite")
-    stamp = _league.iso(_league.now())
+    stamp = _times.iso(_times.now())
     rng = random.Random(1)
     out = {}
     st = _store.Store(db, create=True)

@@ -14,10 +14,10 @@ if FIRMWARE not in sys.path:
 
 import pytest  # noqa: E402
 
-# The live host keeps its league in memory between writes (tdhost.logcache); in the tests it
+# The live host keeps its league in memory between writes (tdhost.league.cache); in the tests it
 # also replays the whole log after every update and compares (a mismatch is an error).
 os.environ.setdefault("TDHOST_VERIFY_CACHE", "1")
-# The league file's checkpoints (tdhost.checkpoint) every 5 events instead of 500: the tests'
+# The league file's checkpoints (tdhost.league.checkpoint) every 5 events instead of 500: the tests'
 # short nights load from them too, and verify mode compares each load with a full replay.
 os.environ.setdefault("TDHOST_CHECKPOINT_EVERY", "5")
 

@@ -51,7 +51,7 @@ import threading
 import time
 
 from tableclock.protocol import BOX_KEYS, box_key
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 from tdhost.live import Live
 from tdhost.usb import BoxLink, HostStore
 
@@ -530,7 +530,7 @@ def main(argv=None):
             return main_faults(args)
         run_night(args.tables, args.profile, args.seed, args.realtime, args.out,
                   mqtt=not args.cables)
-    except (ValueError, NightError, Refused) as err:
+    except (ValueError, NightError, ActionRefused) as err:
         print("night: %s." % str(err).rstrip("."), file=sys.stderr)
         return 2
     return 0

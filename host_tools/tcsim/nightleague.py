@@ -21,8 +21,9 @@ refusal, one sentence).  Times are virtual Unix ms on the room's clock.
 
 import os
 
-from tdhost import commands as _commands, league as _league, tfile
-from tdhost.league import Refused
+from tdhost import commands as _commands, tfile
+from tdhost.league import times as _times
+from tdhost.league.refusal import ActionRefused
 
 from . import EXAMPLES
 
@@ -59,7 +60,7 @@ def new_league(db, profile, minutes=None):
     """The league file *db* with one tournament from the profile's example file, as
     ``tdhost new``; returns the checked set-up.  *minutes*: every level and break that
     long instead (a quicker night for the tests; the file text says so)."""
-    from tdhost import store as _store
+    from tdhost.league import store as _store
 
     path = example(profile)
     if minutes is not None:
@@ -82,7 +83,7 @@ def new_league(db, profile, minutes=None):
             payload = {"setup": setup, "file": os.path.basename(path), "toml": text}
             return [(1, "new", payload, None)], None
 
-        _commands.append(store, decide, _league.iso(_league.now()))
+        _commands.append(store, decide, _times.iso(_times.now()))
     finally:
         store.close()
     return setup
@@ -131,7 +132,7 @@ class TD:
         """``live.act`` with the answer (or the refusal) printed; None when refused."""
         try:
             out = self.live.act(action, args)
-        except Refused as err:
+        except ActionRefused as err:
             self.refusals.append((action, str(err)))
             self.say("TD %s: refused: %s" % (action, err))
             return None

@@ -16,7 +16,7 @@ are skipped with one note; the box shots are always taken.
 import os
 import threading
 
-from tdhost.league import ordinal
+from tdhost.league.text import ordinal
 
 MOMENTS = ("first-hand", "first-move", "table-broken", "final-table", "winner")
 FINAL_SHOT_DELAY_MS = 90000  # the final table's box is shot this long after the redraw

@@ -62,7 +62,7 @@ import time
 
 from tableclock.protocol import BOX_KEYS, box_key
 from tdhost import instructions as _ins, liveplan as _plan
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 from tdhost.live import Live
 from tdhost.usb import HostStore
 
@@ -120,14 +120,15 @@ def players_for(tables):
 
 def new_league(db, toml_path):
     """The league file *db* with the tournament of *toml_path* (``tdhost new``)."""
-    from tdhost import commands as _commands, league as _league, store as _store, tfile
+    from tdhost import commands as _commands, tfile
+    from tdhost.league import store as _store, times as _times
 
     setup, text = tfile.load(toml_path)
     store = _store.Store(db, create=True)
     try:
         _commands.append(store, lambda lg, seq: ([(1, "new", {
             "setup": setup, "file": os.path.basename(toml_path), "toml": text}, None)], None),
-            _league.iso(_league.now()))
+            _times.iso(_times.now()))
     finally:
         store.close()
     return setup
@@ -479,7 +480,7 @@ class Drill:
     def act(self, action, args, quiet=False):
         try:
             out = self.live.act(action, args)
-        except Refused as err:
+        except ActionRefused as err:
             self.say("TD %s: refused: %s" % (action, err))
             return None
         if not quiet:

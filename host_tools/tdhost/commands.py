@@ -16,7 +16,7 @@
     tdhost undo                                 undo the last TD action (a compensating event)
     tdhost log | seats | results [--csv F] | league [--csv F]
 
-Each command that changes anything is one transaction on the league file (tdhost.store);
+Each command that changes anything is one transaction on the league file (tdhost.league.store);
 every refusal is one sentence on stderr with exit code 2.  The league file is --db, or
 $TDHOST_DB, or league.sqlite in the current directory; the tournament is the latest one
 unless --tournament N.  Times default to now; --at HH:MM enters an event after the fact.
@@ -35,16 +35,35 @@ import click
 from tableclock.button import first_positions
 from tdhost import (
     balance as _balance,
-    checkpoint as _checkpoint,
     draw as _draw,
-    league as _league,
     livemoney as _livemoney,
     liveplan as _liveplan,
     names as _names,
-    store as _store,
     tfile,
 )
-from tdhost.league import Refused, iso, now, parse_when, seat_text
+from tdhost.league import (
+    checkpoint as _checkpoint,
+    reducers as _reducers,
+    replay as _replay,
+    store as _store,
+    text as _text,
+    times as _times,
+)
+from tdhost.league.busts import decide_bust, decide_end
+from tdhost.league.entries import (
+    absent_deduction,
+    decide_arrive,
+    decide_late,
+    decide_register,
+    decide_standby_add,
+    decide_standby_pass,
+    decide_standby_take,
+)
+from tdhost.league.play import decide_level, decide_start
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.seats import decide_draw, decide_lock, decide_move, decide_unlock
+from tdhost.league.text import seat_text
+from tdhost.league.times import iso, now, parse_when
 
 try:  # rich tables when installed (requirements-dev.txt pins it); plain text otherwise
     from rich import box as _rich_box
@@ -106,7 +125,7 @@ def _when(command, at):
         return ref
     try:
         return parse_when(at, ref)
-    except Refused as err:
+    except ActionRefused as err:
         fail(command, str(err))
 
 
@@ -122,9 +141,9 @@ def _open(command, db, create=False):
 def append(store, decide, stamp, cache=None):
     """One TD action on an open league file: in one transaction, replay the log and run
     *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result), then append
-    those events stamped *stamp* (ISO time).  Refused (from *decide*) writes nothing and
+    those events stamped *stamp* (ISO time).  ActionRefused (from *decide*) writes nothing and
     propagates.  Returns (seqs written, result).  The CLI commands and tdhost.live use it.
-    *cache* (tdhost.logcache.LeagueCache): the league kept in memory instead of a replay,
+    *cache* (tdhost.league.cache.LeagueCache): the league kept in memory instead of a replay,
     brought up to date inside the transaction."""
     if cache is None:
         def inner(_):
@@ -147,7 +166,7 @@ def append(store, decide, stamp, cache=None):
             _checkpoint.put(store, taken)
             cache.put(taken)
         if any(a == "register" for _, a, _, _ in evs):
-            cache.drop()  # the decision applied them to lg already (tdhost.logcache)
+            cache.drop()  # the decision applied them to lg already (tdhost.league.cache)
         return [(t, stamp, a, p, u) for t, a, p, u in evs], result
     try:
         return store.write(cached, read=False)
@@ -162,7 +181,7 @@ def replay(store):
     backup) when its log cannot be read or replayed -- a damaged file, never a traceback."""
     events = store.events()
     try:
-        return _league.replay(events)
+        return _replay.replay(events)
     except Exception as err:  # noqa: BLE001 -- a damaged log may hold anything
         raise _store.StoreError(_store.damaged(store.path, "its log cannot be replayed (%s)"
                                                % (_store.why(err) or type(err).__name__)))
@@ -170,7 +189,7 @@ def replay(store):
 
 def load(store):
     """The league of an open league file from its checkpoint and the events after it
-    (tdhost.checkpoint: a command's cost does not grow with the season); StoreError as
+    (tdhost.league.checkpoint: a command's cost does not grow with the season); StoreError as
     ``replay``'s when what it reads cannot be read or applied."""
     try:
         return _checkpoint.load(store)
@@ -194,14 +213,14 @@ def _open_for_command(command, db, create=False):
 
 def _write(command, db, decide, create=False):
     """Run *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result)
-    in one transaction; Refused becomes exit 2, and so does a damaged league file.
+    in one transaction; ActionRefused becomes exit 2, and so does a damaged league file.
     Returns (league after, result)."""
     store, close = _open_for_command(command, db, create)
     stamp = iso(now())
     try:
         try:
             _, result = append(store, decide, stamp)  # its load finds a damaged log first
-        except Refused as err:
+        except ActionRefused as err:
             fail(command, "refused: %s" % err)
         except _store.StoreError as err:
             fail(command, str(err))
@@ -238,7 +257,7 @@ def _read(command, db):
 def _tournament(command, lg, number):
     try:
         return lg.current(number)
-    except Refused as err:
+    except ActionRefused as err:
         fail(command, str(err))
 
 
@@ -274,7 +293,7 @@ def resolve(command, t, typed, states):
         return (found[0] if found else typed), None
     if len(found) > 1:
         fail(command, "%s could be %s: type more of the name" % (
-            typed, _league.names_text(found)))
+            typed, _text.names_text(found)))
     return found[0], "%s: %s %s?" % (typed, "do you mean" if how == "prefix"
                                      else "no such name; do you mean", found[0])
 
@@ -293,7 +312,7 @@ def _resolve_all(command, db, number, typed, states, yes, check=None):
                 t.need(n, states)
         if check is not None:
             check(t, names)
-    except Refused as err:
+    except ActionRefused as err:
         fail(command, "refused: %s" % err)
     for _, q in found:
         if q is not None and not _ask(q, yes):
@@ -316,7 +335,7 @@ def league_room(t, buttons=None):
     n = t.setup["seats_per_table"]
     for tb, b in (buttons or {}).items():
         if tb not in seating:
-            raise Refused("--button %d.%d: nobody plays at table %d" % (tb, b, tb))
+            raise ActionRefused("--button %d.%d: nobody plays at table %d" % (tb, b, tb))
         players = sorted(seating.get(tb, {}))
         if len(players) >= 2:
             b, sb, bb = first_positions(b, players, n)
@@ -379,7 +398,7 @@ def balance_hint(t):
     n = len(result["moves"])
     what = "The tables are out of balance"
     if result["broken"]:
-        what = "%s break%s" % (_league.names_text(
+        what = "%s break%s" % (_text.names_text(
             ["table %d" % tb for tb in result["broken"]]).capitalize(),
             "s" if len(result["broken"]) == 1 else "")
     return ("%s (%s): `tdhost plan` shows the %d move%s, `tdhost plan --apply` records them"
@@ -419,7 +438,7 @@ def cmd_plan(as_json, compact, apply, yes, buttons, db, number):
         fail(command, "tournament %d has finished" % t.number)
     try:
         room, result = league_plan(t, buttons)
-    except (_balance.PlanError, Refused) as err:
+    except (_balance.PlanError, ActionRefused) as err:
         fail(command, str(err))
     if as_json:
         out = result or {"moves": [], "broken": [], "final_table": False}
@@ -445,11 +464,11 @@ def cmd_plan(as_json, compact, apply, yes, buttons, db, number):
         t2 = lg2.current(number)
         _, again = league_plan(t2, buttons)
         if again != result:
-            raise Refused("the seating changed while you looked: run `tdhost plan` again")
+            raise ActionRefused("the seating changed while you looked: run `tdhost plan` again")
         evs = []
         for m in again["moves"]:
-            p = t2.decide_move(m["player"], [m["to"]["table"], m["to"]["seat"]])
-            t2.apply(_Ev("move", p), lg2)
+            p = decide_move(t2, m["player"], [m["to"]["table"], m["to"]["seat"]])
+            _reducers.apply(t2, "move", p)
             evs.append((t2.number, "move", p, None))
         return evs, None
     lg, _ = _write(command, db, decide)
@@ -500,14 +519,14 @@ def cmd_new(file, db, again=False):
 
     def decide(lg, seq):
         if lg.name is not None and lg.name != setup["league"]:
-            raise Refused("%s is the league file of %r; %s is for %r" % (
+            raise ActionRefused("%s is the league file of %r; %s is for %r" % (
                 db, lg.name, file, setup["league"]))
         last = lg.tournaments[max(lg.tournaments)] if lg.tournaments else None
         if last is not None and not again and last.started is None and not last.players \
                 and _toml_of(lg, last.number) == text:
-            raise Refused("tournament %d was set up from this file a moment ago and nothing "
-                          "has happened in it yet: use it (`tdhost new --again` makes "
-                          "another)" % last.number)
+            raise ActionRefused("tournament %d was set up from this file a moment ago and nothing "
+                                "has happened in it yet: use it (`tdhost new --again` makes "
+                                "another)" % last.number)
         number = max(lg.tournaments, default=0) + 1
         payload = {"setup": setup, "file": os.path.basename(file), "toml": text}
         return [(number, "new", payload, None)], number
@@ -539,11 +558,11 @@ def cmd_register(names, member, db, number):
         t = lg.current(number)
         evs, out = [], []
         for i, name in enumerate(names):
-            p, msg = t.decide_register(name, member, now(), lg, seq + i)
-            t.apply(_Ev("register", p), lg)  # the next name sees this one
-            lg.names.setdefault(_league.player_key(p["name"]), p["name"])
+            p, msg = decide_register(t, name, member, now(), lg, seq + i)
+            _reducers.apply(t, "register", p)  # the next name sees this one
+            lg.names.setdefault(_text.player_key(p["name"]), p["name"])
             if p["member"]:
-                lg.members.add(_league.player_key(p["name"]))
+                lg.members.add(_text.player_key(p["name"]))
             evs.append((t.number, "register", p, None))
             out.append(msg)
         return evs, out
@@ -551,12 +570,6 @@ def cmd_register(names, member, db, number):
     _, out = _write("register", db, decide)
     _echo_lines(out)
 
-
-class _Ev:
-    """A not-yet-stored event, applied to the state while one command decides several."""
-
-    def __init__(self, action, payload):
-        self.action, self.payload = action, payload
 
 
 def cmd_standby(name, member, take, pass_, seat, at, db, number, plain, yes=False):
@@ -574,7 +587,7 @@ def cmd_standby(name, member, take, pass_, seat, at, db, number, plain, yes=Fals
     if name is not None:
         def decide(lg, seq):
             t = lg.current(number)
-            p, msg = t.decide_standby_add(name, member, lg)
+            p, msg = decide_standby_add(t, name, member, lg)
             return [(t.number, "register", p, None)], [msg]
         _, out = _write(command, db, decide)
         _echo_lines(out)
@@ -582,7 +595,7 @@ def cmd_standby(name, member, take, pass_, seat, at, db, number, plain, yes=Fals
     if take is not None:
         def decide(lg, seq):
             t = lg.current(number)
-            p = t.decide_standby_take(take, when, seat)
+            p = decide_standby_take(t, take, when, seat)
             return [(t.number, "standby_take", p, None)], p
         _, p = _write(command, db, decide)
         _echo_lines(["%s takes %s with %d chips%s." % (
@@ -592,7 +605,7 @@ def cmd_standby(name, member, take, pass_, seat, at, db, number, plain, yes=Fals
     if pass_ is not None:
         def decide(lg, seq):
             t = lg.current(number)
-            p = t.decide_standby_pass(pass_)
+            p = decide_standby_pass(t, pass_)
             return [(t.number, "standby_pass", p, None)], p
         lg, p = _write(command, db, decide)
         t = lg.current(number)
@@ -618,11 +631,11 @@ def cmd_standby(name, member, take, pass_, seat, at, db, number, plain, yes=Fals
 
 def cmd_lock(name, table, seat, reason, db, number, yes=False):
     name = _resolve_all("lock", db, number, [name], ("registered",), yes,
-                        lambda t, n: t.decide_lock(n[0], table, seat, reason))[0]
+                        lambda t, n: decide_lock(t, n[0], table, seat, reason))[0]
 
     def decide(lg, seq):
         t = lg.current(number)
-        p = t.decide_lock(name, table, seat, reason)
+        p = decide_lock(t, name, table, seat, reason)
         return [(t.number, "lock", p, None)], p
     lg, p = _write("lock", db, decide)
     click.echo("%s is locked to table %d seat %d (%s)." % (p["name"], p["table"], p["seat"],
@@ -640,11 +653,11 @@ def cmd_lock(name, table, seat, reason, db, number, yes=False):
 
 def cmd_unlock(name, db, number, yes=False):
     name = _resolve_all("unlock", db, number, [name], ("registered",), yes,
-                        lambda t, n: t.decide_unlock(n[0]))[0]
+                        lambda t, n: decide_unlock(t, n[0]))[0]
 
     def decide(lg, seq):
         t = lg.current(number)
-        p = t.decide_unlock(name)
+        p = decide_unlock(t, name)
         return [(t.number, "unlock", p, None)], p
     _, p = _write("unlock", db, decide)
     click.echo("%s is no longer locked to table %d seat %d: the draw seats them at random."
@@ -657,7 +670,7 @@ def cmd_draw(seed, ace8, again, final, db, number, plain):
 
     def decide(lg, seq):
         t = lg.current(number)
-        p = t.decide_draw(seed, ace8, again, final)
+        p = decide_draw(t, seed, ace8, again, final)
         return [(t.number, "draw", p, None)], p
     lg, p = _write("draw", db, decide)
     show_draw(p, plain)
@@ -691,7 +704,7 @@ def cmd_start(absent, away, at, db, number, yes=False):
 
     def decide(lg, seq):
         t = lg.current(number)
-        p, notes = t.decide_start(when, absent, away)
+        p, notes = decide_start(t, when, absent, away)
         return [(t.number, "start", p, None)], (p, notes)
     lg, (p, notes) = _write("start", db, decide)
     t = lg.current(number)
@@ -704,7 +717,7 @@ def cmd_level(level, at, db, number):
 
     def decide(lg, seq):
         t = lg.current(number)
-        p = t.decide_level(level, when)
+        p = decide_level(t, level, when)
         return [(t.number, "level", p, None)], p
     _write("level", db, decide)
     click.echo("Level %d started at %s." % (level, when.strftime("%H:%M:%S")))
@@ -716,7 +729,7 @@ def cmd_late(name, member, seat, at, db, number):
 
     def decide(lg, seq):
         t = lg.current(number)
-        p = t.decide_late(name, member, when, lg, seq, seat)
+        p = decide_late(t, name, member, when, lg, seq, seat)
         return [(t.number, "late", p, None)], p
     _, p = _write("late", db, decide)
     _echo_lines(["%s may join: %s." % (p["name"], "; ".join(p["reasons"])),
@@ -731,7 +744,7 @@ def cmd_arrive(name, at, db, number, yes=False):
 
     def decide(lg, seq):
         t = lg.current(number)
-        p = t.decide_arrive(name, when)
+        p = decide_arrive(t, name, when)
         return [(t.number, "arrive", p, None)], p
     lg, p = _write("arrive", db, decide)
     e = lg.current(number).get(p["name"])
@@ -777,7 +790,7 @@ def cmd_bust(names, chips, cards, board, at, db, number, yes=False):
 
     def decide(lg, seq):
         t = lg.current(number)
-        p = t.decide_bust(list(names), chip_map, card_map, board, when, lg)
+        p = decide_bust(t, list(names), chip_map, card_map, board, when, lg)
         return [(t.number, "bust", p, None)], p
     lg, p = _write(command, db, decide)
     t = lg.current(number)
@@ -812,7 +825,7 @@ def cmd_move(name, seat, db, number, yes=False):
 
     def decide(lg, seq):
         t = lg.current(number)
-        p = t.decide_move(name, seat)
+        p = decide_move(t, name, seat)
         return [(t.number, "move", p, None)], p
     lg, p = _write("move", db, decide)
     click.echo("%s." % move_words(p["name"], p["from"], p["seat"]))
@@ -831,7 +844,7 @@ def cmd_end(stacks, at, db, number, yes=False):
 
     def decide(lg, seq):
         t = lg.current(number)
-        p = t.decide_end(chips, when)
+        p = decide_end(t, chips, when)
         return [(t.number, "end", p, None)], p
     lg, p = _write("end", db, decide)
     t = lg.current(number)
@@ -840,7 +853,7 @@ def cmd_end(stacks, at, db, number, yes=False):
     for names, first, last in t.ranking()[:len(p["tiers"])]:
         for name in names:
             c = p["chips"][name]
-            click.echo("%s %s (%d chip%s)." % (_league.place_text(first, last), name, c,
+            click.echo("%s %s (%d chip%s)." % (_text.place_text(first, last), name, c,
                                               "" if c == 1 else "s"))
 
 
@@ -849,10 +862,10 @@ def cmd_undo(db, number):
         t = lg.current(number)
         evs = lg.last_action(t.number)
         if not evs:
-            raise Refused("there is nothing to undo in tournament %d" % t.number)
-        out = [(t.number, "undo", {"action": ev.action, "summary": _league.summary(ev)},
+            raise ActionRefused("there is nothing to undo in tournament %d" % t.number)
+        out = [(t.number, "undo", {"action": ev.action, "summary": _text.summary(ev)},
                 ev.seq) for ev in reversed(evs)]
-        return out, ["#%d: %s" % (ev.seq, _league.summary(ev)) for ev in evs]
+        return out, ["#%d: %s" % (ev.seq, _text.summary(ev)) for ev in evs]
     _, lines = _write("undo", db, decide)
     _echo_lines(["Undone %s" % line for line in lines])
 
@@ -883,9 +896,9 @@ def cmd_log(all_, as_json, db, number, plain):
         if t is not None and ev.tournament != t.number:
             continue
         mark = "undone by #%d" % lg.undone[ev.seq] if ev.seq in lg.undone else ""
-        rows.append([ev.seq, ev.tournament, _league.clock_time(ev.at) if all_ is False
+        rows.append([ev.seq, ev.tournament, _times.clock_time(ev.at) if all_ is False
                      else ev.at, ACTION_WORDS.get(ev.action, ev.action),
-                     _league.summary(ev), mark])
+                     _text.summary(ev), mark])
     show_table(["#", "t", "recorded", "action", "what", ""], rows, plain,
                title="Log of %s" % ("the league" if t is None else "tournament %d" % t.number))
 
@@ -905,7 +918,7 @@ def cmd_seats(db, number, plain):
             continue
         note = ""
         if e.absent == "awol":
-            ded, _, why = t.absent_deduction(when)
+            ded, _, why = absent_deduction(t, when)
             note = "not seated: remove %d chips now" % ded if ded else "not seated"
         elif e.absent == "away":
             note = "away (known whereabouts)"
@@ -932,7 +945,7 @@ def cmd_results(csv_file, db, number, plain, json_file=None):
     rows = t.results()
     fields = ["place", "name", "member", "entry", "points"]
     # a tournament with money: what each player won (docs/host.md §11)
-    prize = _livemoney.prizes(t, int(_league.now().timestamp() * 1000)) \
+    prize = _livemoney.prizes(t, int(_times.now().timestamp() * 1000)) \
         if t.setup.get("money") else None
     if prize is not None:
         fields.append("prize")
@@ -943,7 +956,7 @@ def cmd_results(csv_file, db, number, plain, json_file=None):
              "" if r["points"] is None else r["points"]] + extra(r) for r in rows])
     status = "final" if t.ended else "so far, %d players in" % len(t.remaining())
     show_table(fields, [[r["place"], r["name"], "yes" if r["member"] else "", r["entry"],
-                         _league._num(r["points"]) if r["points"] is not None else ""]
+                         _text.number_text(r["points"]) if r["points"] is not None else ""]
                         + extra(r) for r in rows], plain,
                title="Results of tournament %d, %s (%s; %d entries)" % (
                    t.number, t.setup["name"], status, len(t.entrants())))
@@ -980,10 +993,10 @@ def cmd_league(csv_file, members, db, plain, json_file=None):
     if csv_file:
         _write_csv("league", csv_file, fields, [
             [r["rank"], r["name"], "yes" if r["member"] else "no", r["events"], r["wins"],
-             r["best"], _league._num(r["points"])] for r in rows])
+             r["best"], _text.number_text(r["points"])] for r in rows])
     done = lg.finished()
     show_table(fields, [[r["rank"], r["name"], "yes" if r["member"] else "", r["events"],
-                         r["wins"], _league.ordinal(r["best"]), _league._num(r["points"])]
+                         r["wins"], _text.ordinal(r["best"]), _text.number_text(r["points"])]
                         for r in rows], plain,
                title="%s leaderboard after %d tournament%s" % (
                    lg.name or "League", len(done), "" if len(done) == 1 else "s"))

@@ -17,8 +17,11 @@ import io
 
 import click
 
-from tdhost import commands as _commands, league as _league
-from tdhost.league import Refused
+from tdhost import commands as _commands
+from tdhost.league import reducers as _reducers, text as _text, times as _times
+from tdhost.league.entries import decide_register
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.seats import decide_lock
 
 COLUMNS = ("name", "member", "lock", "reason")
 NO = ("", "no", "n", "false", "0")
@@ -74,35 +77,30 @@ def decide(lg, t, rows, seq, when):
     evs, done, errors = [], [], []
     for r in rows:
         try:
-            p, msg = t.decide_register(r["name"], r["member"], when, lg, seq + len(evs))
+            p, msg = decide_register(t, r["name"], r["member"], when, lg, seq + len(evs))
             lock = None
             if r["lock"]:
                 if p["standby"]:
-                    raise Refused("%s would be on the standby list, where a seat cannot be "
-                                  "locked" % p["name"])
+                    raise ActionRefused("%s would be on the standby list, where a seat cannot be "
+                                        "locked" % p["name"])
                 trial = copy.deepcopy(t)  # the lock needs the player registered: try it
-                trial.apply(_Ev("register", p), lg)
-                lock = trial.decide_lock(p["name"], r["lock"][0], r["lock"][1], r["reason"])
-        except Refused as err:
+                _reducers.apply(trial, "register", p)
+                lock = decide_lock(trial, p["name"], r["lock"][0], r["lock"][1], r["reason"])
+        except ActionRefused as err:
             errors.append((r["line"], str(err)))
             continue
-        t.apply(_Ev("register", p), lg)
-        lg.names.setdefault(_league.player_key(p["name"]), p["name"])
+        _reducers.apply(t, "register", p)
+        lg.names.setdefault(_text.player_key(p["name"]), p["name"])
         if p["member"]:
-            lg.members.add(_league.player_key(p["name"]))
+            lg.members.add(_text.player_key(p["name"]))
         evs.append(("register", p))
         if lock is not None:
-            t.apply(_Ev("lock", lock), lg)
+            _reducers.apply(t, "lock", lock)
             evs.append(("lock", lock))
-            msg = msg.rstrip(".") + "; locked to %s." % _league.seat_text(
+            msg = msg.rstrip(".") + "; locked to %s." % _text.seat_text(
                 [lock["table"], lock["seat"]])
         done.append((r["line"], msg))
     return evs, done, errors
-
-
-class _Ev:
-    def __init__(self, action, payload):
-        self.action, self.payload = action, payload
 
 
 def run(path, apply, skip_bad, db, number):
@@ -120,10 +118,10 @@ def run(path, apply, skip_bad, db, number):
     lg = _commands._read("import", db)
     try:
         t = lg.current(number)
-    except Refused as err:
+    except ActionRefused as err:
         fail("import", str(err))
     seq = (lg.events[-1].seq if lg.events else 0) + 1
-    _, done, refused = decide(lg, t, rows, seq, _league.now())
+    _, done, refused = decide(lg, t, rows, seq, _times.now())
     errors = sorted(bad + refused)
     verb = "Registered" if apply else "Would register"
     if not apply:
@@ -146,7 +144,7 @@ def run(path, apply, skip_bad, db, number):
 
     def write(lg2, seq2):
         t2 = lg2.current(number)
-        evs, ok, _ = decide(lg2, t2, rows, seq2, _league.now())
+        evs, ok, _ = decide(lg2, t2, rows, seq2, _times.now())
         return [(t2.number, a, p, None) for a, p in evs], ok
 
     _, ok = _commands._write("import", db, write)

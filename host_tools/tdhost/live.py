@@ -6,7 +6,7 @@
     while True:
         live.poll()              # bounded, never blocks
     live.snapshot()              # what the web console shows; live.version counts changes
-    live.act("pause", {})        # a TD action; tdhost.league.Refused when it is refused
+    live.act("pause", {})        # a TD action; ActionRefused when it is refused
 
 Everything that matters is an event in the league file, appended through the same
 ``decide_*`` path as the CLI commands (``tdhost.commands.append``): busts from the boxes,
@@ -50,7 +50,6 @@ from tdhost import (
     commands as _commands,
     handforhand as _hfh,
     instructions as _ins,
-    league as _league,
     liveacts as _acts,
     livebusts as _busts,
     liveclock as _clock,
@@ -60,12 +59,11 @@ from tdhost import (
     liveredraw as _redraw,
     livesnap as _snap,
     liveundo as _undo,
-    logcache as _logcache,
-    store as _store,
     tfile,
     wifinotes as _wifinotes,
 )
-from tdhost.league import Refused
+from tdhost.league import cache as _logcache, store as _store, times as _times
+from tdhost.league.refusal import ActionRefused
 
 log = logging.getLogger("tdhost.live")
 
@@ -140,7 +138,7 @@ class Live:
         self.cache = _logcache.LeagueCache()
         try:
             self._reload()
-        except Refused:
+        except ActionRefused:
             self.store.close()
             raise
         self._index = self.master().index
@@ -176,7 +174,7 @@ class Live:
 
     def _reload(self):
         """The league up to the last committed event: kept in memory, only the new events
-        applied (tdhost.logcache; the whole log after an undo), and the box events it has
+        applied (tdhost.league.cache; the whole log after an undo), and the box events it has
         applied (``seen``: their ``src``)."""
         self.lg = self.cache.league(self.store)
         self.t = self.lg.current(self.number)
@@ -202,8 +200,8 @@ class Live:
     def write(self, build):
         """One decision: in one transaction on the league file, *build(t, lg, seq)* returns
         ([(action, payload, undoes)], result) for tournament t; the events are appended
-        together.  Refused writes nothing and propagates.  Returns the result."""
-        stamp = _league.iso(self.when())
+        together.  ActionRefused writes nothing and propagates.  Returns the result."""
+        stamp = _times.iso(self.when())
 
         def decide(lg, seq):
             t = lg.current(self.number)
@@ -452,7 +450,7 @@ class Live:
         src = [[msg.get("from"), msg.get("id")]]
         try:
             self._event(lk, msg)
-        except Refused as err:  # a decision the league refused: said in the log
+        except ActionRefused as err:  # a decision the league refused: said in the log
             self.notice("box %s: %s" % (msg.get("from"), err), src)
         except Exception:  # noqa: BLE001 -- a box's odd event must never stop the night
             log.exception("box event %r", msg)
@@ -605,7 +603,7 @@ class Live:
         _moves.plan(self)
 
     def final_table(self, seed, ace8=None):
-        """The final table now (tdhost.livefinal.final_table); Refused when it cannot form."""
+        """The final table now (tdhost.livefinal.final_table); ActionRefused when it cannot form."""
         return _final.final_table(self, seed, ace8)
 
     def _send_instructions(self):
@@ -651,15 +649,15 @@ class Live:
 
     # ------------------------------------------------------------------ the contract
     def act(self, action, args=None):
-        """A TD action (docs/host.md): {"ok": True, "text": sentence}; Refused with a
+        """A TD action (docs/host.md): {"ok": True, "text": sentence}; ActionRefused with a
         sentence when refused (nothing changed)."""
         self.now = self.clock()
         args = {} if args is None else args
         if not isinstance(args, dict):
-            raise Refused("the action's arguments must be an object")
+            raise ActionRefused("the action's arguments must be an object")
         fn = _acts.ACTS.get(action) if isinstance(action, str) else None
         if fn is None:
-            raise Refused("there is no action %r (actions: %s)" % (
+            raise ActionRefused("there is no action %r (actions: %s)" % (
                 action, ", ".join(sorted(_acts.ACTS))))
         if action in ("undo", "redo"):
             text = fn(self, args)

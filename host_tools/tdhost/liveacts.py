@@ -6,12 +6,11 @@ Each action is the CLI command of the same name (tdhost.commands) through the sa
 nothing), then what the boxes must hear: a new seating before the first hand, a
 ``receive`` for a player who joins a table in play, a ``deduct`` for an arrival's chips,
 the clock, a new plan.  Every handler returns one sentence for the TD and raises
-``tdhost.league.Refused`` with one sentence when the action is refused; nothing changes then
-(bad arguments are checked before anything is written).
+``ActionRefused`` (tdhost.league.refusal) with one sentence when the action is refused;
+nothing changes then (bad arguments are checked before anything is written).
 """
 
 from tdhost import (
-    commands as _commands,
     handforhand as _hfh,
     instructions as _ins,
     liveclock as _clock,
@@ -21,7 +20,20 @@ from tdhost import (
     liveundo as _undo,
     wording as _words,
 )
-from tdhost.league import Refused, player_key, seat_text
+from tdhost.league import reducers as _reducers
+from tdhost.league.busts import decide_bust
+from tdhost.league.entries import (
+    decide_arrive,
+    decide_late,
+    decide_register,
+    decide_standby_add,
+    decide_standby_pass,
+    decide_standby_take,
+)
+from tdhost.league.play import decide_start
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.seats import decide_draw
+from tdhost.league.text import player_key, seat_text
 
 
 # ------------------------------------------------------------------ arguments
@@ -30,7 +42,7 @@ def _str(a, key, required=True):
     if v is None and not required:
         return None
     if not isinstance(v, str) or not v.strip():
-        raise Refused("give %s as text" % key)
+        raise ActionRefused("give %s as text" % key)
     return v
 
 
@@ -40,14 +52,14 @@ def _names(a, key="names", required=True):
         return []
     if not isinstance(v, list) or (required and not v) or not all(
             isinstance(x, str) and x.strip() for x in v):
-        raise Refused("give %s as a list of names" % key)
+        raise ActionRefused("give %s as a list of names" % key)
     return v
 
 
 def _bool(a, key, default=False):
     v = a.get(key, default)
     if not isinstance(v, bool):
-        raise Refused("%s must be true or false" % key)
+        raise ActionRefused("%s must be true or false" % key)
     return v
 
 
@@ -56,7 +68,7 @@ def _int(a, key, default=None, low=None):
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low):
-        raise Refused("%s must be a whole number%s" % (
+        raise ActionRefused("%s must be a whole number%s" % (
             key, "" if low is None else " from %d" % low))
     return v
 
@@ -67,7 +79,7 @@ def _seat(a, key="seat"):
         return None
     parts = str(v).replace(":", ".").replace("/", ".").split(".")
     if not isinstance(v, str) or len(parts) != 2 or not all(p.isdigit() for p in parts):
-        raise Refused("%r is not a seat: give \"TABLE.SEAT\", e.g. \"2.5\"" % (v,))
+        raise ActionRefused("%r is not a seat: give \"TABLE.SEAT\", e.g. \"2.5\"" % (v,))
     return [int(parts[0]), int(parts[1])]
 
 
@@ -134,8 +146,8 @@ def register(live, a):
     def build(t, lg, seq):
         evs, out = [], []
         for i, name in enumerate(names):
-            p, msg = t.decide_register(name, member, when, lg, seq + i)
-            t.apply(_commands._Ev("register", p), lg)  # the next name sees this one
+            p, msg = decide_register(t, name, member, when, lg, seq + i)
+            _reducers.apply(t, "register", p)  # the next name sees this one
             lg.names.setdefault(player_key(p["name"]), p["name"])
             if p["member"]:
                 lg.members.add(player_key(p["name"]))
@@ -154,7 +166,7 @@ def standby_add(live, a):
     member = _bool(a, "member")
 
     def build(t, lg, seq):
-        p, msg = t.decide_standby_add(name, member, lg)
+        p, msg = decide_standby_add(t, name, member, lg)
         return [("register", p, None)], msg
     return live.write(build)
 
@@ -165,7 +177,7 @@ def standby_take(live, a):
     when = live.when()
 
     def build(t, lg, seq):
-        p = t.decide_standby_take(name, when, seat)
+        p = decide_standby_take(t, name, when, seat)
         return [("standby_take", p, None)], p
     p = live.write(build)
     _joins(live, p["name"])
@@ -178,7 +190,7 @@ def standby_pass(live, a):
     name = _str(a, "name")
 
     def build(t, lg, seq):
-        p = t.decide_standby_pass(name)
+        p = decide_standby_pass(t, name)
         return [("standby_pass", p, None)], p
     p = live.write(build)
     return "%s is not available for %s." % (p["name"], seat_text(p["offer"]))
@@ -190,7 +202,7 @@ def draw(live, a):
     again = _bool(a, "again")
 
     def build(t, lg, seq):
-        p = t.decide_draw(seed, ace8, again, False)
+        p = decide_draw(t, seed, ace8, again, False)
         return [("draw", p, None)], p
     p = live.write(build)
     live.send_seating()
@@ -206,7 +218,7 @@ def start(live, a):
     now = live.now
 
     def build(t, lg, seq):
-        p, notes = t.decide_start(when, absent, away)
+        p, notes = decide_start(t, when, absent, away)
         return [("start", p, None), ("clock", _clock.started(t, now, when), None)], (p, notes)
     p, notes = live.write(build)
     live.send_seating()
@@ -228,13 +240,13 @@ def late(live, a):
         if where is None:
             where, why = _plan.new_seat(live, t, name, seq, spare)
         elif where[0] in _plan.broken_tables(t):
-            raise Refused("table %d is broken: it takes no players" % where[0])
-        p = t.decide_late(name, member, when, lg, seq, where, spare)
+            raise ActionRefused("table %d is broken: it takes no players" % where[0])
+        p = decide_late(t, name, member, when, lg, seq, where, spare)
         note[:] = [why] if why else []
         return [("late", p, None)], p
     p = live.write(build)
     _joins(live, p["name"])
-    # the reasons say the chips and the dead big blind already (tdhost.league.late_stack)
+    # the reasons say the chips and the dead big blind already (tdhost.league.entries.late_stack)
     return "%s joins at %s — %s%s." % (p["name"], seat_text(p["seat"]), "; ".join(p["reasons"]),
                                        "".join("; " + n for n in note))
 
@@ -244,7 +256,7 @@ def arrive(live, a):
     when = live.when()
 
     def build(t, lg, seq):
-        p = t.decide_arrive(name, when)
+        p = decide_arrive(t, name, when)
         return [("arrive", p, None)], p
     p = live.write(build)
     e = live.t.get(p["name"])
@@ -269,7 +281,8 @@ def bust(live, a):
     chips = a.get("chips")
     if chips is not None and (not isinstance(chips, list) or len(chips) != len(names) or not all(
             isinstance(c, int) and not isinstance(c, bool) for c in chips)):
-        raise Refused("give chips as a list of whole numbers, one per name, in the same order")
+        raise ActionRefused("give chips as a list of whole numbers, one per name, in the same "
+                            "order")
     chip_map = dict(zip(names, chips)) if chips else {}
     when = live.when()
 
@@ -281,7 +294,7 @@ def bust(live, a):
             e = t.get(n)
             if e is not None:
                 at[e.name] = _at_box(live, t, e.name)
-        p = t.decide_bust(list(names), chip_map, None, None, when, lg)
+        p = decide_bust(t, list(names), chip_map, None, None, when, lg)
         p["by"] = "td"
         return [("bust", p, None)], p
     p = live.write(build)
@@ -319,7 +332,7 @@ def _clock_act(op, key=None):
         arg = None
         if key is not None:
             if key not in a:
-                raise Refused("give %s" % key)
+                raise ActionRefused("give %s" % key)
             arg = a[key]
         now, when = live.now, live.when()
 
@@ -334,19 +347,19 @@ def _clock_act(op, key=None):
 
 def hand_for_hand(live, a):
     if "on" not in a:
-        raise Refused("give on: true or false")
+        raise ActionRefused("give on: true or false")
     on = _bool(a, "on")
     tables = live.playing_tables()
 
     def build(t2, lg, seq):
         if t2.started is None or t2.ended:
-            raise Refused("hand for hand is for a tournament in play")
+            raise ActionRefused("hand for hand is for a tournament in play")
         if on and t2.hfh is not None:
-            raise Refused("hand for hand is on already")
+            raise ActionRefused("hand for hand is on already")
         if not on and t2.hfh is None:
-            raise Refused("hand for hand is not on")
+            raise ActionRefused("hand for hand is not on")
         if on and not tables:
-            raise Refused("no table is playing")
+            raise ActionRefused("no table is playing")
         wait = _hfh.start_wait(tables, {tb: live.view(tb).hand or 0 for tb in tables}) \
             if on else {}
         targets = tables if on else sorted(int(k) for k in t2.hfh["wait"]) or tables
@@ -374,11 +387,12 @@ def confirm(live, a):
     def build(t, lg, seq):
         r = t.instrs.get(iid)
         if r is None:
-            raise Refused("there is no instruction %s" % iid)
+            raise ActionRefused("there is no instruction %s" % iid)
         if _ins.complete(r) or _ins.state(r) == "done":
-            raise Refused("instruction %s (%s) is not pending" % (iid, r["text"]))
+            raise ActionRefused("instruction %s (%s) is not pending" % (iid, r["text"]))
         if stack is not None and r["action"] != "move_out":
-            raise Refused("a stack goes with a move_out only: %s is a %s" % (iid, r["action"]))
+            raise ActionRefused("a stack goes with a move_out only: %s is a %s"
+                                % (iid, r["action"]))
         p = _ins.result(iid, "done", "td", "confirmed by the TD: %s%s" % (
             r["text"], ", %d chips" % stack if stack else ""), stack=stack)
         evs = [("instr_result", p, None)]

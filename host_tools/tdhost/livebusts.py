@@ -33,7 +33,8 @@ busts are being gathered gathers them again after its restart (docs/host.md §10
 """
 
 from tdhost import instructions as _ins
-from tdhost.league import Refused
+from tdhost.league.busts import decide_bust
+from tdhost.league.refusal import ActionRefused
 
 BUST_WAIT_MS = 3000
 
@@ -221,15 +222,15 @@ def decide(live, g):
         seats = [s for s in g.seats() if s in names]
         order = hand_order(names, seats, g.ties)
         best_first = [n for tier in order for n in tier]
-        p = t.decide_bust(best_first, chips if len(best_first) > 1 else {}, None, None, when,
-                          lg, order)
+        p = decide_bust(t, best_first, chips if len(best_first) > 1 else {}, None, None, when,
+                        lg, order)
         p.update({"src": src, "table": g.table, "hand": g.hand, "by": "box",
                   "seats": {names[s]: s for s in seats}})
         return [("bust", p, None)] + evs, best_first
 
     try:
         out = live.write(build)
-    except Refused as err:
+    except ActionRefused as err:
         live.notice("table %d: the box's bust of %s was not recorded: %s" % (
             g.table, _seats_text(g.seats()), err), src)
         return

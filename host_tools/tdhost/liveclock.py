@@ -13,7 +13,8 @@ All times are integer milliseconds.
 
 from tableclock import profiles
 from tableclock.clock import ClockError
-from tdhost.league import Refused, iso
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.times import iso
 
 
 def reading(clock):
@@ -74,11 +75,11 @@ def payload(clock, op, now_ms, when, text):
 
 def decide(t, op, arg, now_ms, when):
     """The ``clock`` payload for a TD's *op* (pause, resume, level N, adjust S seconds)
-    at *now_ms*; Refused (nothing changes) when it makes no sense."""
+    at *now_ms*; ActionRefused (nothing changes) when it makes no sense."""
     if t.ended:
-        raise Refused("tournament %d has finished" % t.number)
+        raise ActionRefused("tournament %d has finished" % t.number)
     if t.started is None:
-        raise Refused("the clock starts with \"shuffle up and deal\" (start)")
+        raise ActionRefused("the clock starts with \"shuffle up and deal\" (start)")
     clock = t.clock_at(now_ms)
     try:
         if op == "pause":
@@ -89,23 +90,23 @@ def decide(t, op, arg, now_ms, when):
             text = "clock running from %s" % _left(clock)
         elif op == "level":
             if isinstance(arg, bool) or not isinstance(arg, int):
-                raise Refused("give the level as a whole number, e.g. {\"level\": 4}")
+                raise ActionRefused("give the level as a whole number, e.g. {\"level\": 4}")
             # the boxes' rule on skipping levels (LPPL: only after the second chip-up)
             clock.drop_after = profiles.get(t.setup["profile"])["drop_levels_after"]
             clock.jump(arg)
             text = "level %d starts now%s" % (arg, " (clock paused)" if clock.paused else "")
         elif op == "adjust":
             if isinstance(arg, bool) or not isinstance(arg, int) or arg == 0:
-                raise Refused("give whole seconds to add (or, negative, remove), not %r"
-                              % (arg,))
+                raise ActionRefused("give whole seconds to add (or, negative, remove), not %r"
+                                    % (arg,))
             clock.adjust(arg * 1000)
             text = "%s %d s %s this level: %s left" % (
                 "added" if arg > 0 else "removed", abs(arg), "to" if arg > 0 else "from",
                 _left(clock))
         else:
-            raise Refused("unknown clock change %r" % op)
+            raise ActionRefused("unknown clock change %r" % op)
     except ClockError as err:
-        raise Refused(str(err)[:1].lower() + str(err)[1:])
+        raise ActionRefused(str(err)[:1].lower() + str(err)[1:])
     return payload(clock, op, now_ms, when, text)
 
 

@@ -13,6 +13,7 @@ Functions of a ``tdhost.live.Live`` (their first argument).
 """
 
 from tdhost import instructions as _ins, liveplan as _plan
+from tdhost.league.seats import decide_draw
 
 FINAL_WAIT_MS = 120000  # the final table waits this long at most for a table whose box is off
 
@@ -72,7 +73,7 @@ def final_table(live, seed, ace8=None):
     """The final table: pending moves off, the league's final draw (with the boxes' chips
     in its ``stacks``: ``stacks_now``), ``redraw`` to every table with players,
     ``break_table`` to the others, the new seating to the final table's box.  Returns the
-    draw's payload; Refused when it cannot form (nothing written then)."""
+    draw's payload; ActionRefused when it cannot form (nothing written then)."""
     t = live.t
     before = {tb: dict(s) for tb, s in t.seating().items()}
     stacks = stacks_now(live)
@@ -82,7 +83,7 @@ def final_table(live, seed, ace8=None):
         ace8 = (t.draw or {}).get("mode") == "Ace-8" and t.setup["seats_per_table"] <= 8
 
     def draw(t2, lg, seq):
-        p = t2.decide_draw(seed, ace8, False, True)
+        p = decide_draw(t2, seed, ace8, False, True)
         p["stacks"] = {n: c for n, c in stacks.items() if n in p["seats"]}
         # what `recover` needs when the host dies before the instructions are written
         p["had"] = sorted(tb for tb, s in before.items() if s)

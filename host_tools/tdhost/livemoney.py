@@ -5,7 +5,9 @@ them all and its snapshot's ``money`` is None.  Amounts are integer cents.
 """
 
 from tdhost import money as _money
-from tdhost.league import Refused, iso, player_key
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.text import player_key
+from tdhost.league.times import iso
 
 
 def config(t):
@@ -15,8 +17,8 @@ def config(t):
 def _need(t):
     cfg = config(t)
     if cfg is None:
-        raise Refused("%s is a free tournament: no money is taken or paid"
-                      % t.setup["name"])
+        raise ActionRefused("%s is a free tournament: no money is taken or paid"
+                            % t.setup["name"])
     return cfg
 
 
@@ -135,26 +137,26 @@ def prizes(t, now_ms, v=None):
 def _name(a, key="name"):
     v = a.get(key)
     if not isinstance(v, str) or not v.strip():
-        raise Refused("give %s as a player's name" % key)
+        raise ActionRefused("give %s as a player's name" % key)
     return v
 
 
 def _in_play(t, name):
     e = t.get(name)
     if e is None or e.state != "in":
-        raise Refused("%s is not playing in this tournament" % name)
+        raise ActionRefused("%s is not playing in this tournament" % name)
     return e
 
 
 def _window(t, live, w, what):
     if t.started is None or t.ended:
-        raise Refused("%s are taken while the tournament is playing" % what)
+        raise ActionRefused("%s are taken while the tournament is playing" % what)
     level = t.clock_at(live.now).started_level()
     lo = w.get("from_level", 1)
     if not lo <= max(level, 1) <= w["until_level"]:
         when = "level %d and the break after it" % lo if lo == w["until_level"] else \
             "levels %d to %d" % (lo, w["until_level"])
-        raise Refused("%s are taken in %s; this is level %d" % (what, when, level))
+        raise ActionRefused("%s are taken in %s; this is level %d" % (what, when, level))
     return level
 
 
@@ -169,45 +171,45 @@ def _act(kind):
             if kind == "rebuy":
                 w = cfg["rebuy"]
                 if not w:
-                    raise Refused("this tournament has no re-buys")
+                    raise ActionRefused("this tournament has no re-buys")
                 e = _in_play(t, _name(a))
                 _window(t, live, w, "re-buys")
                 had = n["rebuys"].get(player_key(e.name), 0)
                 if w["max"] is not None and had >= w["max"]:
-                    raise Refused("%s has had the re-buys allowed (%d a player)"
-                                  % (e.name, w["max"]))
+                    raise ActionRefused("%s has had the re-buys allowed (%d a player)"
+                                        % (e.name, w["max"]))
                 p = {"kind": kind, "name": e.name, "time": when,
                      "text": "re-buy %s: %s for %d chips" % (
                          e.name, _money.fmt(w["price"], cur), w["chips"])}
             elif kind == "addon":
                 w = cfg["addon"]
                 if not w:
-                    raise Refused("this tournament has no add-on")
+                    raise ActionRefused("this tournament has no add-on")
                 e = _in_play(t, _name(a))
                 _window(t, live, w, "add-ons")
                 if player_key(e.name) in n["addons"]:
-                    raise Refused("%s has taken the add-on already" % e.name)
+                    raise ActionRefused("%s has taken the add-on already" % e.name)
                 p = {"kind": kind, "name": e.name, "time": when,
                      "text": "add-on %s: %s for %d chips" % (
                          e.name, _money.fmt(w["price"], cur), w["chips"])}
             elif kind == "knockout":
                 if not cfg["bounty"]:
-                    raise Refused("this tournament has no bounties")
+                    raise ActionRefused("this tournament has no bounties")
                 victim, by = t.get(_name(a)), t.get(_name(a, "by"))
                 if victim is None or victim.state != "out":
-                    raise Refused("%s is not out of the tournament: enter the bust first"
-                                  % a["name"])
+                    raise ActionRefused("%s is not out of the tournament: enter the bust first"
+                                        % a["name"])
                 if by is None or by.state not in ("in", "out") or by is victim:
-                    raise Refused("%s did not play in this tournament" % a["by"])
+                    raise ActionRefused("%s did not play in this tournament" % a["by"])
                 if any(v == victim.name for v, _ in n["knockouts"]):
-                    raise Refused("%s's bounty has been paid already" % victim.name)
+                    raise ActionRefused("%s's bounty has been paid already" % victim.name)
                 p = {"kind": kind, "name": victim.name, "by": by.name, "time": when,
                      "text": "bounty: %s knocked out %s" % (by.name, victim.name)}
             elif kind == "payouts":
                 places = a.get("places")
                 why = _money.check_places(places)
                 if why:
-                    raise Refused(why)
+                    raise ActionRefused(why)
                 p = {"kind": kind, "places": list(places), "time": when,
                      "text": "payouts set to %s%%" % ", ".join("%g" % x for x in places)}
             return [("money", p, None)], p

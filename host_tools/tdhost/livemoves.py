@@ -33,7 +33,8 @@ from tdhost import (
     liveplan as _plan,
     liveredraw as _redraw,
 )
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.seats import decide_move
 
 log = logging.getLogger("tdhost.live")
 
@@ -65,7 +66,7 @@ def record(live, halves):
                                                  % name), None) for h in halves], False
         if t.seating().get(to[0], {}).get(to[1]) not in (None, name):
             return [], False  # the seat frees when an earlier move completes
-        p = t.decide_move(name, to)
+        p = decide_move(t, name, to)
         p.update({"at_ms": now, "instrs": [h["id"] for h in halves],
                   "by": "boxes" if all("done" in _ins.results(h, "box") for h in halves)
                   else "td"})
@@ -73,7 +74,7 @@ def record(live, halves):
 
     try:
         done = live.write(build)
-    except Refused as err:
+    except ActionRefused as err:
         log.warning("move of %s not recorded yet: %s", name, err)
         return False
     if done:
@@ -250,7 +251,7 @@ def reseat(live, t, lg, seq, evs, name, stack, exclude, why, dead_bb=None):
     ``receive`` of their own for its box (*dead_bb*: a latecomer's dead big blind goes
     along), with a notice saying why (*why*)."""
     seat, note = _plan.new_seat(live, t, name, seq, exclude=exclude)
-    p = t.decide_move(name, seat)
+    p = decide_move(t, name, seat)
     p.update({"at_ms": live.now, "instrs": [], "by": "host"})
     text = "seat %s at table %d seat %d with %d chips" % (name, seat[0], seat[1], stack)
     return [("move", p, None),
@@ -321,7 +322,7 @@ def plan(live):
         if t.final is None:
             try:
                 _final.final_table(live, seed)
-            except Refused as err:
+            except ActionRefused as err:
                 live.notice("the final table does not form yet: %s" % err)
         return
 

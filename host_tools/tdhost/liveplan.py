@@ -26,6 +26,7 @@ import random
 
 from tableclock.button import between, first_positions
 from tdhost import balance as _balance, house as _house, instructions as _ins
+from tdhost.league.seats import pick_seat
 
 
 def broken_tables(t):
@@ -82,7 +83,7 @@ def new_seat(live, t, name, seq, spare=None, exclude=()):
     if spare is None:
         spare = spare_tables(live, t)
     excluded = taken_seats(t) + [tuple(x) for x in exclude]
-    seat = t.pick_seat(name, seq, exclude=excluded, closed=closed, spare=spare)
+    seat = pick_seat(t, name, seq, exclude=excluded, closed=closed, spare=spare)
     better = joining_seat(live, t, seat[0], excluded, "%s|%s" % (seq, name))
     if better is not None:
         seat = [seat[0], better]

@@ -9,8 +9,9 @@ one -- clock actions included, a box's bust never -- and puts it on ``live.td_un
 The journal lives with the running host: a restarted host starts with an empty one.
 """
 
-from tdhost import instructions as _ins, league as _league, liveplan as _plan
-from tdhost.league import Refused
+from tdhost import instructions as _ins, liveplan as _plan
+from tdhost.league import replay as _replay, text as _text
+from tdhost.league.refusal import ActionRefused
 from tdhost.wording import chips, log_line as _words_of, seat, tables
 
 UNDOABLE = frozenset(("register", "standby_add", "standby_take", "standby_pass", "draw",
@@ -151,7 +152,7 @@ def _targets(live, entry):
 
 
 def _check_later(live, entry):
-    """Refused when a change to the league came after *entry* (a box's bust, a move, the
+    """ActionRefused when a change to the league came after *entry* (a box's bust, a move, the
     final draw...): only the latest change can be taken back without undoing those."""
     clockish = entry["action"] in CLOCK_ACTS
     last = max(entry["seqs"])
@@ -160,22 +161,22 @@ def _check_later(live, entry):
                 or ev.action in KEEP or (ev.action == "clock" and not clockish):
             continue
         line = _words_of(ev, live.lg)
-        raise Refused("%s (%s) cannot be undone any more: %s since (%s, %s)" % (
+        raise ActionRefused("%s (%s) cannot be undone any more: %s since (%s, %s)" % (
             entry["what"], entry["time"], line["text"], line["who"], line["time"]))
 
 
 def _check_replay(live, evs):
-    """Refused when the log without *evs* does not replay (later events need them)."""
-    from tdhost.store import Event
+    """ActionRefused when the log without *evs* does not replay (later events need them)."""
+    from tdhost.league.store import LoggedEvent
     top = live.lg.events[-1].seq if live.lg.events else 0
-    fake = [Event(top + i + 1, ev.tournament, ev.at, "undo", {"action": ev.action,
-                                                               "summary": ""}, ev.seq)
+    fake = [LoggedEvent(top + i + 1, ev.tournament, ev.at, "undo",
+                        {"action": ev.action, "summary": ""}, ev.seq)
             for i, ev in enumerate(evs)]
     try:
-        _league.replay(list(live.lg.events) + fake)
+        _replay.replay(list(live.lg.events) + fake)
     except Exception as err:  # noqa: BLE001 -- any failure means: not safely undoable
-        raise Refused("that cannot be undone any more: what happened since depends on it "
-                      "(%s)" % (str(err) or type(err).__name__))
+        raise ActionRefused("that cannot be undone any more: what happened since depends on it "
+                            "(%s)" % (str(err) or type(err).__name__))
 
 
 def _cancel_own(live, entry):
@@ -193,11 +194,11 @@ def undo(live, a):
     console showed)."""
     from tdhost import liveacts as _acts
     if not live.td_done:
-        raise Refused("there is nothing of yours to undo")
+        raise ActionRefused("there is nothing of yours to undo")
     entry = live.td_done[-1]
     n = a.get("n")
     if n is not None and n != entry["n"]:
-        raise Refused("your last action is now %s (%s): look at Undo again" % (
+        raise ActionRefused("your last action is now %s (%s): look at Undo again" % (
             entry["what"], entry["time"]))
     if entry["action"] == "hand_for_hand":
         _acts.hand_for_hand(live, {"on": not entry["args"].get("on")})
@@ -205,11 +206,11 @@ def undo(live, a):
         evs = _targets(live, entry)
         if not evs:
             live.td_done.pop()
-            raise Refused("%s (%s) was undone already" % (entry["what"], entry["time"]))
+            raise ActionRefused("%s (%s) was undone already" % (entry["what"], entry["time"]))
         _check_later(live, entry)
         _check_replay(live, evs)
         live.write(lambda t, lg, seq: ([("undo", {"action": ev.action,
-                                                  "summary": _league.summary(ev)}, ev.seq)
+                                                  "summary": _text.summary(ev)}, ev.seq)
                                         for ev in reversed(evs)], None))
         _acts._cancel_orphans(live)
         _cancel_own(live, entry)
@@ -225,11 +226,11 @@ def redo(live, a):
     """Does the last undone action again (``a["n"]``, when given, must be the one shown)."""
     from tdhost import liveacts as _acts
     if not live.td_undone:
-        raise Refused("there is nothing to redo")
+        raise ActionRefused("there is nothing to redo")
     entry = live.td_undone[-1]
     n = a.get("n")
     if n is not None and n != entry["n"]:
-        raise Refused("the action to redo is now %s (%s): look at Redo again" % (
+        raise ActionRefused("the action to redo is now %s (%s): look at Redo again" % (
             entry["what"], entry["time"]))
     ctx = before(live, entry["action"], entry["args"])
     first = live.lg.events[-1].seq if live.lg.events else 0

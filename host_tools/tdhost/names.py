@@ -11,7 +11,7 @@ accepts a single candidate after asking and lists several.
 
 import difflib
 
-from tdhost.league import player_key
+from tdhost.league.text import player_key
 
 CLOSE = 0.75  # difflib's ratio for a close spelling
 

@@ -40,7 +40,8 @@ HOST_USER = "host"  # the host's broker login (docs/mosquitto/acl)
 
 def _check_league(db):
     """StoreError (the damaged-file sentence) when the league file cannot be replayed."""
-    from tdhost import commands, store as _store
+    from tdhost import commands
+    from tdhost.league import store as _store
 
     st = _store.Store(db)
     try:
@@ -246,8 +247,9 @@ def register(cli, fail):
               demo, demo_speed, polls):
         """Run the night: the boxes on USB (and MQTT), busts, balancing and breaking plans
         sent to the boxes, hand for hand, the master clock, the web console."""
-        from tdhost import store as _store, usb
-        from tdhost.league import Refused
+        from tdhost import usb
+        from tdhost.league import store as _store
+        from tdhost.league.refusal import ActionRefused
         from tdhost.live import Live
 
         if wifi and mqtt_url:
@@ -297,7 +299,7 @@ def register(cli, fail):
             try:
                 _check_league(db)  # a damaged file: one sentence, before the night starts
                 live = Live(db, number, key=key, key_id=key_id, seed=seed)
-            except (_store.StoreError, Refused) as err:
+            except (_store.StoreError, ActionRefused) as err:
                 fail("serve", str(err))
             live.store.backup("serve")  # every start of the night (docs/host.md "Backups")
             closers = [live.close]

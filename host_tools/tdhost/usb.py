@@ -70,7 +70,7 @@ from tableclock.protocol import (
     parse,
 )
 from tableclock.wire import Lines
-from tdhost.store import count_write as _count_write
+from tdhost.league.store import count_write as _count_write
 
 ADAFRUIT_VID = 0x239A
 ESPRESSIF_VID = 0x303A
@@ -250,7 +250,7 @@ class HostStore:
         self.db.commit()
 
     def _commit(self):
-        _count_write()  # the crash tests' hook (tdhost.store)
+        _count_write()  # the crash tests' hook (tdhost.league.store)
         self.db.commit()
         _count_write()
 

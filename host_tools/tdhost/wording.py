@@ -7,7 +7,8 @@ and the CLI both use it (docs/web.md, "Plain words").
     log_line(ev, lg)             # {"time", "who", "text"} of one league event
 """
 
-from tdhost.league import clock_time, summary
+from tdhost.league.text import summary
+from tdhost.league.times import clock_time
 
 STATE_WORDS = {
     "queued": "not sent to a box yet",

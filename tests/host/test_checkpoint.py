@@ -1,4 +1,4 @@
-"""The league's state checkpointed in the league file (tdhost.checkpoint): a league loaded
+"""The league's state checkpointed in the league file (tdhost.league.checkpoint): a league loaded
 from a checkpoint and the events after it is the league a full replay gives, after every
 command of a night; an undo reaching behind the checkpoint, or another tdhost's
 checkpoint, is not used; a refused command leaves none."""
@@ -9,9 +9,15 @@ import os
 import pytest
 from hostutil import EXAMPLES, at, run
 
-from tdhost import checkpoint as C, league as L, store as _store
-from tdhost.league import Refused
-from tdhost.logcache import state
+from tdhost.league import (
+    checkpoint as C,
+    replay as _replay,
+    store as _store,
+    times as _times,
+    tournament as _tournament,
+)
+from tdhost.league.cache import state
+from tdhost.league.refusal import ActionRefused
 
 LPPL = os.path.join(EXAMPLES, "lppl.toml")
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"]
@@ -27,7 +33,7 @@ def _check(db):
     store = _store.Store(str(db))
     try:
         lg = C.load(store)
-        full = L.replay(store.events())
+        full = _replay.replay(store.events())
         assert state(lg, events=False) == state(full, events=False)
         assert lg.seq == full.seq and lg.count == len(full.events)
         assert [ev.seq for ev in lg.events] == [ev.seq for ev in full.events]
@@ -70,7 +76,7 @@ def test_an_undo_behind_the_checkpoint_replays_the_log_once(tmp_path, every):
         for i in range(6):  # the live night's events: both checkpoints move past the bust
             if i >= 4:
                 C.save(store, C.load(store))
-            store.write(lambda _e, i=i: ([(1, L.iso(at(11)), "notice",
+            store.write(lambda _e, i=i: ([(1, _times.iso(at(11)), "notice",
                                            {"text": "n%d" % i, "src": []}, None)], None),
                         read=False)
         seqs = [r[0] for r in store.db.execute("SELECT seq FROM checkpoint")]
@@ -111,17 +117,17 @@ def test_a_refused_command_writes_no_checkpoint(tmp_path, every):
     store = _store.Store(str(db))
     try:
         for i in range(5):
-            store.write(lambda _e, i=i: ([(1, L.iso(at(-50)), "notice",
+            store.write(lambda _e, i=i: ([(1, _times.iso(at(-50)), "notice",
                                            {"text": "n%d" % i, "src": []}, None)], None),
                         read=False)
         assert C.newest(store) == 0 and C.due(C.load(store))
 
         def refuse(lg, seq):
             lg.current().players.clear()
-            raise Refused("no")
+            raise ActionRefused("no")
         from tdhost import commands
-        with pytest.raises(Refused):
-            commands.append(store, refuse, L.iso(at(-40)))
+        with pytest.raises(ActionRefused):
+            commands.append(store, refuse, _times.iso(at(-40)))
         assert C.newest(store) == 0
     finally:
         store.close()
@@ -137,7 +143,7 @@ def test_the_state_survives_json(tmp_path):
     run(["bust", "Ann"], now=at(35), db=db)
     store = _store.Store(str(db))
     try:
-        lg = L.replay(store.events())
+        lg = _replay.replay(store.events())
         rows, refs = C._parts(lg, lg.seq)
         texts = {(n, part, seq): text for n, part, seq, text in rows}
         back = C.undump(C.dump(lg, refs), lambda n, part, seq: json.loads(
@@ -166,7 +172,7 @@ def test_a_tournament_is_read_when_used_and_written_when_changed(tmp_path, monke
                                 "ORDER BY tournament, part, seq").fetchall()
     try:
         def clock(minutes):  # the live night's clock reading, tournament 1
-            return (1, L.iso(at(minutes)), "clock", {"op": "pause", "index": 0,
+            return (1, _times.iso(at(minutes)), "clock", {"op": "pause", "index": 0,
                                                      "left_ms": 60000, "paused": True,
                                                      "at_ms": minutes * 60000, "text": "p"},
                     None)
@@ -208,9 +214,9 @@ def test_a_tournament_changed_without_being_read_is_written(tmp_path, monkeypatc
     store = _store.Store(str(db))
     try:
         C.save(store, C.load(store))
-        end = {"tiers": [["Cat"], ["Bob"], ["Ann"]], "time": L.iso(at(60)),
+        end = {"tiers": [["Cat"], ["Bob"], ["Ann"]], "time": _times.iso(at(60)),
                "chips": {"Ann": 10, "Bob": 20, "Cat": 30}}
-        store.write(lambda _e: ([(1, L.iso(at(60)), "end", end, None)], None), read=False)
+        store.write(lambda _e: ([(1, _times.iso(at(60)), "end", end, None)], None), read=False)
         lg = C.load(store)  # `end` sets t.ended and reads nothing else
         assert set(vars(lg.tournaments[1])) == {"number", "_core", "ended"}
         C.save(store, lg)
@@ -257,7 +263,7 @@ def test_every_attribute_of_a_tournament_is_checkpointed():
     """A Tournament attribute the checkpoint does not write is lost on every command after
     the checkpoint (the money of a home game was: its prizes came back empty).  Every
     attribute __init__ sets is written, or derived from what is (box, rules: the profile)."""
-    t = L.Tournament(1, {"profile": "lppl"}, "2026-12-01")
+    t = _tournament.Tournament(1, {"profile": "lppl"}, "2026-12-01")
     derived = {"box", "rules"}
     written = set(C._PLAIN) | set(C.NIGHT) | {"started", "anchors", "tables_used"}
     assert set(vars(t)) - derived == written

@@ -14,8 +14,9 @@ import re
 import pytest
 from hostutil import EXAMPLES, run
 
-from tdhost import balance, commands, league as L, store as S
+from tdhost import balance, commands
 from tdhost.cli import NIGHT_ORDER, cli
+from tdhost.league import replay as _replay, store as S
 
 LPPL = EXAMPLES + "/lppl.toml"
 NAMES = ["Yan Irons", "Yanis Petrov", "Ann Lee", "Bob Hart"] + [
@@ -32,7 +33,7 @@ def refused(res, sentence):
 def league(db):
     st = S.Store(str(db))
     try:
-        return L.replay(st.events())
+        return _replay.replay(st.events())
     finally:
         st.close()
 

@@ -14,7 +14,7 @@ from hostutil import Night, players
 from hypothesis import given, settings, strategies as st
 
 from tdhost import hands, points
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 
 BOARD = "Ah 7d 2c 9s Tc"
 
@@ -35,7 +35,7 @@ def test_more_chips_at_the_start_of_the_hand_finishes_higher():
 
 def test_equal_chips_then_the_better_hand_lppl():
     n = Night().field(10)
-    with pytest.raises(Refused, match="Ann and Bob started the hand with equal chips: give "
+    with pytest.raises(ActionRefused, match="Ann and Bob started the hand with equal chips: give "
                                       "--cards for Ann and Bob and --board"):
         n.bust("Ann", "Bob", chips={"Ann": 800, "Bob": 800})
     p = n.bust("Ann", "Bob", chips={"Ann": 800, "Bob": 800},
@@ -63,7 +63,7 @@ def test_bad_cards_are_refused_with_a_sentence():
             ({"Ann": "As Kd", "Bob": "7h 7c"}, "Ah 7d", "the board has 3 to 5 cards"),
             ({"Ann": "As Kd", "Bob": "7h 7c"}, None, "cards need the board"),
             ({"Zed": "As Kd"}, BOARD, "Zed, who is not among the busted players")):
-        with pytest.raises(Refused, match=msg):
+        with pytest.raises(ActionRefused, match=msg):
             n.bust("Ann", "Bob", chips=chips, cards=cards, board=board)
     assert n.t.busts == []
 
@@ -113,11 +113,11 @@ def test_us_free_chips_only_equal_chips_tie():
 
 def test_the_last_players_cannot_all_bust():
     n = Night().field(3)
-    with pytest.raises(Refused, match="are the last players: someone wins the hand"):
+    with pytest.raises(ActionRefused, match="are the last players: someone wins the hand"):
         n.bust("Ann", "Bob", "Cat", chips={"Ann": 1, "Bob": 2, "Cat": 3})
     n.bust("Ann", "Bob", chips={"Ann": 1, "Bob": 2})
     assert n.t.ended["tiers"] == [["Cat"]]
-    with pytest.raises(Refused, match="has finished"):
+    with pytest.raises(ActionRefused, match="has finished"):
         n.bust("Cat")
 
 
@@ -125,7 +125,7 @@ def test_time_limited_end_ranks_by_chips():
     # LPPL ¶64 "the player with the most chips wins, player with 2nd most chips is 2nd"
     n = Night().field(6)
     n.bust("Ann")
-    with pytest.raises(Refused, match="missing: Fay"):
+    with pytest.raises(ActionRefused, match="missing: Fay"):
         n.end({"Bob": 100, "Cat": 300, "Dan": 300, "Eve": 50})
     n.end({"Bob": 100, "Cat": 300, "Dan": 300, "Eve": 50, "Fay": 9000})
     assert [(tuple(sorted(a)), b, c) for a, b, c in n.t.ranking()] == [

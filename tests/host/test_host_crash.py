@@ -1,7 +1,7 @@
 """Crash recovery: the host process is killed (SIGKILL) between any two writes of every
 command of a small night, and nothing is lost or doubled.
 
-Every command runs in a forked child with TDHOST_CRASH_AT=k (tdhost.store kills the
+Every command runs in a forked child with TDHOST_CRASH_AT=k (tdhost.league.store kills the
 process right after its k-th write: BEGIN, each INSERT/CREATE, COMMIT), for k = 1, 2, ...
 until the command finishes without reaching k.  After each kill the league file must be
 intact and hold exactly the events before the command or exactly those after it (same
@@ -22,9 +22,9 @@ import sys
 import pytest
 from hostutil import ROOT, at
 
-from tdhost import store
 from tdhost.cli import cli
-from tdhost.league import iso
+from tdhost.league import store
+from tdhost.league.times import iso
 
 SMALL = """\
 [league]

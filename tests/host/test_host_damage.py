@@ -11,7 +11,7 @@ import sqlite3
 from hostutil import EXAMPLES, at, players, run
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tdhost import store as _store
+from tdhost.league import store as _store
 
 LPPL = os.path.join(EXAMPLES, "lppl.toml")
 READS = (["results"], ["seats"], ["log"], ["league"], ["standby"])

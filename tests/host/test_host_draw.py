@@ -7,7 +7,7 @@ from hostutil import Night, players
 from hypothesis import given, settings, strategies as st
 
 from tdhost import balance, draw
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 
 
 def by_table(seats):
@@ -63,7 +63,7 @@ def test_draw_seed_is_logged_and_repeats():
     n = Night()
     n.register(*players(20))
     a = n.draw(seed=77, ace8=True)
-    with pytest.raises(Refused, match=r"drawn already \(seed 77\): `tdhost draw --again`"):
+    with pytest.raises(ActionRefused, match=r"drawn already \(seed 77\): `tdhost draw --again`"):
         n.draw(seed=78)
     b = n.draw(seed=77, ace8=True, again=True)
     assert a == b
@@ -75,20 +75,21 @@ def test_locks():
     n = Night()
     n.register(*players(20))
     n.lock("Tom", 2, 8, "wheelchair access")
-    with pytest.raises(Refused, match="locked for Tom already"):
+    with pytest.raises(ActionRefused, match="locked for Tom already"):
         n.lock("Sam", 2, 8)
-    with pytest.raises(Refused, match="seat 9 does not exist"):
+    with pytest.raises(ActionRefused, match="seat 9 does not exist"):
         n.lock("Sam", 1, 9)
     # checked at once (issue #17): LPPL's 48 players (¶15) fill at most 6 tables of 8
-    with pytest.raises(Refused, match=r"table 7 does not exist: 48 players \(max_players\) "
+    with pytest.raises(ActionRefused, match=r"table 7 does not exist: 48 players \(max_players\) "
                                       r"fill at most 6 tables of 8 seats \(tables 1 to 6\)"):
         n.lock("Sam", 7, 1)
     n.lock("Sam", 4, 1)
-    with pytest.raises(Refused, match="Sam is locked to table 4, but 20 players fill 3 tables"):
+    with pytest.raises(ActionRefused,
+                       match="Sam is locked to table 4, but 20 players fill 3 tables"):
         n.draw(1)
     n.unlock("Sam")
     assert "sam" not in n.t.locks and n.t.locks["tom"][:2] == [2, 8]
-    with pytest.raises(Refused, match="Sam has no seat lock"):
+    with pytest.raises(ActionRefused, match="Sam has no seat lock"):
         n.unlock("Sam")
     n.draw(1)
     assert n.t.get("Tom").seat == [2, 8]
@@ -97,7 +98,7 @@ def test_locks():
 def test_ace8_needs_at_most_8_seats():
     n = Night("wph")
     n.register(*players(12))
-    with pytest.raises(Refused, match="the Ace-8 draw has 8 cards"):
+    with pytest.raises(ActionRefused, match="the Ace-8 draw has 8 cards"):
         n.draw(1, ace8=True)
 
 
@@ -165,5 +166,6 @@ def test_final_table_redraw_is_balance_plans_final_table():
 def test_final_table_refused_with_too_many_players():
     n = Night()
     n.field(12)
-    with pytest.raises(Refused, match="12 players remain; the final table forms at 8 or fewer"):
+    with pytest.raises(ActionRefused,
+                       match="12 players remain; the final table forms at 8 or fewer"):
         n.draw(1, final=True)

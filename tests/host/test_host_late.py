@@ -20,7 +20,7 @@ import pytest
 from hostutil import Night, players
 from hypothesis import given, settings, strategies as st
 
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 
 
 def test_lppl_stacks_by_time_2500_then_1500_and_grace_dead_big_blind():
@@ -33,7 +33,7 @@ def test_lppl_stacks_by_time_2500_then_1500_and_grace_dead_big_blind():
     p = n.late("L3", 20)  # level 2 starts at 20:20 (20-minute levels)
     assert (p["stack"], p["level"]) == (1500, 2)
     assert "1500 chips (3000 less 1500)" in p["reasons"][-1]
-    with pytest.raises(Refused, match="level 3 has started: late entry closes at the start "
+    with pytest.raises(ActionRefused, match="level 3 has started: late entry closes at the start "
                                       "of level 3"):
         n.late("L4", 40)
 
@@ -52,7 +52,7 @@ def test_lppl_break_before_level_3_is_still_level_2():
     n = Night(levels=levels).field(20)
     p = n.late("B1", 45)
     assert (p["level"], p["stack"]) == (2, 1500)
-    with pytest.raises(Refused, match="level 3 has started"):
+    with pytest.raises(ActionRefused, match="level 3 has started"):
         n.late("B2", 50)
 
 
@@ -67,7 +67,7 @@ def test_lppl_17_players_must_remain_before_the_latecomer_joins():
     n.bust("Dan", minutes=10)
     n.bust("Eve", minutes=11)
     assert len(n.t.remaining()) == 16
-    with pytest.raises(Refused) as err:
+    with pytest.raises(ActionRefused) as err:
         n.late("Late16", 12)
     assert str(err.value) == ("only 16 players remain: a latecomer needs at least 17 players "
                               "in the game before joining")
@@ -79,7 +79,7 @@ def test_lppl_fewer_than_17_started_latecomers_only_while_nobody_is_out():
     assert p["reasons"][0] == "fewer than 17 players started (15) and nobody is out yet"
     assert n.late("A2", 12)["stack"] == 2500
     n.bust("Ann", minutes=13)
-    with pytest.raises(Refused) as err:
+    with pytest.raises(ActionRefused) as err:
         n.late("A3", 14)
     assert str(err.value) == ("only 16 players remain and 1 has been knocked out: with fewer "
                               "than 17 starters (15) a latecomer may join only while nobody "
@@ -105,7 +105,7 @@ def test_lppl_absent_at_start_loses_500_after_5_minutes_and_1000_more_at_level_2
     assert "500 after 5 minutes, 1000 more at level 2" in p["reason"]
     p = n.arrive("Dan", 30)  # whereabouts known (bar, toilets): the exclusion applies
     assert p["deduction"] == 0
-    with pytest.raises(Refused, match="already seated"):
+    with pytest.raises(ActionRefused, match="already seated"):
         n.arrive("Ann", 31)
 
 
@@ -132,7 +132,7 @@ def test_lppl_cap_48_and_8_standby():
     n.register(*players(48))
     n.register(*["S%d" % i for i in range(1, 9)])
     assert len(n.t.standby) == 8
-    with pytest.raises(Refused, match=r"the tournament is full: 48 entries of the 48 that "
+    with pytest.raises(ActionRefused, match=r"the tournament is full: 48 entries of the 48 that "
                                       r"max_players allows and so is the standby list \(8"):
         n.register("S9")
 
@@ -144,7 +144,7 @@ def test_the_full_refusal_says_the_cap_counts_entries_not_players_in_play():
     n.bust(n.t.seating()[1][1], minutes=2)
     n.bust(n.t.seating()[2][1], minutes=3)
     assert len(n.t.remaining()) == 46
-    with pytest.raises(Refused) as err:
+    with pytest.raises(ActionRefused) as err:
         n.late("Walk", 4)
     assert str(err.value) == (
         "the tournament is full: 48 entries of the 48 that max_players allows (it counts "
@@ -154,14 +154,14 @@ def test_the_full_refusal_says_the_cap_counts_entries_not_players_in_play():
 
 def test_lppl_standby_player_takes_the_seat_of_a_busted_player_in_order():
     n = full_night()
-    with pytest.raises(Refused, match="the tournament is full"):
+    with pytest.raises(ActionRefused, match="the tournament is full"):
         n.late("Walk", 3)
-    with pytest.raises(Refused, match="no seat is free for a standby player"):
+    with pytest.raises(ActionRefused, match="no seat is free for a standby player"):
         n.take("S1", 3)
     seat = n.t.get("P07").seat
     n.bust("P07", minutes=8)
     assert [(o["seat"], k) for o, k in n.t.offer_pairs()] == [(seat, "s1")]
-    with pytest.raises(Refused, match="offered to S1 first"):
+    with pytest.raises(ActionRefused, match="offered to S1 first"):
         n.take("S2", 9)
     n.pass_("S1")  # not available IMMEDIATELY: the next standby player is offered it
     assert [k for _, k in n.t.offer_pairs()] == ["s2"]
@@ -177,9 +177,9 @@ def test_lppl_standby_within_grace_and_directed_seat():
     n.bust("P01", minutes=2)
     n.bust("P02", minutes=2)
     other = n.t.get("P02").seat
-    with pytest.raises(Refused, match="table 9 is not in play"):
+    with pytest.raises(ActionRefused, match="table 9 is not in play"):
         n.take("S1", 3, seat=[9, 1])
-    with pytest.raises(Refused, match="is taken by"):
+    with pytest.raises(ActionRefused, match="is taken by"):
         n.take("S1", 3, seat=n.t.get("P03").seat)
     # "they will take the seat of that person, or any other seat as directed by the TD"
     p = n.take("S1", 3, seat=other)
@@ -211,22 +211,23 @@ def test_us_and_wph_late_window_from_the_file():
         p = n.late("Late", 10)  # no 17-player rule, no deduction
         assert p["stack"] == stack and not p["dead_bb"]
         n.level(until, 50)
-        with pytest.raises(Refused, match="late entry closes at the start of level %d" % until):
+        with pytest.raises(ActionRefused,
+                           match="late entry closes at the start of level %d" % until):
             n.late("Later", 51)
 
 
 def test_no_late_entry_without_a_window():
     n = Night("wph", late={"until_level": None}).field(6)
-    with pytest.raises(Refused, match="there is no late registration in this tournament"):
+    with pytest.raises(ActionRefused, match="there is no late registration in this tournament"):
         n.late("Late", 1)
 
 
 def test_register_refused_after_start_and_late_refused_before():
     n = Night().field(4, start=False)
-    with pytest.raises(Refused, match="has not started"):
+    with pytest.raises(ActionRefused, match="has not started"):
         n.late("X", 0)
     n.start()
-    with pytest.raises(Refused, match="a latecomer joins with `tdhost late Y`"):
+    with pytest.raises(ActionRefused, match="a latecomer joins with `tdhost late Y`"):
         n.register("Y")
 
 
@@ -240,7 +241,7 @@ def test_lppl_late_decision_matches_the_sentence(started, out, latecomers, minut
         try:
             n.late("E%d" % i, 1)
             joined += 1
-        except Refused:
+        except ActionRefused:
             pass
     for name in players(started)[:out]:
         n.bust(name, minutes=1.5)
@@ -250,7 +251,7 @@ def test_lppl_late_decision_matches_the_sentence(started, out, latecomers, minut
     allowed = level < 3 and (remaining >= 17 or (started < 17 and out == 0))
     try:
         p = n.late("Z", t)
-    except Refused:
+    except ActionRefused:
         assert not allowed
         return
     assert allowed

@@ -137,7 +137,7 @@ def test_a_latecomer_never_sits_at_a_broken_table_and_takes_a_spare_box_first(tm
     try:
         room.live.act("late", {"name": "Bea", "seat": "3.1"})
     except Exception as err:  # noqa: BLE001 -- the type is checked below
-        assert type(err).__name__ == "Refused"
+        assert type(err).__name__ == "ActionRefused"
         assert str(err) == "table 3 is broken: it takes no players"
     else:
         raise AssertionError("a latecomer was seated at broken table 3")

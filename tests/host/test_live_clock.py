@@ -5,7 +5,7 @@ night")."""
 
 from liveroom import Room, carry_out, fold_round
 
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 
 MIN = 60000
 
@@ -18,7 +18,7 @@ def _boxes_clock(room):
 def _refused(live, action, args):
     try:
         live.act(action, args)
-    except Refused as err:
+    except ActionRefused as err:
         return str(err)
     raise AssertionError("%s was accepted" % action)
 

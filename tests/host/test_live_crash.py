@@ -4,7 +4,7 @@ LPPL, 14 players at two 8-seat tables (7 and 7).  At table 1 two players go out 
 (2975 and 3000 chips at its start, LPPL ¶46: 3000 finishes higher); 12 are left, 5 and 7, so
 one player moves from table 2 to table 1 (LPPL ¶45) and both dealers carry it out.
 
-Writes are counted by tdhost.store's crash hook: every BEGIN, INSERT and COMMIT of the league
+Writes are counted by tdhost.league.store's crash hook: every BEGIN, INSERT and COMMIT of the league
 file and every write of the box links' store (tdhost.usb.HostStore: an event kept, an event
 done, a boot counter).  For k = 1, 2, ... the night runs again from the same start and the
 host "dies" right after its k-th write: the hook raises ``Killed`` (a BaseException no code
@@ -26,7 +26,8 @@ final table's box on the league's final seating.
 from liveroom import Room, allin, carry_out, fold_round, withdraw_all
 from test_live_tables import confirm_final
 
-from tdhost import instructions as _ins, store as _store
+from tdhost import instructions as _ins
+from tdhost.league import store as _store
 from tdhost.usb import HostStore
 
 

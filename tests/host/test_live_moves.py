@@ -299,7 +299,7 @@ def test_the_td_confirms_a_move_out_with_the_chips_the_player_left_with(tmp_path
         try:
             live.act("confirm", dict(bad, id=out["id"]))
         except Exception as err:  # noqa: BLE001 -- the type is checked below
-            assert type(err).__name__ == "Refused" and str(err) == why
+            assert type(err).__name__ == "ActionRefused" and str(err) == why
         else:
             raise AssertionError("confirm %s was accepted" % bad)
     res = live.act("confirm", {"id": out["id"], "stack": 2950})
@@ -312,7 +312,7 @@ def test_the_td_confirms_a_move_out_with_the_chips_the_player_left_with(tmp_path
     try:
         live.act("confirm", {"id": rcv["id"], "stack": 2950})
     except Exception as err:  # noqa: BLE001 -- the type is checked below
-        assert type(err).__name__ == "Refused"
+        assert type(err).__name__ == "ActionRefused"
         assert str(err) == "a stack goes with a move_out only: %s is a receive" % rcv["id"]
     else:
         raise AssertionError("a stack with a receive was accepted")
@@ -477,7 +477,7 @@ def test_a_refused_td_action_changes_nothing(tmp_path):
         try:
             live.act(action, args)
         except Exception as err:  # noqa: BLE001 -- the type is checked below
-            assert type(err).__name__ == "Refused", (action, err)
+            assert type(err).__name__ == "ActionRefused", (action, err)
             assert str(err) and "\n" not in str(err)
         else:
             raise AssertionError("%s %s was accepted" % (action, args))

@@ -6,6 +6,7 @@ from hostutil import Night
 from liveroom import Room
 
 from tdhost import balance, liveplan
+from tdhost.league.seats import decide_move
 
 
 def test_a_seat_offered_to_a_standby_player_is_kept_for_them():
@@ -87,6 +88,6 @@ def test_a_move_the_league_recorded_counts_as_moved_tonight():
     free = next((x, y) for x in sorted(t.seating()) for y in range(1, 9)
                 if y not in t.seating()[x] and x != tb)
     assert liveplan.moved_tonight(t) == []
-    night._add("move", t.decide_move(name, list(free)))
+    night._add("move", decide_move(t, name, list(free)))
     assert liveplan.moved_tonight(night.t) == [name]
     assert liveplan.room(night.t, {}, 1)["moved"] == [name]

@@ -6,7 +6,7 @@ import json
 
 from liveroom import T0_MS, Room
 
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 
 KEYS = {"event", "tournament", "now_ms", "clock", "players", "tables", "pending", "moves",
         "broken", "final_table", "hand_for_hand", "hand_for_hand_waiting", "registration",
@@ -104,7 +104,7 @@ def test_the_snapshot_through_a_night_without_boxes(tmp_path):
     try:
         live.act("undo", {})
         raise AssertionError("the bust was undone after the final draw")
-    except Refused as err:
+    except ActionRefused as err:
         assert str(err).startswith("Cat and Bob's bust (") and \
             "cannot be undone any more: final-table draw" in str(err)
     assert live.version == v and live.snapshot()["final_table"] is True

@@ -1,4 +1,4 @@
-"""The league kept in memory between writes (tdhost.logcache): after every TD command it is
+"""The league kept in memory between writes (tdhost.league.cache): after every TD command it is
 what a full replay of the log gives; an undo, a refused decision and a registration make it
 replay the whole log again."""
 
@@ -7,9 +7,10 @@ import os
 import pytest
 from hostutil import EXAMPLES, at, run
 
-from tdhost import commands as _commands, league as L, store as _store
-from tdhost.league import Refused
-from tdhost.logcache import CacheMismatch, LeagueCache, state
+from tdhost import commands as _commands
+from tdhost.league import replay as _replay, store as _store, times as _times
+from tdhost.league.cache import CacheMismatch, LeagueCache, state
+from tdhost.league.refusal import ActionRefused
 
 LPPL = os.path.join(EXAMPLES, "lppl.toml")
 NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"]
@@ -17,7 +18,7 @@ NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "
 
 def _same(cache, store):
     lg = cache.league(store)
-    assert state(lg) == state(L.replay(store.events()))
+    assert state(lg) == state(_replay.replay(store.events()))
     return lg
 
 
@@ -66,15 +67,15 @@ def test_a_refused_decision_that_changed_the_league_leaves_no_trace(tmp_path):
 
         def spoil(lg, seq):  # changes the league it is given, then refuses
             lg.current().players.clear()
-            raise Refused("no")
-        with pytest.raises(Refused):
-            _commands.append(store, spoil, L.iso(at(-40)), cache)
+            raise ActionRefused("no")
+        with pytest.raises(ActionRefused):
+            _commands.append(store, spoil, _times.iso(at(-40)), cache)
         assert len(_same(cache, store).current().players) == 4
         assert cache.replays == 2
 
         def note(lg, seq):
             return [(lg.current().number, "notice", {"text": "hello", "src": []}, None)], seq
-        seqs, seq = _commands.append(store, note, L.iso(at(-39)), cache)
+        seqs, seq = _commands.append(store, note, _times.iso(at(-39)), cache)
         assert seqs == [seq] and cache.replays == 2  # not replayed for the decision
         _same(cache, store)
         assert cache.replays == 2 and [ev.action for ev in cache.new] == ["notice"]

@@ -12,13 +12,13 @@ import pytest
 from hostutil import run
 from liveroom import Room
 
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 
 MIN = 60000
 
 
 def refused(live, action, args):
-    with pytest.raises(Refused) as err:
+    with pytest.raises(ActionRefused) as err:
         live.act(action, args)
     return str(err.value)
 

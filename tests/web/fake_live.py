@@ -7,7 +7,8 @@ The night is an LPPL Monday (docs/examples/lppl.toml): 3000-chip stacks, 8 seats
 the LPPL structure with its two colour-up breaks (LPPL ¶16, ¶18), points 10 * sqrt(n / p).
 
 Times are integer milliseconds from ``clock()`` (Unix ms; inject a virtual clock in tests).
-A refused action raises ``tdhost.league.Refused`` with one sentence and changes nothing.
+A refused action raises ``ActionRefused`` (tdhost.league.refusal) with one sentence and
+changes nothing.
 """
 
 import copy
@@ -16,7 +17,7 @@ import random
 import time
 
 from tdhost import money as _money, schedule as _schedule
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 
 STACK = 3000  # LPPL ¶11 "will start with 3000 chips"
 SEATS = 8  # the Ace-8 draw: 8 seats a table
@@ -239,16 +240,17 @@ class FakeLive:
     # -------------------------------------------------------------------- act
 
     def act(self, action, args):
-        """One TD action: {"ok": True, "text": sentence}; Refused(sentence) changes nothing."""
+        """One TD action: {"ok": True, "text": sentence}; ActionRefused(sentence) changes
+        nothing."""
         fn = getattr(self, "_act_" + action, None) if isinstance(action, str) else None
         if fn is None:
-            raise Refused("The host has no action called %r." % (action,))
+            raise ActionRefused("The host has no action called %r." % (action,))
         if not isinstance(args, dict):
-            raise Refused("The action's arguments must be a JSON object.")
+            raise ActionRefused("The action's arguments must be a JSON object.")
         before = copy.deepcopy(self._s)
         try:
             text = fn(args)
-        except Refused:
+        except ActionRefused:
             self._s = before
             raise
         seq = len(self.log) + 1
@@ -261,14 +263,14 @@ class FakeLive:
     def _act_pause(self, args):
         s = self._s
         if s["paused_left"] is not None:
-            raise Refused("The clock is already paused.")
+            raise ActionRefused("The clock is already paused.")
         s["paused_left"] = self._ms_left()
         return "Clock paused with %s left in the level." % _mmss(s["paused_left"])
 
     def _act_resume(self, args):
         s = self._s
         if s["paused_left"] is None:
-            raise Refused("The clock is already running.")
+            raise ActionRefused("The clock is already running.")
         s["level_end_ms"] = self._clock() + s["paused_left"]
         s["paused_left"] = None
         return "Clock running again."
@@ -277,7 +279,7 @@ class FakeLive:
         n = args.get("level")
         playing = [i for i, lv in enumerate(LEVELS) if not _is_break(lv)]
         if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= len(playing):
-            raise Refused("The level must be a whole number from 1 to %d." % len(playing))
+            raise ActionRefused("The level must be a whole number from 1 to %d." % len(playing))
         self._go_to(playing[n - 1], self._clock())
         lv = LEVELS[playing[n - 1]]
         return "Clock set to the start of level %d (%d/%d)." % (n, lv[0], lv[1])
@@ -285,11 +287,11 @@ class FakeLive:
     def _act_adjust(self, args):
         sec = args.get("seconds")
         if not isinstance(sec, int) or isinstance(sec, bool) or sec == 0:
-            raise Refused("Give the seconds to add (or remove, negative) as a whole number.")
+            raise ActionRefused("Give the seconds to add (or remove, negative) as a whole number.")
         s = self._s
         if self._ms_left() + sec * 1000 < 1000:
-            raise Refused("That leaves less than a second in this level: jump to the next "
-                          "level instead.")
+            raise ActionRefused("That leaves less than a second in this level: jump to the next "
+                                "level instead.")
         if s["paused_left"] is not None:
             s["paused_left"] += sec * 1000
         else:
@@ -300,7 +302,7 @@ class FakeLive:
     def _act_hand_for_hand(self, args):
         on = args.get("on")
         if not isinstance(on, bool):
-            raise Refused("Say whether hand-for-hand is on (true) or off (false).")
+            raise ActionRefused("Say whether hand-for-hand is on (true) or off (false).")
         self._s["h4h"] = on
         return "Hand-for-hand is %s." % ("on" if on else "off")
 
@@ -308,14 +310,14 @@ class FakeLive:
         names = args.get("names")
         s = self._s
         if s["state"] == "running":
-            raise Refused("The tournament has started: enter a latecomer with late.")
+            raise ActionRefused("The tournament has started: enter a latecomer with late.")
         if not isinstance(names, list) or not names or \
                 not all(isinstance(n, str) and n.strip() for n in names):
-            raise Refused("Give at least one player's name.")
+            raise ActionRefused("Give at least one player's name.")
         known = {r["name"].lower() for r in s["registration"]}
         for n in names:
             if n.strip().lower() in known:
-                raise Refused("%s is registered already." % n.strip())
+                raise ActionRefused("%s is registered already." % n.strip())
             known.add(n.strip().lower())
         for n in names:
             s["registration"].append({"name": n.strip(), "member": bool(args.get("member")),
@@ -334,14 +336,14 @@ class FakeLive:
         names, chips = args.get("names"), args.get("chips")
         s = self._s
         if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-            raise Refused("Give the name of the player who is out.")
+            raise ActionRefused("Give the name of the player who is out.")
         if chips is not None and (not isinstance(chips, list) or len(chips) != len(names)):
-            raise Refused("Give the chips at the start of the hand once for each player.")
+            raise ActionRefused("Give the chips at the start of the hand once for each player.")
         where = []
         for n in names:
             w = self._seated(n)
             if w is None:
-                raise Refused("%s is not playing at any table." % n.strip())
+                raise ActionRefused("%s is not playing at any table." % n.strip())
             where.append(w)
         order = list(range(len(names)))
         if chips is not None:  # the smaller stack at the start of the hand finishes lower
@@ -413,17 +415,17 @@ class FakeLive:
         s = self._s
         ins = [p for p in s["pending"] if p["id"] == args.get("id")]
         if not ins:
-            raise Refused("There is no instruction %r." % (args.get("id"),))
+            raise ActionRefused("There is no instruction %r." % (args.get("id"),))
         p = ins[0]
         if p["state"] in ("done", "refused"):
-            raise Refused("That instruction is %s already." % p["state"])
+            raise ActionRefused("That instruction is %s already." % p["state"])
         stack = args.get("stack")
         if stack is not None and (isinstance(stack, bool) or not isinstance(stack, int)
                                   or stack < 1):
-            raise Refused("stack must be a whole number from 1")
+            raise ActionRefused("stack must be a whole number from 1")
         if stack is not None and p["action"] != "move_out":
-            raise Refused("a stack goes with a move_out only: %s is a %s" % (p["id"],
-                                                                           p["action"]))
+            raise ActionRefused("a stack goes with a move_out only: %s is a %s" % (p["id"],
+                                                                                 p["action"]))
         p["state"] = "done"
         if p["action"] == "move_out":  # the player has left: their receive goes out
             chips = stack or s["tables"][p["table"]][p["seat"]]["stack"]
@@ -452,7 +454,7 @@ class FakeLive:
 
     def _act_undo(self, args):
         if not self._undo:
-            raise Refused("There is nothing to undo.")
+            raise ActionRefused("There is nothing to undo.")
         seq, before = self._undo.pop()
         self._s = before
         entry = self.log[seq - 1]

@@ -17,9 +17,10 @@ Routes:
                            401 without the token, 403 for a cross-site request
 
 ``live`` is the contract of tdhost.live.Live: ``version`` (int), ``snapshot()`` (dict) and
-``act(action, args)`` raising ``tdhost.league.Refused``.  Live is not thread-safe: every call
-here holds ``lock`` (shared with the host's poll loop) and runs in a worker thread, so the
-event loop never waits for the poll loop; the 100 ms version check only *tries* the lock.
+``act(action, args)`` raising ``ActionRefused`` (tdhost.league.refusal).  Live is not
+thread-safe: every call here holds ``lock`` (shared with the host's poll loop) and runs in
+a worker thread, so the event loop never waits for the poll loop; the 100 ms version check
+only *tries* the lock.
 """
 
 import hmac
@@ -45,7 +46,7 @@ from starlette.responses import (
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from tdhost.league import Refused
+from tdhost.league.refusal import ActionRefused
 from tdhost.web import room as _room
 
 log = logging.getLogger("tdhost.web")
@@ -289,7 +290,7 @@ def make_app(live, token, lock=None):
             return _error(400, "The arguments must be a JSON object.")
         try:
             result, version = await run_in_threadpool(hub.act, name, args)
-        except Refused as err:
+        except ActionRefused as err:
             return _error(400, str(err))
         except Exception:
             log.exception("action %s %r failed", name, args)

@@ -22,7 +22,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from tdhost.league import ordinal
+from tdhost.league.text import ordinal
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 RATE_N = 30  # requests a phone (an address) may make ...

@@ -1,30 +1,16 @@
-"""The league kept in memory between writes (docs/host.md §10.2; issue #5's bench: "SQLite
-events written per second").
-
-The league's state is its event log replayed (tdhost.league.replay).  Replaying the whole
-log at every write costs time in proportion to the log: about 1,400 writes a second on a
-small log, 50 to 90 at 3,000 events -- and a 300-table night writes tens of thousands (every
-instruction and every answer is an event).  ``LeagueCache`` replays once, then applies only
-the events written since (``tdhost.league.apply_event``), read inside the writing
-transaction, so what a decision sees is still the whole committed log:
-
-    cache = LeagueCache()
-    lg = cache.league(store)   # replayed the first time; later only the new events applied
-    cache.new                  # the events applied by that call, or None after a full replay
-    cache.drop()               # the next league() replays the whole log again
-
-The whole log is replayed again when a new event is an ``undo`` (it changes what came
-before it), after ``drop()`` -- which tdhost.commands.append calls when a decision raised
-(it may have changed the league it was given before refusing) or wrote ``register``
-events (the registration's decision applies each name to the league it is given, so the
-next name sees it) -- and the first time.  ``verify`` (or ``TDHOST_VERIFY_CACHE=1``)
-compares the kept league with a full replay after every update: the tests that play whole
-nights turn it on.
+"""The league kept in memory between writes by the live host: replayed once, then only
+the events written since are applied, read inside the writing transaction; the whole log
+is replayed again after an ``undo``, a refused decision or ``drop()``.  ``verify`` (or
+TDHOST_VERIFY_CACHE=1, the tests) compares it with a full replay after every update.
+docs/host.md §10.3.
 """
 
 import os
+from typing import Any, Optional
 
-from tdhost import checkpoint as _checkpoint, league as _league
+from tdhost.league import checkpoint as _checkpoint
+from tdhost.league.replay import League, apply_event, replay
+from tdhost.league.store import LoggedEvent, Store
 
 
 class CacheMismatch(AssertionError):
@@ -34,48 +20,50 @@ class CacheMismatch(AssertionError):
 class LeagueCache:
     """A league replayed once and kept up to date (module notes)."""
 
-    def __init__(self, verify=None):
+    def __init__(self, verify: Optional[bool] = None) -> None:
         if verify is None:
             verify = os.environ.get("TDHOST_VERIFY_CACHE") == "1"
         self.verify = verify
-        self.lg = None
+        self.lg: Optional[League] = None
         self.seq = 0  # the last event's seq in self.lg
-        self.new = None  # the events the last league() applied, None after a full replay
+        # the events the last league() applied, None after a full replay
+        self.new: Optional[list[LoggedEvent]] = None
         self.replays = 0  # full replays (figures)
         self.applied = 0  # events applied one by one (figures)
-        self.saved = None  # the newest checkpoint's seq in the file (tdhost.checkpoint)
-        self.touched = None  # tournaments changed since it (None: any)
+        self.saved: Optional[int] = None  # the newest checkpoint's seq in the file
+        self.touched: Optional[set[int]] = None  # tournaments changed since it (None: any)
 
-    def checkpointed(self, store):
+    def checkpointed(self, store: Store) -> int:
         """The seq of the newest checkpoint in *store* (0: none); tdhost.commands.append
         writes one when the kept league is EVERY events past it."""
         if self.saved is None:
             self.saved = _checkpoint.newest(store)
         return self.saved
 
-    def take(self):
-        """A checkpoint of the kept league (tdhost.checkpoint.take), with only the parts of
-        the tournaments changed since the last."""
+    def take(self) -> tuple[int, str, list[tuple[int, str, int, str]]]:
+        """A checkpoint of the kept league (tdhost.league.checkpoint.take), with only the
+        parts of the tournaments changed since the last."""
+        assert self.lg is not None, "no league kept yet"
         return _checkpoint.take(self.lg, self.touched)
 
-    def put(self, taken):
+    def put(self, taken: tuple[int, str, list[Any]]) -> None:
         """The checkpoint *taken* was written."""
         self.saved, self.touched = taken[0], set()
 
-    def drop(self):
+    def drop(self) -> None:
         """Forget the kept league: the next ``league()`` replays the whole log."""
         self.lg = None
         self.saved = None  # a refused command's transaction took its checkpoint with it
         self.touched = None
 
-    def league(self, store):
-        """The league after every committed event of *store* (tdhost.store.Store)."""
+    def league(self, store: Store) -> League:
+        """The league after every committed event of *store*."""
         if self.lg is not None:
             new = store.events(self.seq)
             if not any(ev.action == "undo" for ev in new):
                 for ev in new:
                     self.lg.events.append(ev)
-                    _league.apply_event(self.lg, ev)
+                    apply_event(self.lg, ev)
                     if self.touched is not None:
                         self.touched.add(ev.tournament)
                 if new:
@@ -86,15 +74,16 @@ class LeagueCache:
                     self._check(store)
                 return self.lg
         events = store.events()
-        self.lg = _league.replay(events)
+        self.lg = replay(events)
         self.touched = None
         self.seq = events[-1].seq if events else 0
         self.new = None
         self.replays += 1
         return self.lg
 
-    def _check(self, store):
-        full = _league.replay(store.events())
+    def _check(self, store: Store) -> None:
+        assert self.lg is not None
+        full = replay(store.events())
         a, b = state(self.lg), state(full)
         if a != b:
             self.lg = None
@@ -102,7 +91,7 @@ class LeagueCache:
                                 "after seq %d" % self.seq)
 
 
-def state(obj, depth=0, events=True):
+def state(obj: Any, depth: int = 0, events: bool = True) -> Any:
     """A comparable picture of a league (or any part of it): objects by their attributes,
     sets sorted, the event list by its sequence numbers (left out when not *events*)."""
     if depth > 40:
@@ -115,7 +104,7 @@ def state(obj, depth=0, events=True):
         return [state(v, depth + 1) for v in obj]
     if isinstance(obj, (set, frozenset)):
         return sorted((state(v, depth + 1) for v in obj), key=repr)
-    if isinstance(obj, _league.League):
+    if isinstance(obj, League):
         d = {k: v for k, v in vars(obj).items()
              if k not in ("_events", "load_events", "applied", "checkpoint", "parts")}
         if events:

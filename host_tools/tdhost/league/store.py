@@ -1,29 +1,8 @@
-"""The league file: one SQLite database per league, an append-only log of TD actions.
-
-Schema (docs/host.md, "Data model"):
-
-    meta(key PRIMARY KEY, value)        the schema version (written once, at creation)
-    events(seq INTEGER PRIMARY KEY AUTOINCREMENT,
-           tournament INTEGER NOT NULL,  -- 1, 2, ... (the `new` event opens one)
-           at TEXT NOT NULL,             -- when it was recorded (ISO 8601, local offset)
-           action TEXT NOT NULL,         -- register, draw, bust, undo, ...
-           payload TEXT NOT NULL,        -- JSON: the action and every decision taken
-           undoes INTEGER,               -- on an `undo` event: the seq it cancels
-           batch INTEGER)                -- the first seq written by the same command
-                                         -- (NULL on that first one): one TD action
-
-Triggers refuse UPDATE and DELETE on `events`: the log only grows.  The state of a
-tournament is derived by replaying its events (tdhost.league); an undo is a compensating
-event, never a deletion.
-
-Crash safety: the database is in WAL mode with synchronous=FULL, and every TD command is
-one `BEGIN IMMEDIATE ... COMMIT` transaction that reads the log, decides, and appends its
-events.  A process killed between any two writes leaves either the whole command or none
-of it.  For the tests, TDHOST_CRASH_AT=N makes the process kill itself (SIGKILL) right
-after its N-th write (counting BEGIN, each statement that writes, and COMMIT).  The box
-links' store (tdhost.usb.HostStore) counts its writes here too (``count_write``), and
-``crash_hook`` -- a function called with the count after each write -- lets an in-process
-test stop the host at any write (tests/host/test_live_crash.py raises there).
+"""The league file: one SQLite database per league holding the append-only log of TD
+actions (triggers refuse UPDATE and DELETE), its backups and their restore.  Every TD
+command is one ``write`` transaction: read, decide, append (crash-safe in WAL mode;
+TDHOST_CRASH_AT=N and ``crash_hook`` stop the process at a write for the crash tests).
+docs/host.md §3.1 (schema), §3.2 (transactions, crashes), §3.3 (backups).
 """
 
 import datetime
@@ -33,6 +12,7 @@ import os
 import shutil
 import signal
 import sqlite3
+from typing import Any, Callable, Optional
 
 SCHEMA_VERSION = 1
 KEEP_BACKUPS = 30  # the newest backups kept next to the league file
@@ -61,12 +41,12 @@ class StoreError(Exception):
 
 
 # ------------------------------------------------------------------ backups
-def backup_dir(path):
+def backup_dir(path: str) -> str:
     """Where the backups of the league file *path* live: FILE.backups/ next to it."""
     return path + ".backups"
 
 
-def backups(path):
+def backups(path: str) -> list[str]:
     """The backup files of the league file *path*, newest first."""
     d = backup_dir(path)
     try:
@@ -83,7 +63,7 @@ def backups(path):
     return [p for _, _, p in sorted(out, reverse=True)]  # the newest written first
 
 
-def check_file(path):
+def check_file(path: str) -> Optional[str]:
     """None when *path* is a readable league file, else the reason (a phrase)."""
     try:
         if os.path.getsize(path) == 0:
@@ -108,7 +88,7 @@ def check_file(path):
         db.close()
 
 
-def newest_good_backup(path):
+def newest_good_backup(path: str) -> Optional[str]:
     """The newest backup of *path* that is a readable league file, or None."""
     for b in backups(path):
         if check_file(b) is None:
@@ -116,13 +96,13 @@ def newest_good_backup(path):
     return None
 
 
-def why(err):
+def why(err: object) -> str:
     """An SQLite error as a short phrase on one line."""
     text = " ".join(str(err).replace("*** in database main ***", "").split())
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def damaged(path, what):
+def damaged(path: str, what: str) -> str:
     """The sentence for a league file that cannot be read: which file, what is wrong,
     what to do (restore the newest good backup when there is one)."""
     good = newest_good_backup(path)
@@ -134,11 +114,12 @@ def damaged(path, what):
             % (path, what, backup_dir(path), path))
 
 
-def _stamp():
+def _stamp() -> str:
     return datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
 
 
-def make_backup(db, path, seq, reason, keep=KEEP_BACKUPS):
+def make_backup(db: sqlite3.Connection, path: str, seq: int, reason: str,
+                keep: int = KEEP_BACKUPS) -> Optional[str]:
     """Copy the open connection *db* of league file *path* with SQLite's online backup
     into FILE.backups/NAME-TIME-#SEQ-WHY.sqlite (written aside, then renamed: a kill
     leaves no half backup), and drop all but the newest *keep*.  Returns its path, or
@@ -157,7 +138,7 @@ def make_backup(db, path, seq, reason, keep=KEEP_BACKUPS):
             dst.close()
         os.replace(part, final)
     except (OSError, sqlite3.Error) as err:
-        logging.getLogger("tdhost.store").warning("backup of %s not written: %s", path, err)
+        logging.getLogger("tdhost.league.store").warning("backup of %s not written: %s", path, err)
         try:
             os.remove(part)
         except OSError:
@@ -171,7 +152,7 @@ def make_backup(db, path, seq, reason, keep=KEEP_BACKUPS):
     return final
 
 
-def restore(path, source):
+def restore(path: str, source: str) -> tuple[Optional[str], int]:
     """Replace the league file *path* by the backup *source* (checked first).  The file it
     replaces (with its -wal) is kept in FILE.backups/ as NAME-TIME-replaced.sqlite.
     Returns (the kept file or None, events in the restored file).  StoreError when
@@ -220,23 +201,29 @@ def restore(path, source):
     return kept, n
 
 
-class Event:
+class LoggedEvent:
+    """One event of the log: what a TD action (or the live night) recorded."""
+
     __slots__ = ("seq", "tournament", "at", "action", "payload", "undoes", "batch")
 
-    def __init__(self, seq, tournament, at, action, payload, undoes, batch=None):
+    def __init__(self, seq: int, tournament: int, at: str, action: str,
+                 payload: dict[str, Any], undoes: Optional[int],
+                 batch: Optional[int] = None) -> None:
         self.seq, self.tournament, self.at = seq, tournament, at
         self.action, self.payload, self.undoes = action, payload, undoes
         self.batch = batch if batch is not None else seq  # the TD action it belongs to
 
-    def __repr__(self):
-        return "Event(%d, t%d, %s, %s)" % (self.seq, self.tournament, self.action, self.payload)
+    def __repr__(self) -> str:
+        return "LoggedEvent(%d, t%d, %s, %s)" % (self.seq, self.tournament, self.action,
+                                                 self.payload)
 
 
 _writes = 0
-crash_hook = None  # tests: called with the write count after each write (module notes)
+# tests: called with the write count after each write (module notes)
+crash_hook: Optional[Callable[[int], None]] = None
 
 
-def _wrote():
+def _wrote() -> None:
     """Count a write; kill this process after the TDHOST_CRASH_AT-th (crash tests)."""
     global _writes
     _writes += 1
@@ -247,13 +234,13 @@ def _wrote():
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def count_write():
-    """Count a write made to another file of the host (tdhost.usb.HostStore): the crash
+def count_write() -> None:
+    """Count a write made to another file of the host (the box links' store): the crash
     tests stop the host there as well."""
     _wrote()
 
 
-def reset_write_count():
+def reset_write_count() -> None:
     global _writes
     _writes = 0
 
@@ -261,7 +248,7 @@ def reset_write_count():
 class Store:
     """An open league file."""
 
-    def __init__(self, path, create=False, threads=False):
+    def __init__(self, path: str, create: bool = False, threads: bool = False) -> None:
         """*threads*: the connection may be used from several threads, one at a time (the
         caller serialises: tdhost serve's lock around the live night and the web)."""
         self.path = path
@@ -322,7 +309,7 @@ class Store:
                 raise StoreError("%s has schema version %s; this tdhost reads version %d."
                                  % (path, v[0] if v else "?", SCHEMA_VERSION))
 
-    def _create(self):
+    def _create(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
         _wrote()
         try:
@@ -340,17 +327,18 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
 
-    def close(self):
+    def close(self) -> None:
         self.db.close()
 
     # --------------------------------------------------------------------- reading
-    def events(self, after=0):
-        """The log's events (store.Event), in order; only those after seq *after*.
+    def events(self, after: int = 0) -> list[LoggedEvent]:
+        """The log's events, in order; only those after seq *after*.
         StoreError (the damaged-file sentence) when the log cannot be read."""
         try:
             rows = self.db.execute("SELECT seq, tournament, at, action, payload, undoes, "
                                    "batch FROM events WHERE seq > ? ORDER BY seq", (after,))
-            out = [Event(s, t, a, ac, json.loads(p), u, b) for s, t, a, ac, p, u, b in rows]
+            out = [LoggedEvent(seq, number, at, action, json.loads(payload), undoes, batch)
+                   for seq, number, at, action, payload, undoes, batch in rows]
         except (sqlite3.DatabaseError, ValueError, TypeError) as err:
             raise StoreError(damaged(self.path, "its log cannot be read (%s)" % why(err)))
         for ev in out:
@@ -361,37 +349,39 @@ class Store:
                                          % (ev.seq,)))
         return out
 
-    def backup(self, reason):
+    def backup(self, reason: str) -> Optional[str]:
         """A backup of this league file now (make_backup); its path or None."""
         try:
             seq = self.db.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
         except sqlite3.Error as err:  # the file went bad under us: the next read says so
-            logging.getLogger("tdhost.store").warning("no backup of %s: %s", self.path, err)
+            logging.getLogger("tdhost.league.store").warning("no backup of %s: %s", self.path, err)
             return None
         return make_backup(self.db, self.path, seq, reason)
 
-    def meta(self, key):
+    def meta(self, key: str) -> Optional[str]:
         r = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return r[0] if r else None
 
     # --------------------------------------------------------------------- writing
-    def write(self, decide, read=True):
+    def write(self, decide: Callable[[Optional[list[LoggedEvent]]], tuple[list[Any], Any]],
+              read: bool = True) -> tuple[list[int], Any]:
         """One TD command: BEGIN IMMEDIATE, ``decide(events)`` returns the events to
         append [(tournament, at, action, payload, undoes)] and a result; they are appended
         and committed together (one batch).  An exception from *decide* writes nothing.
         *read* False: *decide* gets None and reads what it needs itself (inside the
-        transaction: tdhost.logcache)."""
+        transaction: tdhost.league.cache)."""
         self.db.execute("BEGIN IMMEDIATE")
         _wrote()
         try:
             new, result = decide(self.events() if read else None)
-            seqs = []
+            seqs: list[int] = []
             for tournament, at, action, payload, undoes in new:
                 cur = self.db.execute(
                     "INSERT INTO events (tournament, at, action, payload, undoes, batch) "
                     "VALUES (?, ?, ?, ?, ?, ?)",
                     (tournament, at, action, json.dumps(payload, sort_keys=True), undoes,
                      seqs[0] if seqs else None))
+                assert cur.lastrowid is not None, "an INSERT gives its row"
                 seqs.append(cur.lastrowid)
                 _wrote()
             self.db.execute("COMMIT")

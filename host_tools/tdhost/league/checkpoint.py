@@ -1,50 +1,36 @@
-"""The league's derived state checkpointed in the league file, so that a `tdhost` command
-costs the same on the season's first night and its last (issue #20: under 50 ms on a log
-of 20,000 events, where replaying the whole log took 180 ms).  docs/host.md §3.4.
-
-    checkpoint(seq INTEGER PRIMARY KEY,   -- the last event the state includes
-               code TEXT NOT NULL,        -- which tdhost wrote it (``CODE``)
-               state TEXT NOT NULL)       -- the League as JSON, without its tournaments
-    checkpoint_part(tournament, part,     -- 'core': a tournament's state; 'night': its
-               seq, state,                -- clocks, instructions and moves (NIGHT)
-               PRIMARY KEY (tournament, part, seq))
-
-``load(store)`` reads the newest checkpoint that still holds and applies only the events
-written after it (tdhost.league.apply_event), exactly as ``league.replay`` would: the
-log stays the truth, a checkpoint only saves time.  A checkpoint does not hold when a
-later ``undo`` cancels an event it includes, or when another version of tdhost.league
-wrote it (``CODE`` is a hash of that module's source: the way events are applied may
-have changed); then the whole log is replayed, and the next write checkpoints again.
-A command that had more than ``EVERY`` events to apply writes a new checkpoint in its
-transaction, if its decision was not refused (``due``, ``take``, ``put``); the two newest
-are kept.
-
-What a load reads does not grow with the season: a tournament is read only when used
-(Tournament.__getattr__), from its newest part at or before the checkpoint, and its
-night (most of a night's events are instructions to boxes and their answers) only when
-that is used; a part is written again only when it was read or built.  The events are
-read only when asked for (``League.events``: `tdhost log`, undo).  JSON, not pickle: a
-league file from elsewhere must not run code when opened.  ``TDHOST_VERIFY_CACHE=1``
-(the tests) compares every load with a full replay.
+"""The league's derived state checkpointed in the league file, so that a command costs
+the same all season: ``load`` reads the newest checkpoint that still holds and applies
+only the events after it, exactly as a replay would; ``take``/``put`` write one inside a
+command's transaction.  The log stays the truth.  docs/host.md §3.4.
 """
 
 import datetime
 import hashlib
 import json
 import os
+from typing import Any, Callable, Optional
 
-from tdhost import league as _league, store as _store
+from tdhost.league import store as _store
+from tdhost.league.replay import League, apply_event, replay
+from tdhost.league.store import Store
+from tdhost.league.tournament import Entry, Tournament
 
 # a checkpoint every 500 applied events: writing one costs a few ms on a season's league,
 # loading 500 events about 3 ms (bench/host_bench.py: CLI time against the log's length)
 EVERY = int(os.environ.get("TDHOST_CHECKPOINT_EVERY") or 500)
 KEEP = 2
 FORMAT = 2  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts)
+APPLYING = ("tournament", "reducers", "replay", "text", "times")  # modules hashed in CODE
 
 
-def _code():
-    with open(_league.__file__, "rb") as f:
-        return "%d:%s" % (FORMAT, hashlib.sha256(f.read()).hexdigest()[:16])
+def _code() -> str:
+    """Which tdhost wrote a checkpoint: FORMAT and a hash of the modules that apply events
+    (another version may apply them otherwise: its checkpoints are not used)."""
+    digest = hashlib.sha256()
+    for name in APPLYING:
+        with open(os.path.join(os.path.dirname(__file__), name + ".py"), "rb") as f:
+            digest.update(f.read())
+    return "%d:%s" % (FORMAT, digest.hexdigest()[:16])
 
 
 CODE = _code()
@@ -61,49 +47,52 @@ _ENTRY = ("name", "member", "state", "seat", "entry", "stack", "dead_bb", "absen
 # Tournament attributes kept as they are (JSON values: payloads or built from them)
 _PLAIN = ("number", "setup", "created", "players", "standby", "locks", "draw", "final",
           "started_on_time", "busts", "offers", "ended", "hfh", "money")
-NIGHT = _league.Tournament.NIGHT
+NIGHT = Tournament.NIGHT
 
 
-def _time(t):
-    return None if t is None else t.isoformat()
+def _time(when: Optional[datetime.datetime]) -> Optional[str]:
+    return None if when is None else when.isoformat()
 
 
-def _tournament(t):
-    d = {k: getattr(t, k) for k in _PLAIN}
-    d["players"] = [[k, [getattr(e, a) for a in _ENTRY]] for k, e in t.players.items()]
-    d["started"] = _time(t.started)
-    d["anchors"] = [[n, _time(at)] for n, at in t.anchors]
-    d["tables_used"] = sorted(t.tables_used)
+def _core_json(tournament: Tournament) -> dict[str, Any]:
+    d = {k: getattr(tournament, k) for k in _PLAIN}
+    d["players"] = [[k, [getattr(entry, a) for a in _ENTRY]]
+                    for k, entry in tournament.players.items()]
+    d["started"] = _time(tournament.started)
+    d["anchors"] = [[n, _time(at)] for n, at in tournament.anchors]
+    d["tables_used"] = sorted(tournament.tables_used)
     return d
 
 
-def _parts(lg, seq, changed=None):
+def _parts(lg: League, seq: int, changed: Optional[set[int]] = None
+           ) -> tuple[list[tuple[int, str, int, str]], dict[int, list[Any]]]:
     """[(tournament, part, seq, text)] of the parts of *lg* to write for a checkpoint at
     *seq*, and {tournament: [core seq, night seq]}: where each part of it is.  A part
     not read since it was loaded is the one it was loaded from; with *changed* (the live
     host's kept league: the tournaments with events since its last checkpoint), so is
     every part of the others."""
-    rows, refs = [], {}
-    for n, t in lg.tournaments.items():
+    rows: list[tuple[int, str, int, str]] = []
+    refs: dict[int, list[Any]] = {}
+    for n, tournament in lg.tournaments.items():
         was = lg.parts.get(n)
         if changed is not None and n not in changed and was:
             refs[n] = was
             continue
-        if "_core" in vars(t) and set(vars(t)) - {"number", "_core"}:
-            t.read_lazy()  # an attribute was set without reading the rest (`t.ended = ...`)
+        if "_core" in vars(tournament) and set(vars(tournament)) - {"number", "_core"}:
+            tournament.read_lazy()  # an attribute set without reading the rest (`ended`)
         core, night = (was[0], was[1]) if was else (None, None)
-        if "_core" not in vars(t):
-            rows.append((n, "core", seq, json.dumps(_tournament(t), separators=(",", ":"))))
+        if "_core" not in vars(tournament):
+            rows.append((n, "core", seq, json.dumps(_core_json(tournament), separators=(",", ":"))))
             core = seq
-            if "_night" not in vars(t):
-                rows.append((n, "night", seq, json.dumps({k: getattr(t, k) for k in NIGHT},
+            if "_night" not in vars(tournament):
+                rows.append((n, "night", seq, json.dumps({k: getattr(tournament, k) for k in NIGHT},
                                                          separators=(",", ":"))))
                 night = seq
         refs[n] = [core, night]
     return rows, refs
 
 
-def dump(lg, refs):
+def dump(lg: League, refs: dict[int, list[Any]]) -> str:
     """League *lg* as JSON text, without its events; its tournaments as references to
     their parts (*refs*: {number: [core seq, night seq]})."""
     return json.dumps({
@@ -114,17 +103,16 @@ def dump(lg, refs):
         separators=(",", ":"))
 
 
-def _core(td, night):
+def _core(td: dict[str, Any], night: Callable[[], Any]) -> dict[str, Any]:
     """A tournament's attributes from its 'core' part (*night*: reads its night part)."""
-    t = _league.Tournament(td["number"], td["setup"], td["created"])
-    d = vars(t)
+    d = vars(Tournament(td["number"], td["setup"], td["created"]))
     for k in _PLAIN:
         d[k] = td[k]
     d["players"] = {}
     for key, values in td["players"]:
-        e = d["players"][key] = _league.Entry(values[0], values[1], values[2])
+        entry = d["players"][key] = Entry(values[0], values[1], values[2])
         for a, v in zip(_ENTRY, values):
-            setattr(e, a, v)
+            setattr(entry, a, v)
     d["started"] = None if td["started"] is None else \
         datetime.datetime.fromisoformat(td["started"])
     d["anchors"] = [(n, datetime.datetime.fromisoformat(at)) for n, at in td["anchors"]]
@@ -135,22 +123,22 @@ def _core(td, night):
     return d
 
 
-def undump(text, part):
+def undump(text: str, part: Callable[[int, str, int], Any]) -> League:
     """The League that ``dump`` wrote (without events); *part(number, name, seq)* returns
     the JSON-decoded part of tournament *number* (read when the tournament is first
     used).  ``lg.parts``: where its tournaments' parts are."""
     d = json.loads(text)
-    lg = _league.League()
+    lg = League()
     lg.seq, lg.count, lg.name, lg.names = d["seq"], d["count"], d["name"], d["names"]
     lg.members = set(d["members"])
     lg.undone = {k: v for k, v in d["undone"]}
     lg.parts = {}
     for n, core, night in d["tournaments"]:
-        t = _league.Tournament.__new__(_league.Tournament)
-        t.number = n
-        t._core = (lambda n=n, c=core, g=night: _core(part(n, "core", c),
-                                                      lambda: part(n, "night", g)))
-        lg.tournaments[n] = t
+        tournament = Tournament.__new__(Tournament)
+        tournament.number = n
+        vars(tournament)["_core"] = (lambda n=n, c=core, g=night: _core(part(n, "core", c),
+                                                                 lambda: part(n, "night", g)))
+        lg.tournaments[n] = tournament
         lg.parts[n] = [core, night]
     return lg
 
@@ -164,19 +152,19 @@ TABLES = ("CREATE TABLE IF NOT EXISTS checkpoint (seq INTEGER PRIMARY KEY, "
           "PRIMARY KEY (tournament, part, seq))")
 
 
-def _has_table(store):
+def _has_table(store: Store) -> bool:
     return store.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                             "name = 'checkpoint_part'").fetchone() is not None
 
 
-def newest(store):
+def newest(store: Store) -> int:
     """The seq of the newest checkpoint (0: none)."""
     if not _has_table(store):
         return 0
     return store.db.execute("SELECT max(seq) FROM checkpoint").fetchone()[0] or 0
 
 
-def _usable(store):
+def _usable(store: Store) -> Optional[tuple[int, str]]:
     """(seq, state text) of the newest checkpoint that holds, or None."""
     if not _has_table(store):
         return None
@@ -191,27 +179,26 @@ def _usable(store):
     return None
 
 
-def _part_reader(store, upto):
-    def part(number, name, seq):
+def _part_reader(store: Store, upto: list[int]) -> Callable[[int, str, int], Any]:
+    def part(number: int, name: str, seq: int) -> Any:
         row = store.db.execute("SELECT state FROM checkpoint_part WHERE tournament = ? AND "
                                "part = ? AND seq = ?", (number, name, seq)).fetchone()
         if row is not None:
             return json.loads(row[0])
         # another command's checkpoints replaced it meanwhile: from the log, up to the
         # league's last event (the tournament was not read: no event of it since)
-        full = _league.replay([ev for ev in store.events() if ev.seq <= upto[0]])
-        t = full.tournaments[number]
-        return _part_of(t, name)
+        full = replay([ev for ev in store.events() if ev.seq <= upto[0]])
+        return _part_of(full.tournaments[number], name)
     return part
 
 
-def _part_of(t, name):
+def _part_of(tournament: Tournament, name: str) -> Any:
     if name == "core":
-        return json.loads(json.dumps(_tournament(t)))
-    return json.loads(json.dumps({k: getattr(t, k) for k in NIGHT}))
+        return json.loads(json.dumps(_core_json(tournament)))
+    return json.loads(json.dumps({k: getattr(tournament, k) for k in NIGHT}))
 
 
-def load(store):
+def load(store: Store) -> League:
     """The league after every event of *store*, from its newest usable checkpoint and the
     events after it.  ``lg.applied``: how many events that took (a full replay: all).
     *store* must stay open while the league is used (its nights and events are read when
@@ -222,11 +209,11 @@ def load(store):
     return lg
 
 
-def _load(store):
+def _load(store: Store) -> League:
     found = _usable(store)
     if found is None:
         events = store.events()
-        lg = _league.replay(events)
+        lg = replay(events)
         lg.applied = len(events)
         lg.checkpoint = 0
         return lg
@@ -235,10 +222,10 @@ def _load(store):
     lg = undump(text, _part_reader(store, upto))
     tail = store.events(seq)
     for ev in tail:
-        if ev.action == "undo":
+        if ev.action == "undo" and ev.undoes is not None:
             lg.undone[ev.undoes] = ev.seq
     for ev in tail:
-        _league.apply_event(lg, ev)
+        apply_event(lg, ev)
     upto[0] = lg.seq
     lg.load_events = store.events
     lg.applied = len(tail)
@@ -246,17 +233,17 @@ def _load(store):
     return lg
 
 
-def read_all(lg):
+def read_all(lg: League) -> None:
     """Read everything *lg* reads on demand (its store is about to close)."""
     lg.events  # noqa: B018 -- the property reads them
-    for t in lg.tournaments.values():
-        t.read_lazy()
+    for tournament in lg.tournaments.values():
+        tournament.read_lazy()
 
 
-def verify(lg, store):
+def verify(lg: League, store: Store) -> None:
     """Raise CheckpointMismatch unless *lg* is what a full replay of *store* gives."""
-    from tdhost.logcache import state  # noqa: PLC0415 -- only the tests' verify mode
-    full = _league.replay(store.events())
+    from tdhost.league.cache import state  # noqa: PLC0415 -- only the tests' verify mode
+    full = replay(store.events())
     a, b = state(lg, events=False), state(full, events=False)
     if a != b:
         raise CheckpointMismatch("the league loaded from the checkpoint at seq %d differs "
@@ -264,7 +251,7 @@ def verify(lg, store):
                                                                   _difference(a, b)))
 
 
-def _difference(a, b, path=""):
+def _difference(a: Any, b: Any, path: str = "") -> str:
     """Where two ``state`` pictures first differ, and how (for the message)."""
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b)):
@@ -275,12 +262,13 @@ def _difference(a, b, path=""):
     return "%s: %.200r != %.200r" % (path or "/", a, b)
 
 
-def due(lg):
+def due(lg: League) -> bool:
     """True when loading *lg* applied more than EVERY events: checkpoint it."""
-    return getattr(lg, "applied", 0) > EVERY
+    return lg.applied > EVERY
 
 
-def take(lg, changed=None):
+def take(lg: League, changed: Optional[set[int]] = None
+         ) -> tuple[int, str, list[tuple[int, str, int, str]]]:
     """Checkpoint *lg* (every event up to ``lg.seq`` applied, nothing decided on it yet):
     what ``put`` writes.  A tournament's parts are written again only when they were read
     or built (a part not read is the one loaded), and, with *changed* (the live host's
@@ -293,7 +281,7 @@ def take(lg, changed=None):
     return lg.seq, dump(lg, refs), rows
 
 
-def put(store, taken):
+def put(store: Store, taken: tuple[int, str, list[tuple[int, str, int, str]]]) -> None:
     """Write a checkpoint ``take`` made, inside the command's transaction (a refused
     command writes none).  Checkpoints older than the newest KEEP are deleted, and the
     parts none of those refers to."""
@@ -311,7 +299,7 @@ def put(store, taken):
         _store.count_write()
     store.db.execute("DELETE FROM checkpoint WHERE seq NOT IN (SELECT seq FROM checkpoint "
                      "ORDER BY seq DESC LIMIT ?)", (KEEP,))
-    used = set()
+    used: set[tuple[int, str, int]] = set()
     for (kept,) in store.db.execute("SELECT state FROM checkpoint").fetchall():
         for n, core, night in json.loads(kept)["tournaments"]:
             used.update(((n, "core", core), (n, "night", night)))
@@ -323,6 +311,6 @@ def put(store, taken):
     _store.count_write()
 
 
-def save(store, lg, changed=None):
+def save(store: Store, lg: League, changed: Optional[set[int]] = None) -> None:
     """``take`` and ``put`` at once."""
     put(store, take(lg, changed))

@@ -1,0 +1,267 @@
+"""The TD's decisions on who enters: registration, the standby list, latecomers,
+absent players arriving, standby players taking a freed seat, and the chips each gets.
+Each returns the payload of the event that records it, or raises ActionRefused
+(docs/host.md §4, the LPPL paragraphs quoted there)."""
+
+import datetime
+from typing import Collection, Optional
+
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
+from tdhost.league.seats import check_free, pick_seat
+from tdhost.league.text import clean_name, player_key, quote_name, seat_text
+from tdhost.league.times import iso, mmss
+from tdhost.league.tournament import Payload, Seat, Tournament
+
+
+def late_stack(tournament: Tournament, when: datetime.datetime
+               ) -> tuple[int, bool, int, str]:
+    """(stack, dead_bb, level, sentence) for a latecomer or standby player entering at
+    *when* (LPPL ¶12, ¶13, ¶15)."""
+    late = tournament.setup["late"]
+    full = tournament.setup["starting_stack"]
+    level, _ = tournament.level_at(when)
+    mins = tournament.minutes_since_start(when)
+    if late["grace_minutes"] and mins <= late["grace_minutes"]:
+        dead = late["grace_dead_bb"]
+        return full, dead, level, "within %d minutes of the start (%s): %d chips, no " \
+            "deduction%s" % (late["grace_minutes"], mmss(mins), full,
+                             "; post a dead big blind to enter" if dead else "")
+    ded = sum(tournament.deductions()[:level])
+    if not ded:
+        return full, False, level, "level %d: the full stack of %d chips" % (level, full)
+    return full - ded, False, level, "level %d: %d chips (%d less %d)" % (
+        level, full - ded, full, ded)
+
+
+
+def absent_deduction(tournament: Tournament, when: datetime.datetime
+                     ) -> tuple[int, bool, str]:
+    """(chips to remove, dead_bb, sentence) for a registered player who was not seated
+    at the start and arrives at *when* (LPPL ¶14)."""
+    late = tournament.setup["late"]
+    level, _ = tournament.level_at(when)
+    mins = tournament.minutes_since_start(when)
+    if not late["absent_deductions"]:
+        return 0, False, "no chips are removed for arriving late (profile %s)" % (
+            tournament.setup["profile"])
+    if mins <= late["grace_minutes"]:
+        dead = late["grace_dead_bb"]
+        return 0, dead, "within %d minutes of the start (%s): no chips removed%s" % (
+            late["grace_minutes"], mmss(mins),
+            "; post a dead big blind to enter" if dead else "")
+    ded = tournament.deductions()
+    parts = ["%d after %d minutes" % (ded[0], late["grace_minutes"])] if ded else []
+    parts += ["%d more at level %d" % (d, i + 1) for i, d in enumerate(ded[1:level], 1)]
+    total = sum(ded[:level])
+    return total, False, "level %d, %s after the start: %d chips removed (%s)" % (
+        level, mmss(mins), total, ", ".join(parts) or "none")
+
+
+
+def decide_register(tournament: Tournament, name: str, member: bool,
+                    when: datetime.datetime, league: League, seq: int
+                    ) -> tuple[Payload, str]:
+    tournament.refuse_if_finished()
+    name = clean_name(name)
+    entry = tournament.get(name)
+    if entry is not None:
+        if entry.state == "standby":
+            raise ActionRefused("%s is already on the standby list (number %d)"
+                                % (entry.name, tournament.standby.index(player_key(name)) + 1))
+        raise ActionRefused("%s is already registered" % entry.name)
+    if tournament.started:
+        raise ActionRefused("the tournament has started: a latecomer joins with "
+                            "`tdhost late %s`" % quote_name(name))
+    name = league.display_name(name)
+    member = member or league.is_member(name)
+    cap, sb = tournament.setup["max_players"], tournament.setup["standby"]
+    payload = {"name": name, "member": member, "standby": False, "seat": None}
+    if cap is not None and tournament.field_size() >= cap:
+        if len(tournament.standby) >= sb:
+            raise ActionRefused("%s and %s" % (
+                full_text(tournament), "so is the standby list (%d players)" % sb if sb
+                else "has no standby list"))
+        payload["standby"] = True
+        return payload, "The tournament is full (%d players): %s is standby player %d " \
+            "of %d." % (cap, name, len(tournament.standby) + 1, sb)
+    count = "%d of %d" % (tournament.field_size() + 1, cap) if cap else "%d registered" % (
+        tournament.field_size() + 1)
+    if tournament.draw:
+        seat = pick_seat(tournament, name, seq)
+        payload["seat"] = seat
+        return payload, "%s is registered (%s) and drawn to %s." % (
+            name, count, seat_text(seat))
+    return payload, "%s is registered (%s)%s." % (name, count,
+                                                  ", a member" if member else "")
+
+
+
+def full_text(tournament: Tournament) -> str:
+    """Why a newcomer is refused at the cap, naming the rule: max_players counts entries
+    (players knocked out too), not seats in play."""
+    cap = tournament.setup["max_players"]
+    text = "the tournament is full: %d entries of the %d that max_players allows" % (
+        tournament.field_size(), cap)
+    if tournament.started:
+        text += " (it counts every entry, players knocked out too: %d in play)" % len(
+            tournament.remaining())
+    return text
+
+
+
+def decide_standby_add(tournament: Tournament, name: str, member: bool,
+                       league: League) -> tuple[Payload, str]:
+    tournament.refuse_if_finished()
+    name = clean_name(name)
+    cap, sb = tournament.setup["max_players"], tournament.setup["standby"]
+    entry = tournament.get(name)
+    if entry is not None:
+        raise ActionRefused("%s is already registered" % entry.name if entry.state == "registered"
+                            else tournament.state_sentence(entry))
+    if not sb:
+        raise ActionRefused("this tournament has no standby list (standby = 0 in the file)")
+    if tournament.field_size() < cap:
+        raise ActionRefused("the tournament is not full (%d of %d players): %s"
+                            % (tournament.field_size(), cap, "register the player with `tdhost "
+                               "register`" if not tournament.started else "a latecomer joins with "
+                               "`tdhost late`"))
+    if len(tournament.standby) >= sb:
+        raise ActionRefused("the standby list is full (%d players)" % sb)
+    name = league.display_name(name)
+    return {"name": name, "member": member or league.is_member(name), "standby": True,
+            "seat": None}, "%s is standby player %d of %d." % (name, len(tournament.standby) + 1,
+                                                                sb)
+
+
+
+def late_window(tournament: Tournament, when: datetime.datetime) -> int:
+    """The level if late entry is open at *when*, else ActionRefused."""
+    late = tournament.setup["late"]
+    until = late["until_level"]
+    if until is None:
+        raise ActionRefused("there is no late registration in this tournament (the file gives "
+                            "no late_entry.until_level for profile %s)"
+                            % tournament.setup["profile"])
+    level, clock = tournament.level_at(when)
+    if not clock.late_entry_open():  # the boxes' own window (tableclock.clock)
+        raise ActionRefused("level %d has started: late entry closes at the start of level %d"
+                            % (level, until))
+    return level
+
+
+
+def decide_late(tournament: Tournament, name: str, member: bool, when: datetime.datetime,
+                league: League, seq: int, seat: Optional[Seat] = None,
+                spare: Collection[int] = ()) -> Payload:
+    tournament.start_time()
+    name = clean_name(name)
+    entry = tournament.get(name)
+    if entry is not None:
+        if entry.state == "registered":
+            raise ActionRefused("%s is registered: `tdhost arrive %s`"
+                                % (entry.name, quote_name(entry.name)))
+        if entry.state == "standby":
+            raise ActionRefused("%s is standby player %d: standby players take a freed seat "
+                                "(`tdhost standby --take`)" % (
+                                    entry.name, tournament.standby.index(player_key(name)) + 1))
+        if entry.state == "in" and entry.absent:
+            raise ActionRefused("%s is registered and has a seat: `tdhost arrive %s`"
+                                % (entry.name, quote_name(entry.name)))
+        raise ActionRefused(tournament.state_sentence(entry))
+    tournament.refuse_if_before_start(when)
+    late_window(tournament, when)
+    cap = tournament.setup["max_players"]
+    if cap is not None and tournament.field_size() >= cap:
+        raise ActionRefused("%s%s" % (
+            full_text(tournament), ": `tdhost standby %s` puts the player on the standby list"
+            % quote_name(name) if len(tournament.standby) < tournament.setup["standby"] else ""))
+    late = tournament.setup["late"]
+    reasons = []
+    need = late["min_players"]
+    if need:
+        rem, out = len(tournament.remaining()), len(tournament.entries("out"))
+        started = tournament.started_on_time
+        if rem >= need:
+            reasons.append("%d players remain (at least %d are needed)" % (rem, need))
+        elif started < need and out == 0:
+            reasons.append("fewer than %d players started (%d) and nobody is out yet"
+                           % (need, started))
+        elif started < need:
+            raise ActionRefused("only %d players remain and %d %s been knocked out: with fewer "
+                                "than %d starters (%d) a latecomer may join only while nobody "
+                                "is out" % (rem, out, "has" if out == 1 else "have", need,
+                                      started))
+        else:
+            raise ActionRefused("only %d players remain: a latecomer needs at least %d players "
+                                "in the game before joining" % (rem, need))
+    stack, dead, lv, why = late_stack(tournament, when)
+    reasons.append(why)
+    name = league.display_name(name)
+    if seat is None:
+        seat = pick_seat(tournament, name, seq)
+    else:
+        check_free(tournament, seat, spare)
+    return {"name": name, "member": member or league.is_member(name), "time": iso(when),
+            "level": lv, "stack": stack, "dead_bb": dead, "seat": seat,
+            "reasons": reasons}
+
+
+
+def decide_arrive(tournament: Tournament, name: str, when: datetime.datetime) -> Payload:
+    tournament.start_time()
+    entry = tournament.need(name, ("in",))
+    if not entry.absent:
+        raise ActionRefused("%s is already seated (%s)" % (
+            entry.name, seat_text(entry.seat) if entry.seat else "no seat"))
+    tournament.refuse_if_before_start(when)
+    if entry.absent == "away":
+        return {"name": entry.name, "time": iso(when), "deduction": 0, "dead_bb": False,
+                "reason": "away at the start with known whereabouts: no chips removed"}
+    ded, dead, why = absent_deduction(tournament, when)
+    return {"name": entry.name, "time": iso(when), "deduction": ded, "dead_bb": dead,
+            "reason": why}
+
+
+
+def decide_standby_take(tournament: Tournament, name: str, when: datetime.datetime,
+                        seat: Optional[Seat] = None) -> Payload:
+    tournament.start_time()
+    entry = tournament.need(name, ("standby",))
+    key = player_key(name)
+    pairs = tournament.offer_pairs()
+    if not pairs:
+        raise ActionRefused("no seat is free for a standby player: standby players join when "
+                            "a player is knocked out before level %s starts"
+                            % tournament.setup["late"]["until_level"])
+    mine = [offer for offer, who in pairs if who == key]
+    if not mine:
+        first = [(offer, who) for offer, who in pairs if who]
+        offer, who = first[0] if first else (pairs[0][0], None)
+        if who is None:
+            raise ActionRefused("%s has passed on every free seat" % entry.name)
+        raise ActionRefused("%s is offered to %s first (standby %d); if %s is not available: "
+                            "`tdhost standby --pass %s`" % (
+                                seat_text(offer["seat"]), tournament.players[who].name,
+                                tournament.standby.index(who) + 1, tournament.players[who].name,
+                                quote_name(tournament.players[who].name)))
+    tournament.refuse_if_before_start(when)
+    offer = mine[0]
+    target = list(seat) if seat else offer["seat"]
+    check_free(tournament, target)
+    stack, dead, lv, why = late_stack(tournament, when)
+    return {"name": entry.name, "time": iso(when), "level": lv, "stack": stack,
+            "dead_bb": dead, "seat": list(target), "offer": offer["seat"],
+            "reasons": ["%s was knocked out before level %s: %s" % (
+                offer["freed_by"], tournament.setup["late"]["until_level"], why)]}
+
+
+
+def decide_standby_pass(tournament: Tournament, name: str) -> Payload:
+    tournament.start_time()
+    entry = tournament.need(name, ("standby",))
+    key = player_key(name)
+    mine = [offer for offer, who in tournament.offer_pairs() if who == key]
+    if not mine:
+        raise ActionRefused("no seat is offered to %s now" % entry.name)
+    return {"name": entry.name, "offer": mine[0]["seat"]}
