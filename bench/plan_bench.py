@@ -1,4 +1,4 @@
-"""Benchmark of the TD host's balancing/breaking plan (tdhost.balance.plan).
+"""Benchmark of the TD host's balancing/breaking plan (tdhost.rules.balance.plan).
 
     python bench/plan_bench.py [--rooms 1500] [--repeat 7] [--quick]
 
@@ -49,7 +49,7 @@ sys.path[:0] = [os.path.join(ROOT, "host_tools"), os.path.join(ROOT, "firmware")
 
 import figures  # noqa: E402  (bench/figures.py)
 from tableclock.button import next_positions  # noqa: E402
-from tdhost import balance, house  # noqa: E402
+from tdhost.rules import balance, house  # noqa: E402
 
 RESULTS = os.path.join(ROOT, "bench", "plan_results.json")
 PROFILES = ("lppl", "us_free", "wph")

@@ -15,7 +15,8 @@ import sys
 
 import click
 
-from tdhost import __version__, balance, commands, importcsv, serve, usb_cli
+from tdhost import __version__, commands, importcsv, serve, usb_cli
+from tdhost.rules import balance
 
 
 def _fail(command, msg):

@@ -34,8 +34,6 @@ import click
 
 from tableclock.button import first_positions
 from tdhost import (
-    balance as _balance,
-    draw as _draw,
     livemoney as _livemoney,
     liveplan as _liveplan,
     names as _names,
@@ -64,6 +62,7 @@ from tdhost.league.refusal import ActionRefused
 from tdhost.league.seats import decide_draw, decide_lock, decide_move, decide_unlock
 from tdhost.league.text import seat_text
 from tdhost.league.times import iso, now, parse_when
+from tdhost.rules import balance as _balance, draw as _draw, points as _points
 
 try:  # rich tables when installed (requirements-dev.txt pins it); plain text otherwise
     from rich import box as _rich_box
@@ -956,7 +955,7 @@ def cmd_results(csv_file, db, number, plain, json_file=None):
              "" if r["points"] is None else r["points"]] + extra(r) for r in rows])
     status = "final" if t.ended else "so far, %d players in" % len(t.remaining())
     show_table(fields, [[r["place"], r["name"], "yes" if r["member"] else "", r["entry"],
-                         _text.number_text(r["points"]) if r["points"] is not None else ""]
+                         _points.points_text(r["points"]) if r["points"] is not None else ""]
                         + extra(r) for r in rows], plain,
                title="Results of tournament %d, %s (%s; %d entries)" % (
                    t.number, t.setup["name"], status, len(t.entrants())))
@@ -993,10 +992,10 @@ def cmd_league(csv_file, members, db, plain, json_file=None):
     if csv_file:
         _write_csv("league", csv_file, fields, [
             [r["rank"], r["name"], "yes" if r["member"] else "no", r["events"], r["wins"],
-             r["best"], _text.number_text(r["points"])] for r in rows])
+             r["best"], _points.points_text(r["points"])] for r in rows])
     done = lg.finished()
     show_table(fields, [[r["rank"], r["name"], "yes" if r["member"] else "", r["events"],
-                         r["wins"], _text.ordinal(r["best"]), _text.number_text(r["points"])]
+                         r["wins"], _text.ordinal(r["best"]), _points.points_text(r["points"])]
                         for r in rows], plain,
                title="%s leaderboard after %d tournament%s" % (
                    lg.name or "League", len(done), "" if len(done) == 1 else "s"))

@@ -36,8 +36,8 @@ final table's instructions if the final draw is there without them.
 
 The parts: the clock (tdhost.liveclock), the busts gathered per hand (tdhost.livebusts),
 plans turned into instructions and moves recorded (tdhost.livemoves, tdhost.liveplan,
-tdhost.balance), the instructions' states (tdhost.instructions), hand for hand
-(tdhost.handforhand), the TD's actions (tdhost.liveacts) and the snapshot (tdhost.livesnap).
+tdhost.rules.balance), the instructions' states (tdhost.instructions), hand for hand
+(tdhost.rules.handforhand), the TD's actions (tdhost.liveacts) and the snapshot (tdhost.livesnap).
 Times are integer milliseconds: Unix ms on Live's clock.
 """
 
@@ -48,7 +48,6 @@ import time
 
 from tdhost import (
     commands as _commands,
-    handforhand as _hfh,
     instructions as _ins,
     liveacts as _acts,
     livebusts as _busts,
@@ -64,6 +63,7 @@ from tdhost import (
 )
 from tdhost.league import cache as _logcache, store as _store, times as _times
 from tdhost.league.refusal import ActionRefused
+from tdhost.rules import handforhand as _hfh
 
 log = logging.getLogger("tdhost.live")
 

@@ -11,7 +11,6 @@ nothing changes then (bad arguments are checked before anything is written).
 """
 
 from tdhost import (
-    handforhand as _hfh,
     instructions as _ins,
     liveclock as _clock,
     livemoney as _livemoney,
@@ -34,6 +33,7 @@ from tdhost.league.play import decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
+from tdhost.rules import handforhand as _hfh
 
 
 # ------------------------------------------------------------------ arguments

@@ -35,6 +35,7 @@ busts are being gathered gathers them again after its restart (docs/host.md §10
 from tdhost import instructions as _ins
 from tdhost.league.busts import decide_bust
 from tdhost.league.refusal import ActionRefused
+from tdhost.rules import finishing as _finishing
 
 BUST_WAIT_MS = 3000
 
@@ -129,28 +130,6 @@ class Collector:
         return out
 
 
-def hand_order(names_by_seat, seats_worst_first, ties):
-    """The box's order as tiers best first (names), seats in one ``bust_ties`` group
-    sharing a tier: the better hand at the showdown (LPPL ¶46), as the box ranked it."""
-    tie_of = {}
-    for i, group in enumerate(ties or []):
-        for s in group:
-            tie_of[s] = i
-    tiers = []
-    last = None
-    for s in reversed(seats_worst_first):
-        name = names_by_seat.get(s)
-        if name is None:
-            continue
-        k = tie_of.get(s)
-        if tiers and k is not None and k == last:
-            tiers[-1].append(name)
-        else:
-            tiers.append([name])
-        last = k
-    return tiers
-
-
 def _seats_text(seats):
     return "seat%s %s" % ("s" if len(seats) > 1 else "", ", ".join(str(s) for s in seats))
 
@@ -220,7 +199,7 @@ def decide(live, g):
         if not names:
             return evs, []
         seats = [s for s in g.seats() if s in names]
-        order = hand_order(names, seats, g.ties)
+        order = _finishing.showdown_tiers(names, seats, g.ties)
         best_first = [n for tier in order for n in tier]
         p = decide_bust(t, best_first, chips if len(best_first) > 1 else {}, None, None, when,
                         lg, order)

@@ -4,10 +4,10 @@ and the snapshot's ``money`` view.  A free tournament (no ``[money]`` in its fil
 them all and its snapshot's ``money`` is None.  Amounts are integer cents.
 """
 
-from tdhost import money as _money
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import player_key
 from tdhost.league.times import iso
+from tdhost.rules import money as _money
 
 
 def config(t):

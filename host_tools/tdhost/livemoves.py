@@ -1,5 +1,5 @@
 """Plans on the live night and the moves they make (docs/host.md, "The live night",
-§10.5–§10.7): making a plan after a change (tdhost.balance on tdhost.liveplan's room),
+§10.5–§10.7): making a plan after a change (tdhost.rules.balance on tdhost.liveplan's room),
 each move's ``receive`` once its ``move_out`` is done, recording a move once both boxes have
 carried it out, dropping refused moves; the final table itself is tdhost.livefinal.
 Functions of a ``tdhost.live.Live`` (their first argument).
@@ -26,7 +26,6 @@ final table's instructions after its draw -- is finished then.
 import logging
 
 from tdhost import (
-    balance as _balance,
     instructions as _ins,
     livebusts as _busts,
     livefinal as _final,
@@ -35,6 +34,7 @@ from tdhost import (
 )
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.seats import decide_move
+from tdhost.rules import balance as _balance
 
 log = logging.getLogger("tdhost.live")
 
@@ -292,7 +292,7 @@ def refused_own(live, r, p):
 
 # ------------------------------------------------------------------ plans
 def plan(live):
-    """Balance, break, or form the final table after a change (tdhost.balance)."""
+    """Balance, break, or form the final table after a change (tdhost.rules.balance)."""
     after_bust, live.plan_due, live.plan_bust = live.plan_bust, False, False
     t = live.t
     if t.started is None or t.ended:

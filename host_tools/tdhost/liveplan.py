@@ -24,9 +24,9 @@ sent back to their seat: not at the table yet) and a seat kept for a standby pla
 
 import random
 
-from tableclock.button import between, first_positions
-from tdhost import balance as _balance, house as _house, instructions as _ins
+from tdhost import instructions as _ins
 from tdhost.league.seats import pick_seat
+from tdhost.rules import house as _house, seats as _seats
 
 
 def broken_tables(t):
@@ -95,16 +95,16 @@ def new_seat(live, t, name, seq, spare=None, exclude=()):
 
 def joining_seat(live, t, table, excluded, salt):
     """The seat at *table* for a player joining it (a latecomer, a player seated elsewhere)
-    by the profile's ``join_seating`` (tdhost.house), from the table's last positions
+    by the profile's ``join_seating`` (tdhost.rules.house), from the table's last positions
     (``positions``: its box's last status); None to keep the draw's seat (``draw``, or a
     table with fewer than two players: no positions to go by).
 
     ``worst`` (LPPL ¶45 "New players joining a table join from the Big Blind position or
     the next available seat to the left of the Big Blind"): the first free seat clockwise
-    after the last BB seat, as for a balancing move (tdhost.balance.bb_soonest_seats).
+    after the last BB seat, as for a balancing move (tdhost.rules.seats.bb_soonest_seats).
     ``dealt_in`` (WPH 7 "can get any seat ... and be dealt in, except between the SB and
     button"): a seeded draw among the free seats where the box deals them in at once
-    (tdhost.balance.draw_seats with the profile's wait zone)."""
+    (tdhost.rules.seats.draw_seats with the profile's wait zone)."""
     box, hs = _house.get(t.setup["profile"])
     how = hs["join_seating"]
     seating = seating_after_moves(t).get(table, {})
@@ -117,9 +117,9 @@ def joining_seat(live, t, table, excluded, salt):
                           if tb == table}
     room_table = {"seats": dict.fromkeys(occupied, ""), "button": b, "sb": sb, "bb": bb}
     if how == "worst":
-        free = [s for s in _balance.bb_soonest_seats(room_table, n) if s not in blocked]
+        free = [s for s in _seats.bb_soonest_seats(room_table, n) if s not in blocked]
         return free[0] if free else None
-    ok, fallback = _balance.draw_seats(room_table, n, box["wait_zone"])
+    ok, fallback = _seats.draw_seats(room_table, n, box["wait_zone"])
     ok = [s for s in ok if s not in blocked]
     if ok:
         return random.Random("%s|join|%s" % (t.number, salt)).choice(ok)
@@ -127,25 +127,15 @@ def joining_seat(live, t, table, excluded, salt):
     return fallback[0] if fallback else None
 
 
-def _ok(v, n):
-    return isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= n
-
-
 def positions(t, table, seats, status):
-    """(button, sb or None, bb) of the last hand at *table* (module notes)."""
-    n = t.setup["seats_per_table"]
+    """(button, sb or None, bb) of the last hand at *table* (module notes;
+    tdhost.rules.seats.last_positions)."""
+    reported = None
     if isinstance(status, dict):
-        b, sb, bb = status.get("button"), status.get("sb_seat"), status.get("bb_seat")
-        if _ok(b, n) and _ok(bb, n) and bb != b and (sb is None or (
-                _ok(sb, n) and sb != bb and (sb == b or between(sb, b, bb, n)))):
-            return b, sb, bb
-    players = sorted(seats)
-    if len(players) >= 2:
-        drawn = (t.final or t.draw or {}).get("tables", {}).get(str(table), {})
-        b = drawn.get("button") or players[0]
-        return first_positions(b, players, n)
-    s = players[0] if players else 1
-    return s, None, s % n + 1
+        reported = (status.get("button"), status.get("sb_seat"), status.get("bb_seat"))
+    drawn = (t.final or t.draw or {}).get("tables", {}).get(str(table), {})
+    return _seats.last_positions(reported, sorted(seats), drawn.get("button"),
+                                 t.setup["seats_per_table"])
 
 
 def room(t, statuses, seed, moving=None):

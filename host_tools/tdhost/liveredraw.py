@@ -1,27 +1,22 @@
 """US 2's re-draw for the deal on the live night: "If 2 or more players are moved to a new
 table, all players on that table re-draw for deal" (docs/host.md §10.7, docs/rules.md §15).
 
-A plan that moves two or more players to one table (``tdhost.balance.redraw_tables``; the
+A plan that moves two or more players to one table (``tdhost.rules.balance.redraw_tables``; the
 profile's ``redraw_at_joins``) marks their move_outs with the plan's id (``mark``).  Once
 every marked move to that table is done or called off and at least that many players have
 sat down, ``step`` sends the table a ``redraw``; once its dealer confirms it and the box
 reports a status between hands, the box gets the seating it builds its table from: the
 seats and chips of that status, the names of the league and the button of a fresh draw for
 high card (US 2 "*Seated players will determine the 1st dealer/button by drawing for high
-card*"; tdhost.draw.high_card_button, seeded by the draw's seed and the plan's id).  Each
+card*"; tdhost.rules.draw.high_card_button, seeded by the draw's seed and the plan's id).  Each
 moved player keeps the seat the plan gave them: the worst position, as close to their
 prior position as the rule asks (docs/balancing.md, us_free).
 """
 
 import random
 
-from tdhost import (
-    balance as _balance,
-    draw as _draw,
-    house as _house,
-    instructions as _ins,
-    liveplan as _plan,
-)
+from tdhost import instructions as _ins, liveplan as _plan
+from tdhost.rules import balance as _balance, draw as _draw, house as _house
 
 
 def mark(t, plan, payloads):

@@ -6,15 +6,14 @@ changes nothing.  Times are Unix milliseconds on Live's clock.
 """
 
 from tdhost import (
-    handforhand as _hfh,
     instructions as _ins,
     liveclock as _clock,
     livemoney as _money,
     liveplan as _plan,
     liveundo as _undo,
-    schedule as _schedule,
     wording as _words,
 )
+from tdhost.rules import handforhand as _hfh, schedule as _schedule
 
 LOG_MAX = 50
 MOVES_MAX = 20

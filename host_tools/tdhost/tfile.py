@@ -10,10 +10,10 @@ stores with the tournament.
     [[colour_ups]]      after_level, remove, chip
     [points]            formula, places, participation, decimals
     [money]             currency, buy_in, fee, unit, bounty, bounty_kind, rebuy, addon,
-                        payouts  (tdhost.money; none: a free tournament)
+                        payouts  (tdhost.rules.money; none: a free tournament)
 
 Values left out come from the profile: the boxes' rules in tableclock.profiles (the late
-entry window, colour-ups) and the host's in tdhost.rules.  The blind structure is checked
+entry window, colour-ups) and the host's in tdhost.rules.house.  The blind structure is checked
 by the boxes' own parser (tableclock.clock.parse_levels, tableclock.config.clock_of), so
 a file the host accepts is one the boxes accept.  Every error is one sentence that starts
 with FILE:LINE (or FILE when no line can be found) and names the key path.
@@ -27,7 +27,7 @@ import tomllib
 from tableclock import config as box_config, protocol
 from tableclock.clock import ClockError, parse_levels
 from tableclock.fields import SetupError
-from tdhost import money as _money, points as _points, rules as _rules
+from tdhost.rules import house as _house, money as _money, points as _points
 
 TOP = ("league", "tournament", "late_entry", "levels", "colour_ups", "points", "money")
 LEAGUE_KEYS = ("name",)
@@ -199,9 +199,9 @@ def parse(text, name="<file>"):
     profile = t["profile"]
     if not isinstance(profile, str):
         c.fail(tp + ("profile",), "must be the name of a profile (%s), not %r"
-               % (", ".join(sorted(_rules.RULES)), profile))
+               % (", ".join(sorted(_house.HOUSE)), profile))
     try:
-        box, host = _rules.get(profile)
+        box, host = _house.get(profile)
     except ValueError as err:
         c.fail(tp + ("profile",), str(err))
     seats = c.int_(t, tp, "seats_per_table", MIN_SEATS, MAX_SEATS)
@@ -344,7 +344,7 @@ def parse(text, name="<file>"):
 
 
 def _money_table(doc, c):
-    """``[money]`` checked by tdhost.money (None: a free tournament; docs/host.md §11)."""
+    """``[money]`` checked by tdhost.rules.money (None: a free tournament; docs/host.md §11)."""
     return _money.parse(doc.get("money"), c.fail)
 
 

@@ -14,9 +14,10 @@ import re
 import pytest
 from hostutil import EXAMPLES, run
 
-from tdhost import balance, commands
+from tdhost import commands
 from tdhost.cli import NIGHT_ORDER, cli
 from tdhost.league import replay as _replay, store as S
+from tdhost.rules import balance
 
 LPPL = EXAMPLES + "/lppl.toml"
 NAMES = ["Yan Irons", "Yanis Petrov", "Ann Lee", "Bob Hart"] + [

@@ -13,8 +13,8 @@ import pytest
 from hostutil import Night, players
 from hypothesis import given, settings, strategies as st
 
-from tdhost import hands, points
 from tdhost.league.refusal import ActionRefused
+from tdhost.rules import hands, points
 
 BOARD = "Ah 7d 2c 9s Tc"
 

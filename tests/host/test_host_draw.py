@@ -1,13 +1,13 @@
 """The seat draw: seeded and reproducible, even tables, seat locks, LPPL's Ace-8 cards
 (LPPL ¶10 "The lowest numbered card selected will deal"), the US high-card draw for the
-button (US 2), WPH seat 1 (WPH ¶13), and the final-table redraw taken from tdhost.balance."""
+button (US 2), WPH seat 1 (WPH ¶13), and the final-table redraw taken from tdhost.rules.balance."""
 
 import pytest
 from hostutil import Night, players
 from hypothesis import given, settings, strategies as st
 
-from tdhost import balance, draw
 from tdhost.league.refusal import ActionRefused
+from tdhost.rules import balance, draw
 
 
 def by_table(seats):

@@ -5,7 +5,8 @@ import os
 import pytest
 from hostutil import EXAMPLES
 
-from tdhost import points, tfile
+from tdhost import tfile
+from tdhost.rules import points
 
 GOOD = """\
 [league]

@@ -5,8 +5,9 @@ a table without one, from the draw (docs/host.md "The live night", §10.5)."""
 from hostutil import Night
 from liveroom import Room
 
-from tdhost import balance, liveplan
+from tdhost import liveplan
 from tdhost.league.seats import decide_move
+from tdhost.rules import balance
 
 
 def test_a_seat_offered_to_a_standby_player_is_kept_for_them():

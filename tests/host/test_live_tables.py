@@ -6,7 +6,8 @@ after the player left, and a box reporting seats the league does not know (docs/
 from liveroom import T0_MS, Room, allin, carry_out, fold_round, win_hand
 
 from tcbox import orders
-from tdhost import balance, house, instructions as _ins, liveredraw as _redraw
+from tdhost import instructions as _ins, liveredraw as _redraw
+from tdhost.rules import balance, house
 
 
 def _busts(live):

@@ -1,4 +1,4 @@
-"""Property tests of the TD host's balancing/breaking plan (tdhost.balance.plan).
+"""Property tests of the TD host's balancing/breaking plan (tdhost.rules.balance.plan).
 
 Thousands of random rooms (all three profiles, 2..10 seats, 1..14 tables, random
 occupancy, random dead-button positions, dead small blinds).  Each test checks one
@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from tableclock import profiles
 from tableclock.button import between, must_wait, next_positions
-from tdhost import balance, house
+from tdhost.rules import balance, house
 
 SCALE = float(os.environ.get("TDHOST_PROPS_SCALE", "1") or 1)
 

@@ -10,7 +10,7 @@ import tomllib
 
 from hypothesis import given, strategies as st
 
-from tdhost import money
+from tdhost.rules import money
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -2,7 +2,7 @@
 summarised in docs/web.md): ``version``, ``snapshot()``, ``act(action, args)``, ``poll()``.
 
 It is for the web's own tests and for developing and photographing the pages
-(``python -m tdhost.web.shots``); the real rules live in tdhost.league and tdhost.balance.
+(``python -m tdhost.web.shots``); the real rules live in tdhost.league and tdhost.rules.balance.
 The night is an LPPL Monday (docs/examples/lppl.toml): 3000-chip stacks, 8 seats a table,
 the LPPL structure with its two colour-up breaks (LPPL ¶16, ¶18), points 10 * sqrt(n / p).
 
@@ -16,8 +16,8 @@ import math
 import random
 import time
 
-from tdhost import money as _money, schedule as _schedule
 from tdhost.league.refusal import ActionRefused
+from tdhost.rules import money as _money, schedule as _schedule
 
 STACK = 3000  # LPPL ¶11 "will start with 3000 chips"
 SEATS = 8  # the Ace-8 draw: 8 seats a table
@@ -70,7 +70,7 @@ class FakeLive:
     """
 
     def __init__(self, clock=None, players=23, tables=3, seed=1, links=None, money=None):
-        self.money = money  # a parsed [money] table (tdhost.money.parse) or None: free
+        self.money = money  # a parsed [money] table (tdhost.rules.money.parse) or None: free
         self._clock = clock or (lambda: int(time.time() * 1000))
         self._rng = random.Random(seed)
         self.version = 1

@@ -22,7 +22,7 @@ from browser import (
 from fake_live import FakeLive
 from test_pages import td
 
-from tdhost import money
+from tdhost.rules import money
 
 SIZES = ((1920, 1080), (1280, 720), (390, 844))
 HOME = "docs/examples/home_money.toml"

@@ -5,7 +5,7 @@ Each returns the payload of the event that records it, or raises ActionRefused
 import random
 from typing import Collection, Iterable, Optional
 
-from tdhost import draw as _draw, house as _house
+from tdhost.rules import draw as _draw, house as _house
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Payload, Seat, Tournament

@@ -49,11 +49,6 @@ def seat_text(seat: Iterable[int]) -> str:
     return "table %d seat %d" % tuple(seat)
 
 
-def number_text(value: float) -> str:
-    """Points as people write them: 12, 12.5, 12.25."""
-    return ("%.2f" % value).rstrip("0").rstrip(".") if isinstance(value, float) else str(value)
-
-
 def quote_name(name: str) -> str:
     """A name as typed on the command line (quoted when it has a space)."""
     return '"%s"' % name if " " in name else name

@@ -7,7 +7,7 @@ import datetime
 from typing import Any, Callable, Optional
 
 from tableclock.clock import LevelClock, parse_levels
-from tdhost import points as _points, rules as _rules
+from tdhost.rules import house as _house, points as _points
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import place_text, player_key, seat_text
 from tdhost.league.times import to_unix_ms
@@ -43,7 +43,7 @@ class Tournament:
         self.number = number
         self.setup = setup
         self.created = created
-        self.box, self.rules = _rules.get(setup["profile"])
+        self.box, self.rules = _house.get(setup["profile"])
         self.players: dict[str, Entry] = {}   # key -> Entry, in registration order
         self.standby: list[str] = []          # keys, in order
         self.locks: dict[str, list[Any]] = {}  # key -> [table, seat, reason]

@@ -3,6 +3,8 @@ showdown hands, by pokerkit's StandardHighHand (best five of hole cards plus boa
 pokerkit is imported only when cards are ranked (it takes a quarter of a second)."""
 
 import re
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 RANKS = "23456789TJQKA"
 SUITS = "shdc"
@@ -12,7 +14,7 @@ class CardError(ValueError):
     """Cards that cannot be read; str(err) is a sentence."""
 
 
-def parse(text, what):
+def parse(text: object, what: str) -> list[str]:
     """A list of cards like ["As", "Kd"] from *text* ("As Kd", "AsKd", "as,kd", "10s")."""
     if not isinstance(text, str) or not text.strip():
         raise CardError("%s: no cards given" % what)
@@ -21,36 +23,39 @@ def parse(text, what):
         raise CardError("%s: %r is not a list of cards like \"As Kd\"" % (what, text))
     cards = []
     for i in range(0, len(s), 2):
-        r, u = s[i].upper(), s[i + 1].lower()
-        if r not in RANKS or u not in SUITS:
+        rank, suit = s[i].upper(), s[i + 1].lower()
+        if rank not in RANKS or suit not in SUITS:
             raise CardError("%s: %r is not a card (ranks 2-9 T J Q K A, suits s h d c)"
                             % (what, s[i:i + 2]))
-        cards.append(r + u)
+        cards.append(rank + suit)
     return cards
 
 
-def check_deal(hands, board):
+def check_deal(hands: Mapping[str, Sequence[str]], board: Sequence[str]) -> None:
     """*hands* {player: [2 cards]}, *board* [3..5 cards]: refuse wrong counts and a card
     seen twice."""
-    for p, cs in hands.items():
-        if len(cs) != 2:
-            raise CardError("%s: hold'em hands have two hole cards, not %d" % (p, len(cs)))
+    for player, cards in hands.items():
+        if len(cards) != 2:
+            raise CardError("%s: hold'em hands have two hole cards, not %d"
+                            % (player, len(cards)))
     if not 3 <= len(board) <= 5:
         raise CardError("the board has 3 to 5 cards, not %d" % len(board))
-    seen = {}
-    for who, cs in list(hands.items()) + [("the board", board)]:
-        for c in cs:
-            if c in seen:
-                raise CardError("%s is given twice (%s and %s)" % (c, seen[c], who))
-            seen[c] = who
+    seen: dict[str, str] = {}
+    for who, cards in list(hands.items()) + [("the board", board)]:
+        for card in cards:
+            if card in seen:
+                raise CardError("%s is given twice (%s and %s)" % (card, seen[card], who))
+            seen[card] = who
 
 
-def rank(hands, board):
+def rank(hands: Mapping[str, Sequence[str]],
+         board: Sequence[str]) -> dict[str, tuple[Any, str]]:
     """{player: (comparable strength, description)} for each hand with the board."""
     from pokerkit import StandardHighHand
 
     out = {}
-    for p, cs in hands.items():
-        h = StandardHighHand.from_game("".join(cs), "".join(board))
-        out[p] = (h, "%s (%s)" % (h.entry.label.value.lower(), " ".join(map(repr, h.cards))))
+    for player, cards in hands.items():
+        hand = StandardHighHand.from_game("".join(cards), "".join(board))
+        out[player] = (hand, "%s (%s)" % (hand.entry.label.value.lower(),
+                                          " ".join(map(repr, hand.cards))))
     return out
