@@ -35,7 +35,7 @@ class RoomTable(SeatedTable):
     table: int
 
 
-class Room(TypedDict):
+class PlanInput(TypedDict):
     """A checked plan input (parse_room)."""
     profile: str
     seats_per_table: int
@@ -52,7 +52,7 @@ class Place(TypedDict):
 PlanMove = TypedDict("PlanMove", {"player": str, "from": Place, "to": Place})
 
 
-class Plan(TypedDict):
+class BalancePlan(TypedDict):
     moves: list[PlanMove]
     broken: list[int]  # in break order
     final_table: bool
@@ -133,7 +133,7 @@ def _parse_table(index: int, raw: object, seats_per_table: int,
     return RoomTable(table=num, seats=seats, button=button, sb=sb, bb=bb)
 
 
-def parse_room(room: object) -> Room:
+def parse_room(room: object) -> PlanInput:
     """Check a plan input and return it normalised.
 
     Returns {"profile", "seats_per_table", "seed", "tables", "moved"} with the tables
@@ -352,7 +352,7 @@ def fewest_move_breaks(sizes: dict[int, int], order: Sequence[int], count: int,
         moved += sizes[in_num] - sizes[out_num]
 
 
-def redraw_tables(result: Plan, house: _house.HouseRules) -> list[int]:
+def redraw_tables(result: BalancePlan, house: _house.HouseRules) -> list[int]:
     """Tables that re-draw for the deal after *result* (a plan): those that receive at
     least the profile's ``redraw_at_joins`` players (us_free: 2, US 2 "*If 2 or more
     players are moved to a new table, all players on that table re-draw for deal*");
@@ -372,7 +372,7 @@ def _rng(seed: Hashable, what: str) -> random.Random:
     return random.Random("%s|%s" % (seed, what))
 
 
-def final_table(room: Mapping[str, Any], order: Sequence[int]) -> Plan:
+def final_table(room: Mapping[str, Any], order: Sequence[int]) -> BalancePlan:
     """The plan that combines the room into the last table of *order* that has players,
     at seats drawn from the room's seed (also the final-table draw: tdhost.rules.draw)."""
     seats_per_table, tables = room["seats_per_table"], room["tables"]
@@ -389,7 +389,7 @@ def final_table(room: Mapping[str, Any], order: Sequence[int]) -> Plan:
     return {"moves": moves, "broken": broken, "final_table": True}
 
 
-def plan(raw_room: object) -> Plan:
+def plan(raw_room: object) -> BalancePlan:
     """The balancing/breaking plan for *raw_room* (the module notes).
 
     Raises PlanError on bad input.  Pure: the same room always gives the same plan.

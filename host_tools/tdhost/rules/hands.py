@@ -18,15 +18,15 @@ def parse(text: object, what: str) -> list[str]:
     """A list of cards like ["As", "Kd"] from *text* ("As Kd", "AsKd", "as,kd", "10s")."""
     if not isinstance(text, str) or not text.strip():
         raise CardError("%s: no cards given" % what)
-    s = re.sub(r"[\s,]+", "", text).replace("10", "T")
-    if len(s) % 2:
+    compact = re.sub(r"[\s,]+", "", text).replace("10", "T")
+    if len(compact) % 2:
         raise CardError("%s: %r is not a list of cards like \"As Kd\"" % (what, text))
     cards = []
-    for i in range(0, len(s), 2):
-        rank, suit = s[i].upper(), s[i + 1].lower()
+    for i in range(0, len(compact), 2):
+        rank, suit = compact[i].upper(), compact[i + 1].lower()
         if rank not in RANKS or suit not in SUITS:
             raise CardError("%s: %r is not a card (ranks 2-9 T J Q K A, suits s h d c)"
-                            % (what, s[i:i + 2]))
+                            % (what, compact[i:i + 2]))
         cards.append(rank + suit)
     return cards
 

@@ -13,7 +13,7 @@ from tableclock import profiles
 BoxProfile = dict[str, Any]  # one entry of tableclock.profiles.PROFILES
 
 
-class Field(TypedDict):
+class FieldLimits(TypedDict):
     max_players: int | None     # the cap on entries (None: the file must say, or no cap)
     standby: int                # the most players on the standby list once the cap is reached
     starting_stack: int | None  # default starting stack (None: the file must give one)
@@ -32,7 +32,7 @@ class LateEntry(TypedDict):
 
 
 class HouseRules(TypedDict):
-    field: Field
+    field: FieldLimits
     late: LateEntry
     # who deals first after the draw: "lowest_card" (LPPL ¶10; without cards the lowest
     # occupied seat), "seat_1" (WPH ¶13), "high_card" (US 2: suits s, h, d, c)

@@ -58,7 +58,7 @@ def check_places(places: object) -> str | None:
         return "give the places as a list of percentages, e.g. [50, 30, 20]"
     if abs(sum(places) - 100) > 1e-6:
         return "the percentages add up to %s, not 100" % ("%g" % sum(places))
-    if not all(a >= b for a, b in zip(places, places[1:])):
+    if not all(above >= below for above, below in zip(places, places[1:])):
         return "each place must pay no more than the place above it"
     return None
 
