@@ -5,12 +5,12 @@ event that records it, or raises ActionRefused (docs/host.md §6, LPPL ¶46)."""
 import datetime
 from typing import Mapping, Optional, Sequence
 
-from tdhost.rules import finishing as _finishing, hands as _hands
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.text import names_text, player_key, quote_name
 from tdhost.league.times import iso
 from tdhost.league.tournament import Payload, Tier, Tournament
+from tdhost.rules import finishing as _finishing, hands as _hands
 
 
 def decide_bust(tournament: Tournament, names: Sequence[str],

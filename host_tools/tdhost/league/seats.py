@@ -5,10 +5,10 @@ Each returns the payload of the event that records it, or raises ActionRefused
 import random
 from typing import Collection, Iterable, Optional
 
-from tdhost.rules import draw as _draw, house as _house
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Payload, Seat, Tournament
+from tdhost.rules import draw as _draw, house as _house
 
 
 def pick_seat(tournament: Tournament, name: str, seq: int,

@@ -7,10 +7,10 @@ import datetime
 from typing import Any, Callable, Optional
 
 from tableclock.clock import LevelClock, parse_levels
-from tdhost.rules import house as _house, points as _points
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import place_text, player_key, seat_text
 from tdhost.league.times import to_unix_ms
+from tdhost.rules import house as _house, points as _points
 
 Payload = dict[str, Any]  # an event's payload: JSON values, as logged
 Seat = list[int]          # [table, seat]
