@@ -175,7 +175,7 @@ sim-shots: $(STAMP)
 		| xargs echo "sim-shots: box screens in docs/screens:"
 
 # ---------------------------------------------------------------------------------------------
-# Copy the firmware onto a box (host_tools/tdhost/deploy.py, docs/box.md "Installing the firmware";
+# Copy the firmware onto a box (host_tools/tdhost/cli/deploy.py, docs/box.md "Installing the firmware";
 # `tdhost deploy DRIVE` does the same from an installed tdhost):
 #   make deploy CIRCUITPY=/media/$USER/CIRCUITPY     (macOS: /Volumes/CIRCUITPY)
 # code.py, boot.py, safemode.py and the packages tableclock/ and tcbox/ as .py (CircuitPython's
@@ -187,7 +187,7 @@ CIRCUITPY ?=
 FORCE ?=
 .PHONY: deploy
 deploy:
-	PYTHONPATH=host_tools $(PYTHON) -m tdhost.deploy "$(CIRCUITPY)" \
+	PYTHONPATH=host_tools $(PYTHON) -m tdhost.cli.deploy "$(CIRCUITPY)" \
 		$(if $(filter 1 yes true,$(FORCE)),--force)
 
 # ---------------------------------------------------------------------------------------------

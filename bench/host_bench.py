@@ -8,7 +8,8 @@ its own table:
    tournaments of about 1,000 events -- set up, 48 players registered, drawn, started, then
    the live night's events: clock readings, instructions to boxes and their answers,
    notices), measured at 1,000, 5,000, 20,000 and 100,000 events.  A write is what every
-   writing `tdhost` command does (``commands._write`` without Click: open the file, one
+   writing `tdhost` command does (``tdhost.cli.league_access.write`` without Click: open the
+   file, one
    transaction that brings the league up to date from its checkpoint (tdhost.league.checkpoint),
    decides and appends a notice, the league read back, close), 20 in a row; the first after
    the fill also writes a checkpoint (the fill's last thousand events are past it), so the
@@ -41,11 +42,12 @@ sys.path[:0] = [str(ROOT / "host_tools")]
 sys.path.append(str(ROOT / "firmware"))  # at the end: firmware/code.py is not stdlib's code
 
 from figures import figure, goal_of, report  # noqa: E402
-from tdhost import commands, instructions as _ins, tfile  # noqa: E402
+from tdhost import instructions as _ins, tfile  # noqa: E402
 from tdhost.league import (  # noqa: E402
     checkpoint as _checkpoint,
     store as _store,
     times as _times,
+    transaction,
 )
 from tdhost.league.cache import LeagueCache  # noqa: E402
 from tdhost.league.entries import decide_register  # noqa: E402
@@ -73,7 +75,7 @@ NIGHT = 1000  # events a tournament of the season has
 
 
 def _append(store, evs, stamp):
-    commands.append(store, lambda lg, seq: (evs(lg), None), stamp)
+    transaction.append(store, lambda lg, seq: (evs(lg), None), stamp)
 
 
 def _tournament(store, stamp, setup, path, text, rng):
@@ -145,10 +147,11 @@ def _notice(text):
 
 
 def cli_write(db, i, stamp):
-    """What a writing `tdhost` command does (commands._write): open, append, read back."""
+    """What a writing `tdhost` command does (tdhost.cli.league_access.write): open, append,
+    read back."""
     store = _store.Store(db)
     try:
-        commands.append(store, _notice("bench %d" % i), stamp)
+        transaction.append(store, _notice("bench %d" % i), stamp)
         _checkpoint.load(store)
     finally:
         store.close()
@@ -156,7 +159,7 @@ def cli_write(db, i, stamp):
 
 def cli_read(db):
     """`tdhost seats` in-process (its table printed into a buffer)."""
-    from tdhost.cli import cli
+    from tdhost.cli.app import cli
     with redirect_stdout(io.StringIO()):
         try:
             cli.main(["seats", "--db", db, "--plain"], standalone_mode=False)
@@ -189,7 +192,7 @@ def league_figures(tmp: Path, sizes=SIZES) -> dict:
             load_s = time.perf_counter() - t0
             t0 = time.perf_counter()
             for i in range(200):
-                commands.append(st, _notice("live %d" % i), stamp, cache)
+                transaction.append(st, _notice("live %d" % i), stamp, cache)
             live = 200 / (time.perf_counter() - t0)
             out[str(size)] = {
                 "events": st.db.execute("SELECT count(*) FROM events").fetchone()[0],

@@ -38,8 +38,8 @@ import os
 import secrets
 import time
 
-from tdhost import commands as _commands, instructions as _ins, tfile
-from tdhost.league import store as _store, times as _times
+from tdhost import instructions as _ins, tfile
+from tdhost.league import store as _store, times as _times, transaction
 from tdhost.live import Live
 from tdhost.usb import BoxLink, HostStore
 
@@ -79,7 +79,7 @@ def new_tournament(db, toml=LPPL):
             payload = {"setup": setup, "file": os.path.basename(toml), "toml": text}
             return [(number, "new", payload, None)], number
 
-        _, number = _commands.append(store, decide, _times.iso(_times.now()))
+        _, number = transaction.append(store, decide, _times.iso(_times.now()))
     finally:
         store.close()
     return number

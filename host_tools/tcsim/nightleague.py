@@ -21,8 +21,8 @@ refusal, one sentence).  Times are virtual Unix ms on the room's clock.
 
 import os
 
-from tdhost import commands as _commands, tfile
-from tdhost.league import times as _times
+from tdhost import tfile
+from tdhost.league import times as _times, transaction
 from tdhost.league.refusal import ActionRefused
 
 from . import EXAMPLES
@@ -83,7 +83,7 @@ def new_league(db, profile, minutes=None):
             payload = {"setup": setup, "file": os.path.basename(path), "toml": text}
             return [(1, "new", payload, None)], None
 
-        _commands.append(store, decide, _times.iso(_times.now()))
+        transaction.append(store, decide, _times.iso(_times.now()))
     finally:
         store.close()
     return setup

@@ -271,7 +271,7 @@ class Show:
         """The results and the league table (tdhost's own tables), then the figures."""
         import sys
 
-        from tdhost import commands
+        from tdhost.cli import results as _results
 
         plain = not sys.stdout.isatty()
         n = self.night
@@ -282,8 +282,11 @@ class Show:
             self.say("stopped after %s: %d players still in" % (
                 _hm(n.room.clock() - n.t0), len(n.live.t.remaining())))
         if tables and n.out_dir:
-            commands.cmd_results(os.path.join(n.out_dir, "results.csv"), n.db, None, plain)
-            commands.cmd_league(os.path.join(n.out_dir, "league.csv"), False, n.db, plain)
+            as_plain = ["--plain"] if plain else []
+            for command, csv_file in ((_results.results, "results.csv"),
+                                      (_results.league, "league.csv")):
+                command.main(["--csv", os.path.join(n.out_dir, csv_file), "--db", n.db]
+                             + as_plain, standalone_mode=False)
         d = res["dealers"]
         self.echo("Figures: %d busts (%d players), %d moves, %d tables broken, %d levels; "
                   "%d hands dealt, %d instructions confirmed, %d misclicks refused by the "

@@ -120,13 +120,13 @@ def players_for(tables):
 
 def new_league(db, toml_path):
     """The league file *db* with the tournament of *toml_path* (``tdhost new``)."""
-    from tdhost import commands as _commands, tfile
-    from tdhost.league import store as _store, times as _times
+    from tdhost import tfile
+    from tdhost.league import store as _store, times as _times, transaction
 
     setup, text = tfile.load(toml_path)
     store = _store.Store(db, create=True)
     try:
-        _commands.append(store, lambda lg, seq: ([(1, "new", {
+        transaction.append(store, lambda lg, seq: ([(1, "new", {
             "setup": setup, "file": os.path.basename(toml_path), "toml": text}, None)], None),
             _times.iso(_times.now()))
     finally:

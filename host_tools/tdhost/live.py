@@ -9,7 +9,7 @@
     live.act("pause", {})        # a TD action; ActionRefused when it is refused
 
 Everything that matters is an event in the league file, appended through the same
-``decide_*`` path as the CLI commands (``tdhost.commands.append``): busts from the boxes,
+``decide_*`` path as the CLI commands (``tdhost.league.transaction.append``): busts from the boxes,
 the instructions sent and every answer, moves, the master clock's changes, hand for hand.
 A move is sent in two steps (protocol 1.2, tdhost.livemoves): its ``move_out``, then -- in
 the same write as the source box's ``done``, with the ``stack`` the player left with -- its
@@ -47,7 +47,6 @@ import logging
 import time
 
 from tdhost import (
-    commands as _commands,
     instructions as _ins,
     liveacts as _acts,
     livebusts as _busts,
@@ -61,7 +60,12 @@ from tdhost import (
     tfile,
     wifinotes as _wifinotes,
 )
-from tdhost.league import cache as _logcache, store as _store, times as _times
+from tdhost.league import (
+    cache as _logcache,
+    store as _store,
+    times as _times,
+    transaction,
+)
 from tdhost.league.refusal import ActionRefused
 from tdhost.rules import handforhand as _hfh
 
@@ -209,7 +213,7 @@ class Live:
             return [(t.number, a, p, u) for a, p, u in evs], result
 
         try:
-            seqs, result = _commands.append(self.store, decide, stamp, self.cache)
+            seqs, result = transaction.append(self.store, decide, stamp, self.cache)
         except BaseException:
             self._reload()  # the decision may have changed the kept league: the log again
             raise

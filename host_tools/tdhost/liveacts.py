@@ -1,7 +1,7 @@
 """The TD's actions on the live night: ``Live.act(action, args)`` (docs/host.md, "The live
 night", "act()").
 
-Each action is the CLI command of the same name (tdhost.commands) through the same
+Each action is the CLI command of the same name (tdhost.cli) through the same
 ``decide_*`` methods, written with ``Live.write`` (one transaction; a refusal writes
 nothing), then what the boxes must hear: a new seating before the first hand, a
 ``receive`` for a player who joins a table in play, a ``deduct`` for an arrival's chips,

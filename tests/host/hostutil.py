@@ -7,7 +7,7 @@ import os
 from click.testing import CliRunner
 
 from tdhost import tfile
-from tdhost.cli import cli
+from tdhost.cli.app import cli
 from tdhost.league import reducers as _reducers, replay as _replay, text as _text, times as _times
 from tdhost.league.busts import decide_bust, decide_end
 from tdhost.league.entries import (

@@ -14,7 +14,7 @@ import pytest
 from tcsim.room import PtyPort
 from tcsim.selftest import Bench, answer_all, leave, world
 
-from tdhost.boxcheck import Report, render
+from tdhost.cli.boxcheck import Report, render
 
 TDHOST = os.path.join(os.path.dirname(sys.executable), "tdhost")
 

@@ -125,9 +125,9 @@ def test_a_refused_command_writes_no_checkpoint(tmp_path, every):
         def refuse(lg, seq):
             lg.current().players.clear()
             raise ActionRefused("no")
-        from tdhost import commands
+        from tdhost.league import transaction
         with pytest.raises(ActionRefused):
-            commands.append(store, refuse, _times.iso(at(-40)))
+            transaction.append(store, refuse, _times.iso(at(-40)))
         assert C.newest(store) == 0
     finally:
         store.close()

@@ -14,8 +14,8 @@ import re
 import pytest
 from hostutil import EXAMPLES, run
 
-from tdhost import commands
-from tdhost.cli import NIGHT_ORDER, cli
+from tdhost.cli.app import NIGHT_ORDER, cli
+from tdhost.cli.plan import league_room
 from tdhost.league import replay as _replay, store as S
 from tdhost.rules import balance
 
@@ -100,7 +100,7 @@ def test_plan_prints_the_leagues_moves_in_words_and_apply_records_them(tmp_path)
 
     # --json: the file contract's output, for the same room
     plan = json.loads(run(["plan", "--json"], db=db).output)
-    assert plan == balance.plan(commands.league_room(league(db).current()))
+    assert plan == balance.plan(league_room(league(db).current()))
     assert [(m["player"], m["to"]["table"], m["to"]["seat"]) for m in plan["moves"]] == [
         (m.group(1), int(m.group(4)), int(m.group(5))) for m in moves]
 

@@ -1,4 +1,4 @@
-"""`make deploy` and `tdhost deploy` (host_tools/tdhost/deploy.py) into temporary directories
+"""`make deploy` and `tdhost deploy` (host_tools/tdhost/cli/deploy.py) into temporary directories
 standing in for a CIRCUITPY drive: what is copied and what is not, the refusals, FORCE, and the
 library list firmware/requirements.txt that circup reads."""
 
@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tdhost import deploy
+from tdhost.cli import deploy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FIRMWARE = os.path.join(ROOT, "firmware")
@@ -265,7 +265,7 @@ def _installed(tmp_path):
 def test_tdhost_deploy_copies_the_installed_firmware(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    from tdhost.cli import cli
+    from tdhost.cli.app import cli
 
     fw = _installed(tmp_path)
     monkeypatch.setattr(deploy, "find", lambda: fw)

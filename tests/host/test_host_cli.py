@@ -6,7 +6,7 @@ import os
 
 from hostutil import EXAMPLES, at, players, run
 
-from tdhost import commands
+from tdhost.cli import output
 
 LPPL = os.path.join(EXAMPLES, "lppl.toml")
 
@@ -104,6 +104,6 @@ def test_plain_tables_without_rich(tmp_path, monkeypatch):
     db = tmp_path / "l.sqlite"
     run(["new", LPPL, "--db", str(db)])
     run(["register", *players(4)], db=db)
-    monkeypatch.setattr(commands, "_Table", None)
+    monkeypatch.setattr(output, "HAVE_RICH", False)
     out = run(["results"], db=db, plain=False).output
     assert out.splitlines()[1].split() == ["place", "name", "member", "entry", "points"]

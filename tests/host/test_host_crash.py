@@ -22,7 +22,7 @@ import sys
 import pytest
 from hostutil import ROOT, at
 
-from tdhost.cli import cli
+from tdhost.cli.app import cli
 from tdhost.league import store
 from tdhost.league.times import iso
 

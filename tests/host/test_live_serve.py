@@ -1,4 +1,4 @@
-"""`tdhost serve` (tdhost.serve): options, what it prints, clean stops, a transport that
+"""`tdhost serve` (tdhost.cli.serving): options, what it prints, clean stops, a transport that
 fails does not stop the night (docs/host.md "The live night")."""
 
 import os
@@ -8,7 +8,7 @@ import time
 import pytest
 from hostutil import EXAMPLES, at, players, run
 
-from tdhost import serve as _serve
+from tdhost.cli import serving as _serve
 from tdhost.live import Live
 
 

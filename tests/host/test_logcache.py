@@ -7,8 +7,7 @@ import os
 import pytest
 from hostutil import EXAMPLES, at, run
 
-from tdhost import commands as _commands
-from tdhost.league import replay as _replay, store as _store, times as _times
+from tdhost.league import replay as _replay, store as _store, times as _times, transaction
 from tdhost.league.cache import CacheMismatch, LeagueCache, state
 from tdhost.league.refusal import ActionRefused
 
@@ -69,13 +68,13 @@ def test_a_refused_decision_that_changed_the_league_leaves_no_trace(tmp_path):
             lg.current().players.clear()
             raise ActionRefused("no")
         with pytest.raises(ActionRefused):
-            _commands.append(store, spoil, _times.iso(at(-40)), cache)
+            transaction.append(store, spoil, _times.iso(at(-40)), cache)
         assert len(_same(cache, store).current().players) == 4
         assert cache.replays == 2
 
         def note(lg, seq):
             return [(lg.current().number, "notice", {"text": "hello", "src": []}, None)], seq
-        seqs, seq = _commands.append(store, note, _times.iso(at(-39)), cache)
+        seqs, seq = transaction.append(store, note, _times.iso(at(-39)), cache)
         assert seqs == [seq] and cache.replays == 2  # not replayed for the decision
         _same(cache, store)
         assert cache.replays == 2 and [ev.action for ev in cache.new] == ["notice"]

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from tableclock.button import must_wait, next_positions
-from tdhost.cli import cli
+from tdhost.cli.app import cli
 from tdhost.rules import balance, seats
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

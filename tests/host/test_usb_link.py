@@ -24,7 +24,7 @@ from serial.tools.list_ports_common import ListPortInfo
 from tableclock.protocol import Sender, box_key, encode
 from tcbox.link import HELLO_SENT, LIVE, OUTBOX_MAX, Link, setup_of
 from tdhost import logins, usb
-from tdhost.cli import cli
+from tdhost.cli.app import cli
 from tdhost.usb import BoxLink, HostStore, ResetBaudError, StaticFeed
 
 KEY = bytes(range(32))

@@ -10,7 +10,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tcsim.demo import Demo
 from tdhost import broker as _broker, logins
-from tdhost.cli import cli
+from tdhost.cli.app import cli
 from tdhost.usb import new_key_file
 
 

@@ -34,7 +34,7 @@ class LeagueCache:
         self.touched: Optional[set[int]] = None  # tournaments changed since it (None: any)
 
     def checkpointed(self, store: Store) -> int:
-        """The seq of the newest checkpoint in *store* (0: none); tdhost.commands.append
+        """The seq of the newest checkpoint in *store* (0: none); tdhost.league.transaction.append
         writes one when the kept league is EVERY events past it."""
         if self.saved is None:
             self.saved = _checkpoint.newest(store)

@@ -135,7 +135,7 @@ def move_waiting(snap):
 
 def demo_shots(out_dir, seed=DEMO_SEED):
     """tdhost serve --demo's night (tcsim.demo, virtual time), served and photographed."""
-    from tdhost.demo import night_class
+    from tdhost.cli.demo import night_class
     from tdhost.web.server import run_in_thread
 
     Demo = night_class()
@@ -171,7 +171,7 @@ def room_shots(out_dir):
     except ImportError:
         raise SystemExit("the scripted night is tests/web/night.py in the repository; use "
                          "--demo, or photograph a running host with --url and --token")
-    from tdhost.demo import night_class
+    from tdhost.cli.demo import night_class
     from tdhost.web.server import run_in_thread
 
     names = night_class().NAMES
@@ -240,7 +240,7 @@ def money_shots(out_dir):
     phone, at 4:3 in the high-contrast theme, and its table sheets as printed."""
     import httpx
 
-    from tdhost.demo import night_class
+    from tdhost.cli.demo import night_class
     from tdhost.live import Live
     from tdhost.web.server import run_in_thread
 

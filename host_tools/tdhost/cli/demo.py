@@ -4,6 +4,7 @@ point names (tcsim.demo.Demo, pyproject.toml), so that no tdhost module imports 
 """
 
 from importlib.metadata import entry_points
+from typing import Any
 
 GROUP = "tdhost.demo"
 
@@ -12,11 +13,11 @@ class NoSimulator(Exception):
     """The simulator is not installed; the text is one sentence for the TD."""
 
 
-def night_class():
+def night_class() -> Any:
     """The demo night's class (``Demo.build(workdir, seed=..., speed=...)``)."""
-    for ep in entry_points(group=GROUP):
+    for entry_point in entry_points(group=GROUP):
         try:
-            return ep.load()
+            return entry_point.load()
         except ImportError as err:
             raise NoSimulator("--demo needs the box simulator, and %s is not installed"
                               % (err.name or "a package it uses"))

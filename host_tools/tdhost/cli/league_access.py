@@ -1,0 +1,89 @@
+"""A command's use of the league file: open it, read the league, record one TD action in
+one transaction (tdhost.league.transaction), with every refusal and a damaged file said in one
+sentence and exit code 2.  The file is --db, or $TDHOST_DB; the tournament the latest
+unless --tournament.  docs/host.md §1 and §3.
+"""
+
+import sqlite3
+from typing import Any
+
+import click
+
+from tdhost.cli.output import fail
+from tdhost.league import checkpoint as _checkpoint, store as _store, transaction
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
+from tdhost.league.times import iso, now
+from tdhost.league.tournament import Tournament
+
+
+def open_store(command: str, db: str, create: bool = False) -> _store.Store:
+    """The league file, open; a missing or unusable one refused."""
+    try:
+        return _store.Store(db, create=create)
+    except _store.StoreError as err:
+        fail(command, str(err))
+
+
+def _open_for_command(command: str, db: str, create: bool = False) -> tuple[_store.Store, bool]:
+    """The league file, open until the command ends (True: the caller closes it): a league
+    loaded from a checkpoint reads its tournaments' nights and events from it when used."""
+    store = open_store(command, db, create)
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return store, True
+    ctx.call_on_close(store.close)
+    return store, False
+
+
+def write(command: str, db: str, decide: transaction.Decide,
+          create: bool = False) -> tuple[League, Any]:
+    """Run *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result)
+    in one transaction; ActionRefused becomes exit 2, and so does a damaged league file.
+    Returns (league after, result)."""
+    store, close = _open_for_command(command, db, create)
+    stamp = iso(now())
+    try:
+        try:
+            _, result = transaction.append(store, decide, stamp)  # its load finds damage first
+        except ActionRefused as err:
+            fail(command, "refused: %s" % err)
+        except _store.StoreError as err:
+            fail(command, str(err))
+        except sqlite3.DatabaseError as err:
+            fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
+        try:
+            lg = transaction.load(store)
+            if close:
+                _checkpoint.read_all(lg)
+        except _store.StoreError as err:
+            fail(command, str(err))
+        return lg, result
+    finally:
+        if close:
+            store.close()
+
+
+def read(command: str, db: str) -> League:
+    """The league as it is now."""
+    store, close = _open_for_command(command, db)
+    try:
+        lg = transaction.load(store)
+        if close:
+            _checkpoint.read_all(lg)
+        return lg
+    except _store.StoreError as err:
+        fail(command, str(err))
+    except sqlite3.DatabaseError as err:
+        fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
+    finally:
+        if close:
+            store.close()
+
+
+def tournament_of(command: str, lg: League, number: int | None) -> Tournament:
+    """Tournament *number* (the latest: None), or exit 2 saying there is none."""
+    try:
+        return lg.current(number)
+    except ActionRefused as err:
+        fail(command, str(err))

@@ -1,0 +1,220 @@
+"""`tdhost plan`: the balancing and table-breaking moves for the league's seating, in words
+(and recorded with --apply), or for a room in a JSON file, as JSON; the hint after a bust
+when the tables are out of balance.  docs/balancing.md.
+"""
+
+import json
+from typing import IO, Any, Sequence
+
+import click
+
+from tableclock.button import first_positions
+from tdhost import liveplan as _liveplan
+from tdhost.cli.league_access import read, tournament_of, write
+from tdhost.cli.names import ask, declined
+from tdhost.cli.options import buttons_value, league_options, yes_option
+from tdhost.cli.output import echo_lines, fail, load_json
+from tdhost.league import reducers as _reducers
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
+from tdhost.league.seats import decide_move
+from tdhost.league.text import names_text, seat_text
+from tdhost.league.tournament import Tournament
+from tdhost.league.transaction import Decision
+from tdhost.rules import balance as _balance
+
+Room = dict[str, Any]
+Plan = dict[str, Any]
+
+
+def move_words(name: str, origin: Sequence[int], to: Sequence[int]) -> str:
+    """A move as the TD and the dealers say it."""
+    return "Move %s: %s \u2192 %s" % (name, seat_text(origin), seat_text(to))
+
+
+def league_room(tournament: Tournament, buttons: dict[int, int] | None = None) -> Room:
+    """The plan input (docs/balancing.md) for *tournament*'s seating now; *buttons*
+    {table: seat of the button now}: the blinds follow from it (default: the draw's)."""
+    statuses = {}
+    seating = tournament.seating()
+    seats_per_table = tournament.setup["seats_per_table"]
+    for table, button in (buttons or {}).items():
+        if table not in seating:
+            raise ActionRefused("--button %d.%d: nobody plays at table %d"
+                                % (table, button, table))
+        players = sorted(seating.get(table, {}))
+        if len(players) >= 2:
+            button, small, big = first_positions(button, players, seats_per_table)
+            statuses[table] = {"button": button, "sb_seat": small, "bb_seat": big}
+    seed = (tournament.draw or {}).get("seed", tournament.number)
+    room: Room = _liveplan.room(tournament, statuses, seed)
+    # a table nobody sits at is not in play on the CLI's night (no box to break)
+    room["tables"] = [table for table in room["tables"] if table["seats"]]
+    return room
+
+
+def league_plan(tournament: Tournament,
+                buttons: dict[int, int] | None = None) -> tuple[Room, Plan | None]:
+    """(room, plan or None): None when fewer than two tables have players.  A seat kept
+    for a standby player (tdhost.liveplan.STANDBY) counts as taken; it is nobody to move."""
+    room = league_room(tournament, buttons)
+    if sum(1 for table in room["tables"] if table["seats"]) < 2:
+        return room, None
+    result: Plan = _balance.plan(room)
+    result["moves"] = [move for move in result["moves"]
+                       if not move["player"].startswith(_liveplan.STANDBY)]
+    return room, result
+
+
+def sizes_text(room: Room) -> str:
+    """"table 1: 8, table 2: 7": the players at each table."""
+    return ", ".join("table %d: %d" % (table["table"], len(table["seats"]))
+                     for table in room["tables"] if table["seats"])
+
+
+def plan_lines(tournament: Tournament, room: Room, result: Plan | None) -> list[str]:
+    """The plan in words."""
+    if result is None:
+        return ["Every player is at one table: nothing to balance"]
+    if result["final_table"]:
+        return ["%d players remain: the final table forms. Draw its seats with `tdhost draw "
+                "--final`" % len(tournament.remaining())]
+    lines = ["Table %d breaks" % table for table in result["broken"]]
+    lines += [move_words(move["player"], [move["from"]["table"], move["from"]["seat"]],
+                         [move["to"]["table"], move["to"]["seat"]]) for move in result["moves"]]
+    if not lines:
+        return ["The tables are balanced (%s): no moves" % sizes_text(room)]
+    return ["Players per table now: %s" % sizes_text(room)] + lines
+
+
+def balance_hint(tournament: Tournament) -> str | None:
+    """After a bust: a line when the tables are out of balance (or the final table
+    forms), saying what to run; None when they are fine."""
+    if not tournament.started or tournament.ended:
+        return None
+    try:
+        room, result = league_plan(tournament)
+    except _balance.PlanError:  # the plan command says why
+        return None
+    if result is None:
+        return None
+    if result["final_table"]:
+        return None if tournament.final else (
+            "%d players remain: the final table forms (`tdhost draw --final` draws its seats)"
+            % len(tournament.remaining()))
+    if not result["moves"] and not result["broken"]:
+        return None
+    n = len(result["moves"])
+    what = "The tables are out of balance"
+    if result["broken"]:
+        what = "%s break%s" % (names_text(
+            ["table %d" % table for table in result["broken"]]).capitalize(),
+            "s" if len(result["broken"]) == 1 else "")
+    return ("%s (%s): `tdhost plan` shows the %d move%s, `tdhost plan --apply` records them"
+            % (what, sizes_text(room), n, "" if n == 1 else "s"))
+
+
+def format_plan(result: Plan) -> str:
+    """The plan as JSON with one move per line (valid JSON, easy to read and diff)."""
+    moves = ",\n".join("    " + json.dumps(move) for move in result["moves"])
+    return "\n".join([
+        "{",
+        '  "moves": [\n%s\n  ],' % moves if moves else '  "moves": [],',
+        '  "broken": %s,' % json.dumps(result["broken"]),
+        '  "final_table": %s' % json.dumps(result["final_table"]),
+        "}",
+    ])
+
+
+@click.command("plan")
+@click.argument("file", type=click.File("r", encoding="utf-8"), required=False)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the plan as JSON (the file contract's output; FILE always does).")
+@click.option("--compact", is_flag=True, help="With JSON: on one line.")
+@click.option("--apply", is_flag=True, help="Record the moves in one step (asks first).")
+@click.option("--button", "buttons", multiple=True, metavar="T.S",
+              help="Where the button is now at table T (repeatable; default: the draw's): "
+                   "who moves is the player due the big blind next.")
+@yes_option
+@league_options
+def plan(file: IO[str] | None, as_json: bool, compact: bool, apply: bool,
+         buttons: tuple[str, ...], yes: bool, db: str, number: int | None) -> None:
+    """The balancing and table-breaking moves for the league's seating now, in words.
+
+    \b
+      Table 4 breaks.
+      Move Ann Lee: table 2 seat 4 \u2192 table 3 seat 7.
+
+    With FILE (JSON; - for stdin) it plans that room instead and prints JSON, with no
+    side effects: {"profile", "seats_per_table", "seed", "tables": [{"table", "seats":
+    {"seat": "player"}, "button", "sb", "bb"}]} gives {"moves": [{"player", "from":
+    {"table", "seat"}, "to": {"table", "seat"}}], "broken": [tables], "final_table":
+    bool}.  See docs/balancing.md.
+    """
+    if file is None:
+        _plan_league(as_json, compact, apply, yes, buttons_value("plan", buttons), db, number)
+        return
+    if apply or buttons:
+        fail("plan", "--apply and --button go with the league's seating, not with FILE.")
+    room = load_json("plan", file)
+    try:
+        result = _balance.plan(room)
+    except _balance.PlanError as err:
+        fail("plan", str(err))
+    click.echo(json.dumps(result) if compact else format_plan(result))
+
+
+def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
+                 buttons: dict[int, int], db: str, number: int | None) -> None:
+    """`tdhost plan` with no file: the league's seating."""
+    command = "plan"
+    tournament = tournament_of(command, read(command, db), number)
+    if not tournament.started:
+        fail(command, "the tournament has not started: the tables are balanced from the "
+                      "start on (`tdhost draw` seats everyone evenly)")
+    if tournament.ended:
+        fail(command, "tournament %d has finished" % tournament.number)
+    try:
+        room, result = league_plan(tournament, buttons)
+    except (_balance.PlanError, ActionRefused) as err:
+        fail(command, str(err))
+    if as_json:
+        out = result or {"moves": [], "broken": [], "final_table": False}
+        click.echo(json.dumps(out) if compact else format_plan(out))
+        return
+    echo_lines(plan_lines(tournament, room, result))
+    unknown = [table["table"] for table in room["tables"]
+               if table["seats"] and table["table"] not in buttons]
+    moves = result["moves"] if result and not result["final_table"] else []
+    if moves and unknown and not apply:
+        click.echo("(Who moves is the player due the big blind next; the button is taken from "
+                   "the draw at table%s %s: give --button TABLE.SEAT for where it is now.)" % (
+                       "s" if len(unknown) > 1 else "", ", ".join(map(str, unknown))))
+    if not apply:
+        if moves:
+            click.echo("`tdhost plan --apply` records these moves.")
+        return
+    if not moves:
+        return
+    if not ask("Record these %d move%s?" % (len(moves), "" if len(moves) == 1 else "s"), yes):
+        declined(command)
+
+    def decide(lg: League, seq: int) -> Decision:
+        now_playing = lg.current(number)
+        _, again = league_plan(now_playing, buttons)
+        if again != result:
+            raise ActionRefused("the seating changed while you looked: run `tdhost plan` "
+                                "again")
+        events = []
+        for move in (again or {}).get("moves", ()):
+            payload = decide_move(now_playing, move["player"],
+                                  [move["to"]["table"], move["to"]["seat"]])
+            _reducers.apply(now_playing, "move", payload)
+            events.append((now_playing.number, "move", payload, None))
+        return events, None
+    lg, _ = write(command, db, decide)
+    click.echo("Recorded %d move%s: %s." % (len(moves), "" if len(moves) == 1 else "s",
+                                             sizes_text(league_room(lg.current(number)))))
+
+
+COMMANDS = (plan,)
