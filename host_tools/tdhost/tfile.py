@@ -1,28 +1,14 @@
 """The tournament file (TOML): read, check, and turn into the normalised setup the host
-stores with the tournament.
-
-    [league]            name
-    [tournament]        name, date, profile, seats_per_table, max_players, standby,
-                        starting_stack, deepstack
-    [late_entry]        until_level, min_players, grace_minutes, dead_big_blind,
-                        deductions, absent_deductions, standby_replaces_absent
-    [[levels]]          sb, bb, ante, minutes  -- or  break = minutes
-    [[colour_ups]]      after_level, remove, chip
-    [points]            formula, places, participation, decimals
-    [money]             currency, buy_in, fee, unit, bounty, bounty_kind, rebuy, addon,
-                        payouts  (tdhost.rules.money; none: a free tournament)
-
-Values left out come from the profile: the boxes' rules in tableclock.profiles (the late
-entry window, colour-ups) and the host's in tdhost.rules.house.  The blind structure is checked
-by the boxes' own parser (tableclock.clock.parse_levels, tableclock.config.clock_of), so
-a file the host accepts is one the boxes accept.  Every error is one sentence that starts
-with FILE:LINE (or FILE when no line can be found) and names the key path.
+stores with the tournament.  Values left out come from the profile; the blind structure is
+checked by the boxes' own parser, so a file the host accepts is one the boxes accept.  Every
+error is one sentence starting with FILE:LINE and naming the key path.  docs/host.md §2.
 """
 
 import datetime
 import math
 import re
 import tomllib
+from typing import Any, NoReturn, Sequence
 
 from tableclock import config as box_config, protocol
 from tableclock.clock import ClockError, parse_levels
@@ -50,23 +36,25 @@ class FileError(ValueError):
     """The tournament file is not valid; str(err) is one sentence with file:line."""
 
 
-def _is_int(v):
+def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def _path_str(path):
+def _path_str(path: Sequence[str | int]) -> str:
     out = ""
     for p in path:
         out += "[%d]" % p if isinstance(p, int) else ("." if out else "") + p
     return out
 
 
-def locate(text, path):
+def locate(text: str, path: Sequence[str | int]) -> int | None:
     """The 1-based line of *path* (("levels", 2, "sb"), ("tournament", "profile")) in the
     TOML *text*, or None.  Handles [table] and [[array]] headers and `key =` lines."""
     lines = text.splitlines()
     header = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-]+)\s*\]\]?")
-    head, count, found_head = None, {}, None
+    head: tuple[str, int | None] | None = None
+    count: dict[str, int] = {}
+    found_head: int | None = None
     want_table = path[0] if path else None
     want_index = path[1] if len(path) > 1 and isinstance(path[1], int) else None
     rest = [p for p in path[1:] if not isinstance(p, int)]
@@ -95,18 +83,21 @@ def locate(text, path):
     return found_head
 
 
-class _Checker:
-    def __init__(self, name, text):
+class FileChecker:
+    """Checks a tournament file's values; ``fail`` raises the FileError of a key path."""
+
+    def __init__(self, name: str, text: str) -> None:
         self.name, self.text = name, text
 
-    def fail(self, path, msg):
+    def fail(self, path: tuple[str | int, ...], msg: str) -> NoReturn:
         line = locate(self.text, path) if path else None
         where = "%s:%d" % (self.name, line) if line else self.name
         msg = msg if msg.endswith(".") else msg + "."
         raise FileError("%s: %s: %s" % (where, _path_str(path), msg) if path
                         else "%s: %s" % (where, msg))
 
-    def table(self, obj, path, keys, required=()):
+    def table(self, obj: Any, path: tuple[str | int, ...], keys: Sequence[str],
+              required: Sequence[str] = ()) -> Any:
         if not isinstance(obj, dict):
             self.fail(path, "must be a table")
         for k in obj:
@@ -117,7 +108,8 @@ class _Checker:
                 self.fail(path, "the key %r is missing" % k)
         return obj
 
-    def int_(self, obj, path, key, lo, hi=None, default=None):
+    def int_(self, obj: Any, path: tuple[str | int, ...], key: str, lo: int,
+             hi: int | None = None, default: int | None = None) -> Any:
         v = obj.get(key, default)
         if v is None:
             return None
@@ -126,13 +118,14 @@ class _Checker:
             self.fail(path + (key,), "must be a whole number %s, not %r" % (rng, v))
         return v
 
-    def bool_(self, obj, path, key, default):
+    def bool_(self, obj: Any, path: tuple[str | int, ...], key: str, default: bool) -> Any:
         v = obj.get(key, default)
         if not isinstance(v, bool):
             self.fail(path + (key,), "must be true or false, not %r" % (v,))
         return v
 
-    def str_(self, obj, path, key, default=None):
+    def str_(self, obj: Any, path: tuple[str | int, ...], key: str,
+             default: str | None = None) -> Any:
         v = obj.get(key, default)
         if v is None:
             return None
@@ -140,7 +133,8 @@ class _Checker:
             self.fail(path + (key,), "must be a non-empty string, not %r" % (v,))
         return v.strip()
 
-    def name_(self, obj, path, key, default=None):
+    def name_(self, obj: Any, path: tuple[str | int, ...], key: str,
+              default: str | None = None) -> Any:
         """A name people read on screens: printable, at most MAX_NAME characters."""
         v = self.str_(obj, path, key, default)
         if v is not None and not v.isprintable():
@@ -152,7 +146,8 @@ class _Checker:
                       % (len(v), MAX_NAME))
         return v
 
-    def number_(self, obj, path, key, default, hi):
+    def number_(self, obj: Any, path: tuple[str | int, ...], key: str, default: float,
+                hi: float) -> Any:
         """A finite number of points from 0 to *hi* (whole or not)."""
         v = obj.get(key, default)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not (
@@ -162,7 +157,7 @@ class _Checker:
         return v
 
 
-def load(path):
+def load(path: str) -> tuple[dict[str, Any], str]:
     """Read and check the tournament file at *path*; (setup dict, text)."""
     try:
         with open(path, "rb") as f:
@@ -176,9 +171,9 @@ def load(path):
     return parse(text, path), text
 
 
-def parse(text, name="<file>"):
+def parse(text: str, name: str = "<file>") -> dict[str, Any]:
     """Check the TOML *text* and return the normalised setup (see the module docstring)."""
-    c = _Checker(name, text)
+    check = FileChecker(name, text)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -188,142 +183,145 @@ def parse(text, name="<file>"):
             raise FileError("%s:%s: not valid TOML: %s (column %s)."
                             % (name, m.group(1), msg, m.group(2)))
         raise FileError("%s: not valid TOML: %s." % (name, msg))
-    c.table(doc, (), TOP, required=("tournament", "levels"))
+    check.table(doc, (), TOP, required=("tournament", "levels"))
 
-    league = c.table(doc.get("league", {}), ("league",), LEAGUE_KEYS)
-    league_name = c.name_(league, ("league",), "name", "League")
+    league = check.table(doc.get("league", {}), ("league",), LEAGUE_KEYS)
+    league_name = check.name_(league, ("league",), "name", "League")
 
-    t = c.table(doc["tournament"], ("tournament",), TOURNAMENT_KEYS, required=("name", "profile"))
+    tournament_in = check.table(doc["tournament"], ("tournament",), TOURNAMENT_KEYS,
+                                  required=("name", "profile"))
     tp = ("tournament",)
-    name = c.name_(t, tp, "name")
-    profile = t["profile"]
+    name = check.name_(tournament_in, tp, "name")
+    profile = tournament_in["profile"]
     if not isinstance(profile, str):
-        c.fail(tp + ("profile",), "must be the name of a profile (%s), not %r"
-               % (", ".join(sorted(_house.HOUSE)), profile))
+        check.fail(tp + ("profile",), "must be the name of a profile (%s), not %r"
+                   % (", ".join(sorted(_house.HOUSE)), profile))
     try:
         box, host = _house.get(profile)
     except ValueError as err:
-        c.fail(tp + ("profile",), str(err))
-    seats = c.int_(t, tp, "seats_per_table", MIN_SEATS, MAX_SEATS)
+        check.fail(tp + ("profile",), str(err))
+    seats = check.int_(tournament_in, tp, "seats_per_table", MIN_SEATS, MAX_SEATS)
     if seats is None:
-        c.fail(tp, "the key 'seats_per_table' is missing")
+        check.fail(tp, "the key 'seats_per_table' is missing")
     field = host["field"]
-    max_players = c.int_(t, tp, "max_players", 2, field["max_players"] or MAX_PLAYERS,
-                         field["max_players"])
-    standby = c.int_(t, tp, "standby", 0, field["standby"] if field["max_players"] else
-                     MAX_PLAYERS, field["standby"])
+    max_players = check.int_(tournament_in, tp, "max_players", 2,
+                             field["max_players"] or MAX_PLAYERS, field["max_players"])
+    standby = check.int_(tournament_in, tp, "standby", 0,
+                         field["standby"] if field["max_players"] else MAX_PLAYERS,
+                         field["standby"])
     if standby and max_players is None:
-        c.fail(tp + ("standby",), "a standby list needs max_players (standby players wait "
-                                  "for a full tournament)")
-    stack = c.int_(t, tp, "starting_stack", 1, MAX_CHIPS, field["starting_stack"])
+        check.fail(tp + ("standby",), "a standby list needs max_players (standby players wait "
+                                      "for a full tournament)")
+    stack = check.int_(tournament_in, tp, "starting_stack", 1, MAX_CHIPS, field["starting_stack"])
     if stack is None:
-        c.fail(tp, "the key 'starting_stack' is missing (profile %s has no default)" % profile)
-    deepstack = c.bool_(t, tp, "deepstack", False)
-    date = _date(c, tp, t.get("date"))
+        check.fail(tp, "the key 'starting_stack' is missing (profile %s has no default)" % profile)
+    deepstack = check.bool_(tournament_in, tp, "deepstack", False)
+    date = _date(check, tp, tournament_in.get("date"))
 
     # late entry: the window is the boxes' late_entry_until_level; the rest is the host's
     lp = ("late_entry",)
-    late_in = c.table(doc.get("late_entry", {}), lp, LATE_KEYS)
+    late_in = check.table(doc.get("late_entry", {}), lp, LATE_KEYS)
     rl = host["late"]
-    until = c.int_(late_in, lp, "until_level", 1, 1000, box["late_entry_until_level"])
+    until = check.int_(late_in, lp, "until_level", 1, 1000, box["late_entry_until_level"])
     dkey = "deepstack_deductions" if deepstack else "deductions"
     deductions = late_in.get("deductions", rl[dkey])
     if not isinstance(deductions, list) or len(deductions) > 1000 or not all(
             _is_int(d) and 0 <= d <= MAX_CHIPS for d in deductions):
-        c.fail(lp + ("deductions",), "must be a list of whole numbers of chips, one per level, "
-                                     "not %s" % _short(deductions))
+        check.fail(lp + ("deductions",), "must be a list of whole numbers of chips, one per level, "
+                                         "not %s" % _short(deductions))
     if deepstack and "deductions" not in late_in and not rl["deepstack_deductions"] \
             and rl["deductions"]:
-        c.fail(tp + ("deepstack",), "profile %s has no deepstack deductions: give "
-                                    "late_entry.deductions" % profile)
+        check.fail(tp + ("deepstack",), "profile %s has no deepstack deductions: give "
+                                        "late_entry.deductions" % profile)
     late = {
         "until_level": until,
-        "min_players": c.int_(late_in, lp, "min_players", 1, 10000, rl["min_players"]),
-        "grace_minutes": c.int_(late_in, lp, "grace_minutes", 0, 600, rl["grace_minutes"]),
-        "grace_dead_bb": c.bool_(late_in, lp, "dead_big_blind", rl["grace_dead_bb"]),
+        "min_players": check.int_(late_in, lp, "min_players", 1, 10000, rl["min_players"]),
+        "grace_minutes": check.int_(late_in, lp, "grace_minutes", 0, 600, rl["grace_minutes"]),
+        "grace_dead_bb": check.bool_(late_in, lp, "dead_big_blind", rl["grace_dead_bb"]),
         "deductions": list(deductions),
-        "absent_deductions": c.bool_(late_in, lp, "absent_deductions",
-                                     rl["absent_deductions"]),
-        "standby_replaces_absent": c.bool_(late_in, lp, "standby_replaces_absent",
-                                           rl["standby_replaces_absent"]),
+        "absent_deductions": check.bool_(late_in, lp, "absent_deductions",
+                                         rl["absent_deductions"]),
+        "standby_replaces_absent": check.bool_(late_in, lp, "standby_replaces_absent",
+                                               rl["standby_replaces_absent"]),
     }
     for k in range(1, len(deductions) + 1):
         if stack - sum(deductions[:k]) <= 0:
-            c.fail(lp + ("deductions",), "the first %d deductions (%d) leave no chips of the "
-                                         "starting stack %d" % (k, sum(deductions[:k]), stack))
+            check.fail(lp + ("deductions",), "the first %d deductions (%d) leave no chips of the "
+                                             "starting stack %d" % (k, sum(deductions[:k]), stack))
 
     # the blind structure, checked by the boxes' parser
     levels = doc["levels"]
     if not isinstance(levels, list) or not levels:
-        c.fail(("levels",), "must be a list of levels: [[levels]] sb = 25, bb = 50, minutes = 20")
+        check.fail(("levels",),
+                       "must be a list of levels: [[levels]] sb = 25, bb = 50, minutes = 20")
     for i, lv in enumerate(levels):
-        _level(c, lv, ("levels", i))
+        _level(check, lv, ("levels", i))
     try:
         parsed = parse_levels(levels)
     except ClockError as err:
         m = re.match(r"levels\[(\d+)\]\.?(\w+)?", str(err))
         path = ("levels", int(m.group(1))) + ((m.group(2),) if m and m.group(2) else ()) \
             if m else ("levels",)
-        c.fail(path, re.sub(r"^levels\[\d+\](\.\w+)?[.:]?\s*", "", str(err)))
+        check.fail(path, re.sub(r"^levels\[\d+\](\.\w+)?[.:]?\s*", "", str(err)))
     numbers = [e[4] for e in parsed if e[4]]
     # the profile's colour-ups apply when the file has none (a structure that ends before
     # one of them simply never reaches it); the file's own must name levels it has
     colour_ups = doc.get("colour_ups", box["colour_ups"])
     if not isinstance(colour_ups, list):
-        c.fail(("colour_ups",), "must be a list: [[colour_ups]] after_level = 5, chip = 100")
+        check.fail(("colour_ups",), "must be a list: [[colour_ups]] after_level = 5, chip = 100")
     for i, cu in enumerate(colour_ups):
-        c.table(cu, ("colour_ups", i), COLOUR_KEYS, required=("after_level",))
-        c.int_(cu, ("colour_ups", i), "after_level", 1, 10000)
-        c.int_(cu, ("colour_ups", i), "chip", 1, MAX_CHIPS)
+        check.table(cu, ("colour_ups", i), COLOUR_KEYS, required=("after_level",))
+        check.int_(cu, ("colour_ups", i), "after_level", 1, 10000)
+        check.int_(cu, ("colour_ups", i), "chip", 1, MAX_CHIPS)
         if "colour_ups" in doc and cu["after_level"] not in numbers:
-            c.fail(("colour_ups", i, "after_level"), "there is no level %r (levels 1 to %d)"
-                   % (cu["after_level"], numbers[-1]))
+            check.fail(("colour_ups", i, "after_level"), "there is no level %r (levels 1 to %d)"
+                       % (cu["after_level"], numbers[-1]))
         if "remove" in cu and not (isinstance(cu["remove"], list)
                                    and all(_is_int(x) and x > 0 for x in cu["remove"])):
-            c.fail(("colour_ups", i, "remove"), "must be a list of chip values")
+            check.fail(("colour_ups", i, "remove"), "must be a list of chip values")
     setup = {"levels": levels, "colour_ups": colour_ups, "late_entry_until_level": until}
     try:
         box_config.clock_of(setup, box)
     except SetupError as err:
-        c.fail(("colour_ups",), str(err))
+        check.fail(("colour_ups",), str(err))
     if until is not None and until > numbers[-1] + 1:
-        c.fail(lp + ("until_level",), "there are only %d levels" % numbers[-1])
-    def size_with(n):
+        check.fail(lp + ("until_level",), "there are only %d levels" % numbers[-1])
+    def size_with(n: int) -> int:
         return config_size(box_config_of(setup_of(name, profile, seats, levels[:n],
                                                   colour_ups, until)))
     try:
         size = size_with(len(levels))
     except ValueError as err:
-        c.fail(("levels",), "the boxes cannot be sent this structure: %s" % err)
+        check.fail(("levels",), "the boxes cannot be sent this structure: %s" % err)
     if size > protocol.MAX_FRAME:
         lo, hi = 0, len(levels)  # the most entries that fit: lo fits, hi does not
         while hi - lo > 1:
             mid = (lo + hi) // 2
             lo, hi = (mid, hi) if size_with(mid) <= protocol.MAX_FRAME else (lo, mid)
-        c.fail(("levels",), "%d entries do not fit in the boxes' configuration (one frame "
-                            "of %d bytes): at most %d like these do"
-               % (len(levels), protocol.MAX_FRAME, lo))
+        check.fail(("levels",), "%d entries do not fit in the boxes' configuration (one frame "
+                                "of %d bytes): at most %d like these do"
+                   % (len(levels), protocol.MAX_FRAME, lo))
 
     pp = ("points",)
-    pts_in = c.table(doc.get("points", {}), pp, POINTS_KEYS)
-    formula = c.str_(pts_in, pp, "formula", "sqrt")
+    pts_in = check.table(doc.get("points", {}), pp, POINTS_KEYS)
+    formula = check.str_(pts_in, pp, "formula", "sqrt")
     places = pts_in.get("places")
     if formula == "table":
         if not isinstance(places, list) or not places or len(places) > MAX_PLAYERS or not all(
                 isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
                 and 0 <= x <= MAX_POINTS for x in places):
-            c.fail(pp + ("places",), 'formula "table" needs places = [points for 1st, 2nd, '
-                                     '...], each from 0 to %d, not %s'
-                   % (MAX_POINTS, _short(places)))
+            check.fail(pp + ("places",), 'formula "table" needs places = [points for 1st, 2nd, '
+                                         '...], each from 0 to %d, not %s'
+                       % (MAX_POINTS, _short(places)))
     elif places is not None:
-        c.fail(pp + ("places",), 'places is only used with formula = "table"')
-    part = c.number_(pts_in, pp, "participation", 0, MAX_POINTS)
+        check.fail(pp + ("places",), 'places is only used with formula = "table"')
+    part = check.number_(pts_in, pp, "participation", 0, MAX_POINTS)
     pts = {"formula": formula, "places": places, "participation": part,
-           "decimals": c.int_(pts_in, pp, "decimals", 0, 6, 2)}
+           "decimals": check.int_(pts_in, pp, "decimals", 0, 6, 2)}
     try:
         _points.check(pts)
     except _points.FormulaError as err:
-        c.fail(pp + ("formula",), str(err))
+        check.fail(pp + ("formula",), str(err))
 
     return {
         "league": league_name,
@@ -339,21 +337,21 @@ def parse(text, name="<file>"):
         "levels": levels,
         "colour_ups": colour_ups,
         "points": pts,
-        "money": _money_table(doc, c),
+        "money": _money_table(doc, check),
     }
 
 
-def _money_table(doc, c):
+def _money_table(doc: dict[str, Any], check: FileChecker) -> Any:
     """``[money]`` checked by tdhost.rules.money (None: a free tournament; docs/host.md §11)."""
-    return _money.parse(doc.get("money"), c.fail)
+    return _money.parse(doc.get("money"), check.fail)
 
 
-def _short(v):
+def _short(v: object) -> str:
     text = repr(v)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _date(c, tp, date):
+def _date(check: FileChecker, tp: tuple[str, ...], date: object) -> str | None:
     """The tournament's date as YYYY-MM-DD (a TOML date, or text holding a real one)."""
     if date is None:
         return None
@@ -366,46 +364,48 @@ def _date(c, tp, date):
             return datetime.date.fromisoformat(date.strip()).isoformat()
         except ValueError:
             pass
-    c.fail(tp + ("date",), "%s is not a date: write it like 2025-03-03" % _short(date))
+    check.fail(tp + ("date",), "%s is not a date: write it like 2025-03-03" % _short(date))
 
 
-def _level(c, lv, path):
+def _level(check: FileChecker, lv: Any, path: tuple[str | int, ...]) -> None:
     """One [[levels]] entry: whole minutes, whole positive blinds with sb <= bb, a
     whole ante (the boxes carry whole numbers only: docs/protocol.md)."""
-    c.table(lv, path, LEVEL_KEYS)
+    check.table(lv, path, LEVEL_KEYS)
     if "break" in lv:
         if len(lv) > 1:
-            c.fail(path, "a break has only `break = minutes`")
-        _minutes(c, lv, path, "break")
+            check.fail(path, "a break has only `break = minutes`")
+        _minutes(check, lv, path, "break")
         return
     for k in ("sb", "bb", "minutes"):
         if k not in lv:
-            c.fail(path, "the key %r is missing (a level is sb, bb, minutes and an optional "
-                         "ante; a break is `break = minutes`)" % k)
-    _minutes(c, lv, path, "minutes")
+            check.fail(path, "the key %r is missing (a level is sb, bb, minutes and an optional "
+                             "ante; a break is `break = minutes`)" % k)
+    _minutes(check, lv, path, "minutes")
     for k, lo in (("sb", 1), ("bb", 1), ("ante", 0)):
         v = lv.get(k, 0)
         if not _is_int(v) or not lo <= v <= MAX_CHIPS:
-            c.fail(path + (k,), "must be a whole number of chips from %d to %d, not %s"
-                   % (lo, MAX_CHIPS, _short(v)))
+            check.fail(path + (k,), "must be a whole number of chips from %d to %d, not %s"
+                       % (lo, MAX_CHIPS, _short(v)))
     if lv["sb"] > lv["bb"]:
-        c.fail(path + ("sb",), "the small blind %d is bigger than the big blind %d"
-               % (lv["sb"], lv["bb"]))
+        check.fail(path + ("sb",), "the small blind %d is bigger than the big blind %d"
+                   % (lv["sb"], lv["bb"]))
 
 
-def _minutes(c, lv, path, key):
+def _minutes(check: FileChecker, lv: Any, path: tuple[str | int, ...], key: str) -> None:
     v = lv[key]
     if not _is_int(v) or not 1 <= v <= MAX_MINUTES:
-        c.fail(path + (key,), "must be a whole number of minutes from 1 to %d, not %s "
-                              "(the boxes count whole minutes)" % (MAX_MINUTES, _short(v)))
+        check.fail(path + (key,), "must be a whole number of minutes from 1 to %d, not %s "
+                                  "(the boxes count whole minutes)" % (MAX_MINUTES, _short(v)))
 
 
-def setup_of(name, profile, seats, levels, colour_ups, until):
+def setup_of(name: str, profile: str, seats: int, levels: list[Any], colour_ups: list[Any],
+             until: int | None) -> dict[str, Any]:
+    """The parts of a setup a box's config is made of (``box_config_of``)."""
     return {"name": name, "profile": profile, "seats_per_table": seats, "levels": levels,
             "colour_ups": colour_ups, "late": {"until_level": until}}
 
 
-def box_config_of(setup):
+def box_config_of(setup: dict[str, Any]) -> dict[str, Any]:
     """What the host sends a box of the tournament *setup* in its config frame
     (tdhost.live.Live.for_table; the link adds kind, table, key_id and nonce)."""
     return {"profile": setup["profile"], "seats": setup["seats_per_table"],
@@ -417,7 +417,7 @@ def box_config_of(setup):
 _WORST = {"kind": "config", "table": 9999, "key_id": "k" * 32, "nonce": "n" * 32}
 
 
-def config_size(config):
+def config_size(config: dict[str, Any]) -> int:
     """The bytes of the config frame carrying *config* at its longest (the real encoder,
     tableclock.protocol); MAX_FRAME + 1 when it does not fit in one."""
     top = protocol.MAX_COUNTER

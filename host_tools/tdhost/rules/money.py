@@ -65,7 +65,7 @@ def check_places(places: object) -> str | None:
 
 def parse(raw: object, fail: Fail) -> MoneyRules | None:
     """The normalised ``[money]`` table, or None for a free tournament.  ``fail(path,
-    sentence)`` raises the file error (tdhost.tfile._Checker.fail)."""
+    sentence)`` raises the file error (tdhost.tfile.FileChecker.fail)."""
     if raw is None:
         return None
     path = ("money",)
