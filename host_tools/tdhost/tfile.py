@@ -226,7 +226,7 @@ def parse(text: str, name: str = "<file>") -> dict[str, Any]:
     dkey = "deepstack_deductions" if deepstack else "deductions"
     deductions = late_in.get("deductions", rl[dkey])
     if not isinstance(deductions, list) or len(deductions) > 1000 or not all(
-            _is_int(d) and 0 <= d <= MAX_CHIPS for d in deductions):
+            _is_int(chips) and 0 <= chips <= MAX_CHIPS for chips in deductions):
         check.fail(lp + ("deductions",), "must be a list of whole numbers of chips, one per level, "
                                          "not %s" % _short(deductions))
     if deepstack and "deductions" not in late_in and not rl["deepstack_deductions"] \
@@ -263,7 +263,7 @@ def parse(text: str, name: str = "<file>") -> dict[str, Any]:
         path = ("levels", int(m.group(1))) + ((m.group(2),) if m and m.group(2) else ()) \
             if m else ("levels",)
         check.fail(path, re.sub(r"^levels\[\d+\](\.\w+)?[.:]?\s*", "", str(err)))
-    numbers = [e[4] for e in parsed if e[4]]
+    numbers = [entry[4] for entry in parsed if entry[4]]
     # the profile's colour-ups apply when the file has none (a structure that ends before
     # one of them simply never reaches it); the file's own must name levels it has
     colour_ups = doc.get("colour_ups", box["colour_ups"])
@@ -277,7 +277,7 @@ def parse(text: str, name: str = "<file>") -> dict[str, Any]:
             check.fail(("colour_ups", i, "after_level"), "there is no level %r (levels 1 to %d)"
                        % (cu["after_level"], numbers[-1]))
         if "remove" in cu and not (isinstance(cu["remove"], list)
-                                   and all(_is_int(x) and x > 0 for x in cu["remove"])):
+                                   and all(_is_int(chip) and chip > 0 for chip in cu["remove"])):
             check.fail(("colour_ups", i, "remove"), "must be a list of chip values")
     setup = {"levels": levels, "colour_ups": colour_ups, "late_entry_until_level": until}
     try:

@@ -81,7 +81,7 @@ def restore(backup: str | None, db: str, plain: bool) -> None:
         if not found:
             fail("restore", "%s has no backups in %s (they are made at every tdhost serve, "
                             "new, start, level and bust)" % (db, _store.backup_dir(db)))
-        show_table(["backup", "events", "last event", ""], [_backup_row(b) for b in found],
+        show_table(["backup", "events", "last event", ""], [_backup_row(path) for path in found],
                    plain, title="Backups of %s in %s, newest first" % (
                        db, _store.backup_dir(db)))
         good = _store.newest_good_backup(db)

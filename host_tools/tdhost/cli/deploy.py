@@ -117,8 +117,8 @@ def read_boot_out(drive: str) -> tuple[str, str | None] | None:
 def has_library(drive: str, name: str) -> bool:
     """Is library *name* on the drive (``lib/`` or the root; a package, .mpy or .py)?"""
     for base in (os.path.join(drive, "lib"), drive):
-        p = os.path.join(base, name)
-        if os.path.isdir(p) or os.path.isfile(p + ".mpy") or os.path.isfile(p + ".py"):
+        path = os.path.join(base, name)
+        if os.path.isdir(path) or os.path.isfile(path + ".mpy") or os.path.isfile(path + ".py"):
             return True
     return False
 
