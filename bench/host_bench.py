@@ -42,7 +42,7 @@ sys.path[:0] = [str(ROOT / "host_tools")]
 sys.path.append(str(ROOT / "firmware"))  # at the end: firmware/code.py is not stdlib's code
 
 from figures import figure, goal_of, report  # noqa: E402
-from tdhost import instructions as _ins, tfile  # noqa: E402
+from tdhost import tfile  # noqa: E402
 from tdhost.league import (  # noqa: E402
     checkpoint as _checkpoint,
     store as _store,
@@ -53,6 +53,7 @@ from tdhost.league.cache import LeagueCache  # noqa: E402
 from tdhost.league.entries import decide_register  # noqa: E402
 from tdhost.league.play import decide_start  # noqa: E402
 from tdhost.league.seats import decide_draw  # noqa: E402
+from tdhost.live import instructions as _ins  # noqa: E402
 from tdhost.usb import HostStore  # noqa: E402
 
 HOST_GOALS = {

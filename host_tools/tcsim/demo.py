@@ -15,7 +15,7 @@ What it sets up in *workdir*:
   three tables (6, 7, 7) and started ("shuffle up and deal" now);
 - a ``tcsim.room.Room`` of three whole simulated boxes (tables 1 and 3 the compact build,
   table 2 the table build), each paired with a demo key, on an in-memory cable
-  (``tdhost.pipe``) to a host ``tdhost.usb.BoxLink`` served by the ``tdhost.live.Live``;
+  (``tdhost.pipe``) to a host ``tdhost.usb.BoxLink`` served by the ``tdhost.live.night.Live``;
 - a dealer bot at every box (:class:`DemoDealer`, a ``tcsim.dealers.RoomNight``: random but
   legal betting through the box's own keys at a real table's pace, all-ins and busts, the
   host's instructions confirmed on the box as a dealer would), starting once every box holds
@@ -38,9 +38,10 @@ import os
 import secrets
 import time
 
-from tdhost import instructions as _ins, tfile
+from tdhost import tfile
 from tdhost.league import store as _store, times as _times, transaction
-from tdhost.live import Live
+from tdhost.live import instructions as _ins
+from tdhost.live.night import Live
 from tdhost.usb import BoxLink, HostStore
 
 from . import EXAMPLES

@@ -6,7 +6,7 @@ docs/demo.md).
 
 What runs, all in this process on one virtual clock (tcsim.room.Room):
 
-- **the host**: ``tdhost.live.Live`` on a temporary league file (SQLite), set up from
+- **the host**: ``tdhost.live.night.Live`` on a temporary league file (SQLite), set up from
   ``docs/examples/<profile>.toml``, with the TD's actions of tcsim.nightleague (players
   registered, standby players, the seeded draw, "shuffle up and deal", a player away and
   one absent, a latecomer, standby seats taken); the boxes' links through the embedded MQTT
@@ -52,7 +52,7 @@ import time
 
 from tableclock.protocol import BOX_KEYS, box_key
 from tdhost.league.refusal import ActionRefused
-from tdhost.live import Live
+from tdhost.live.night import Live
 from tdhost.usb import BoxLink, HostStore
 
 from . import nightshow
@@ -233,7 +233,7 @@ class Night:
         """The TD switches off the box of a table the night no longer uses (broken, or the
         spare): nobody of the league sits there for UNPLUG_MS, no instruction for it is
         pending, and its box has nothing left to say (every event acknowledged) or to show."""
-        from tdhost import instructions as _ins
+        from tdhost.live import instructions as _ins
 
         t = self.live.t
         if not t.started:

@@ -2,7 +2,7 @@
 
 ``new_league(db, profile)`` sets up the league file from ``docs/examples/<profile>.toml``
 (as ``tdhost new FILE``); :class:`TD` then does what the TD does that night through
-``tdhost.live.Live.act`` (the same decisions as the CLI, docs/host.md §1 and §10):
+``tdhost.live.night.Live.act`` (the same decisions as the CLI, docs/host.md §1 and §10):
 
 - before the start: the players registered (the LPPL night: 48 members, the cap of ¶15, and
   two more who go on the standby list), the seats drawn (seeded; LPPL: the Ace-8 cards of
@@ -179,7 +179,7 @@ class TD:
     def by_hand(self):
         """Instructions for a table without a box wait as ``queued``: the TD carries them
         out and confirms them (docs/host.md §10.5), walking a moved player over."""
-        from tdhost import instructions as _ins
+        from tdhost.live import instructions as _ins
 
         for r in list(_ins.pending(self.live.t)):
             if r["table"] in self.boxed or _ins.state(r) != "queued":

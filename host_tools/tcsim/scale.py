@@ -14,7 +14,7 @@ What runs, in this process on the room's virtual clock (tcsim.room.Room):
   user per box named by its box id and one for the host, each with its own password, and
   the ``%u`` ACL (``tdhost.broker.default_acl``, the rules of docs/mosquitto/acl); plus
   ``set_tcp_nodelay true`` (NODELAY below: wall time only);
-- **the host**: ``tdhost.live.Live`` on a temporary league file, its ``tdhost.mqtt.MqttHub``
+- **the host**: ``tdhost.live.night.Live`` on a temporary league file, its ``tdhost.mqtt.MqttHub``
   pointed at the broker by URL with the host's user and password (as ``tdhost serve --mqtt
   mqtt://host:PASSWORD@127.0.0.1:PORT``);
 - **the tournament**: N tables of 8 seats (a TOML file like docs/examples/us_free.toml,
@@ -61,9 +61,9 @@ import tempfile
 import time
 
 from tableclock.protocol import BOX_KEYS, box_key
-from tdhost import instructions as _ins, liveplan as _plan
 from tdhost.league.refusal import ActionRefused
-from tdhost.live import Live
+from tdhost.live import instructions as _ins, plan as _plan
+from tdhost.live.night import Live
 from tdhost.usb import HostStore
 
 from .nightbots import LeagueDealer

@@ -407,7 +407,7 @@ def setup_of(name: str, profile: str, seats: int, levels: list[Any], colour_ups:
 
 def box_config_of(setup: dict[str, Any]) -> dict[str, Any]:
     """What the host sends a box of the tournament *setup* in its config frame
-    (tdhost.live.Live.for_table; the link adds kind, table, key_id and nonce)."""
+    (tdhost.live.night.Live.for_table; the link adds kind, table, key_id and nonce)."""
     return {"profile": setup["profile"], "seats": setup["seats_per_table"],
             "levels": setup["levels"], "colour_ups": setup["colour_ups"],
             "late_entry_until_level": setup["late"]["until_level"], "event": setup["name"]}

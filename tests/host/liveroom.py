@@ -1,5 +1,5 @@
 """A room for the live host's tests (tests/host/test_live_*.py): a league file set up with
-the CLI, ``tdhost.live.Live`` on it, and real boxes -- ``tcbox.link.Link`` with the
+the CLI, ``tdhost.live.night.Live`` on it, and real boxes -- ``tcbox.link.Link`` with the
 ``tableclock.table.Table`` it builds from the host's seating -- joined to host
 ``tdhost.usb.BoxLink``s over ``tdhost.pipe`` cables, everything on one virtual clock (no
 sleeps).  The tests play the dealers: table events go into each box's Table
@@ -15,7 +15,7 @@ from hostutil import EXAMPLES, T0, at, players, run
 
 from tcbox import orders
 from tcbox.link import LIVE, Link
-from tdhost.live import Live
+from tdhost.live.night import Live
 from tdhost.pipe import Cable
 from tdhost.usb import BoxLink, HostStore
 

@@ -23,8 +23,8 @@ import threading
 import pytest
 
 from tcsim import demo as _demo
-from tdhost import instructions as _ins
 from tdhost.cli import serving as serve
+from tdhost.live import instructions as _ins
 
 pytestmark = pytest.mark.slow  # about 20 s a night
 

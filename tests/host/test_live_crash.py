@@ -26,8 +26,8 @@ final table's box on the league's final seating.
 from liveroom import Room, allin, carry_out, fold_round, withdraw_all
 from test_live_tables import confirm_final
 
-from tdhost import instructions as _ins
 from tdhost.league import store as _store
+from tdhost.live import instructions as _ins
 from tdhost.usb import HostStore
 
 

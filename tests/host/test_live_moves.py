@@ -7,7 +7,7 @@ live night")."""
 
 from liveroom import KEY, T0_MS, Room, allin, carry_out, fold_round, win_hand, withdraw_all
 
-from tdhost import instructions as _ins, livemoves as _moves, liveplan as _plan
+from tdhost.live import instructions as _ins, moves as _moves, plan as _plan
 from tdhost.usb import HostStore
 
 

@@ -1,12 +1,12 @@
-"""tdhost.liveplan: the plan's input on the live night -- pending moves counted as made,
+"""tdhost.live.plan: the plan's input on the live night -- pending moves counted as made,
 seats offered to standby players kept, each table's button and blinds from its box or, for
 a table without one, from the draw (docs/host.md "The live night", §10.5)."""
 
 from hostutil import Night
 from liveroom import Room
 
-from tdhost import liveplan
 from tdhost.league.seats import decide_move
+from tdhost.live import plan as liveplan
 from tdhost.rules import balance
 
 

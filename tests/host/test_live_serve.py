@@ -9,7 +9,7 @@ import pytest
 from hostutil import EXAMPLES, at, players, run
 
 from tdhost.cli import serving as _serve
-from tdhost.live import Live
+from tdhost.live.night import Live
 
 
 def _league(tmp_path):

@@ -6,7 +6,7 @@ after the player left, and a box reporting seats the league does not know (docs/
 from liveroom import T0_MS, Room, allin, carry_out, fold_round, win_hand
 
 from tcbox import orders
-from tdhost import instructions as _ins, liveredraw as _redraw
+from tdhost.live import instructions as _ins, redraw as _redraw
 from tdhost.rules import balance, house
 
 
@@ -408,7 +408,7 @@ def test_a_move_called_off_after_the_player_left_sends_them_back_to_their_seat(t
 
 def test_a_hand_running_through_the_final_draw_busts_the_player_at_its_old_seat(tmp_path):
     """The final table is drawn while the other table still plays a hand: the boxes play
-    at their old seats until every table has finished (tdhost.livefinal.final_seat), so a
+    at their old seats until every table has finished (tdhost.live.final.final_seat), so a
     bust in that hand is the player the box had in that seat -- not whoever the final draw
     put in a seat with the same number -- and the final table sits down with the chips
     the boxes counted after it."""

@@ -1,4 +1,4 @@
-"""An in-memory stand-in for ``tdhost.live.Live`` (contract: the coordinator's live_api spec,
+"""An in-memory stand-in for ``tdhost.live.night.Live`` (contract: the coordinator's live_api spec,
 summarised in docs/web.md): ``version``, ``snapshot()``, ``act(action, args)``, ``poll()``.
 
 It is for the web's own tests and for developing and photographing the pages

@@ -1,5 +1,5 @@
 """The real host with three whole simulated boxes for the browser tests and the console's
-screenshots: ``tdhost.live.Live`` on a league file, ``tcsim.room`` boxes (the firmware's App
+screenshots: ``tdhost.live.night.Live`` on a league file, ``tcsim.room`` boxes (the firmware's App
 and link) on in-memory cables to host BoxLinks, on the room's virtual clock, which the
 caller moves (``advance``/``until``, 100 ms steps, each under the web's lock as tdhost
 serve's loop holds it).  A dealer at each box (``Hands``) does what the test asks through
@@ -17,7 +17,7 @@ import os
 from tcsim import demo
 from tcsim.driver import Dealer
 from tcsim.room import Room
-from tdhost.live import Live
+from tdhost.live.night import Live
 from tdhost.usb import HostStore
 
 KEY = bytes(range(7, 39))

@@ -1,5 +1,5 @@
 """The TD console a TD can trust all night (issue #17, docs/web.md §4), in headless
-Chromium against the real host (tdhost.live.Live) with three simulated boxes (tests/web/
+Chromium against the real host (tdhost.live.night.Live) with three simulated boxes (tests/web/
 night.py): typing never acts; every room-wide or destructive action asks first and says what
 will happen; undo is the TD's own last action, previewed, and can be redone; instructions and
 the log are in plain words; setup controls leave once play starts; the page fits a 1366x768
@@ -517,7 +517,7 @@ def test_the_results_have_a_prize_column_only_with_money(browser, tmp_path):
     £5 steps: £96, 50, 30, 25, 15): the console's results show each player's prize, tied
     players their share; the free LPPL night shows no prize column and no money."""
     from tcsim import demo
-    from tdhost.live import Live
+    from tdhost.live.night import Live
 
     db = str(tmp_path / "home.sqlite")
     demo.new_tournament(db, "docs/examples/home_money.toml")

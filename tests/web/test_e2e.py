@@ -1,4 +1,4 @@
-"""The whole night end to end: the real host (tdhost.live.Live on a league file), three whole
+"""The whole night end to end: the real host (tdhost.live.night.Live on a league file), three whole
 simulated boxes (tcsim.room: the firmware's App and link, tables 1 and 3 the compact build,
 table 2 the table build) on in-memory cables to host BoxLinks, the real web server in a
 thread sharing Live's lock, and both pages in headless Chromium (issue #6, docs/web.md).

@@ -222,7 +222,7 @@ def test_the_money_card_on_a_home_game(browser, tmp_path):
     """The real Live on docs/examples/home_money.toml (12 players, no boxes): a re-buy from
     the console's room card reaches the big screen's pool and payouts; Undo takes it back."""
     from tcsim import demo
-    from tdhost.live import Live
+    from tdhost.live.night import Live
 
     db = str(tmp_path / "home.sqlite")
     demo.new_tournament(db, HOME)
@@ -266,7 +266,7 @@ def test_tied_players_share_their_prize_on_every_page(browser, tmp_path):
     one hand with equal chips tie for 5th and share £15 + nothing in £5 steps, the step
     left over to the first named: the big screen, the phones and the printout say so."""
     from tcsim import demo
-    from tdhost.live import Live
+    from tdhost.live.night import Live
 
     db = str(tmp_path / "home.sqlite")
     demo.new_tournament(db, HOME)

@@ -9,7 +9,6 @@ from typing import IO, Any, Sequence
 import click
 
 from tableclock.button import first_positions
-from tdhost import liveplan as _liveplan
 from tdhost.cli.league_access import read, tournament_of, write
 from tdhost.cli.names import ask, declined
 from tdhost.cli.options import buttons_value, league_options, yes_option
@@ -21,6 +20,7 @@ from tdhost.league.seats import decide_move
 from tdhost.league.text import names_text, seat_text
 from tdhost.league.tournament import Tournament
 from tdhost.league.transaction import Decision
+from tdhost.live import plan as _liveplan
 from tdhost.rules import balance as _balance
 
 Room = dict[str, Any]
@@ -56,7 +56,7 @@ def league_room(tournament: Tournament, buttons: dict[int, int] | None = None) -
 def league_plan(tournament: Tournament,
                 buttons: dict[int, int] | None = None) -> tuple[Room, Plan | None]:
     """(room, plan or None): None when fewer than two tables have players.  A seat kept
-    for a standby player (tdhost.liveplan.STANDBY) counts as taken; it is nobody to move."""
+    for a standby player (tdhost.live.plan.STANDBY) counts as taken; it is nobody to move."""
     room = league_room(tournament, buttons)
     if sum(1 for table in room["tables"] if table["seats"]) < 2:
         return room, None

@@ -214,7 +214,7 @@ class Serving:
         the demo's."""
         from tdhost.league import store as _store, transaction
         from tdhost.league.refusal import ActionRefused
-        from tdhost.live import Live
+        from tdhost.live.night import Live
 
         opts = self.options
         if self.demo_run is not None:

@@ -129,7 +129,7 @@ def on_instr_result(tournament: Tournament, payload: Payload) -> None:
         record["results"].append(payload)
     if payload.get("final_stack") and tournament.final is not None:
         # a player who left their old table after the final draw: the chips they left
-        # with (tdhost.livemoves.late_done); copied, the draw's payload stays as logged
+        # with (tdhost.live.moves.late_done); copied, the draw's payload stays as logged
         final, left = tournament.final, payload["final_stack"]
         tournament.final = dict(final, stacks=dict(final.get("stacks") or {}, **left),
                                 walked=sorted(set(final.get("walked") or ()) | set(left)))
@@ -140,7 +140,7 @@ def on_notice(tournament: Tournament, payload: Payload) -> None:
 
 
 def on_final_seated(tournament: Tournament, payload: Payload) -> None:
-    # the finalists' chips once every table finished its hand (tdhost.livefinal.final_seat)
+    # the finalists' chips once every table finished its hand (tdhost.live.final.final_seat)
     if tournament.final is not None:
         tournament.final = dict(tournament.final, stacks=dict(payload["stacks"]), seated=True)
 

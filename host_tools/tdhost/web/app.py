@@ -16,7 +16,7 @@ Routes:
                            200 {"ok", "text", "version"}; 400 {"error": sentence} when refused;
                            401 without the token, 403 for a cross-site request
 
-``live`` is the contract of tdhost.live.Live: ``version`` (int), ``snapshot()`` (dict) and
+``live`` is the contract of tdhost.live.night.Live: ``version`` (int), ``snapshot()`` (dict) and
 ``act(action, args)`` raising ``ActionRefused`` (tdhost.league.refusal).  Live is not
 thread-safe: every call here holds ``lock`` (shared with the host's poll loop) and runs in
 a worker thread, so the event loop never waits for the poll loop; the 100 ms version check
@@ -64,7 +64,7 @@ ACTIONS = frozenset((
     "register", "standby_add", "standby_take", "standby_pass", "draw", "start", "late",
     "arrive", "bust", "pause", "resume", "level", "adjust", "hand_for_hand", "confirm",
     "final_draw", "undo", "redo",
-)) | frozenset(("rebuy", "addon", "knockout", "payouts"))  # money: tdhost.livemoney
+)) | frozenset(("rebuy", "addon", "knockout", "payouts"))  # money: tdhost.live.money
 # What the room may see on the big screen: no registration, standby list, stacks, box
 # links, instructions, audit log or league table.
 PUBLIC_KEYS = ("event", "tournament", "now_ms", "clock", "players", "moves", "broken",

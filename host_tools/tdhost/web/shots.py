@@ -9,7 +9,7 @@ chromium driven by Playwright (no downloaded browser: never ``playwright install
 
 Writes web-td.png (the console on a 1366x768 laptop screen), web-td-phone.png (the whole
 console at a 390 px phone's width, touch), web-big-16x9.png (1280x720) and web-big-4x3.png
-(1024x768).  The default is the real host (tdhost.live.Live) with three whole simulated
+(1024x768).  The default is the real host (tdhost.live.night.Live) with three whole simulated
 boxes on the room's virtual clock (tests/web/night.py, as the browser tests use it): 20
 players drawn and started from the console's contract, a box's bust, the balancing move it
 brings and a latecomer waiting for their seat (console and 16:9), then the first break
@@ -241,7 +241,7 @@ def money_shots(out_dir):
     import httpx
 
     from tdhost.cli.demo import night_class
-    from tdhost.live import Live
+    from tdhost.live.night import Live
     from tdhost.web.server import run_in_thread
 
     _demo = night_class()

@@ -5,12 +5,12 @@ Built fresh from the league (replayed log), the boxes' last statuses and the lin
 changes nothing.  Times are Unix milliseconds on Live's clock.
 """
 
-from tdhost import (
+from tdhost.live import (
+    clock as _clock,
     instructions as _ins,
-    liveclock as _clock,
-    livemoney as _money,
-    liveplan as _plan,
-    liveundo as _undo,
+    money as _money,
+    plan as _plan,
+    undo as _undo,
     wording as _words,
 )
 from tdhost.rules import handforhand as _hfh, schedule as _schedule

@@ -32,9 +32,9 @@ the decision is written (tdhost.live marks them done then), so a host killed whi
 busts are being gathered gathers them again after its restart (docs/host.md §10.3).
 """
 
-from tdhost import instructions as _ins
 from tdhost.league.busts import decide_bust
 from tdhost.league.refusal import ActionRefused
+from tdhost.live import instructions as _ins
 from tdhost.rules import finishing as _finishing
 
 BUST_WAIT_MS = 3000
@@ -136,7 +136,7 @@ def _seats_text(seats):
 
 def td_out(t, table, seat):
     """The ``take_out`` of *table*, *seat* (the TD entered that seat's player out by hand:
-    tdhost.liveacts.bust) whose player the box may still report out, or None: one not
+    tdhost.live.acts.bust) whose player the box may still report out, or None: one not
     cancelled, not ``reported`` yet (below) and written since the final table's draw,
     carried out or not (the box answers first, then reports the seat out: ``done`` with
     the chips it took out, or without chips when the hand busted them) -- unless a
@@ -219,7 +219,7 @@ def decide(live, g):
 
 def after_bust(live, names):
     """Players are out: their pending moves and other instructions are off, each withdrawn
-    from the box that may still show it (a ``withdraw``: tdhost.instructions.cancel_all, in
+    from the box that may still show it (a ``withdraw``: tdhost.live.instructions.cancel_all, in
     one batch with the cancellations); a new plan is due."""
     out = set(names)
     keep = ("withdraw", "take_out")  # a take_out is the TD's bust itself, at the box

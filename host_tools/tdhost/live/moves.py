@@ -1,8 +1,8 @@
 """Plans on the live night and the moves they make (docs/host.md, "The live night",
-§10.5–§10.7): making a plan after a change (tdhost.rules.balance on tdhost.liveplan's room),
+§10.5–§10.7): making a plan after a change (tdhost.rules.balance on tdhost.live.plan's room),
 each move's ``receive`` once its ``move_out`` is done, recording a move once both boxes have
-carried it out, dropping refused moves; the final table itself is tdhost.livefinal.
-Functions of a ``tdhost.live.Live`` (their first argument).
+carried it out, dropping refused moves; the final table itself is tdhost.live.final.
+Functions of a ``tdhost.live.night.Live`` (their first argument).
 
 **A move in two steps** (protocol 1.2).  A plan writes only the ``move_out``; the
 ``receive`` is written when the move_out is ``done``, in the same batch as that answer
@@ -25,15 +25,15 @@ final table's instructions after its draw -- is finished then.
 
 import logging
 
-from tdhost import (
-    instructions as _ins,
-    livebusts as _busts,
-    livefinal as _final,
-    liveplan as _plan,
-    liveredraw as _redraw,
-)
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.seats import decide_move
+from tdhost.live import (
+    busts as _busts,
+    final as _final,
+    instructions as _ins,
+    plan as _plan,
+    redraw as _redraw,
+)
 from tdhost.rules import balance as _balance
 
 log = logging.getLogger("tdhost.live")
@@ -246,7 +246,7 @@ def _instrs(evs):
 
 def reseat(live, t, lg, seq, evs, name, stack, exclude, why, dead_bb=None):
     """The events (after the batch *evs*) that give *name*, standing with *stack* chips
-    and no seat at any box, a new seat (tdhost.liveplan.new_seat: not in *exclude*, nor
+    and no seat at any box, a new seat (tdhost.live.plan.new_seat: not in *exclude*, nor
     at a broken table): the league's ``move`` there at once (``by`` "host") and a
     ``receive`` of their own for its box (*dead_bb*: a latecomer's dead big blind goes
     along), with a notice saying why (*why*)."""
@@ -338,7 +338,7 @@ def plan(live):
 
 def _cancel(live, halves, why):
     """Call off the moves *halves* (lists of instructions), withdrawing what the boxes may
-    still show (tdhost.instructions.cancel_all), in one batch."""
+    still show (tdhost.live.instructions.cancel_all), in one batch."""
     ids = [r["id"] for h in halves for r in h]
     live.write(lambda t, lg, seq: (_ins.cancel_all(lg, t, [t.instrs[i] for i in ids], why,
                                                    live.boxed), None))
@@ -368,7 +368,7 @@ def drop_refused(live):
 # ------------------------------------------------------------------ the final table
 def recover(live):
     """Finish what a host killed between two writes left half done (module notes): the
-    pending moves of players who are out (tdhost.livebusts.after_bust), the final table's
+    pending moves of players who are out (tdhost.live.busts.after_bust), the final table's
     instructions when its draw has none after it."""
     t = live.t
     gone = [n for n in _ins.moving_players(t)

@@ -11,7 +11,7 @@
 Everything that matters is an event in the league file, appended through the same
 ``decide_*`` path as the CLI commands (``tdhost.league.transaction.append``): busts from the boxes,
 the instructions sent and every answer, moves, the master clock's changes, hand for hand.
-A move is sent in two steps (protocol 1.2, tdhost.livemoves): its ``move_out``, then -- in
+A move is sent in two steps (protocol 1.2, tdhost.live.moves): its ``move_out``, then -- in
 the same write as the source box's ``done``, with the ``stack`` the player left with -- its
 ``receive``; an instruction called off is withdrawn from its box (a ``withdraw``, written
 with the cancellation).
@@ -34,10 +34,11 @@ restart Live also makes a plan (once the boxes' statuses are in, or after
 ``START_PLAN_WAIT_MS``), cancels the pending moves of players out already, and writes the
 final table's instructions if the final draw is there without them.
 
-The parts: the clock (tdhost.liveclock), the busts gathered per hand (tdhost.livebusts),
-plans turned into instructions and moves recorded (tdhost.livemoves, tdhost.liveplan,
-tdhost.rules.balance), the instructions' states (tdhost.instructions), hand for hand
-(tdhost.rules.handforhand), the TD's actions (tdhost.liveacts) and the snapshot (tdhost.livesnap).
+The parts: the clock (tdhost.live.clock), the busts gathered per hand (tdhost.live.busts),
+plans turned into instructions and moves recorded (tdhost.live.moves, tdhost.live.plan,
+tdhost.rules.balance), the instructions' states (tdhost.live.instructions), hand for hand
+(tdhost.rules.handforhand), the TD's actions (tdhost.live.acts) and the snapshot
+(tdhost.live.snapshot).
 Times are integer milliseconds: Unix ms on Live's clock.
 """
 
@@ -46,20 +47,7 @@ import hashlib
 import logging
 import time
 
-from tdhost import (
-    instructions as _ins,
-    liveacts as _acts,
-    livebusts as _busts,
-    liveclock as _clock,
-    livefinal as _final,
-    livemoves as _moves,
-    liveplan as _plan,
-    liveredraw as _redraw,
-    livesnap as _snap,
-    liveundo as _undo,
-    tfile,
-    wifinotes as _wifinotes,
-)
+from tdhost import tfile, wifinotes as _wifinotes
 from tdhost.league import (
     cache as _logcache,
     store as _store,
@@ -67,6 +55,18 @@ from tdhost.league import (
     transaction,
 )
 from tdhost.league.refusal import ActionRefused
+from tdhost.live import (
+    acts as _acts,
+    busts as _busts,
+    clock as _clock,
+    final as _final,
+    instructions as _ins,
+    moves as _moves,
+    plan as _plan,
+    redraw as _redraw,
+    snapshot as _snap,
+    undo as _undo,
+)
 from tdhost.rules import handforhand as _hfh
 
 log = logging.getLogger("tdhost.live")
@@ -132,7 +132,7 @@ class Live:
         self._seen_rx = {}  # link -> last_rx
         self._bump_contact = 0
         self._failing = set()  # links whose poll raised (logged once)
-        self.td_done = []  # the TD's own actions that can be undone (tdhost.liveundo)
+        self.td_done = []  # the TD's own actions that can be undone (tdhost.live.undo)
         self.td_undone = []  # ... undone, that can be redone
         self.td_serial = 0
         self.now = self.clock()
@@ -298,7 +298,7 @@ class Live:
         (tcbox.linkhost.seating), so the names it was told stay the league's -- also when
         a seating it got earlier (say from a restarted host) was sent before the host heard
         of the change.  Not before a table's first hand (the box would build its table
-        from the message's chips) nor once the final table is drawn (tdhost.livefinal
+        from the message's chips) nor once the final table is drawn (tdhost.live.final
         sends its seating)."""
         if self.t.final is None:
             self.send_seating([tb for tb in set(tables) if self.view(tb).hand])
@@ -500,7 +500,7 @@ class Live:
         receive (done; not recorded yet).  Not a player whose receive the box has not
         carried out: a bust there is whoever the box still had (e.g. one the TD entered
         out, whose seat the dealer takes out only now).  From
-        the final draw until the final table sits down (tdhost.livefinal.final_seat) the
+        the final draw until the final table sits down (tdhost.live.final.final_seat) the
         boxes still play at the seats they had: the draw's ``from`` says who sits there."""
         f = t.final
         if f is not None and not f.get("seated") and "from" in f:
@@ -520,7 +520,7 @@ class Live:
 
     def boxed(self, table):
         """Does *table* have a box (a link now, or a box answered its instructions)?
-        Cancelled instructions are withdrawn only from a box (tdhost.instructions)."""
+        Cancelled instructions are withdrawn only from a box (tdhost.live.instructions)."""
         if self.link_for(table) is not None:
             return True
         return any(r["table"] == table and _ins.results(r, "box")
@@ -528,8 +528,8 @@ class Live:
 
     def _instruction_result(self, box, eid, msg):
         """A box's answer to an instruction, logged (``instr_result``); a move_out's
-        ``done`` writes the move's receive in the same batch (tdhost.livemoves); a done
-        for a move_out called off already is tdhost.livemoves.late_done."""
+        ``done`` writes the move's receive in the same batch (tdhost.live.moves); a done
+        for a move_out called off already is tdhost.live.moves.late_done."""
         iid, res = msg.get("instr"), msg.get("result")
         r = self.t.instrs.get(iid)
         if r is None or res not in RESULTS:
@@ -579,7 +579,7 @@ class Live:
 
     # ------------------------------------------------------------------ busts, plans
     def _decide_busts(self, g):
-        """The decision of a complete group of busts (tdhost.livebusts.decide); then its
+        """The decision of a complete group of busts (tdhost.live.busts.decide); then its
         box events are done in the link stores."""
         try:
             _busts.decide(self, g)
@@ -607,7 +607,8 @@ class Live:
         _moves.plan(self)
 
     def final_table(self, seed, ace8=None):
-        """The final table now (tdhost.livefinal.final_table); ActionRefused when it cannot form."""
+        """The final table now (tdhost.live.final.final_table); ActionRefused when it cannot
+        form."""
         return _final.final_table(self, seed, ace8)
 
     def _send_instructions(self):

@@ -15,7 +15,7 @@ prior position as the rule asks (docs/balancing.md, us_free).
 
 import random
 
-from tdhost import instructions as _ins, liveplan as _plan
+from tdhost.live import instructions as _ins, plan as _plan
 from tdhost.rules import balance as _balance, draw as _draw, house as _house
 
 

@@ -91,7 +91,7 @@ def _waits(r, state):
 
 
 def instruction(r, state=None):
-    """*r* in words; with *state* (tdhost.instructions.state), what it waits for."""
+    """*r* in words; with *state* (tdhost.live.instructions.state), what it waits for."""
     text = _what(r)
     return text if state is None else "%s (%s)" % (text, _waits(r, state))
 

@@ -10,15 +10,6 @@ the clock, a new plan.  Every handler returns one sentence for the TD and raises
 nothing changes then (bad arguments are checked before anything is written).
 """
 
-from tdhost import (
-    instructions as _ins,
-    liveclock as _clock,
-    livemoney as _livemoney,
-    livemoves as _moves,
-    liveplan as _plan,
-    liveundo as _undo,
-    wording as _words,
-)
 from tdhost.league import reducers as _reducers
 from tdhost.league.busts import decide_bust
 from tdhost.league.entries import (
@@ -33,6 +24,15 @@ from tdhost.league.play import decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
+from tdhost.live import (
+    clock as _clock,
+    instructions as _ins,
+    money as _livemoney,
+    moves as _moves,
+    plan as _plan,
+    undo as _undo,
+    wording as _words,
+)
 from tdhost.rules import handforhand as _hfh
 
 

@@ -9,15 +9,15 @@ one -- clock actions included, a box's bust never -- and puts it on ``live.td_un
 The journal lives with the running host: a restarted host starts with an empty one.
 """
 
-from tdhost import instructions as _ins, liveplan as _plan
 from tdhost.league import replay as _replay, text as _text
 from tdhost.league.refusal import ActionRefused
-from tdhost.wording import chips, log_line as _words_of, seat, tables
+from tdhost.live import instructions as _ins, plan as _plan
+from tdhost.live.wording import chips, log_line as _words_of, seat, tables
 
 UNDOABLE = frozenset(("register", "standby_add", "standby_take", "standby_pass", "draw",
                       "start", "late", "arrive", "bust", "pause", "resume", "level", "adjust",
                       "hand_for_hand", "final_draw")) | frozenset((
-                      "rebuy", "addon", "knockout", "payouts"))  # money (tdhost.livemoney)
+                      "rebuy", "addon", "knockout", "payouts"))  # money (tdhost.live.money)
 # the events an undo takes back itself; instructions are called off after it (_cancel_orphans)
 KEEP = frozenset(("instr", "instr_result", "notice", "undo", "hfh_release", "final_seated"))
 KEPT = 20  # entries kept for undo (the newest)
@@ -192,7 +192,7 @@ def _cancel_own(live, entry):
 def undo(live, a):
     """Takes back the TD's own last action (``a["n"]``, when given, must be the one the
     console showed)."""
-    from tdhost import liveacts as _acts
+    from tdhost.live import acts as _acts
     if not live.td_done:
         raise ActionRefused("there is nothing of yours to undo")
     entry = live.td_done[-1]
@@ -224,7 +224,7 @@ def undo(live, a):
 
 def redo(live, a):
     """Does the last undone action again (``a["n"]``, when given, must be the one shown)."""
-    from tdhost import liveacts as _acts
+    from tdhost.live import acts as _acts
     if not live.td_undone:
         raise ActionRefused("there is nothing to redo")
     entry = live.td_undone[-1]

@@ -16,7 +16,7 @@ docs/balancing.md for the plan itself).
   recorded ``move`` or a ``move_out`` that was not cancelled.
 
 ``moves`` turns a plan into instructions: ``break_table`` to each newly broken table and
-a ``move_out`` per move (its ``receive`` follows once the player has left: tdhost.livemoves),
+a ``move_out`` per move (its ``receive`` follows once the player has left: tdhost.live.moves),
 except for a player whose earlier move is still pending (never a second wave of moves for
 one player), a player whose own ``receive`` is not carried out yet (a latecomer, a player
 sent back to their seat: not at the table yet) and a seat kept for a standby player.
@@ -24,8 +24,8 @@ sent back to their seat: not at the table yet) and a seat kept for a standby pla
 
 import random
 
-from tdhost import instructions as _ins
 from tdhost.league.seats import pick_seat
+from tdhost.live import instructions as _ins
 from tdhost.rules import house as _house, seats as _seats
 
 

@@ -1,7 +1,7 @@
 """The final table on the live night (docs/host.md §10.7; LPPL ¶47 "Before the start of
 any final table players seating positions are to be decided by use of the Ace – 8 card
 system as per the start of the tournament", WPH 8 "Tables will combine at 10 players").
-Functions of a ``tdhost.live.Live`` (their first argument).
+Functions of a ``tdhost.live.night.Live`` (their first argument).
 
 - ``final_table``: the league's final draw, with each player's chips as the boxes last
   counted them (``stacks_now``) and where each one sits at a box now (``where_now``, the
@@ -12,8 +12,8 @@ Functions of a ``tdhost.live.Live`` (their first argument).
   (``Live.name_at`` reads the draw's ``from``) and the final table's seating has no chips.
 """
 
-from tdhost import instructions as _ins, liveplan as _plan
 from tdhost.league.seats import decide_draw
+from tdhost.live import instructions as _ins, plan as _plan
 
 FINAL_WAIT_MS = 120000  # the final table waits this long at most for a table whose box is off
 
@@ -135,7 +135,7 @@ def final_seat(live):
     later = list(t.instrs.values())[f.get("instrs_before", 0):]
     redraw = {r["table"]: r for r in later if r["action"] == "redraw" and not _ins.cancelled(r)}
     if not redraw:
-        return  # the instructions are not written yet (tdhost.livemoves.recover)
+        return  # the instructions are not written yet (tdhost.live.moves.recover)
     if live.final_since is None:
         live.final_since = live.now
     statuses = live.statuses()
