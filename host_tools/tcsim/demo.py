@@ -289,8 +289,8 @@ class Demo:
 
     def seated(self):
         """Has the night started with every box live and holding the league's seating?"""
-        seating = self.live.t.seating()
-        return bool(self.live.t.started) and all(
+        seating = self.live.tournament.seating()
+        return bool(self.live.tournament.started) and all(
             lk.state == "live" for lk in self.live.links) and all(
             sorted(b.table.stacks) == sorted(seating.get(tb, {}))
             for tb, b in self.boxes.items())
@@ -320,7 +320,7 @@ class Demo:
         instruction for it is pending (a broken table's ``break_table``, the final draw's
         ``redraw``: its dealer confirms them), the final table is not waiting for the end
         of its hand, and its box awaits no answer (as tcsim.night's ``unplug``)."""
-        t = self.live.t
+        t = self.live.tournament
         seating = t.seating()
         busy = {r["table"] for r in _ins.pending(t)}
         f = t.final

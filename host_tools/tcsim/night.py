@@ -235,7 +235,7 @@ class Night:
         pending, and its box has nothing left to say (every event acknowledged) or to show."""
         from tdhost.live import instructions as _ins
 
-        t = self.live.t
+        t = self.live.tournament
         if not t.started:
             return
         seating = t.seating()
@@ -307,7 +307,8 @@ class Night:
             try:
                 lock = self.show.lock  # the web's, while a big-screen shot is taken
                 faults = self.faults
-                while room.now_ms < until_ms and (self.live is None or not self.live.t.ended):
+                while room.now_ms < until_ms and (self.live is None
+                                                  or not self.live.tournament.ended):
                     with lock:
                         room.step(STEP_MS)
                     if faults is not None:
@@ -395,7 +396,7 @@ class Night:
                 "league_busts": league, "doubled": doubled}
 
     def result(self, wall_s):
-        t = self.live.t
+        t = self.live.tournament
         lg = self.live.lg
         res = {
             "seed": self.seed, "profile": self.profile, "tables": self.tables,

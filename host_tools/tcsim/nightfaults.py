@@ -346,7 +346,7 @@ class Faults:
         self.next_sample = now + SAMPLE_MS
         n = self.night
         live = n.live
-        if live is None or not live.t.started or live.t.ended:
+        if live is None or not live.tournament.started or live.tournament.ended:
             return
         master = live.master(now)
         from tcbox.link import LIVE

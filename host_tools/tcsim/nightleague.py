@@ -161,9 +161,9 @@ class TD:
         self.started = True
 
     def poll(self, now):
-        if not self.started or self.live.t.ended:
+        if not self.started or self.live.tournament.ended:
             return
-        t = self.live.t
+        t = self.live.tournament
         if not self.away_back and self.cast.away and now >= self.t0 + 4 * MIN:
             self.away_back = True
             if t.get(self.cast.away) is not None and t.get(self.cast.away).state == "in":
@@ -171,7 +171,7 @@ class TD:
         if not self.late_done and now >= self.t0 + 12 * MIN:
             self.late_done = True
             if self.act("late", {"name": self.cast.latecomer}) is None and \
-                    self.live.t.setup.get("standby"):
+                    self.live.tournament.setup.get("standby"):
                 self.act("standby_add", {"name": self.cast.latecomer})
         self.offers()
         self.by_hand()
@@ -181,7 +181,7 @@ class TD:
         out and confirms them (docs/host.md §10.5), walking a moved player over."""
         from tdhost.live import instructions as _ins
 
-        for r in list(_ins.pending(self.live.t)):
+        for r in list(_ins.pending(self.live.tournament)):
             if r["table"] in self.boxed or _ins.state(r) != "queued":
                 continue
             if self.act("confirm", {"id": r["id"]}) is not None:
@@ -190,7 +190,7 @@ class TD:
     def offers(self):
         """Every seat offered to a standby player is taken (LPPL ¶15: "they will take the
         seat of that person"), one a poll."""
-        t = self.live.t
+        t = self.live.tournament
         for _offer, key in t.offer_pairs():
             if key is not None:
                 self.act("standby_take", {"name": t.players[key].name})

@@ -68,7 +68,7 @@ class Show:
         live = self.night.live
         if live.last_seq != self.seq:
             self._events(live)
-        if live.t.started and live.clock_version != self.clock_seen:
+        if live.tournament.started and live.clock_version != self.clock_seen:
             self.clock_seen = live.clock_version  # it moves at each level change
             idx = live.master(now).index
             if idx != self.index:
@@ -92,7 +92,8 @@ class Show:
     def _level(self, live, idx):
         self.index = idx
         self.counts["levels"] += 1
-        lv = live.t.setup["levels"][idx] if idx < len(live.t.setup["levels"]) else None
+        levels = live.tournament.setup["levels"]
+        lv = levels[idx] if idx < len(levels) else None
         if lv is None:
             return
         if "break" in lv:
@@ -100,7 +101,7 @@ class Show:
         else:
             ante = ", ante %d" % lv["ante"] if lv.get("ante") else ""
             self.say("level %d: blinds %d/%d%s, %d minutes" % (
-                sum(1 for x in live.t.setup["levels"][:idx + 1] if "break" not in x),
+                sum(1 for x in live.tournament.setup["levels"][:idx + 1] if "break" not in x),
                 lv["sb"], lv["bb"], ante, lv["minutes"]))
 
     def _events(self, live):
@@ -109,7 +110,7 @@ class Show:
             (self.seq,)).fetchall()
         import json
 
-        t = live.t
+        t = live.tournament
         now = self.night.room.clock()
         for seq, action, payload, _undoes in rows:
             self.seq = seq
@@ -280,7 +281,7 @@ class Show:
                 res["winner"], _hm(n.room.clock() - n.t0)))
         else:
             self.say("stopped after %s: %d players still in" % (
-                _hm(n.room.clock() - n.t0), len(n.live.t.remaining())))
+                _hm(n.room.clock() - n.t0), len(n.live.tournament.remaining())))
         if tables and n.out_dir:
             as_plain = ["--plain"] if plain else []
             for command, csv_file in ((_results.results, "results.csv"),

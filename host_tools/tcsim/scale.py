@@ -572,7 +572,7 @@ class Drill:
         live = self.live
         if live is None:
             return
-        t = live.t
+        t = live.tournament
         moving = set(_ins.moving_players(t)) | _ins.arriving(t)
         broken = _plan.broken_tables(t)
         seating = t.seating()
@@ -588,7 +588,7 @@ class Drill:
             if self.act("bust", {"names": [name]}, quiet=True) is not None:
                 self.counts["td_busts"] += 1
         self.say("TD busts wave %d: %d players out (%d still in)" % (
-            wave, len(picks), len(live.t.remaining())))
+            wave, len(picks), len(live.tournament.remaining())))
 
     def _wifi_down(self, ms):
         k = max(1, self.tables * WIFI_SHARE // 100)
@@ -629,7 +629,7 @@ class Drill:
             return False
         if any(b.bot is None or not b.bot.closing for b in self.boxes.values()):
             return False
-        if _ins.pending(live.t) or live.busts.open:
+        if _ins.pending(live.tournament) or live.busts.open:
             return False
         for b in self.boxes.values():
             app = b.box
@@ -646,7 +646,7 @@ class Drill:
         from .nightfaults import _elapsed
 
         live = self.live
-        t = live.t
+        t = live.tournament
         out = []
 
         def check(name, bad, detail=""):
@@ -729,8 +729,8 @@ class Drill:
             elif ev.action == "notice":
                 notices += 1
         c.update({"moves": moves, "tables_broken": broken, "box_busts": by_box,
-                  "notices": notices, "players_left": len(self.live.t.remaining()),
-                  "instructions": len(self.live.t.instrs),
+                  "notices": notices, "players_left": len(self.live.tournament.remaining()),
+                  "instructions": len(self.live.tournament.instrs),
                   "confirmed": sum(b.bot.counts.get("confirm", 0)
                                    for b in self.boxes.values()),
                   "taken_out": sum(b.bot.taken_out for b in self.boxes.values()),

@@ -112,7 +112,7 @@ class Room:
         self.live.act("draw", {"seed": seed})
         self.boxes = {}
         if boxes:
-            for tb in sorted(self.live.t.seating()):
+            for tb in sorted(self.live.tournament.seating()):
                 self.boxes[tb] = Box(self, tb, "tc-%02d" % tb)
         self.run(1000)
         if start:
@@ -160,11 +160,11 @@ class Room:
         return all(b.link.state == LIVE and b.table is not None for b in self.boxes.values())
 
     def table_of(self, name):
-        e = self.live.t.get(name)
+        e = self.live.tournament.get(name)
         return tuple(e.seat) if e and e.seat else None
 
     def sizes(self):
-        return {tb: len(s) for tb, s in self.live.t.seating().items()}
+        return {tb: len(s) for tb, s in self.live.tournament.seating().items()}
 
     def pending(self):
         return self.live.snapshot()["pending"]

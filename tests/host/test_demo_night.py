@@ -33,7 +33,7 @@ VIRTUAL_NIGHT_MS = 6 * 3600 * 1000  # a night ends well within this
 
 
 def check_night(d):
-    t = d.live.t
+    t = d.live.tournament
     assert t.ended, "the demo night did not end: %d players in, instructions pending: %s" % (
         len(t.remaining()), [(r["action"], r["table"]) for r in _ins.pending(t)])
     f = t.final
@@ -60,7 +60,7 @@ def test_the_demo_night_plays_to_a_winner_in_virtual_time(tmp_path, seed):
     try:
         for _ in range(VIRTUAL_NIGHT_MS // 60000):
             d.advance(60000)
-            if d.live.t.ended:
+            if d.live.tournament.ended:
                 break
         check_night(d)
     finally:
@@ -91,7 +91,7 @@ def test_serve_demo_at_speed_50_plays_to_a_winner(tmp_path):
         for _ in range(VIRTUAL_NIGHT_MS // 50 // poll_ms // 100):
             serve.run(d.live, [d.stepper], poll_ms, lock, polls=100, sleep=wall.sleep)
             behind = max(behind, d.stepper.behind_ms)
-            if d.live.t.ended:
+            if d.live.tournament.ended:
                 break
         check_night(d)
         # the boxes kept up with the host's clock: at 50x a 50 ms poll is 2.5 s of the

@@ -11,7 +11,7 @@ def _absent_room(tmp_path):
     and deal" (LPPL ¶14); tables 1 and 2 deal a hand (their boxes take no new seating now),
     table 3 none."""
     room = Room(tmp_path, start=False)
-    seating = room.live.t.seating()
+    seating = room.live.tournament.seating()
     a, b, c = (seating[tb][min(seating[tb])] for tb in (1, 2, 3))
     room.now = T0_MS
     room.live.act("start", {"absent": [a, b, c]})
@@ -36,7 +36,7 @@ def test_an_absent_player_arriving_late_loses_chips_at_the_box(tmp_path):
     res = live.act("arrive", {"name": a})
     assert res["text"].endswith("500 chips removed (500 after 5 minutes); remove 500 chips.")
     room.run(1000)
-    seat = live.t.get(a).seat[1]
+    seat = live.tournament.get(a).seat[1]
     assert [(i["action"], i["seat"], i["chips"]) for i in b1.instructions("deduct")] == [
         ("deduct", seat, 500)]
     assert b1.instructions("message") == []
@@ -54,7 +54,7 @@ def test_an_absent_player_arriving_late_loses_chips_at_the_box(tmp_path):
     assert res["text"].endswith("1500 chips removed (500 after 5 minutes, 1000 more at level "
                                 "2); remove 1500 chips.")
     room.run(1000)
-    seat = live.t.get(b).seat[1]
+    seat = live.tournament.get(b).seat[1]
     assert [(i["seat"], i["chips"]) for i in b2.instructions("deduct")] == [(seat, 1500)]
     before = b2.table.stacks[seat]
     carry_out(room, ("deduct",))
@@ -75,7 +75,7 @@ def test_an_undone_arrival_withdraws_its_deduct(tmp_path):
     assert res["text"].startswith("Undone: %s arrived (" % a)  # the TD's own last action
     assert res["text"].endswith("%s is marked absent again." % a)
     room.run(1000)
-    t = room.live.t
+    t = room.live.tournament
     assert t.get(a).absent == "awol"
     assert t.instrs[ded["id"]]["results"][-1]["reason"] == "%s's arrival was undone" % a
     assert [i["instr"] for i in b1.instructions("withdraw")] == [ded["id"]]
@@ -93,7 +93,7 @@ def test_an_arrival_before_the_tables_first_hand_comes_with_the_seating(tmp_path
     room.live.act("arrive", {"name": c})
     room.run(1000)
     b3 = room.boxes[3]
-    seat = room.live.t.get(c).seat[1]
+    seat = room.live.tournament.get(c).seat[1]
     assert b3.instructions("deduct") == [] and room.pending() == []
     assert b3.table.stacks[seat] == 2500 and b3.link.names[str(seat)] == c
 
@@ -141,7 +141,7 @@ def test_a_latecomer_never_sits_at_a_broken_table_and_takes_a_spare_box_first(tm
         assert str(err) == "table 3 is broken: it takes no players"
     else:
         raise AssertionError("a latecomer was seated at broken table 3")
-    assert room.live.t.get("Bea") is None
+    assert room.live.tournament.get("Bea") is None
 
 
 def test_a_latecomer_at_a_new_table_without_a_box_is_told_so(tmp_path):
@@ -196,7 +196,7 @@ def test_an_lppl_latecomer_joins_from_the_big_blind_position(tmp_path):
     after next."""
     room = Room(tmp_path)
     b1 = room.boxes[1]
-    assert sorted(room.live.t.seating()[1]) == [1, 2, 3, 4, 7, 8]
+    assert sorted(room.live.tournament.seating()[1]) == [1, 2, 3, 4, 7, 8]
     fold_round(b1)
     room.run(1000)
     st = room.live.statuses()[1]

@@ -199,7 +199,7 @@ def _withdraw_night(room, crash_at=None):
 
 
 def _withdraw_outcome(room):
-    t = room.live.t
+    t = room.live.tournament
     return (_outcome(room),
             sorted((r["action"], r["table"], _ins.state(r)) for r in t.instrs.values()),
             [(r["table"], t.instrs[r["body"]["instr"]]["action"]) for r in t.instrs.values()
@@ -298,7 +298,7 @@ def _final_night(room, crash_at=None):
 
 
 def _final_outcome(room):
-    lg, t = room.live.lg, room.live.t
+    lg, t = room.live.lg, room.live.tournament
     draws = [ev.payload for ev in lg.events if ev.action == "draw" and ev.payload.get("final")]
     instrs = sorted((r["action"], r["table"]) for r in t.instrs.values())
     keep = t.final["table"]

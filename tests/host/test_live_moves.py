@@ -39,7 +39,7 @@ def test_a_box_bust_reaches_the_league_once_even_resent_or_after_a_restart(tmp_p
     p = busts[0].payload
     assert p["tiers"] == [[name]] and p["by"] == "box" and p["table"] == 1
     assert p["seats"] == {name: loser} and p["src"] == [["tc-01", "0-3"]]
-    assert room.live.t.get(name).state == "out"
+    assert room.live.tournament.get(name).state == "out"
     snap = room.live.snapshot()
     assert snap["players"]["left"] == 19
     assert snap["results"][-1] == {"place": 20, "name": name, "points": None,
@@ -78,7 +78,7 @@ def _move_out(room):
 def _receive(room, out):
     """The receive of the move whose move_out is *out* (pending rows), or None."""
     ins = [p for p in room.pending() if p["action"] == "receive"
-           and room.live.t.instrs[p["id"]]["move"] == out["id"]]
+           and room.live.tournament.instrs[p["id"]]["move"] == out["id"]]
     assert len(ins) <= 1
     return ins[0] if ins else None
 
@@ -93,7 +93,7 @@ def _moved_with_4250(room, b1):
     with 4250 and sits down at table 1.  Returns (move_out row, receive row, the receive
     as table 1's box got it)."""
     out, got_out, src = _move_out(room)
-    assert room.live.t.instrs[out["id"]]["planned_stack"] == 3000
+    assert room.live.tournament.instrs[out["id"]]["planned_stack"] == 3000
     win_hand(src, got_out["seat"], 1250)
     assert src.table.stacks[got_out["seat"]] == 3000 + 1250
     room.run(2000)
@@ -177,7 +177,7 @@ def test_a_moved_player_takes_the_lppl_allowance_to_the_new_table(tmp_path):
 
     room, b1, loser = _single_bust_room(tmp_path, used_everywhere)
     out, got_out, src = _move_out(room)
-    assert room.live.t.instrs[out["id"]]["away_used"] is True
+    assert room.live.tournament.instrs[out["id"]]["away_used"] is True
     assert "away_used" not in got_out  # the source box needs nothing more
     src.leave(got_out)
     room.run(2000)
@@ -206,19 +206,19 @@ def test_a_player_moved_again_right_after_arriving_carries_their_chips(tmp_path)
     assert list(room.table_of(player)) == [1, got_in["seat"]]
     # at once a plan sends them on to table 2, planned on the statuses that do not show
     # them at table 1 yet
-    free = min(s for s in range(1, 9) if s not in room.live.t.seating()[2])
+    free = min(s for s in range(1, 9) if s not in room.live.tournament.seating()[2])
     plan = {"broken": [], "final_table": False, "moves": [
         {"player": player, "from": {"table": 1, "seat": got_in["seat"]},
          "to": {"table": 2, "seat": free}}]}
     room.live.write(lambda t, lg, seq: ([("instr", p, None) for p in _plan.moves(
         lg, t, plan, before, {})[0]], None))
-    out2 = [r for r in room.live.t.instrs.values() if r["action"] == "move_out"][-1]
+    out2 = [r for r in room.live.tournament.instrs.values() if r["action"] == "move_out"][-1]
     assert out2["player"] == player and out2["planned_stack"] is None
     room.run(1000)
     got_out2 = [i for i in b1.got if i["id"] == out2["id"]][0]
     assert b1.leave(got_out2) == 4250
     room.run(2000)
-    rcv2 = [r for r in room.live.t.instrs.values() if r["action"] == "receive"][-1]
+    rcv2 = [r for r in room.live.tournament.instrs.values() if r["action"] == "receive"][-1]
     assert rcv2["move"] == out2["id"] and rcv2["body"]["stack"] == 4250
     assert [i["stack"] for i in room.boxes[2].got if i["id"] == rcv2["id"]] == [4250]
     assert _notices(room) == []  # the box said it: no guess
@@ -249,7 +249,7 @@ def test_a_host_killed_mid_move_keeps_it_and_completes_it(tmp_path):
     room.run(2000)
     assert list(room.table_of(out["player"])) == [1, got_in[0]["seat"]]
     assert room.pending() == []
-    assert len([r for r in room.live.t.instrs.values() if r["action"] == "receive"]) == 1
+    assert len([r for r in room.live.tournament.instrs.values() if r["action"] == "receive"]) == 1
 
 
 def test_a_done_move_out_without_its_receive_gets_it_at_the_next_poll(tmp_path):
@@ -265,7 +265,7 @@ def test_a_done_move_out_without_its_receive_gets_it_at_the_next_poll(tmp_path):
         None))
     assert _receive(room, out) is None
     room.run(1000)
-    rcv = live.t.instrs[_receive(room, out)["id"]]
+    rcv = live.tournament.instrs[_receive(room, out)["id"]]
     assert rcv["body"]["stack"] == 4100 and rcv["move"] == out["id"]
     assert [i["stack"] for i in b1.got if i["id"] == rcv["id"]] == [4100]
     assert _notices(room) == []
@@ -276,7 +276,7 @@ def test_a_done_move_out_without_its_receive_gets_it_at_the_next_poll(tmp_path):
     room2.live.write(lambda t, lg, seq: ([("instr_result", _ins.result(
         out2["id"], "done", "td", "confirmed, no stack"), None)], None))
     room2.run(1000)
-    r2 = room2.live.t.instrs[_receive(room2, out2)["id"]]
+    r2 = room2.live.tournament.instrs[_receive(room2, out2)["id"]]
     assert r2["body"]["stack"] == 3000
     assert _notices(room2) == [
         "table %d: no stack came with %s leaving seat %d; they sit down at table 1 seat %d "
@@ -307,7 +307,7 @@ def test_the_td_confirms_a_move_out_with_the_chips_the_player_left_with(tmp_path
         "chips." % (out["player"], out["table"], out["seat"], out["to_table"], out["to_seat"])
     room.run(1000)
     rcv = _receive(room, out)
-    assert rcv["state"] == "sent" and live.t.instrs[rcv["id"]]["body"]["stack"] == 2950
+    assert rcv["state"] == "sent" and live.tournament.instrs[rcv["id"]]["body"]["stack"] == 2950
     assert [i["stack"] for i in b1.got if i["id"] == rcv["id"]] == [2950]
     try:
         live.act("confirm", {"id": rcv["id"], "stack": 2950})
@@ -332,7 +332,7 @@ def test_a_refused_receive_sends_the_player_back_to_their_seat(tmp_path):
     assert got_in["stack"] == chips
     b1.done(got_in["id"], "refused", "Seat %d is taken" % got_in["seat"])
     room.run(2000)
-    t = room.live.t
+    t = room.live.tournament
     assert _ins.state(t.instrs[out["id"]]) == "cancelled"
     assert _ins.state(t.instrs[rcv["id"]]) == "cancelled"
     back = [i for i in src.got if i["action"] == "receive"]
@@ -360,7 +360,7 @@ def test_a_mover_who_busts_before_leaving_never_reaches_the_new_table(tmp_path):
     winner = max((s for s in stacks if s != seat), key=lambda s: (stacks[s], s))
     allin(src, [seat], winner)
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     assert t.get(player).state == "out"
     assert _ins.state(t.instrs[out["id"]]) == "cancelled"
     assert not [r for r in t.instrs.values() if r["action"] == "receive"]
@@ -376,12 +376,12 @@ def test_a_mover_who_busts_before_leaving_never_reaches_the_new_table(tmp_path):
     withdraw_all(room)
     room.run(2000)
     assert not [p for p in room.pending() if p["action"] == "withdraw"]
-    assert _ins.state(room.live.t.instrs[withdraws[0]["id"]]) == "done"
+    assert _ins.state(room.live.tournament.instrs[withdraws[0]["id"]]) == "done"
     # written once: more polls, the recovery of a restart, and a restart write no other
     _moves.recover(room.live)
     room.restart()
     room.run(3000)
-    assert len([r for r in room.live.t.instrs.values() if r["action"] == "withdraw"]) == 1
+    assert len([r for r in room.live.tournament.instrs.values() if r["action"] == "withdraw"]) == 1
 
 
 def test_withdraws_only_what_a_box_may_still_show(tmp_path):
@@ -396,7 +396,7 @@ def test_withdraws_only_what_a_box_may_still_show(tmp_path):
     rcv = _receive(room, out)
     room.live.act("bust", {"names": [out["player"]]})
     room.run(1000)
-    t = room.live.t
+    t = room.live.tournament
     assert {_ins.state(t.instrs[i]) for i in (out["id"], rcv["id"])} == {"cancelled"}
     assert [(r["table"], r["body"]["instr"]) for r in t.instrs.values()
             if r["action"] == "withdraw"] == [(1, rcv["id"])]
@@ -404,14 +404,15 @@ def test_withdraws_only_what_a_box_may_still_show(tmp_path):
     assert src.instructions("withdraw") == []
 
     bare = Room(tmp_path / "bare", boxes=False)
-    bare.live.act("bust", {"names": [bare.live.t.seating()[1][min(bare.live.t.seating()[1])]]})
+    first = bare.live.tournament.seating()[1]
+    bare.live.act("bust", {"names": [first[min(first)]]})
     bare.run(1000)
     move = [p for p in bare.pending() if p["action"] == "move_out"]
     assert len(move) == 1 and move[0]["state"] == "queued"
     bare.live.act("bust", {"names": [move[0]["player"]]})
     bare.run(1000)
-    instrs = bare.live.t.instrs.values()
-    assert _ins.state(bare.live.t.instrs[move[0]["id"]]) == "cancelled"
+    instrs = bare.live.tournament.instrs.values()
+    assert _ins.state(bare.live.tournament.instrs[move[0]["id"]]) == "cancelled"
     assert not [r for r in instrs if r["action"] == "withdraw"]
 
 
@@ -419,7 +420,7 @@ def test_a_new_plan_counts_pending_moves_as_made_and_never_moves_their_players(t
     room, b1, loser = _single_bust_room(tmp_path)
     out, got_out, src = _move_out(room)
     # the plan's rule on its own: a move of a player whose move is pending is dropped
-    t, lg = room.live.t, room.live.lg
+    t, lg = room.live.tournament, room.live.lg
     moving = _ins.moving_players(t)
     assert list(moving) == [out["player"]] and len(moving[out["player"]]) == 1
     plan = {"broken": [], "final_table": False, "moves": [
@@ -504,7 +505,7 @@ def test_a_player_the_td_busts_while_walking_but_already_seated_is_taken_out(tmp
     b1.done(got_in["id"])
     room.live.act("bust", {"names": [player]})
     room.run(2000)
-    t = room.live.t
+    t = room.live.tournament
     assert _ins.state(t.instrs[rcv["id"]]) == "cancelled"
     assert [r for r in t.instrs.values() if r["action"] == "take_out"] == []  # walking
     room.boxes[1] = b1
@@ -516,7 +517,7 @@ def test_a_player_the_td_busts_while_walking_but_already_seated_is_taken_out(tmp
     carry_out(room, ("take_out",))
     room.run(3000)
     assert got_in["seat"] not in b1.table.stacks
-    assert sorted(b1.table.stacks) == sorted(room.live.t.seating()[1])
+    assert sorted(b1.table.stacks) == sorted(room.live.tournament.seating()[1])
     assert _notices(room) == []  # the take-out's report is expected
     assert [p for p in room.pending() if p["action"] == "take_out"] == []
 
@@ -526,13 +527,14 @@ def test_the_plan_input_names_the_players_who_have_moved_tonight(tmp_path):
     moved tables tonight; the live host tells it who has (every move_out not cancelled)."""
     room, b1, loser = _single_bust_room(tmp_path)
     out, got_out, src = _move_out(room)
-    name = room.live.t.instrs[out["id"]]["player"]
-    t = room.live.t
+    name = room.live.tournament.instrs[out["id"]]["player"]
+    t = room.live.tournament
     assert _plan.moved_tonight(t) == [name]
     assert _plan.room(t, room.live.statuses(), 1)["moved"] == [name]
     # ... and still once the move is made
     for _ in range(2):
         carry_out(room)
         room.run(2000)
-    assert room.pending() == [] and list(room.live.t.get(name).seat) == t.instrs[out["id"]]["to"]
-    assert _plan.moved_tonight(room.live.t) == [name]
+    assert room.pending() == [] \
+        and list(room.live.tournament.get(name).seat) == t.instrs[out["id"]]["to"]
+    assert _plan.moved_tonight(room.live.tournament) == [name]

@@ -71,7 +71,7 @@ def test_a_wph_player_joining_is_dealt_in_at_once(tmp_path):
     so the next hand's button is seat 1 and its SB seat 3: seat 2 lies between them.  Every
     draw gives seat 5."""
     room = Room(tmp_path, example="wph", n=25, seed=7, boxes=False)
-    t = room.live.t
+    t = room.live.tournament
     assert sorted(t.seating()[1]) == [1, 3, 4, 6, 7, 8, 9, 10]
     live = _Live({1: {"button": 10, "sb_seat": 1, "bb_seat": 3}})
     seats = {liveplan.joining_seat(live, t, 1, [], salt) for salt in range(30)}

@@ -72,8 +72,8 @@ def test_the_snapshot_through_a_night_without_boxes(tmp_path):
     pend = _check(live.snapshot())["pending"]
     assert [(p["action"], p["state"], p["player"]) for p in pend] == [
         ("deduct", "queued", "Ann")]  # protocol 1.2: the box takes the chips itself
-    seat = live.t.get("Ann").seat
-    assert live.t.instrs[pend[0]["id"]]["body"] == {
+    seat = live.tournament.get("Ann").seat
+    assert live.tournament.instrs[pend[0]["id"]]["body"] == {
         "id": pend[0]["id"], "action": "deduct", "seat": seat[1], "chips": 500}
     assert pend[0]["seat"] == seat[1] and pend[0]["table"] == seat[0]
     live.act("confirm", {"id": pend[0]["id"]})
@@ -91,7 +91,7 @@ def test_the_snapshot_through_a_night_without_boxes(tmp_path):
     assert acts == ["break_table", "redraw", "redraw", "take_out", "take_out"]
     outs = {p["player"]: (p["table"], p["seat"]) for p in snap["pending"]
             if p["action"] == "take_out"}
-    assert outs == {n: tuple(live.t.get(n).seat) for n in ("Bob", "Cat")}
+    assert outs == {n: tuple(live.tournament.get(n).seat) for n in ("Bob", "Cat")}
     assert {p["state"] for p in snap["pending"]} == {"queued"}
     assert [r["place"] for r in snap["results"]][-2:] == [8, 9]
     assert snap["log"][-1]["action"] == "instr" and all(

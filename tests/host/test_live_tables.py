@@ -101,9 +101,9 @@ def test_a_table_breaks_when_the_players_fit_one_table_fewer(tmp_path):
     allin(b3, [seats[0]], seats[-1])
     room.run(3000)
     assert [i["action"] for i in b3.got][:1] == ["break_table"]
-    players3 = sorted(room.live.t.seating()[3].values())
+    players3 = sorted(room.live.tournament.seating()[3].values())
     outs = b3.instructions("move_out")
-    assert sorted(room.live.t.seating()[3][i["seat"]] for i in outs) == players3
+    assert sorted(room.live.tournament.seating()[3][i["seat"]] for i in outs) == players3
     assert {i["to_table"] for i in outs} <= {1, 2}
     snap = room.live.snapshot()
     assert snap["broken"] == [3] and [t["broken"] for t in snap["tables"]] == [False, False, True]
@@ -129,7 +129,7 @@ def test_the_final_table_is_redrawn_when_everyone_fits_one_table(tmp_path):
     names = dict(box.link.names)
     allin(box, [seats[0]], seats[-1])
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     assert t.final is not None
     keep = t.final["table"]
     other = ({1, 2} - {keep}).pop()
@@ -141,7 +141,7 @@ def test_the_final_table_is_redrawn_when_everyone_fits_one_table(tmp_path):
     assert not t.final.get("seated")  # until both dealers confirmed the redraw
     confirm_final(room)
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     assert t.final.get("seated")
     final_names = {str(s): n for s, n in t.seating()[keep].items()}
     assert room.boxes[keep].link.names == final_names
@@ -198,13 +198,13 @@ def test_the_final_tables_box_plays_on_the_leagues_final_seating(tmp_path):
     seats = sorted(box.table.stacks)
     allin(box, [seats[0]], max(seats, key=lambda s: box.table.stacks[s]))
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     keep = t.final["table"]
     kept = room.boxes[keep].table
     room.wait(4 * 60000)  # the clock moves on before the dealers confirm
     confirm_final(room)
     room.run(2000)
-    final = {s: n for s, n in room.live.t.seating()[keep].items()}
+    final = {s: n for s, n in room.live.tournament.seating()[keep].items()}
     new = room.boxes[keep].table
     assert new is not kept and new.hands == 0 and new.hold is None
     assert {s: room.boxes[keep].link.names[str(s)] for s in new.stacks} == final
@@ -287,7 +287,7 @@ def _move_to_the_short_table(room):
 def _bust_down_to_the_final(room, dst, keep):
     """Players at table 1 (*dst*) go out, one a hand, until the final table is drawn;
     *keep*: a seat that stays."""
-    while room.live.t.final is None:
+    while room.live.tournament.final is None:
         seats = sorted(s for s in dst.table.stacks if s != keep)
         allin(dst, [seats[0]], keep)
         room.run(3000)
@@ -306,14 +306,14 @@ def test_a_player_walking_between_tables_takes_their_chips_to_the_final_table(tm
     assert [i["stack"] for i in dst.instructions("receive")] == [4250]
     keep = max(dst.table.stacks, key=lambda s: (dst.table.stacks[s], s))
     _bust_down_to_the_final(room, dst, keep)
-    t = room.live.t
+    t = room.live.tournament
     assert t.final["stacks"][name] == 4250
     assert sum(t.final["stacks"].values()) == 11 * 3000
     final_seat = t.final["seats"][name][1]
     assert "stacks" not in room.live.seating_msg(t.final["table"])  # not before it sits down
     confirm_final(room)
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     assert t.final["seated"] and t.final["stacks"][name] == 4250
     assert room.live.seating_msg(t.final["table"])["stacks"][str(final_seat)] == 4250
     # the receive at table 1 is called off (withdrawn); the move_out done is not
@@ -334,12 +334,12 @@ def test_a_move_out_done_after_the_final_draw_brings_its_chips_to_the_final_tabl
     assert src.leave(out) == 4250
     keep = max(dst.table.stacks, key=lambda s: (dst.table.stacks[s], s))
     _bust_down_to_the_final(room, dst, keep)
-    t = room.live.t
+    t = room.live.tournament
     assert t.final["stacks"][name] == 3000  # what table 2's box last said
     assert _ins.state(t.instrs[out["id"]]) == "cancelled"
     _thaw(room, src)
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     assert t.final["stacks"][name] == 4250
     assert [p for p in room.live.lg.events if p.action == "draw" and p.payload.get("final")
             ][0].payload["stacks"][name] == 3000  # the draw as logged is unchanged
@@ -352,7 +352,7 @@ def test_a_move_out_done_after_the_final_draw_brings_its_chips_to_the_final_tabl
     assert not [r for r in t.instrs.values() if r["action"] == "receive"]
     confirm_final(room)
     room.run(2000)
-    assert room.live.t.final["seated"]
+    assert room.live.tournament.final["seated"]
     assert room.live.seating_msg(keep_t)["stacks"][str(final_seat)] == 4250
     box = room.boxes[keep_t]
     assert box.table.stacks[final_seat] == 4250 and box.link.names[str(final_seat)] == name
@@ -378,14 +378,14 @@ def test_a_move_called_off_after_the_player_left_sends_them_back_to_their_seat(t
         allin(b3, [seats[0]], seats[-1])
         room.run(3000)
         left -= 1
-    t = room.live.t
+    t = room.live.tournament
     assert 3 in room.live.snapshot()["broken"]
     assert _ins.state(t.instrs[first["id"]]) == "cancelled"
     assert [r["body"]["instr"] for r in t.instrs.values() if r["action"] == "withdraw"
             and r["table"] == src.number] == [first["id"]]
     _thaw(room, src)
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     assert [r for r in src.link.instrs if r[0] == first["id"]][0][1] == "done"
     back = [r for r in t.instrs.values() if r["action"] == "receive" and r["player"] == mover]
     assert len(back) == 1 and back[0]["move"] is None
@@ -422,7 +422,7 @@ def test_a_hand_running_through_the_final_draw_busts_the_player_at_its_old_seat(
     seats = sorted(box.table.stacks)
     allin(box, [seats[0], seats[1]], seats[-1])  # 10 - 2 = 8: one table
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     assert t.final is not None and not t.final.get("seated")
     assert "stacks" not in room.live.seating_msg(t.final["table"])
     st = sb.table.state()
@@ -435,7 +435,7 @@ def test_a_hand_running_through_the_final_draw_busts_the_player_at_its_old_seat(
         sb.do("showdown", ranking=[[winner], [loser]])
     confirm_final(room)
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     out = old_names[str(loser)]
     assert t.get(out).state == "out" and t.place_of(out) == "8th"
     assert len(t.remaining()) == 7
@@ -469,7 +469,7 @@ def test_a_player_refused_after_leaving_a_broken_table_gets_another_seat(tmp_pat
     assert chips == left_with[name]  # what they had at table 3
     dst.done(refused["id"], "refused", "Seat %d is taken" % refused["seat"])
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     moves = [ev.payload for ev in room.live.lg.events if ev.action == "move"
              and ev.payload["name"] == name]
     assert len(moves) == 1 and moves[0]["by"] == "host" and moves[0]["from"][0] == 3
@@ -492,7 +492,7 @@ def test_a_player_refused_after_leaving_a_broken_table_gets_another_seat(tmp_pat
     assert room.pending() == []
     assert sorted(room.sizes().values()) == [7, 8]
     for tb in (1, 2):  # every box has a player in each seat the league fills, and no other
-        assert sorted(room.boxes[tb].table.stacks) == sorted(room.live.t.seating()[tb])
+        assert sorted(room.boxes[tb].table.stacks) == sorted(room.live.tournament.seating()[tb])
     assert room.boxes[new[0]].table.stacks[new[1]] == chips
 
 
@@ -505,13 +505,13 @@ def test_the_tds_bust_takes_the_seat_out_at_the_box_and_its_report_is_no_news(tm
     room = Room(tmp_path)
     b1 = room.boxes[1]
     seat = sorted(b1.table.stacks)[0]
-    name = room.live.t.seating()[1][seat]
+    name = room.live.tournament.seating()[1][seat]
     res = room.live.act("bust", {"names": [name]})
     assert res["text"].startswith("%s is out: 20th of 20" % name)
     room.run(2000)
     assert [(i["seat"], i.get("name")) for i in b1.instructions("take_out")] == [(seat, name)]
     assert b1.instructions("message") == []
-    r = [r for r in room.live.t.instrs.values() if r["action"] == "take_out"][0]
+    r = [r for r in room.live.tournament.instrs.values() if r["action"] == "take_out"][0]
     assert r["text"] == "table 1: take seat %d out (%s is out, entered by the TD)" % (
         seat, name)
     carry_out(room, ("take_out",))
@@ -532,15 +532,15 @@ def test_an_undone_td_bust_calls_its_take_out_off(tmp_path):
     room = Room(tmp_path)
     b1 = room.boxes[1]
     seat = sorted(b1.table.stacks)[0]
-    name = room.live.t.seating()[1][seat]
+    name = room.live.tournament.seating()[1][seat]
     room.live.act("bust", {"names": [name]})
     room.run(2000)
     room.live.act("undo", {})
     room.run(2000)
-    r = [r for r in room.live.t.instrs.values() if r["action"] == "take_out"][0]
+    r = [r for r in room.live.tournament.instrs.values() if r["action"] == "take_out"][0]
     assert _ins.state(r) == "cancelled"
     assert [i["instr"] for i in b1.instructions("withdraw")] == [r["id"]]
-    assert room.live.t.get(name).state == "in" and seat in b1.table.stacks
+    assert room.live.tournament.get(name).state == "in" and seat in b1.table.stacks
 
 
 def _td_bust_in_the_hand(tmp_path):
@@ -553,7 +553,7 @@ def _td_bust_in_the_hand(tmp_path):
     b1.do("hand")
     st = b1.table.state()
     seat = [s for s in st["in_hand"] if s != st["action"]][0]
-    name = room.live.t.seating()[1][seat]
+    name = room.live.tournament.seating()[1][seat]
     room.live.act("bust", {"names": [name]})
     room.run(2000)
     take = b1.instructions("take_out")[0]
@@ -582,7 +582,7 @@ def test_a_seat_whose_take_out_waits_for_the_hand_is_nobody_elses_until_it_is_do
     b1.link.observe(b1.table.state())  # ... then the box's report of the seat out
     room.run(3000)
     assert seat not in b1.table.stacks and b1.table.busted[-1:] == [seat]
-    t = room.live.t
+    t = room.live.tournament
     assert t.get("Vic").state == "in" and t.get(name).state == "out"
     assert [p["tiers"] for p in _busts(room.live)] == [[[name]]]  # the TD's only
     assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
@@ -635,7 +635,7 @@ def test_a_player_the_td_entered_out_who_then_busts_in_the_hand_is_out_once(tmp_
     room.run(3000)
     assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
     assert [p["tiers"] for p in _busts(room.live)] == [[[name]]]
-    assert "reported" in [x["result"] for x in room.live.t.instrs[take["id"]]["results"]]
+    assert "reported" in [x["result"] for x in room.live.tournament.instrs[take["id"]]["results"]]
 
 
 def test_a_take_out_whose_seat_is_filled_in_the_same_breath_never_swallows_a_later_bust(
@@ -662,7 +662,7 @@ def test_a_take_out_whose_seat_is_filled_in_the_same_breath_never_swallows_a_lat
     others = sorted(s for s in b1.table.stacks if s != seat)
     allin(b1, [seat], others[-1])  # Vic busts
     room.run(3000)
-    t = room.live.t
+    t = room.live.tournament
     assert t.get("Vic").state == "out"
     assert [p["tiers"] for p in _busts(room.live)] == [[[name]], [["Vic"]]]
     assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
@@ -688,7 +688,7 @@ def test_us_free_two_players_joining_a_table_redraw_for_the_deal(tmp_path):
         carry_out(room, ("break_table", "move_out", "receive"))
         room.run(3000)
     assert room.sizes() == {1: 10, 2: 10}
-    t = room.live.t
+    t = room.live.tournament
     redraws = [r for r in t.instrs.values() if r["action"] == "redraw"]
     assert sorted(r["table"] for r in redraws) == [1, 2]
     assert all("everyone re-draws for the deal (US 2)" in r["text"] for r in redraws)

@@ -38,7 +38,7 @@ def console(browser, tmp_path, width=1366, height=768, touch=False, start=True):
                 live.act("draw", {"seed": 7})
                 if start:
                     live.act("start", {})
-                live.td_done[:] = []  # the night begins here for the tests' undo
+                live.journal.done[:] = []  # the night begins here for the tests' undo
             night.advance(1500)  # the boxes take the seating and send their statuses
             ctx = browser.new_context(viewport={"width": width, "height": height},
                                       has_touch=touch, is_mobile=touch)
@@ -89,7 +89,7 @@ def shows_undo(night, page, what):
     """The Undo button shows the host's current undo (its number: not a snapshot behind)
     and says *what*."""
     with night.lock:
-        n = night.live.td_done[-1]["n"]
+        n = night.live.journal.done[-1]["n"]
     page.wait_for_function("(n) => document.getElementById('undo').dataset.n === String(n)",
                            arg=n, timeout=5000)
     assert text(page, "#undo").startswith(what), text(page, "#undo")
@@ -197,7 +197,7 @@ def test_room_wide_and_destructive_actions_ask_first(browser, tmp_path):
         assert "Table %d is playing a hand" % tb in text(page, "#ask-note")
         answer(page, False)
         with night.lock:
-            assert live.t.get(name).state == "in"
+            assert live.tournament.get(name).state == "in"
         page.press("#bust-names", "Enter")
         answer(page, True)
         wait_text(page, "#msg", "%s is out: 20th of 20" % name)
@@ -222,7 +222,7 @@ def test_room_wide_and_destructive_actions_ask_first(browser, tmp_path):
                    "(tables 1, 2, 3).")
         answer(page, False)
         with night.lock:
-            assert live.t.final is None
+            assert live.tournament.final is None
 
         # nothing on the page in the host's internal words
         assert not INTERNAL.search(text(page, "body")), INTERNAL.search(text(page, "body"))
@@ -242,7 +242,7 @@ def test_setup_controls_leave_once_play_starts(browser, tmp_path):
         asks(page, "Start the tournament: the clock starts level 1 (25 / 50, 20:00) on every "
                    "box and the big screen for 20 players.")
         answer(page, False)
-        assert night.live.t.started is None
+        assert night.live.tournament.started is None
         page.click("#draw-form button")  # drawn already: it asks before drawing again
         asks(page, "The seats are drawn already. Draw again: every player gets a new seat")
         answer(page, False)
@@ -296,7 +296,7 @@ def test_undo_is_the_tds_own_last_action_previewed_and_redoable(browser, tmp_pat
         wait_text(page, "#msg", "Undone: 1 min added to level 1")
         assert 58000 <= was - left() <= 62000
         with night.lock:
-            assert live.t.get(name).state == "out"  # the bust stays
+            assert live.tournament.get(name).state == "out"  # the bust stays
 
         # redo: the minute goes back on
         wait_visible(page, "#redo")
@@ -324,7 +324,8 @@ def test_undo_is_the_tds_own_last_action_previewed_and_redoable(browser, tmp_pat
         answer(page, True)
         wait_text(page, "#msg", "Undone: %s's bust" % name)
         with night.lock:
-            assert live.t.get(name).state == "in" and live.t.get(name).seat == [tb, seat]
+            entry = live.tournament.get(name)
+            assert entry.state == "in" and entry.seat == [tb, seat]
         assert page.locator("#log li.undone").count() >= 6
         assert page.locator("#log li .who").first.inner_text() in ("TD", "host")
         assert js_errors(page) == []
@@ -339,11 +340,12 @@ def test_a_box_bust_is_not_the_tds_to_undo(browser, tmp_path):
         page.click("#pause")
         wait_text(page, "#undo", "Undo: clock resumed")
         with night.lock:
-            seating = {tb: dict(s) for tb, s in live.t.seating().items()}
+            seating = {tb: dict(s) for tb, s in live.tournament.seating().items()}
         short = min(seating, key=lambda tb: len(seating[tb]))
         seats = sorted(seating[short])
         night.job(short, allin_hand(seats[3], seats[4]))
-        night.until("the box's bust", lambda: live.t.get(seating[short][seats[3]]).state == "out")
+        night.until("the box's bust",
+                    lambda: live.tournament.get(seating[short][seats[3]]).state == "out")
         night.advance(500)
         wait_text(page, "#log", "table %d's box %s (20th) out" % (short, seating[short][seats[3]]))
         assert text(page, "#undo").startswith("Undo: clock resumed")
@@ -433,21 +435,21 @@ def test_the_final_table_shows_every_finalists_stack(browser, tmp_path):
     with console(browser, tmp_path) as (night, web, page):
         live = night.live
         with night.lock:
-            order = [name for tb, s in sorted(live.t.seating().items())
+            order = [name for tb, s in sorted(live.tournament.seating().items())
                      for _, name in sorted(s.items())]
         for name in order[:12]:
             with night.lock:
                 live.act("bust", {"names": [name]})
             night.advance(300)
-        night.until("the final draw", lambda: live.t.final is not None, 5000)
-        final = live.t.final["table"]
+        night.until("the final draw", lambda: live.tournament.final is not None, 5000)
+        final = live.tournament.final["table"]
         card = '.tcard[data-table="%d"]' % final
         wait_text(page, "#final", "Final table")
         wait_text(page, card, "8 players")
         stacks = page.locator(card + " .seat .stack").all_inner_texts()
         assert len(stacks) == 8 and all(re.fullmatch(r"[\d,]+", x) for x in stacks), stacks
         with night.lock:
-            want = sum(live.t.get(n).stack for n in order[12:])  # nobody has lost a chip
+            want = sum(live.tournament.get(n).stack for n in order[12:])  # nobody has lost a chip
         assert sum(int(x.replace(",", "")) for x in stacks) == want
         wait_text(page, "#pending", re.compile("players go to their final-table seats|breaks"))
         assert not INTERNAL.search(text(page, "#pending"))
@@ -455,14 +457,14 @@ def test_the_final_table_shows_every_finalists_stack(browser, tmp_path):
         # the dealers carry out what their boxes show, until the final table sits down
         for _ in range(40):
             with night.lock:
-                if live.t.final.get("seated"):
+                if live.tournament.final.get("seated"):
                     break
                 waiting = [tb for tb, b in night.boxes.items() if b.box.awaiting()]
             for tb in waiting:
                 night.job(tb, lambda h: h.confirm())
             night.advance(1000)
         with night.lock:
-            assert live.t.final.get("seated"), live.snapshot()["pending"]
+            assert live.tournament.final.get("seated"), live.snapshot()["pending"]
         night.advance(500)
         page.wait_for_timeout(500)
         shown = text(page, "#pending") if page.is_visible("#pending") else ""

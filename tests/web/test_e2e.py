@@ -109,7 +109,7 @@ def test_the_night_end_to_end(browser, tmp_path):
             page.click("#draw-form button:has-text('Draw seats')")
             wait_text(page, "#msg", "Random draw, seed %d: 20 players at 3 tables." % SEED)
             with night.lock:
-                seating = {tb: dict(s) for tb, s in live.t.seating().items()}
+                seating = {tb: dict(s) for tb, s in live.tournament.seating().items()}
             assert sorted(len(s) for s in seating.values()) == [6, 7, 7]
             night.until("the boxes seated as drawn", lambda: all(
                 sorted(b.table.stacks) == sorted(seating[tb]) for tb, b in
@@ -137,7 +137,7 @@ def test_the_night_end_to_end(browser, tmp_path):
             night.until("the host's balancing move", lambda: len(
                 [p for p in live.snapshot()["pending"] if p["action"] == "move_out"]) == 1)
             with night.lock:
-                assert live.t.get(name).state == "out"
+                assert live.tournament.get(name).state == "out"
                 busts = [ev.payload for ev in live.lg.events if ev.action == "bust"]
             assert len(busts) == 1 and busts[0]["by"] == "box"  # the box's event, once
             assert busts[0]["tiers"] == [[name]] and busts[0]["table"] == short
@@ -171,7 +171,7 @@ def test_the_night_end_to_end(browser, tmp_path):
             night.until("move_out done", lambda: [p["state"] for p in live.snapshot()[
                 "pending"] if p["id"] == out["id"]] == ["done"])
             with night.lock:
-                answers = live.t.instrs[out["id"]]["results"]
+                answers = live.tournament.instrs[out["id"]]["results"]
                 rcv = [p for p in live.snapshot()["pending"] if p["action"] == "receive"]
             assert [(x["by"], x["result"], x.get("stack")) for x in answers
                     if x["result"] == "done"] == [("box", "done", 3000)]
@@ -199,7 +199,7 @@ def test_the_night_end_to_end(browser, tmp_path):
             wait_text(big, "#news", "%s %s → %s" % (mover, old, new))
             assert night.boxes[dst].table.stacks[out["to_seat"]] == 3000
             with night.lock:
-                assert sorted(len(s) for s in live.t.seating().values()) == [6, 6, 7]
+                assert sorted(len(s) for s in live.tournament.seating().values()) == [6, 6, 7]
                 moves = [ev.payload for ev in live.lg.events if ev.action == "move"]
             assert len(moves) == 1 and moves[0]["by"] == "boxes"
 

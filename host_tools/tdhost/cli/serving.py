@@ -308,7 +308,7 @@ class Serving:
                             "league file is removed when serve stops." % (
                                 ", on Wi-Fi" if opts.wifi else "", opts.demo_speed))
             lines[1:1] = self.demo_run.lines
-        tournament = self.live.t
+        tournament = self.live.tournament
         click.echo("Serving tournament %d, %s (%s), from %s; draws without a seed use "
                    "seed %d." % (tournament.number, tournament.setup["name"],
                                  tournament.setup["profile"], opts.db, self.seed))

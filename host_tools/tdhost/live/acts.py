@@ -1,14 +1,9 @@
-"""The TD's actions on the live night: ``Live.act(action, args)`` (docs/host.md, "The live
-night", "act()").
+"""The TD's actions on the live night: ``Live.act(action, args)`` (docs/host.md §10.2,
+"act()").  Each is the CLI command of the same name through the same ``decide_*`` methods,
+written with ``Live.write``; it returns (one sentence for the TD, what Live does next) and
+raises ``ActionRefused`` with one sentence when refused (nothing written then)."""
 
-Each action is the CLI command of the same name (tdhost.cli) through the same
-``decide_*`` methods, written with ``Live.write`` (one transaction; a refusal writes
-nothing), then what the boxes must hear: a new seating before the first hand, a
-``receive`` for a player who joins a table in play, a ``deduct`` for an arrival's chips,
-the clock, a new plan.  Every handler returns one sentence for the TD and raises
-``ActionRefused`` (tdhost.league.refusal) with one sentence when the action is refused;
-nothing changes then (bad arguments are checked before anything is written).
-"""
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from tdhost.league import reducers as _reducers
 from tdhost.league.busts import decide_bust
@@ -25,7 +20,9 @@ from tdhost.league.refusal import ActionRefused
 from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
 from tdhost.live import (
+    busts as _busts,
     clock as _clock,
+    final as _final,
     instructions as _ins,
     money as _livemoney,
     moves as _moves,
@@ -33,12 +30,21 @@ from tdhost.live import (
     undo as _undo,
     wording as _words,
 )
+from tdhost.live.effects import Effects
+from tdhost.live.records import Batch, Instr, League, Seat, Tournament
+from tdhost.live.tables import name_at
 from tdhost.rules import handforhand as _hfh
+
+if TYPE_CHECKING:
+    from tdhost.live.night import Live
+
+Args = Dict[str, Any]
+Reply = Tuple[str, Effects]  # (the sentence for the TD, what Live does next)
 
 
 # ------------------------------------------------------------------ arguments
-def _str(a, key, required=True):
-    v = a.get(key)
+def _str(args: Args, key: str, required: bool = True) -> Any:
+    v = args.get(key)
     if v is None and not required:
         return None
     if not isinstance(v, str) or not v.strip():
@@ -46,8 +52,8 @@ def _str(a, key, required=True):
     return v
 
 
-def _names(a, key="names", required=True):
-    v = a.get(key)
+def _names(args: Args, key: str = "names", required: bool = True) -> List[str]:
+    v = args.get(key)
     if v is None and not required:
         return []
     if not isinstance(v, list) or (required and not v) or not all(
@@ -56,15 +62,16 @@ def _names(a, key="names", required=True):
     return v
 
 
-def _bool(a, key, default=False):
-    v = a.get(key, default)
+def _bool(args: Args, key: str, default: bool = False) -> bool:
+    v = args.get(key, default)
     if not isinstance(v, bool):
         raise ActionRefused("%s must be true or false" % key)
     return v
 
 
-def _int(a, key, default=None, low=None):
-    v = a.get(key, default)
+def _int(args: Args, key: str, default: Optional[int] = None,
+         low: Optional[int] = None) -> Optional[int]:
+    v = args.get(key, default)
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low):
@@ -73,301 +80,326 @@ def _int(a, key, default=None, low=None):
     return v
 
 
-def _seat(a, key="seat"):
-    v = a.get(key)
+def _seat(args: Args, key: str = "seat") -> Optional[Seat]:
+    v = args.get(key)
     if v is None:
         return None
     parts = str(v).replace(":", ".").replace("/", ".").split(".")
-    if not isinstance(v, str) or len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if not isinstance(v, str) or len(parts) != 2 or not all(payload.isdigit() for payload in parts):
         raise ActionRefused("%r is not a seat: give \"TABLE.SEAT\", e.g. \"2.5\"" % (v,))
     return [int(parts[0]), int(parts[1])]
 
 
 # ------------------------------------------------------------------ helpers
-def _joins(live, name):
+def _joins(live: "Live", name: str) -> Effects:
     """*name* joined a table in play: the box there seats them (``receive``; before its
     first hand, and without a dead big blind to post, the box builds its table from the new
     seating instead), then a plan."""
-    e = live.t.get(name)
-    if e is None or not e.seat:
-        return
-    table, seat = e.seat
-    live.plan_due = True
-    lk = live.link_for(table)
-    if lk is not None and lk.state == "live" and live.view(table).hand == 0 and not e.dead_bb:
-        live.send_seating([table])
-        return
-    stack = (e.stack or 0) - e.deducted
+    entry = live.tournament.get(name)
+    if entry is None or not entry.seat:
+        return Effects()
+    table, seat = entry.seat
+    link = live.link_for(table)
+    if link is not None and link.state == "live" and live.view(table).hand == 0 \
+            and not entry.dead_bb:
+        return Effects(plan=True, seating=[table])
+    stack = (entry.stack or 0) - entry.deducted
     text = "seat %s at table %d seat %d with %d chips%s" % (
-        e.name, table, seat, stack, " (a dead big blind to enter)" if e.dead_bb else "")
-    live.write(lambda t, lg, seq: ([("instr", _ins.seat_player(
-        lg, t, 0, e.name, e.seat, stack, text, e.dead_bb), None)], None))
+        entry.name, table, seat, stack, " (a dead big blind to enter)" if entry.dead_bb else "")
+    live.write(lambda tournament, lg, seq: ([("instr", _ins.seat_player(
+        lg, tournament, 0, entry.name, entry.seat, stack, text, entry.dead_bb), None)], None))
+    return Effects(plan=True)
 
 
-def _orphans(t):
+def _orphans(tournament: Tournament) -> List[Instr]:
     """Pending instructions an undo left without a reason: those of players no longer in
     the game, a chip deduction of a player whose arrival was undone, and the take_out of
     a player whose bust was undone."""
     out = []
-    for r in _ins.pending(t):
-        if not r.get("player") or r["action"] == "withdraw":
+    for record in _ins.pending(tournament):
+        if not record.get("player") or record["action"] == "withdraw":
             continue
-        e = t.get(r["player"])
-        if r["action"] == "take_out":  # the TD's bust undone: the player plays on
-            if e is None or e.state == "in":
-                out.append(r)
-        elif e is None or e.state != "in" or (r["action"] == "deduct" and e.absent):
-            out.append(r)
+        entry = tournament.get(record["player"])
+        if record["action"] == "take_out":  # the TD's bust undone: the player plays on
+            if entry is None or entry.state == "in":
+                out.append(record)
+        elif entry is None or entry.state != "in" \
+                or (record["action"] == "deduct" and entry.absent):
+            out.append(record)
     return out
 
 
-def _cancel_orphans(live):
+def cancel_orphans(live: "Live") -> None:
     """After an undo: the orphaned instructions (``_orphans``) are off, withdrawn from the
     boxes that may show them."""
-    if not _orphans(live.t):
+    if not _orphans(live.tournament):
         return
 
-    def why(r):
-        e = live.t.get(r["player"])
-        if e is not None and e.state == "in":
-            return "%s's arrival was undone" % r["player"]
-        return "%s is no longer in the game" % r["player"]
+    def why(record: Instr) -> str:
+        entry = live.tournament.get(record["player"])
+        if entry is not None and entry.state == "in":
+            return "%s's arrival was undone" % record["player"]
+        return "%s is no longer in the game" % record["player"]
 
-    live.write(lambda t, lg, seq: (_ins.cancel_all(lg, t, _orphans(t), why, live.boxed),
+    live.write(lambda tournament, lg, seq: (_ins.cancel_all(lg, tournament, _orphans(tournament),
+                                                            why, live.boxed),
                                    None))
 
 
 # ------------------------------------------------------------------ actions
-def register(live, a):
-    names = _names(a)
-    member = _bool(a, "member")
+def _sentence(act: Callable[["Live", Args], str]) -> Callable[["Live", Args], Reply]:
+    """An action that asks nothing more of Live than its sentence."""
+    def reply(live: "Live", args: Args) -> Reply:
+        return act(live, args), Effects()
+    reply.__name__ = reply.__qualname__ = act.__name__
+    reply.__doc__ = act.__doc__
+    return reply
+
+
+@_sentence
+def register(live: "Live", args: Args) -> str:
+    names = _names(args)
+    member = _bool(args, "member")
     when = live.when()
 
-    def build(t, lg, seq):
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         evs, out = [], []
         for i, name in enumerate(names):
-            p, msg = decide_register(t, name, member, when, lg, seq + i)
-            _reducers.apply(t, "register", p)  # the next name sees this one
-            lg.names.setdefault(player_key(p["name"]), p["name"])
-            if p["member"]:
-                lg.members.add(player_key(p["name"]))
-            evs.append(("register", p, None))
+            payload, msg = decide_register(tournament, name, member, when, lg, seq + i)
+            _reducers.apply(tournament, "register", payload)  # the next name sees this one
+            lg.names.setdefault(player_key(payload["name"]), payload["name"])
+            if payload["member"]:
+                lg.members.add(player_key(payload["name"]))
+            evs.append(("register", payload, None))
             out.append(msg)
         return evs, out
 
     out = live.write(build)
-    if live.t.draw:
+    if live.tournament.draw:
         live.send_seating()
     return " ".join(out)
 
 
-def standby_add(live, a):
-    name = _str(a, "name")
-    member = _bool(a, "member")
+@_sentence
+def standby_add(live: "Live", args: Args) -> str:
+    name = _str(args, "name")
+    member = _bool(args, "member")
 
-    def build(t, lg, seq):
-        p, msg = decide_standby_add(t, name, member, lg)
-        return [("register", p, None)], msg
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        payload, msg = decide_standby_add(tournament, name, member, lg)
+        return [("register", payload, None)], msg
     return live.write(build)
 
 
-def standby_take(live, a):
-    name = _str(a, "name")
-    seat = _seat(a)
+def standby_take(live: "Live", args: Args) -> Reply:
+    name = _str(args, "name")
+    seat = _seat(args)
     when = live.when()
 
-    def build(t, lg, seq):
-        p = decide_standby_take(t, name, when, seat)
-        return [("standby_take", p, None)], p
-    p = live.write(build)
-    _joins(live, p["name"])
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        payload = decide_standby_take(tournament, name, when, seat)
+        return [("standby_take", payload, None)], payload
+    payload = live.write(build)
     return "%s takes %s with %d chips%s." % (
-        p["name"], seat_text(p["seat"]), p["stack"],
-        " and posts a dead big blind to enter" if p["dead_bb"] else "")
+        payload["name"], seat_text(payload["seat"]), payload["stack"],
+        " and posts a dead big blind to enter" if payload["dead_bb"] else ""), \
+        _joins(live, payload["name"])
 
 
-def standby_pass(live, a):
-    name = _str(a, "name")
+@_sentence
+def standby_pass(live: "Live", args: Args) -> str:
+    name = _str(args, "name")
 
-    def build(t, lg, seq):
-        p = decide_standby_pass(t, name)
-        return [("standby_pass", p, None)], p
-    p = live.write(build)
-    return "%s is not available for %s." % (p["name"], seat_text(p["offer"]))
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        payload = decide_standby_pass(tournament, name)
+        return [("standby_pass", payload, None)], payload
+    payload = live.write(build)
+    return "%s is not available for %s." % (payload["name"], seat_text(payload["offer"]))
 
 
-def draw(live, a):
-    seed = _int(a, "seed", live.seed, 0)
-    ace8 = _bool(a, "ace8")
-    again = _bool(a, "again")
+@_sentence
+def draw(live: "Live", args: Args) -> str:
+    seed = _int(args, "seed", live.seed, 0)
+    ace8 = _bool(args, "ace8")
+    again = _bool(args, "again")
 
-    def build(t, lg, seq):
-        p = decide_draw(t, seed, ace8, again, False)
-        return [("draw", p, None)], p
-    p = live.write(build)
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        payload = decide_draw(tournament, seed, ace8, again, False)
+        return [("draw", payload, None)], payload
+    payload = live.write(build)
     live.send_seating()
-    tables = sorted({s[0] for s in p["seats"].values()})
-    return "%s draw, seed %s: %d players at %d tables." % (p["mode"].capitalize(), p["seed"],
-                                                          len(p["seats"]), len(tables))
+    tables = sorted({seat[0] for seat in payload["seats"].values()})
+    return "%s draw, seed %s: %d players at %d tables." % (payload["mode"].capitalize(),
+                                                           payload["seed"],
+                                                          len(payload["seats"]), len(tables))
 
 
-def start(live, a):
-    absent = _names(a, "absent", required=False)
-    away = _names(a, "away", required=False)
+@_sentence
+def start(live: "Live", args: Args) -> str:
+    absent = _names(args, "absent", required=False)
+    away = _names(args, "away", required=False)
     when = live.when()
     now = live.now
 
-    def build(t, lg, seq):
-        p, notes = decide_start(t, when, absent, away)
-        return [("start", p, None), ("clock", _clock.started(t, now, when), None)], (p, notes)
-    p, notes = live.write(build)
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        payload, notes = decide_start(tournament, when, absent, away)
+        return [("start", payload, None), ("clock", _clock.started(tournament, now, when),
+                                           None)], (payload, notes)
+    payload, notes = live.write(build)
     live.send_seating()
     live.send_clock()
     return " ".join(["Shuffle up and deal at %s: %d players in, %d started on time." % (
-        when.strftime("%H:%M:%S"), len(live.t.remaining()), p["started_on_time"])]
-        + [n + "." for n in notes])
+        when.strftime("%H:%M:%S"), len(live.tournament.remaining()), payload["started_on_time"])]
+        + [line + "." for line in notes])
 
 
-def late(live, a):
-    name = _str(a, "name")
-    member = _bool(a, "member")
-    seat = _seat(a)
+def late(live: "Live", args: Args) -> Reply:
+    name = _str(args, "name")
+    member = _bool(args, "member")
+    seat = _seat(args)
     when = live.when()
-    note = []  # what the TD must know about the seat (a new table without a box)
+    note: List[str] = []  # what the TD must know about the seat (a new table without a box)
 
-    def build(t, lg, seq):
-        where, spare, why = seat, _plan.spare_tables(live, t), None
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        where, spare, why = seat, _plan.spare_tables(live, tournament), None
         if where is None:
-            where, why = _plan.new_seat(live, t, name, seq, spare)
-        elif where[0] in _plan.broken_tables(t):
+            where, why = _plan.new_seat(live, tournament, name, seq, spare)
+        elif where[0] in _plan.broken_tables(tournament):
             raise ActionRefused("table %d is broken: it takes no players" % where[0])
-        p = decide_late(t, name, member, when, lg, seq, where, spare)
+        payload = decide_late(tournament, name, member, when, lg, seq, where, spare)
         note[:] = [why] if why else []
-        return [("late", p, None)], p
-    p = live.write(build)
-    _joins(live, p["name"])
+        return [("late", payload, None)], payload
+    payload = live.write(build)
+    effects = _joins(live, payload["name"])
     # the reasons say the chips and the dead big blind already (tdhost.league.entries.late_stack)
-    return "%s joins at %s — %s%s." % (p["name"], seat_text(p["seat"]), "; ".join(p["reasons"]),
-                                       "".join("; " + n for n in note))
+    return "%s joins at %s — %s%s." % (payload["name"], seat_text(payload["seat"]),
+                                       "; ".join(payload["reasons"]),
+                                       "".join("; " + line for line in note)), effects
 
 
-def arrive(live, a):
-    name = _str(a, "name")
+@_sentence
+def arrive(live: "Live", args: Args) -> str:
+    name = _str(args, "name")
     when = live.when()
 
-    def build(t, lg, seq):
-        p = decide_arrive(t, name, when)
-        return [("arrive", p, None)], p
-    p = live.write(build)
-    e = live.t.get(p["name"])
-    text = "%s takes %s: %s%s" % (p["name"], seat_text(e.seat), p["reason"],
-                                  "; remove %d chips" % p["deduction"] if p["deduction"] else "")
-    table, seat = e.seat
-    lk = live.link_for(table)
-    if not p["deduction"]:
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        payload = decide_arrive(tournament, name, when)
+        return [("arrive", payload, None)], payload
+    payload = live.write(build)
+    entry = live.tournament.get(payload["name"])
+    text = "%s takes %s: %s%s" % (payload["name"], seat_text(entry.seat), payload["reason"],
+                                  "; remove %d chips" % payload["deduction"]
+                                  if payload["deduction"] else "")
+    table, seat = entry.seat
+    link = live.link_for(table)
+    if not payload["deduction"]:
         live.message(table, text)
-    elif lk is not None and lk.state == "live" and live.view(table).hand == 0:
+    elif link is not None and link.state == "live" and live.view(table).hand == 0:
         live.send_seating([table])  # before its first hand the box takes the new seating
     else:  # LPPL ¶14 "will have the appropriate number of chips removed from their stack"
-        live.write(lambda t, lg, seq: ([("instr", _ins.instr(
-            _ins.new_id(lg, t), "deduct", table, "table %d seat %d: take %d chips from %s "
-            "(arrived late)" % (table, seat, p["deduction"], p["name"]), player=p["name"],
-            to=[table, seat], seat=seat, chips=p["deduction"]), None)], None))
+        live.write(lambda tournament, lg, seq: ([("instr", _ins.instr(
+            _ins.new_id(lg, tournament), "deduct", table, "table %d seat %d: take %d chips from %s "
+            "(arrived late)" % (table, seat, payload["deduction"], payload["name"]),
+            player=payload["name"],
+            to=[table, seat], seat=seat, chips=payload["deduction"]), None)], None))
     return text + "."
 
 
-def bust(live, a):
-    names = _names(a)
-    chips = a.get("chips")
+def bust(live: "Live", args: Args) -> Reply:
+    names = _names(args)
+    chips = args.get("chips")
     if chips is not None and (not isinstance(chips, list) or len(chips) != len(names) or not all(
-            isinstance(c, int) and not isinstance(c, bool) for c in chips)):
+            isinstance(count, int) and not isinstance(count, bool) for count in chips)):
         raise ActionRefused("give chips as a list of whole numbers, one per name, in the same "
                             "order")
     chip_map = dict(zip(names, chips)) if chips else {}
     when = live.when()
 
-    at = {}  # where a box seats them now (before the bust)
+    at: Dict[str, Optional[Seat]] = {}  # where a box seats them now (before the bust)
 
-    def build(t, lg, seq):
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         at.clear()
-        for n in names:
-            e = t.get(n)
-            if e is not None:
-                at[e.name] = _at_box(live, t, e.name)
-        p = decide_bust(t, list(names), chip_map, None, None, when, lg)
-        p["by"] = "td"
-        return [("bust", p, None)], p
-    p = live.write(build)
-    t = live.t
-    out = [n for tier in p["tiers"] for n in tier]
-    live.after_bust(out)
+        for name in names:
+            entry = tournament.get(name)
+            if entry is not None:
+                at[entry.name] = _at_box(tournament, entry.name)
+        payload = decide_bust(tournament, list(names), chip_map, None, None, when, lg)
+        payload["by"] = "td"
+        return [("bust", payload, None)], payload
+    payload = live.write(build)
+    tournament = live.tournament
+    out = [name for tier in payload["tiers"] for name in tier]
+    effects = _busts.after_bust(live, out)
     # each box that still seats them takes the seat out (protocol 1.3): a write of its own,
-    # so that an `undo` of the bust finds it pending and calls it off (_cancel_orphans)
-    seats = [(n, at[n]) for n in out if at.get(n) is not None]
-    if seats and not t.ended:
-        live.write(lambda t2, lg, seq: ([("instr", _ins.take_out(
-            lg, t2, k, n, s, "entered by the TD"), None) for k, (n, s) in enumerate(seats)],
-            None))
-    lines = ["%s is out: %s of %d" % (n, t.place_of(n), len(t.entrants()))
-             for n in reversed(out)] + p["reasons"]
-    if t.ended:
-        lines.append("%s wins" % t.ended["tiers"][0][0])
-    return ". ".join(lines) + "."
+    # so that an `undo` of the bust finds it pending and calls it off (cancel_orphans)
+    seats = [(name, at[name]) for name in out if at.get(name) is not None]
+    if seats and not tournament.ended:
+        live.write(lambda current, lg, seq: ([("instr", _ins.take_out(
+            lg, current, k, name, seat, "entered by the TD"), None)
+            for k, (name, seat) in enumerate(seats)], None))
+    lines = ["%s is out: %s of %d" % (name, tournament.place_of(name), len(tournament.entrants()))
+             for name in reversed(out)] + payload["reasons"]
+    if tournament.ended:
+        lines.append("%s wins" % tournament.ended["tiers"][0][0])
+    return ". ".join(lines) + ".", effects
 
 
-def _at_box(live, t, name):
+def _at_box(tournament: Tournament, name: str) -> Optional[Seat]:
     """[table, seat] where a box seats *name* now (tdhost.live ``name_at``: their league
     seat, or the destination of a move whose receive the box carried out), or None:
     walking between tables, or nowhere a box knows."""
-    e = t.get(name)
-    halves = _ins.moving_players(t).get(name)
-    for seat in ((e.seat if e is not None else None), halves and halves[0]["to"]):
-        if seat and live.name_at(t, seat[0], seat[1]) == name:
+    entry = tournament.get(name)
+    halves = _ins.moving_players(tournament).get(name)
+    for seat in ((entry.seat if entry is not None else None), halves and halves[0]["to"]):
+        if seat and name_at(tournament, seat[0], seat[1]) == name:
             return list(seat)
     return None
 
 
-def _clock_act(op, key=None):
-    def act(live, a):
+def _clock_act(op: str, key: Optional[str] = None) -> Callable[["Live", Args], Reply]:
+    @_sentence
+    def act(live: "Live", args: Args) -> str:
         arg = None
         if key is not None:
-            if key not in a:
+            if key not in args:
                 raise ActionRefused("give %s" % key)
-            arg = a[key]
+            arg = args[key]
         now, when = live.now, live.when()
 
-        def build(t, lg, seq):
-            p = _clock.decide(t, op, arg, now, when)
-            return [("clock", p, None)], p
-        p = live.write(build)
+        def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+            payload = _clock.decide(tournament, op, arg, now, when)
+            return [("clock", payload, None)], payload
+        payload = live.write(build)
         live.send_clock()
-        return p["text"][:1].upper() + p["text"][1:] + "."
+        return payload["text"][:1].upper() + payload["text"][1:] + "."
     return act
 
 
-def hand_for_hand(live, a):
-    if "on" not in a:
+@_sentence
+def hand_for_hand(live: "Live", args: Args) -> str:
+    if "on" not in args:
         raise ActionRefused("give on: true or false")
-    on = _bool(a, "on")
+    on = _bool(args, "on")
     tables = live.playing_tables()
 
-    def build(t2, lg, seq):
-        if t2.started is None or t2.ended:
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        if tournament.started is None or tournament.ended:
             raise ActionRefused("hand for hand is for a tournament in play")
-        if on and t2.hfh is not None:
+        if on and tournament.hfh is not None:
             raise ActionRefused("hand for hand is on already")
-        if not on and t2.hfh is None:
+        if not on and tournament.hfh is None:
             raise ActionRefused("hand for hand is not on")
         if on and not tables:
             raise ActionRefused("no table is playing")
         wait = _hfh.start_wait(tables, {tb: live.view(tb).hand or 0 for tb in tables}) \
             if on else {}
-        targets = tables if on else sorted(int(k) for k in t2.hfh["wait"]) or tables
+        targets = tables if on else sorted(int(k) for k in tournament.hfh["wait"]) or tables
         evs = [("hand_for_hand", {"on": on, "wait": wait, "text": "hand for hand %s" % (
             "starts at tables %s" % ", ".join(map(str, tables)) if on else "stops")}, None)]
         action = "hand_for_hand_start" if on else "hand_for_hand_stop"
         for k, tb in enumerate(targets):
-            evs.append(("instr", _ins.instr(_ins.new_id(lg, t2, k), action, tb, "%s at table %d"
+            evs.append(("instr", _ins.instr(_ins.new_id(lg, tournament, k), action, tb,
+                                            "%s at table %d"
                                             % (action.replace("_", " "), tb)), None))
         return evs, None
     live.write(build)
@@ -377,39 +409,40 @@ def hand_for_hand(live, a):
     return "Hand for hand is over: every table plays on."
 
 
-def confirm(live, a):
+def confirm(live: "Live", args: Args) -> Reply:
     """The TD saw instruction ``id`` carried out; for a ``move_out``, ``stack`` (optional) is
     the chips the player left with: the receive takes them (without it: the box's answer,
     else the stack planned with the move, with a notice)."""
-    iid = _str(a, "id")
-    stack = _int(a, "stack", None, 1)
+    iid = _str(args, "id")
+    stack = _int(args, "stack", None, 1)
 
-    def build(t, lg, seq):
-        r = t.instrs.get(iid)
-        if r is None:
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        record = tournament.instrs.get(iid)
+        if record is None:
             raise ActionRefused("there is no instruction %s" % iid)
-        if _ins.complete(r) or _ins.state(r) == "done":
-            raise ActionRefused("instruction %s (%s) is not pending" % (iid, r["text"]))
-        if stack is not None and r["action"] != "move_out":
+        if _ins.complete(record) or _ins.state(record) == "done":
+            raise ActionRefused("instruction %s (%s) is not pending" % (iid, record["text"]))
+        if stack is not None and record["action"] != "move_out":
             raise ActionRefused("a stack goes with a move_out only: %s is a %s"
-                                % (iid, r["action"]))
-        p = _ins.result(iid, "done", "td", "confirmed by the TD: %s%s" % (
-            r["text"], ", %d chips" % stack if stack else ""), stack=stack)
-        evs = [("instr_result", p, None)]
-        if r["action"] == "move_out" and r.get("move"):
-            evs += _moves.receive_evs(lg, t, r, stack)
-        return evs, r
-    r = live.write(build)
-    live.plan_due = True  # a player seated or moved: the plan looks again
-    return "Confirmed: %s%s." % (_words.instruction(r), ", %s chips" % _words.chips(stack)
-                                 if stack else "")
+                                % (iid, record["action"]))
+        payload = _ins.result(iid, "done", "td", "confirmed by the TD: %s%s" % (
+            record["text"], ", %d chips" % stack if stack else ""), stack=stack)
+        evs = [("instr_result", payload, None)]
+        if record["action"] == "move_out" and record.get("move"):
+            evs += _moves.receive_evs(lg, tournament, record, stack)
+        return evs, record
+    record = live.write(build)
+    # a player seated or moved: the plan looks again
+    return "Confirmed: %s%s." % (_words.instruction(record), ", %s chips" % _words.chips(stack)
+                                 if stack else ""), Effects(plan=True)
 
 
-def final_draw(live, a):
-    seed = _int(a, "seed", (live.t.draw or {}).get("seed", live.seed), 0)
-    p = live.final_table(seed)
-    return "Final table at table %d (seed %s): %d players." % (p["table"], p["seed"],
-                                                              len(p["seats"]))
+@_sentence
+def final_draw(live: "Live", args: Args) -> str:
+    seed = _int(args, "seed", (live.tournament.draw or {}).get("seed", live.seed), 0)
+    payload = _final.final_table(live, seed)  # ActionRefused when it cannot form
+    return "Final table at table %d (seed %s): %d players." % (payload["table"], payload["seed"],
+                                                              len(payload["seats"]))
 
 
 ACTS = {

@@ -1,89 +1,101 @@
 """Money on the live night (docs/host.md §11): the TD's re-buys, add-ons, knockouts for the
 bounties and payout edits as ``money`` events in the league's log (undone like any action),
 and the snapshot's ``money`` view.  A free tournament (no ``[money]`` in its file) refuses
-them all and its snapshot's ``money`` is None.  Amounts are integer cents.
-"""
+them all and its snapshot's ``money`` is None.  Amounts are integer cents."""
+
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import player_key
 from tdhost.league.times import iso
+from tdhost.live.effects import Effects
+from tdhost.live.records import Tournament
 from tdhost.rules import money as _money
 
+if TYPE_CHECKING:
+    from tdhost.live.night import Live
 
-def config(t):
-    return t.setup.get("money")
+Args = Dict[str, Any]
 
 
-def _need(t):
-    cfg = config(t)
+def config(tournament: Tournament) -> Optional[Dict[str, Any]]:
+    return tournament.setup.get("money")
+
+
+def _need(tournament: Tournament) -> Dict[str, Any]:
+    cfg = config(tournament)
     if cfg is None:
         raise ActionRefused("%s is a free tournament: no money is taken or paid"
-                            % t.setup["name"])
+                      % tournament.setup["name"])
     return cfg
 
 
-def tally(t):
+def tally(tournament: Tournament) -> Dict[str, Any]:
     """What the money events add up to: {"rebuys": {key: n}, "addons": set of keys,
     "knockouts": [(victim, by)], "places": TD's payout row or None}."""
-    out = {"rebuys": {}, "addons": set(), "knockouts": [], "places": None}
-    for p in t.money:
-        k = p["kind"]
+    out: Dict[str, Any] = {"rebuys": {}, "addons": set(), "knockouts": [], "places": None}
+    for payload in tournament.money:
+        k = payload["kind"]
         if k == "rebuy":
-            key = player_key(p["name"])
+            key = player_key(payload["name"])
             out["rebuys"][key] = out["rebuys"].get(key, 0) + 1
         elif k == "addon":
-            out["addons"].add(player_key(p["name"]))
+            out["addons"].add(player_key(payload["name"]))
         elif k == "knockout":
-            out["knockouts"].append((p["name"], p["by"]))
+            out["knockouts"].append((payload["name"], payload["by"]))
         elif k == "payouts":
-            out["places"] = p["places"]
+            out["places"] = payload["places"]
     return out
 
 
-def chips_added(t):
+def chips_added(tournament: Tournament) -> int:
     """Chips bought with re-buys and add-ons (they count in the average stack)."""
-    cfg = config(t)
+    cfg = config(tournament)
     if not cfg:
         return 0
-    n = tally(t)
-    return (sum(n["rebuys"].values()) * (cfg["rebuy"] or {}).get("chips", 0)
-            + len(n["addons"]) * (cfg["addon"] or {}).get("chips", 0))
+    bought = tally(tournament)
+    return (sum(bought["rebuys"].values()) * (cfg["rebuy"] or {}).get("chips", 0)
+            + len(bought["addons"]) * (cfg["addon"] or {}).get("chips", 0))
 
 
-def bounties(cfg, t, knockouts):
+def bounties(cfg: Dict[str, Any], tournament: Tournament,
+             knockouts: List[Tuple[str, str]]) -> Tuple[Dict[str, int], Dict[str, int]]:
     """{name: cents won from bounties}, {name: bounty on their head now}."""
-    won, heads = {}, {}
-    b = cfg["bounty"]
-    for e in t.entrants():
-        heads[e.name] = b
+    won: Dict[str, int] = {}
+    heads: Dict[str, int] = {}
+    bounty = cfg["bounty"]
+    for entry in tournament.entrants():
+        heads[entry.name] = bounty
     for victim, by in knockouts:
-        head = heads.pop(victim, b)
+        head = heads.pop(victim, bounty)
         if cfg["bounty_kind"] == "progressive":
             cash = head // 2  # half in cash (to the cent), the rest on the winner's head
-            heads[by] = heads.get(by, b) + head - cash
+            heads[by] = heads.get(by, bounty) + head - cash
         else:
             cash = head
         won[by] = won.get(by, 0) + cash
-    if t.ended:
-        w = t.ended["tiers"][0][0]
-        won[w] = won.get(w, 0) + heads.pop(w, 0)  # the winner's own bounty
+    if tournament.ended:
+        window = tournament.ended["tiers"][0][0]
+        won[window] = won.get(window, 0) + heads.pop(window, 0)  # the winner's own bounty
     return won, heads
 
 
-def view(t, now_ms):
+def view(tournament: Tournament, now_ms: int) -> Optional[Dict[str, Any]]:
     """The snapshot's ``money`` at *now_ms*: None for a free tournament."""
-    cfg = config(t)
+    cfg = config(tournament)
     if cfg is None:
         return None
     cur = cfg["currency"]
-    n = tally(t)
-    entries = len(t.entrants()) if t.started else len(t.entries("registered"))
-    rebuys, addons = sum(n["rebuys"].values()), len(n["addons"])
+    bought = tally(tournament)
+    entries = len(tournament.entrants()) if tournament.started \
+        else len(tournament.entries("registered"))
+    rebuys, addons = sum(bought["rebuys"].values()), len(bought["addons"])
     pool_c = _money.pool(cfg, entries, rebuys, addons)
-    amounts = _money.payouts(cfg, pool_c, entries, n["places"])
-    payouts = [{"place": i + 1, "amount_c": a, "text": _money.fmt(a, cur), "name": None,
-                "tied": False} for i, a in enumerate(amounts)]
-    tiers = [x for x in t.ranking() if x[1]] if t.started else []  # placed: (names, 1st, last)
+    amounts = _money.payouts(cfg, pool_c, entries, bought["places"])
+    payouts = [{"place": i + 1, "amount_c": amount, "text": _money.fmt(amount, cur), "name": None,
+                "tied": False} for i, amount in enumerate(amounts)]
+    # placed: (names, 1st, last)
+    tiers = [x for x in tournament.ranking() if x[1]] if tournament.started else []
     won = _money.shares(amounts, tiers, cfg["unit"])  # tied players share their places' pay
     for names, first, last in tiers:
         for i, name in enumerate(names if first <= len(amounts) else ()):
@@ -93,128 +105,129 @@ def view(t, now_ms):
                 payouts[first + i - 1] = row
             elif won[name]:  # a tie across the last place paid: a row for each share
                 payouts.append(row)
-    out = {"currency": cur, "buy_in": _money.fmt(cfg["buy_in"], cur),
+    out: Dict[str, Any] = {"currency": cur, "buy_in": _money.fmt(cfg["buy_in"], cur),
            "fee": _money.fmt(cfg["fee"], cur), "entries": entries, "rebuys": rebuys,
            "addons": addons, "pool_c": pool_c, "pool": _money.fmt(pool_c, cur),
-           "payouts": payouts, "edited": n["places"] is not None, "bounty": None,
+           "payouts": payouts, "edited": bought["places"] is not None, "bounty": None,
            "rebuy": None, "addon": None}
-    level = t.clock_at(now_ms).started_level() if t.started else 0
+    level = tournament.clock_at(now_ms).started_level() if tournament.started else 0
     for key in ("rebuy", "addon"):
-        w = cfg[key]
-        if w:
-            lo = w.get("from_level", 1)
-            out[key] = {"price": _money.fmt(w["price"], cur), "chips": w["chips"],
-                        "from_level": lo, "until_level": w["until_level"],
-                        "open": bool(t.started) and not t.ended
-                        and lo <= max(level, 1) <= w["until_level"]}
+        window = cfg[key]
+        if window:
+            lo = window.get("from_level", 1)
+            out[key] = {"price": _money.fmt(window["price"], cur), "chips": window["chips"],
+                        "from_level": lo, "until_level": window["until_level"],
+                        "open": bool(tournament.started) and not tournament.ended
+                        and lo <= max(level, 1) <= window["until_level"]}
     if cfg["bounty"]:
-        won, heads = bounties(cfg, t, n["knockouts"])
+        won, heads = bounties(cfg, tournament, bought["knockouts"])
         out["bounty"] = {"amount": _money.fmt(cfg["bounty"], cur), "kind": cfg["bounty_kind"],
-                         "won": [{"name": k, "amount_c": v, "text": _money.fmt(v, cur)}
-                                 for k, v in sorted(won.items(), key=lambda x: -x[1])],
-                         "knockouts": len(n["knockouts"])}
+                         "won": [{"name": k, "amount_c": amount, "text": _money.fmt(amount, cur)}
+                                 for k, amount in sorted(won.items(), key=lambda x: -x[1])],
+                         "knockouts": len(bought["knockouts"])}
     return out
 
 
-def prizes(t, now_ms, v=None):
+def prizes(tournament: Tournament, now_ms: int,
+           shown: Optional[Dict[str, Any]] = None) -> Dict[str, str]:
     """{name: money text} each player has won so far (their place's payout, shared when
     tied, and their bounties), for the results; {} for a free tournament.  *v*: the
     ``view`` at *now_ms* when the caller has it."""
-    v = view(t, now_ms) if v is None else v
-    if v is None:
+    shown = view(tournament, now_ms) if shown is None else shown
+    if shown is None:
         return {}
-    cents = {}
-    for p in v["payouts"]:
-        if p["name"]:
-            cents[p["name"]] = cents.get(p["name"], 0) + p["amount_c"]
-    for b in (v["bounty"] or {}).get("won", []):
-        cents[b["name"]] = cents.get(b["name"], 0) + b["amount_c"]
-    return {k: _money.fmt(c, v["currency"]) for k, c in cents.items() if c}
+    cents: Dict[str, int] = {}
+    for payload in shown["payouts"]:
+        if payload["name"]:
+            cents[payload["name"]] = cents.get(payload["name"], 0) + payload["amount_c"]
+    for bounty in (shown["bounty"] or {}).get("won", []):
+        cents[bounty["name"]] = cents.get(bounty["name"], 0) + bounty["amount_c"]
+    return {k: _money.fmt(cash_won, shown["currency"]) for k, cash_won in cents.items() if cash_won}
 
 
 # ------------------------------------------------------------------ the TD's actions
 
-def _name(a, key="name"):
-    v = a.get(key)
-    if not isinstance(v, str) or not v.strip():
+def _name(args: Args, key: str = "name") -> str:
+    value = args.get(key)
+    if not isinstance(value, str) or not value.strip():
         raise ActionRefused("give %s as a player's name" % key)
-    return v
+    return value
 
 
-def _in_play(t, name):
-    e = t.get(name)
-    if e is None or e.state != "in":
+def _in_play(tournament: Tournament, name: str) -> Any:
+    entry = tournament.get(name)
+    if entry is None or entry.state != "in":
         raise ActionRefused("%s is not playing in this tournament" % name)
-    return e
+    return entry
 
 
-def _window(t, live, w, what):
-    if t.started is None or t.ended:
+def _window(tournament: Tournament, live: "Live", window: Dict[str, Any], what: str) -> int:
+    if tournament.started is None or tournament.ended:
         raise ActionRefused("%s are taken while the tournament is playing" % what)
-    level = t.clock_at(live.now).started_level()
-    lo = w.get("from_level", 1)
-    if not lo <= max(level, 1) <= w["until_level"]:
-        when = "level %d and the break after it" % lo if lo == w["until_level"] else \
-            "levels %d to %d" % (lo, w["until_level"])
+    level = tournament.clock_at(live.now).started_level()
+    lo = window.get("from_level", 1)
+    if not lo <= max(level, 1) <= window["until_level"]:
+        when = "level %d and the break after it" % lo if lo == window["until_level"] else \
+            "levels %d to %d" % (lo, window["until_level"])
         raise ActionRefused("%s are taken in %s; this is level %d" % (what, when, level))
     return level
 
 
-def _act(kind):
-    def act(live, a):
+def _act(kind: str) -> Callable[["Live", Args], Tuple[str, Effects]]:
+    def act(live: "Live", args: Args) -> Tuple[str, Effects]:
         when = iso(live.when())
 
-        def build(t, lg, seq):
-            cfg = _need(t)
+        def build(tournament: Tournament, lg: Any, seq: int) -> Tuple[List[Any], Dict[str, Any]]:
+            cfg = _need(tournament)
             cur = cfg["currency"]
-            n = tally(t)
+            bought = tally(tournament)
             if kind == "rebuy":
-                w = cfg["rebuy"]
-                if not w:
+                window = cfg["rebuy"]
+                if not window:
                     raise ActionRefused("this tournament has no re-buys")
-                e = _in_play(t, _name(a))
-                _window(t, live, w, "re-buys")
-                had = n["rebuys"].get(player_key(e.name), 0)
-                if w["max"] is not None and had >= w["max"]:
+                entry = _in_play(tournament, _name(args))
+                _window(tournament, live, window, "re-buys")
+                had = bought["rebuys"].get(player_key(entry.name), 0)
+                if window["max"] is not None and had >= window["max"]:
                     raise ActionRefused("%s has had the re-buys allowed (%d a player)"
-                                        % (e.name, w["max"]))
-                p = {"kind": kind, "name": e.name, "time": when,
+                                  % (entry.name, window["max"]))
+                payload = {"kind": kind, "name": entry.name, "time": when,
                      "text": "re-buy %s: %s for %d chips" % (
-                         e.name, _money.fmt(w["price"], cur), w["chips"])}
+                         entry.name, _money.fmt(window["price"], cur), window["chips"])}
             elif kind == "addon":
-                w = cfg["addon"]
-                if not w:
+                window = cfg["addon"]
+                if not window:
                     raise ActionRefused("this tournament has no add-on")
-                e = _in_play(t, _name(a))
-                _window(t, live, w, "add-ons")
-                if player_key(e.name) in n["addons"]:
-                    raise ActionRefused("%s has taken the add-on already" % e.name)
-                p = {"kind": kind, "name": e.name, "time": when,
+                entry = _in_play(tournament, _name(args))
+                _window(tournament, live, window, "add-ons")
+                if player_key(entry.name) in bought["addons"]:
+                    raise ActionRefused("%s has taken the add-on already" % entry.name)
+                payload = {"kind": kind, "name": entry.name, "time": when,
                      "text": "add-on %s: %s for %d chips" % (
-                         e.name, _money.fmt(w["price"], cur), w["chips"])}
+                         entry.name, _money.fmt(window["price"], cur), window["chips"])}
             elif kind == "knockout":
                 if not cfg["bounty"]:
                     raise ActionRefused("this tournament has no bounties")
-                victim, by = t.get(_name(a)), t.get(_name(a, "by"))
+                victim, by = tournament.get(_name(args)), tournament.get(_name(args, "by"))
                 if victim is None or victim.state != "out":
                     raise ActionRefused("%s is not out of the tournament: enter the bust first"
-                                        % a["name"])
+                                  % args["name"])
                 if by is None or by.state not in ("in", "out") or by is victim:
-                    raise ActionRefused("%s did not play in this tournament" % a["by"])
-                if any(v == victim.name for v, _ in n["knockouts"]):
+                    raise ActionRefused("%s did not play in this tournament" % args["by"])
+                if any(victim_name == victim.name for victim_name, _ in bought["knockouts"]):
                     raise ActionRefused("%s's bounty has been paid already" % victim.name)
-                p = {"kind": kind, "name": victim.name, "by": by.name, "time": when,
+                payload = {"kind": kind, "name": victim.name, "by": by.name, "time": when,
                      "text": "bounty: %s knocked out %s" % (by.name, victim.name)}
             elif kind == "payouts":
-                places = a.get("places")
+                places: Any = args.get("places")
                 why = _money.check_places(places)
                 if why:
                     raise ActionRefused(why)
-                p = {"kind": kind, "places": list(places), "time": when,
+                payload = {"kind": kind, "places": list(places), "time": when,
                      "text": "payouts set to %s%%" % ", ".join("%g" % x for x in places)}
-            return [("money", p, None)], p
-        p = live.write(build)
-        return p["text"][:1].upper() + p["text"][1:] + "."
+            return [("money", payload, None)], payload
+        payload = live.write(build)
+        return payload["text"][:1].upper() + payload["text"][1:] + ".", Effects()
     return act
 
 

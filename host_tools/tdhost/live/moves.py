@@ -1,29 +1,10 @@
-"""Plans on the live night and the moves they make (docs/host.md, "The live night",
-§10.5–§10.7): making a plan after a change (tdhost.rules.balance on tdhost.live.plan's room),
-each move's ``receive`` once its ``move_out`` is done, recording a move once both boxes have
-carried it out, dropping refused moves; the final table itself is tdhost.live.final.
-Functions of a ``tdhost.live.night.Live`` (their first argument).
-
-**A move in two steps** (protocol 1.2).  A plan writes only the ``move_out``; the
-``receive`` is written when the move_out is ``done``, in the same batch as that answer
-(``receive_evs``), with the chips the player left with: the box's answered ``stack``, or the
-TD's ``confirm`` ``stack``; last resort the stack the source box's status showed when the
-move was planned (``planned_stack``, or the chips at entry), with a ``notice`` saying so.
-So the receive always has chips, and exists only once the player can no longer bust at the
-old table.  ``receives`` writes any receive still missing (a sweep in ``Live.poll``: a
-league file from before a crash, whatever the cause).
-
-**Called off too late** (``late_done``): a box answers ``done`` for a ``move_out`` the host
-cancelled (its ``withdraw`` came after the dealer's Confirm).  The player has left the
-table: with no final table they are sent back to their league seat (a ``receive`` of their
-own, the answered chips); with the final table drawn, their chips go into its ``stacks``.
-
-``recover`` runs before the first plan after a (re)start (docs/host.md §10.3): what a host
-killed between two writes left half done -- the pending moves of players out already, the
-final table's instructions after its draw -- is finished then.
-"""
+"""Plans on the live night and the moves they make (docs/host.md §10.5–§10.7;
+docs/live.md "Moves"): a plan after a change (tdhost.rules.balance on tdhost.live.plan's room),
+each move's ``receive`` once its ``move_out`` is done, a move recorded once both boxes
+carried it out, refused and late moves; each returns what Live does next (Effects)."""
 
 import logging
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.seats import decide_move
@@ -34,164 +15,173 @@ from tdhost.live import (
     plan as _plan,
     redraw as _redraw,
 )
+from tdhost.live.effects import Effects
+from tdhost.live.records import Batch, Instr, League, Payload, Tournament
 from tdhost.rules import balance as _balance
+
+if TYPE_CHECKING:
+    from tdhost.live.night import Live
 
 log = logging.getLogger("tdhost.live")
 
 
-
-def complete(live):
-    """Record every move whose two halves are done (a ``move`` event each)."""
+def complete(live: "Live") -> None:
+    """Record every move whose two halves are done (a ``move`` event each); Live follows
+    each one's effects as it is written."""
     for _ in range(8):  # a move into a seat freed by another completes after it
         progress = False
-        for halves in list(_ins.moves(live.t).values()):
-            if len(halves) != 2 or any(_ins.state(r) != "done" for r in halves):
+        for halves in list(_ins.moves(live.tournament).values()):
+            if len(halves) != 2 or any(_ins.state(instr) != "done" for instr in halves):
                 continue
-            if record(live, halves):
+            recorded = record(live, halves)
+            if recorded is not None:
+                live.follow(recorded)  # the names go out before the next move is recorded
                 progress = True
         if not progress:
             return
 
 
-def record(live, halves):
-    """The league's ``move`` for a move both boxes carried out; True when written."""
-    r = halves[0]
-    name, to = r["player"], r["to"]
+def record(live: "Live", halves: List[Instr]) -> Optional[Effects]:
+    """The league's ``move`` for a move both boxes carried out; what Live does next when
+    it is written, else None."""
+    instr = halves[0]
+    name, to = instr["player"], instr["to"]
     now = live.now
 
-    def build(t, lg, seq):
-        e = t.get(name)
-        if e is None or e.state != "in":
-            return [("instr_result", _ins.cancel(t.instrs[h["id"]], "%s is not playing"
-                                                 % name), None) for h in halves], False
-        if t.seating().get(to[0], {}).get(to[1]) not in (None, name):
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, bool]:
+        entry = tournament.get(name)
+        if entry is None or entry.state != "in":
+            return [("instr_result", _ins.cancel(tournament.instrs[half["id"]], "%s is not playing"
+                                                 % name), None) for half in halves], False
+        if tournament.seating().get(to[0], {}).get(to[1]) not in (None, name):
             return [], False  # the seat frees when an earlier move completes
-        p = decide_move(t, name, to)
-        p.update({"at_ms": now, "instrs": [h["id"] for h in halves],
-                  "by": "boxes" if all("done" in _ins.results(h, "box") for h in halves)
+        payload = decide_move(tournament, name, to)
+        payload.update({"at_ms": now, "instrs": [half["id"] for half in halves],
+                  "by": "boxes" if all("done" in _ins.results(half, "box") for half in halves)
                   else "td"})
-        return [("move", p, None)], True
+        return [("move", payload, None)], True
 
     try:
         done = live.write(build)
     except ActionRefused as err:
         log.warning("move of %s not recorded yet: %s", name, err)
-        return False
-    if done:
-        live.plan_due = True
-        live.send_names([r["from"][0], to[0]])
-    return done
+        return None
+    return Effects(plan=True, names=[instr["from"][0], to[0]]) if done else None
 
 
 # ------------------------------------------------------------------ the receive
-def receive_evs(lg, t, out, stack=None, k=0):
+def receive_evs(lg: League, tournament: Tournament, out: Instr, stack: Optional[int] = None,
+                k: int = 0) -> Batch:
     """The events that write the receive of the move whose move_out *out* is done (none
     when it exists already): ``stack`` the chips the player left with (None: the answers'
     on *out*, else ``fallback`` and a ``notice``).  *k*: ids this batch has taken."""
-    if any(r["action"] == "receive" and r.get("move") == out["move"]
-           for r in t.instrs.values()):
+    if any(instr["action"] == "receive" and instr.get("move") == out["move"]
+           for instr in tournament.instrs.values()):
         return []
-    c = _ins.chips(stack) or _ins.done_stack(out)
-    evs = []
-    if c is None:
-        c, whence = _ins.fallback_stack(t, out)
+    count = _ins.chips(stack) or _ins.done_stack(out)
+    evs: Batch = []
+    if count is None:
+        count, whence = _ins.fallback_stack(tournament, out)
         frm, to = out["from"], out["to"]
         evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
                                "they sit down at table %d seat %d with %d chips, %s: check "
-                               "them" % (frm[0], out["player"], frm[1], to[0], to[1], c,
+                               "them" % (frm[0], out["player"], frm[1], to[0], to[1], count,
                                          whence), "src": []}, None))
-    return [("instr", _ins.receive(lg, t, k, out, c), None)] + evs
+    return [("instr", _ins.receive(lg, tournament, k, out, count), None)] + evs
 
 
-def receives(live):
+def receives(live: "Live") -> None:
     """Write the receive of every move whose move_out is done and has none yet (normally
     written with the answer: this finishes what a host killed in between left)."""
-    for halves in list(_ins.moves(live.t).values()):
+    for halves in list(_ins.moves(live.tournament).values()):
         if len(halves) == 1 and _ins.state(halves[0]) == "done":
             iid = halves[0]["id"]
-            live.write(lambda t, lg, seq, i=iid: (receive_evs(lg, t, t.instrs[i]), None))
+            live.write(lambda tournament, lg, seq, i=iid: (receive_evs(lg, tournament,
+                                                                       tournament.instrs[i]), None))
 
 
-def late_done(live, r, stack, text, src):
-    """A box answered ``done`` for the cancelled move_out *r* (module notes): the answer is
-    logged, and in the same batch the player still in is sent back (``send_back``)."""
-    final = {}
+def late_done(live: "Live", instr: Instr, stack: Optional[int], text: str,
+              src: List[Any]) -> Effects:
+    """A box answered ``done`` for the cancelled move_out *instr* (docs/live.md "Moves"):
+    the answer is logged, and in the same batch the player still in is sent back
+    (``send_back``)."""
+    final: Dict[str, int] = {}
 
-    def build(t, lg, seq):
-        r2 = t.instrs[r["id"]]
-        if "done" in _ins.results(r2, "box"):
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        latest = tournament.instrs[instr["id"]]
+        if "done" in _ins.results(latest, "box"):
             return [], None
-        p = _ins.result(r["id"], "done", "box", text, None, src, stack)
+        payload = _ins.result(instr["id"], "done", "box", text, None, src, stack)
         left = "%s left table %d seat %d after their move to table %d seat %d was called " \
-               "off" % (r["player"], r["from"][0], r["from"][1], r["to"][0], r["to"][1])
-        back = "the move to table %d seat %d was called off after they left" % tuple(r["to"])
-        return send_back(live, t, lg, seq, r2, stack, left, back,
-                         [("instr_result", p, None)], final), None
+               "off" % (instr["player"], instr["from"][0], instr["from"][1], instr["to"][0],
+                        instr["to"][1])
+        back = "the move to table %d seat %d was called off after they left" % tuple(instr["to"])
+        return send_back(live, tournament, lg, seq, latest, stack, left, back,
+                         [("instr_result", payload, None)], final), None
 
     live.write(build)
-    live.plan_due = True
-    if final:
-        live.send_seating([final["table"]])
+    return Effects(plan=True, seating=[final["table"]] if final else [])
 
 
-def seated_anyway(live, r, text, src):
-    """A box answers ``done`` for the ``receive`` *r* the host had called off (its
+def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> None:
+    """A box answers ``done`` for the ``receive`` *instr* the host had called off (its
     withdraw came after the dealer's Confirm): the player sat down there.  The answer is
     logged; a player who is out (the TD's bust cancelled the receive) is taken out of that
     seat in the same write (a ``take_out``, protocol 1.3, unless one for them exists
     already); a player still in gets a notice for the TD."""
 
-    def build(t, lg, seq):
-        r2 = t.instrs[r["id"]]
-        if "done" in _ins.results(r2, "box"):
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        latest = tournament.instrs[instr["id"]]
+        if "done" in _ins.results(latest, "box"):
             return [], None
-        evs = [("instr_result", _ins.result(r["id"], "done", "box", text, None, src), None)]
-        name, to = r.get("player"), r.get("to")
-        e = t.get(name) if name else None
-        if e is None or not to:
+        evs: Batch = [("instr_result", _ins.result(instr["id"], "done", "box", text, None, src),
+                       None)]
+        name, to = instr.get("player"), instr.get("to")
+        entry = tournament.get(name) if name else None
+        if entry is None or not to:
             return evs, None
-        if e.state == "in":
+        if entry.state == "in":
             evs.append(("notice", {"text": "%s sat down at table %d seat %d after that was "
                                    "called off: the TD seats them" % (name, to[0], to[1]),
                                    "src": src}, None))
         elif not any(x["action"] == "take_out" and x.get("player") == name
-                     and not _ins.cancelled(x) for x in t.instrs.values()):
+                     and not _ins.cancelled(x) for x in tournament.instrs.values()):
             evs.append(("instr", _ins.take_out(
-                lg, t, 0, name, to, "seated after their receive was called off"), None))
+                lg, tournament, 0, name, to, "seated after their receive was called off"), None))
         return evs, None
 
     live.write(build)
 
 
-def refused_in(live, r, p):
-    """The destination box refused a move's ``receive`` *r* (result payload *p*, e.g.
+def refused_in(live: "Live", instr: Instr, payload: Payload) -> Effects:
+    """The destination box refused a move's ``receive`` *instr* (result payload *payload*, e.g.
     "Seat 6 is taken": a player the TD entered out is still at that box) after the player
     had left the old table: the move is off and, in the same batch, the player goes back
     to their league seat (``send_back``); the next plan moves them again."""
-    final = {}
+    final: Dict[str, int] = {}
 
-    def build(t, lg, seq):
-        halves = _ins.moves(t).get(r["move"], [])
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        halves = _ins.moves(tournament).get(instr["move"], [])
         out = halves[0] if halves and halves[0]["action"] == "move_out" else None
-        evs = [("instr_result", p, None)]
+        evs: Batch = [("instr_result", payload, None)]
         if out is None or _ins.state(out) != "done":
             return evs, None
-        evs += [("instr_result", _ins.cancel(h, "table %d refused the player: %s" % (
-            r["to"][0], p.get("reason") or "no reason given")), None) for h in halves]
+        evs += [("instr_result", _ins.cancel(half, "table %d refused the player: %s" % (
+            instr["to"][0], payload.get("reason") or "no reason given")), None) for half in halves]
         left = "%s left table %d seat %d, but table %d refused them (%s)" % (
-            r["player"], out["from"][0], out["from"][1], r["to"][0],
-            p.get("reason") or "no reason given")
-        back = "table %d refused them (%s)" % (r["to"][0], p.get("reason") or "no reason")
-        return send_back(live, t, lg, seq, out, _ins.done_stack(out), left, back, evs,
+            instr["player"], out["from"][0], out["from"][1], instr["to"][0],
+            payload.get("reason") or "no reason given")
+        back = "table %d refused them (%s)" % (instr["to"][0], payload.get("reason") or "no reason")
+        return send_back(live, tournament, lg, seq, out, _ins.done_stack(out), left, back, evs,
                          final), None
 
     live.write(build)
-    live.plan_due = True
-    if final:
-        live.send_seating([final["table"]])
+    return Effects(plan=True, seating=[final["table"]] if final else [])
 
 
-def send_back(live, t, lg, seq, out, stack, left, back, evs, final):
+def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: Instr,
+              stack: Optional[int], left: str, back: str, evs: Batch,
+              final: Dict[str, int]) -> Batch:
     """*evs* (the batch so far) plus what sends the player of move_out *out*, who has left
     their table (*left* says how; *back* why, for the receive), back to their league seat
     with *stack* chips: a ``receive`` of their own (a newer move of theirs not carried out
@@ -200,109 +190,115 @@ def send_back(live, t, lg, seq, out, stack, left, back, evs, final):
     broken table, another move heading there) they get another one (``reseat``); a newer
     move of theirs already under way gets a notice for the TD instead."""
     name, frm = out["player"], out["from"]
-    e = t.get(name)
-    if e is None or e.state != "in":
+    entry = tournament.get(name)
+    if entry is None or entry.state != "in":
         return evs
-    if t.final is not None:
-        if stack is not None and name in t.final["seats"]:
+    if tournament.final is not None:
+        if stack is not None and name in tournament.final["seats"]:
             evs[0][1]["final_stack"] = {name: stack}
-            final["table"] = t.final["table"]
+            final["table"] = tournament.final["table"]
             evs.append(("notice", {"text": "%s: they take their final-table seat with "
                                    "the %d chips they left with" % (left, stack),
                                    "src": []}, None))
         return evs
-    c, whence = stack, None
-    if c is None:
-        c, whence = _ins.fallback_stack(t, out)
-    mine = [h for h in _ins.moving_players(t).get(name, []) if h["move"] != out["move"]]
+    count, whence = stack, None
+    if count is None:
+        count, whence = _ins.fallback_stack(tournament, out)
+    mine = [half for half in _ins.moving_players(tournament).get(name, [])
+            if half["move"] != out["move"]]
     if mine and _ins.state(mine[0]) == "done":
         evs.append(("notice", {"text": "%s, with %d chips; a newer move of theirs is under "
                                "way: the TD seats them (Confirm their next move in the console "
-                               "with %d chips)" % (left, c, c), "src": []}, None))
+                               "with %d chips)" % (left, count, count), "src": []}, None))
         return evs
-    evs += _ins.cancel_all(lg, t, mine, "%s left table %d already" % (name, frm[0]),
+    evs += _ins.cancel_all(lg, tournament, mine, "%s left table %d already" % (name, frm[0]),
                            live.boxed)
-    taken = {tuple(h[0]["to"]) for n, h in _ins.moving_players(t).items() if n != name}
-    if frm[0] in _plan.broken_tables(t):
-        evs += reseat(live, t, lg, seq, evs, name, c, [frm], "%s; table %d is broken" % (
+    taken = {tuple(pair[0]["to"]) for other, pair in _ins.moving_players(tournament).items()
+             if other != name}
+    if frm[0] in _plan.broken_tables(tournament):
+        evs += reseat(live, tournament, lg, seq, evs, name, count, [frm],
+                      "%s; table %d is broken" % (
             left, frm[0]))
     elif tuple(frm) in taken:
-        evs += reseat(live, t, lg, seq, evs, name, c, [frm], "%s; another move is heading "
+        evs += reseat(live, tournament, lg, seq, evs, name, count, [frm],
+                      "%s; another move is heading "
                       "for table %d seat %d" % (left, frm[0], frm[1]))
     else:
         evs.append(("instr", _ins.seat_player(
-            lg, t, _instrs(evs), name, frm, c, "send %s back to table %d seat %d with %d "
-            "chips: %s" % (name, frm[0], frm[1], c, back)), None))
+            lg, tournament, _instrs(evs), name, frm, count,
+            "send %s back to table %d seat %d with %d "
+            "chips: %s" % (name, frm[0], frm[1], count, back)), None))
     if whence is not None:
         evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
                                "they sit down with %d chips, %s: check them" % (
-                                   frm[0], name, frm[1], c, whence), "src": []}, None))
+                                   frm[0], name, frm[1], count, whence), "src": []}, None))
     return evs
 
 
-def _instrs(evs):
-    return sum(1 for a, _, _ in evs if a == "instr")
+def _instrs(evs: Batch) -> int:
+    return sum(1 for action, _, _ in evs if action == "instr")
 
 
-def reseat(live, t, lg, seq, evs, name, stack, exclude, why, dead_bb=None):
+def reseat(live: "Live", tournament: Tournament, lg: League, seq: int, evs: Batch, name: str,
+           stack: int, exclude: List[Any], why: str, dead_bb: Any = None) -> Batch:
     """The events (after the batch *evs*) that give *name*, standing with *stack* chips
     and no seat at any box, a new seat (tdhost.live.plan.new_seat: not in *exclude*, nor
     at a broken table): the league's ``move`` there at once (``by`` "host") and a
     ``receive`` of their own for its box (*dead_bb*: a latecomer's dead big blind goes
     along), with a notice saying why (*why*)."""
-    seat, note = _plan.new_seat(live, t, name, seq, exclude=exclude)
-    p = decide_move(t, name, seat)
-    p.update({"at_ms": live.now, "instrs": [], "by": "host"})
+    seat, note = _plan.new_seat(live, tournament, name, seq, exclude=exclude)
+    payload = decide_move(tournament, name, seat)
+    payload.update({"at_ms": live.now, "instrs": [], "by": "host"})
     text = "seat %s at table %d seat %d with %d chips" % (name, seat[0], seat[1], stack)
-    return [("move", p, None),
-            ("instr", _ins.seat_player(lg, t, _instrs(evs), name, seat, stack, text,
+    return [("move", payload, None),
+            ("instr", _ins.seat_player(lg, tournament, _instrs(evs), name, seat, stack, text,
                                        dead_bb), None),
             ("notice", {"text": "%s: %s%s" % (why, text, "; " + note if note else ""),
                         "src": []}, None)]
 
 
-def refused_own(live, r, p):
-    """A box refused a ``receive`` of a player's own *r* (a latecomer, a player sent back
-    or seated elsewhere; result payload *p*): they stand with their chips and no seat.
+def refused_own(live: "Live", instr: Instr, payload: Payload) -> Effects:
+    """A box refused a ``receive`` of a player's own *instr* (a latecomer, a player sent back
+    or seated elsewhere; result payload *payload*): they stand with their chips and no seat.
     When the league still seats them there, in the same batch the receive is called off
     and they get another seat (``reseat``); with the final table drawn, a notice for the
     TD."""
 
-    def build(t, lg, seq):
-        evs = [("instr_result", p, None)]
-        name, to = r.get("player"), r.get("to")
-        e = t.get(name) if name else None
-        stack = _ins.chips(r["body"].get("stack"))
-        if e is None or e.state != "in" or not to or list(e.seat or ()) != list(to) \
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        evs: Batch = [("instr_result", payload, None)]
+        name, to = instr.get("player"), instr.get("to")
+        entry = tournament.get(name) if name else None
+        stack = _ins.chips(instr["body"].get("stack"))
+        if entry is None or entry.state != "in" or not to or list(entry.seat or ()) != list(to) \
                 or stack is None:
             return evs, None
         why = "table %d refused %s at seat %d (%s)" % (to[0], name, to[1],
-                                                      p.get("reason") or "no reason given")
-        if t.final is not None:
+                                                      payload.get("reason") or "no reason given")
+        if tournament.final is not None:
             evs.append(("notice", {"text": "%s: the TD seats them, with %d chips" % (
                 why, stack), "src": []}, None))
             return evs, None
-        evs.append(("instr_result", _ins.cancel(r, "seated elsewhere"), None))
-        return evs + reseat(live, t, lg, seq, evs, name, stack, [to], why,
-                            r["body"].get("dead_bb")), None
+        evs.append(("instr_result", _ins.cancel(instr, "seated elsewhere"), None))
+        return evs + reseat(live, tournament, lg, seq, evs, name, stack, [to], why,
+                            instr["body"].get("dead_bb")), None
 
     live.write(build)
-    live.plan_due = True
+    return Effects(plan=True)
 
 
 # ------------------------------------------------------------------ plans
-def plan(live):
-    """Balance, break, or form the final table after a change (tdhost.rules.balance)."""
-    after_bust, live.plan_due, live.plan_bust = live.plan_bust, False, False
-    t = live.t
-    if t.started is None or t.ended:
+def plan(live: "Live", after_bust: bool) -> None:
+    """Balance, break, or form the final table after a change (tdhost.rules.balance);
+    *after_bust*: refused moves are dropped first."""
+    tournament = live.tournament
+    if tournament.started is None or tournament.ended:
         return
     if after_bust:
         drop_refused(live)
     statuses = live.statuses()
-    seed = (t.draw or {}).get("seed", live.seed)
-    moving = _ins.moving_players(live.t)
-    room = _plan.room(live.t, statuses, seed, moving)
+    seed = (tournament.draw or {}).get("seed", live.seed)
+    moving = _ins.moving_players(live.tournament)
+    room = _plan.room(live.tournament, statuses, seed, moving)
     if sum(1 for tb in room["tables"] if tb["seats"]) < 2:
         return
     try:
@@ -311,73 +307,77 @@ def plan(live):
         live.notice("no plan: %s" % err)
         return
     if not result["final_table"] and drop_into_broken(live, result["broken"], moving):
-        moving = _ins.moving_players(live.t)  # plan again without them
-        room = _plan.room(live.t, statuses, seed, moving)
+        moving = _ins.moving_players(live.tournament)  # plan again without them
+        room = _plan.room(live.tournament, statuses, seed, moving)
         try:
             result = _balance.plan(room)
         except _balance.PlanError as err:
             live.notice("no plan: %s" % err)
             return
     if result["final_table"]:
-        if t.final is None:
+        if tournament.final is None:
             try:
                 _final.final_table(live, seed)
             except ActionRefused as err:
                 live.notice("the final table does not form yet: %s" % err)
         return
 
-    def build(t2, lg, seq):
-        evs, skipped = _plan.moves(lg, t2, result, statuses, moving)
-        _redraw.mark(t2, result, evs)  # US 2: two or more joining one table re-draw
-        return [("instr", p, None) for p in evs], skipped
+    def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, List[str]]:
+        evs, skipped = _plan.moves(lg, current, result, statuses, moving)
+        _redraw.mark(current, result, evs)  # US 2: two or more joining one table re-draw
+        return [("instr", payload, None) for payload in evs], skipped
 
     skipped = live.write(build)
     if skipped:
         log.info("not moved again while their move is pending: %s", ", ".join(skipped))
 
 
-def _cancel(live, halves, why):
+def _cancel(live: "Live", halves: Sequence[List[Instr]],
+            why: Union[str, Callable[[Instr], str]]) -> None:
     """Call off the moves *halves* (lists of instructions), withdrawing what the boxes may
     still show (tdhost.live.instructions.cancel_all), in one batch."""
-    ids = [r["id"] for h in halves for r in h]
-    live.write(lambda t, lg, seq: (_ins.cancel_all(lg, t, [t.instrs[i] for i in ids], why,
+    ids = [instr["id"] for pair in halves for instr in pair]
+    live.write(lambda tournament, lg, seq: (_ins.cancel_all(lg, tournament,
+                                                            [tournament.instrs[i] for i in ids],
+                                                            why,
                                                    live.boxed), None))
 
 
-def drop_into_broken(live, broken, moving):
+def drop_into_broken(live: "Live", broken: Sequence[int],
+                     moving: Dict[str, List[Instr]]) -> bool:
     """A plan that breaks a table cancels the pending moves into it that neither box has
     carried out yet (the player would sit down at a table that is breaking, then move
     again); returns True when it cancelled any.  A move whose one half is done goes on."""
-    drop = [h for h in moving.values() if h[0]["to"][0] in broken
-            and not any(_ins.state(r) == "done" for r in h)]
+    drop = [pair for pair in moving.values() if pair[0]["to"][0] in broken
+            and not any(_ins.state(instr) == "done" for instr in pair)]
     if not drop:
         return False
-    _cancel(live, drop, lambda r: "table %d breaks; a new plan replaces it" % r["to"][0])
+    _cancel(live, drop, lambda instr: "table %d breaks; a new plan replaces it" % instr["to"][0])
     return True
 
 
-def drop_refused(live):
+def drop_refused(live: "Live") -> None:
     """A new plan after a bust replaces moves a box refused (neither half done)."""
-    drop = [h for h in _ins.moves(live.t).values()
-            if any(_ins.state(r) == "refused" for r in h)
-            and not any(_ins.state(r) == "done" for r in h)]
+    drop = [pair for pair in _ins.moves(live.tournament).values()
+            if any(_ins.state(instr) == "refused" for instr in pair)
+            and not any(_ins.state(instr) == "done" for instr in pair)]
     if drop:
         _cancel(live, drop, "refused by a box; a new plan replaces it")
 
 
 # ------------------------------------------------------------------ the final table
-def recover(live):
-    """Finish what a host killed between two writes left half done (module notes): the
+def recover(live: "Live") -> Effects:
+    """Finish what a host killed between two writes left half done (docs/live.md "Moves"): the
     pending moves of players who are out (tdhost.live.busts.after_bust), the final table's
     instructions when its draw has none after it."""
-    t = live.t
-    gone = [n for n in _ins.moving_players(t)
-            if t.get(n) is None or t.get(n).state != "in"]
-    if gone:
-        _busts.after_bust(live, gone)
-    f = t.final
-    if f is not None and "had" in f and not t.ended:
-        later = list(t.instrs.values())[f.get("instrs_before", 0):]
-        if not any(r["action"] == "redraw" for r in later):
+    tournament = live.tournament
+    gone = [name for name in _ins.moving_players(tournament)
+            if tournament.get(name) is None or tournament.get(name).state != "in"]
+    effects = _busts.after_bust(live, gone) if gone else Effects()
+    final_draw = tournament.final
+    if final_draw is not None and "had" in final_draw and not tournament.ended:
+        later = list(tournament.instrs.values())[final_draw.get("instrs_before", 0):]
+        if not any(instr["action"] == "redraw" for instr in later):
             log.warning("the final table's instructions were not written: writing them now")
-            _final.final_instrs(live, f["had"])
+            _final.final_instrs(live, final_draw["had"])
+    return effects

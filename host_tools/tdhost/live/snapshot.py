@@ -1,208 +1,215 @@
 """``Live.snapshot()``: the night as one JSON-ready dict for the web console and the big
-screen (docs/host.md, "The live night", "snapshot()", lists every key).
+screen (docs/host.md §10.2 "snapshot()" lists every key).  Built fresh from the league,
+the boxes' last statuses and the links; it changes nothing.  Unix ms on Live's clock."""
 
-Built fresh from the league (replayed log), the boxes' last statuses and the links; it
-changes nothing.  Times are Unix milliseconds on Live's clock.
-"""
+from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from tdhost.live import (
     clock as _clock,
     instructions as _ins,
     money as _money,
     plan as _plan,
-    undo as _undo,
     wording as _words,
 )
+from tdhost.live.records import Instr, Seat, Tournament
 from tdhost.rules import handforhand as _hfh, schedule as _schedule
+
+if TYPE_CHECKING:
+    from tdhost.live.night import Live
 
 LOG_MAX = 50
 MOVES_MAX = 20
 
 
-def _ts(seat):
+def _ts(seat: Optional[Seat]) -> Optional[str]:
     return "%d.%d" % tuple(seat) if seat else None
 
 
-def _state(t):
-    if t.ended:
+def _state(tournament: Tournament) -> str:
+    if tournament.ended:
         return "finished"
-    if t.started:
+    if tournament.started:
         return "running"
-    if t.draw:
+    if tournament.draw:
         return "drawn"
     return "registration"
 
 
-def _players(t):
-    if t.started is None:
-        n = len(t.entries("registered"))
+def _players(tournament: Tournament) -> Dict[str, Any]:
+    if tournament.started is None:
+        n = len(tournament.entries("registered"))
         return {"entries": n, "left": n, "average_stack": None, "chips_in_play": None}
-    entrants = t.entrants()
-    left = len(t.remaining())
-    chips = sum((e.stack or 0) - e.deducted for e in entrants) + _money.chips_added(t)
+    entrants = tournament.entrants()
+    left = len(tournament.remaining())
+    chips = sum((entry.stack or 0) - entry.deducted for entry in entrants) \
+        + _money.chips_added(tournament)
     return {"entries": len(entrants), "left": left,
             "average_stack": chips // left if left else None, "chips_in_play": chips}
 
 
-def _final_stacks(t):
+def _final_stacks(tournament: Tournament) -> Dict[str, int]:
     """{player: chips} the league gave the finalists (the final table's sitting down, else
     the draw's count): the final table's card shows them until its box counts its own."""
-    f = t.final
-    if not f:
+    final_draw = tournament.final
+    if not final_draw:
         return {}
-    return dict(f.get("stacks") or {})
+    return dict(final_draw.get("stacks") or {})
 
 
-def _tables(live, t):
-    seating = t.seating()
-    final = _final_stacks(t)
-    final_tb = (t.final or {}).get("table")
-    broken = _plan.broken_tables(t)
-    numbers = set(t.tables_used) | set(seating) | broken
-    for lk in live.links:
-        if lk.table is not None:
-            numbers.add(lk.table)
+def _tables(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
+    seating = tournament.seating()
+    final = _final_stacks(tournament)
+    final_tb = (tournament.final or {}).get("table")
+    broken = _plan.broken_tables(tournament)
+    numbers = set(tournament.tables_used) | set(seating) | broken
+    for link in live.links:
+        if link.table is not None:
+            numbers.add(link.table)
     out = []
     for tb in sorted(numbers):
-        lk = live.link_for(tb)
-        v = live.views.get(tb)
-        st = v.status if v is not None else None
-        stacks = st.get("stacks") if isinstance(st, dict) else None
-        away = st.get("away") if isinstance(st, dict) else None
+        link = live.link_for(tb)
+        view = live.views.get(tb)
+        box_status = view.status if view is not None else None
+        stacks = box_status.get("stacks") if isinstance(box_status, dict) else None
+        away = box_status.get("away") if isinstance(box_status, dict) else None
         seats = {}
-        for s, name in sorted(seating.get(tb, {}).items()):
-            e = t.get(name)
-            stack = stacks.get(str(s)) if isinstance(stacks, dict) else None
-            if tb == final_tb and (stack is None or not t.final.get("seated")):
+        for seat, name in sorted(seating.get(tb, {}).items()):
+            entry = tournament.get(name)
+            stack = stacks.get(str(seat)) if isinstance(stacks, dict) else None
+            if tb == final_tb and (stack is None or not tournament.final.get("seated")):
                 stack = final.get(name, stack)  # the box still deals the tables before
-            seats[str(s)] = {"name": name, "stack": stack,
-                             "away": bool((isinstance(away, list) and s in away)
-                                          or (e is not None and e.absent))}
+            seats[str(seat)] = {"name": name, "stack": stack,
+                             "away": bool((isinstance(away, list) and seat in away)
+                                          or (entry is not None and entry.absent))}
         out.append({
-            "table": tb, "box": lk.box if lk is not None else None,
-            "link": lk.state if lk is not None else "none",
-            "last_contact_ms": v.contact if v is not None else None,
-            "hand": v.hand if v is not None else None,
-            "button": st.get("button") if isinstance(st, dict) else None,
-            "sb": st.get("sb_seat") if isinstance(st, dict) else None,
-            "bb": st.get("bb_seat") if isinstance(st, dict) else None,
-            "in_hand": bool(isinstance(st, dict) and st.get("street")),
+            "table": tb, "box": link.box if link is not None else None,
+            "link": link.state if link is not None else "none",
+            "last_contact_ms": view.contact if view is not None else None,
+            "hand": view.hand if view is not None else None,
+            "button": box_status.get("button") if isinstance(box_status, dict) else None,
+            "sb": box_status.get("sb_seat") if isinstance(box_status, dict) else None,
+            "bb": box_status.get("bb_seat") if isinstance(box_status, dict) else None,
+            "in_hand": bool(isinstance(box_status, dict) and box_status.get("street")),
             "broken": tb in broken, "seats": seats})
     return out
 
 
-def _settled(t, r):
+def _settled(tournament: Tournament, instr: Instr) -> bool:
     """A pending instruction nobody waits for any more: once the final table has sat
     down, the redraw and table-break instructions of the final draw."""
-    if r["action"] in ("redraw", "break_table"):
-        return bool(t.final and t.final.get("seated"))
+    if instr["action"] in ("redraw", "break_table"):
+        return bool(tournament.final and tournament.final.get("seated"))
     return False
 
 
-def _pending(live, t):
+def _pending(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
     out = []
-    for r in _ins.pending(t):
-        if _settled(t, r):
+    for instr in _ins.pending(tournament):
+        if _settled(tournament, instr):
             continue
-        body = r["body"]
-        to = r.get("to")
-        if r["action"] == "move_out":
+        body = instr["body"]
+        to = instr.get("to")
+        if instr["action"] == "move_out":
             seat, to_t, to_s = body.get("seat"), to[0], to[1]
-        elif r["action"] in ("receive", "deduct", "take_out"):
+        elif instr["action"] in ("receive", "deduct", "take_out"):
             seat, to_t, to_s = body.get("seat"), None, None
-        elif r["action"] == "withdraw":  # the seat of what it calls off
-            seat = t.instrs.get(body.get("instr"), {}).get("body", {}).get("seat")
+        elif instr["action"] == "withdraw":  # the seat of what it calls off
+            seat = tournament.instrs.get(body.get("instr"), {}).get("body", {}).get("seat")
             to_t, to_s = None, None
         else:
             seat, to_t, to_s = None, None, None
-        st = _ins.state(r, live.sent.get(r["id"]) is not None)
-        out.append({"id": r["id"], "action": r["action"], "table": r["table"], "seat": seat,
-                    "player": r.get("player"), "to_table": to_t, "to_seat": to_s,
-                    "state": st, "reason": _ins.reason(r), "text": r["text"],
-                    "words": _words.instruction(r, st), "why": _why(t, r)})
+        status = _ins.state(instr, live.sent.get(instr["id"]) is not None)
+        out.append({"id": instr["id"], "action": instr["action"], "table": instr["table"],
+                    "seat": seat,
+                    "player": instr.get("player"), "to_table": to_t, "to_seat": to_s,
+                    "state": status, "reason": _ins.reason(instr), "text": instr["text"],
+                    "words": _words.instruction(instr, status), "why": _why(tournament, instr)})
     return out
 
 
-def _why(t, r):
+def _why(tournament: Tournament, instr: Instr) -> str:
     """Why the instruction is there, in words (the console's "why" column)."""
-    reason = _ins.reason(r)
+    reason = _ins.reason(instr)
     if reason:
         return "the box refused: %s" % reason
-    a = r["action"]
-    if a in ("move_out", "receive") and r.get("move"):
-        if t.final is not None:
+    action = instr["action"]
+    if action in ("move_out", "receive") and instr.get("move"):
+        if tournament.final is not None:
             return "final table"
         return "balancing: the tables differ by more than one player"
-    if a == "receive":
+    if action == "receive":
         return "joins the game"
-    if a == "take_out":
+    if action == "take_out":
         return "the TD entered the player out"
-    if a == "deduct":
+    if action == "deduct":
         return "arrived after the start"
-    if a == "break_table":
-        return "final table" if t.final is not None else "fewer tables are needed"
-    if a == "redraw":
+    if action == "break_table":
+        return "final table" if tournament.final is not None else "fewer tables are needed"
+    if action == "redraw":
         return "final table"
-    if a in ("hand_for_hand_start", "hand_for_hand_stop", "next_hand"):
+    if action in ("hand_for_hand_start", "hand_for_hand_stop", "next_hand"):
         return "hand for hand"
-    if a == "withdraw":
+    if action == "withdraw":
         return "no longer needed"
     return ""
 
 
-def snapshot(live, now):
-    t = live.t
+def snapshot(live: "Live", now: int) -> Dict[str, Any]:
+    tourney = live.tournament
     lg = live.lg
-    clock = t.clock_at(now)
-    offers = {k: o for o, k in t.offer_pairs() if k}
-    h = t.hfh
+    clock = tourney.clock_at(now)
+    offers = {k: offer for offer, k in tourney.offer_pairs() if k}
+    hfh_state = tourney.hfh
     tables = live.playing_tables()
     ended = {tb: live.view(tb).ended for tb in tables}
     results = []
-    money = _money.view(t, now)
-    prize = _money.prizes(t, now, money)  # {} in a free tournament
-    if t.started:
-        for r in t.results():
-            results.append({"place": r["first"], "name": r["name"], "points": r["points"],
-                            "tied": r["first"] != r["last"],
-                            "prize": prize.get(r["name"]) if money else None})
+    money = _money.view(tourney, now)
+    prize = _money.prizes(tourney, now, money)  # {} in a free tournament
+    if tourney.started:
+        for instr in tourney.results():
+            results.append({"place": instr["first"], "name": instr["name"],
+                            "points": instr["points"],
+                            "tied": instr["first"] != instr["last"],
+                            "prize": prize.get(instr["name"]) if money else None})
     log = []
-    mine = [ev for ev in lg.events if ev.tournament == t.number]
+    mine = [ev for ev in lg.events if ev.tournament == tourney.number]
     for ev in mine[-LOG_MAX:]:
         line = _words.log_line(ev, lg, mine)
         log.append({"seq": ev.seq, "action": ev.action, "text": line["text"],
                     "time": line["time"], "who": line["who"],
                     "undone": ev.seq in lg.undone})
-    undo, redo = _undo.view(live)
+    undo, redo = live.journal.view()
     return {
         "event": lg.name,
-        "tournament": {"number": t.number, "name": t.setup["name"],
-                       "profile": t.setup["profile"], "state": _state(t)},
+        "tournament": {"number": tourney.number, "name": tourney.setup["name"],
+                       "profile": tourney.setup["profile"], "state": _state(tourney)},
         "now_ms": now,
         "clock": _clock.view(clock),
-        "schedule": _schedule.view(clock.levels, t.setup["colour_ups"], clock.index,
+        "schedule": _schedule.view(clock.levels, tourney.setup["colour_ups"], clock.index,
                                    clock.left_ms),
         "money": money,
-        "players": _players(t),
-        "tables": _tables(live, t),
-        "pending": _pending(live, t),
-        "moves": [{"player": p["name"], "from": _ts(p.get("from")), "to": _ts(p["seat"]),
-                   "at_ms": p.get("at_ms")} for p in t.moves[-MOVES_MAX:]],
-        "broken": sorted(_plan.broken_tables(t)),
-        "final_table": t.final is not None,
-        "hand_for_hand": h is not None,
-        "hand_for_hand_waiting": _hfh.waiting_for(h["wait"], ended, tables) if h else [],
+        "players": _players(tourney),
+        "tables": _tables(live, tourney),
+        "pending": _pending(live, tourney),
+        "moves": [{"player": payload["name"], "from": _ts(payload.get("from")),
+                   "to": _ts(payload["seat"]),
+                   "at_ms": payload.get("at_ms")} for payload in tourney.moves[-MOVES_MAX:]],
+        "broken": sorted(_plan.broken_tables(tourney)),
+        "final_table": tourney.final is not None,
+        "hand_for_hand": hfh_state is not None,
+        "hand_for_hand_waiting": _hfh.waiting_for(hfh_state["wait"], ended,
+                                                  tables) if hfh_state else [],
         "hand_for_hand_text": _words.hand_for_hand(
-            _hfh.waiting_for(h["wait"], ended, tables)) if h else None,
-        "registration": [{"name": e.name, "member": e.member, "state": e.state,
-                          "seat": _ts(e.seat) if e.state in ("registered", "in") else None}
-                         for e in t.players.values()],
-        "standby": [{"name": t.players[k].name,
+            _hfh.waiting_for(hfh_state["wait"], ended, tables)) if hfh_state else None,
+        "registration": [{"name": entry.name, "member": entry.member, "state": entry.state,
+                          "seat": _ts(entry.seat) if entry.state in ("registered", "in") else None}
+                         for entry in tourney.players.values()],
+        "standby": [{"name": tourney.players[k].name,
                      "offered": _ts(offers[k]["seat"]) if k in offers else None}
-                    for k in t.standby],
+                    for k in tourney.standby],
         "results": results,
-        "leaderboard": [{"rank": r["rank"], "name": r["name"], "points": r["points"],
-                         "played": r["events"]} for r in lg.standings()],
+        "leaderboard": [{"rank": instr["rank"], "name": instr["name"], "points": instr["points"],
+                         "played": instr["events"]} for instr in lg.standings()],
         "log": log,
         "undo": undo,
         "redo": redo,

@@ -1,14 +1,16 @@
 """The host's words for people: instructions and log lines in the TD's and dealer's language
-("Move Ann Lee: table 2 seat 4 → table 3 seat 7 (waiting for both dealers)", "Table 4
-breaks"), never the protocol's names (move_out, break_table, instr_result).  The web console
-and the CLI both use it (docs/web.md, "Plain words").
+("Move Ann Lee: table 2 seat 4 → table 3 seat 7 (waiting for both dealers)"), never the
+protocol's names; the web console and the CLI both use it (docs/web.md, "Plain words").
 
     instruction(row, state)      # one instruction, with what it waits for
     log_line(ev, lg)             # {"time", "who", "text"} of one league event
 """
 
+from typing import Any, Dict, Iterable, List, Optional, Sequence
+
 from tdhost.league.text import summary
 from tdhost.league.times import clock_time
+from tdhost.live.records import Instr, League
 
 STATE_WORDS = {
     "queued": "not sent to a box yet",
@@ -20,83 +22,84 @@ STATE_WORDS = {
 }
 
 
-def seat(s):
-    return "table %d seat %d" % (s[0], s[1]) if s else "no seat"
+def seat(seat_pair: Optional[Sequence[int]]) -> str:
+    return "table %d seat %d" % (seat_pair[0], seat_pair[1]) if seat_pair else "no seat"
 
 
-def chips(n):
+def chips(n: Any) -> str:
     return "{:,}".format(n) if isinstance(n, int) else str(n)
 
 
-def tables(nums):
+def tables(nums: Iterable[int]) -> str:
     nums = sorted(nums)
     return ("table %d" % nums[0]) if len(nums) == 1 else "tables " + ", ".join(map(str, nums))
 
 
-def _what(r):
-    """The instruction *r* (an ``instr`` payload or a snapshot row's fields) in words,
+def _what(instr: Instr) -> str:
+    """The instruction *instr* (an ``instr`` payload or a snapshot row's fields) in words,
     without its state."""
-    a = r["action"]
-    body = r.get("body") or {}
-    tb = r["table"]
-    who = r.get("player") or body.get("name") or "the player"
-    frm, to = r.get("from"), r.get("to")
-    if a in ("move_out", "receive") and r.get("move") and frm and to:
+    action = instr["action"]
+    body = instr.get("body") or {}
+    tb = instr["table"]
+    who = instr.get("player") or body.get("name") or "the player"
+    frm, to = instr.get("from"), instr.get("to")
+    if action in ("move_out", "receive") and instr.get("move") and frm and to:
         return "Move %s: %s → %s" % (who, seat(frm), seat(to))
-    if a == "receive":
+    if action == "receive":
         dead = " (posts a dead big blind)" if body.get("dead_bb") else ""
         return "Seat %s at %s with %s chips%s" % (who, seat(to or [tb, body.get("seat")]),
                                                   chips(body.get("stack")), dead)
-    if a == "take_out":
+    if action == "take_out":
         return "Table %d: take seat %s out (%s is out)" % (tb, body.get("seat"), who)
-    if a == "deduct":
+    if action == "deduct":
         return "Table %d seat %s: take %s chips from %s (arrived late)" % (
             tb, body.get("seat"), chips(body.get("chips")), who)
-    if a == "break_table":
+    if action == "break_table":
         return "Table %d breaks" % tb
-    if a == "redraw":
+    if action == "redraw":
         return "Table %d: players go to their final-table seats" % tb
-    if a == "hand_for_hand_start":
+    if action == "hand_for_hand_start":
         return "Hand for hand at table %d" % tb
-    if a == "hand_for_hand_stop":
+    if action == "hand_for_hand_stop":
         return "Hand for hand ends at table %d" % tb
-    if a == "next_hand":
+    if action == "next_hand":
         return "Hand for hand: table %d deals the next hand" % tb
-    if a == "pause":
+    if action == "pause":
         return "Table %d: pause" % tb
-    if a == "resume":
+    if action == "resume":
         return "Table %d: play on" % tb
-    if a == "message":
-        return "Table %d: %s" % (tb, body.get("text") or r.get("text") or "a message")
-    if a == "withdraw":
+    if action == "message":
+        return "Table %d: %s" % (tb, body.get("text") or instr.get("text") or "a message")
+    if action == "withdraw":
         return "Table %d: call off an instruction%s" % (
-            tb, " for %s" % r["player"] if r.get("player") else "")
-    return "Table %d: %s" % (tb, r.get("text") or "an instruction")
+            tb, " for %s" % instr["player"] if instr.get("player") else "")
+    return "Table %d: %s" % (tb, instr.get("text") or "an instruction")
 
 
-def _waits(r, state):
-    a = r["action"]
+def _waits(instr: Instr, state: str) -> str:
+    action = instr["action"]
     if state in ("queued", "sent"):
-        if a == "move_out" and r.get("move"):
+        if action == "move_out" and instr.get("move"):
             return "waiting for both dealers"
-        if a == "receive" and r.get("move"):
-            return "left table %d; waiting for table %d's dealer" % (r["from"][0], r["to"][0])
-        return "waiting for table %d's dealer" % r["table"] if state == "sent" else \
-            "not sent to a box at table %d yet" % r["table"]
+        if action == "receive" and instr.get("move"):
+            return "left table %d; waiting for table %d's dealer" % (instr["from"][0],
+                                                                     instr["to"][0])
+        return "waiting for table %d's dealer" % instr["table"] if state == "sent" else \
+            "not sent to a box at table %d yet" % instr["table"]
     if state == "acknowledged":
-        return "table %d's dealer has it" % r["table"]
-    if state == "done" and a == "move_out":
-        return "left table %d; waiting for table %d's dealer" % (r["table"], r["to"][0])
+        return "table %d's dealer has it" % instr["table"]
+    if state == "done" and action == "move_out":
+        return "left table %d; waiting for table %d's dealer" % (instr["table"], instr["to"][0])
     return STATE_WORDS.get(state, state)
 
 
-def instruction(r, state=None):
-    """*r* in words; with *state* (tdhost.live.instructions.state), what it waits for."""
-    text = _what(r)
-    return text if state is None else "%s (%s)" % (text, _waits(r, state))
+def instruction(instr: Instr, state: Optional[str] = None) -> str:
+    """*instr* in words; with *state* (tdhost.live.instructions.state), what it waits for."""
+    text = _what(instr)
+    return text if state is None else "%s (%s)" % (text, _waits(instr, state))
 
 
-def hand_for_hand(waiting):
+def hand_for_hand(waiting: List[int]) -> Optional[str]:
     """The hand-for-hand line: "Hand for hand: waiting for tables 1, 3"."""
     if not waiting:
         return "Hand for hand: every table may deal the next hand"
@@ -107,72 +110,73 @@ RESULT_WORDS = {"acknowledged": "has", "done": "did", "refused": "refused",
                 "cancelled": "called off"}
 
 
-def _who(ev, lg):
-    p = ev.payload
-    a = ev.action
-    if a == "bust":
-        return "TD" if p.get("by") == "td" else ("table %s's box" % p["table"]
-                                                if p.get("table") else "a box")
-    if a == "instr_result":
-        by = p.get("by")
+def _who(ev: Any, lg: League) -> str:
+    logged = ev.payload
+    kind = ev.action
+    if kind == "bust":
+        return "TD" if logged.get("by") == "td" else ("table %s's box" % logged["table"]
+                                                if logged.get("table") else "a box")
+    if kind == "instr_result":
+        by = logged.get("by")
         if by == "box":
-            r = _instr(ev, lg)
-            return "table %d's box" % r["table"] if r else "a box"
+            instr = _instr(ev, lg)
+            return "table %d's box" % instr["table"] if instr else "a box"
         return "TD" if by == "td" else "host"
-    if a == "move":
-        return "TD" if p.get("by") == "td" else "the dealers"
-    if a in ("instr", "notice", "hfh_release", "final_seated"):
+    if kind == "move":
+        return "TD" if logged.get("by") == "td" else "the dealers"
+    if kind in ("instr", "notice", "hfh_release", "final_seated"):
         return "host"
     return "TD"
 
 
-def _instr(ev, lg):
-    t = lg.tournaments.get(ev.tournament)
-    return t.instrs.get(ev.payload.get("id")) if t is not None else None
+def _instr(ev: Any, lg: League) -> Optional[Instr]:
+    tourney = lg.tournaments.get(ev.tournament)
+    return tourney.instrs.get(ev.payload.get("id")) if tourney is not None else None
 
 
-def _text(ev, lg, events=None):
-    p = ev.payload
-    a = ev.action
-    if a == "instr":
-        return instruction(p)
-    if a == "instr_result":
-        r = _instr(ev, lg)
-        what = instruction(r) if r else "an instruction"
-        res = p.get("result")
+def _text(ev: Any, lg: League, events: Optional[List[Any]] = None) -> str:
+    logged = ev.payload
+    kind = ev.action
+    if kind == "instr":
+        return instruction(logged)
+    if kind == "instr_result":
+        instr = _instr(ev, lg)
+        what = instruction(instr) if instr else "an instruction"
+        res = logged.get("result")
         if res == "cancelled":
-            return "called off: %s (%s)" % (what, p.get("reason") or "no longer needed")
+            return "called off: %s (%s)" % (what, logged.get("reason") or "no longer needed")
         if res == "refused":
-            return "refused: %s (%s)" % (what, p.get("reason") or "no reason given")
+            return "refused: %s (%s)" % (what, logged.get("reason") or "no reason given")
         if res == "acknowledged":
             return "dealer saw: %s" % what
-        extra = ", %s chips" % chips(p["stack"]) if p.get("stack") else ""
+        extra = ", %s chips" % chips(logged["stack"]) if logged.get("stack") else ""
         return "done: %s%s" % (what, extra)
-    if a == "bust":
-        names = [n for tier in reversed(p["tiers"]) for n in tier]
-        t = lg.tournaments.get(ev.tournament)
+    if kind == "bust":
+        names = [name for tier in reversed(logged["tiers"]) for name in tier]
+        tourney = lg.tournaments.get(ev.tournament)
         places = []
-        for n in names:
-            place = t.place_of(n) if t is not None else "in play"
-            places.append(n if place == "in play" else "%s (%s)" % (n, place))
+        for name in names:
+            place = tourney.place_of(name) if tourney is not None else "in play"
+            places.append(name if place == "in play" else "%s (%s)" % (name, place))
         return "%s out%s" % (" and ".join(places), " in the same hand" if len(names) > 1
                              else "")
-    if a == "undo":
+    if kind == "undo":
         target = None
-        for e in events or lg.events:
-            if e.seq == ev.undoes:
-                target = e
+        for entry in events or lg.events:
+            if entry.seq == ev.undoes:
+                target = entry
                 break
-        return "undo: %s" % (_text(target, lg, events) if target else p.get("summary"))
-    if a == "hand_for_hand":
-        return "hand for hand %s" % ("on at " + tables(p["wait"]) if p.get("on") and p.get(
-            "wait") else "on" if p.get("on") else "off")
-    if a == "move":
-        return "%s moved to %s" % (p["name"], seat(p["seat"]))
+        return "undo: %s" % (_text(target, lg, events) if target else logged.get("summary"))
+    if kind == "hand_for_hand":
+        return "hand for hand %s" % ("on at " + tables(logged["wait"])
+                                     if logged.get("on") and logged.get("wait")
+                                     else "on" if logged.get("on") else "off")
+    if kind == "move":
+        return "%s moved to %s" % (logged["name"], seat(logged["seat"]))
     return summary(ev)
 
 
-def log_line(ev, lg, events=None):
+def log_line(ev: Any, lg: League, events: Optional[List[Any]] = None) -> Dict[str, str]:
     """{"time": "21:42", "who": "TD", "text": words} for league event *ev*."""
     try:
         when = clock_time(ev.at)[:5]

@@ -189,7 +189,7 @@ def room_shots(out_dir):
                 live.act("start", {})
             night.advance(90000)
             with web.lock:
-                seating = {tb: dict(s) for tb, s in live.t.seating().items()}
+                seating = {tb: dict(s) for tb, s in live.tournament.seating().items()}
             short = min(seating, key=lambda tb: len(seating[tb]))
             seats = sorted(seating[short])
             night.job(short, allin_hand(seats[3], seats[4]))

@@ -1,0 +1,37 @@
+"""Hand for hand on the live night (docs/host.md §10.8; the rules in tdhost.rules.handforhand):
+once every waited-for table has finished its hand, the next round deals."""
+
+from typing import TYPE_CHECKING, Any, List, Tuple
+
+from tdhost.live import instructions as _ins
+from tdhost.rules import handforhand as _hfh
+
+if TYPE_CHECKING:
+    from tdhost.live.night import Live
+
+
+def release(live: "Live") -> None:
+    """Write the next round (``hfh_release`` and a ``next_hand`` per table) once every
+    table hand for hand waits for has finished its hand."""
+    state = live.tournament.hfh
+    if state is None:
+        return
+    tables = live.playing_tables()
+    ended = {tb: live.view(tb).ended for tb in tables}
+    waited = [tb for tb in tables if str(tb) in state["wait"]]
+    if not waited or _hfh.waiting_for(state["wait"], ended, tables):
+        return
+    wait = _hfh.next_wait(tables, ended)
+    rnd = state["round"] + 1
+
+    def build(tournament: Any, lg: Any, seq: int) -> Tuple[List[Any], None]:
+        evs: List[Any] = [("hfh_release", {"round": rnd, "wait": wait, "text": "hand for "
+                                           "hand: every table has finished its hand; round "
+                                           "%d deals now" % rnd}, None)]
+        for k, tb in enumerate(tables):
+            evs.append(("instr", _ins.instr(_ins.new_id(lg, tournament, k), "next_hand", tb,
+                                            "hand for hand round %d: deal at table %d"
+                                            % (rnd, tb)), None))
+        return evs, None
+
+    live.write(build)

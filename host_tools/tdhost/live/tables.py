@@ -1,0 +1,112 @@
+"""What the host knows of each table at run time (not logged: each box's ``status``
+brings it again), who sits where at the boxes, and the ``seating`` a box is sent
+(docs/host.md §10; docs/protocol.md ``seating``)."""
+
+from typing import Any, Dict, Optional
+
+from tdhost.live import instructions as _ins
+from tdhost.live.records import Message, Tournament
+
+
+class TableView:
+    """One table as its box last told the host (not logged)."""
+
+    def __init__(self) -> None:
+        self.status: Optional[Dict[str, Any]] = None  # the box's last status state
+        self.hand: Optional[int] = None  # the hand number it reported last
+        self.ended = -1  # the last hand it reported ended
+        self.contact: Optional[int] = None  # Live's clock when its box was last heard (ms)
+        self.statuses = 0  # statuses heard from its box (this run)
+        self.redraw_at: Optional[int] = None  # self.statuses when its box answered a redraw
+        self.redraw_sent: Optional[str] = None  # the redraw whose seating its box was sent
+
+    def heard(self, now: int) -> None:
+        self.contact = now
+
+    def took_status(self, status: Dict[str, Any], ended: int) -> None:
+        """A new status from the box (*ended*: the last hand it says ended)."""
+        self.status = status
+        self.statuses += 1
+        if isinstance(status.get("hand"), int):
+            self.hand = status["hand"]
+            self.ended = ended
+
+    def hand_event(self, what: str, hand: int) -> None:
+        """A ``hand_started`` or ``hand_ended`` event."""
+        self.hand = hand
+        self.ended = hand if what == "hand_ended" else hand - 1
+
+    def redraw_answered(self) -> None:
+        """Its box answered a redraw: the chips come from a later status (liveredraw)."""
+        self.redraw_at = self.statuses
+
+    def status_since_redraw(self) -> bool:
+        """Has a status come since its box answered the redraw (or none was answered)?"""
+        return self.redraw_at is None or self.statuses > self.redraw_at
+
+    def seat_redraw(self, instr_id: str) -> bool:
+        """Mark the seating of redraw *instr_id* sent; False when it was sent already."""
+        if self.redraw_sent == instr_id:
+            return False
+        self.redraw_sent = instr_id
+        return True
+
+
+def name_at(tournament: Tournament, table: int, seat: Any) -> Optional[str]:
+    """Who sits at *table* *seat*: the league's seating -- unless that player has left it
+    (their move_out done) -- else a player the box has seated there by a move's receive
+    (done; not recorded yet).  From the final draw until the final table sits down
+    (tdhost.live.final) the draw's ``from`` says who sits there (docs/live.md)."""
+    final = tournament.final
+    if final is not None and not final.get("seated") and "from" in final:
+        for name, where in final["from"].items():
+            if where == [table, seat]:
+                return name
+        return None
+    moving = _ins.moving_players(tournament)
+    name = tournament.seating().get(table, {}).get(seat)
+    if name is not None and not (name in moving and _ins.state(moving[name][0]) == "done"):
+        return name
+    for other, halves in moving.items():  # seated there by the box, not recorded yet
+        if len(halves) > 1 and halves[0]["to"] == [table, seat] \
+                and _ins.state(halves[1]) == "done":
+            return other
+    return None
+
+
+def button(tournament: Tournament, table: int) -> Dict[str, int]:
+    """{"button": seat} of the draw at *table*, or {}."""
+    drawn = (tournament.final or tournament.draw or {}).get("tables", {}).get(str(table))
+    return {"button": drawn["button"]} if drawn and drawn.get("button") else {}
+
+
+def seating_msg(tournament: Tournament, table: int,
+                redrawn: Optional[Message]) -> Message:
+    """The ``seating`` body for *table* (docs/protocol.md): names per seat from the league,
+    stacks where known (chips at entry; the final table's from the boxes), the button of
+    the draw; *redrawn*: the seating after a US 2 re-draw (tdhost.live.redraw), if any."""
+    names, stacks = {}, {}
+    final = tournament.final if tournament.final and tournament.final.get(
+        "table") == table else None
+    if final is not None and "from" in final and not final.get("seated"):
+        # no chips until every table has finished its hand (tdhost.live.final)
+        return dict({"names": {str(player.seat[1]): player.name
+                               for player in tournament.players.values()
+                               if player.seat and player.seat[0] == table
+                               and player.state == "in"}}, **button(tournament, table))
+    if redrawn is not None:
+        return redrawn
+    for entry in tournament.players.values():
+        if entry.seat and entry.seat[0] == table and entry.state in ("registered", "in"):
+            key = str(entry.seat[1])
+            names[key] = entry.name
+            known = (final or {}).get("stacks", {}).get(entry.name)
+            if known:
+                stacks[key] = known
+            elif entry.stack:
+                stacks[key] = entry.stack - entry.deducted
+    msg: Message = {"names": names}
+    if stacks:
+        msg["stacks"] = stacks
+    msg.update(button(tournament, table))
+    return msg
