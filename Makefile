@@ -15,7 +15,8 @@ MPY_HEAP ?= 256K
 # Directories that ruff checks (only those that exist).
 LINT_DIRS := $(wildcard firmware tests host_tools bench)
 
-.PHONY: setup test lint fix compile test-py test-mpy firmware-check demo faults scale examples bench \
+.PHONY: setup test lint fix compile test-py test-mpy firmware-check host-check demo faults scale \
+	examples bench web-shots \
 	clean distclean help
 # `make test` runs its steps in order and stops at the first failure, even under -j.
 .NOTPARALLEL:
@@ -27,7 +28,7 @@ help:
 	@echo "make scale           300 tables on Mosquitto in one process: Wi-Fi drops, a broker restart,"
 	@echo "                     a host kill, then the checks (docs/demo.md §8; SCALE_TABLES=300, ~9 min)"
 	@echo "make examples        print every docs/examples scenario as hand tables"
-	@echo "make test            set up, then lint, compile, test-py, test-mpy"
+	@echo "make test            set up, then lint, compile, firmware-check, host-check, test-py, test-mpy"
 	@echo "make setup           create .venv and install requirements-dev.txt (idempotent)"
 	@echo "make lint            ruff over $(LINT_DIRS)"
 	@echo "make fix             ruff --fix (import order and other safe fixes)"
@@ -35,11 +36,13 @@ help:
 	@echo "make test-py         pytest -q tests (CPython)"
 	@echo "make test-mpy        tests/core under MicroPython ($(MPY_HEAP) heap) + replay comparison"
 	@echo "make firmware-check  mypy over the firmware against circuitpython-stubs, per board"
+	@echo "make host-check      mypy over host_tools/tdhost and tableclock, every function typed"
 	@echo "make test-board PORT=/dev/ttyACM0 [CIRCUITPY=DRIVE]  tests/core on a connected board"
 	@echo "make bench           heap, allocation, time of a 200-hand session -> bench/results.json"
 	@echo "make hardware-diagrams  re-render hardware/*/wiring.png and docs/box-buttons-*.png"
 	@echo "make sim             the box in a window (BOARD=compact|table SETUP=file.json; keys: docs/simulator.md)"
 	@echo "make sim-shots       re-render docs/screens/BOARD-KIND.png and docs/box-buttons-*.png"
+	@echo "make web-shots       re-render docs/screens/web-*.png (Debian's chromium; docs/web.md)"
 	@echo "make deploy CIRCUITPY=DRIVE  copy the firmware onto a box's CIRCUITPY drive (FORCE=1: despite warnings)"
 	@echo "make clean           remove caches and build output (keeps .venv); distclean also .venv"
 
@@ -58,7 +61,7 @@ $(STAMP): requirements-dev.txt pyproject.toml
 
 # ---------------------------------------------------------------------------------------------
 # No summary echo after the steps: the last line stays the runners' `N passed, M failed`.
-test: $(STAMP) lint compile firmware-check test-py test-mpy
+test: $(STAMP) lint compile firmware-check host-check test-py test-mpy
 
 lint: $(STAMP)
 	$(RUFF) check $(LINT_DIRS)
@@ -109,6 +112,12 @@ firmware-check: $(STAMP)
 		$(VENV)/bin/circuitpython_setboard $$id >/dev/null || exit 1; \
 		$(MYPY) || exit 1; \
 	done
+
+# mypy over the host (host_tools/tdhost) and the rules core it imports (tableclock): every
+# host function typed (pyproject.toml [tool.mypy]: disallow_untyped_defs for tdhost.*, and the
+# modules not typed yet listed apart).
+host-check: $(STAMP)
+	MYPYPATH=host_tools $(MYPY) -p tdhost -p tableclock
 
 # ---------------------------------------------------------------------------------------------
 # The demo (docs/demo.md, issue #7): a whole league night in virtual time -- the host with its

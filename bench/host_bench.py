@@ -16,7 +16,7 @@ its own table:
    max includes one.  A read is `tdhost seats` in-process (Click, the table printed).
 2. The live host keeps the league in memory (tdhost.league.cache) and applies only the new
    events: events written per second at the same sizes.
-3. Box events per second into the link store (``tdhost.usb.HostStore.add_event``: one
+3. Box events per second into the link store (``tdhost.links.hoststore.HostStore.add_event``: one
    commit per event, the exactly-once record of every box event, docs/host.md §10.3).
 
 Files are in a temporary directory on this machine's disk (one fsync per commit: WAL with
@@ -53,8 +53,8 @@ from tdhost.league.cache import LeagueCache  # noqa: E402
 from tdhost.league.entries import decide_register  # noqa: E402
 from tdhost.league.play import decide_start  # noqa: E402
 from tdhost.league.seats import decide_draw  # noqa: E402
+from tdhost.links.hoststore import HostStore  # noqa: E402
 from tdhost.live import instructions as _ins  # noqa: E402
-from tdhost.usb import HostStore  # noqa: E402
 
 HOST_GOALS = {
     "cli_ms": {

@@ -10,7 +10,7 @@ provisioned with the default 8-seat table and the event key), boards alternating
 table, the loop stepped every 100 ms of virtual time:
 
 1. Time per box-step, lazy and full rendering (``Room(render=...)``), 20 boxes on in-memory
-   cables, each linked to a host BoxLink (tdhost.usb, one HostStore): idle (the clocks run,
+   cables, each linked to a host BoxLink (tdhost.links.usb, one HostStore): idle (the clocks run,
    nobody presses a key; 60 virtual s after all went LIVE) and busy (tcsim.dealers.RoomNight at
    every box; 5 virtual minutes).  The box side (``Box.step``: App.step and the link's tick,
    plus the dealers' turns) and the host side (every BoxLink.poll) are timed apart and given
@@ -51,7 +51,8 @@ from tcbox.defaults import SETUP  # noqa: E402
 from tcbox.link import LIVE, setup_of  # noqa: E402
 from tcsim.dealers import RoomNight  # noqa: E402
 from tcsim.room import Room  # noqa: E402
-from tdhost.usb import BoxLink, HostStore, StaticFeed  # noqa: E402
+from tdhost.links.boxlink import BoxLink, StaticFeed  # noqa: E402
+from tdhost.links.hoststore import HostStore  # noqa: E402
 
 KEY = bytes(range(32))
 KEY_ID = "bench-k1"

@@ -56,7 +56,7 @@ SCALE_GOALS = {
 
 def measure(tables: int = TABLES, minutes: float | None = None) -> dict:
     from tcsim.scale import MINUTES, run_scale
-    from tdhost.broker import BrokerError
+    from tdhost.links.broker import BrokerError
 
     t0 = time.perf_counter()
     try:

@@ -5,7 +5,7 @@ and adds its figures to its table (results.json: ``sync``); alone it prints its 
 
     python bench/sync_bench.py [--json] [--quick]
 
-1. Level change -> box.  The host (tdhost.mqtt.MqttHub, one tdhost.usb.BoxLink per box,
+1. Level change -> box.  The host (tdhost.links.mqtt.MqttHub, one BoxLink per box,
    polled every 5 ms, each box's frames checked with its own key) and the broker, as
    `tdhost serve --wifi` runs it (amqtt in the host's process or /usr/sbin/mosquitto, each
    with a login per box, client id = user, and the ACL) run here; the boxes run in a second
@@ -60,7 +60,7 @@ from figures import figure, goal_of, report  # noqa: E402
 from tableclock.protocol import HOST, Sender, box_key  # noqa: E402
 from tableclock.table import Table  # noqa: E402
 from tcbox.link import LIVE  # noqa: E402
-from tdhost import broker as B  # noqa: E402
+from tdhost.links import broker as B  # noqa: E402
 
 SYNC_GOALS = {
     "level_change": {
@@ -198,7 +198,7 @@ def start_broker(kind, tmp, n):
 
 
 def _hub(url, store, feed):
-    from tdhost import mqtt
+    from tdhost.links import mqtt
 
     return mqtt.MqttHub(url, EVENT, KEY, EVENT, store, feed=feed, box_keys=True)
 
@@ -220,7 +220,7 @@ def pct(xs, p):
 
 def level_changes(kind, sizes=SIZES, changes=CHANGES):
     """{size: {"p50", "p99", "max", "missing", "boxes_live", "box_loop_ms", ...}}."""
-    from tdhost.usb import HostStore
+    from tdhost.links.hoststore import HostStore
 
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -342,7 +342,7 @@ def blaster(port, kind, boxes, total):
 
 def throughput(kind, boxes=200, total=8000):
     """Frames per second the host's BoxLinks accept (Mosquitto)."""
-    from tdhost.usb import HostStore
+    from tdhost.links.hoststore import HostStore
 
     with tempfile.TemporaryDirectory() as tmp:
         m, url = start_broker("mosquitto", tmp, 0)
@@ -396,12 +396,12 @@ def amqtt_costs(n=500, rounds=2000):
     from amqtt.contexts import Action
     from amqtt.session import Session
 
-    from tdhost.brokerauth import Guarded
+    from tdhost.links.brokerauth import Guarded
 
     async def run():
         users = {"host": "h", **{box_id(i): "p" for i in range(1, n + 1)}}
         b = Guarded({"listeners": {"default": {"type": "tcp", "bind": "127.0.0.1:0"}},
-                     "plugins": {"tdhost.brokerauth.Logins": {"users": users}}})
+                     "plugins": {"tdhost.links.brokerauth.Logins": {"users": users}}})
         filters = ["tc/%s/box/%s/in" % (EVENT, box_id(i)) for i in range(1, n + 1)]
         filters += ["tc/%s/box/+/%s" % (EVENT, leaf) for leaf in ("out", "status", "presence")]
         topic = "tc/%s/box/%s/status" % (EVENT, box_id(1))

@@ -15,7 +15,7 @@ What it sets up in *workdir*:
   three tables (6, 7, 7) and started ("shuffle up and deal" now);
 - a ``tcsim.room.Room`` of three whole simulated boxes (tables 1 and 3 the compact build,
   table 2 the table build), each paired with a demo key, on an in-memory cable
-  (``tdhost.pipe``) to a host ``tdhost.usb.BoxLink`` served by the ``tdhost.live.night.Live``;
+  (``tdhost.links.pipe``) to a host ``BoxLink`` (tdhost.links) served by ``tdhost.live.night.Live``;
 - a dealer bot at every box (:class:`DemoDealer`, a ``tcsim.dealers.RoomNight``: random but
   legal betting through the box's own keys at a real table's pace, all-ins and busts, the
   host's instructions confirmed on the box as a dealer would), starting once every box holds
@@ -39,10 +39,12 @@ import secrets
 import time
 
 from tdhost import tfile
+from tdhost.clocks import unix_ms
 from tdhost.league import store as _store, times as _times, transaction
+from tdhost.links.boxlink import BoxLink
+from tdhost.links.hoststore import HostStore
 from tdhost.live import instructions as _ins
 from tdhost.live.night import Live
-from tdhost.usb import BoxLink, HostStore
 
 from . import EXAMPLES
 from .dealers import RoomNight
@@ -63,10 +65,6 @@ NAMES = [
     "Mo Hassan", "Nina Kowalski", "Ollie Stubbs", "Priya Shah", "Rob Dunmore", "Sue Granger",
     "Tariq Malik", "Una Byrne", "Vince Polley", "Wendy Oakes", "Xavier Lund", "Yasmin Roe",
 ]
-
-
-def unix_ms():
-    return int(time.time() * 1000)
 
 
 def new_tournament(db, toml=LPPL):
@@ -166,7 +164,7 @@ class Demo:
     """The demo night (module notes): ``db``, ``live``, ``room``, ``boxes`` {table: Box},
     ``stepper`` (realtime only), ``key``."""
 
-    NAMES = NAMES  # the players it registers, in order (for tdhost.web.shots, which reaches
+    NAMES = NAMES  # the players it registers, in order (for tests/tools/web_shots.py, which reaches
     new_tournament = staticmethod(new_tournament)  # this module through the entry point only)
 
     def __init__(self, workdir, seed=7, speed=1.0, realtime=True, start_ms=None,
@@ -196,15 +194,15 @@ class Demo:
             self.room.on_host = self.live.poll
 
     def _wifi_boxes(self, kind, listen, port):
-        """``serve --demo --wifi``: the broker of a Wi-Fi night (tdhost.broker.start_night:
+        """``serve --demo --wifi``: the broker of a Wi-Fi night (tdhost.links.broker.start_night:
         logins, ACL) and the three boxes paired for it as ``tdhost pair --wifi-ssid`` pairs
         them (their own keys and logins), over real TCP to it (tcsim.nightnet); the hub
         is one more serve transport (``transports``)."""
         from tableclock.protocol import BOX_KEYS, box_key
         from tcsim.nightnet import Net
         from tcsim.room import provision
-        from tdhost import broker as _broker, logins
-        from tdhost.mqtt import MqttHub
+        from tdhost.links import broker as _broker, logins
+        from tdhost.links.mqtt import MqttHub
 
         names = {t: "tc-%02d" % t for t in BOARDS}
         users = {name: logins.new_password() for name in names.values()}

@@ -10,8 +10,8 @@ What runs, all in this process on one virtual clock (tcsim.room.Room):
   ``docs/examples/<profile>.toml``, with the TD's actions of tcsim.nightleague (players
   registered, standby players, the seeded draw, "shuffle up and deal", a player away and
   one absent, a latecomer, standby seats taken); the boxes' links through the embedded MQTT
-  broker (``tdhost.broker.start_embedded``, amqtt) and ``tdhost.mqtt.MqttHub``, and one box
-  on a USB serial port (a real pseudo-terminal, ``tdhost.usb.BoxLink``);
+  broker (``tdhost.links.broker.start_embedded``, amqtt) and ``tdhost.links.mqtt.MqttHub``, and one
+  box on a USB serial port (a real pseudo-terminal, ``tdhost.links.boxlink.BoxLink``);
 - **the boxes**: one simulated box per table (tcsim.room: the firmware's App, its link and
   power-loss record, compact and table builds alternating), 8 seats each on the LPPL night;
   every box on Wi-Fi/MQTT (the firmware's ``tcbox.mqtt_link``; tcsim.nightnet makes it step
@@ -52,8 +52,9 @@ import time
 
 from tableclock.protocol import BOX_KEYS, box_key
 from tdhost.league.refusal import ActionRefused
+from tdhost.links.boxlink import BoxLink
+from tdhost.links.hoststore import HostStore
 from tdhost.live.night import Live
-from tdhost.usb import BoxLink, HostStore
 
 from . import nightshow
 from .nightbots import Floor, LeagueDealer
@@ -131,7 +132,7 @@ class Night:
 
     def _start_mqtt(self):
         try:
-            from tdhost.broker import start_embedded
+            from tdhost.links.broker import start_embedded
 
             from .nightnet import Net
         except ImportError as err:
@@ -145,7 +146,7 @@ class Night:
         self._start_hub()
 
     def _start_hub(self):
-        from tdhost.mqtt import MqttHub
+        from tdhost.links.mqtt import MqttHub
 
         subacks = self.net.subacks
         self.hub = MqttHub(self.net.broker.url, KEY_ID, KEY, KEY_ID, self.store,

@@ -1,7 +1,7 @@
 """Wi-Fi and MQTT for a simulated room, step by step in virtual time (docs/demo.md,
 "MQTT in virtual time"; docs/mqtt.md for the link itself).
 
-    net = Net(broker)                   # tdhost.broker.start_embedded(): a real amqtt broker
+    net = Net(broker)                   # tdhost.links.broker.start_embedded(): a real amqtt broker
     net.install()                       # the stubs' wifi.radio and socketpool.SocketPool
     box = room.add_box(3, key=KEY, key_id=KID, setup=None, transport=net.transport(),
                        pairing_settings=...)   # see night.add_mqtt_box: the pairing names it
@@ -372,7 +372,7 @@ class MqttTransport:
 class Net:
     """The room's Wi-Fi and its MQTT broker (module notes).
 
-    :param broker: a running tdhost.broker broker (``.host``, ``.port``, ``stop()``).
+    :param broker: a running tdhost.links.broker broker (``.host``, ``.port``, ``stop()``).
     :param restart: a function that starts the broker again on the same port (a new
         handle), for :meth:`restart_broker`.
     """
@@ -477,7 +477,7 @@ class Net:
 
     # -- the hub -----------------------------------------------------------
     def watch_hub(self, hub):
-        """Count what *hub* (tdhost.mqtt.MqttHub) gets from the boxes and publishes to
+        """Count what *hub* (tdhost.links.mqtt.MqttHub) gets from the boxes and publishes to
         them (wrapping paho's callbacks and ``publish``)."""
         self.hub = hub
         self.event = hub.event
@@ -665,7 +665,7 @@ class Net:
 def _kill(broker):
     """Stop an embedded amqtt broker at once, as if its process were killed: its listening
     socket closes, its event loop stops (amqtt's own shutdown waits for each session, and
-    once in a while did not finish within the 10 s tdhost.broker allows)."""
+    once in a while did not finish within the 10 s tdhost.links.broker allows)."""
     import asyncio
 
     loop = getattr(broker, "_loop", None)

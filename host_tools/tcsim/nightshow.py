@@ -219,7 +219,7 @@ class Show:
             return None
 
     def _start_web(self):
-        from tdhost.web.shots import chromium_missing
+        from tdhost.web.chromium import chromium_missing
 
         why = chromium_missing()
         if why:
@@ -227,8 +227,8 @@ class Show:
         from playwright.sync_api import sync_playwright
 
         from tdhost.web.app import new_token
+        from tdhost.web.chromium import launch_chromium
         from tdhost.web.server import run_in_thread
-        from tdhost.web.shots import launch_chromium
 
         if self.web is None:  # (--realtime serves it already, with its lock)
             self.web = run_in_thread(self.night.live, "127.0.0.1", 0, new_token(), self.lock)

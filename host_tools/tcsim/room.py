@@ -47,9 +47,9 @@ it once ``now_ms`` has got there.  Same seed, same room: everything random
 comes from seeded generators (the link's nonces too) and the pty transport
 is waited on until the kernel has moved every byte (below).
 
-**Transports** (``add_box(transport=...)``): ``"cable"`` -- tdhost.pipe's
+**Transports** (``add_box(transport=...)``): ``"cable"`` -- tdhost.links.pipe's
 in-memory cable; ``"pty"`` -- a real pseudo-terminal, the box's end a
-usb_cdc-like port on the master, the host's end ``tdhost.usb.open_port`` on
+usb_cdc-like port on the master, the host's end ``tdhost.links.usb.open_port`` on
 the slave's name (counted, so ``sync()`` can wait -- at most 0.2 s -- until
 the kernel has delivered what each side wrote); or any object with the same
 API: ``box_port`` (usb_cdc.Serial-like, becomes the box's ``usb_cdc.data``),
@@ -269,9 +269,9 @@ class PtyPort:
 
 
 class HostPtyEnd:
-    """The host's end of a pty: the pyserial port ``tdhost.usb.open_port``
+    """The host's end of a pty: the pyserial port ``tdhost.links.usb.open_port``
     opened on the slave's name, counting what passes.  Without an ``fd``
-    attribute of its own, tdhost.usb.write_some writes through ``write``
+    attribute of its own, tdhost.links.usb.write_some writes through ``write``
     here, which does what write_some does with a POSIX port (a select,
     one os.write: never blocks)."""
 
@@ -312,11 +312,11 @@ class HostPtyEnd:
 
 
 class CableTransport:
-    """tdhost.pipe's in-memory cable: ``box_port`` is its box end,
+    """tdhost.links.pipe's in-memory cable: ``box_port`` is its box end,
     ``host_port`` its host end."""
 
     def __init__(self, capacity=65536):
-        from tdhost.pipe import Cable
+        from tdhost.links.pipe import Cable
 
         self.cable = Cable(capacity)
         self.box_port = self.cable.a
@@ -337,10 +337,10 @@ class CableTransport:
 
 class PtyTransport:
     """A real pseudo-terminal: the box on the master (:class:`PtyPort`), the
-    host on the slave by name (``tdhost.usb.open_port``, :class:`HostPtyEnd`)."""
+    host on the slave by name (``tdhost.links.usb.open_port``, :class:`HostPtyEnd`)."""
 
     def __init__(self):
-        from tdhost.usb import open_port
+        from tdhost.links.usb import open_port
 
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo before pyserial opens it

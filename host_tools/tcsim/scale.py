@@ -10,11 +10,12 @@ docs/demo.md §8, docs/mqtt.md "Brokers").
 What runs, in this process on the room's virtual clock (tcsim.room.Room):
 
 - **the broker**: /usr/sbin/mosquitto as docs/mqtt.md deploys it for a big event
-  (``tdhost.broker.Mosquitto``, what ``start_mosquitto`` starts): no anonymous clients, one
+  (``tdhost.links.broker.Mosquitto``, what ``start_mosquitto`` starts): no anonymous clients, one
   user per box named by its box id and one for the host, each with its own password, and
-  the ``%u`` ACL (``tdhost.broker.default_acl``, the rules of docs/mosquitto/acl); plus
+  the ``%u`` ACL (``tdhost.links.broker.default_acl``, the rules of docs/mosquitto/acl); plus
   ``set_tcp_nodelay true`` (NODELAY below: wall time only);
-- **the host**: ``tdhost.live.night.Live`` on a temporary league file, its ``tdhost.mqtt.MqttHub``
+- **the host**: ``tdhost.live.night.Live`` on a temporary league file, its
+  ``tdhost.links.mqtt.MqttHub``
   pointed at the broker by URL with the host's user and password (as ``tdhost serve --mqtt
   mqtt://host:PASSWORD@127.0.0.1:PORT``);
 - **the tournament**: N tables of 8 seats (a TOML file like docs/examples/us_free.toml,
@@ -62,9 +63,9 @@ import time
 
 from tableclock.protocol import BOX_KEYS, box_key
 from tdhost.league.refusal import ActionRefused
+from tdhost.links.hoststore import HostStore
 from tdhost.live import instructions as _ins, plan as _plan
 from tdhost.live.night import Live
-from tdhost.usb import HostStore
 
 from .nightbots import LeagueDealer
 from .room import Room, provision
@@ -72,7 +73,7 @@ from .room import Room, provision
 KEY = bytes(range(40, 72))  # the event key the boxes are paired with
 KEY_ID = "scale"
 SEATS = 8
-TABLES_MAX = 1000  # tdhost.mqtt.BOXES_MAX is 1,024
+TABLES_MAX = 1000  # tdhost.links.mqtt.BOXES_MAX is 1,024
 SPARE = 3  # seats left free: max_players = 8N - SPARE
 STACK = 5000
 START_MS = 1_741_464_000_000  # 2025-03-08 20:00 UTC: the room powers up
@@ -142,7 +143,7 @@ def names(n):
 def mosquitto_net(tmp, box_ids, seed):
     """Mosquitto with a user per box and the host (random passwords), and nightnet's Net
     on it; returns (net, broker, passwords)."""
-    from tdhost.broker import Mosquitto
+    from tdhost.links.broker import Mosquitto
 
     from .nightnet import Net
 
@@ -378,7 +379,7 @@ class Drill:
     def start_host(self):
         """A host on the league and link files (again after a kill): Live, the link store,
         the MQTT hub on the broker's URL with the host's user and password."""
-        from tdhost.mqtt import MqttHub
+        from tdhost.links.mqtt import MqttHub
 
         self.store = HostStore(self.links_db)
         self.live = Live(self.db, clock=self.room.clock, key=KEY, key_id=KEY_ID,
@@ -808,7 +809,7 @@ def _some(xs, k=8):
 def _mosquitto_version():
     import subprocess
 
-    from tdhost.broker import MOSQUITTO
+    from tdhost.links.broker import MOSQUITTO
 
     try:
         p = subprocess.run([MOSQUITTO, "-h"], capture_output=True, text=True, timeout=5)
@@ -821,7 +822,7 @@ def _mosquitto_version():
 # ---------------------------------------------------------------- running it
 def run_scale(tables=300, seed=1, minutes=MINUTES, echo=print):
     """The drill (module notes); returns {"ok", "checks", "figures", "counts", "log",
-    "tables", "seed", "minutes", "wall_s"}.  Raises tdhost.broker.MosquittoMissing
+    "tables", "seed", "minutes", "wall_s"}.  Raises tdhost.links.broker.MosquittoMissing
     without Mosquitto, DrillError when the room cannot be set up."""
     import logging
 
@@ -888,7 +889,7 @@ def main(argv=None):
                          "(default %g; 4 to under 16: the test's reduced drill)" % MINUTES)
     ap.add_argument("--json", action="store_true", help="print the result as one JSON line")
     args = ap.parse_args(argv)
-    from tdhost.broker import BrokerError
+    from tdhost.links.broker import BrokerError
 
     if not 2 <= args.tables <= TABLES_MAX:
         ap.error("--tables must be from 2 to %d" % TABLES_MAX)

@@ -3,7 +3,7 @@ states, the hello/config handshake, the host's clock, replays.
 
 Portable: runs under pytest and under tests/mpy_runner.py (MicroPython).
 The "host" here is tableclock.protocol's Sender/Receiver driven by the test
-(link_util.py); tests/host/test_usb_link.py puts the real host (tdhost.usb)
+(link_util.py); tests/host/test_usb_link.py puts the real host (tdhost.links.usb)
 on a pty.  Part 2: test_link_out.py.
 """
 

@@ -1,6 +1,6 @@
 """A cable end whose frames arrive late on a virtual clock, with delays that are the same on
 every run (``jitter``): the clock-sync tests' and bench's cable (tests/host/vtime.py,
-bench/clock_bench.py) on tdhost.pipe's in-memory cable.
+bench/clock_bench.py) on tdhost.links.pipe's in-memory cable.
 """
 
 

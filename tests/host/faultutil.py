@@ -31,9 +31,9 @@ from tableclock.protocol import BOX_KEYS, box_key
 from tableclock.table import Table
 from tcbox.link import LIVE, attach, tick
 from tcbox.mqtt_link import MASK, MqttLink, MqttPort
-from tdhost.broker import start_embedded, start_mosquitto
-from tdhost.mqtt import MqttHub
-from tdhost.usb import HostStore
+from tdhost.links.broker import start_embedded, start_mosquitto
+from tdhost.links.hoststore import HostStore
+from tdhost.links.mqtt import MqttHub
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(100, 132))

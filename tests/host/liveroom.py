@@ -1,7 +1,7 @@
 """A room for the live host's tests (tests/host/test_live_*.py): a league file set up with
 the CLI, ``tdhost.live.night.Live`` on it, and real boxes -- ``tcbox.link.Link`` with the
 ``tableclock.table.Table`` it builds from the host's seating -- joined to host
-``tdhost.usb.BoxLink``s over ``tdhost.pipe`` cables, everything on one virtual clock (no
+``BoxLink``s (tdhost.links) over ``tdhost.links.pipe`` cables, everything on one virtual clock (no
 sleeps).  The tests play the dealers: table events go into each box's Table
 (``Box.do``), the box link turns them into box events, and an instruction is carried out
 by hand (seat changes and chip removals on the Table) and confirmed with
@@ -15,9 +15,10 @@ from hostutil import EXAMPLES, T0, at, players, run
 
 from tcbox import orders
 from tcbox.link import LIVE, Link
+from tdhost.links.boxlink import BoxLink
+from tdhost.links.hoststore import HostStore
+from tdhost.links.pipe import Cable
 from tdhost.live.night import Live
-from tdhost.pipe import Cable
-from tdhost.usb import BoxLink, HostStore
 
 KEY = bytes(range(32))
 KEY_ID = "ev1"

@@ -1,6 +1,6 @@
-"""The host's side of the clock sync (tdhost/usb.py BoxLink; docs/protocol.md, "Clock sync
+"""The host's side of the clock sync (tdhost/links/usb.py BoxLink; docs/protocol.md, "Clock sync
 on the box"), and box Link <-> host BoxLink end to end over the in-memory cable
-(tdhost/pipe.py) with delays and jitter injected, on one virtual time line
+(tdhost/links/pipe.py) with delays and jitter injected, on one virtual time line
 (tests/host/vtime.py).
 
 The host answers a box's ping with a pong carrying host_ms, sends the feed's clock every
@@ -12,8 +12,9 @@ from vtime import BOX, HOST0, KEY, WRAP, CableNight, Feed, V
 
 from tableclock.protocol import Receiver, Sender
 from tcbox.link import LIVE, setup_of
-from tdhost.pipe import Cable
-from tdhost.usb import CLOCK_MS, BoxLink, HostStore, StaticFeed
+from tdhost.links.boxlink import CLOCK_MS, BoxLink, StaticFeed
+from tdhost.links.hoststore import HostStore
+from tdhost.links.pipe import Cable
 
 LEVELS = [{"sb": 25, "bb": 50, "ante": 0, "minutes": 20},
           {"sb": 50, "bb": 100, "ante": 0, "minutes": 20},

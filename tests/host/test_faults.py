@@ -18,7 +18,7 @@ from faultutil import Rig, exactly_once
 
 from faultproxy import BLACKHOLE, CORRUPT, DELAY, DUPLICATE, PASS, REORDER
 from tcbox.link import LIVE
-from tdhost.broker import MosquittoMissing
+from tdhost.links.broker import MosquittoMissing
 
 CLOCK_BOUND_MS = 250  # issue "Sync": a box shows the host's clock within 250 ms
 

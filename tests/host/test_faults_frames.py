@@ -23,8 +23,9 @@ from faultproxy import DOWN, UP, publish_packet
 from tableclock.protocol import HOST, MAX_FRAME, ProtocolError, Sender, box_key, decode
 from tableclock.table import Table
 from tcbox.link import LIVE, OUTBOX_MAX, Link, tick
-from tdhost.pipe import Cable
-from tdhost.usb import BoxLink, HostStore
+from tdhost.links.boxlink import BoxLink
+from tdhost.links.hoststore import HostStore
+from tdhost.links.pipe import Cable
 
 TOPIC = "tc/%s/box/tc-01/" % EVENT
 
@@ -134,7 +135,7 @@ def test_wrong_keys_replays_truncations_and_a_garbage_flood(rig):
 
 # ------------------------------------------------------------------ USB
 class _Box:
-    """A box on a USB cable (tdhost.pipe): the firmware's Link, a table."""
+    """A box on a USB cable (tdhost.links.pipe): the firmware's Link, a table."""
 
     def __init__(self, end, v):
         self.v = v

@@ -125,7 +125,7 @@ def test_architecture_md_names_only_what_exists_and_every_package():
 
 # Imported only where the module runs on a board (CircuitPython's own), by the simulator's stand-
 # ins (tcsim.stubs, installed under these names), or by developer tools that are not part of
-# what a TD runs (tdhost.web.shots: Playwright, httpx and tests/web's nights).
+# what a TD runs (the demo's screenshots in tcsim.nightshow: Playwright).
 BOARD_ONLY = {"adafruit_hx8357", "micropython", "usb_hid", "usb_midi", "alarm", "rtc",
               "terminalio", "vectorio"}
 STUBBED = {"_world", "watchdog", "microcontroller", "board", "busio", "digitalio", "keypad",

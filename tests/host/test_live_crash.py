@@ -5,7 +5,7 @@ LPPL, 14 players at two 8-seat tables (7 and 7).  At table 1 two players go out 
 one player moves from table 2 to table 1 (LPPL ¶45) and both dealers carry it out.
 
 Writes are counted by tdhost.league.store's crash hook: every BEGIN, INSERT and COMMIT of the league
-file and every write of the box links' store (tdhost.usb.HostStore: an event kept, an event
+file and every write of the box links' store (tdhost.links HostStore: an event kept, an event
 done, a boot counter).  For k = 1, 2, ... the night runs again from the same start and the
 host "dies" right after its k-th write: the hook raises ``Killed`` (a BaseException no code
 of the host catches) out of ``Live.poll``, so the process state is dropped as a SIGKILL would
@@ -27,8 +27,8 @@ from liveroom import Room, allin, carry_out, fold_round, withdraw_all
 from test_live_tables import confirm_final
 
 from tdhost.league import store as _store
+from tdhost.links.hoststore import HostStore
 from tdhost.live import instructions as _ins
-from tdhost.usb import HostStore
 
 
 class Killed(BaseException):

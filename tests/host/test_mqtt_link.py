@@ -2,7 +2,7 @@
 
 The box is the firmware's own MqttLink/MqttPort (tcbox/mqtt_link.py) with
 the real adafruit_minimqtt 8.1 on CPython sockets; the host is
-tdhost.mqtt.MqttHub with tdhost.usb.BoxLink per box (paho-mqtt 2.x); the
+tdhost.links.mqtt.MqttHub with tdhost.links.boxlink.BoxLink per box (paho-mqtt 2.x); the
 broker is the embedded amqtt and Mosquitto (skipped, with its reason, when
 /usr/sbin/mosquitto is missing), started by tests/host/faultutil.py's Broker.
 Both links run on one clock the test moves, 10 ms per loop; the real waits
@@ -22,9 +22,10 @@ from tableclock.protocol import Sender, box_key
 from tableclock.table import Table
 from tcbox.link import DISCONNECTED, HELLO_SENT, LIVE, setup_of
 from tcbox.mqtt_link import UP, MqttLink, MqttPort
-from tdhost.broker import MosquittoMissing
-from tdhost.mqtt import MqttHub, parse_url
-from tdhost.usb import HostStore, StaticFeed
+from tdhost.links.boxlink import StaticFeed
+from tdhost.links.broker import MosquittoMissing
+from tdhost.links.hoststore import HostStore
+from tdhost.links.mqtt import MqttHub, parse_url
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(100, 132))
@@ -266,9 +267,9 @@ def test_a_box_on_wifi_can_be_paired_again_over_usb(tmp_path):
     """No broker at all (nothing listens on the port): the box's USB port still
     takes a pair frame, the confirming hello comes back on USB, and the new
     settings re-point the MQTT port."""
-    from tdhost.broker import free_port
-    from tdhost.pipe import Cable
-    from tdhost.usb import pair
+    from tdhost.links.broker import free_port
+    from tdhost.links.pipe import Cable
+    from tdhost.links.usb import pair
 
     cable = Cable()
     port = MqttPort(socket, "tc-01", EVENT, "127.0.0.1", free_port(), usb=cable.a,
@@ -319,7 +320,7 @@ def test_the_sample_mosquitto_files_are_the_tested_ones_and_start(tmp_path):
     import shutil
     import subprocess
 
-    from tdhost import broker as B
+    from tdhost.links import broker as B
 
     docs = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))), "docs", "mosquitto")

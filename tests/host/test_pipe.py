@@ -1,9 +1,10 @@
-"""tdhost.pipe: the in-memory cable joins a real box Link and a host BoxLink."""
+"""tdhost.links.pipe: the in-memory cable joins a real box Link and a host BoxLink."""
 
 from tableclock.table import Table
 from tcbox.link import LIVE, Link, setup_of
-from tdhost.pipe import Cable
-from tdhost.usb import BoxLink, HostStore, StaticFeed
+from tdhost.links.boxlink import BoxLink, StaticFeed
+from tdhost.links.hoststore import HostStore
+from tdhost.links.pipe import Cable
 
 KEY = bytes(range(32))
 LEVELS = [{"sb": 25, "bb": 50, "ante": 0, "minutes": 20},

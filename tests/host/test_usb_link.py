@@ -1,4 +1,4 @@
-"""Box link (tcbox/link.py) <-> host link (tdhost/usb.py) over real pseudo-terminals.
+"""Box link (tcbox/link.py) <-> host link (tdhost/links/usb.py) over real pseudo-terminals.
 
 The box end is the pty's master, wrapped in a usb_cdc-like port (non-blocking
 os.read/os.write); the host end opens the pty's slave by name with pyserial,
@@ -23,9 +23,11 @@ from serial.tools.list_ports_common import ListPortInfo
 
 from tableclock.protocol import Sender, box_key, encode
 from tcbox.link import HELLO_SENT, LIVE, OUTBOX_MAX, Link, setup_of
-from tdhost import logins, usb
 from tdhost.cli.app import cli
-from tdhost.usb import BoxLink, HostStore, ResetBaudError, StaticFeed
+from tdhost.links import logins, usb
+from tdhost.links.boxlink import QUEUE_MAX, BoxLink, StaticFeed
+from tdhost.links.hoststore import HostStore
+from tdhost.links.usb import ResetBaudError
 
 KEY = bytes(range(32))
 KEY_ID = "ev1-k1"
@@ -305,7 +307,7 @@ def test_a_box_that_stops_reading_never_blocks_the_host(pty, tmp_path):
         host.poll(clock.t)
         clock.t += 10
     assert time.monotonic() - start < 30  # (a blocking write would hang here for ever)
-    assert host.stalls > 0 and len(host.queue) <= usb.QUEUE_MAX and host.dropped > 0
+    assert host.stalls > 0 and len(host.queue) <= QUEUE_MAX and host.dropped > 0
     host.ser.close()
 
 

@@ -1,6 +1,6 @@
 """The Wi-Fi night's broker, secure by default (docs/mqtt.md, "Threats" and "Recovery").
 
-On the embedded broker (amqtt with tdhost.brokerauth) and on Mosquitto (skipped
+On the embedded broker (amqtt with tdhost.links.brokerauth) and on Mosquitto (skipped
 without it), each with the logins ``tdhost serve --wifi`` gives them: two live
 boxes (the firmware's MqttLink with per-box keys, adafruit_minimqtt on CPython
 sockets) and the host's MqttHub, all on real time (the 10-second bound is
@@ -23,10 +23,11 @@ from tableclock.protocol import Sender, box_key
 from tableclock.table import Table
 from tcbox.link import HELLO_FAST, HELLO_SLOW_MS, LIVE, setup_of
 from tcbox.mqtt_link import MqttLink, MqttPort
-from tdhost.broker import MosquittoMissing, start_embedded, start_mosquitto
-from tdhost.mqtt import MqttHub
-from tdhost.usb import HostStore, StaticFeed
-from tdhost.wifinotes import WifiNotes
+from tdhost.links.boxlink import StaticFeed
+from tdhost.links.broker import MosquittoMissing, start_embedded, start_mosquitto
+from tdhost.links.hoststore import HostStore
+from tdhost.links.mqtt import MqttHub
+from tdhost.links.wifinotes import WifiNotes
 
 KEY = bytes(range(32))
 EVENT = "ev1"

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tcsim.demo import Demo
-from tdhost import broker as _broker, logins
 from tdhost.cli.app import cli
-from tdhost.usb import new_key_file
+from tdhost.links import broker as _broker, logins
+from tdhost.links.usb import new_key_file
 
 
 def _connack(port, cid, user=None, pw=None):

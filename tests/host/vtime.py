@@ -4,12 +4,12 @@ test_faults_frames.py) and the clock and sync benches (bench/clock_bench.py,
 bench/sync_bench.py, which put tests/host on sys.path) share.
 
 - ``V``: virtual time in ms, a clock the caller moves.
-- ``Feed``: a live host's feed (tdhost.usb.BoxLink's ``feed``) whose tournament clock
+- ``Feed``: a live host's feed (tdhost.links.boxlink.BoxLink's ``feed``) whose tournament clock
   runs on any ms clock; ``clock_version`` moves on each change the TD makes.
 - ``App``: what tcbox.linkparts.attach/tick need of tcbox.app.App.
 - ``position``: ms of the tournament gone by on a LevelClock.
 - ``CableNight``: a box Link and a host BoxLink over the in-memory cable
-  (tdhost/pipe.py) whose ends delay every frame with jitter (delayed.DelayedEnd).
+  (tdhost/links/pipe.py) whose ends delay every frame with jitter (delayed.DelayedEnd).
 """
 
 from pathlib import Path
@@ -19,8 +19,9 @@ from delayed import DelayedEnd, jitter
 from tableclock.clock import LevelClock
 from tableclock.table import Table
 from tcbox.link import Link, setup_of, tick
-from tdhost.pipe import Cable
-from tdhost.usb import BoxLink, HostStore
+from tdhost.links.boxlink import BoxLink
+from tdhost.links.hoststore import HostStore
+from tdhost.links.pipe import Cable
 
 KEY = bytes(range(32))
 BOX = "tc-01"

@@ -9,7 +9,7 @@ decoder itself; here the bytes come the way a broker delivers them:
     tcbox.mqtt_link.MqttPort (size check, topic check, inbox) and tcbox.link.Link (lines,
     anti-replay, decoder).  ``MqttLink.poll`` never raises; the port at worst drops the
     connection and connects again; the table and the dealer's screen never change.
-(b) The host: tdhost.mqtt.MqttHub's routing of (topic, payload, retained) -- random
+(b) The host: tdhost.links.mqtt.MqttHub's routing of (topic, payload, retained) -- random
     topics, the box prefix with random parts, random and signed payloads -- and the
     BoxLinks it makes.  ``_route`` and ``poll`` never raise; a BoxLink exists only for a
     box id whose frame is signed with the event key and says it is from that box.
@@ -32,8 +32,8 @@ from faultproxy import encode_length, publish_packet
 from tableclock.protocol import HOST, KINDS, Sender, box_key
 from tableclock.table import Table
 from tcbox.mqtt_link import MqttLink, MqttPort
-from tdhost.mqtt import MqttHub
-from tdhost.usb import HostStore
+from tdhost.links.hoststore import HostStore
+from tdhost.links.mqtt import MqttHub
 
 _ID = re.compile(r"[A-Za-z0-9._:-]{1,32}")
 KEY = bytes(range(32))

@@ -1,9 +1,9 @@
 # ruff: noqa: I001 -- the simulator must install its hardware stubs before board imports
 """A simulated room (tcsim/room.py): boxes on one virtual clock, linked to the host.
 
-Four boxes -- compact and table builds mixed, three on tdhost.pipe's
+Four boxes -- compact and table builds mixed, three on tdhost.links.pipe's
 in-memory cable and one on a real pseudo-terminal (the host's end opened by
-name with tdhost.usb.open_port) -- each paired with the event key and
+name with tdhost.links.usb.open_port) -- each paired with the event key and
 holding the default 8-seat LPPL table, each linked to a host BoxLink with a
 StaticFeed of its table, all on one HostStore.  Dealers (tcsim.dealers.
 RoomNight: tcsim.bots.Night without the host's commands) play 30 virtual
@@ -44,7 +44,8 @@ from tcsim.bots import quiet
 from tcsim.dealers import RoomNight
 from tcsim.room import LazyScreen, Room
 from tcsim.stubs import _world
-from tdhost.usb import BoxLink, HostStore, StaticFeed
+from tdhost.links.boxlink import BoxLink, StaticFeed
+from tdhost.links.hoststore import HostStore
 
 import keypad  # the simulator's stubs (tcsim.room installed them)
 import microcontroller

@@ -20,7 +20,7 @@ marked slow.
 import pytest
 
 from tcsim.scale import run_scale
-from tdhost.broker import MosquittoMissing
+from tdhost.links.broker import MosquittoMissing
 
 TABLES = 24
 MINUTES = 6

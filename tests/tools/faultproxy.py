@@ -72,7 +72,7 @@ RECORD_MAX = 512  # PUBLISH packets remembered (all connections)
 HOLD_MS = 200  # reorder: a PUBLISH with no successor goes after this long
 READ_MAX = 65536  # bytes per recv
 TAIL = 74  # a frame's last bytes: ,"mac":"<64 hex>"}  (tableclock.protocol)
-FROM_END = 96  # the host looks for "from" in a frame's first 96 bytes (tdhost.mqtt)
+FROM_END = 96  # the host looks for "from" in a frame's first 96 bytes (tdhost.links.mqtt)
 # XOR 1 keeps these letters and digits letters and digits (JSON stays JSON)
 FLIPPABLE = frozenset(b"0123456789bcdefghijklmnopqrstuvwxyBCDEFGHIJKLMNOPQRSTUVWXY")
 
@@ -310,9 +310,9 @@ class FaultProxy:
 
     def url(self, user=None, password=None):
         """``mqtt://[user:password@]HOST:PORT`` of the proxy."""
-        from .broker import _url
+        from tdhost.links.broker import broker_url
 
-        return _url(self.host, self.port, user, password)
+        return broker_url(self.host, self.port, user, password)
 
     def set(self, mode, direction=BOTH, client=None, conn=None, ms=0):
         """Switch *direction* (UP, DOWN or BOTH) to *mode* (one of MODES;

@@ -16,8 +16,8 @@ page shows the text; nothing here measures time.
 import contextlib
 import re
 
+from tdhost.web.chromium import chromium_missing, launch_chromium
 from tdhost.web.server import run_in_thread
-from tdhost.web.shots import chromium_missing, launch_chromium
 
 TOKEN = "test-td-token-0123"
 WAIT_MS = 5000  # the most any wait here lasts (a bound, not an expectation)

@@ -4,7 +4,7 @@ with the reason when chromium is missing)."""
 import pytest
 from browser import chromium
 
-from tdhost.web.shots import chromium_missing
+from tdhost.web.chromium import chromium_missing
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 summarised in docs/web.md): ``version``, ``snapshot()``, ``act(action, args)``, ``poll()``.
 
 It is for the web's own tests and for developing and photographing the pages
-(``python -m tdhost.web.shots``); the real rules live in tdhost.league and tdhost.rules.balance.
+(``tests/tools/web_shots.py``); the real rules live in tdhost.league and tdhost.rules.balance.
 The night is an LPPL Monday (docs/examples/lppl.toml): 3000-chip stacks, 8 seats a table,
 the LPPL structure with its two colour-up breaks (LPPL ¶16, ¶18), points 10 * sqrt(n / p).
 

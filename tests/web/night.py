@@ -17,8 +17,8 @@ import os
 from tcsim import demo
 from tcsim.driver import Dealer
 from tcsim.room import Room
+from tdhost.links.hoststore import HostStore
 from tdhost.live.night import Live
-from tdhost.usb import HostStore
 
 KEY = bytes(range(7, 39))
 STEP_MS = 100

@@ -315,7 +315,7 @@ def test_stop_ends_open_streams():
 
 
 def test_sample_night_of_the_screenshots():
-    from tdhost.web.shots import sample_night
+    from web_shots import sample_night
 
     s = sample_night().snapshot()
     assert s["clock"]["level"] == 5 and s["players"]["left"] == 20

@@ -152,7 +152,7 @@ def read(device: str, wait_s: float, open_port: Callable[[str], Any] | None = No
          say: Callable[[str], object] = print) -> Report:
     """The self-test's report from the box on *device* within *wait_s*
     seconds (its ``done`` is None when it did not finish)."""
-    from tdhost import usb
+    from tdhost.links import usb
 
     if open_port is None:
         open_port = usb.open_port

@@ -26,7 +26,7 @@ def boxes(listen: float, check_port: str | None, wait: float) -> None:
     """List serial ports that may be Table Clock boxes (USB vendor Adafruit 0x239A or
     Espressif 0x303A).  A CircuitPython box shows two ports: the console and the data
     port the host talks to ("data")."""
-    from tdhost import usb
+    from tdhost.links import usb
 
     if check_port is not None:
         from tdhost.cli.boxcheck import check
@@ -98,7 +98,7 @@ def pair(port: str, table: int, key_file: str, new_key: bool, key_id: str | None
     next to the key file for `tdhost serve --wifi`), and its key is its own
     (derived from the event key: it cannot sign as another box)."""
     from tableclock.protocol import BOX_KEYS, box_key
-    from tdhost import logins, usb
+    from tdhost.links import logins, usb
 
     if wifi_ssid is None and (wifi_password or mqtt_host or mqtt_port or mqtt_event):
         fail("pair", "the Wi-Fi and MQTT settings need --wifi-ssid (the box's network).")

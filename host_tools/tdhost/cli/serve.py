@@ -32,7 +32,7 @@ from tdhost.cli.serving import DEFAULT_POLL_MS, ServeOptions, Serving
 @click.option("--token", default=None,
               help="The TD console's token (default: a new random one, printed).")
 @click.option("--mqtt", "mqtt_url", default=None, metavar="URL",
-              help="Boxes over Wi-Fi through this MQTT broker (tdhost.mqtt): "
+              help="Boxes over Wi-Fi through this MQTT broker (tdhost.links.mqtt): "
                    "mqtt://user:password@host:port.")
 @click.option("--wifi", is_flag=True,
               help="Boxes over Wi-Fi: start the broker here with the login of every box"

@@ -182,7 +182,7 @@ class Serving:
         opts.key_file = None
 
     def _read_key(self) -> None:
-        from tdhost import usb
+        from tdhost.links import usb
 
         key_file = self.options.key_file
         if key_file is None:
@@ -197,7 +197,7 @@ class Serving:
 
     def _wifi_boxes(self) -> dict[str, Any]:
         """--wifi: the boxes paired for Wi-Fi with this key (their broker logins)."""
-        from tdhost import logins
+        from tdhost.links import logins
 
         key_file = self.options.key_file or ""
         try:
@@ -240,10 +240,12 @@ class Serving:
 
     def _open_links(self, boxes: dict[str, Any]) -> None:
         """The box links' store, the USB ports, the broker (--wifi) and the MQTT hub."""
-        from tdhost import usb
+        from tdhost.links import usb
+        from tdhost.links.boxlink import BoxLink
+        from tdhost.links.hoststore import HostStore
 
         opts = self.options
-        store = usb.HostStore(opts.links_db or links_db_of(opts.db))
+        store = HostStore(opts.links_db or links_db_of(opts.db))
         self.closers.append(store.close)
         for dev in opts.devices:
             try:
@@ -251,7 +253,7 @@ class Serving:
             except Exception as err:  # noqa: BLE001 -- no such port, busy, permissions
                 fail("serve", "cannot open %s: %s." % (dev, str(err).rstrip(".")))
             self.closers.append(port.close)
-            self.live.add_link(usb.BoxLink(port, self.key, self.key_id, store))
+            self.live.add_link(BoxLink(port, self.key, self.key_id, store))
             self.lines.append("Boxes on USB: %s." % dev)
         mqtt_url = opts.mqtt_url
         if opts.wifi and not opts.demo:
@@ -271,7 +273,7 @@ class Serving:
         except (ValueError, OSError) as err:  # a bad URL or event name
             fail("serve", "--mqtt: %s." % str(err).rstrip("."))
         if hub is None:
-            fail("serve", "--mqtt needs tdhost.mqtt, which this installation does not have.")
+            fail("serve", "--mqtt needs tdhost.links.mqtt, which this installation does not have.")
         self.transports.append(hub)
         if hasattr(hub, "close"):
             self.closers.append(hub.close)
@@ -319,10 +321,10 @@ class Serving:
 
 def mqtt_hub(url: str, event: str | None, key: bytes | None, key_id: str | None, store: Any,
              on_link: Callable[[Any], object], clock: Callable[[], int]) -> Any:
-    """The MQTT hub (tdhost.mqtt) on *clock* (Live's: the hub's links are polled with its
+    """The MQTT hub (tdhost.links.mqtt) on *clock* (Live's: the hub's links are polled with its
     time), or None when this installation has none."""
     try:
-        from tdhost import mqtt
+        from tdhost.links import mqtt
     except ImportError:
         return None
     return mqtt.MqttHub(url, event, key, key_id, store, on_link=on_link, clock=clock)
@@ -331,12 +333,12 @@ def mqtt_hub(url: str, event: str | None, key: bytes | None, key_id: str | None,
 def start_broker(boxes: dict[str, Any], kind: str, listen: str, port: int,
                  closers: list[Callable[[], object]], lines: list[str], transports: list[Any],
                  notes: Any = None) -> str:
-    """``--wifi``: the broker (tdhost.broker.start_night) with the host's login (a new
+    """``--wifi``: the broker (tdhost.links.broker.start_night) with the host's login (a new
     random password) and every paired box's; its line for the console in *lines*, its
-    stop in *closers*; its refused logins to *notes* (tdhost.wifinotes: the TD console).
+    stop in *closers*; its refused logins to *notes* (tdhost.links.wifinotes: the TD console).
     Returns the host's URL."""
-    from tdhost import broker as _broker, logins
     from tdhost.cli.boxes import this_address
+    from tdhost.links import broker as _broker, logins
 
     kind, why = _broker.choose(kind, len(boxes))
     if why:
@@ -365,7 +367,7 @@ def start_broker(boxes: dict[str, Any], kind: str, listen: str, port: int,
     if paired and paired[1] != broker.port:
         lines.append("The boxes were paired with port %d: pair them again or give"
                      " --broker-port %d." % (paired[1], paired[1]))
-    return str(_broker._url("127.0.0.1" if listen in ("0.0.0.0", "::") else listen,
+    return str(_broker.broker_url("127.0.0.1" if listen in ("0.0.0.0", "::") else listen,
                             broker.port, HOST_USER, users[HOST_USER]))
 
 

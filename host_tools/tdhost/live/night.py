@@ -6,10 +6,10 @@ started again on the same file carries on.  Times are integer Unix milliseconds.
 import datetime
 import hashlib
 import logging
-import time
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-from tdhost import tfile, wifinotes as _wifinotes
+from tdhost import tfile
+from tdhost.clocks import unix_ms
 from tdhost.league import (
     cache as _logcache,
     store as _store,
@@ -17,6 +17,7 @@ from tdhost.league import (
     transaction,
 )
 from tdhost.league.refusal import ActionRefused
+from tdhost.links import wifinotes as _wifinotes
 from tdhost.live import (
     acts as _acts,
     boxevents as _boxevents,
@@ -41,10 +42,6 @@ log = logging.getLogger("tdhost.live")
 LINK_ORDER = {"live": 0, "configured": 1, "unknown": 2, "offline": 3}
 START_PLAN_WAIT_MS = 10000  # after a (re)start, the first plan waits this long at most for
 #                             the boxes' statuses (their buttons and blinds)
-
-
-def unix_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def scope_of(lg: League, tournament: Tournament) -> str:

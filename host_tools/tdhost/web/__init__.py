@@ -9,5 +9,6 @@ laptop with no internet (every asset is in ``static/``).
     web.stop()
 
 ``app.make_app`` is the Starlette application; ``server.run_in_thread`` runs it with uvicorn
-beside the host's poll loop; ``shots`` photographs both pages for docs/screens/.
+beside the host's poll loop; ``room`` the players' page, display settings and printouts;
+``chromium`` opens the pages in a headless browser for screenshots.
 """

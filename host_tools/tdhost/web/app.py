@@ -1,25 +1,7 @@
 """The web application: the big screen, the TD console and their JSON/SSE endpoints
-(issue #6; every route, the auth model and the reasons are in docs/web.md).
-
-    app = make_app(live, token, lock)       # a starlette.applications.Starlette
-
-Routes:
-    GET  /                 the big screen (public, read-only)
-    GET  /td               the TD console; ``?token=T`` once sets an HttpOnly cookie and
-                           redirects to /td, or send ``Authorization: Bearer T``
-    GET  /td/logout        forgets the cookie
-    GET  /api/state        the snapshot: all of it for the TD, the public part otherwise
-    GET  /api/events       Server-Sent Events: one ``snapshot`` event on connecting, one
-                           within ~0.1 s of every change of ``live.version``, and one every
-                           15 s regardless (the clock's time, refreshed)
-    POST /api/act/{name}   a TD action, JSON object body -> ``live.act(name, body)``:
-                           200 {"ok", "text", "version"}; 400 {"error": sentence} when refused;
-                           401 without the token, 403 for a cross-site request
-
-``live`` is the contract of tdhost.live.night.Live: ``version`` (int), ``snapshot()`` (dict) and
-``act(action, args)`` raising ``ActionRefused`` (tdhost.league.refusal).  Live is not
-thread-safe: every call here holds ``lock`` (shared with the host's poll loop) and runs in
-a worker thread, so the event loop never waits for the poll loop; the 100 ms version check
+(``make_app(live, token, lock)``; every route, the auth model and the reasons: docs/web.md).
+``live`` is the Live contract (``LiveContract``): not thread-safe, so every call holds
+``lock`` (shared with the host's poll loop) in a worker thread; the 100 ms version check
 only *tries* the lock.
 """
 
@@ -30,11 +12,14 @@ import os
 import secrets
 import threading
 import time
+from collections.abc import AsyncIterator, MutableMapping
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 from starlette.responses import (
     FileResponse,
     HTMLResponse,
@@ -43,7 +28,7 @@ from starlette.responses import (
     Response,
     StreamingResponse,
 )
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from tdhost.league.refusal import ActionRefused
@@ -69,6 +54,20 @@ ACTIONS = frozenset((
 # links, instructions, audit log or league table.
 PUBLIC_KEYS = ("event", "tournament", "now_ms", "clock", "players", "moves", "broken",
                "final_table", "hand_for_hand", "schedule", "money")
+
+
+class LiveContract(Protocol):
+    """What the web needs of tdhost.live.night.Live: its version, a snapshot and the TD's acts
+    (tdhost.league.refusal.ActionRefused, with a sentence, when refused)."""
+
+    version: int
+
+    def snapshot(self) -> dict[str, Any]: ...
+
+    def act(self, action: str, args: dict[str, Any]) -> Any: ...
+
+
+Lock = Any  # a threading.RLock (or Lock) held around every call into Live
 HEADERS = {
     "Cache-Control": "no-cache",
     "X-Content-Type-Options": "nosniff",
@@ -78,12 +77,12 @@ HEADERS = {
 }
 
 
-def new_token():
+def new_token() -> str:
     """A fresh TD token: 128 random bits, URL-safe text (22 characters)."""
     return secrets.token_urlsafe(16)
 
 
-def public(snap):
+def public(snap: dict[str, Any]) -> dict[str, Any]:
     """The room's part of a snapshot: the clock, the counts, moves and breaks; per table only
     its number, whether it is broken and how many play there; results once finished."""
     out = {k: snap.get(k) for k in PUBLIC_KEYS}
@@ -100,14 +99,15 @@ class Hub:
     ``closing`` (a threading.Event) ends every event stream: set it before stopping the server.
     """
 
-    def __init__(self, live, lock):
+    def __init__(self, live: LiveContract, lock: Lock) -> None:
         self.live = live
         self.lock = lock
         self.closing = threading.Event()
         self.display = _room.Display()  # the big screens' panels, theme, sound (room.py)
-        self._cache = None  # (version, display rev, monotonic s, full json, public json)
+        self._cache: tuple[int, int, float, str, str] | None = None  # version, display rev,
+        #                                                    monotonic s, full, public json
 
-    def peek_version(self):
+    def peek_version(self) -> int | None:
         """live.version if the lock is free right now, else None (never waits)."""
         if not self.lock.acquire(blocking=False):
             return None
@@ -116,7 +116,7 @@ class Hub:
         finally:
             self.lock.release()
 
-    def message(self, full):
+    def message(self, full: bool) -> tuple[int, str]:
         """(version, JSON text) of a fresh snapshot; blocks on the lock (worker thread only)."""
         with self.lock:
             version = self.live.version
@@ -132,22 +132,22 @@ class Hub:
                 self._cache = c
         return version, c[3] if full else c[4]
 
-    def act(self, action, args):
+    def act(self, action: str, args: dict[str, Any]) -> tuple[Any, int]:
         """live.act under the lock: (result dict, version after)."""
         with self.lock:
             result = self.live.act(action, args)
             return result, self.live.version
 
 
-def _dumps(obj):
+def _dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
-def _same(a, b):
+def _same(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode("utf-8"), b.encode("utf-8"))
 
 
-def _auth(request, token):
+def _auth(request: Request, token: str) -> str | None:
     """"bearer" or "cookie" when the request carries the TD's token, else None."""
     h = request.headers.get("authorization", "")
     if h[:7].lower() == "bearer " and _same(h[7:].strip(), token):
@@ -158,7 +158,7 @@ def _auth(request, token):
     return None
 
 
-def _same_origin(request):
+def _same_origin(request: Request) -> bool:
     """True when the browser says the request comes from a page of this host (Origin, or
     Referer when a browser sends no Origin); a cookie alone is not enough for an action."""
     host = request.headers.get("host", "")
@@ -172,11 +172,11 @@ class _NoCache:
     """ASGI wrapper adding ``Cache-Control: no-cache`` (revalidate with the ETag) to the
     static files, so a TV that stays on all night picks up a new page after an upgrade."""
 
-    def __init__(self, app):
+    def __init__(self, app: Any) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):
-        async def send_no_cache(message):
+    async def __call__(self, scope: MutableMapping[str, Any], receive: Any, send: Any) -> None:
+        async def send_no_cache(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = list(message.get("headers", [])) + [
                     (b"cache-control", b"no-cache")]
@@ -185,11 +185,11 @@ class _NoCache:
         await self.app(scope, receive, send_no_cache)
 
 
-def _error(status, sentence):
+def _error(status: int, sentence: str) -> JSONResponse:
     return JSONResponse({"error": sentence}, status_code=status, headers=HEADERS)
 
 
-def _login_page(status, note):
+def _login_page(status: int, note: str) -> HTMLResponse:
     body = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TD console</title>'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -204,7 +204,7 @@ def _login_page(status, note):
     return HTMLResponse(body, status_code=status, headers=HEADERS)
 
 
-async def read_body(request, limit):
+async def read_body(request: Request, limit: int) -> bytes | None:
     """The request's body, or None as soon as it is known to be larger than *limit* bytes
     (its Content-Length, or the bytes read so far): an oversize body is never read whole."""
     length = request.headers.get("content-length", "")
@@ -219,7 +219,7 @@ async def read_body(request, limit):
     return b"".join(chunks)
 
 
-def make_app(live, token, lock=None):
+def make_app(live: LiveContract, token: str, lock: Lock = None) -> Starlette:
     """The Starlette app over ``live`` (the Live contract); ``token``: the TD's secret
     (non-empty text); ``lock``: the lock the host's poll loop holds around ``live.poll()``
     (a new RLock when None).  ``app.state.hub.closing.set()`` ends all event streams."""
@@ -227,10 +227,10 @@ def make_app(live, token, lock=None):
         raise ValueError("the TD token must be text of at least 8 characters")
     hub = Hub(live, lock if lock is not None else threading.RLock())
 
-    async def big(request):
+    async def big(request: Request) -> Response:
         return FileResponse(os.path.join(STATIC, "big.html"), headers=HEADERS)
 
-    async def td(request):
+    async def td(request: Request) -> Response:
         given = request.query_params.get("token")
         if given is not None:
             if not _same(given, token):
@@ -243,36 +243,37 @@ def make_app(live, token, lock=None):
             return _login_page(401, "The console needs the TD's token.")
         return FileResponse(os.path.join(STATIC, "td.html"), headers=HEADERS)
 
-    async def logout(request):
+    async def logout(request: Request) -> Response:
         r = RedirectResponse("/", status_code=303, headers=HEADERS)
         r.delete_cookie(COOKIE, path="/")
         return r
 
-    async def state(request):
+    async def state(request: Request) -> Response:
         full = _auth(request, token) is not None
         _, text = await run_in_threadpool(hub.message, full)
         return Response(text, media_type="application/json", headers=HEADERS)
 
-    async def events(request):
+    async def events(request: Request) -> Response:
         full = _auth(request, token) is not None
 
-        async def stream():
+        async def stream() -> AsyncIterator[str]:
             yield "retry: 1000\n\n"
-            last, sent_at, rev = None, 0.0, None
+            last: int | None = None
+            sent_at, rev = 0.0, None
             while not hub.closing.is_set():
                 v = hub.peek_version()
                 if (v is not None and v != last) or time.monotonic() - sent_at >= RESEND_S \
                         or rev != hub.display.rev:
                     rev = hub.display.rev
-                    last, text = await run_in_threadpool(hub.message, full)
-                    sent_at = time.monotonic()
-                    yield "id: %d\nevent: snapshot\ndata: %s\n\n" % (last, text)
+                    version, text = await run_in_threadpool(hub.message, full)
+                    last, sent_at = version, time.monotonic()
+                    yield "id: %d\nevent: snapshot\ndata: %s\n\n" % (version, text)
                 await anyio.sleep(POLL_S)
 
         headers = dict(HEADERS, **{"X-Accel-Buffering": "no"})
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
-    async def act(request):
+    async def act(request: Request) -> Response:
         name = request.path_params["action"]
         refused = await td_may_act(request)
         if refused is not None:
@@ -299,7 +300,7 @@ def make_app(live, token, lock=None):
         out = {"ok": True, "text": (result or {}).get("text", ""), "version": version}
         return JSONResponse(out, headers=HEADERS)
 
-    async def td_may_act(request):
+    async def td_may_act(request: Request) -> Response | None:
         """None when *request* may change something as the TD, else the error response."""
         who = _auth(request, token)
         if who is None:
@@ -311,10 +312,10 @@ def make_app(live, token, lock=None):
             return _error(415, "Send the action's arguments as JSON (application/json).")
         return None
 
-    async def favicon(request):
+    async def favicon(request: Request) -> Response:
         return Response(status_code=204)
 
-    routes = [
+    routes: list[BaseRoute] = [
         Route("/", big),
         Route("/td", td),
         Route("/td/logout", logout),

@@ -1,13 +1,7 @@
-"""The room's side of the web (docs/web.md §7-§9): the players' phone page with its QR
-code and "find my seat", the big screen's display settings the TD chooses (panels,
-layout, theme, sound), the TD's printouts, and a per-address rate limit for the public
-routes.
-
-    routes(hub, headers, act_ok, token_ok)   # Starlette routes added by make_app
-
-Nothing here is TD-only except ``POST /api/display`` and ``/td/print``; the seat finder
-answers one name at a time from the seating (what the draw sheet on the wall shows),
-never a list of players.
+"""The room's side of the web (docs/web.md §7-§9): the players' phone page with its QR code
+and "find my seat" (one name at a time, never a list of players), the big screen's display
+settings, the TD's printouts, and a per-address rate limit for the public routes.
+Only ``POST /api/display`` and ``/td/print`` are TD-only.
 """
 
 import io
@@ -16,13 +10,19 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
 import segno
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 
 from tdhost.league.text import ordinal
+
+if TYPE_CHECKING:
+    from tdhost.web.app import Hub
 
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 RATE_N = 30  # requests a phone (an address) may make ...
@@ -39,12 +39,12 @@ class Display:
     """What the big screens show, chosen on the console: ``settings`` (a dict) and ``rev``
     (changes with every change, so the event streams send it at once)."""
 
-    def __init__(self):
-        self.settings = {"panels": list(PANELS), "theme": "dark", "layout": "auto",
+    def __init__(self) -> None:
+        self.settings: dict[str, Any] = {"panels": list(PANELS), "theme": "dark", "layout": "auto",
                          "sound": True, "speak": False}
         self.rev = 0
 
-    def update(self, args):
+    def update(self, args: dict[str, Any]) -> dict[str, Any]:
         """Applies a partial settings dict; ValueError with a sentence (nothing changes)."""
         new = dict(self.settings)
         for k, v in args.items():
@@ -68,17 +68,17 @@ class Display:
 class RateLimit:
     """At most ``n`` requests in ``per_s`` seconds per client address (sliding window)."""
 
-    def __init__(self, n=RATE_N, per_s=RATE_S):
+    def __init__(self, n: int = RATE_N, per_s: float = RATE_S) -> None:
         self.n, self.per_s = n, per_s
-        self.seen = {}
+        self.seen: dict[str, list[float]] = {}
         self.lock = threading.Lock()
 
-    def allow(self, who):
+    def allow(self, who: str) -> bool:
         now = time.monotonic()
         with self.lock:
             if len(self.seen) > 5000:  # forget quiet addresses
                 self.seen = {k: v for k, v in self.seen.items() if v and now - v[-1] < self.per_s}
-            q = [t for t in self.seen.get(who, ()) if now - t < self.per_s]
+            q = [at for at in self.seen.get(who, ()) if now - at < self.per_s]
             if len(q) >= self.n:
                 self.seen[who] = q
                 return False
@@ -87,19 +87,19 @@ class RateLimit:
             return True
 
 
-def lan_address():
+def lan_address() -> str | None:
     """This machine's address on the local network (no packet is sent), or None."""
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:
         s.connect(("10.254.254.254", 1))
-        return s.getsockname()[0]
+        return str(s.getsockname()[0])
     except OSError:
         return None
     finally:
         s.close()
 
 
-def phone_url(host_header):
+def phone_url(host_header: str | None) -> str:
     """The phone page's address for a QR code: the host the big screen was opened on, or
     this machine's network address when that is the laptop itself (127.0.0.1, localhost)."""
     host = host_header or "127.0.0.1"
@@ -111,7 +111,7 @@ def phone_url(host_header):
     return "http://%s/p" % host
 
 
-def qr_svg(url):
+def qr_svg(url: str) -> str:
     """The QR code of *url* as SVG text (segno; dark modules on a white quiet zone)."""
     out = io.BytesIO()
     segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, dark="#000",
@@ -119,29 +119,31 @@ def qr_svg(url):
     return out.getvalue().decode("utf-8")
 
 
-def _key(name):
+def _key(name: object) -> str:
     return " ".join(str(name).split()).casefold()
 
 
-def find_seat(snap, query):
+def find_seat(snap: dict[str, Any], query: str) -> list[dict[str, Any]]:
     """The players whose name matches *query* (the whole name, or the start of one of its
     words, at least MIN_QUERY letters), at most five: [{"name", "text", ...}]."""
     q = _key(query)
     if len(q) < MIN_QUERY:
         return []
     regs = snap.get("registration") or []
-    exact = [r for r in regs if _key(r["name"]) == q]
-    hits = exact or [r for r in regs if any(w.startswith(q) for w in _key(r["name"]).split())
-                     or _key(r["name"]).startswith(q)]
-    places = {r["name"]: r.get("place") for r in snap.get("results") or []}
+    exact = [reg for reg in regs if _key(reg["name"]) == q]
+    hits = exact or [reg for reg in regs
+                     if any(w.startswith(q) for w in _key(reg["name"]).split())
+                     or _key(reg["name"]).startswith(q)]
+    places = {res["name"]: res.get("place") for res in snap.get("results") or []}
     moving = {}
-    for p in snap.get("pending") or []:
-        if p.get("action") == "move_out" and p.get("state") not in ("done", "refused"):
-            moving[p.get("player")] = "%s.%s" % (p["to_table"], p["to_seat"])
+    for pend in snap.get("pending") or []:
+        if pend.get("action") == "move_out" and pend.get("state") not in ("done", "refused"):
+            moving[pend.get("player")] = "%s.%s" % (pend["to_table"], pend["to_seat"])
     out = []
-    for r in hits[:5]:
-        name, seat, state = r["name"], r.get("seat"), r.get("state")
-        row = {"name": name, "seat": seat, "moving_to": moving.get(name), "place": None}
+    for reg in hits[:5]:
+        name, seat, state = reg["name"], reg.get("seat"), reg.get("state")
+        row: dict[str, Any] = {"name": name, "seat": seat, "moving_to": moving.get(name),
+                               "place": None}
         if state == "out":
             pl = places.get(name)
             row["place"] = pl
@@ -149,11 +151,11 @@ def find_seat(snap, query):
         elif state == "standby":
             row["text"] = "%s is on the standby list." % name
         elif seat:
-            t, s = seat.split(".")
-            row["text"] = "%s: table %s seat %s" % (name, t, s)
+            table, number = seat.split(".")
+            row["text"] = "%s: table %s seat %s" % (name, table, number)
             if row["moving_to"]:
-                t2, s2 = row["moving_to"].split(".")
-                row["text"] += " → moving to table %s seat %s" % (t2, s2)
+                to_table, to_seat = row["moving_to"].split(".")
+                row["text"] += " → moving to table %s seat %s" % (to_table, to_seat)
             row["text"] += "."
         else:
             row["text"] = "%s is registered; the seats are not drawn yet." % name
@@ -161,34 +163,36 @@ def find_seat(snap, query):
     return out
 
 
-def routes(hub, headers, act_ok, token_ok):
+def routes(hub: "Hub", headers: dict[str, str],
+           act_ok: Callable[[Request], Awaitable[Response | None]],
+           token_ok: Callable[[Request], bool]) -> list[BaseRoute]:
     """The routes of this module.  ``act_ok(request)`` (async): None when a TD action may
     go ahead, else its error response; ``token_ok(request)``: the request carries the TD's
     token (tdhost.web.app's checks)."""
     limit = RateLimit()
 
-    def limited(request):
+    def limited(request: Request) -> Response | None:
         who = request.client.host if request.client else "?"
         if limit.allow(who):
             return None
         return JSONResponse({"error": "Too many requests from this phone: wait a few seconds."},
                             status_code=429, headers=dict(headers, **{"Retry-After": "10"}))
 
-    async def phone(request):
+    async def phone(request: Request) -> Response:
         return limited(request) or FileResponse(os.path.join(STATIC, "phone.html"),
                                                 headers=headers)
 
-    async def qr(request):
+    async def qr(request: Request) -> Response:
         busy = limited(request)
         if busy:
             return busy
         svg = qr_svg(phone_url(request.headers.get("host")))
         return Response(svg, media_type="image/svg+xml", headers=headers)
 
-    async def phone_link(request):
+    async def phone_link(request: Request) -> Response:
         return JSONResponse({"url": phone_url(request.headers.get("host"))}, headers=headers)
 
-    async def seat(request):
+    async def seat(request: Request) -> Response:
         busy = limited(request)
         if busy:
             return busy
@@ -197,7 +201,7 @@ def routes(hub, headers, act_ok, token_ok):
             return JSONResponse({"error": "Type at least %d letters of your name." % MIN_QUERY},
                                 status_code=400, headers=headers)
 
-        def look():
+        def look() -> list[dict[str, Any]]:
             with hub.lock:
                 return find_seat(hub.live.snapshot(), q)
         found = await run_in_threadpool(look)
@@ -207,7 +211,7 @@ def routes(hub, headers, act_ok, token_ok):
                                 status_code=404, headers=headers)
         return JSONResponse({"found": found}, headers=headers)
 
-    async def display(request):
+    async def display(request: Request) -> Response:
         if request.method == "GET":
             return JSONResponse(hub.display.settings, headers=headers)
         bad = await act_ok(request)
@@ -230,14 +234,14 @@ def routes(hub, headers, act_ok, token_ok):
         except (UnicodeDecodeError, ValueError) as err:
             return JSONResponse({"error": str(err)[:1].upper() + str(err)[1:] + "."},
                                 status_code=400, headers=headers)
-        def has_money():
+        def has_money() -> bool:
             with hub.lock:
                 return bool(hub.live.snapshot().get("money"))
         words = describe(new, await run_in_threadpool(has_money))
         return JSONResponse({"ok": True, "text": "The big screen: %s." % words,
                              "display": new}, headers=headers)
 
-    async def printable(request):
+    async def printable(request: Request) -> Response:
         if not token_ok(request):
             return JSONResponse({"error": "The printouts need the TD's token: open the "
                                           "console link again."},
@@ -254,12 +258,12 @@ def routes(hub, headers, act_ok, token_ok):
     ]
 
 
-def describe(s, money=True):
+def describe(settings: dict[str, Any], money: bool = True) -> str:
     """The display settings in words, for the TD's message line (a free tournament's
     without the payouts: no word of money)."""
-    layout = {"auto": "automatic", "16x9": "16:9", "4x3": "4:3"}[s["layout"]]
+    layout = {"auto": "automatic", "16x9": "16:9", "4x3": "4:3"}[settings["layout"]]
     return "%s; %s layout; %s theme; sound %s%s" % (
-        ", ".join(PANEL_WORDS[p] for p in s["panels"] if money or p != "payouts")
-        or "the clock only", layout,
-        "high-contrast" if s["theme"] == "contrast" else "dark",
-        "on" if s["sound"] else "muted", ", blinds spoken" if s["speak"] else "")
+        ", ".join(PANEL_WORDS[panel] for panel in settings["panels"]
+                  if money or panel != "payouts") or "the clock only", layout,
+        "high-contrast" if settings["theme"] == "contrast" else "dark",
+        "on" if settings["sound"] else "muted", ", blinds spoken" if settings["speak"] else "")

@@ -1,27 +1,17 @@
-"""The web pages served by uvicorn in a background thread, beside the host's poll loop
-(docs/web.md "Running it").
-
-    lock = threading.RLock()
-    web = run_in_thread(live, "0.0.0.0", 8000, token, lock=lock)
-    print(web.url, web.console_url)
-    while running:
-        with lock:
-            live.poll()          # Live is not thread-safe: the web holds the same lock
-        time.sleep(0.02)
-    web.stop()
-
-Port 0 picks a free port (tests).  The socket is bound here, before the thread starts, so a
-port in use fails at once with OSError in the caller.  ``stop()`` ends the event streams,
-asks uvicorn to exit and waits at most a few seconds.
+"""The web pages served by uvicorn in a background thread beside the host's poll loop,
+which holds the same lock around ``live.poll()`` (docs/web.md "Running it"): port 0 picks a
+free port; the socket is bound before the thread starts, so a port in use fails at once.
 """
 
 import socket
 import threading
 import time
+from typing import Any
 
 import uvicorn
+from starlette.applications import Starlette
 
-from tdhost.web.app import make_app
+from tdhost.web.app import LiveContract, make_app
 
 START_TIMEOUT_S = 10.0
 STOP_TIMEOUT_S = 5.0
@@ -31,7 +21,8 @@ class Handle:
     """A running web server: ``url`` (big screen), ``console_url`` (with the token),
     ``port``, ``lock``, ``app``; ``stop()``."""
 
-    def __init__(self, url, token, port, lock, app, server, thread):
+    def __init__(self, url: str, token: str, port: int, lock: Any, app: Starlette,
+                 server: uvicorn.Server, thread: threading.Thread) -> None:
         self.url = url
         self.console_url = url + "/td?token=" + token
         self.port = port
@@ -40,10 +31,10 @@ class Handle:
         self._server = server
         self._thread = thread
 
-    def alive(self):
+    def alive(self) -> bool:
         return self._thread.is_alive()
 
-    def stop(self):
+    def stop(self) -> None:
         """Ends the event streams and the server; returns once the thread has finished
         (at most about STOP_TIMEOUT_S seconds)."""
         self.app.state.hub.closing.set()
@@ -54,7 +45,7 @@ class Handle:
             self._thread.join(STOP_TIMEOUT_S)
 
 
-def _bind(host, port):
+def _bind(host: str, port: int) -> socket.socket:
     family, kind, proto, _, addr = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -66,7 +57,7 @@ def _bind(host, port):
     return sock
 
 
-def _url(host, port):
+def _url(host: str, port: int) -> str:
     if host in ("", "0.0.0.0", "::"):
         host = "127.0.0.1"
     if ":" in host:
@@ -74,8 +65,8 @@ def _url(host, port):
     return "http://%s:%d" % (host, port)
 
 
-def run_in_thread(live, host="127.0.0.1", port=8000, token=None, lock=None,
-                  log_level="warning"):
+def run_in_thread(live: LiveContract, host: str = "127.0.0.1", port: int = 8000,
+                  token: Any = None, lock: Any = None, log_level: str = "warning") -> Handle:
     """Serves ``make_app(live, token, lock)`` on host:port from a daemon thread; returns a
     Handle once the server accepts connections.  ``lock`` must be the lock the caller holds
     around ``live.poll()`` (a new RLock when None: then only the web touches live)."""

@@ -1,32 +1,8 @@
-"""MQTT brokers for the Wi-Fi link (docs/mqtt.md, "Brokers").
-
-    b = start_embedded(users={"host": hpw, "tc-01": pw1})   # amqtt in a background thread
-    hub = MqttHub(b.url_for("host"), "ev1", key, "ev1", store)
-    b.stop()
-
-    m = start_mosquitto(tmpdir, users={"host": hpw, "tc-01": pw1})   # Debian's Mosquitto
-    m.url_for("host")                          # mqtt://host:pw@127.0.0.1:PORT
-    m.stop()
-
-Both take the same *users* (``{name: password}``: the host's ``host`` and one
-user per box named by its box id) and the same ACL (``default_acl``): a box
-writes only its own ``out``/``status``/``presence`` and reads only its own
-``in``; the host reads and writes all of ``tc/``.  No anonymous clients; a
-client's id is its user name (so no login can take another's session).
-
-**Embedded (amqtt 0.12.1)** runs in a thread of its own with its own asyncio
-loop.  ``Logins`` checks user, password and client id; ``allowed`` is the
-ACL (amqtt's own topic matcher on the Mosquitto patterns); ``_Guarded``
-authenticates a client *before* amqtt looks at its client id (amqtt 0.12.1
-drops the session of that id first, so a refused client could still cut a box
-off).  Without *users* it is open to anyone: for tests and the simulator only.
-It never enforces keep-alive: the host sees boxes go quiet by their missing
-frames (tdhost.usb.BoxLink: 20 s), never by the broker.
-
-**Mosquitto** (``start_mosquitto``): a config with ``allow_anonymous false``
-and ``use_username_as_clientid true``, a password file (mosquitto_passwd)
-and the ACL, written in a private folder; ``MosquittoMissing`` without the
-binary.  docs/mosquitto/ holds the same configuration for a real event.
+"""The MQTT brokers of a Wi-Fi night (docs/mqtt.md, "Brokers"): amqtt embedded in a thread
+of its own (``start_embedded``; logins and ACL: tdhost.links.brokerauth) or Debian's
+Mosquitto (``start_mosquitto``), both with one user per box and the same ACL
+(``default_acl``), no anonymous clients, a client's id its user name; ``choose`` picks one
+for the number of paired boxes.
 """
 
 import asyncio
@@ -37,9 +13,13 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote
 
 log = logging.getLogger("tdhost.broker")
+
+RefusedHook = Callable[[str, str | None, str | None, Any], object]  # why, user, client id, from
 
 MOSQUITTO = "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd"
@@ -56,7 +36,7 @@ class MosquittoMissing(BrokerError):
     """/usr/sbin/mosquitto (or mosquitto_passwd) is not installed."""
 
 
-def _url(host, port, user=None, password=None):
+def broker_url(host: str, port: int, user: str | None = None, password: str | None = None) -> str:
     auth = ""
     if user is not None:
         auth = quote(user, safe="")
@@ -66,18 +46,19 @@ def _url(host, port, user=None, password=None):
     return "mqtt://%s%s:%d" % (auth, host, port)
 
 
-def free_port(host="127.0.0.1"):
+def free_port(host: str = "127.0.0.1") -> int:
     """A TCP port nobody listens on right now (for a broker started by a
     program that cannot report the port it chose)."""
     s = socket.socket()
     try:
         s.bind((host, 0))
-        return s.getsockname()[1]
+        return int(s.getsockname()[1])
     finally:
         s.close()
 
 
-def _wait_listening(host, port, seconds, alive=None):
+def _wait_listening(host: str, port: int, seconds: float,
+                    alive: Callable[[], bool] | None = None) -> bool:
     """True once a TCP connect to host:port succeeds within *seconds*."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
@@ -99,48 +80,53 @@ class Embedded:
     :ivar url: ``mqtt://HOST:PORT`` (anonymous).
     """
 
-    def __init__(self, host="127.0.0.1", port=0, users=None, on_refused=None):
+    def __init__(self, host: str = "127.0.0.1", port: int = 0,
+                 users: dict[str, str] | None = None,
+                 on_refused: RefusedHook | None = None) -> None:
         self.host = host
         self.port = port
         self.users = None if users is None else dict(users)
         self.on_refused = on_refused  # (why, user, client id, address) of a refused login
-        self.url = None
-        self._loop = None
-        self._broker = None
+        self.url: str | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._broker: Any = None
         self._ready = threading.Event()
-        self._error = None
+        self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="amqtt", daemon=True)
 
-    def _config(self):
+    def _config(self) -> dict[str, Any]:
         # no $SYS publisher (it writes every 20 s to anyone subscribed to #) and no
         # per-packet logging
+        plugins: dict[str, Any]
         if self.users is None:  # open: tests and the simulator only (module notes)
             plugins = {"amqtt.plugins.authentication.AnonymousAuthPlugin":
                        {"allow_anonymous": True}}
         else:
-            plugins = {"tdhost.brokerauth.Logins": {"users": self.users}}  # ACL: Guarded
+            plugins = {"tdhost.links.brokerauth.Logins": {"users": self.users}}  # ACL: Guarded
         return {
             "listeners": {"default": {"type": "tcp", "bind": "%s:%d" % (self.host, self.port)}},
             "plugins": plugins,
         }
 
-    def url_for(self, user):
+    def url_for(self, user: str) -> str:
         """``mqtt://user:password@HOST:PORT`` for one of its users."""
-        return _url(self.host, self.port, user, self.users[user])
+        assert self.users is not None
+        return broker_url(self.host, self.port, user, self.users[user])
 
-    def _run(self):
-        if self.users is None:
-            from amqtt.broker import Broker
-        else:
-            from tdhost.brokerauth import Guarded as Broker
+    def _run(self) -> None:
+        from amqtt.broker import Broker
+
+        from tdhost.links.brokerauth import Guarded
+
+        make = Broker if self.users is None else Guarded
 
         loop = asyncio.new_event_loop()
         self._loop = loop
         asyncio.set_event_loop(loop)
 
-        async def start():
-            self._broker = Broker(self._config(), loop=loop)
-            if self.users is not None:  # tdhost.brokerauth.Guarded: refusals told
+        async def start() -> None:
+            self._broker = make(self._config(), loop=loop)
+            if self.users is not None:  # tdhost.links.brokerauth.Guarded: refusals told
                 self._broker.users = self.users
                 self._broker.on_refused = self.on_refused
             await self._broker.start()
@@ -165,23 +151,23 @@ class Embedded:
                 loop.run_until_complete(asyncio.wait(pending, timeout=1.0))
             loop.close()
 
-    def start(self):
+    def start(self) -> "Embedded":
         self._thread.start()
         if not self._ready.wait(START_S):
             raise BrokerError("the embedded MQTT broker did not start within %g s" % START_S)
         if self._error is not None:
             raise BrokerError("the embedded MQTT broker did not start: %s" % self._error)
-        self.url = _url(self.host, self.port)
+        self.url = broker_url(self.host, self.port)
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         """Shut the broker down (its clients see their connections close)
         and end its thread.  Safe to call twice."""
         loop = self._loop
         if loop is None or not self._thread.is_alive():
             return
 
-        async def shutdown():
+        async def shutdown() -> None:
             try:
                 await asyncio.wait_for(self._broker.shutdown(), STOP_S)
             except Exception:  # noqa: BLE001 -- amqtt 0.12.1 may wait for ever (below)
@@ -194,7 +180,7 @@ class Embedded:
         if self._thread.is_alive():
             raise BrokerError("the embedded MQTT broker did not stop within %g s" % START_S)
 
-    def _force_close(self):
+    def _force_close(self) -> None:
         """What amqtt's shutdown did not do: its listening sockets and every client's
         connection closed.  (Its handler.stop() can wait for ever for a reader task that
         a cancellation never ends: seen about one restart in three with boxes connected.)"""
@@ -208,21 +194,20 @@ class Embedded:
             if writer is not None:
                 writer.transport.abort()
 
-    def __enter__(self):
+    def __enter__(self) -> "Embedded":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 
-def start_embedded(port=0, host="127.0.0.1", users=None, on_refused=None):
+def start_embedded(port: int = 0, host: str = "127.0.0.1", users: dict[str, str] | None = None,
+                   on_refused: RefusedHook | None = None) -> Embedded:
     """Start amqtt on *host*:*port* (0: a free port) in a background thread with
     *users* ``{name: password}`` and the ACL (None: open to anyone, for tests and
     the simulator only); returns the running ``Embedded`` (``.port``, ``.url``,
     ``.url_for(user)``, ``.stop()``).  *on_refused(why, user, client id, address)*
-    hears each refused login (tdhost.brokerauth.refused_as; from the broker's thread)."""
-    import logging
-
+    hears each refused login (tdhost.links.brokerauth.refused_as; from the broker's thread)."""
     # amqtt logs every connection at INFO and each refused client as an
     # exception; the host's own messages say what matters
     logging.getLogger("amqtt").setLevel(logging.ERROR)
@@ -231,7 +216,7 @@ def start_embedded(port=0, host="127.0.0.1", users=None, on_refused=None):
 
 
 # -------------------------------------------------------------- Mosquitto
-def default_acl(host_user="host"):
+def default_acl(host_user: str = "host") -> str:
     """The ACL text: *host_user* reads and writes everything under ``tc/``;
     every other user is a box whose user name is its box id (``%u``) and
     may only write its own ``out``, ``status`` and ``presence`` and read
@@ -250,7 +235,8 @@ def default_acl(host_user="host"):
     ])
 
 
-def config_text(port, host, passwd_path, acl_path, max_packet=MAX_PACKET):
+def config_text(port: int, host: str, passwd_path: str, acl_path: str,
+                max_packet: int = MAX_PACKET) -> str:
     """mosquitto.conf for one listener with users and the ACL."""
     return "\n".join([
         "per_listener_settings false",
@@ -282,8 +268,9 @@ class Mosquitto:
         use ``url_for(user)``).
     """
 
-    def __init__(self, tmpdir, port=0, host="127.0.0.1", users=None, acl=None,
-                 binary=None, on_refused=None):
+    def __init__(self, tmpdir: Any, port: int = 0, host: str = "127.0.0.1",
+                 users: dict[str, str] | None = None, acl: str | None = None,
+                 binary: str | None = None, on_refused: RefusedHook | None = None) -> None:
         binary = binary or MOSQUITTO
         if not os.path.isfile(binary) or shutil.which(MOSQUITTO_PASSWD) is None:
             raise MosquittoMissing("Mosquitto is not installed (%s or %s missing; on Debian:"
@@ -294,16 +281,16 @@ class Mosquitto:
         self.port = port or free_port(host)
         self.users = dict(users or {})
         self.acl = default_acl() if acl is None else acl
-        self.proc = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self._log_at = 0
-        self._last_from = None
-        self._said = set()
+        self._last_from: str | None = None
+        self._said: set[str] = set()
         self.on_refused = on_refused  # as Embedded's: why is "login" (Mosquitto's log says)
-        self.url = _url(host, self.port)
+        self.url = broker_url(host, self.port)
         self.conf = os.path.join(self.dir, "mosquitto.conf")
         self._write()
 
-    def _write(self):
+    def _write(self) -> None:
         passwd = os.path.join(self.dir, "passwd")
         acl = os.path.join(self.dir, "acl")
         open(passwd, "w").close()
@@ -317,12 +304,12 @@ class Mosquitto:
         for p in (passwd, acl, self.conf):  # mosquitto 2.0 warns about readable secrets
             os.chmod(p, 0o600)
 
-    def url_for(self, user):
+    def url_for(self, user: str) -> str:
         """``mqtt://user:password@HOST:PORT`` for one of its users."""
-        return _url(self.host, self.port, user, self.users[user])
+        return broker_url(self.host, self.port, user, self.users[user])
 
-    def poll(self, now=None):
-        """Say each refused login in its log once per address (on ``tdhost.broker``, which
+    def poll(self, now: int | None = None) -> None:
+        """Say each refused login in its log once per address (on ``tdhost.links.broker``, which
         serve's console shows); a serve transport.  Mosquitto does not log the user."""
         path = os.path.join(self.dir, "mosquitto.log")
         try:
@@ -346,24 +333,24 @@ class Mosquitto:
                                 " (a box paired before each box had its own login must be"
                                 " paired again: tdhost pair) or a wrong password.", ip)
 
-    def start(self):
+    def start(self) -> "Mosquitto":
         if self.proc is not None and self.proc.poll() is None:
             return self
-        log = open(os.path.join(self.dir, "mosquitto.log"), "ab")
+        out = open(os.path.join(self.dir, "mosquitto.log"), "ab")
         try:
-            self.proc = subprocess.Popen([self.binary, "-c", self.conf], stdout=log,
+            self.proc = subprocess.Popen([self.binary, "-c", self.conf], stdout=out,
                                          stderr=subprocess.STDOUT)
         finally:
-            log.close()
+            out.close()
         if not _wait_listening(self.host, self.port, START_S,
-                               alive=lambda: self.proc.poll() is None):
+                               alive=lambda: self.proc is not None and self.proc.poll() is None):
             self.stop()
             raise BrokerError("mosquitto did not listen on %s:%d within %g s (see %s)"
                               % (self.host, self.port, START_S,
                                  os.path.join(self.dir, "mosquitto.log")))
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop the process (its clients see their connections close)."""
         p = self.proc
         if p is None:
@@ -377,14 +364,16 @@ class Mosquitto:
                 p.kill()
                 p.wait(START_S)
 
-    def __enter__(self):
+    def __enter__(self) -> "Mosquitto":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
 
-def start_mosquitto(tmpdir, port=0, users=None, acl=None, host="127.0.0.1", on_refused=None):
+def start_mosquitto(tmpdir: Any, port: int = 0, users: dict[str, str] | None = None,
+                    acl: str | None = None, host: str = "127.0.0.1",
+                    on_refused: RefusedHook | None = None) -> Mosquitto:
     """Run Mosquitto on *host*:*port* (0: a free port) with *users*
     ``{name: password}`` and *acl* (text; default ``default_acl()``), its
     files in *tmpdir*; returns the running ``Mosquitto``.  Raises
@@ -402,7 +391,7 @@ def start_mosquitto(tmpdir, port=0, users=None, acl=None, host="127.0.0.1", on_r
 EMBEDDED_MAX_BOXES = 150
 
 
-def choose(kind, boxes):
+def choose(kind: str, boxes: int) -> tuple[str, str | None]:
     """(kind, why) for ``tdhost serve --wifi --broker KIND`` (auto, embedded or
     mosquitto) with *boxes* paired boxes; *why* is a sentence when auto chose."""
     if kind != "auto":
@@ -419,14 +408,16 @@ def choose(kind, boxes):
     return "embedded", None
 
 
-def broker_line(host, port, kind, boxes):
+def broker_line(host: str, port: int, kind: str, boxes: int) -> str:
     """The console's line for the night's broker: its address as the boxes know it."""
     return "Broker: mqtt://%s:%d (%s, the logins of %d paired box%s, no anonymous clients)" % (
         host, port, "Mosquitto" if kind == "mosquitto" else "embedded", boxes,
         "" if boxes == 1 else "es")
 
 
-def start_night(kind, users, host="0.0.0.0", port=1883, tmpdir=None, on_refused=None):
+def start_night(kind: str, users: dict[str, str], host: str = "0.0.0.0", port: int = 1883,
+                tmpdir: Any = None,
+                on_refused: RefusedHook | None = None) -> Embedded | Mosquitto:
     """The broker of a Wi-Fi night (``tdhost serve --wifi``): *kind* embedded or
     mosquitto, *users* ``{name: password}`` (``host`` and every paired box), on
     *host*:*port*; Mosquitto's files in *tmpdir* (a private folder); *on_refused*

@@ -1,33 +1,26 @@
-"""The broker logins of the boxes paired for Wi-Fi (docs/mqtt.md, "The TD's steps").
-
-    path = logins.path_of("event.key")          # event.key -> event-wifi.json
-    logins.add(path, "tc-3f2a9c01abcd", 4, password, "192.168.1.10", 1883)
-    boxes = logins.load(path)                    # {box id: {"table", "password", ...}}
-
-``tdhost pair --wifi-ssid ...`` makes each box's broker password here (random,
-``new_password``) and ``tdhost serve --wifi`` gives its broker one user per box
-from this file.  It sits next to the event key and, like it, is readable by its
-owner only.  A box's user name is its box id; its signing key is not kept (it is
-derived from the event key: tableclock.protocol.box_key).
-"""
+"""The broker logins of the boxes paired for Wi-Fi, in a file next to the event key and,
+like it, readable by its owner only: ``tdhost pair --wifi-ssid`` adds each box's, ``tdhost
+serve --wifi`` gives its broker one user per box (docs/mqtt.md, "The TD's steps")."""
 
 import json
 import os
 import secrets
 
+from tdhost.links.records import Login
 
-def path_of(key_file):
+
+def path_of(key_file: str) -> str:
     """The logins file of an event key file: event.key -> event-wifi.json."""
     return os.path.splitext(key_file)[0] + "-wifi.json"
 
 
-def new_password():
+def new_password() -> str:
     """A broker password nobody types: 24 URL-safe characters (144 random bits)."""
     return secrets.token_urlsafe(18)
 
 
-def load(path):
-    """{box id: {"table", "password", "host", "port"}}; {} when there is no file yet.
+def load(path: str) -> dict[str, Login]:
+    """{box id: its login}; {} when there is no file yet.
     ValueError with a sentence for a file that is not one of ours."""
     try:
         with open(path, encoding="utf-8") as f:
@@ -43,7 +36,8 @@ def load(path):
     return boxes
 
 
-def add(path, box, table, password, host, port):
+def add(path: str, box: str, table: int, password: str, host: str,
+        port: int) -> dict[str, Login]:
     """Keep *box*'s login (pairing it again replaces it), written atomically and
     readable by the owner only."""
     boxes = load(path)
@@ -57,11 +51,11 @@ def add(path, box, table, password, host, port):
     return boxes
 
 
-def broker_address(boxes):
+def broker_address(boxes: dict[str, Login]) -> tuple[str, int] | None:
     """(host, port) the boxes were paired with (the most common), or None."""
-    seen = {}
+    seen: dict[tuple[str, int], int] = {}
     for b in boxes.values():
-        k = (b.get("host"), b.get("port"))
+        k = (b.get("host", ""), b.get("port", 0))
         if k[0]:
             seen[k] = seen.get(k, 0) + 1
-    return max(sorted(seen), key=seen.get) if seen else None
+    return max(sorted(seen), key=lambda k: seen[k]) if seen else None

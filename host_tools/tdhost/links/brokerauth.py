@@ -1,29 +1,14 @@
-"""Who may do what on the embedded broker (amqtt 0.12.1; docs/mqtt.md, "Threats").
-
-``tdhost.broker.Embedded`` loads these as amqtt plugins with the event's users:
-
-- ``Logins``: a known user with its password, and a client id equal to the user
-  name (so no login takes over another's session); anonymous clients refused;
-- ``allowed``: the ACL of docs/mosquitto/acl (``broker.default_acl``): the host
-  user reads and writes ``tc/#``, any other user is a box confined to
-  ``tc/+/box/<user>/{out,status,presence}`` (write) and ``tc/+/box/<user>/in``
-  (read, and receive), matched with amqtt's own topic matcher;
-- ``Guarded``: amqtt's Broker authenticating a client before it touches the
-  session of the client id it claims (amqtt 0.12.1 drops that session first, so a
-  refused client could still cut a box off), and sending the retained messages
-  of allowed subscriptions only (0.12.1 sends those of refused ones too), and
-  closing the connection of a session taken over (0.12.1 leaves it open and
-  dead: the box or host on it would never hear again).
-
-A refused login is logged once per user and reason on ``tdhost.broker`` (serve's
-terminal) and told to ``Guarded.on_refused`` (the TD console's Wi-Fi notes,
-tdhost.wifinotes).
+"""Who may do what on the embedded broker (amqtt 0.12.1; docs/mqtt.md, "Threats"): the
+``Logins`` plugin (user, password, client id = user name), the ACL ``allowed`` (the rules of
+docs/mosquitto/acl), and ``Guarded``, amqtt's Broker fixed to check a login before it touches
+any session; each refusal is logged once and told to the console's Wi-Fi notes.
 """
 
 import asyncio
 import hmac
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from amqtt.broker import Broker
 from amqtt.contexts import Action
@@ -42,14 +27,14 @@ HOST_ALL = ("tc/#",)
 REFUSED = "refused-"  # the client id a refused client gets (it touches nobody's session)
 
 
-def _text(v):
+def _text(v: Any) -> Any:
     return v.decode("utf-8", "replace") if isinstance(v, (bytes, bytearray)) else v
 
 
-def refused_as(users, session):
+def refused_as(users: dict[str, str], session: Any) -> tuple[str, str | None, Any] | None:
     """(why, user, client id) when *session*'s CONNECT is refused, else None; *why*:
     ``anonymous``, ``unknown`` (no such user), ``password`` or ``client_id`` (not its
-    user name) -- tdhost.wifinotes words them for the console."""
+    user name) -- tdhost.links.wifinotes words them for the console."""
     user = _text(session.username)
     if not user:
         return ("anonymous", None, session.client_id)
@@ -63,7 +48,7 @@ def refused_as(users, session):
     return None
 
 
-def refusal(users, session):
+def refusal(users: dict[str, str], session: Any) -> str | None:
     """Why *session*'s CONNECT is refused (a sentence), or None when it may log in."""
     r = refused_as(users, session)
     if r is None:
@@ -82,11 +67,11 @@ def refusal(users, session):
 class Logins(BaseAuthPlugin):
     """User, password and client id (module notes)."""
 
-    def __init__(self, context):
+    def __init__(self, context: Any) -> None:
         super().__init__(context)
-        self.said = set()
+        self.said: set[str] = set()
 
-    async def authenticate(self, *, session):
+    async def authenticate(self, *, session: Any) -> bool:
         if session.client_id.startswith(REFUSED):  # refused (and said) already: Guarded
             return False
         why = refusal(self.config.users, session)
@@ -102,10 +87,11 @@ class Logins(BaseAuthPlugin):
         users: dict[str, str] = field(default_factory=dict)
 
 
-def allowed(user, topic, action):
+def allowed(user: str | None, topic: str | None, action: Action) -> bool:
     """The ACL (module notes): may *user* do *action* (amqtt's Action) on *topic*?"""
     if not user or not topic:
         return False
+    patterns: tuple[str, ...]
     if user == HOST_USER:
         patterns = HOST_ALL
     elif action == Action.PUBLISH:
@@ -123,7 +109,7 @@ class Guarded(Broker):
     (its ``_initialize_client_session`` otherwise as in 0.12.1) and the ACL
     checked in line (module notes)."""
 
-    async def _topic_filtering(self, session, topic, action):
+    async def _topic_filtering(self, session: Any, topic: str, action: Action) -> bool:
         # in line, not through amqtt's plugin manager: that spawns a task per check,
         # and the suspension inside _run_broadcast's loop over the subscriptions let
         # connecting boxes change them under it (RuntimeError: the message lost); it
@@ -131,7 +117,8 @@ class Guarded(Broker):
         return allowed(_text(session.username) if session is not None else None, topic,
                        action)
 
-    async def _initialize_client_session(self, reader, writer, remote_address, remote_port):
+    async def _initialize_client_session(self, reader: Any, writer: Any, remote_address: Any,
+                                         remote_port: Any) -> Any:
         try:
             handler, client_session = await BrokerProtocolHandler.init_from_connect(
                 reader, writer, self.plugins_manager)
@@ -168,9 +155,9 @@ class Guarded(Broker):
             client_session.keep_alive += delay
         return handler, client_session
 
-    def _tell(self, session):
+    def _tell(self, session: Any) -> None:
         """A refused login to ``on_refused(why, user, client id, address)`` (set by
-        tdhost.broker.Embedded: the console's Wi-Fi notes)."""
+        tdhost.links.broker.Embedded: the console's Wi-Fi notes)."""
         hook = getattr(self, "on_refused", None)
         r = refused_as(getattr(self, "users", None) or {}, session)
         if hook is None or r is None:
@@ -180,7 +167,7 @@ class Guarded(Broker):
         except Exception:  # noqa: BLE001 -- a note never stops the broker
             log.exception("telling a refused login")
 
-    async def _close_old(self, client_id):
+    async def _close_old(self, client_id: str) -> None:
         old = self._sessions.get(client_id)
         writer = getattr(old[1], "writer", None) if old else None
         if writer is not None:
@@ -189,13 +176,14 @@ class Guarded(Broker):
             except Exception:  # noqa: BLE001 -- a connection gone already
                 log.debug("closing the taken-over connection of %s", client_id)
 
-    async def _publish_retained_messages_for_subscription(self, subscription, session):
+    async def _publish_retained_messages_for_subscription(self, subscription: Any,
+                                                          session: Any) -> None:
         # amqtt 0.12.1 sends the retained messages of a *refused* subscription too
         if await self._topic_filtering(session, subscription[0], Action.SUBSCRIBE):
             await super()._publish_retained_messages_for_subscription(subscription, session)
 
-    async def _handle_client_session(self, reader, writer, client_session, handler, server,
-                                     listener_name):
+    async def _handle_client_session(self, reader: Any, writer: Any, client_session: Any,
+                                     handler: Any, server: Any, listener_name: Any) -> None:
         try:
             await super()._handle_client_session(reader, writer, client_session, handler,
                                                  server, listener_name)

@@ -1,48 +1,14 @@
-"""The host's end of the Wi-Fi/MQTT link to the boxes (docs/mqtt.md).
-
-    hub = MqttHub("mqtt://host:secret@192.168.1.10:1883", "ev1", key, "ev1", store,
-                  on_link=boxes.append, feed=StaticFeed({...}), on_event=print)
-    while True:
-        hub.poll()                  # never blocks
-        time.sleep(0.01)
-    hub.close()
-
-MQTT is just another transport: for every box id seen on
-``tc/<event>/box/<id>/out`` (or ``.../status``) the hub makes one
-``tdhost.usb.BoxLink`` on a virtual port (``HubPort``: ``in_waiting``,
-``read``, ``write``) and calls ``on_link(link)``, so config, pings, acks,
-instruction resends and exactly-once (HostStore) are the USB link's code.
-What a BoxLink writes is published on that box's ``in`` topic (QoS 1); a
-``clock`` frame also goes, retained, to ``tc/<event>/table/<n>/clock`` and a
-status the host accepted to ``tc/<event>/table/<n>/status``, for screens and
-late readers.
-
-**Threads.**  paho-mqtt 2.x runs its network loop in its own thread
-(``loop_start``; it reconnects by itself, 1 s doubling to 4 s, and
-resubscribes in ``on_connect``).  Its ``on_message`` only appends to a
-bounded queue under a lock; ``poll`` (the caller's thread) drains it, feeds
-the BoxLinks, polls them and publishes their frames (paho's ``publish`` only
-queues: the network thread writes).  The SQLite store is only touched from
-the caller's thread.
-
-**Who is a box.**  A BoxLink is made only for a box id whose first frame
-checks out with that box's key (``tableclock.protocol.box_key(event key, box
-id)``, the default: a frame on box X's topic is verified with X's key only;
-``box_keys=False``, only for boxes paired before 1.3: the shared event key).
-A box with another key is listed in ``foreign``, one with no key yet in
-``unpaired``, one paired before each box had its own key (its frames check
-out with the event key itself) in ``pair_again``, logged once and told to
-``notes`` (the console): never linked.  A frame's ``from`` must be the box
-id of its topic (``mismatched`` otherwise: on a broker without an ACL any
-client could publish anywhere).
-Retained messages (a box's last status, its presence) are history: they go
-to ``statuses``/``presence``, never to a BoxLink.
+"""The host's end of the Wi-Fi/MQTT link (docs/mqtt.md, "The host"): ``MqttHub`` makes one
+tdhost.links.boxlink.BoxLink per box seen on ``tc/<event>/box/<id>/...`` (on a ``HubPort``)
+once a frame checks out with that box's key, publishes what the links write, and keeps the
+retained table topics (clock, status) for screens and late readers.
 """
 
 import collections
 import logging
 import threading
-import time
+from collections.abc import Callable
+from typing import Any, cast
 from urllib.parse import unquote, urlsplit
 
 import paho.mqtt.client as mqtt
@@ -58,8 +24,11 @@ from tableclock.protocol import (
     decode,
 )
 from tableclock.wire import check_id, kind_of
-
-from .usb import BoxLink, peek
+from tdhost.clocks import monotonic_ms
+from tdhost.links.boxlink import BoxEventHandler, BoxLink, Feed
+from tdhost.links.hoststore import HostStore
+from tdhost.links.usb import peek
+from tdhost.links.wifinotes import WifiNotes
 
 QUEUE_MAX = 10000  # messages from the broker waiting for poll (the oldest dropped)
 POLL_MAX = 2000  # messages taken per poll
@@ -75,11 +44,7 @@ PAIR_AGAIN = ("box %s (table %s) was paired before each box had its own key and 
 log = logging.getLogger("tdhost.mqtt")
 
 
-def _ms():
-    return int(time.monotonic() * 1000)
-
-
-def parse_url(url):
+def parse_url(url: str) -> tuple[str, int, str | None, str | None]:
     """``mqtt://[user[:password]@]host[:port]`` -> (host, port, user, password);
     ValueError with a sentence for anything else."""
     try:
@@ -97,7 +62,7 @@ def parse_url(url):
     return u.hostname, port, user, password
 
 
-def _keep(d, k, v):
+def _keep(d: dict[str, Any], k: str, v: Any) -> None:
     """d[k] = v in a dict bounded to SEEN_MAX entries (the oldest go)."""
     d.pop(k, None)
     if len(d) >= SEEN_MAX:
@@ -110,31 +75,31 @@ class HubPort:
     delivered wait here (``feed``); what the BoxLink writes is published
     line by line on the box's ``in`` topic."""
 
-    baudrate = None  # not a serial port: tdhost.usb.check_port has nothing to refuse
+    baudrate = None  # not a serial port: tdhost.links.usb.check_port has nothing to refuse
 
-    def __init__(self, hub, box):
+    def __init__(self, hub: "MqttHub", box: str) -> None:
         self.hub = hub
         self.box = box
-        self.link = None
+        self.link: BoxLink | None = None
         self.inbox = bytearray()
         self.acc = bytearray()
-        self.last_status = None  # the raw status frame last delivered
+        self.last_status: bytes | None = None  # the raw status frame last delivered
         self.overflow = 0
 
     @property
-    def connected(self):
+    def connected(self) -> bool:
         return self.hub.connected
 
     @property
-    def in_waiting(self):
+    def in_waiting(self) -> int:
         return len(self.inbox)
 
-    def read(self, n=1):
+    def read(self, n: int = 1) -> bytes:
         data = bytes(self.inbox[:n])
         del self.inbox[:n]
         return data
 
-    def feed(self, payload):
+    def feed(self, payload: bytes) -> None:
         if not payload.endswith(b"\n"):
             payload += b"\n"
         if len(self.inbox) + len(payload) > PORT_MAX:
@@ -142,7 +107,7 @@ class HubPort:
             return
         self.inbox += payload
 
-    def write(self, data):
+    def write(self, data: Any) -> int:
         self.acc += bytes(data)
         while True:
             i = self.acc.find(b"\n")
@@ -154,8 +119,13 @@ class HubPort:
                 self.hub._send(self, line)
         return len(data)
 
-    def flush(self):
+    def flush(self) -> None:
         pass
+
+
+def _port_of(link: BoxLink) -> HubPort:
+    """The HubPort of a link the hub made."""
+    return cast(HubPort, link.ser)
 
 
 class MqttHub:
@@ -165,21 +135,25 @@ class MqttHub:
     :param event: the event's topic name (an id; the boxes use their key id
         unless paired with ``mqtt_event``).
     :param key: the event key (bytes); :param key_id: its id.
-    :param store: a tdhost.usb.HostStore (boot counter, each event once).
+    :param store: a tdhost.links.hoststore.HostStore (boot counter, each event once).
     :param on_link: called with each new BoxLink.
-    :param feed: what the host sends a box for its table (tdhost.usb.StaticFeed).
+    :param feed: what the host sends a box for its table (tdhost.links.boxlink.Feed).
     :param on_event: called once per new box event (BoxLink's).
     :param clock: ms clock for the BoxLinks (default: monotonic ms).
     :param box_keys: each box signs with its own key (``box_key``; the default: secure
         by default), not the event's shared key (False: boxes paired before 1.3 only).
-    :param notes: a tdhost.wifinotes.WifiNotes told of each box to pair again (the
+    :param notes: a tdhost.links.wifinotes.WifiNotes told of each box to pair again (the
         console shows it).
     :param client_id: default: the user name (brokers with logins demand it), else
         ``tdhost-<event>``.
     """
 
-    def __init__(self, url, event, key, key_id, store, on_link=None, feed=None, on_event=None,
-                 clock=None, client_id=None, start=True, box_keys=True, notes=None):
+    def __init__(self, url: str, event: str, key: bytes, key_id: str, store: HostStore,
+                 on_link: Callable[[BoxLink], object] | None = None, feed: Feed | None = None,
+                 on_event: BoxEventHandler | None = None,
+                 clock: Callable[[], int] | None = None, client_id: str | None = None,
+                 start: bool = True, box_keys: bool = True,
+                 notes: WifiNotes | None = None) -> None:
         self.host, self.port, self.user, self.password = parse_url(url)
         self.event = check_id("the MQTT event", event)
         self.key = key
@@ -188,17 +162,17 @@ class MqttHub:
         self.on_link = on_link
         self.feed = feed
         self.on_event = on_event
-        self.clock = clock or _ms
-        self.links = {}  # box id: BoxLink
-        self.foreign = {}  # box id: what its frame claims (another key)
-        self.unpaired = {}  # box id: its hello (no key yet)
-        self.presence = {}  # box id: its retained hello, None once its last will cleared it
-        self.statuses = {}  # box id: its retained status frame (history, unverified)
+        self.clock = clock or monotonic_ms
+        self.links: dict[str, BoxLink] = {}  # by box id
+        self.foreign: dict[str, Any] = {}  # box id: what its frame claims (another key)
+        self.unpaired: dict[str, Any] = {}  # box id: its hello (no key yet)
+        self.presence: dict[str, bytes | None] = {}  # box id: its retained hello (None: gone)
+        self.statuses: dict[str, bytes] = {}  # box id: its retained status (history)
         self.box_keys = box_keys
-        self.pair_again = {}  # box id: what its frame claims (signed with the event key)
+        self.pair_again: dict[str, Any] = {}  # box id: its frame (signed with the event key)
         self.notes = notes
         self.connected = False
-        self.error = None  # why the broker refused or dropped the hub, if it did
+        self.error: str | None = None  # why the broker refused or dropped the hub, if it did
         self.connects = 0
         self.lost = 0
         self.mismatched = 0
@@ -209,7 +183,7 @@ class MqttHub:
         self.published = 0
         self.publish_errors = 0
         self._lock = threading.Lock()
-        self._queue = collections.deque()
+        self._queue: collections.deque[tuple[str, bytes, bool]] = collections.deque()
         base = "tc/%s/" % self.event
         self._prefix = base + "box/"
         self._subs = [(base + "box/+/out", 1), (base + "box/+/status", 1),
@@ -230,7 +204,8 @@ class MqttHub:
             self.start()
 
     # -- paho's thread ---------------------------------------------------
-    def _on_connect(self, client, userdata, flags, reason_code, properties=None):
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                    properties: Any = None) -> None:
         if reason_code.is_failure:
             self.error = "the broker refused the host: %s" % reason_code
             return
@@ -239,12 +214,13 @@ class MqttHub:
         self.connects += 1
         client.subscribe(self._subs)
 
-    def _on_disconnect(self, client, userdata, flags, reason_code, properties=None):
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                       properties: Any = None) -> None:
         self.connected = False
         if reason_code.is_failure:
             self.error = "lost the broker: %s" % reason_code
 
-    def _on_message(self, client, userdata, msg):
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         with self._lock:
             if len(self._queue) >= QUEUE_MAX:
                 self._queue.popleft()
@@ -252,7 +228,7 @@ class MqttHub:
             self._queue.append((msg.topic, bytes(msg.payload), bool(msg.retain)))
 
     # -- the caller's thread --------------------------------------------
-    def start(self):
+    def start(self) -> None:
         """Connect in the background (never blocks; paho retries)."""
         if self._started:
             return
@@ -260,7 +236,7 @@ class MqttHub:
         self.client.connect_async(self.host, self.port, KEEPALIVE_S)
         self.client.loop_start()
 
-    def close(self):
+    def close(self) -> None:
         """Disconnect and stop paho's thread."""
         if not self._started:
             return
@@ -269,13 +245,13 @@ class MqttHub:
         self.client.loop_stop()
         self.connected = False
 
-    def __enter__(self):
+    def __enter__(self) -> "MqttHub":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def poll(self, now=None):
+    def poll(self, now: int | None = None) -> None:
         """Route what the broker delivered, poll every BoxLink, publish what
         they send; never blocks (bounded: ``POLL_MAX`` messages)."""
         now = self.clock() if now is None else now
@@ -290,7 +266,7 @@ class MqttHub:
             if link.status is not before:
                 self._table_status(link)
 
-    def _route(self, topic, payload, retained):
+    def _route(self, topic: str, payload: bytes, retained: bool) -> None:
         if not topic.startswith(self._prefix):
             self.ignored += 1
             return
@@ -319,15 +295,16 @@ class MqttHub:
             link = self._new_link(box, payload)
             if link is None:
                 return
-        link.ser.feed(payload)
+        port = _port_of(link)
+        port.feed(payload)
         if leaf == "status":
-            link.ser.last_status = payload
+            port.last_status = payload
 
-    def key_of(self, box):
+    def key_of(self, box: str) -> bytes:
         """The key *box*'s frames are signed with (and the host's frames to it)."""
         return box_key(self.key, box) if self.box_keys else self.key
 
-    def _new_link(self, box, payload):
+    def _new_link(self, box: str, payload: bytes) -> BoxLink | None:
         """A BoxLink for *box* if its frame is signed with its key."""
         line = payload.rstrip(b"\r\n")
         key = self.key_of(box)
@@ -346,21 +323,20 @@ class MqttHub:
             self.too_many += 1
             return None
         port = HubPort(self, box)
-        kw = {"feed": self.feed, "on_event": self.on_event}
-        if self.clock is not _ms:
-            kw["clock"] = self.clock
-        link = BoxLink(port, key, self.key_id, self.store, **kw)
+        link = BoxLink(port, key, self.key_id, self.store, feed=self.feed,
+                       on_event=self.on_event, clock=self.clock)
         port.link = link
         self.links[box] = link
         if self.on_link is not None:
             self.on_link(link)
         return link
 
-    def _stranger(self, box, line):
+    def _stranger(self, box: str, line: bytes) -> None:
         """A first frame that does not check out with *box*'s key: unpaired,
         paired before per-box keys (said once), or another event's."""
-        for keep, key in ((self.unpaired, UNPAIRED_KEY),
-                          (self.pair_again, self.key if self.box_keys else None)):
+        keeps: tuple[tuple[dict[str, Any], bytes | None], ...] = (
+            (self.unpaired, UNPAIRED_KEY), (self.pair_again, self.key if self.box_keys else None))
+        for keep, key in keeps:
             if key is None:
                 continue
             try:
@@ -375,21 +351,21 @@ class MqttHub:
             return
         _keep(self.foreign, box, peek(line))
 
-    def _publish(self, topic, payload, retain=False):
+    def _publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
         info = self.client.publish(topic, payload, qos=1, retain=retain)
         if info.rc == mqtt.MQTT_ERR_SUCCESS or info.rc == mqtt.MQTT_ERR_NO_CONN:
             self.published += 1  # NO_CONN: queued by paho until it is back
         else:
             self.publish_errors += 1
 
-    def _send(self, port, frame):
+    def _send(self, port: HubPort, frame: bytes) -> None:
         """A frame a BoxLink wrote: to its box, and a clock to its table."""
         self._publish(self._prefix + port.box + "/in", frame)
         table = port.link.table if port.link is not None else None
         if table and kind_of(frame) == b"clock":
             self._publish("tc/%s/table/%d/clock" % (self.event, table), frame, retain=True)
 
-    def _table_status(self, link):
-        raw = link.ser.last_status
+    def _table_status(self, link: BoxLink) -> None:
+        raw = _port_of(link).last_status
         if raw and link.table:
             self._publish("tc/%s/table/%d/status" % (self.event, link.table), raw, retain=True)

@@ -1,11 +1,11 @@
 """Screenshots of the web pages for docs/screens/ (docs/web.md), in Debian's headless
 chromium driven by Playwright (no downloaded browser: never ``playwright install``).
 
-    .venv/bin/python -m tdhost.web.shots                 # the real host, three boxes
-    .venv/bin/python -m tdhost.web.shots --demo          # the demo night (tcsim.demo)
-    .venv/bin/python -m tdhost.web.shots --url http://127.0.0.1:8000 --token TOKEN
+    make web-shots                                       # the real host, three boxes
+    .venv/bin/python tests/tools/web_shots.py --demo     # the demo night (tcsim.demo)
+    .venv/bin/python tests/tools/web_shots.py --url http://127.0.0.1:8000 --token TOKEN
                                                          # a running `tdhost serve` instead
-    .venv/bin/python -m tdhost.web.shots --fake          # tests/web/fake_live.py's night
+    .venv/bin/python tests/tools/web_shots.py --fake     # tests/web/fake_live.py's night
 
 Writes web-td.png (the console on a 1366x768 laptop screen), web-td-phone.png (the whole
 console at a 390 px phone's width, touch), web-big-16x9.png (1280x720) and web-big-4x3.png
@@ -18,7 +18,7 @@ Then a home game with money (docs/examples/home_money.toml, on the real Live wit
 boxes): web-big-money.png (16:9), web-big-contrast.png (4:3, high contrast),
 web-phone-money.png and web-print.png (the table sheets as printed).  ``--demo``
 photographs ``tdhost serve --demo``'s night instead (dealer bots) the moment a balancing
-move waits for the boxes.  ``launch_chromium`` is also what the browser tests use.
+move waits for the boxes.  A developer's tool: not part of the installed host.
 """
 
 import argparse
@@ -28,28 +28,13 @@ import sys
 import tempfile
 import time
 
-CHROMIUM = os.environ.get("TDHOST_CHROMIUM", "/usr/bin/chromium")
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
+from tdhost.web.chromium import chromium_missing, launch_chromium
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "docs", "screens")
 TOKEN = "sample-td-token"
 DEMO_SEED = 22  # a night whose first minutes show a move made and one waiting (tcsim.demo)
 DEMO_STEP_MS = 5000  # the demo's time moves on in these steps between looks (virtual ms)
-
-
-def chromium_missing():
-    """None when CHROMIUM can run, else the sentence saying why not."""
-    if not os.access(CHROMIUM, os.X_OK):
-        return ("no chromium at %s (Debian: apt-get install -y chromium; or set "
-                "TDHOST_CHROMIUM)" % CHROMIUM)
-    return None
-
-
-def launch_chromium(pw):
-    """A headless Chromium browser from Playwright ``pw`` using the system's chromium;
-    ``--no-sandbox`` when running as root (containers, CI)."""
-    args = ["--no-sandbox"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
-    return pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
 
 
 def _shot(browser, url, path, width, height, full_page=False, ready="#time", touch=False):
@@ -292,7 +277,7 @@ def money_shots(out_dir):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="python -m tdhost.web.shots", description=__doc__.split(
+    ap = argparse.ArgumentParser(prog="python tests/tools/web_shots.py", description=__doc__.split(
         "\n")[0])
     ap.add_argument("--url", help="a running host (default: the real host and three "
                     "simulated boxes, scripted by tests/web/night.py)")

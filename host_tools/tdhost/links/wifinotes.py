@@ -1,45 +1,38 @@
-"""What the TD must see of the Wi-Fi boxes' logins, in plain words: refused logins and
-boxes to pair again (docs/mqtt.md, "Threats"; the console's Wi-Fi card, docs/web.md §4).
-
-    notes = WifiNotes(tables={"tc-3f2a9c01abcd": 4})   # box id -> table (the logins file)
-    notes.refused("password", "tc-3f2a9c01abcd", "tc-3f2a9c01abcd", "192.168.1.23")
-    notes.pair_again("tc-05", 2)
-    notes.view()   # [{"text", "at_ms", "times"}], newest first, at most SHOWN
-
-The broker's thread (refusals) and the host's (boxes to pair again) both add: a lock
-guards the notes; ``rev`` counts changes (Live's version follows it).  The same words
-twice make one note, counted, moved to the top.
-"""
+"""The Wi-Fi notes the TD must see in plain words: logins the broker refused and boxes to
+pair again, the same words twice counted as one (docs/mqtt.md, "Threats"; the console's
+Wi-Fi card, docs/web.md §4).  The broker's thread and the host's both add: a lock guards
+them; ``rev`` counts changes."""
 
 import threading
-import time
+from collections.abc import Callable
+
+from tdhost.clocks import unix_ms
+from tdhost.links.records import Note
 
 SHOWN = 5  # notes in the snapshot (the newest)
 KEPT = 50  # notes kept (the oldest go)
 
 
-def _unix_ms():
-    return int(time.time() * 1000)
-
-
 class WifiNotes:
-    """The night's Wi-Fi notes (module notes)."""
+    """The night's Wi-Fi notes: ``view()`` gives the newest first."""
 
-    def __init__(self, tables=None, clock=None):
+    def __init__(self, tables: dict[str, int] | None = None,
+                 clock: Callable[[], int] | None = None) -> None:
         self.tables = dict(tables or {})  # box id -> table, to say "table 4's box"
-        self.clock = clock or _unix_ms
+        self.clock = clock or unix_ms
         self.rev = 0
         self._lock = threading.Lock()
-        self._notes = {}  # text -> [at_ms, times], oldest first
+        self._notes: dict[str, list[int]] = {}  # text -> [at_ms, times], oldest first
 
-    def who(self, user):
+    def who(self, user: str | None) -> str:
         """A login's owner in words: "table 4's box", "the host", "box tc-09"."""
         if user == "host" or (user or "").startswith("tdhost-"):
             return "the host"
-        table = self.tables.get(user)
+        table = self.tables.get(user or "")
         return "table %s's box" % table if table else "box %s" % user
 
-    def refused(self, why, user=None, client_id=None, address=None):
+    def refused(self, why: str, user: str | None = None, client_id: str | None = None,
+                address: str | None = None) -> None:
         """A login the broker refused.  *why*: ``anonymous`` (no user name), ``unknown``
         (a user no paired box has), ``password``, ``client_id`` (a login claiming
         another's id) or ``login`` (Mosquitto: one of the first three)."""
@@ -59,14 +52,14 @@ class WifiNotes:
                     " password" % at)
         self.add(text)
 
-    def pair_again(self, box, table=None):
+    def pair_again(self, box: str, table: int | None = None) -> None:
         """A box paired before each box had its own key: it must be paired again."""
         table = table or self.tables.get(box)
         who = ("Table %s's box" % table) if table else "Box %s" % box
         self.add("%s was paired before each box had its own key: pair it again (tdhost pair"
                  " PORT --table %s --key-file ... --wifi-ssid ...)" % (who, table or "N"))
 
-    def add(self, text):
+    def add(self, text: str) -> None:
         """One note (the same text again: counted and moved to the top)."""
         with self._lock:
             old = self._notes.pop(text, None)
@@ -75,8 +68,8 @@ class WifiNotes:
             self._notes[text] = [self.clock(), (old[1] if old else 0) + 1]
             self.rev += 1
 
-    def view(self, n=SHOWN):
-        """[{"text", "at_ms", "times"}]: the newest *n*, newest first."""
+    def view(self, n: int = SHOWN) -> list[Note]:
+        """The newest *n* notes, newest first."""
         with self._lock:
             items = list(self._notes.items())[-n:] if n else []
         return [{"text": t, "at_ms": v[0], "times": v[1]} for t, v in reversed(items)]
