@@ -267,7 +267,7 @@ class Rig:
         """Live, nothing unsent, every instruction answered."""
         h = self.link(box)
         return (self.live(box) and not box.link.outbox
-                and all(r[2] is not None for r in h.instrs.values()))
+                and all(r.result is not None for r in h.instrs.values()))
 
     def loop(self, step, nap):
         for b in self.boxes:

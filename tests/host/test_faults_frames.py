@@ -214,7 +214,7 @@ def test_a_laptop_that_stops_reading_its_usb_port(tmp_path):
     assert 20 <= len(box.link.outbox) <= OUTBOX_MAX and box.link.dropped == 0
     assert box.shown == ["u-1"]  # read by the box; its answer waits in the outbox
     run(60000)
-    assert not box.link.outbox and host.instrs["u-1"][2] == "done"
+    assert not box.link.outbox and host.instrs["u-1"].result == "done"
     made = [e for e in box.made if e is not None]
     assert [m["id"] for m in applied] == made and [e["id"] for e in store.events()] == made
     assert box.shown == ["u-1"]
