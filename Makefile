@@ -183,6 +183,12 @@ sim-shots: $(STAMP)
 	@ls docs/screens/compact-*.png docs/screens/table-*.png | wc -l \
 		| xargs echo "sim-shots: box screens in docs/screens:"
 
+# The web pages photographed for docs/web.md (tests/tools/web_shots.py: the real host and three
+# simulated boxes, then a home game with money) into docs/screens/web-*.png, in Debian's
+# headless chromium through Playwright; committed like the box screens.
+web-shots: $(STAMP)
+	$(PY) tests/tools/web_shots.py
+
 # ---------------------------------------------------------------------------------------------
 # Copy the firmware onto a box (host_tools/tdhost/cli/deploy.py, docs/box.md "Installing the firmware";
 # `tdhost deploy DRIVE` does the same from an installed tdhost):

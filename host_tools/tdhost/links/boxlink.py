@@ -25,12 +25,13 @@ from tdhost.clocks import monotonic_ms, unix_ms
 from tdhost.links.hoststore import HostStore
 from tdhost.links.records import (
     BoxEvent,
+    BoxState,
     Clock,
-    Config,
     Hello,
     Instruction,
     Peek,
     Ping,
+    TableConfig,
     TablePlan,
 )
 from tdhost.links.usb import FRAME_START, Port, check_port, lines_waiting, peek, write_some
@@ -129,7 +130,7 @@ class BoxLink:
         self.hello: Hello | None = None  # its last hello
         self.table: int | None = None
         self.state = "unknown"  # configured, live, offline
-        self.status: dict[str, Any] | None = None  # the box's last status state
+        self.status: BoxState | None = None  # the box's last status state
         self.last_rx: int | None = None
         self.last_ping: int | None = None
         self.clock_at: int | None = None  # when the clock snapshot last went (clock ms)
@@ -323,7 +324,7 @@ class BoxLink:
         plan = feed.for_table(table, box) if feed and table else None
         if feed is None or not table or not plan:
             return
-        config: Config = {**plan["config"], "kind": "config", "table": table,
+        config: TableConfig = {**plan["config"], "kind": "config", "table": table,
                           "key_id": self.key_id}
         if msg.get("nonce"):
             config["nonce"] = msg["nonce"]

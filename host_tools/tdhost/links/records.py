@@ -12,7 +12,7 @@ Envelope = TypedDict("Envelope", {"kind": str, "v": str, "from": str, "to": str,
 
 
 # ---------------------------------------------------------------- host -> box
-class Config(Envelope, total=False):
+class TableConfig(Envelope, total=False):
     """A table's set-up, sent in reply to a hello (with its nonce)."""
 
     table: int
@@ -91,7 +91,7 @@ class TablePlan(TypedDict, total=False):
     """What a feed gives a box for its table (bodies without kind): the link sends
     config, seating and clock from it."""
 
-    config: Config
+    config: TableConfig
     seating: Seating | None
     clock: Clock | None
 
