@@ -41,7 +41,6 @@ PING_MS = 5000
 CLOCK_MS = 10000  # the clock snapshot again every 10 s (and at once on a change)
 OFFLINE_MS = 20000
 INSTR_RESEND_MS = 5000
-RESULTS = ("acknowledged", "done", "refused")
 
 BoxEventHandler = Callable[[BoxEvent], object]  # told of each new box event, once
 
