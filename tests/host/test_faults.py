@@ -86,7 +86,7 @@ def test_a_10_minute_outage_during_play(rig):
     exactly_once(rig, box)
     assert rig.stored(box)[:sent + len(unsent)] == box.events()[:sent] + unsent  # in order
     assert box.shown == ["o-2", "o-7"]  # each shown (and done) once, however often resent
-    assert host.instrs["o-2"][2] == host.instrs["o-7"][2] == "done"
+    assert host.instrs["o-2"].result == host.instrs["o-7"].result == "done"
     results = [e for e in rig.store.events(box.id) if e["what"] == "instruction"]
     assert {(e["instr"], e["result"]) for e in results} == {("o-2", "done"), ("o-7", "done")}
     assert box.t.clock.index == 2
@@ -116,7 +116,7 @@ def test_a_broker_restart_during_play(rig):
     rig.broker.restart()
     assert rig.run(lambda: rig.settled(box) and rig.hub.connected)
     exactly_once(rig, box)
-    assert box.shown == ["r-1"] and host.instrs["r-1"][2] == "done"
+    assert box.shown == ["r-1"] and host.instrs["r-1"].result == "done"
     assert box.port.connects >= 2 and rig.hub.connects >= 2
     assert rig.proxy.counts["refused"] + rig.proxy.counts["closed"] >= 1
 
@@ -146,7 +146,7 @@ def test_a_host_restart(rig):
     host.instruct({"id": "h-1", "action": "message", "text": "seat 3 moves"})
     assert rig.run(lambda: rig.settled(box))
     exactly_once(rig, box)
-    assert box.shown == ["h-1"] and host.instrs["h-1"][2] == "done"
+    assert box.shown == ["h-1"] and host.instrs["h-1"].result == "done"
     answers = [e for e in rig.store.events(box.id) if e["what"] == "instruction"]
     assert {e["result"] for e in answers} == {"done"} and len(answers) == 2  # answered again
 
@@ -182,7 +182,7 @@ def test_a_box_power_cut_mid_hand(rig):
     assert rig.run(lambda: rig.settled(box2))
     exactly_once(rig, box, box2)
     host = rig.link(box2)
-    assert host.instrs["p-1"][2] == "done"
+    assert host.instrs["p-1"].result == "done"
     answers = [(e["instr"], e["result"]) for e in rig.store.events(box.id)
                if e["what"] == "instruction"]
     assert answers == [("p-1", "done")]  # shown before and after the cut, done once
@@ -212,7 +212,7 @@ def test_a_bad_network_duplicates_reorders_delays_and_corrupts(rig):
     assert rig.spin(20000)
     exactly_once(rig, box)
     assert box.shown == ["n-" + m for m, _ in modes[:3]] + ["n-corrupt"]
-    assert all(r[2] == "done" for r in host.instrs.values())
+    assert all(r.result == "done" for r in host.instrs.values())
     counts = rig.proxy.counts
     assert counts["duplicated"] and counts["reordered"] and counts["delayed"]
     assert counts["corrupted"]
