@@ -16,7 +16,6 @@ microcontroller and displayio, so the same code runs there.
 
 import board
 
-from .boards import BOARDS
 from .presses import ticks_diff  # here, not in Buzzer.update: an import there allocates
 
 try:
@@ -26,7 +25,19 @@ except ImportError:
 
 
 def profile(name=None):
-    """The profile called *name*, else the one whose board id is running."""
+    """The profile called *name*, else the one whose board id is running.
+
+    Only that profile is kept: tcbox/boards.py is dropped once it is read
+    (the other boards' profiles and the module: 4.4 KB of heap after boot, bench/README.md)."""
+    import sys
+
+    from .boards import BOARDS
+
+    sys.modules.pop("tcbox.boards", None)
+    try:
+        delattr(sys.modules["tcbox"], "boards")
+    except Exception:  # noqa: BLE001 -- a port that keeps no such attribute
+        pass
     if name is not None:
         return BOARDS[name]
     for p in BOARDS.values():

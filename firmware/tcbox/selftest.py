@@ -99,8 +99,8 @@ class SelfTest:
         self.radio = radio
         self.problems = problems if problems is not None else {}
         self.board = ""  # the profile's name in tcbox/boards.py
-        for name in BOARDS:
-            if BOARDS[name] is p:
+        for name in BOARDS:  # by board id: tcbox.hardware.profile reads a copy of BOARDS
+            if BOARDS[name]["board_id"] == p["board_id"]:
                 self.board = name
         self.steps = ["info", "store"]
         for i in range(len(p["keys"])):
