@@ -6,39 +6,12 @@
     msg = rx.accept(frame)                            # a dict, None for a duplicate
 
 Every refusal raises ProtocolError (a ValueError) whose text is a sentence;
-Forged and Stale are subclasses for a bad MAC and a replayed or too old frame.
-
-A frame is the ASCII line
-
-    {"v":"1.0","kind":K,"from":F,"to":T,"boot":B,"seq":S,"body":{...},"mac":"<64 hex>"}\\n
-
-with the envelope in exactly this order ("v" first, so a peer can refuse a
-newer major version before anything else; "mac" last) and the body in
-canonical JSON (keys sorted, no spaces, only str/int/bool/None/list/dict,
-non-ASCII as \\uXXXX: the bytes CPython's json.dumps(body, sort_keys=True,
-separators=(",", ":")) gives).  The MAC is HMAC-SHA256 over the frame without
-`,"mac":"..."` and without the newline.  MicroPython dicts are unordered, so
-the bytes are built here by hand and never by json.dumps.
-
-The receiver checks the MAC on the raw bytes before parsing them, and parses
-with its own small JSON reader (integers only, depth and size bounded), so
-CPython, MicroPython and CircuitPython accept and refuse exactly the same
-frames.
-
-Message kinds and their fields are the data-driven table KINDS below.  A field
-spec is "name:type"; "name?:type" is optional; a type is int, nat (>= 0), pos
-(>= 1), str, id (1-32 of A-Z a-z 0-9 . _ : -), bool, list, dict, list/T
-(every item a T), dict/T (every value a T), a|b|c (one of these strings), or
-?T (a T or null).  Fields not in the table are kept (a newer minor version may
-add them).
-
-Versions: this side speaks 1.3 and accepts any 1.x.  A sender writes "1.0"
-unless the frame needs a later minor: 1.1 added a box's ``ping`` to the host
-and the host's ``pong`` with ``host_ms`` (BOTH_WAYS); 1.2 the instructions
-``withdraw`` and ``deduct``, 1.3 ``take_out`` (ADDED; ``version_of``), so
-the 1.0 test vectors stay byte for byte what they were.  (1.2 also added
-the optional ``stack`` of a box's ``instruction`` event: a field, tolerated
-by 1.0 and 1.1.)
+Forged and Stale for a bad MAC and a replayed or too old frame.  The frame,
+its canonical JSON (built here by hand: MicroPython dicts are unordered),
+the MAC and the versions: docs/protocol.md "Frames" and "Limits and
+portability notes".  KINDS below: a field spec is "name:type", "name?:type"
+optional; types int, nat (>= 0), pos (>= 1), str, id, bool, list, dict,
+list/T, dict/T, a|b|c, ?T (or null); fields not in the table are kept.
 """
 
 from binascii import hexlify

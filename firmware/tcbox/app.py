@@ -1,57 +1,24 @@
 """The box's main loop: keys, clock, screen, ring, buzzer, saving.
 
-``App.step(now_ms)`` is one loop iteration; code.py calls it forever with
-``supervisor.ticks_ms()`` and the simulator calls it with a virtual clock.
-It never blocks.  While idle it only moves the clock and, once a second,
-changes the time on screen: the full screen, the ring and the saved record
-are rebuilt only after something happened (a press, a level change, the
-shot clock, an instruction).  The one exception is the shot clock's
-warning: its label and the ring's action pixel flash at 1 Hz, so every
-half second of the warning redraws those two (and nothing else).
+``App.step(now_ms)`` is one loop iteration (code.py calls it forever with
+``supervisor.ticks_ms()``, the simulator with a virtual clock); it never
+blocks, and while idle it only moves the clock and changes the time on
+screen once a second (the shot clock's warning also flashes its label and
+the ring's action pixel).  ``PLAYERS_MS`` after the last press the screen
+shows the players' view (docs/box.md "The players' view").
 
-The players' view (docs/box.md): ``PLAYERS_MS`` after the last press, while
-the menu is on its main options (the dealer is not entering anything), the
-screen shows the clock and the blinds large for the seats; the next press
-brings the dealer's detail back (and does what it does).  The switch is
-one redraw, the same as a press's.
+The link layer calls ``app.info`` (host data for the screen, tcbox/view.py),
+``app.instruct(instruction)`` (shown until the dealer's Confirm, which
+carries it out: tcbox/orders.py) and reads the results through
+``app.on_result`` / ``app.on_ack`` or the link's ``instruction_done``
+(tcbox/linkparts.py ``attach``); ``app.acks``, ``app.waiting``,
+``app.withdrawn``, ``app.awaiting()``.  A ``withdraw`` acts when it arrives,
+without a Confirm: docs/protocol.md "withdraw".
 
-The host's side (the link layer calls these): ``app.info`` holds host data
-for the screen (tcbox/view.py: players, average, link, table);
-``app.instruct(instruction)`` shows an instruction (view.py describes the
-dict) until the dealer chooses Confirm.  Confirm carries it out
-(tcbox/orders.py: a seat leaves or sits, the clock pauses, hand for hand
-holds the next deal...); a seat change confirmed during a hand waits, on
-screen "after this hand", and is carried out as the hand ends, before
-anything else can happen.  A confirmed instruction's id is appended to
-``app.acks`` (the last ``ACKS_KEPT``) and its result goes to the host:
-``app.on_result(id, result, reason, stack)`` when set, else the link's
-``instruction_done`` when ``app.link`` is set (result ``done``,
-``refused`` with the reason, or ``acknowledged`` now and ``done`` /
-``refused`` at the hand's end for a seat change that waits; *stack* the
-chips a player moved out with, for a ``move_out`` done, else None); with
-neither, ``app.on_ack(id)`` at the Confirm (tcbox/linkparts.py ``attach``:
-the link sends ``acknowledged``).  Instructions that arrive while one is
-shown wait in ``app.waiting``, in order; a resent one (same id) is not
-shown twice, and one already confirmed is acknowledged again (``on_ack``).
-``app.awaiting()``: is an instruction waiting for Confirm?
-
-A ``withdraw`` (protocol 1.2: the host called instruction ``instr`` off)
-is carried out when it arrives, without a Confirm (``withdraw``): ``instr``
-leaves the screen, the waiting list or the table's ``moves`` and is
-answered ``refused`` "withdrawn by the host", the withdraw ``done``, and
-the menu's note says what was called off.  One already carried out: the
-withdraw is ``refused`` "already carried out".  One never seen: the
-withdraw ``done``.  Either way the id called off is remembered
-(``app.withdrawn``, the last ``ACKS_KEPT``): should it come (again), it is
-not shown but answered ``refused`` "withdrawn by the host" again.  (The
-link answers the withdraws its own record settles before the app sees
-them: tcbox/linkhost.py ``withdrawn``.)
-
-Adapters are injected (composition, KMK style): ``screen.update(fields)``,
-``keys.get()`` -> (key number, pressed, ticks) or None, ``ring.show(colours)``,
-``buzzer.beep(name)`` and ``buzzer.update(now)``, ``saver.offer(table)``
-(tableclock.record.Saver: writes when something changed);
-any but screen and keys may be None.
+Adapters are injected: ``screen.update(fields)``, ``keys.get()``,
+``ring.show(colours)``, ``buzzer.beep(name)`` / ``update(now)``,
+``saver.offer(table)`` (tableclock.record.Saver); any but screen and keys
+may be None.
 """
 
 import gc

@@ -1,57 +1,25 @@
 """The box's end of the host link over a serial port (docs/protocol.md, "USB serial").
 
 Pure logic: no hardware import.  The port is any object with the API of
-``usb_cdc.Serial`` -- ``in_waiting``, ``read(n)``, ``write(buf)`` (returns
-the bytes it took), ``connected`` -- opened non-blocking by the hardware code
-(tcbox/usb_link.py: ``timeout=0``, a short ``write_timeout``).
+``usb_cdc.Serial`` (``in_waiting``, ``read(n)``, ``write(buf)`` returning
+the bytes taken, ``connected``), opened non-blocking (tcbox/usb_link.py).
 
     link = Link(port, "tc-3f2a9c01", table)
     link.restore(extra)              # the record's extra (None on a new box)
-    link.on_table = ...              # the host's config/seating built a new Table
-    link.on_instruction = ...        # an instruction for the dealer (a dict)
-    link.on_change = ...             # something on screen changed (the clock)
-    ...
+    link.on_table / on_instruction / on_change = ...
     link.poll(now_ms)                # every loop: never blocks, bounded work
     link.observe(table.state())      # after each accepted event: box events
     saver.offer(table, link.extra()) # unsent events persist across power cuts
     link.instruction_done("i-41", "done", None, 3150)  # a move_out: the chips taken
 
-With tcbox.app.App, ``attach(app, link)`` does the wiring (the saver gets
-``extra()``, the box events of each change are observed before its save)
-and ``tick(app, link, now)`` after each ``app.step(now)`` the rest
-(tcbox/linkparts.py).  The host's frames are handled in tcbox/linkhost.py.
-
-What one ``poll`` does, at most: one ``read`` of up to ``READ_MAX`` bytes,
-one complete line taken from the buffer and checked (one HMAC), the link's
-timers, one frame encoded (one HMAC) and one ``write`` call.  A frame the
-port does not take whole stays queued and goes on at the next poll, so a
-computer that stops reading never holds the box up: nothing new is even
-encoded until it reads again, and the events wait in the outbox.
-
-Frames are lines (tableclock.protocol); ``Lines`` keeps at most 4096 bytes
-and throws away a longer line up to its newline (counted in ``overlong``).
-Lines that are not frames (a console's prints, noise) are counted in
-``garbage``; refused frames in the Receiver's counters (``link.rx``).
-
-Clock sync (protocol 1.1): in CONFIGURED and LIVE the box pings the host;
-each pong's host_ms feeds ``sync`` (tableclock.clocksync.OffsetEstimator),
-which turns a ``clock`` reading into the box tick it was read at
-(tcbox/linkhost.py ``ping``, ``pong``, ``reading_at``).
-
-Box events (``events_between``) wait in a bounded outbox (``OUTBOX_MAX``,
-the oldest dropped and counted in ``dropped``) until the host's ``ack``
-names them, and are sent again every ``RESEND_MS``.  ``extra()`` carries
-them (the newest that fit ``EXTRA_EVENTS_MAX`` bytes), the pending
-instructions, the boot counter and the pairing into the power-loss record.
-
-Instructions (``instrs``: ``[id, result, reason, body]``, the last
-``INSTR_MAX``): *body* is the instruction (a dict) until its answer is
-final, then the ``stack`` of a ``move_out`` done (an int, protocol 1.2) or
-None, so a repeated id is answered again with the same stack, also after a
-power cut (the record keeps the newest ``INSTR_KEEP`` final ones with it).
-A ``withdraw`` the link can answer from this record alone (its
-instruction unknown, already answered, or not handed to the app yet) it
-answers itself (tcbox/linkhost.py ``withdrawn``); the others go to the app.
+``attach(app, link)`` and ``tick(app, link, now)`` wire it to the App
+(tcbox/linkparts.py); the host's frames are handled in tcbox/linkhost.py.
+One ``poll`` does at most one read of ``READ_MAX`` bytes, one line checked,
+one frame encoded and one write.  The framing, the link states, the outbox
+(``OUTBOX_MAX``, resent every ``RESEND_MS`` until acked) and what the record
+keeps (``EXTRA_EVENTS_MAX``, ``INSTR_KEEP``): docs/protocol.md "Framing",
+"Link states on the box", "Exactly-once over USB"; clock sync: "Clock sync
+on the box".
 """
 
 import json

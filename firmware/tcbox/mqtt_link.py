@@ -1,59 +1,17 @@
 """The box's Wi-Fi/MQTT transport (docs/mqtt.md; docs/protocol.md, "MQTT").
 
-MQTT is just another port for tcbox/link.py's Link: ``MqttPort`` has the
-usb_cdc.Serial API the Link uses (``in_waiting``, ``read(n)``, ``write(buf)``
-returning the bytes taken, ``connected``) over adafruit_minimqtt 8.1, so the
-outbox, exactly-once, anti-replay and link states stay in one place.
+``MqttPort`` gives tcbox/link.py's Link the usb_cdc.Serial API over
+adafruit_minimqtt, so the outbox, exactly-once, anti-replay and link states
+stay in one place; ``MqttLink.poll(now)`` gives the port one time budget
+(``BUDGET_MS``) per loop iteration, then runs Link.poll.
 
-    from tcbox import mqtt_link
     link = mqtt_link.make(table, extra)   # None unless the pairing has Wi-Fi + MQTT settings
-    attach(app, link)
-    while True:
-        app.step(now)
-        tick(app, link, now)              # MqttLink.poll: Wi-Fi, MQTT, then Link.poll
+    attach(app, link)                     # then tick(app, link, now) after each app.step(now)
 
-**Who drives it.**  ``MqttLink`` (a Link) polls its port first in every
-``poll(now)`` (so tcbox.linkparts.tick needs nothing new): ``MqttPort.poll(now,
-calm)`` gives the port one time budget (``BUDGET_MS``) for the whole loop
-iteration, supervises Wi-Fi, takes one step of connecting, or reads at most
-one MQTT packet; Link.poll then reads the queued frames and writes one.
-
-**Never blocking** (MiniMQTT's traps, and what is done about each):
-
-- its ``connect()`` retries with blocking sleeps: never called.  One
-  ``_connect`` attempt per poll at most, spaced by back-off (1 s, 2 s, 4 s, then
-  6 s, with up to 25 % jitter);
-- its CONNACK/SUBACK/PINGRESP waits loop for up to ``recv_timeout`` (10 s) or
-  ``keep_alive`` (60 s): they run with the socket in no-wait mode and a
-  negative ``recv_timeout``, so they give up after one look; the answer is
-  then read by a later poll (``_slice``), within ``HANDSHAKE_MS``;
-- ``loop(timeout)`` waits its full timeout (twice: at least 2 x
-  ``socket_timeout``) and pings with a blocking wait: not used.  A poll reads
-  at most one packet (``_wait_for_msg`` after a non-blocking look for its first
-  byte), and PINGREQ is sent without waiting (the PINGRESP arrives like any
-  packet);
-- its ``_send_bytes`` retries EAGAIN for ever: the socket wrapper turns
-  EAGAIN into ETIMEDOUT and marks the connection dead;
-- every socket call the library makes is capped by what is left of the
-  poll's budget (``_Pool``/``_Sock``): with nothing left a call is
-  non-blocking, so a poll never spends more than ``BUDGET_MS`` in the network
-  whatever the library does (tests/sim/test_mqtt_never_blocks.py);
-- an incoming packet's announced length is checked against ``IN_MAX`` (a
-  4096-byte frame and its topic) before anything is read: MiniMQTT would
-  allocate any size (MemoryError).  Such a packet drops the connection;
-- QoS 0 for every publish of the box: MiniMQTT's QoS-1 publish waits for the
-  PUBACK (up to 10 s).  Link's outbox and the host's acks give exactly-once.
-
-What can still take longer: the boot-time Wi-Fi join in ``make()`` (before
-the loop and the watchdog start), a Wi-Fi rejoin (``WifiWatch``: blocks up to
-``WIFI_TIMEOUT_S``, at most every 10 s doubling to 5 min, and only between
-hands unless Wi-Fi has been down 2 minutes) and one DNS lookup per boot when
-the broker is given by name (use its IP address).
-
-**Pairing stays on USB.**  A frame of kind ``pair`` from the network is
-refused (``refused_pairs``); the USB data port is still read for ``pair``
-frames, and the box's ``hello`` is copied to it, so ``tdhost pair`` works on
-a box that runs on Wi-Fi.  New Wi-Fi/MQTT settings apply at once.
+How each of MiniMQTT's blocking calls is avoided, and what can still take
+longer (the boot's Wi-Fi join, a rejoin, one DNS lookup): docs/mqtt.md "The
+box: never blocking".  Pairing stays on USB: a ``pair`` frame from the
+network is refused (``refused_pairs``); docs/mqtt.md "Pairing a box for Wi-Fi".
 """
 
 import errno

@@ -1,67 +1,13 @@
-"""What a host instruction does to the table (issue #5: balancing and
-breaking delivered to the boxes; hand for hand; protocol 1.2: chip removals
-and instructions called off; 1.3: the TD's take-outs).
+"""What a host instruction does to the table: ``carry_out`` at the dealer's Confirm.
 
-docs/protocol.md ("Instruction actions") defines the instructions,
-docs/box.md ("Instructions from the host") what the dealer sees and
-docs/rules.md (§14) why a seat change waits for the end of the hand.  The
-dealer's Confirm (tcbox/app.py) calls ``carry_out``.  Every effect goes
-through the table's own events (``leave``, ``sit``, ``deduct``, ``pause``,
-``resume``: docs/replay.md) or its ``hold`` and ``moves``
-(tableclock/table.py), so the power-loss record keeps it and the link's box
-events see it.
+    result, reason, stack = carry_out(table, instruction)  # DONE, REFUSED or LATER
+    for iid, result, reason, stack in settle(table): ...  # the LATERs, between hands
 
-    result, reason, stack = carry_out(table, instruction)
-        DONE     carried out (or there was nothing left to do)
-        REFUSED  not carried out; *reason* says why in one sentence and
-                 the table is unchanged
-        LATER    a seat change (or chip removal) confirmed during a hand:
-                 kept in ``table.moves`` until the hand is over (the host
-                 hears ``acknowledged`` now, ``done`` or ``refused`` then)
-        *stack*: for a ``move_out`` DONE, the chips the player left with;
-        for a ``take_out`` DONE that took a player out, their chips (they
-        left play); else None
-    for iid, result, reason, stack in settle(table): ...  # between hands
-
-Actions (the instruction's own fields in braces):
-
-- ``move_out`` {seat}: the player leaves with their stack (``leave``).
-  During a hand: LATER, carried out when the hand ends, before the next
-  deal (the player due the big blind moves before posting it); the stack
-  reported is then the one after that hand.
-- ``receive`` {seat, stack, away_used}: the arriving player sits with that
-  stack (``sit``; the table's wait zone decides when they are dealt in);
-  ``away_used``: they used LPPL ¶72's once-per-player allowance at another
-  table.  Into a seat whose player moves out after this hand: LATER, after
-  that move.
-- ``deduct`` {seat, chips}: the TD's chip removal (a late arrival's
-  penalty, LPPL ¶14: docs/rules.md §13): the table's ``deduct``.  For a
-  seat dealt into the running hand: LATER, before that seat's own
-  ``move_out`` if one waits (the player leaves with what is left).
-  Refused when the seat is empty or has no more than ``chips``.
-- ``take_out`` {seat, name} (1.3): the TD entered that seat's player out
-  by hand (``tdhost bust``): the seat is taken out (the table's ``bust``:
-  its chips leave play, the box reports the seat out); DONE with those
-  chips as *stack*.  For a seat still
-  in the running hand: LATER, when the hand ends; a receive into that seat
-  then waits for it too.  An empty seat: DONE (nothing left to do).
-- ``withdraw`` {instr}: the host called instruction *instr* off.  The app
-  handles it when it arrives (tcbox/app.py ``withdraw``, no Confirm);
-  ``withdraw(table, instr)`` takes its entry out of ``table.moves``.
-- ``break_table``: no new hand here (``hold`` BROKEN); the players' moves
-  come as ``move_out``s.  ``message``: nothing at the table.
-- ``redraw`` (the final table's seats drawn again: LPPL ¶47, docs/host.md
-  §10.7; or a re-draw for the deal when two or more players joined: US 2):
-  ``hold`` REDRAW, kept in the power-loss record; the link then builds the
-  table anew from the host's next ``seating`` -- names, stacks, the drawn
-  button -- once no hand runs, keeping the clock (tcbox/linkhost.py
-  ``seating``).  On a broken table: nothing.
-- ``hand_for_hand_start``: ``hold`` HFH; a hand running finishes, then
-  "New hand" is refused until ``next_hand`` (HFH_ONE: exactly one hand may
-  start, then HFH again); ``hand_for_hand_stop`` ends it.
-- ``pause``, ``resume``: the table clock (a clock already so: done).
-
-Pure: no hardware imports.
+Every effect goes through the table's own events or its ``hold`` and
+``moves``, so the power-loss record keeps it.  Each action, its fields and
+its answers: docs/protocol.md "Instruction actions"; what the dealer sees:
+docs/box.md "Instructions from the host"; why a seat change waits for the
+hand's end: docs/rules.md §14.  Pure: no hardware imports.
 """
 
 from tableclock.fields import MAX_CHIPS, Refused, as_int
