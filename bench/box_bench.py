@@ -71,6 +71,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import modules_mpy
 from figures import figure, goal_of, report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -616,6 +617,10 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
         except (OSError, subprocess.CalledProcessError) as e:
             for b in BOARD_NAMES:
                 details["mpy"][b] = {"error": "mpy-cross failed: %s" % e}
+    try:
+        details["modules"] = modules_mpy.measure(micropython, mpy_cross)
+    except (OSError, RuntimeError, subprocess.SubprocessError) as e:
+        details["modules"] = {"error": "modules_mpy.py: %s" % e}
     details["seconds"] = round(time.perf_counter() - t0, 1)
 
     figs = []
@@ -711,6 +716,18 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
                            "heap after boot, %s, MicroPython (.mpy, fakes)" % b,
                            None if "error" in m else m["heap_after_boot_bytes"] / 1024, "KiB",
                            None, m.get("error"), digits=1))
+    mo = details["modules"]
+    if "error" in mo:
+        figs.append(figure("modules_mpy", "firmware modules on the box's path", None, "KB",
+                           error=mo["error"]))
+    else:
+        on = sorted(mo["boot_path"], key=lambda k: -mo["bytes"][k])
+        figs.append(figure("modules_mpy",
+                           "firmware modules on the box's path, MicroPython (.mpy): %d, "
+                           "the largest %s" % (len(on), ", ".join(
+                               "%s %.1f" % (m.split(".")[-1], mo["bytes"][m] / 1000)
+                               for m in on[:4])),
+                           sum(mo["bytes"][m] for m in on) / 1000, "KB", digits=1))
     for b in BOARD_NAMES:
         ni = mpy[b].get("night") or {"error": mpy[b].get("error", "not run")}
         held = ni.get("heap_held_by_hands") or {}
@@ -718,6 +735,15 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
                            "heap for boot and a night (200 hands), %s, MicroPython (.mpy, "
                            "fakes): smallest" % b, ni.get("min_heap_kib"), "KiB",
                            _goal("heap_night_mpy"), ni.get("error")))
+        # the same figure without what the stubs and fakes hold (a board's C modules hold
+        # none of it): the firmware's own share; the goal stays judged on the row above
+        stubs = ni.get("stubs_bytes")
+        figs.append(figure("heap_night_firmware_mpy_%s" % b,
+                           "heap for boot and a night, %s: without the stubs and fakes' "
+                           "%.1f KiB" % (b, (stubs or 0) / 1024),
+                           None if ni.get("min_heap_kib") is None or stubs is None
+                           else ni["min_heap_kib"] - stubs / 1024, "KiB",
+                           error=ni.get("error") or "no stubs figure", digits=1))
         figs.append(figure("heap_held_hands_mpy_%s" % b,
                            "heap held at 0/50/100/150/200 hands, %s: %s KiB" % (
                                b, "/".join("%.0f" % (held[k] / 1024) for k in
