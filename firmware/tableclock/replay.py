@@ -14,10 +14,18 @@ a file that ends the run (exit code 2); on standard input the next line is
 tried as the setup.
 """
 
+import gc
 import json
 import sys
 
-from .table import SetupError, Table
+# As the box does while it boots (tcbox/hardware.py BOOT_GC_BYTES): a collection every
+# 8 KiB allocated, so the engine's code does not land around garbage and leave the heap
+# in small holes.  MicroPython's gc.threshold (CPython has none).  Bought: the 200-hand
+# replay's smallest heap as .mpy about 99 -> 93 KiB (bench/README.md, issue #20).
+if hasattr(gc, "threshold"):
+    gc.threshold(8192)
+
+from .table import SetupError, Table  # noqa: E402 -- after the threshold: it loads the engine
 
 
 def _out(obj):
