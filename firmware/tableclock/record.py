@@ -1,59 +1,21 @@
 """The power-loss record: the whole table in one small, versioned, checked frame.
 
-A power cut may come at any moment (issue "table box").  The box keeps the
-table's complete state -- the hand in progress, seats, away counters, the
-clock, plus the app's pending instructions and unsent events -- as one record
-and writes it on every change, alternating between two slots of a byte store
-(``microcontroller.nvm``, a flash file, RAM: store.py) so that a cut
-during a write loses at most that last change.  At boot the newest good
-record rebuilds the table: the same screen (``state()``), and every later
-event does exactly what it would have done.
+What is saved, where (two alternating slots of ``microcontroller.nvm``), the
+frame (``b"TC"``, version, sequence, length, compact JSON, CRC-32) and the
+checks at boot: docs/box.md "Power loss".
 
 - :func:`dump` / :func:`load`: table <-> a JSON-ready dict (the record);
-- :func:`encode` / :func:`decode`: record <-> frame bytes:
-  ``b"TC"``, format version (1 byte), sequence (4 bytes, big-endian), payload
-  length (2 bytes), compact JSON payload, CRC-32 of everything before it
-  (4 bytes).  ``decode`` raises ValueError naming what is wrong;
-- :class:`Slots`: the two-slot writer over any byte store;
-- :class:`Saver`: when to write -- on every change, except that the running
-  level and shot clocks alone trigger a write only every ``slack_ms``.  It
-  writes the record's JSON straight from the table into reused buffers and
-  frames it in place, without building the dict ``dump`` returns.
+- :func:`encode` / :func:`decode`: record <-> frame bytes (ValueError says why);
+- :class:`Slots`: the two-slot writer over any byte store (store.py);
+- :class:`Saver`: when to write (on every change; the running clocks alone
+  only every ``slack_ms``), straight from the table into reused buffers.
 
-On the box::
-
-    slots = Slots(NvmStore(microcontroller.nvm))
-    saver = Saver(slots)
-    rec = slots.load()                      # None on a new box
-    if rec is None:
-        table, extra = Table(setup), {}
-    else:
-        table, extra = load(rec)            # ValueError: try slots.records()[1]
-        saver.saved(table, extra)
-    ...
-    table.handle(event)
-    saver.offer(table, extra)               # after every event, and now and then
-
-The record is ``{"setup": ..., "table": {...}, "extra": ...}``:
-
-- ``setup``: ``Table.setup`` with its levels in short form (``[sb, bb, ante,
-  minutes]``, ``[minutes]`` for a break): ``load`` calls ``Table(setup)``;
-- ``table``: every attribute of the table named in ``FIELDS["Table"]`` by
-  name, the table's clock, shot clock, away and floor books, the running hand
-  (and its street) the same way, by the attribute names in ``FIELDS``; the
-  last hand only with ``PAST`` (what the state shows of it); the misdeal
-  snapshot (``Table.predeal``) and the hand's action log whatever their shape;
-- ``extra``: the app's own JSON (pending instructions, unsent events),
-  absent when None.
-
-What ``Table(setup)`` rebuilds is not recorded (``DERIVED``).  Objects go by
-attribute name rather than by position so that a field the engine adds or
-reorders cannot shift the others; a test checks that every attribute is
-either recorded or derived.  Tuples, int-keyed dicts and shared objects carry
-small tags (see ``_w``).  Int-keyed dicts are written in ascending key
-order, so equal tables give equal bytes on every port; a restored dict
-therefore iterates in seat order, which nothing in the engine depends on
-(MicroPython keeps no dict order at all).
+The record is ``{"setup": ..., "table": {...}, "extra": ...}``: the setup
+with its levels in short form, the table's and its objects' attributes by
+the names in ``FIELDS`` (what ``Table(setup)`` rebuilds is ``DERIVED``, a
+test checks every attribute is one or the other), the app's own JSON.
+Tuples, int-keyed dicts (ascending: equal tables give equal bytes) and
+shared objects carry small tags (``_TAGS``).
 """
 
 import io
