@@ -25,7 +25,7 @@ from tcbox.mqtt_link import UP, MqttLink, MqttPort
 from tdhost.links.boxlink import StaticFeed
 from tdhost.links.broker import MosquittoMissing
 from tdhost.links.hoststore import HostStore
-from tdhost.links.mqtt import MqttHub, parse_url
+from tdhost.links.mqtt import BOXES_MAX, MqttHub, parse_url
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(100, 132))
@@ -261,6 +261,17 @@ def test_hub_urls():
         parse_url("mqtts://td.local")
     with pytest.raises(ValueError, match="not an MQTT URL"):
         parse_url("mqtt://td.local:99999")
+
+
+def test_a_level_change_to_every_box_goes_out_without_waiting_for_acks(tmp_path):
+    # a level change is one QoS-1 frame per box plus its table's clock: paho's default of
+    # 20 unacknowledged sent 300 boxes' 600 frames 20 per round trip (bench/README.md)
+    store = HostStore(str(tmp_path / "h.sqlite"))
+    hub = MqttHub("mqtt://127.0.0.1:1", EVENT, KEY, EVENT, store, start=False)
+    try:
+        assert hub.client.max_inflight_messages >= 2 * BOXES_MAX
+    finally:
+        store.close()
 
 
 def test_a_box_on_wifi_can_be_paired_again_over_usb(tmp_path):

@@ -36,6 +36,10 @@ PORT_MAX = 65536  # bytes waiting for one BoxLink
 BOXES_MAX = 1024  # BoxLinks, 300-table events fit (then new box ids are counted, not linked)
 SEEN_MAX = 1024  # entries kept in foreign/unpaired/presence/statuses
 PUBLISH_QUEUE = 4096  # paho's outgoing queue while the broker is away
+# QoS-1 publishes paho keeps unacknowledged at once: a level change is a frame per box
+# plus its table's clock; paho's default 20 sent 600 of them (300 boxes) 20 per round trip
+# to the broker, the last after 70-840 ms (bench/README.md, "Sync over MQTT")
+INFLIGHT_MAX = 2 * BOXES_MAX
 KEEPALIVE_S = 30
 RECONNECT_MAX_S = 4  # paho's back-off: 1 s doubling to this (live again within 10 s)
 PAIR_AGAIN = ("box %s (table %s) was paired before each box had its own key and login:"
@@ -198,6 +202,7 @@ class MqttHub:
         c.on_message = self._on_message
         c.reconnect_delay_set(1, RECONNECT_MAX_S)
         c.max_queued_messages_set(PUBLISH_QUEUE)
+        c.max_inflight_messages_set(INFLIGHT_MAX)
         self.client = c
         self._started = False
         if start:
