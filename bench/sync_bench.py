@@ -21,10 +21,12 @@ and adds its figures to its table (results.json: ``sync``); alone it prints its 
    boxes that were live at the change, all changes; a live box that never shows a change
    makes the figure MISSED; boxes that did not come up are named in the row.
    Because those boxes share one Python process (the last waits for the other 299), on
-   Mosquitto the way is also cut in parts (issue #20): the change to each box's socket
-   (the kernel's arrival time of the packet, SO_TIMESTAMPNS), the box's own poll that shows
-   it (its CPU time), and their sum plus the box's idle look (READ_EVERY_MS) as the time
-   for boxes on their own CPUs; and the host's CPU for the poll that sends the change.
+   Mosquitto the way is also cut in parts (issue #20), over ``CHANGES`` more changes
+   during which the boxes' process waits (``hold``) until paho has written the frames:
+   the change to each box's socket (the kernel's arrival time of the clock frame's
+   packet, SO_TIMESTAMPNS), the box's own poll that shows it (its CPU time), and their sum
+   plus the box's idle look (READ_EVERY_MS) as the time for boxes on their own CPUs; and
+   the host's CPU for the poll that sends the change.
    Between loops the boxes' process sleeps until a box's socket has bytes (at most
    IDLE_WAIT_S), not a fixed 1 ms: idle, 300 boxes no longer spin half a core.
 2. Frames per second one host handles: a second process publishes pre-signed status frames
@@ -93,8 +95,12 @@ CHANGE_GAP_S = 1.5
 UP_S = 25.0  # the most the boxes of one size may take to come up (live, every BoxLink)
 ADD_PER_LOOP = 5  # boxes powered up per worker loop (all 500 at once would be a stampede)
 HOST_POLL_S = 0.005
+# the socket rows' changes: the boxes' process waits until paho has written the change's
+# frames and this long more (Mosquitto's fan-out), so that its CPU is not in their way
+HOLD_AFTER_S = 0.01
 IDLE_WAIT_S = 0.005  # the boxes' process sleeps at most this between loops (_wait)
-LEVELS = [{"sb": 25 * k, "bb": 50 * k, "ante": 0, "minutes": 20} for k in range(1, 25)]
+# 40 levels: 8 changes for each of the 4 sizes
+LEVELS = [{"sb": 25 * k, "bb": 50 * k, "ante": 0, "minutes": 20} for k in range(1, 41)]
 SETUP = {"profile": "lppl", "seats": 8, "players": {str(s): 5000 for s in range(1, 9)},
          "button": 1, "levels": LEVELS}
 NAMES = {"names": {str(s): "Player %d" % s for s in range(1, 9)}}
@@ -178,7 +184,8 @@ class _Box:
         self.shown = {}  # level index: monotonic s when first shown
         self.delivered = {}  # level index: monotonic s its frame reached the box's socket
         self.handled = {}  # level index: CPU s of the box's own poll that showed it
-        self.rx = None  # kernel arrival (realtime ns) of the last packet read
+        self.port_message = mp._message
+        mp._message = self._message  # before its first connect: MiniMQTT is given this
         self.index = self.t.clock.index
         self.last = _ticks()
 
@@ -188,21 +195,28 @@ class _Box:
         self.last = now
         t = self.link.table
         t.advance(dt)
-        stamps = self.pool.stamps
-        del stamps[:]
+        del self.pool.stamps[:]
         cpu0 = time.thread_time()  # its CPU, not the wait for the process's other boxes
         self.link.poll(now)
         took = time.thread_time() - cpu0
-        if stamps:  # one packet a poll: its first bytes' arrival
-            self.rx = stamps[0]
         t = self.link.table
         if t.clock.index != self.index:
             self.index = t.clock.index
             self.shown.setdefault(self.index, time.monotonic())
             self.handled.setdefault(self.index, took)
-            if self.rx is not None:
-                mono = (self.rx - (time.time_ns() - time.monotonic_ns())) / 1e9
-                self.delivered.setdefault(self.index, mono)
+
+    def _message(self, client, topic, message):
+        """The port's on_message, noting when a clock frame's packet reached the socket:
+        the arrival of its first bytes (the poll reads one packet), per level index."""
+        i = message.find(b'"level_index":')
+        if i >= 0 and message.find(b'"kind":"clock"') >= 0 and self.pool.stamps:
+            j = k = i + len('"level_index":')
+            while message[k:k + 1].isdigit():
+                k += 1
+            level = int(message[j:k])
+            mono = (self.pool.stamps[0] - (time.time_ns() - time.monotonic_ns())) / 1e9
+            self.delivered.setdefault(level, mono)
+        self.port_message(client, topic, message)
 
 
 def worker(port, users):
@@ -223,6 +237,9 @@ def worker(port, users):
                 return
             if cmd[0] == "add":
                 want = int(cmd[1])
+            elif cmd[0] == "hold":  # until "go": the kernel keeps and stamps what arrives
+                print("held", flush=True)
+                sys.stdin.readline()
             elif cmd[0] == "report":
                 print(json.dumps({"shown": [b.shown for b in boxes],
                                   "delivered": [b.delivered for b in boxes],
@@ -354,21 +371,31 @@ def level_changes(kind, sizes=SIZES, changes=CHANGES):
                 w.stdin.write("report\n")
                 w.stdin.flush()
                 before = json.loads(w.stdout.readline())
-                marks = []
+                marks = []  # (level, t0): the changes the boxes take in turn
+                held = []  # (level, t0): the changes made while the boxes' process waits
                 host_ms = []  # the host's poll that sends the change: its length
                 host_cpu_ms = []  # that poll's CPU time (its thread's)
                 proc_ms = []  # the host process's CPU time meanwhile (paho's thread too)
-                for _ in range(changes):
+                for k in range(2 * changes):
+                    if k >= changes:  # the boxes' process sleeps through this change
+                        w.stdin.write("hold\n")
+                        w.stdin.flush()
+                        assert w.stdout.readline().strip() == "held"
                     level += 1
                     feed.level(level)
                     t0 = time.monotonic()
                     cpu0 = time.thread_time()
                     proc0 = time.process_time()
-                    marks.append((level, t0))
+                    (held if k >= changes else marks).append((level, t0))
                     hub.poll()
                     host_ms.append((time.monotonic() - t0) * 1000)
                     host_cpu_ms.append((time.thread_time() - cpu0) * 1000)
                     proc_ms.append((time.process_time() - proc0) * 1000)
+                    if k >= changes:  # paho has written every frame: the boxes go on
+                        _pump(hub, CHANGE_GAP_S, lambda: not hub.client._out_packet)
+                        time.sleep(HOLD_AFTER_S)
+                        w.stdin.write("go\n")
+                        w.stdin.flush()
                     _pump(hub, CHANGE_GAP_S - (time.monotonic() - t0))
                 w.stdin.write("report\n")
                 w.stdin.flush()
@@ -379,14 +406,16 @@ def level_changes(kind, sizes=SIZES, changes=CHANGES):
                 took = []  # the box's own poll showing it
                 missing = 0
                 for i, shown in enumerate(rep["shown"][:n]):
-                    if not before["live_boxes"][i]:
-                        continue  # not connected when the TD changed the level
-                    for lv, t0 in marks:
+                    if i >= len(before["live_boxes"]) or not before["live_boxes"][i]:
+                        continue  # not powered up or not connected when the TD changed it
+                    for lv, t0 in marks + held:
                         t = shown.get(str(lv))
                         if t is None:
                             missing += 1
                             continue
-                        lat.append((t - t0) * 1000)
+                        if (lv, t0) in marks:
+                            lat.append((t - t0) * 1000)
+                            continue
                         d = rep["delivered"][i].get(str(lv))
                         h = rep["handled"][i].get(str(lv))
                         if d is not None and h is not None:
