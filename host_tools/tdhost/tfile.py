@@ -223,8 +223,8 @@ def parse(text: str, name: str = "<file>") -> dict[str, Any]:
     late_in = check.table(doc.get("late_entry", {}), lp, LATE_KEYS)
     rl = host["late"]
     until = check.int_(late_in, lp, "until_level", 1, 1000, box["late_entry_until_level"])
-    dkey = "deepstack_deductions" if deepstack else "deductions"
-    deductions = late_in.get("deductions", rl[dkey])
+    deductions = late_in.get("deductions",
+                             rl["deepstack_deductions"] if deepstack else rl["deductions"])
     if not isinstance(deductions, list) or len(deductions) > 1000 or not all(
             _is_int(chips) and 0 <= chips <= MAX_CHIPS for chips in deductions):
         check.fail(lp + ("deductions",), "must be a list of whole numbers of chips, one per level, "

@@ -50,7 +50,7 @@ def _profile(report: Report) -> tuple[str | None, dict[str, Any] | None]:
 
     profiles = boards()
     name = (report.start or {}).get("board")
-    return name, profiles.get(name)
+    return name, None if name is None else profiles.get(name)
 
 
 def _key_name(key: dict[str, Any]) -> str:

@@ -148,6 +148,7 @@ def pair(port: str, table: int, key_file: str, new_key: bool, key_id: str | None
         ser.close()
     click.echo("box %s is table %d with key %s" % (box, table, key_id))
     if settings:
+        assert mqtt_host is not None, "set with the settings above"
         logins.add(wifi_file, box, table, password, mqtt_host, broker_port)
         click.echo("It joins Wi-Fi %s and the broker at mqtt://%s:%d with a login of its"
                    " own (kept in %s for `tdhost serve --wifi`)."

@@ -5,7 +5,7 @@ docs/host.md §1.
 """
 
 import secrets
-from typing import Any, Sequence
+from typing import Any, Sequence, TypeVar
 
 import click
 
@@ -30,7 +30,9 @@ from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw, decide_move
 from tdhost.league.text import place_text, quote_name, seat_text, summary
 from tdhost.league.times import now
-from tdhost.league.transaction import Decision
+from tdhost.league.transaction import Decision, NewEvent
+
+Value = TypeVar("Value")
 
 
 @click.command("draw")
@@ -160,6 +162,7 @@ def arrive(name: str, at: str | None, db: str, number: int | None, yes: bool) ->
         return [(tournament.number, "arrive", payload, None)], payload
     lg, payload = write("arrive", db, decide)
     entry = lg.current(number).get(payload["name"])
+    assert entry is not None and entry.seat is not None, "an arrival seats the player"
     echo_lines(["%s takes %s: %s." % (payload["name"], seat_text(entry.seat), payload["reason"]),
                 "Remove %d chips from %s's stack." % (payload["deduction"], payload["name"])
                 if payload["deduction"] else ""])
@@ -192,11 +195,8 @@ def bust(names: tuple[str, ...], chips: tuple[str, ...], cards: tuple[str, ...],
         chip_map[typed.get(name, name)] = int(value)
     card_map = {typed.get(name, name): value
                 for name, value in pairs_value(command, names, cards, "--cards").items()}
-    for given in (chip_map, card_map):  # NAME=VALUE with another short form of a busted name
-        for name in [name for name in given if name not in full]:
-            how, found = match(name, full)
-            if how is not None and len(found) == 1:
-                given[found[0]] = given.pop(name)
+    _to_full(chip_map, full)
+    _to_full(card_map, full)
 
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
@@ -224,6 +224,14 @@ def bust(names: tuple[str, ...], chips: tuple[str, ...], cards: tuple[str, ...],
         lines.append("%d players remain." % len(tournament.remaining()))
         lines.append(balance_hint(tournament) or "")
     echo_lines([line for line in lines if line])
+
+
+def _to_full(given: dict[str, Value], full: Sequence[str]) -> None:
+    """NAME=VALUE given with another short form of a busted name: keyed by the full name."""
+    for name in [name for name in given if name not in full]:
+        how, found = match(name, full)
+        if how is not None and len(found) == 1:
+            given[found[0]] = given.pop(name)
 
 
 @click.command("move")
@@ -272,6 +280,7 @@ def end(stacks: tuple[str, ...], at: str | None, db: str, number: int | None,
     click.echo("Tournament %d ends on time at %s; the most chips wins." % (
         tournament.number, when.strftime("%H:%M:%S")))
     for names, first, last in tournament.ranking()[:len(payload["tiers"])]:
+        assert first is not None and last is not None, "an ended tournament has places"
         for name in names:
             count = payload["chips"][name]
             click.echo("%s %s (%d chip%s)." % (place_text(first, last), name, count,
@@ -287,7 +296,7 @@ def undo(db: str, number: int | None) -> None:
         events = lg.last_action(tournament.number)
         if not events:
             raise ActionRefused("there is nothing to undo in tournament %d" % tournament.number)
-        out = [(tournament.number, "undo",
+        out: list[NewEvent] = [(tournament.number, "undo",
                 {"action": event.action, "summary": summary(event)}, event.seq)
                for event in reversed(events)]
         return out, ["#%d: %s" % (event.seq, summary(event)) for event in events]

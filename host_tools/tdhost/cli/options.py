@@ -4,7 +4,7 @@ docs/host.md §1.
 """
 
 import datetime
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Callable, Sequence, TypeVar, overload
 
 import click
 
@@ -67,6 +67,10 @@ def mqtt_event_option(command: Command) -> Command:
                              "use unless paired with another; docs/mqtt.md).")(command)
 
 
+@overload
+def seat_value(command: str, value: str) -> list[int]: ...
+@overload
+def seat_value(command: str, value: str | None) -> list[int] | None: ...
 def seat_value(command: str, value: str | None) -> list[int] | None:
     """TABLE.SEAT (or T:S, T/S) as [table, seat]; None stays None."""
     if value is None:

@@ -19,12 +19,12 @@ from tdhost.league.replay import League
 from tdhost.league.seats import decide_move
 from tdhost.league.text import names_text, seat_text
 from tdhost.league.tournament import Tournament
-from tdhost.league.transaction import Decision
+from tdhost.league.transaction import Decision, NewEvent
 from tdhost.live import plan as _liveplan
 from tdhost.rules import balance as _balance
 
 Room = dict[str, Any]
-Plan = dict[str, Any]
+Plan = _balance.BalancePlan
 
 
 def move_words(name: str, origin: Sequence[int], to: Sequence[int]) -> str:
@@ -60,7 +60,7 @@ def league_plan(tournament: Tournament,
     room = league_room(tournament, buttons)
     if sum(1 for table in room["tables"] if table["seats"]) < 2:
         return room, None
-    result: Plan = _balance.plan(room)
+    result = _balance.plan(room)
     result["moves"] = [move for move in result["moves"]
                        if not move["player"].startswith(_liveplan.STANDBY)]
     return room, result
@@ -205,8 +205,8 @@ def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
         if again != result:
             raise ActionRefused("the seating changed while you looked: run `tdhost plan` "
                                 "again")
-        events = []
-        for move in (again or {}).get("moves", ()):
+        events: list[NewEvent] = []
+        for move in again["moves"] if again else ():
             payload = decide_move(now_playing, move["player"],
                                   [move["to"]["table"], move["to"]["seat"]])
             _reducers.apply(now_playing, "move", payload)

@@ -3,6 +3,7 @@
 draw).  Players from a CSV file: tdhost.cli.csvimport.  docs/host.md §1-§2.
 """
 
+import datetime
 import os
 
 import click
@@ -32,7 +33,7 @@ from tdhost.league.replay import League
 from tdhost.league.seats import decide_lock, decide_unlock
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.times import now
-from tdhost.league.transaction import Decision
+from tdhost.league.transaction import Decision, NewEvent
 from tdhost.rules import draw as _draw
 
 
@@ -101,7 +102,8 @@ def register(names: tuple[str, ...], member: bool, db: str, number: int | None) 
     """Register players (NAME...); past the cap they go on the standby list."""
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
-        events, out = [], []
+        events: list[NewEvent] = []
+        out: list[str] = []
         for i, name in enumerate(names):
             payload, msg = decide_register(tournament, name, member, now(), lg, seq + i)
             _reducers.apply(tournament, "register", payload)  # the next name sees it
@@ -163,7 +165,7 @@ def _standby_add(name: str, member: bool, db: str, number: int | None) -> None:
     echo_lines(out)
 
 
-def _standby_take(take: str, when: object, seat: list[int] | None, db: str,
+def _standby_take(take: str, when: datetime.datetime, seat: list[int] | None, db: str,
                   number: int | None) -> None:
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)

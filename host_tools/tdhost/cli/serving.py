@@ -253,7 +253,8 @@ class Serving:
             except Exception as err:  # noqa: BLE001 -- no such port, busy, permissions
                 fail("serve", "cannot open %s: %s." % (dev, str(err).rstrip(".")))
             self.closers.append(port.close)
-            self.live.add_link(BoxLink(port, self.key, self.key_id, store))
+            key, key_id = self._event_key()
+            self.live.add_link(BoxLink(port, key, key_id, store))
             self.lines.append("Boxes on USB: %s." % dev)
         mqtt_url = opts.mqtt_url
         if opts.wifi and not opts.demo:
@@ -263,10 +264,16 @@ class Serving:
         if mqtt_url:
             self._start_hub(mqtt_url, store)
 
+    def _event_key(self) -> tuple[bytes, str]:
+        """The event key and its id, for a box link (``run`` refuses links without one)."""
+        assert self.key is not None and self.key_id is not None, "run() checks the key first"
+        return self.key, self.key_id
+
     def _start_hub(self, mqtt_url: str, store: Any) -> None:
         opts = self.options
+        key, key_id = self._event_key()
         try:
-            hub = mqtt_hub(mqtt_url, opts.mqtt_event or self.key_id, self.key, self.key_id,
+            hub = mqtt_hub(mqtt_url, opts.mqtt_event or key_id, key, key_id,
                            store, self.live.add_link, self.live.clock)
             if hub is not None:
                 hub.notes = self.live.wifi  # boxes to pair again: in the console
@@ -319,7 +326,7 @@ class Serving:
         click.echo("Ctrl-C stops.")
 
 
-def mqtt_hub(url: str, event: str | None, key: bytes | None, key_id: str | None, store: Any,
+def mqtt_hub(url: str, event: str, key: bytes, key_id: str, store: Any,
              on_link: Callable[[Any], object], clock: Callable[[], int]) -> Any:
     """The MQTT hub (tdhost.links.mqtt) on *clock* (Live's: the hub's links are polled with its
     time), or None when this installation has none."""

@@ -3,7 +3,7 @@ Each returns the payload of the event that records it, or raises ActionRefused
 (docs/host.md §5)."""
 
 import random
-from typing import Collection, Iterable, Optional
+from typing import Collection, Iterable
 
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import player_key, seat_text
@@ -100,7 +100,7 @@ def decide_unlock(tournament: Tournament, name: str) -> Payload:
     return {"name": entry.name, "table": lock[0], "seat": lock[1]}
 
 
-def decide_draw(tournament: Tournament, seed: Optional[str], ace8: bool, again: bool,
+def decide_draw(tournament: Tournament, seed: int, ace8: bool, again: bool,
                 final: bool) -> Payload:
     tournament.refuse_if_finished()
     mode = "Ace-8" if ace8 else "random"

@@ -4,7 +4,7 @@ tdhost.league.reducers; decisions live in entries, seats, play and busts (docs/h
 """
 
 import datetime
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from tableclock.clock import LevelClock, parse_levels
 from tdhost.league.refusal import ActionRefused
@@ -90,7 +90,7 @@ class Tournament:
     def get(self, name: str) -> Optional[Entry]:
         return self.players.get(player_key(name))
 
-    def need(self, name: str, states: tuple[str, ...] = ()) -> Entry:
+    def need(self, name: str, states: Sequence[str] = ()) -> Entry:
         """The player *name*, in one of *states* (any when empty); else ActionRefused."""
         entry = self.get(name)
         if entry is None:

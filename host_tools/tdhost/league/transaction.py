@@ -9,9 +9,11 @@ from typing import Any, Callable
 
 from tdhost.league import checkpoint as _checkpoint, replay as _replay, store as _store
 from tdhost.league.replay import League
+from tdhost.league.tournament import Payload
 
+NewEvent = tuple[int, str, Payload, int | None]  # (tournament, action, payload, undoes)
 # what a decision returns: ([(tournament, action, payload, undoes)], result)
-Decision = tuple[list[tuple[int, str, Any, int | None]], Any]
+Decision = tuple[list[NewEvent], Any]
 Decide = Callable[[League, int], Decision]
 
 

@@ -80,6 +80,14 @@ def _int(args: Args, key: str, default: Optional[int] = None,
     return v
 
 
+def _seed(args: Args, default: int) -> int:
+    """A draw's ``seed``: *default* when not given; a whole number from 0."""
+    seed = _int(args, "seed", default, 0)
+    if seed is None:  # given as null
+        raise ActionRefused("seed must be a whole number from 0")
+    return seed
+
+
 def _seat(args: Args, key: str = "seat") -> Optional[Seat]:
     v = args.get(key)
     if v is None:
@@ -107,7 +115,7 @@ def _joins(live: "Live", name: str) -> Effects:
     text = "seat %s at table %d seat %d with %d chips%s" % (
         entry.name, table, seat, stack, " (a dead big blind to enter)" if entry.dead_bb else "")
     live.write(lambda tournament, lg, seq: ([("instr", _ins.seat_player(
-        lg, tournament, 0, entry.name, entry.seat, stack, text, entry.dead_bb), None)], None))
+        lg, tournament, 0, entry.name, [table, seat], stack, text, entry.dead_bb), None)], None))
     return Effects(plan=True)
 
 
@@ -163,7 +171,8 @@ def register(live: "Live", args: Args) -> str:
     when = live.when()
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
-        evs, out = [], []
+        evs: Batch = []
+        out: List[str] = []
         for i, name in enumerate(names):
             payload, msg = decide_register(tournament, name, member, when, lg, seq + i)
             _reducers.apply(tournament, "register", payload)  # the next name sees this one
@@ -219,7 +228,7 @@ def standby_pass(live: "Live", args: Args) -> str:
 
 @_sentence
 def draw(live: "Live", args: Args) -> str:
-    seed = _int(args, "seed", live.seed, 0)
+    seed = _seed(args, live.seed)
     ace8 = _bool(args, "ace8")
     again = _bool(args, "again")
 
@@ -287,6 +296,7 @@ def arrive(live: "Live", args: Args) -> str:
         return [("arrive", payload, None)], payload
     payload = live.write(build)
     entry = live.tournament.get(payload["name"])
+    assert entry is not None and entry.seat is not None, "an arrival seats the player"
     text = "%s takes %s: %s%s" % (payload["name"], seat_text(entry.seat), payload["reason"],
                                   "; remove %d chips" % payload["deduction"]
                                   if payload["deduction"] else "")
@@ -332,7 +342,7 @@ def bust(live: "Live", args: Args) -> Reply:
     effects = _busts.after_bust(live, out)
     # each box that still seats them takes the seat out (protocol 1.3): a write of its own,
     # so that an `undo` of the bust finds it pending and calls it off (cancel_orphans)
-    seats = [(name, at[name]) for name in out if at.get(name) is not None]
+    seats = [(name, seat) for name in out if (seat := at.get(name)) is not None]
     if seats and not tournament.ended:
         live.write(lambda current, lg, seq: ([("instr", _ins.take_out(
             lg, current, k, name, seat, "entered by the TD"), None)
@@ -394,7 +404,7 @@ def hand_for_hand(live: "Live", args: Args) -> str:
         wait = _hfh.start_wait(tables, {tb: live.view(tb).hand or 0 for tb in tables}) \
             if on else {}
         targets = tables if on else sorted(int(k) for k in tournament.hfh["wait"]) or tables
-        evs = [("hand_for_hand", {"on": on, "wait": wait, "text": "hand for hand %s" % (
+        evs: Batch = [("hand_for_hand", {"on": on, "wait": wait, "text": "hand for hand %s" % (
             "starts at tables %s" % ", ".join(map(str, tables)) if on else "stops")}, None)]
         action = "hand_for_hand_start" if on else "hand_for_hand_stop"
         for k, tb in enumerate(targets):
@@ -427,7 +437,7 @@ def confirm(live: "Live", args: Args) -> Reply:
                                 % (iid, record["action"]))
         payload = _ins.result(iid, "done", "td", "confirmed by the TD: %s%s" % (
             record["text"], ", %d chips" % stack if stack else ""), stack=stack)
-        evs = [("instr_result", payload, None)]
+        evs: Batch = [("instr_result", payload, None)]
         if record["action"] == "move_out" and record.get("move"):
             evs += _moves.receive_evs(lg, tournament, record, stack)
         return evs, record
@@ -439,7 +449,7 @@ def confirm(live: "Live", args: Args) -> Reply:
 
 @_sentence
 def final_draw(live: "Live", args: Args) -> str:
-    seed = _int(args, "seed", (live.tournament.draw or {}).get("seed", live.seed), 0)
+    seed = _seed(args, (live.tournament.draw or {}).get("seed", live.seed))
     payload = _final.final_table(live, seed)  # ActionRefused when it cannot form
     return "Final table at table %d (seed %s): %d players." % (payload["table"], payload["seed"],
                                                               len(payload["seats"]))

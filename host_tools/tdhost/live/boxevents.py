@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 from tdhost.league.refusal import ActionRefused
 from tdhost.live import busts as _busts, instructions as _ins, moves as _moves, plan as _plan
 from tdhost.live.effects import Effects
-from tdhost.live.records import Link, Message
+from tdhost.live.records import Batch, Link, Message
 from tdhost.live.tables import name_at
 from tdhost.rules import handforhand as _hfh
 
@@ -166,7 +166,7 @@ class BoxEvents:
         live = self.live
         iid, res = msg.get("instr"), msg.get("result")
         instr = live.tournament.instrs.get(iid)
-        if instr is None or res not in RESULTS:
+        if iid is None or instr is None or res not in RESULTS:
             log.info("box %s answered instruction %s (%s): not one of this tournament's",
                      box, iid, res)
             return
@@ -196,7 +196,7 @@ class BoxEvents:
             return
 
         def build(tournament: Any, lg: Any, seq: int) -> Tuple[List[Any], None]:
-            evs = [("instr_result", answer, None)]
+            evs: Batch = [("instr_result", answer, None)]
             latest = tournament.instrs.get(iid)
             if out and latest.get("move") and not _ins.cancelled(latest):
                 evs += _moves.receive_evs(lg, tournament, latest, stack)

@@ -98,7 +98,9 @@ def final_instrs(live: "Live", had: List[int]) -> None:
     """After the final draw: pending moves off (withdrawn from the boxes), ``redraw`` to the
     tables in *had* (those that had players), ``break_table`` to the others, the seating to
     the final table."""
-    keep = live.tournament.final["table"]
+    final = live.tournament.final
+    assert final is not None, "called after the final-table draw"
+    keep = final["table"]
     before = {tb: {"had": True} for tb in had}
 
     def instrs(now: Any, lg: Any, seq: int) -> Tuple[List[Any], None]:

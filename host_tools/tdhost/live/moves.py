@@ -96,8 +96,11 @@ def receives(live: "Live") -> None:
     for halves in list(_ins.moves(live.tournament).values()):
         if len(halves) == 1 and _ins.state(halves[0]) == "done":
             iid = halves[0]["id"]
-            live.write(lambda tournament, lg, seq, i=iid: (receive_evs(lg, tournament,
-                                                                       tournament.instrs[i]), None))
+
+            def build(tournament: Tournament, lg: League, seq: int,
+                      i: str = iid) -> Tuple[Batch, None]:
+                return receive_evs(lg, tournament, tournament.instrs[i]), None
+            live.write(build)
 
 
 def late_done(live: "Live", instr: Instr, stack: Optional[int], text: str,
@@ -138,7 +141,7 @@ def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> None
                        None)]
         name, to = instr.get("player"), instr.get("to")
         entry = tournament.get(name) if name else None
-        if entry is None or not to:
+        if entry is None or not name or not to:
             return evs, None
         if entry.state == "in":
             evs.append(("notice", {"text": "%s sat down at table %d seat %d after that was "
@@ -269,8 +272,8 @@ def refused_own(live: "Live", instr: Instr, payload: Payload) -> Effects:
         name, to = instr.get("player"), instr.get("to")
         entry = tournament.get(name) if name else None
         stack = _ins.chips(instr["body"].get("stack"))
-        if entry is None or entry.state != "in" or not to or list(entry.seat or ()) != list(to) \
-                or stack is None:
+        if entry is None or not name or entry.state != "in" or not to \
+                or list(entry.seat or ()) != list(to) or stack is None:
             return evs, None
         why = "table %d refused %s at seat %d (%s)" % (to[0], name, to[1],
                                                       payload.get("reason") or "no reason given")
@@ -372,7 +375,7 @@ def recover(live: "Live") -> Effects:
     instructions when its draw has none after it."""
     tournament = live.tournament
     gone = [name for name in _ins.moving_players(tournament)
-            if tournament.get(name) is None or tournament.get(name).state != "in"]
+            if (entry := tournament.get(name)) is None or entry.state != "in"]
     effects = _busts.after_bust(live, gone) if gone else Effects()
     final_draw = tournament.final
     if final_draw is not None and "had" in final_draw and not tournament.ended:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tupl
 from tdhost.league.seats import pick_seat
 from tdhost.live import instructions as _ins
 from tdhost.live.records import Instr, League, Seat, Seating, Statuses, Tournament
-from tdhost.rules import house as _house, seats as _seats
+from tdhost.rules import balance as _balance, house as _house, seats as _seats
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
@@ -106,7 +106,8 @@ def joining_seat(live: "Live", tournament: Tournament, table: int, excluded: Seq
     occupied = set(seating) | set(tournament.seating().get(table, {}))
     blocked = occupied | {seat for tb, seat in list(excluded) + list(tournament.offered_seats())
                           if tb == table}
-    room_table = {"seats": dict.fromkeys(occupied, ""), "button": button, "sb": sb, "bb": bb}
+    room_table: _seats.SeatedTable = {"seats": dict.fromkeys(occupied, ""), "button": button,
+                                      "sb": sb, "bb": bb}
     if how == "worst":
         free = [seat for seat in _seats.bb_soonest_seats(room_table, n) if seat not in blocked]
         return free[0] if free else None
@@ -119,7 +120,7 @@ def joining_seat(live: "Live", tournament: Tournament, table: int, excluded: Seq
 
 
 def positions(tournament: Tournament, table: int, seats: Dict[int, str],
-              status: Any) -> Tuple[Any, Any, Any]:
+              status: Any) -> _seats.Positions:
     """(button, sb or None, bb) of the last hand at *table* (docs/live.md "Plans";
     tdhost.rules.seats.last_positions)."""
     reported = None
@@ -174,7 +175,7 @@ def away_used_at(statuses: Statuses, table: int, seat: int) -> bool:
     return isinstance(used, list) and seat in used
 
 
-def moves(lg: League, tournament: Tournament, plan: Dict[str, Any], statuses: Statuses,
+def moves(lg: League, tournament: Tournament, plan: _balance.BalancePlan, statuses: Statuses,
           moving: Dict[str, List[Instr]]) -> Tuple[List[Instr], List[str]]:
     """(``instr`` payloads, players skipped) for a plan that is not the final table."""
     out: List[Instr] = []

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from tdhost.live.night import Live
 
 
-def mark(tournament: Tournament, plan: Dict[str, Any], payloads: List[Instr]) -> List[int]:
+def mark(tournament: Tournament, plan: _balance.BalancePlan, payloads: List[Instr]) -> List[int]:
     """Tag the move_out *payloads* of *plan* heading to a table that re-draws (module
     notes) with the batch's first id; returns the tables."""
     _, hs = _house.get(tournament.setup["profile"])

@@ -108,9 +108,8 @@ def _pending(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
         if _settled(tournament, instr):
             continue
         body = instr["body"]
-        to = instr.get("to")
         if instr["action"] == "move_out":
-            seat, to_t, to_s = body.get("seat"), to[0], to[1]
+            seat, to_t, to_s = body.get("seat"), instr["to"][0], instr["to"][1]
         elif instr["action"] in ("receive", "deduct", "take_out"):
             seat, to_t, to_s = body.get("seat"), None, None
         elif instr["action"] == "withdraw":  # the seat of what it calls off

@@ -53,7 +53,8 @@ def same_hand_order(names: Sequence[str], chips: Mapping[str, int], box: BoxProf
                     house: HouseRules, hole: Mapping[str, Sequence[str]],
                     board: Sequence[str] | None, leaderboards: Leaderboards,
                     player_key: Callable[[str], str],
-                    showdown: Tiers | None = None) -> tuple[Tiers, list[str]]:
+                    showdown: Sequence[Sequence[str]] | None = None
+                    ) -> tuple[Tiers, list[str]]:
     """Tiers best first for *names* out in one hand, and the sentences that explain them
     (LPPL ¶46, US 14): more *chips* at the start of the hand finishes higher; with the
     profile's ``bust_tiebreak_hand`` equal chips go by the better hand (*hole* cards and
