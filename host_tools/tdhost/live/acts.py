@@ -17,8 +17,10 @@ from tdhost.league.entries import (
 )
 from tdhost.league.play import decide_start
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
+from tdhost.league.tournament import Tournament
 from tdhost.live import (
     busts as _busts,
     clock as _clock,
@@ -31,7 +33,7 @@ from tdhost.live import (
     wording as _words,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Instr, League, Seat, Tournament
+from tdhost.live.records import Batch, Instr, Seat
 from tdhost.live.tables import name_at
 from tdhost.rules import handforhand as _hfh
 
@@ -395,15 +397,16 @@ def hand_for_hand(live: "Live", args: Args) -> str:
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         if tournament.started is None or tournament.ended:
             raise ActionRefused("hand for hand is for a tournament in play")
-        if on and tournament.hfh is not None:
+        running = tournament.hfh
+        if on and running is not None:
             raise ActionRefused("hand for hand is on already")
-        if not on and tournament.hfh is None:
+        if not on and running is None:
             raise ActionRefused("hand for hand is not on")
         if on and not tables:
             raise ActionRefused("no table is playing")
         wait = _hfh.start_wait(tables, {tb: live.view(tb).hand or 0 for tb in tables}) \
             if on else {}
-        targets = tables if on else sorted(int(k) for k in tournament.hfh["wait"]) or tables
+        targets = tables if running is None else sorted(int(k) for k in running["wait"]) or tables
         evs: Batch = [("hand_for_hand", {"on": on, "wait": wait, "text": "hand for hand %s" % (
             "starts at tables %s" % ", ".join(map(str, tables)) if on else "stops")}, None)]
         action = "hand_for_hand_start" if on else "hand_for_hand_stop"

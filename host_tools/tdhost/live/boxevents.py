@@ -6,6 +6,8 @@ import logging
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
+from tdhost.league.tournament import Tournament
 from tdhost.live import busts as _busts, instructions as _ins, moves as _moves, plan as _plan
 from tdhost.live.effects import Effects
 from tdhost.live.records import Batch, Link, Message
@@ -195,10 +197,10 @@ class BoxEvents:
                 live.follow(_moves.refused_own(live, instr, answer))
             return
 
-        def build(tournament: Any, lg: Any, seq: int) -> Tuple[List[Any], None]:
+        def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
             evs: Batch = [("instr_result", answer, None)]
             latest = tournament.instrs.get(iid)
-            if out and latest.get("move") and not _ins.cancelled(latest):
+            if out and latest is not None and latest.get("move") and not _ins.cancelled(latest):
                 evs += _moves.receive_evs(lg, tournament, latest, stack)
             return evs, None
 

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from tdhost.league.busts import decide_bust
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
+from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins
 from tdhost.live.effects import Effects
-from tdhost.live.records import Instr, Message, Tournament
+from tdhost.live.records import Batch, Instr, Message
 from tdhost.live.tables import name_at
 from tdhost.rules import finishing as _finishing
 
@@ -158,11 +160,11 @@ def decide(live: "Live", group: Group) -> Effects:
     table: int = group.table
     when = live.when()
 
-    def build(tournament: Tournament, lg: Any, seq: int) -> Tuple[List[Any], List[str]]:
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, List[str]]:
         names: Dict[Any, str] = {}
         chips: Dict[str, int] = {}
         lost = []
-        taken = []  # the take_outs whose seats this group reports out (td_out)
+        taken: Batch = []  # the take_outs whose seats this group reports out (td_out)
         for seat, count, _ in group.items:
             instr = td_out(tournament, table, seat)
             if instr is not None:  # logged as the take_out's: it is reported once
@@ -171,7 +173,8 @@ def decide(live: "Live", group: Group) -> Effects:
                         table, seat, instr["text"]), None, src), None))
                 continue
             name = name_at(tournament, table, seat)
-            if name is None or tournament.get(name) is None or tournament.get(name).state != "in":
+            entry = tournament.get(name) if name is not None else None
+            if name is None or entry is None or entry.state != "in":
                 lost.append(seat)
                 continue
             names[seat] = name
@@ -191,7 +194,7 @@ def decide(live: "Live", group: Group) -> Effects:
                               None, when, lg, order)
         payload.update({"src": src, "table": table, "hand": group.hand, "by": "box",
                         "seats": {names[seat_no]: seat_no for seat_no in seats}})
-        return [("bust", payload, None)] + evs, best_first
+        return [("bust", payload, None), *evs], best_first
 
     try:
         out = live.write(build)
@@ -210,7 +213,7 @@ def after_bust(live: "Live", names: Sequence[str]) -> Effects:
     keep = ("withdraw", "take_out")  # a take_out is the TD's bust itself, at the box
     if any(instr.get("player") in out and instr["action"] not in keep
            for instr in _ins.pending(live.tournament)):
-        def build(tournament: Tournament, lg: Any, seq: int) -> Tuple[List[Any], None]:
+        def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
             instrs = [instr for instr in _ins.pending(tournament)
                   if instr.get("player") in out and instr["action"] not in keep]
             return _ins.cancel_all(lg, tournament, instrs,

@@ -9,7 +9,7 @@ from tableclock import profiles
 from tableclock.clock import ClockError
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.times import iso
-from tdhost.live.records import Tournament
+from tdhost.league.tournament import Tournament
 
 Level = Tuple[int, int, int, int, int]  # a structure entry: (sb, bb, ante, ms, number)
 

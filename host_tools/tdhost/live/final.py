@@ -4,8 +4,11 @@ table sitting down once every table has finished its hand (``FinalSeat``)."""
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
+from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
+from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins, plan as _plan
+from tdhost.live.records import Batch
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
@@ -78,7 +81,7 @@ def final_table(live: "Live", seed: int, ace8: Optional[bool] = None) -> Dict[st
         ace8 = (tournament.draw or {}).get("mode") == "Ace-8" \
             and tournament.setup["seats_per_table"] <= 8
 
-    def draw(current: Any, lg: Any, seq: int) -> Tuple[List[Any], Dict[str, Any]]:
+    def draw(current: Tournament, lg: League, seq: int) -> Tuple[Batch, Dict[str, Any]]:
         payload = decide_draw(current, seed, ace8, False, True)
         payload["stacks"] = {name: count for name,
                              count in stacks.items() if name in payload["seats"]}
@@ -103,7 +106,7 @@ def final_instrs(live: "Live", had: List[int]) -> None:
     keep = final["table"]
     before = {tb: {"had": True} for tb in had}
 
-    def instrs(now: Any, lg: Any, seq: int) -> Tuple[List[Any], None]:
+    def instrs(now: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
         evs = _ins.cancel_all(lg, now,
                               [record for halves in _ins.moves(now).values() for record in halves],
                               "the final table is drawn", live.boxed)

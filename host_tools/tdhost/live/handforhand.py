@@ -1,9 +1,12 @@
 """Hand for hand on the live night (docs/host.md §10.8; the rules in tdhost.rules.handforhand):
 once every waited-for table has finished its hand, the next round deals."""
 
-from typing import TYPE_CHECKING, Any, List, Tuple
+from typing import TYPE_CHECKING, Tuple
 
+from tdhost.league.replay import League
+from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins
+from tdhost.live.records import Batch
 from tdhost.rules import handforhand as _hfh
 
 if TYPE_CHECKING:
@@ -24,8 +27,8 @@ def release(live: "Live") -> None:
     wait = _hfh.next_wait(tables, ended)
     rnd = state["round"] + 1
 
-    def build(tournament: Any, lg: Any, seq: int) -> Tuple[List[Any], None]:
-        evs: List[Any] = [("hfh_release", {"round": rnd, "wait": wait, "text": "hand for "
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        evs: Batch = [("hfh_release", {"round": rnd, "wait": wait, "text": "hand for "
                                            "hand: every table has finished its hand; round "
                                            "%d deals now" % rnd}, None)]
         for k, tb in enumerate(tables):

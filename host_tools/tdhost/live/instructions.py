@@ -6,7 +6,9 @@ acknowledged, done, refused, cancelled)."""
 import hashlib
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Union
 
-from tdhost.live.records import Batch, Instr, League, Payload, Seat, Tournament
+from tdhost.league.replay import League
+from tdhost.league.tournament import Tournament
+from tdhost.live.records import Batch, Instr, Payload, Seat
 
 ACTIONS = ("move_out", "receive", "break_table", "redraw", "hand_for_hand_start",
            "hand_for_hand_stop", "next_hand", "pause", "resume", "message", "withdraw",

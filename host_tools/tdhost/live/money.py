@@ -3,19 +3,30 @@ bounties and payout edits as ``money`` events in the league's log (undone like a
 and the snapshot's ``money`` view.  A free tournament (no ``[money]`` in its file) refuses
 them all and its snapshot's ``money`` is None.  Amounts are integer cents."""
 
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, TypedDict
 
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
 from tdhost.league.text import player_key
 from tdhost.league.times import iso
+from tdhost.league.tournament import Tournament
 from tdhost.live.effects import Effects
-from tdhost.live.records import Tournament
+from tdhost.live.records import Batch
 from tdhost.rules import money as _money
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
 
 Args = Dict[str, Any]
+
+
+class PayoutRow(TypedDict):
+    """One row of the snapshot's ``money.payouts``: a place and who won it."""
+    place: int
+    amount_c: int
+    text: str
+    name: Optional[str]
+    tied: bool
 
 
 def config(tournament: Tournament) -> Optional[Dict[str, Any]]:
@@ -92,15 +103,18 @@ def view(tournament: Tournament, now_ms: int) -> Optional[Dict[str, Any]]:
     rebuys, addons = sum(bought["rebuys"].values()), len(bought["addons"])
     pool_c = _money.pool(cfg, entries, rebuys, addons)
     amounts = _money.payouts(cfg, pool_c, entries, bought["places"])
-    payouts = [{"place": i + 1, "amount_c": amount, "text": _money.fmt(amount, cur), "name": None,
-                "tied": False} for i, amount in enumerate(amounts)]
+    payouts: List[PayoutRow] = [{"place": i + 1, "amount_c": amount,
+                                 "text": _money.fmt(amount, cur), "name": None, "tied": False}
+                                for i, amount in enumerate(amounts)]
     # placed: (names, 1st, last)
-    tiers = [x for x in tournament.ranking() if x[1]] if tournament.started else []
+    tiers = [(names, first, last) for names, first, last in tournament.ranking()
+             if first and last] if tournament.started else []
     won = _money.shares(amounts, tiers, cfg["unit"])  # tied players share their places' pay
     for names, first, last in tiers:
         for i, name in enumerate(names if first <= len(amounts) else ()):
-            row = {"place": first, "amount_c": won[name], "text": _money.fmt(won[name], cur),
-                   "name": name, "tied": first != last}
+            row: PayoutRow = {"place": first, "amount_c": won[name],
+                              "text": _money.fmt(won[name], cur), "name": name,
+                              "tied": first != last}
             if first + i <= len(payouts):
                 payouts[first + i - 1] = row
             elif won[name]:  # a tie across the last place paid: a row for each share
@@ -177,7 +191,7 @@ def _act(kind: str) -> Callable[["Live", Args], Tuple[str, Effects]]:
     def act(live: "Live", args: Args) -> Tuple[str, Effects]:
         when = iso(live.when())
 
-        def build(tournament: Tournament, lg: Any, seq: int) -> Tuple[List[Any], Dict[str, Any]]:
+        def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Dict[str, Any]]:
             cfg = _need(tournament)
             cur = cfg["currency"]
             bought = tally(tournament)

@@ -7,7 +7,9 @@ import logging
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
 from tdhost.league.seats import decide_move
+from tdhost.league.tournament import Tournament
 from tdhost.live import (
     busts as _busts,
     final as _final,
@@ -16,7 +18,7 @@ from tdhost.live import (
     redraw as _redraw,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Instr, League, Payload, Tournament
+from tdhost.live.records import Batch, Instr, Payload
 from tdhost.rules import balance as _balance
 
 if TYPE_CHECKING:

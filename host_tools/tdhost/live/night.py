@@ -17,6 +17,8 @@ from tdhost.league import (
     transaction,
 )
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
+from tdhost.league.tournament import Tournament
 from tdhost.links import wifinotes as _wifinotes
 from tdhost.live import (
     acts as _acts,
@@ -34,7 +36,7 @@ from tdhost.live import (
     undo as _undo,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import League, Link, Message, Statuses, Tournament
+from tdhost.live.records import Batch, Link, Message, Statuses
 from tdhost.rules import handforhand as _hfh
 
 log = logging.getLogger("tdhost.live")
@@ -144,7 +146,7 @@ class Live:
             self._plan_due = True
             self.send_clock()  # `tdhost level N` may have moved the clock
 
-    def write(self, build: Callable[[Tournament, League, int], Tuple[List[Any], Any]]) -> Any:
+    def write(self, build: Callable[[Tournament, League, int], Tuple[Batch, Any]]) -> Any:
         """One decision: in one transaction on the league file, *build(t, lg, seq)* returns
         ([(action, payload, undoes)], result) for tournament t; the events are appended
         together.  ActionRefused writes nothing and propagates.  Returns the result."""

@@ -7,9 +7,11 @@ table's last positions), ``moves`` turns a plan into instructions, ``new_seat`` 
 import random
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
 
+from tdhost.league.replay import League
 from tdhost.league.seats import pick_seat
+from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins
-from tdhost.live.records import Instr, League, Seat, Seating, Statuses, Tournament
+from tdhost.live.records import Instr, Seat, Seating, Statuses
 from tdhost.rules import balance as _balance, house as _house, seats as _seats
 
 if TYPE_CHECKING:

@@ -1,10 +1,8 @@
-"""Names for the shapes the live night passes around (docs/live.md): the league's
-objects, instruction records, events to append, box messages."""
+"""Names for the shapes the live night passes around (docs/live.md): instruction records,
+events to append, box messages (the league's objects: tdhost.league)."""
 
 from typing import Any, Dict, List, Optional, Tuple
 
-Tournament = Any  # tdhost.league.tournament.Tournament
-League = Any  # tdhost.league.replay.League
 Link = Any  # a box link: tdhost.usb.BoxLink or one with its interface
 Instr = Dict[str, Any]  # an instruction as the league keeps it (tdhost.live.instructions)
 Payload = Dict[str, Any]  # an event's payload

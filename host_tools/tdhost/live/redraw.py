@@ -6,8 +6,10 @@ docs/live.md "The re-draw"): the marked moves (``mark``), the ``redraw`` once th
 import random
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
+from tdhost.league.replay import League
+from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins, plan as _plan
-from tdhost.live.records import Instr, Message, Tournament
+from tdhost.live.records import Batch, Instr, Message
 from tdhost.rules import balance as _balance, draw as _draw, house as _house
 
 if TYPE_CHECKING:
@@ -58,7 +60,7 @@ def step(live: "Live") -> None:
         if need and len(joined) >= need and table not in _plan.broken_tables(tournament):
             due.append((gid, table, joined))
     if due:
-        def build(current: Tournament, lg: Any, seq: int) -> Tuple[List[Any], None]:
+        def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
             evs: List[Any] = []
             for gid, table, joined in due:
                 payload = _ins.instr(_ins.new_id(lg, current, len(evs)), "redraw", table,

@@ -4,6 +4,7 @@ the boxes' last statuses and the links; it changes nothing.  Unix ms on Live's c
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
+from tdhost.league.tournament import Tournament
 from tdhost.live import (
     clock as _clock,
     instructions as _ins,
@@ -11,7 +12,7 @@ from tdhost.live import (
     plan as _plan,
     wording as _words,
 )
-from tdhost.live.records import Instr, Seat, Tournament
+from tdhost.live.records import Instr, Seat
 from tdhost.rules import handforhand as _hfh, schedule as _schedule
 
 if TYPE_CHECKING:
@@ -59,7 +60,8 @@ def _final_stacks(tournament: Tournament) -> Dict[str, int]:
 def _tables(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
     seating = tournament.seating()
     final = _final_stacks(tournament)
-    final_tb = (tournament.final or {}).get("table")
+    final_draw = tournament.final or {}
+    final_tb = final_draw.get("table")
     broken = _plan.broken_tables(tournament)
     numbers = set(tournament.tables_used) | set(seating) | broken
     for link in live.links:
@@ -76,7 +78,7 @@ def _tables(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
         for seat, name in sorted(seating.get(tb, {}).items()):
             entry = tournament.get(name)
             stack = stacks.get(str(seat)) if isinstance(stacks, dict) else None
-            if tb == final_tb and (stack is None or not tournament.final.get("seated")):
+            if tb == final_tb and (stack is None or not final_draw.get("seated")):
                 stack = final.get(name, stack)  # the box still deals the tables before
             seats[str(seat)] = {"name": name, "stack": stack,
                              "away": bool((isinstance(away, list) and seat in away)

@@ -4,8 +4,9 @@ brings it again), who sits where at the boxes, and the ``seating`` a box is sent
 
 from typing import Any, Dict, Optional
 
+from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins
-from tdhost.live.records import Message, Tournament
+from tdhost.live.records import Message
 
 
 class TableView:

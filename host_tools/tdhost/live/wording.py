@@ -8,9 +8,10 @@ protocol's names; the web console and the CLI both use it (docs/web.md, "Plain w
 
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
+from tdhost.league.replay import League
 from tdhost.league.text import summary
 from tdhost.league.times import clock_time
-from tdhost.live.records import Instr, League
+from tdhost.live.records import Instr
 
 STATE_WORDS = {
     "queued": "not sent to a box yet",
