@@ -120,3 +120,17 @@ def test_the_web_may_act_from_its_own_threads(tmp_path):
     assert out and out[0]["text"] == "Random draw, seed 3: 9 players at 2 tables."
     assert live.snapshot()["tournament"]["state"] == "drawn"
     live.close()
+
+
+def test_a_draw_given_a_null_seed_is_refused_and_nothing_is_drawn(tmp_path):
+    """A seed sent as JSON null (the console's number field gives null for what is not a
+    number) is refused in one sentence; it never draws with no seed."""
+    from tdhost.league.refusal import ActionRefused
+
+    live = Live(_league(tmp_path), clock=lambda: 1741032000000, seed=5)
+    before = live.snapshot()
+    with pytest.raises(ActionRefused, match="^seed must be a whole number from 0$"):
+        live.act("draw", {"seed": None})
+    assert live.snapshot() == before
+    assert live.act("draw", {})["text"] == "Random draw, seed 5: 9 players at 2 tables."
+    live.close()
