@@ -29,14 +29,24 @@ class Street:
         self.bb = bb
         self.rule = rule
         self.bets = {}
+        self.acted = {}  # seat -> min_raise_to in force when it last acted
+        self.hist = []  # [seat, total] per action in turn, -1 for a check
+        self.reset(bb, opening)
+
+    def reset(self, bb, opening):
+        """A new street on this object: its dicts and list are emptied in
+        place rather than built again (issue #20: a new Street per street
+        cost about 500 B of the event that closed a street)."""
+        self.bb = bb
+        self.bets.clear()
+        self.acted.clear()
+        self.hist.clear()
         self.highest = opening
         # the last bet level that was a full bet/raise, and the size of the
         # last full raise (the big blind counts as the opening full bet)
         self.full_level = opening
         self.last_full = bb
-        self.acted = {}  # seat -> min_raise_to in force when it last acted
         self.aggressor = None
-        self.hist = []  # [seat, total] per action in turn, -1 for a check
 
     def bet_of(self, seat):
         return self.bets.get(seat, 0)

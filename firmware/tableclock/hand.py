@@ -36,27 +36,46 @@ class Hand:
 
     def __init__(self, table, number, level, dealt):
         self.t = table
-        self.number = number
-        self.level = level
-        self.dealt = dealt
         self.start = {}  # {seat: chips at the start of the hand}
         self.contrib = {}  # {seat: chips put in this hand, dead money included}
-        for s in dealt:
-            self.start[s] = table.stacks[s]
-            self.contrib[s] = 0
         self.live = []  # seats with live cards, ascending
         self.posts = []  # [seat, amount, kind]
-        self.street = 0  # index into STREETS
-        self.bet = Street(level[2], table.profile["min_raise"], level[2])
-        self.actor = None
+        self.spare_posts = []  # rows of an earlier hand's posts, to be filled again
         self.show_order = []
-        self.penalised = []  # seats killed at the deal for a penalty
+        self.penalised = []  # seats killed at the deal for a penalty (deal() sets it)
         self.oot = {}  # seat -> [act, to, highest bet, street]: declared out of turn
         # what happened in turn, for the dealer's undo: (op, seat, amount, mark)
         # op 0 put, 1 check, 2 fold, 3 kill; mark None for what the table did
         # by itself, the declaration for what it did for one made out of turn
         # (a list), else the shot clock's ms left on the seat (-1: none)
         self.log = []
+        self.bet = Street(level[2], table.profile["min_raise"], level[2])
+        self.reset(number, level, dealt)
+
+    def reset(self, number, level, dealt):
+        """Make this object a new hand: the table deals into the hand before
+        the last one (Table._deal) and its dicts and lists are emptied in
+        place (issue #20: a new Hand, its Street and its containers were
+        about 1.5 KB of each New hand press; its posts' rows 1 KB more)."""
+        t = self.t
+        self.number = number
+        self.level = level
+        self.dealt = dealt
+        self.start.clear()
+        self.contrib.clear()
+        for s in dealt:
+            self.start[s] = t.stacks[s]
+            self.contrib[s] = 0
+        self.live.clear()
+        spare = self.spare_posts
+        while self.posts:
+            spare.append(self.posts.pop())
+        self.street = 0  # index into STREETS
+        self.bet.reset(level[2], level[2])
+        self.actor = None
+        self.show_order.clear()
+        self.oot.clear()
+        self.log.clear()
         self.mark = None  # the mark of the next action: set by the table
         self.actions = 0  # actions in turn, and those that put chips in (TDA 30)
         self.paid = 0
@@ -78,8 +97,9 @@ class Hand:
         if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
             penalised = [s for s in self.dealt if t.floor.on_penalty(s)]
         self.penalised = penalised
-        self.live = [s for s in self.dealt if not (
-            (dead_deal and t.away.is_away(s)) or s in self.penalised)]
+        for s in self.dealt:  # filled in place (reset)
+            if not ((dead_deal and t.away.is_away(s)) or s in penalised):
+                self.live.append(s)
         every = [s for s in self.dealt if t.away.every_hand(s)]
         if ante:
             for s in self.dealt:
@@ -110,7 +130,15 @@ class Hand:
         self.contrib[s] += amt
         if live:
             self.bet.post(s, amt)
-        self.posts.append([s, amt, kind])
+        spare = self.spare_posts
+        if spare:  # a row of an earlier hand, filled in place (reset)
+            row = spare.pop()
+            row[0] = s
+            row[1] = amt
+            row[2] = kind
+        else:
+            row = [s, amt, kind]
+        self.posts.append(row)
 
     # -- actions (legality checked by the table) ----------------------
     def _log(self, op, s, amount):
@@ -331,7 +359,7 @@ class Hand:
             self.show_order = self.showdown_order()
             return False
         self.street += 1
-        self.bet = Street(self.level[2], self.t.profile["min_raise"], 0)
+        self.bet.reset(self.level[2], 0)  # the same object, emptied (betting.py)
         return True
 
     def showdown_order(self):

@@ -89,12 +89,12 @@ FIELDS = {
 }
 DERIVED = {
     # replaying: True only inside an undo, never between events
-    "Table": ("setup", "profile", "profile_name", "n", "first_button", "replaying"),
+    "Table": ("setup", "profile", "profile_name", "n", "first_button", "replaying", "spare"),
     "LevelClock": ("levels", "colour_ups", "drop_after", "late_until"),
     "ShotClock": ("limit_ms", "warn_ms"),
     "AwayBook": ("rounds",),
     "FloorBook": (),
-    "Hand": ("t",),
+    "Hand": ("t", "spare_posts"),
     "Street": ("rule",),
 }
 # the finished hand (``Table.last_hand``): only what the state shows

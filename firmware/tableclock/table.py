@@ -79,6 +79,7 @@ class Table:
         self.hands = 0
         self.hand = None
         self.last_hand = None
+        self.spare = None  # the hand before the last: the next hand is dealt into it (_deal)
         self.btn, self.sb_pos, self.bb_pos = first_positions(
             self.first_button, sorted(self.stacks), self.n)
         self.sb_seat = self.sb_pos
@@ -511,6 +512,7 @@ class Table:
         self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer = posn
         self.hands = hands
         self.last_hand = last_hand
+        self.spare = self.hand  # the hand thrown in is dealt again
         self.hand = None
         self._deal(dealt, pos, level, penalised)
         return away_now
@@ -545,7 +547,12 @@ class Table:
         self.shot.stop()
         self.undo_ok = False
         self.undone = []
-        h = Hand(self, self.hands, level, dealt)
+        h = self.spare
+        if h is None or h is self.last_hand:
+            h = Hand(self, self.hands, level, dealt)
+        else:  # two Hand objects per table, dealt into in turn (issue #20: 1.5 KB a deal)
+            h.reset(self.hands, level, dealt)
+        self.spare = None
         self.hand = h
         self.last = "Hand %d: button %d, %s, BB seat %d" % (
             self.hands, self.btn,
@@ -617,6 +624,7 @@ class Table:
         self.busted = self.busted + out  # after any taken out during the hand
         self.bust_ties = ties
         self.shot.stop()
+        self.spare = self.last_hand
         self.last_hand = h
         self.hand = None
         self.undo_ok = False
