@@ -23,7 +23,14 @@ def side_pots(contrib, live, allin=None):
         A layer nobody live contributed to is merged into the pot below it.
     """
     caps = live if allin is None else allin
-    levels = sorted(set(contrib[s] for s in caps if contrib.get(s, 0) > 0))
+    # the distinct contributions of *caps*, ascending: a short list sorted in
+    # place, no set or generator (issue #20: about 400 B of every showdown)
+    levels = []  # type: list
+    for s in caps:
+        c = contrib.get(s, 0)
+        if c > 0 and c not in levels:
+            levels.append(c)
+    levels.sort()
     top = 0
     for s in live:
         if contrib.get(s, 0) > top:
@@ -38,9 +45,13 @@ def side_pots(contrib, live, allin=None):
             c = contrib[s]
             if c > low:
                 amount += (c if c < top else top) - low
-        elig = sorted(s for s in live if contrib.get(s, 0) >= top)
         if amount:
-            pots.append([amount, elig])
+            elig = []
+            for s in live:
+                if contrib.get(s, 0) >= top:
+                    elig.append(s)
+            elig.sort()
+            pots.append((amount, elig))
         low = top
     # chips above the highest live contribution (folded over-bets) join the last pot
     extra = 0
@@ -49,10 +60,10 @@ def side_pots(contrib, live, allin=None):
             extra += contrib[s] - low
     if extra:
         if pots:
-            pots[-1][0] += extra
+            pots[-1] = (pots[-1][0] + extra, pots[-1][1])
         else:
-            pots.append([extra, sorted(live)])
-    return [(a, e) for a, e in pots]
+            pots.append((extra, sorted(live)))
+    return pots
 
 
 def split(amount, winners, button, n, chip):
@@ -61,16 +72,22 @@ def split(amount, winners, button, n, chip):
 
     Returns ``{seat: chips}``.
     """
+    out = {}  # type: dict
+    share(out, amount, winners, button, n, chip)
+    return out
+
+
+def share(won, amount, winners, button, n, chip):
+    """Add the shares of *amount* (split) to ``won`` {seat: chips}."""
     order = clockwise_from(button, n, winners)
     units = amount // chip
     rest = amount - units * chip  # less than one chip: goes with the first odd chip
     each = units // len(order)
     odd = units - each * len(order)
-    out = {}
-    for i, s in enumerate(order):
-        out[s] = each * chip + (chip if i < odd else 0)
-    out[order[0]] += rest
-    return out
+    i = 0
+    for s in order:
+        won[s] = won.get(s, 0) + each * chip + (chip if i < odd else 0) + (rest if i == 0 else 0)
+        i += 1
 
 
 def award(pots, ranking, button, n, chip):
@@ -83,14 +100,15 @@ def award(pots, ranking, button, n, chip):
     for amount, elig in pots:
         winners = None
         for tier in ranking:
-            w = [s for s in tier if s in elig]
-            if w:
-                winners = w
+            for s in tier:  # a list only for a tier that wins (issue #20)
+                if s in elig:
+                    winners = [s for s in tier if s in elig]
+                    break
+            if winners is not None:
                 break
         if winners is None:  # cannot happen with a complete ranking
             winners = elig
-        for s, c in split(amount, winners, button, n, chip).items():
-            won[s] = won.get(s, 0) + c
+        share(won, amount, winners, button, n, chip)  # no dict per pot
     return won
 
 

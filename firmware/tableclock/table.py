@@ -259,8 +259,7 @@ class Table:
             raise Refused("Betting is not finished yet")
         tiers = self._ranking(h, ev.get("ranking"))
         won = award(side_pots(h.contrib, h.live), tiers, self.btn, self.n, self.chip_unit())
-        self.last = "Showdown: " + ", ".join(
-            "seat %d wins %d" % (s, won[s]) for s in sorted(won) if won[s])
+        self.last = _won_text("Showdown:", won)
         self.end_hand(won, tiers)
 
     def _ranking(self, h, raw):
@@ -461,7 +460,8 @@ class Table:
             raise Refused("No new hand during the break (%d s left)" % self.clock.seconds_left())
         if self.clock.paused:
             raise Refused("The clock is paused: resume it to deal")
-        cands = sorted(s for s in self.stacks if self.stacks[s] > 0)
+        cands = [s for s in self.stacks if self.stacks[s] > 0]
+        cands.sort()
         if len(cands) < 2:
             raise Refused("Need at least two players with chips to deal a hand")
         zone = self.profile["wait_zone"]
@@ -480,9 +480,7 @@ class Table:
         for s in self.entering:  # entering with a dead BB: dealt in at once
             if s not in dealt:
                 dealt = sorted(dealt + [s])
-        dead = self.profile["away"] == "dead_deal"  # away hands dead at the deal
-        if all(self.away.is_away(s) or self.floor.on_penalty(s) for s in dealt) or all(
-                (dead and self.away.is_away(s)) or self.floor.on_penalty(s) for s in dealt):
+        if self._nobody_here(dealt):
             raise Refused("Nobody here to play: every player is away or on penalty")
         if self.hold == HFH_ONE:
             self.hold = HFH  # hand for hand: the one hand the TD allowed
@@ -491,6 +489,15 @@ class Table:
                         (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
                         self.hands, self.last_hand, dealt, pos, self.seat_changes)
         self._deal(dealt, pos, self.clock.blinds())
+
+    def _nobody_here(self, dealt):
+        """Is every seat of *dealt* away or on penalty?  (Where away hands are
+        dead at the deal that is also when no hand would be live.)  A loop,
+        not all() over a generator: issue #20."""
+        for s in dealt:
+            if not (self.away.is_away(s) or self.floor.on_penalty(s)):
+                return False
+        return True
 
     def redeal(self, level, now_away=True):
         """Undo the deal and everything since, then deal the same hand again
@@ -534,8 +541,11 @@ class Table:
 
     def _deal(self, dealt, pos, level, penalised=None):
         self.hands += 1
-        self.waiting = [s for s in self.waiting if s not in dealt]
-        self.held = list(self.waiting)
+        for s in dealt:  # in place: predeal keeps its own copies (issue #20)
+            if s in self.waiting:
+                self.waiting.remove(s)
+        self.held.clear()
+        self.held.extend(self.waiting)
         self.btn, self.sb_pos, self.bb_pos = pos
         self.sb_seat = self.sb_pos if self.sb_pos in dealt else None
         if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
@@ -565,18 +575,22 @@ class Table:
         """The button deals; for an absent or empty button the previous
         dealer deals (LPPL "the previous dealer will deal for them"; US 13
         "the player immediately to the right of the button deals")."""
-        present = [s for s in dealt if not self.away.is_away(s) and s not in penalised
-                   and s not in self.away.td]
-        if self.btn in present:
+        if self._present(self.btn, dealt, penalised):
             return self.btn
-        if self.dealer in present:
+        if self._present(self.dealer, dealt, penalised):
             return self.dealer
         s = self.btn
         for _ in range(self.n):  # the nearest present player to the right
             s = (s - 2) % self.n + 1
-            if s in present:
+            if self._present(s, dealt, penalised):
                 return s
         return self.btn
+
+    def _present(self, s, dealt, penalised):
+        """Is seat *s* dealt in and its player at the table (_find_dealer)?
+        Asked per seat: no list of the present ones (issue #20)."""
+        return (s in dealt and not self.away.is_away(s) and s not in penalised
+                and s not in self.away.td)
 
     def chip_unit(self):
         """The smallest chip in play: the setup's, raised by colour-ups."""
@@ -600,15 +614,32 @@ class Table:
         self.floor.hands_dealt(h.penalised)  # missed one more hand each
         use_hand = tiers is not None and self.profile["bust_tiebreak_hand"]
 
+        out = None  # built only when somebody busts (issue #20: 200 B a hand)
+        for s in h.dealt:
+            if self.stacks.get(s, 1) == 0:
+                if out is None:
+                    out = []
+                out.append(s)
+        if out is not None:
+            self._bust_out(out, h, tiers if use_hand else None)
+        self.shot.stop()
+        self.spare = self.last_hand
+        self.last_hand = h
+        self.hand = None
+        self.undo_ok = False
+        self.predeal = None
+
+    def _bust_out(self, out, h, tiers):
+        """Take out the seats of *out* in finishing order (end_hand); *tiers*
+        when the showdown's hands break ties."""
         def rank(s):
-            if use_hand:
+            if tiers is not None:
                 for i in range(len(tiers)):
                     if s in tiers[i]:
                         return (h.start[s], -i)
                 return (h.start[s], -len(tiers))  # no hand at the showdown: lowest
             return (h.start[s], 0)
 
-        out = [s for s in h.dealt if self.stacks.get(s, 1) == 0]
         out.sort(key=lambda s: (rank(s), s))
         ties = []
         i = 0
@@ -623,9 +654,16 @@ class Table:
             self._empty(s)
         self.busted = self.busted + out  # after any taken out during the hand
         self.bust_ties = ties
-        self.shot.stop()
-        self.spare = self.last_hand
-        self.last_hand = h
-        self.hand = None
-        self.undo_ok = False
-        self.predeal = None
+
+
+def _won_text(head, won):
+    """*head* and "seat 3 wins 1200, seat 5 wins 600" for the seats that won
+    chips, by seat: one string per winner, no generator or list of parts
+    (issue #20)."""
+    text = head
+    sep = " "
+    for s in sorted(won):
+        if won[s]:
+            text = "%s%sseat %d wins %d" % (text, sep, s, won[s])
+            sep = ", "
+    return text
