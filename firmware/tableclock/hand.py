@@ -100,7 +100,12 @@ class Hand:
         for s in self.dealt:  # filled in place (reset)
             if not ((dead_deal and t.away.is_away(s)) or s in penalised):
                 self.live.append(s)
-        every = [s for s in self.dealt if t.away.every_hand(s)]
+        every = ()  # a list only when somebody posts every hand (issue #20)
+        for s in self.dealt:
+            if t.away.every_hand(s):
+                if not every:
+                    every = []
+                every.append(s)
         if ante:
             for s in self.dealt:
                 self.post(s, ante, "ante", False)
@@ -113,9 +118,10 @@ class Hand:
             if s != sb_seat and s != bb_seat:
                 self.post(s, bb, "dead_bb", False)
             t.away.reached_stage(s)
-        for s in (sb_seat, bb_seat):
-            if s is not None and s not in every:
-                t.away.blind_in_turn(s)
+        if sb_seat is not None and sb_seat not in every:  # (no tuple of the two)
+            t.away.blind_in_turn(sb_seat)
+        if bb_seat is not None and bb_seat not in every:
+            t.away.blind_in_turn(bb_seat)
         for s in entering:  # LPPL: "post a dead big blind to enter"
             if s in self.contrib:
                 self.post(s, bb, "dead_bb", False)

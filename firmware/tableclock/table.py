@@ -460,7 +460,12 @@ class Table:
             raise Refused("No new hand during the break (%d s left)" % self.clock.seconds_left())
         if self.clock.paused:
             raise Refused("The clock is paused: resume it to deal")
-        cands = [s for s in self.stacks if self.stacks[s] > 0]
+        # loops, not comprehensions: each comprehension here built a
+        # function object and closure cells (issue #20: 600 B a deal)
+        cands = []
+        for s in self.stacks:
+            if self.stacks[s] > 0:
+                cands.append(s)
         cands.sort()
         if len(cands) < 2:
             raise Refused("Need at least two players with chips to deal a hand")
@@ -468,9 +473,14 @@ class Table:
         dealt = cands
         pos = self._positions(cands)
         for _ in range(2):  # a waiting seat left out can change who is heads-up
-            now = [s for s in cands if not (s in self.waiting and (
-                must_wait(s, pos[0], pos[1], zone, self.n)
-                or (s in self.held and s == pos[0])))]  # "until the button passes"
+            if not self.waiting:
+                break  # nobody waits: every candidate is dealt in
+            now = []
+            for s in cands:
+                if not (s in self.waiting and (
+                        must_wait(s, pos[0], pos[1], zone, self.n)
+                        or (s in self.held and s == pos[0]))):  # "until the button passes"
+                    now.append(s)
             if now == dealt:
                 break
             if len(now) < 2:
@@ -549,14 +559,22 @@ class Table:
         self.btn, self.sb_pos, self.bb_pos = pos
         self.sb_seat = self.sb_pos if self.sb_pos in dealt else None
         if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
-            penalised = [s for s in dealt if self.floor.on_penalty(s)]
+            penalised = []
+            for s in dealt:
+                if self.floor.on_penalty(s):
+                    penalised.append(s)
         self.dealer = self._find_dealer(dealt, penalised)
-        self.busted = []
-        self.bust_ties = []
-        self.winners = {}
+        # a new empty container only where the old one is not empty (issue #20)
+        if self.busted:
+            self.busted = []
+        if self.bust_ties:
+            self.bust_ties = []
+        if self.winners:
+            self.winners = {}
         self.shot.stop()
         self.undo_ok = False
-        self.undone = []
+        if self.undone:
+            self.undone = []
         h = self.spare
         if h is None or h is self.last_hand:
             h = Hand(self, self.hands, level, dealt)
@@ -568,7 +586,8 @@ class Table:
             self.hands, self.btn,
             "SB seat %d" % self.sb_seat if self.sb_seat is not None else "dead SB", self.bb_pos)
         entering = self.entering
-        self.entering = []
+        if entering:
+            self.entering = []
         h.deal(self.sb_seat, self.bb_pos, entering, penalised)
 
     def _find_dealer(self, dealt, penalised):
