@@ -80,7 +80,18 @@ class AwayBook:
         self.used[seat] = True
 
     def record(self):
-        return dict(self.away), dict(self.used), list(self.late)
+        return self.record_into(({}, {}, []))
+
+    def record_into(self, rec):
+        """Copy the book into the containers of *rec* (a ``record()``),
+        emptied in place, and return it."""
+        rec[0].clear()
+        rec[0].update(self.away)
+        rec[1].clear()
+        rec[1].update(self.used)
+        rec[2].clear()
+        rec[2].extend(self.late)
+        return rec
 
     def restore(self, rec):
         self.away = dict(rec[0])

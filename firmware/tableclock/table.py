@@ -72,6 +72,7 @@ class Table:
         self.entering = []  # seats that post a dead big blind to enter
         self.seat_changes = 0  # sits, leaves and busts (a misdeal needs none)
         self.predeal = None  # what the deal changed, for a misdeal
+        self.spare_predeal = None  # the last hand's predeal: its containers are refilled
         self.undo_ok = False  # the last event was an action the dealer may undo
         self.undo_text = None  # what that action was
         self.replaying = False  # an undo is playing the hand again
@@ -494,8 +495,23 @@ class Table:
             raise Refused("Nobody here to play: every player is away or on penalty")
         if self.hold == HFH_ONE:
             self.hold = HFH  # hand for hand: the one hand the TD allowed
-        self.predeal = (dict(self.stacks), self.away.record(),
-                        list(self.waiting), list(self.held), list(self.entering),
+        # the copies go into the containers of the last hand's snapshot,
+        # emptied in place (issue #20: fresh copies were 750 B of a deal)
+        old = self.spare_predeal
+        if old is None:
+            old = ({}, ({}, {}, []), [], [], [])
+        self.spare_predeal = None
+        stacks, away, waiting, held, entering = old[0], old[1], old[2], old[3], old[4]
+        stacks.clear()
+        stacks.update(self.stacks)
+        self.away.record_into(away)
+        waiting.clear()
+        waiting.extend(self.waiting)
+        held.clear()
+        held.extend(self.held)
+        entering.clear()
+        entering.extend(self.entering)
+        self.predeal = (stacks, away, waiting, held, entering,
                         (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
                         self.hands, self.last_hand, dealt, pos, self.seat_changes)
         self._deal(dealt, pos, self.clock.blinds())
@@ -646,6 +662,7 @@ class Table:
         self.last_hand = h
         self.hand = None
         self.undo_ok = False
+        self.spare_predeal = self.predeal
         self.predeal = None
 
     def _bust_out(self, out, h, tiers):
