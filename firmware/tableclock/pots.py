@@ -99,11 +99,12 @@ def award(pots, ranking, button, n, chip):
     won = {}  # type: dict
     for amount, elig in pots:
         winners = None
-        for tier in ranking:
-            for s in tier:  # a list only for a tier that wins (issue #20)
+        for tier in ranking:  # a loop, not a comprehension: no function object (issue #20)
+            for s in tier:
                 if s in elig:
-                    winners = [s for s in tier if s in elig]
-                    break
+                    if winners is None:
+                        winners = []
+                    winners.append(s)
             if winners is not None:
                 break
         if winners is None:  # cannot happen with a complete ranking
