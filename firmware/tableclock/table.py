@@ -260,7 +260,13 @@ class Table:
             raise Refused("Betting is not finished yet")
         tiers = self._ranking(h, ev.get("ranking"))
         won = award(side_pots(h.contrib, h.live), tiers, self.btn, self.n, self.chip_unit())
-        self.last = _won_text("Showdown:", won)
+        text = "Showdown:"  # one string per winner: no generator, no list of parts (issue #20)
+        sep = " "
+        for s in sorted(won):
+            if won[s]:
+                text = "%s%sseat %d wins %d" % (text, sep, s, won[s])
+                sep = ", "
+        self.last = text
         self.end_hand(won, tiers)
 
     def _ranking(self, h, raw):
@@ -491,10 +497,18 @@ class Table:
         for s in self.entering:  # entering with a dead BB: dealt in at once
             if s not in dealt:
                 dealt = sorted(dealt + [s])
-        if self._nobody_here(dealt):
+        for s in dealt:  # a loop, not all() over a generator (issue #20)
+            if not (self.away.is_away(s) or self.floor.on_penalty(s)):
+                break  # (where away hands are dead at the deal, none would be live either)
+        else:
             raise Refused("Nobody here to play: every player is away or on penalty")
         if self.hold == HFH_ONE:
             self.hold = HFH  # hand for hand: the one hand the TD allowed
+        self.predeal = self._snapshot(dealt, pos)
+        self._deal(dealt, pos, self.clock.blinds())
+
+    def _snapshot(self, dealt, pos):
+        """What the deal changes, for a misdeal (``predeal``, redeal)."""
         # the copies go into the containers of the last hand's snapshot,
         # emptied in place (issue #20: fresh copies were 750 B of a deal)
         old = self.spare_predeal
@@ -511,19 +525,9 @@ class Table:
         held.extend(self.held)
         entering.clear()
         entering.extend(self.entering)
-        self.predeal = (stacks, away, waiting, held, entering,
-                        (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
-                        self.hands, self.last_hand, dealt, pos, self.seat_changes)
-        self._deal(dealt, pos, self.clock.blinds())
-
-    def _nobody_here(self, dealt):
-        """Is every seat of *dealt* away or on penalty?  (Where away hands are
-        dead at the deal that is also when no hand would be live.)  A loop,
-        not all() over a generator: issue #20."""
-        for s in dealt:
-            if not (self.away.is_away(s) or self.floor.on_penalty(s)):
-                return False
-        return True
+        return (stacks, away, waiting, held, entering,
+                (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
+                self.hands, self.last_hand, dealt, pos, self.seat_changes)
 
     def redeal(self, level, now_away=True):
         """Undo the deal and everything since, then deal the same hand again
@@ -690,16 +694,3 @@ class Table:
             self._empty(s)
         self.busted = self.busted + out  # after any taken out during the hand
         self.bust_ties = ties
-
-
-def _won_text(head, won):
-    """*head* and "seat 3 wins 1200, seat 5 wins 600" for the seats that won
-    chips, by seat: one string per winner, no generator or list of parts
-    (issue #20)."""
-    text = head
-    sep = " "
-    for s in sorted(won):
-        if won[s]:
-            text = "%s%sseat %d wins %d" % (text, sep, s, won[s])
-            sep = ", "
-    return text
