@@ -25,6 +25,7 @@ from .button import clockwise_from
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
 SHOWDOWN = 4
+NOBODY = []  # type: list  # an empty seat list shared by every deal: never appended to
 
 
 class Hand:
@@ -100,7 +101,7 @@ class Hand:
         for s in self.dealt:  # filled in place (reset)
             if not ((dead_deal and t.away.is_away(s)) or s in penalised):
                 self.live.append(s)
-        every = ()  # a list only when somebody posts every hand (issue #20)
+        every = NOBODY  # a list of its own only when somebody posts every hand (issue #20)
         for s in self.dealt:
             if t.away.every_hand(s):
                 if not every:

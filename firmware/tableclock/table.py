@@ -512,10 +512,15 @@ class Table:
         # the copies go into the containers of the last hand's snapshot,
         # emptied in place (issue #20: fresh copies were 750 B of a deal)
         old = self.spare_predeal
-        if old is None:
-            old = ({}, ({}, {}, []), [], [], [])
         self.spare_predeal = None
-        stacks, away, waiting, held, entering = old[0], old[1], old[2], old[3], old[4]
+        if old is None:
+            stacks = {}  # type: dict
+            away = ({}, {}, [])  # type: tuple
+            waiting = []  # type: list
+            held = []  # type: list
+            entering = []  # type: list
+        else:
+            stacks, away, waiting, held, entering = old[0], old[1], old[2], old[3], old[4]
         stacks.clear()
         stacks.update(self.stacks)
         self.away.record_into(away)
