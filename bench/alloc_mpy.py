@@ -126,15 +126,13 @@ def main(argv):
         k = kinds[i]
         e = by.get(k)
         if e is None:
-            e = by[k] = {"n": 0, "total": 0, "max": 0}
-        e["n"] += 1
-        e["total"] += handle_b[i]
-        if handle_b[i] > e["max"]:
-            e["max"] = handle_b[i]
+            e = by[k] = []
+        e.append(handle_b[i])
     by_event = {}
     for k in by:
-        e = by[k]
-        by_event[str(k)] = {"n": e["n"], "mean": e["total"] / e["n"], "max": e["max"]}
+        e = _summary(by[k])
+        by_event[str(k)] = {"n": len(by[k]), "mean": e["mean"], "p50": e["p50"],
+                            "p99": e["p99"], "max": e["max"]}
 
     out = {
         "implementation": sys.implementation.name,
