@@ -89,7 +89,7 @@ FIELDS = {
 }
 DERIVED = {
     # replaying: True only inside an undo, never between events
-    "Table": ("setup", "profile", "profile_name", "n", "first_button", "replaying", "spare",
+    "Table": ("setup", "profile", "profile_name", "n", "first_button", "replaying",
               "spare_predeal"),
     "LevelClock": ("levels", "colour_ups", "drop_after", "late_until"),
     "ShotClock": ("limit_ms", "warn_ms"),

@@ -79,8 +79,7 @@ class Table:
         self.undone = []  # what the dealer undid in this hand
         self.hands = 0
         self.hand = None
-        self.last_hand = None
-        self.spare = None  # the hand before the last: the next hand is dealt into it (_deal)
+        self.last_hand = None  # shown between hands; its object is dealt into next (_deal)
         self.btn, self.sb_pos, self.bb_pos = first_positions(
             self.first_button, sorted(self.stacks), self.n)
         self.sb_seat = self.sb_pos
@@ -530,9 +529,10 @@ class Table:
         held.extend(self.held)
         entering.clear()
         entering.extend(self.entering)
+        # None where the last hand stood: its object is dealt into (_deal)
         return (stacks, away, waiting, held, entering,
                 (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
-                self.hands, self.last_hand, dealt, pos, self.seat_changes)
+                self.hands, None, dealt, pos, self.seat_changes)
 
     def redeal(self, level, now_away=True):
         """Undo the deal and everything since, then deal the same hand again
@@ -540,7 +540,7 @@ class Table:
         With *now_away* the players away now are away for the new deal;
         else the deal's own (the undo re-plays the hand).  Returns the seats
         away now."""
-        (stacks, away, waiting, held, entering, posn, hands, last_hand, dealt, pos,
+        (stacks, away, waiting, held, entering, posn, hands, _, dealt, pos,
          _) = self.predeal
         penalised = self.hand.penalised
         away_now = self.away.seats()
@@ -553,8 +553,7 @@ class Table:
         self.entering = list(entering)
         self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer = posn
         self.hands = hands
-        self.last_hand = last_hand
-        self.spare = self.hand  # the hand thrown in is dealt again
+        self.last_hand = self.hand  # the hand thrown in: its object is dealt again (_deal)
         self.hand = None
         self._deal(dealt, pos, level, penalised)
         return away_now
@@ -600,12 +599,15 @@ class Table:
         self.undo_ok = False
         if self.undone:
             self.undone = []
-        h = self.spare
-        if h is None or h is self.last_hand:
+        # the finished hand is shown only between hands: its object becomes
+        # this one, emptied in place (issue #20: a new Hand, its Street and
+        # containers were 1.5 KB of a deal), and one Hand per table is kept
+        h = self.last_hand
+        self.last_hand = None
+        if h is None:
             h = Hand(self, self.hands, level, dealt)
-        else:  # two Hand objects per table, dealt into in turn (issue #20: 1.5 KB a deal)
+        else:
             h.reset(self.hands, level, dealt)
-        self.spare = None
         self.hand = h
         self.last = "Hand %d: button %d, %s, BB seat %d" % (
             self.hands, self.btn,
@@ -667,7 +669,6 @@ class Table:
         if out is not None:
             self._bust_out(out, h, tiers if use_hand else None)
         self.shot.stop()
-        self.spare = self.last_hand
         self.last_hand = h
         self.hand = None
         self.undo_ok = False

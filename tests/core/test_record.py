@@ -168,9 +168,10 @@ def test_second_hand_misdeal_keeps_the_last_hand():
     do(t, "fold")
     do(t, "fold")
     do(t, "hand")
-    assert t.predeal[7] is t.last_hand
+    # one Hand object per table (issue #20): the last hand's is dealt into
+    assert t.predeal[7] is None and t.last_hand is None and t.hand is not None
     t2 = _restored(t)
-    assert t2.predeal[7] is t2.last_hand
+    assert t2.predeal[7] is None and t2.last_hand is None
     _same(t, t2, [{"do": "misdeal"}], more=20)
 
 
