@@ -54,8 +54,8 @@ class Hand:
         self.reset(number, level, dealt)
 
     def reset(self, number, level, dealt):
-        """Make this object a new hand: the table deals into the hand before
-        the last one (Table._deal) and its dicts and lists are emptied in
+        """Make this object a new hand: the table deals into the last hand's
+        object (Table._deal) and its dicts and lists are emptied in
         place (issue #20: a new Hand, its Street and its containers were
         about 1.5 KB of each New hand press; its posts' rows 1 KB more)."""
         t = self.t
