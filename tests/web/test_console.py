@@ -238,6 +238,7 @@ def test_setup_controls_leave_once_play_starts(browser, tmp_path):
         assert page.is_hidden("#bust-card") and page.is_hidden("#late-form")
         assert page.evaluate(CLIPPED) == []
         assert page.is_hidden("#paused") and text(page, "#pause") == "Pause"  # not started
+        wait_text(page, '.tcard[data-table="1"] .hand', "no hand yet")  # not "hand 0"
         page.click("#start-form button")
         asks(page, "Start the tournament: the clock starts level 1 (25 / 50, 20:00) on every "
                    "box and the big screen for 20 players.")

@@ -189,6 +189,7 @@
         el("span", {class: "link " + t.link, text: linkWord(t)}),
         el("span", {class: "ago", "data-contact": t.last_contact_ms === null ? "" : t.last_contact_ms}),
         el("span", {class: "hand", text: t.hand === null || t.hand === undefined ? "" :
+          t.hand === 0 && !t.in_hand ? "no hand yet" :
           "hand " + t.hand + (t.in_hand ? " (playing)" : "")})),
       el("ol", {class: "seats"}, ...rows),
       el("div", {class: "tfoot", text: plural(seatNos.length, "player", "players") +
