@@ -13,7 +13,7 @@ MPY     := $(VENV)/bin/micropython
 MPY_HEAP ?= 256K
 
 # Directories that ruff checks (only those that exist).
-LINT_DIRS := $(wildcard firmware tests host_tools bench)
+LINT_DIRS := $(wildcard firmware tests host_tools bench hardware)
 
 .PHONY: setup test lint fix compile test-py test-mpy firmware-check host-check demo faults scale \
 	examples bench web-shots \
