@@ -46,7 +46,7 @@ def profile(name=None):
     raise RuntimeError("no profile in tcbox/boards.py for board %r" % board.board_id)
 
 
-class Keys:
+class KeyScanner:
     """keypad.Keys grouped by pressed level and pull; key numbers follow the
     profile's ``keys`` order.  ``get()`` allocates only when a key moved."""
 
@@ -255,7 +255,7 @@ def _build(name, link):
     if table is None:
         table = Table(SETUP)
     saver.saved(table, extra)
-    app = App(table, [k["role"] for k in p["keys"]], screen, Keys(p["keys"]), ring=ring,
+    app = App(table, [k["role"] for k in p["keys"]], screen, KeyScanner(p["keys"]), ring=ring,
               buzzer=buzzer, saver=saver, seats_in_ring=p["ring"]["pixels"] if ring else 0,
               board=p["name"])
     app.link = None

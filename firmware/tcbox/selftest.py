@@ -78,7 +78,7 @@ class SelfTest:
     """The steps, run a slice at a time by ``step(now)``.
 
     :param p: the board profile (tcbox/boards.py).
-    :param keys: tcbox.hardware.Keys (``get()``: key number, pressed, ms).
+    :param keys: tcbox.hardware.KeyScanner (``get()``: key number, pressed, ms).
     :param screen: tcbox.selftest_screen.SelfTestScreen.
     :param ring, buzzer: tcbox.hardware.Ring / Buzzer, None when absent.
     :param nvm: microcontroller.nvm; *port*: usb_cdc.data or None.
@@ -486,13 +486,13 @@ def _paired_wifi(nvm):
 def start(p, display):
     """The self-test for profile *p* on *display*, its parts made (what
     cannot be made is noted for its step)."""
-    from .hardware import Buzzer, Keys, Ring
+    from .hardware import Buzzer, KeyScanner, Ring
     from .selftest_screen import SelfTestScreen
 
     problems = {}  # type: dict
     d = p["display"]
     screen = SelfTestScreen(display, d["width"], d["height"])
-    keys = Keys(p["keys"])
+    keys = KeyScanner(p["keys"])
     ring = _make(problems, "ring", Ring, p["ring"])
     buzzer = _make(problems, "buzzer", Buzzer, p["buzzer"])
     nvm = None

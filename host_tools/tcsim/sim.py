@@ -14,7 +14,7 @@ label texts, the ring's colours and the table's state.
 the default table on an empty one, and the power-loss saver on): a new
 ``Sim.boot`` after a power cut (``world.nvm.cut_after``) is the next power-up.
 
-The adapters are the firmware's own (tcbox/hardware.py: Keys, Ring, Buzzer)
+The adapters are the firmware's own (tcbox/hardware.py: KeyScanner, Ring, Buzzer)
 running on the stub modules, and the loop is the firmware's own
 ``tcbox.app.App.step(now_ms)``.
 
@@ -38,7 +38,7 @@ from adafruit_display_text import LabelBase  # noqa: E402
 from tableclock.table import Table  # noqa: E402
 from tcbox.app import App  # noqa: E402
 from tcbox.boards import BOARDS  # noqa: E402
-from tcbox.hardware import Buzzer, Keys, Ring  # noqa: E402
+from tcbox.hardware import Buzzer, KeyScanner, Ring  # noqa: E402
 from tcbox.presses import LONG_MS  # noqa: E402
 from tcbox.screen import Screen  # noqa: E402
 
@@ -67,7 +67,7 @@ class Sim:
         self.screen = Screen(self.display, self.width, self.height)
         self.table = Table(setup)
         p = self.profile
-        self.keys = Keys(p["keys"])
+        self.keys = KeyScanner(p["keys"])
         self.ring = Ring(p["ring"]) if p.get("ring") else None
         self.buzzer = Buzzer(p["buzzer"]) if p.get("buzzer") else None
         n = p["ring"]["pixels"] if p.get("ring") else 0
