@@ -1,88 +1,15 @@
-"""A simulated room: many boxes in one process on one virtual clock, linked to the host.
+"""A simulated room: many whole boxes (:class:`Box`, the firmware's App and host link) in one
+process on one virtual clock, each in its own stub world, linked to the host.
 
     room = Room(clock_ms_start=1_760_000_000_000, seed=7)
-    a = room.add_box(1, "compact", key=KEY, key_id="ev1-k1", setup=SETUP)   # over a cable
-    b = room.add_box(2, "table", transport="pty", key=KEY, key_id="ev1-k1")  # over a real pty
-    host = BoxLink(a.host_port, KEY, "ev1-k1", store, feed, clock=room.clock, wall=room.clock)
-    room.on_host = lambda now: host.poll(now)       # the host's side, after every step
-    a.play(RoomNight(a, seed=1))                     # a dealer at box 1 (tcsim/dealers.py)
-    room.run(30 * 60 * 1000)                         # 30 virtual minutes, a step every 100 ms
-    a.save_png("box1.png")                           # drawn only now
+    box = room.add_box(1, "compact", key=KEY, key_id="ev1-k1", setup=SETUP)  # over a cable
+    room.on_host = lambda now: host.poll(now); room.run(30 * 60 * 1000)
 
-Groundwork for issue #7 (``make demo``: a whole night in virtual time);
-docs/simulator.md, "A room of boxes"; the link is docs/protocol.md's.
-
-Each box (:class:`Box`, a tcsim.sim.Sim) is a whole simulated box: the real
-``tcbox.app.App`` with its host ``Link``, powered up as code.py does
-(``tcbox.hardware.build()``: the table and the pairing restored from its
-nvm), stepped with the link's ``tick`` like ``hardware.run()``.
-
-**One world per box (the crux).**  The hardware stubs are process-global
-modules, but their state is not: it lives in a ``World``
-(tcsim/stubs/_world.py) -- the box's clock since power-up, its tick offset,
-its keys and scheduled key edges, pixels, tones, nvm, watchdog and USB ports.
-What a box makes at power-up (keypad.Keys, NeoPixel, PWMOut) stays bound to
-the world current then; what the firmware looks up (``supervisor.ticks_ms()``,
-``microcontroller.nvm``, ``usb_cdc.data``) is the current world's.  The room
-makes a box's world current (``_world.use``, one assignment) before it powers
-that box up, steps it or lets its dealer act, and puts the previous world
-back afterwards; nothing is copied.  A box's nvm therefore holds only its own
-power-loss record, and a power cut of one box restores that box's table.
-
-**One clock.**  ``room.now_ms`` is virtual ms since the room started;
-``room.clock()`` is the Unix time in ms it stands for (*clock_ms_start* plus
-``now_ms``: give it to the host's BoxLink and tdhost.live).  ``step(ms)``
-moves every running box's world on by *ms* (so a box's ``ticks_ms`` is its
-own power-up offset -- 65 s before the 2**29 wrap as CircuitPython starts,
-plus up to 3 s of boot, seeded per box -- plus the time since, wrapping at
-2**29: the boxes wrap at different moments),
-steps each box's loop once, resumes the dealers whose wait is over, then lets
-the transports deliver and calls ``on_host(room.clock())``.
-
-**Dealers.**  A dealer (tcsim/dealers.py, tcsim.bots.Night) is written as a
-plain script that presses keys and waits (``sim.press``, ``sim.tick``).  In a
-room each runs in a greenlet of its own: a box's ``run_for(ms)`` only notes
-when the dealer wants to go on and switches back to the room, which resumes
-it once ``now_ms`` has got there.  Same seed, same room: everything random
-comes from seeded generators (the link's nonces too) and the pty transport
-is waited on until the kernel has moved every byte (below).
-
-**Transports** (``add_box(transport=...)``): ``"cable"`` -- tdhost.links.pipe's
-in-memory cable; ``"pty"`` -- a real pseudo-terminal, the box's end a
-usb_cdc-like port on the master, the host's end ``tdhost.links.usb.open_port`` on
-the slave's name (counted, so ``sync()`` can wait -- at most 0.2 s -- until
-the kernel has delivered what each side wrote); or any object with the same
-API: ``box_port`` (usb_cdc.Serial-like, becomes the box's ``usb_cdc.data``),
-``host_port`` (what a host BoxLink reads and writes; None when the host side
-is made elsewhere, e.g. an MQTT hub), ``sync()``, ``cut()`` (the power is
-off: nothing moves), ``mend()``, ``close()``.  An MQTT transport (the box's
-MqttPort on the broker, the hub's BoxLink per box) plugs in there.
-
-**Collections.**  tcbox.app runs ``gc.collect()`` before each save of the
-power-loss record (on the board it makes room for the 8 KiB nvm write).  On
-the PC a full collection walks every box in the process -- with 300 boxes it
-was most of the room's time -- so while the room steps its boxes the App
-sees a ``gc`` whose ``collect()`` is counted (``room.gc.collects``), not run;
-CPython's own collector works as usual.
-
-**Rendering.**  ``render="lazy"`` (the default) gives each box a
-:class:`LazyScreen`: the App's screen updates only keep the fields; the
-displayio labels are built when something looks at them (a screenshot,
-``texts()``, a dealer checking a refusal on the status line) and can be
-released again.  ``render="full"`` keeps a real tcbox.screen.Screen per box
-(labels updated every change, as the single-box simulator does).  Pixels are
-drawn only for a screenshot (``image()``, ``save_png()``), on a Blinka
-display made for that moment.  bench/room_bench.py measures both.
+docs/simulator.md, "A room of boxes" (worlds, the clock, dealers, transports, rendering).
 """
 
-import fcntl
 import gc
-import os
 import random
-import select
-import struct
-import termios
-import tty
 from time import perf_counter
 
 from greenlet import GreenletExit, getcurrent, greenlet
@@ -110,11 +37,11 @@ from . import sim as _sim  # noqa: E402
 from .display import make_display, to_image  # noqa: E402
 from .sim import Sim  # noqa: E402
 from .stubs import _world  # noqa: E402
+from .transports import transport as _transport  # noqa: E402
 
 Screen = _screen_mod.Screen  # the real one (add_box may stand a LazyScreen in for it)
 PERIOD_MS = 100  # room.run's step: every box's loop runs this often (virtual ms)
 BOOT_MS = 3000  # a board spends up to this long booting before code.py (seeded per box)
-SYNC_S = 0.2  # the longest a pty's sync waits for the kernel (wall seconds)
 
 
 class QuietGc:
@@ -221,174 +148,6 @@ class LazyScreen:
         if name.startswith("__"):
             raise AttributeError(name)
         return getattr(self.materialize(), name)
-
-
-# -------------------------------------------------------------- transports
-def _fionread(fd):
-    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
-
-
-class PtyPort:
-    """usb_cdc.Serial's API on a pty master, non-blocking: the box's end.
-    ``put``/``got``: bytes written and read so far."""
-
-    def __init__(self, fd):
-        os.set_blocking(fd, False)
-        self.fd = fd
-        self.connected = True
-        self.timeout = 0
-        self.write_timeout = None
-        self.put = 0
-        self.got = 0
-
-    @property
-    def in_waiting(self):
-        return _fionread(self.fd)
-
-    def read(self, n=1):
-        try:
-            data = os.read(self.fd, n)
-        except (BlockingIOError, OSError):
-            return b""
-        self.got += len(data)
-        return data
-
-    def write(self, buf):
-        try:
-            n = os.write(self.fd, buf)
-        except (BlockingIOError, OSError):
-            return 0
-        self.put += n
-        return n
-
-    def drain(self):
-        """Throw away what waits (the board's USB buffers after a power cut)."""
-        while self.in_waiting:
-            if not self.read(65536):
-                break
-
-
-class HostPtyEnd:
-    """The host's end of a pty: the pyserial port ``tdhost.links.usb.open_port``
-    opened on the slave's name, counting what passes.  Without an ``fd``
-    attribute of its own, tdhost.links.usb.write_some writes through ``write``
-    here, which does what write_some does with a POSIX port (a select,
-    one os.write: never blocks)."""
-
-    def __init__(self, ser):
-        self.ser = ser
-        self.put = 0
-        self.got = 0
-
-    @property
-    def baudrate(self):
-        return self.ser.baudrate
-
-    @property
-    def in_waiting(self):
-        return self.ser.in_waiting
-
-    def read(self, n=1):
-        data = self.ser.read(n) or b""
-        self.got += len(data)
-        return data
-
-    def write(self, buf):
-        fd = self.ser.fd
-        if not select.select([], [fd], [], 0)[1]:
-            return 0
-        try:
-            n = os.write(fd, buf)
-        except BlockingIOError:
-            return 0
-        self.put += n
-        return n
-
-    def flush(self):
-        pass
-
-    def close(self):
-        self.ser.close()
-
-
-class CableTransport:
-    """tdhost.links.pipe's in-memory cable: ``box_port`` is its box end,
-    ``host_port`` its host end."""
-
-    def __init__(self, capacity=65536):
-        from tdhost.links.pipe import Cable
-
-        self.cable = Cable(capacity)
-        self.box_port = self.cable.a
-        self.host_port = self.cable.b
-
-    def sync(self):
-        return True
-
-    def cut(self):
-        self.cable.cut()
-
-    def mend(self):
-        self.cable.mend()
-
-    def close(self):
-        pass
-
-
-class PtyTransport:
-    """A real pseudo-terminal: the box on the master (:class:`PtyPort`), the
-    host on the slave by name (``tdhost.links.usb.open_port``, :class:`HostPtyEnd`)."""
-
-    def __init__(self):
-        from tdhost.links.usb import open_port
-
-        master, slave = os.openpty()
-        tty.setraw(slave)  # no echo before pyserial opens it
-        self.master = master
-        self.slave = slave
-        self.name = os.ttyname(slave)
-        self.box_port = PtyPort(master)
-        self.host_port = HostPtyEnd(open_port(self.name))
-        self.late = 0  # syncs that gave up waiting
-        self.closed = False
-
-    def sync(self, wait_s=SYNC_S):
-        """Wait until the kernel has moved every byte each end wrote (a pty
-        delivers in its own time); False if that took over *wait_s*."""
-        box, host = self.box_port, self.host_port
-        end = perf_counter() + wait_s
-        while True:
-            if (box.in_waiting >= host.put - box.got
-                    and host.in_waiting >= box.put - host.got):
-                return True
-            if perf_counter() > end:
-                self.late += 1
-                return False
-            select.select([], [], [], 0.0002)
-
-    def cut(self):
-        self.box_port.connected = False
-
-    def mend(self):
-        self.box_port.drain()
-        self.box_port.connected = True
-
-    def close(self):
-        if not self.closed:
-            self.closed = True
-            self.host_port.close()
-            os.close(self.master)
-            os.close(self.slave)
-
-
-def _transport(spec):
-    if spec == "cable":
-        return CableTransport()
-    if spec == "pty":
-        return PtyTransport()
-    if isinstance(spec, str):
-        raise ValueError("unknown transport %r (cable, pty, or a transport object)" % spec)
-    return spec
 
 
 # -------------------------------------------------------------- the nvm

@@ -11,7 +11,7 @@ import tty
 
 import pytest
 
-from tcsim.room import PtyPort
+from tcsim.transports import PtyPort
 from tcsim.selftest import Bench, answer_all, leave, world
 
 from tdhost.cli.boxcheck import Report, render
