@@ -21,7 +21,7 @@ it: ``Sim.boot``, an erased nvm, the default table):
    stubs and Blinka are imported (a board's C modules), then the firmware
    imported and ``tcbox.hardware.build()`` run; traced memory after
    ``gc.collect()``.  A fresh interpreter per board (``--heap BOARD``).
-3. Key press to frame: tcsim.bots.Night plays 30 virtual minutes on each board;
+3. Key press to frame: tcsim.bots.SessionBot plays 30 virtual minutes on each board;
    every key edge the simulator schedules is logged.  A press is due at its
    release (short) or once held LONG_MS (long); virtual: loop iterations from
    the first step at or after that moment to the first step whose
@@ -365,7 +365,7 @@ def _press_pass(board: str) -> tuple[list, list]:
     """One 30-minute night: (moments presses were due, [(virtual ms, presses
     seen, labels changed, wall s) per loop step])."""
     from tcbox.presses import LONG_MS
-    from tcsim.bots import Night
+    from tcsim.bots import SessionBot
     from tcsim.sim import Sim, world
 
     world.nvm.erase()
@@ -397,8 +397,8 @@ def _press_pass(board: str) -> tuple[list, list]:
 
     sim.watch.append(watch)
     try:
-        Night(sim, seed=PRESS_SEED, period=100, host=False).play(PRESS_MINUTES * 60000,
-                                                                 margin_ms=0)
+        SessionBot(sim, seed=PRESS_SEED, period=100, host=False).play(PRESS_MINUTES * 60000,
+                                                                      margin_ms=0)
     finally:
         world.schedule = schedule
         gc.unfreeze()

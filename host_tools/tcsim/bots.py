@@ -1,27 +1,8 @@
-"""Bots for long simulated sessions: a dealer and players at a simulated box.
-
-``Night(sim, seed)`` plays a table the way an evening at a pub goes, through
-the box's own keys (tcsim.driver.Dealer finds the presses): random but legal
-betting (checks, calls, folds, raises the amount entry can make, all-ins),
-showdowns with the odd split pot, players stepping away and coming back, the
-clock called on a slow player (answered in time, or now and then left to run
-out), and misclicks the box must refuse: New hand on a break or while the
-clock is paused, calling the clock with no hand running or with the clock
-already running on that seat.  Each misclick is checked as it happens: the
-table refuses it, the refusal shows in full on the status line (white on
-red) and the table is unchanged (:attr:`Night.refusals`).  With ``host=True`` the host's
-commands come too: busted seats refilled (``sit``) and a pause now and then
-(``pause``/``resume``, the time paused summed in :attr:`Night.paused_ms`).
-An instruction on the box's screen (``App.awaiting()``) is confirmed first
-(tcsim.driver.Dealer.confirm), as a dealer would.
-
-Time: the loop runs every *period* ms of virtual time while nobody touches a
-key (10 ms while keys move, tcsim.sim), players think for a few seconds, a
-hand takes a couple of minutes.  Everything comes from ``random.Random(seed)``
-and the virtual clock: the same seed plays the same night on the same board.
-
-:func:`quiet` is a state without what moves with the clocks (and the
-refusal); :func:`slot` finds the label showing a field on the page shown.
+"""Bots for long simulated sessions at one simulated box: :class:`SessionBot` plays a table
+through the box's own keys (legal random betting, showdowns, players away, clocks called,
+misclicks the box must refuse, checked on the spot), seeded; plus the helpers the tests use
+(:func:`quiet`, :func:`slot`, :func:`chips_in_play`, :func:`clock_text`, :func:`shown_time`).
+docs/simulator.md, "Long sessions and power cuts".
 """
 
 import random
@@ -79,7 +60,7 @@ def shown_time(screen):
     return None if s is None else s.text  # the clock: two labels (screen._Clock)
 
 
-class Night:
+class SessionBot:
     """A seeded dealer and players at a Sim (see the module's docstring).
 
     :param sim: a tcsim.sim.Sim (``Sim(board, setup)`` or ``Sim.boot(board)``).

@@ -1,36 +1,16 @@
-"""Dealers for a simulated room (tcsim/room.py): tcsim.bots.Night at a box
-whose table the host runs.
-
-``RoomNight(box, seed)`` is a Night (random but legal betting through the
-box's keys, showdowns and splits, players away and back, clocks called,
-misclicks the box must refuse) with the host's part left to the host:
-
-- no host commands at the box: a busted seat stays empty (the player is
-  out; the host decides any new seating and sends it over the link), and
-  the dealer never pauses or resumes the clock;
-- while the host has the clock paused the dealer waits (a Night would
-  resume it itself);
-- once fewer than two players have chips the dealer only waits (the host
-  breaks the table or moves players in).
-
-A bust needs nothing from the dealer: a hand that leaves a player without
-chips takes that seat out when it ends (tableclock.table ``end_hand``), and
-the box's link reports the ``bust`` to the host (tcbox.linkparts
-``events_between``, seen after the save of that change).
-
-``run()`` plays forever; in a room it runs in the box's greenlet, and each
-``press``/``tick`` waits for the room's clock (``Box.run_for``).  The
-screen's labels are built for a refusal's check only and released again,
-so a box with a lazy screen stays light.
+"""Dealers for a simulated room (tcsim/room.py): :class:`RoomNight` is a SessionBot at a box
+whose table the host runs -- no host commands at the box, a busted seat stays empty, it waits
+while the host has the clock paused, and in a room each press and tick waits for the room's
+clock (the box's greenlet).  docs/simulator.md, "A room of boxes" (Dealers).
 """
 
-from .bots import Night
+from .bots import SessionBot
 
 WAIT_S = 5  # the dealer looks again after this long while the clock is paused
 
 
-class RoomNight(Night):
-    """A Night for a box in a room (module notes).
+class RoomNight(SessionBot):
+    """A SessionBot for a box in a room (module notes).
 
     :param box: a tcsim.room.Box.
     :param seed: the random seed.

@@ -2,7 +2,7 @@
 
 The box boots as code.py builds it (``Sim.boot``: tcbox.hardware.build() on
 the stub hardware, an empty nvm: the default table and structure) and
-tcsim.bots.Night plays it through the keys for exactly four virtual hours:
+tcsim.bots.SessionBot plays it through the keys for exactly four virtual hours:
 some 75 hands of random but legal betting, showdowns and splits,
 players away and back, clocks called and run out, busted seats refilled and
 pauses (the host's commands), misclicks the box refuses (each checked on the
@@ -26,7 +26,7 @@ from tableclock.clock import parse_levels
 from tableclock.record import dump
 from tcbox.boards import BOARDS
 from tcbox.defaults import SETUP
-from tcsim.bots import Night, chips_in_play, clock_text, shown_time
+from tcsim.bots import SessionBot, chips_in_play, clock_text, shown_time
 from tcsim.sim import Sim, world
 
 NIGHT_MS = 4 * 3600 * 1000
@@ -90,7 +90,7 @@ def night(board, seed, ms, period=PERIOD_MS):
     sim = Sim.boot(board)
     watch = Watch()
     sim.watch.append(watch)
-    bot = Night(sim, seed=seed, period=period)
+    bot = SessionBot(sim, seed=seed, period=period)
     bot.play(ms)
     return sim, bot, watch
 
@@ -154,7 +154,7 @@ def test_a_dealer_waiting_out_a_break_lets_time_pass_with_under_a_second_left():
         def run_for(self, ms, period):
             ran.append(ms)
 
-    bot = Night.__new__(Night)  # no box needed for this decision
+    bot = SessionBot.__new__(SessionBot)  # no box needed for this decision
     bot.rng, bot.pace, bot.limit, bot.period, bot.sim = random.Random(1), 1.0, None, 100, Sim()
     assert bot._between_hands({"on_break": True, "seconds_left": 0}) == "break"
     assert bot._between_hands({"on_break": True, "seconds_left": 5}) == "break"

@@ -1,7 +1,7 @@
 """Power cuts at random moments of a session, mid-write included, on every board.
 
 The box boots as code.py builds it (``Sim.boot``: tcbox.hardware.build() on
-the stubs) and tcsim.bots.Night plays it through the keys.  At random
+the stubs) and tcsim.bots.SessionBot plays it through the keys.  At random
 moments the power goes off:
 
 - between two loop steps (a watch raises PowerCut after the j-th step), or
@@ -36,7 +36,7 @@ import pytest
 
 from tcbox.boards import BOARDS
 from tcbox.menu import MAIN, RANK, Menu
-from tcsim.bots import Night, clock_text, quiet, shown_time
+from tcsim.bots import SessionBot, clock_text, quiet, shown_time
 from tcsim.driver import Dealer
 from tcsim.sim import Sim, world
 from tcsim.stubs._world import PowerCut
@@ -160,7 +160,7 @@ def cuts_on(board, seed, n):
     world.nvm.erase()
     seen = Seen()
     sim = boot(board, seen)
-    bot = Night(sim, seed=seed, period=50, host=False, pace=0.25)
+    bot = SessionBot(sim, seed=seed, period=50, host=False, pace=0.25)
     stats = {"step same": 0, "write same": 0, "write previous": 0, "fresh": 0, "cut writes": 0}
     worst = {"step": 0, "write": 0}  # clock time lost, ms
     done = 0

@@ -6,7 +6,7 @@ in-memory cable and one on a real pseudo-terminal (the host's end opened by
 name with tdhost.links.usb.open_port) -- each paired with the event key and
 holding the default 8-seat LPPL table, each linked to a host BoxLink with a
 StaticFeed of its table, all on one HostStore.  Dealers (tcsim.dealers.
-RoomNight: tcsim.bots.Night without the host's commands) play 30 virtual
+RoomNight: tcsim.bots.SessionBot without the host's commands) play 30 virtual
 minutes through the boxes' keys.  Box 2 loses its power for five seconds
 half-way.  Then:
 

@@ -49,7 +49,7 @@ class Hands:
         assert got["via"] == "keys", (self.box.box_id, event, got)
 
     def confirm(self):
-        """The Confirm of the instruction on screen (as tcsim.bots.Night does it)."""
+        """The Confirm of the instruction on screen (as tcsim.bots.SessionBot does it)."""
         app = self.box.box
         assert app.awaiting(), "%s shows no instruction" % self.box.box_id
         if app.dirty:
