@@ -1,43 +1,10 @@
-"""A whole league night, simulated end to end in virtual time (`make demo`; issue #7;
-docs/demo.md).
+"""A whole league night, simulated end to end in virtual time (`make demo`): the host (Live on
+a temporary league file, the embedded MQTT broker, one box on a pty), one simulated box per
+table, the TD's actions and the dealers, seeded and deterministic (``realtime=True``: the real
+pace, the web served).  docs/demo.md, "What happens" and "Virtual time, and MQTT in it".
 
     result = run_night(tables=7, profile="lppl", seed=1)      # about a minute of wall time
     python -m tcsim.night --tables 7 --profile lppl --seed 1 [--realtime] [--out DIR]
-
-What runs, all in this process on one virtual clock (tcsim.room.Room):
-
-- **the host**: ``tdhost.live.night.Live`` on a temporary league file (SQLite), set up from
-  ``docs/examples/<profile>.toml``, with the TD's actions of tcsim.nightleague (players
-  registered, standby players, the seeded draw, "shuffle up and deal", a player away and
-  one absent, a latecomer, standby seats taken); the boxes' links through the embedded MQTT
-  broker (``tdhost.links.broker.start_embedded``, amqtt) and ``tdhost.links.mqtt.MqttHub``, and one
-  box on a USB serial port (a real pseudo-terminal, ``tdhost.links.boxlink.BoxLink``);
-- **the boxes**: one simulated box per table (tcsim.room: the firmware's App, its link and
-  power-loss record, compact and table builds alternating), 8 seats each on the LPPL night;
-  every box on Wi-Fi/MQTT (the firmware's ``tcbox.mqtt_link``; tcsim.nightnet makes it step
-  with the room) but the last table in play, which is on the pty; a box beyond the tables
-  the draw needs is the TD's spare, linked and idle;
-- **the dealers** (tcsim.nightbots.LeagueDealer): they press the boxes' keys -- legal random
-  betting that gets bolder as the blinds rise, showdowns, players stepping away, clocks
-  called, misclicks the box refuses -- and confirm the host's instructions on the boxes;
-  moved players walk over (tcsim.nightbots.Floor).
-
-Busts flow from the boxes to the host, balancing and breaking instructions from the host to
-the boxes, the final table is redrawn, play goes on to a winner.  A line is printed at each
-key moment (busts, moves, tables broken, the final table, levels, the TD's actions); at the
-end the results and the league table (``tdhost results`` / ``tdhost league``).  Screenshots
-of boxes and of the big screen (``tdhost.web``, Debian's chromium through Playwright; skipped
-with a note when chromium is missing) at the first hand, the first move, the first table
-broken, the final table and the winner go into the output folder.
-
-**Deterministic**: the same seed gives the same night (the boxes' keys, the host's decisions,
-the results).  Nothing random is unseeded: the dealers', the draw's and the boxes' nonces come
-from the seed, and the MQTT frames are delivered step by step (tcsim.nightnet).  Wall-clock
-times and the temporary paths differ, nothing else.
-
-``realtime=True`` plays at the real pace (one virtual second a second) and serves the web
-pages (the big screen and the TD console: their URLs and the TD token are printed) until
-Ctrl-C.  ``faults`` (tcsim.nightfaults) plays the night with faults.
 """
 
 import argparse
@@ -59,6 +26,7 @@ from tdhost.live.night import Live
 from . import nightshow
 from .nightbots import Floor, LeagueDealer
 from .nightleague import TD, Cast, new_league
+from .nightresult import night_result
 from .room import Room, provision
 
 KEY = bytes(range(7, 39))  # the event key the boxes are paired with (the demo's own)
@@ -363,77 +331,6 @@ class Night:
             return "%d on cables%s" % (mq, ", 1 on a pty" if pty else "")
         return "%d on Wi-Fi/MQTT%s" % (mq, ", 1 on USB (a pty)" if pty else "")
 
-    def exactly_once(self):
-        """What the host holds of the boxes' busts: each box's bust events in the link store
-        (seat, hand, chips at the start: what the box said, whatever the ids), the league's
-        busts (tiers, table, hand), and what was applied twice (a box event behind two league
-        busts, a player out twice)."""
-        store = HostStore(self.links_db)
-        try:
-            evs = store.events()
-        finally:
-            store.close()
-        boxes = {}
-        for e in evs:
-            if e.get("what") == "bust":
-                boxes.setdefault(e["box"], []).append((e.get("seat"), e.get("hand"),
-                                                       e.get("chips_start")))
-        league, srcs, out, doubled = [], set(), set(), []
-        for ev in self.live.store.events():
-            if ev.action != "bust" or ev.undoes:
-                continue
-            p = ev.payload
-            league.append((p.get("tiers"), p.get("table"), p.get("hand")))
-            for s in p.get("src") or ():
-                if tuple(s) in srcs:
-                    doubled.append("box event %s/%s" % tuple(s))
-                srcs.add(tuple(s))
-            for tier in p.get("tiers") or ():
-                for name in tier:
-                    if name in out:
-                        doubled.append("%s out twice" % name)
-                    out.add(name)
-        return {"bust_events": {k: sorted(v, key=repr) for k, v in boxes.items()},
-                "league_busts": league, "doubled": doubled}
-
-    def result(self, wall_s):
-        t = self.live.tournament
-        lg = self.live.lg
-        res = {
-            "seed": self.seed, "profile": self.profile, "tables": self.tables,
-            "players": len(t.entrants()), "virtual_ms": self.room.now_ms,
-            "wall_s": round(wall_s, 1), "ended": bool(t.ended),
-            "winner": t.ended["tiers"][0][0] if t.ended else None,
-            "results": [{"place": r["place"], "name": r["name"], "entry": r["entry"],
-                         "points": r["points"]} for r in t.results()],
-            "league": [{"rank": r["rank"], "name": r["name"], "points": r["points"]}
-                       for r in lg.standings()],
-            "transports": dict(self.transport_of),
-            "out_dir": self.out_dir,
-        }
-        res.update(self.show.figures())
-        res["end_ms"] = self.room.clock()
-        res["trace"] = list(self.show.trace)
-        res["quiet"] = {n: list(b.bot.quiet) for n, b in self.boxes.items() if b.bot is not None}
-        res["unplugged"] = dict(self.unplugged)
-        res["floor"] = {"arrivals": self.floor.arrivals, "mismatched": self.floor.mismatched,
-                        "drift": self.floor.drift}
-        res["final_chips"] = self.show.final_chips
-        res.update(self.exactly_once())
-        if self.faults is not None:
-            res["fault_figures"] = self.faults.figures()
-        if self.net is not None:
-            res["mqtt"] = {"pumps": self.net.pumps, "waits": self.net.waits,
-                           "wait_s": round(self.net.wait_s, 1), "late": self.net.late,
-                           "broker_errors": list(self.net.broker_errors)}
-        res["dealers"] = {n: {"hands": b.bot.hands, "confirms": b.bot.counts.get("confirm", 0),
-                              "refusals": len(b.bot.refusals), "via_host": len(b.bot.via_host),
-                              "rebooted_turns": b.bot.errors}
-                          for n, b in self.boxes.items() if b.bot is not None}
-        return res
-
-
-
 
 def run_night(tables=7, profile="lppl", seed=1, realtime=False, out_dir=None, faults=None,
               echo=print, mqtt=True, shots=True, until_ms=MAX_MS, minutes=None, quiet=False,
@@ -474,14 +371,12 @@ def run_night(tables=7, profile="lppl", seed=1, realtime=False, out_dir=None, fa
             _serve(night, echo)
         else:
             night.play(until_ms)
-        res = night.result(time.monotonic() - t0)
+        res = night_result(night, time.monotonic() - t0)
         if not quiet:
             night.show.final(res, results)
         return res
     finally:
         night.close()
-
-
 
 
 def _serve(night, echo):

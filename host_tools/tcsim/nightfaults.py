@@ -1,54 +1,18 @@
-"""The league night under faults (`make faults`; issue #7; docs/demo.md, "The faults run").
+"""The league night under faults (`make faults`): host kills, power cuts, Wi-Fi drops, a broker
+restart, garbage, forged and replayed frames, placed (seeded) where the clean run shows the
+night did not need what they interrupt; then :func:`compare` with the clean run.
 
-    clean = run_night(tables=7, seed=1)                       # the clean run first
-    faults = Faults(Plan(seed=1), clean)                     # placed from its record
-    faulted = run_night(tables=7, seed=1, faults=faults)
-    report = compare(clean, faulted)                         # identical results?
+    clean = run_night(tables=7, seed=1); faults = Faults(Plan(seed=1), clean)
+    report = compare(clean, run_night(tables=7, seed=1, faults=faults))
 
-The faulted run replays the clean run's night (same seed) and injects, between two room
-steps:
-
-- **host kills** (kill -9): Live, the link store, the MQTT hub and the USB link are dropped as
-  they are (tcsim.night.Night.kill_host), the host is down for ``HOST_DOWN_MS``, then a new
-  host starts on the same files; the boxes' links find it by themselves;
-- **power cuts** of boxes, half of them in the middle of an nvm write (the power-loss record's
-  periodic clock save, cut at a random byte, the rest of the write left as it was or erased
-  to 0xFF; tcsim.stubs._world.Nvm.cut_after) and half between two loop steps; the box is dark
-  for ``POWER_OFF_MS``, then boots from its nvm;
-- **Wi-Fi drops**: a table's access point goes away for ten minutes (tcsim.nightnet); the box
-  plays on, its WifiWatch rejoins on its own schedule and its link resends what is unsent;
-- **a broker restart**: every MQTT connection drops; the boxes reconnect with their back-off,
-  the hub with paho's;
-- **garbage, forged and replayed frames**, both ways, on MQTT and on the USB pty: lines that
-  are no frame, frames signed with another key (claiming to be a box, or the host), and exact
-  copies of a box's event and of a host instruction sent earlier.
-
-**Where the faults go.**  A dealer does not wait for the host, so a fault that delays what the
-host hears or says by a few seconds changes which hand a moved player leaves in, and from
-then on every hand is another: a different night, however well nothing was lost.  Faults are
-therefore placed (seeded) where the clean run's record (``result["trace"]``: when the host
-wrote what, for which tables) shows that the night did not need what the fault interrupts:
-no host event at all from ``QUIET_BEFORE_MS`` before to ``QUIET_AFTER_MS`` after a host kill
-or broker restart; none for that table during a power cut or for the ten minutes (and the
-minute after) of a Wi-Fi drop.  Power cuts come while that box's dealer is shuffling (a wait
-of the clean run's, ``result["quiet"]``: 35 s or more for a cut in the middle of the clock's
-30-s save, 10 s for one between two steps), so no key press is lost with the power; cuts
-during key presses are tests/sim/test_power_cut.py's, checked state by state.  Garbage,
-forgeries and replays go anywhere, any time: they must change nothing.
-
-**What is checked** (:func:`compare`): the results and the league table are identical to
-the clean run's; every bust reached the league once (same players, same places, the same
-box events behind them), the same moves were made; each box's level clock stayed within
-``CLOCK_BOUND_MS`` of the host's master clock once its link had been live for ``SETTLE_MS``
-(60 s: after a power-up the box slews an error under 5 s at 10 %, ``tableclock.clocksync.Slew``,
-and jumps a larger one), and within
-``CLOCK_ANY_MS`` at any moment it had power; no box froze (its loop ran at every room step
-while it had power; the longest loop step in wall time is reported).
+docs/demo.md §4, "The faults run" (the faults, where they go, what is checked).
 """
 
 import random
 
 from tableclock import protocol
+
+from .nightresult import tournament_ms
 
 MIN = 60000
 HOST_DOWN_MS = 5000  # a killed host is back this long after (virtual ms)
@@ -355,7 +319,7 @@ class Faults:
             if not b.on or tb > n.cast.drawn_tables:
                 self.live_since.pop(tb, None)
                 continue
-            d = abs(_elapsed(b.table.clock) - _elapsed(master))
+            d = abs(tournament_ms(b.table.clock) - tournament_ms(master))
             self.clock_any = max(self.clock_any, d)
             if b.link is not None and b.link.state == LIVE and self.boots.get(tb) == b.boots:
                 since = self.live_since.setdefault(tb, now)
@@ -383,14 +347,6 @@ def _hms(ms):
     from .nightshow import clock_text
 
     return clock_text(ms)
-
-
-def _elapsed(clock):
-    """Tournament time on a LevelClock: ms since level 1 began (pauses excluded)."""
-    ms = 0
-    for i in range(clock.index):
-        ms += clock.levels[i][3]
-    return ms + clock.levels[clock.index][3] - clock.left_ms
 
 
 def compare(clean, faulted):
