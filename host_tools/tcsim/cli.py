@@ -1,44 +1,10 @@
-"""tableclock-sim: the box's firmware on the desktop, headless or in a window.
+"""tableclock-sim: the box's firmware on the desktop, headless (a script of presses, ticks,
+events and instructions; a PNG and a JSON of what shows after each line) or in a window.
 
-    python -m tcsim --list-boards
     python -m tcsim --board compact --setup SETUP.json --script FILE --out DIR
-    python -m tcsim --board table --setup docs/examples/lppl_away_seat.json --out DIR
     python -m tcsim --board table --setup SETUP.json --window      # pygame (tcsim/window.py)
 
-(from host_tools/, or ``host_tools/tableclock-sim ...`` from anywhere.)
-
-SETUP.json is the replay contract's setup object (docs/replay.md), or a
-scenario ``{"setup": {...}, "events": [...]}`` whose events are the script
-when no --script is given.
-
-The script is JSON lines (blank lines and lines starting with # are
-skipped); each line is one of:
-
-    {"press": "ok", "ms": 80}        a key by role, held ms (>= 500: a long press)
-    {"tick": 30}                     seconds pass, no key touched
-    {"do": "raise", "to": 400}       a replay-contract event, played through the
-                                     menu as a dealer would (tcsim/driver.py)
-    {"menu": "amount", "to": 350}    bring a menu screen up without choosing:
-                                     "amount" (optionally at "to"), "seats",
-                                     "seat" + "seat": N, "pick" + "seat": N
-                                     (showdown), "colour" (the colour-up's
-                                     seats), "setup" (the box), "main"
-    {"confirm": true}                the dealer confirms the instruction on
-                                     screen (Confirm, through the keys)
-
-and may also carry ``"info": {"players", "average", "link", "table",
-"instruction"}`` (what the host sends, merged into what the box has and shown
-from this line on), ``"instruct": {"id", "action", ...}`` (an instruction
-from the host, tcbox/view.py: ``App.instruct``, before the line's other
-keys) and ``"shot": NAME`` (with --shots DIR: also save
-DIR/BOARD-NAME.png).  After the power-up and after
-each line the simulator writes DIR/NNN.png (the screen; 000 is the
-power-up) and DIR/NNN.json: ``line`` (the script line), ``presses`` (what
-the dealer pressed), ``via`` ("keys", "host" when the menu cannot make the
-event and the host's link delivers it, "clock"), ``texts`` (every visible
-label string), ``leds`` (the seat ring's colours, [] without a ring),
-``tones`` (the buzzer's PWM changes: [ms, pin, Hz, duty]), ``ms`` (virtual
-time) and ``state`` (the replay-contract state).
+The script's lines and the files written: docs/simulator.md, "Scripts (headless)".
 """
 
 import argparse

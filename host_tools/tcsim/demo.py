@@ -1,36 +1,10 @@
-"""`tdhost serve --demo`: the live night with a sample tournament and three simulated boxes
-(issue #6; docs/web.md "Running it"; the boxes are docs/simulator.md's "A room of boxes").
-tdhost finds :class:`Demo` through the ``tdhost.demo`` entry point (pyproject.toml).
+"""`tdhost serve --demo`: the live night with a sample tournament (20 players, LPPL) and a
+room of three simulated boxes on cables, dealt by bots, the room stepped with Live's clock
+(:class:`ScaledClock` at *speed*, bounded steps per poll).  tdhost finds :class:`Demo` through
+the ``tdhost.demo`` entry point (pyproject.toml).  docs/web.md, "Running it" (The demo).
 
     demo = Demo.build(workdir, seed=7, speed=1.0)   # league file, Live, three boxes, dealers
-    # in tdhost serve's loop, under the web's lock (demo.stepper is a serve transport):
-    demo.stepper.poll(now)      # the room's boxes catch up with Live's clock (bounded)
-    demo.live.poll(now)
-    demo.close()
-
-What it sets up in *workdir*:
-
-- a league file with one tournament from ``docs/examples/lppl.toml`` (an LPPL Monday: 3000
-  chips, 8 seats a table, 20-minute levels), 20 players registered, drawn (seed *seed*) at
-  three tables (6, 7, 7) and started ("shuffle up and deal" now);
-- a ``tcsim.room.Room`` of three whole simulated boxes (tables 1 and 3 the compact build,
-  table 2 the table build), each paired with a demo key, on an in-memory cable
-  (``tdhost.links.pipe``) to a host ``BoxLink`` (tdhost.links) served by ``tdhost.live.night.Live``;
-- a dealer bot at every box (:class:`DemoDealer`, a ``tcsim.dealers.RoomNight``: random but
-  legal betting through the box's own keys at a real table's pace, all-ins and busts, the
-  host's instructions confirmed on the box as a dealer would), starting once every box holds
-  the host's seating, and going home once the league seats nobody at its table any more
-  (broken, or the final table formed elsewhere) and nothing is pending for it (its
-  ``break_table``, the final draw's ``redraw``: :meth:`Demo.idle_tables`).  Busts reach
-  the host over the links, the host plans the balancing moves and the boxes carry them
-  out: the console shows it all.
-
-**Time.**  With ``realtime=True`` (tdhost serve) Live's clock is :class:`ScaledClock`: Unix
-ms that run *speed* times as fast as the wall clock from the moment the demo starts, and
-``stepper.poll(now)`` steps the room (``STEP_MS`` at a time, at most ``MAX_STEPS`` per
-poll, so a slow machine never stalls the serve loop; the room then catches up over the next
-polls) until its clock has reached *now*.  With ``realtime=False`` (tests, screenshots) Live
-runs on the room's own virtual clock and :meth:`Demo.advance` steps it as fast as it goes.
+    demo.stepper.poll(now); demo.live.poll(now); demo.close()
 """
 
 import logging

@@ -1,27 +1,8 @@
-"""A dealer's hands: replay-contract events turned into key presses.
-
-``presses_for(menu, state, roles, event)`` finds the shortest run of presses
-(short before long) after which the box's menu hands the table *event*: it
-tries every key of the board, short and long, on copies of the menu
-(tcbox/menu.py is pure), breadth first.  That finds the direct keys of the
-table build (Call, Fold, a long Raise for all-in), the highlight moves and
-choices of the compact box, and the seat menu, with no per-board table.
-
-Three events need more than one search, done step by step on the live box
-by ``Dealer``:
-
-* bet/raise to an amount: search until the amount entry is open, then step
-  the amount (chip steps, big-blind steps with long presses, or the jump to
-  all-in and back down, whichever is fewest presses) and confirm;
-* showdown: pick the seats of each tier of the ranking, then Done, tier by
-  tier, until the menu hands over its ranking (it stops asking once every
-  pot has a winner, as a dealer would);
-* tick: time passes on the box; no key.
-
-An event the menu cannot produce (pause, jump, sit... the host's commands,
-or one the box refuses to offer, such as a raise below the minimum) is
-handed to the table directly, as the host would, and marked ``"via":
-"host"``.
+"""A dealer's hands: replay-contract events turned into key presses.  ``presses_for`` searches
+the (pure) menu breadth first for the shortest run of presses that hands the table an event;
+:class:`Dealer` also steps the amount entry, picks a showdown tier by tier, and hands the
+table directly (``"via": "host"``) what the keys cannot make.  docs/simulator.md, "Scripts
+(headless)" (How events become presses).
 """
 
 import copy

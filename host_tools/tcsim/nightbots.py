@@ -1,30 +1,8 @@
-"""The dealers and the floor of a league night in a simulated room (docs/demo.md; issue #7).
-
-``LeagueDealer(box, seed, floor)`` is a tcsim.dealers.RoomNight (random but legal betting
-through the box's keys, showdowns and splits, players away and back, clocks called, misclicks
-the box refuses) that deals a tournament the host runs:
-
-- **Seat changes as at a real table.**  A ``move_out`` is confirmed when the dealer sees it
-  (the box carries it out at the hand's end and tells the host the chips the player left
-  with); the host then sends the ``receive`` to the new table, whose dealer confirms it once
-  the player has walked over (``WALK_MS`` after it appeared).  A move the host calls off is
-  withdrawn from the box's screen by the host (protocol 1.2), so a dealer never confirms one.
-  :class:`Floor` checks that every moved player sits down with exactly the chips they left
-  their old table with.
-- **The blinds decide the play.**  All-ins are rare while stacks are deep (more than 30 big
-  blinds: 1 % of decisions), common when short (under 8: 25 %); an all-in is called less
-  often by a deep stack.  So the night starts slowly and ends: LPPL's structure reaches
-  3000/6000 with 150,000 chips in play.
-- **Decisions keyed to the table.**  Each turn reseeds the dealer's generator from the seed,
-  the table, the hand number and the state of the hand (seats, bets, pot, street) and how
-  many turns saw that same state.  The same seed gives the same night; and a box that loses
-  its power and comes back with the same table (the power-loss record) sees the same
-  decision again rather than the next number of a sequence.
-- A box that loses its power under the dealer's hands: the dealer stops pressing (the rest
-  of a sequence would land on a menu that started afresh) and looks at the table again next
-  turn; the dealer's own plan (when to act next) goes on, as a person's would.
-
-Pure simulation code (CPython): the box's firmware is tcsim.room's.
+"""The dealers and the floor of a league night in a simulated room: :class:`LeagueDealer` (a
+RoomNight that confirms moves as at a real table, plays bolder as the blinds rise, and keys
+each decision to the table's state so a box back from a power cut meets the same decision)
+and :class:`Floor` (checks that every moved player sits down with the chips they left with).
+docs/demo.md, "What happens" (The dealers).
 """
 
 from .dealers import RoomNight

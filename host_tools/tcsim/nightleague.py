@@ -1,22 +1,8 @@
-"""The tournament director's part of a simulated league night (docs/demo.md; issue #7).
-
-``new_league(db, profile)`` sets up the league file from ``docs/examples/<profile>.toml``
-(as ``tdhost new FILE``); :class:`TD` then does what the TD does that night through
-``tdhost.live.night.Live.act`` (the same decisions as the CLI, docs/host.md §1 and §10):
-
-- before the start: the players registered (the LPPL night: 48 members, the cap of ¶15, and
-  two more who go on the standby list), the seats drawn (seeded; LPPL: the Ace-8 cards of
-  ¶47's "as per the start of the tournament");
-- "shuffle up and deal" with one player absent (whereabouts unknown, LPPL ¶14: at a full
-  start a standby player takes the seat at once) and one away at the bar (¶14's exclusion:
-  blinds posted, no chips removed), who arrives a few minutes later;
-- a latecomer within the late-entry window: ``late``; a full LPPL night refuses them ("A
-  latecomer is refused when the tournament is full", docs/host.md §4.3), so they register
-  and wait on the standby list;
-- every seat offered to a standby player (a knockout before level 3, LPPL ¶15) is taken.
-
-Everything the TD types is printed as a progress line with the host's answer (or its
-refusal, one sentence).  Times are virtual Unix ms on the room's clock.
+"""The tournament director's part of a simulated league night: ``new_league`` sets up the
+league file from ``docs/examples/<profile>.toml``; :class:`TD` registers, draws, starts, and
+handles the absent player, the one at the bar, the latecomer and the standby seats through
+``Live.act``, printing each action with the host's answer.  docs/demo.md, "What happens"
+(The TD).
 """
 
 import os

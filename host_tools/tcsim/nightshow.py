@@ -1,16 +1,6 @@
-"""What a simulated league night shows (tcsim.night; docs/demo.md): a progress line per key
-moment, screenshots at five of them, and the results and league table at the end.
-
-Lines come from the league file's events as the host writes them (busts with their places,
-moves, tables broken, the final table, the TD's actions, the host's notices) and from the
-master clock (each level and break as it starts); each starts with the virtual time of day.
-
-Screenshots (``Show.shot``) at the first hand, the first move, the first table broken, the
-final table and the winner, into the night's folder as ``NN-moment-boxT.png`` (the box's own
-screen, drawn by Blinka displayio at twice its size: ``tcsim.room.Box.save_png``) and
-``NN-moment-big-screen.png`` (the web's big screen, ``tdhost.web``, in Debian's headless
-chromium through Playwright, 1280x720).  Without chromium or Playwright the big-screen shots
-are skipped with one note; the box shots are always taken.
+"""What a simulated league night shows (tcsim.night): a progress line per key moment (from the
+league's events and the master clock), screenshots of the boxes and the big screen at five
+moments, and the results and league table at the end.  docs/demo.md, "What happens".
 """
 
 import os

@@ -1,15 +1,7 @@
-"""The box's self-test (firmware tcbox/selftest.py) on the simulator's stubs.
-
-``Bench(board)`` powers a box up with its self-test key held, as code.py's
-``tcbox.hardware.run()`` does (``held()`` reads the key, then
-``selftest.start()`` makes the parts), and runs it on the virtual clock:
-``press(role)``, ``run_for(ms)``, ``texts()``, ``lines()`` (the JSON lines on
-the data port).  Faults: ``absent=("ring",)`` (a ring that never lights),
-``store="stuck"|"error"`` (a failing record store), ``wifi_pair=(ssid, password)``
-with ``networks`` (what the radio finds), ``no_port`` (boot.py's data port
-missing); ``port``: the data port (a pty for the host's ``--check``).
-``python -m tcsim.selftest DIR`` writes the self-test screens
-(BOARD-selftest*.png) for ``make sim-shots``.
+"""The box's self-test (firmware tcbox/selftest.py) on the simulator's stubs: :class:`Bench`
+powers a box up with its self-test key held and runs it on the virtual clock, with faults
+on demand (a dark ring, a failing store, no data port...).  ``python -m tcsim.selftest DIR``
+writes the self-test screens for ``make sim-shots``.  docs/box.md, "Self-test".
 """
 
 import json

@@ -1,27 +1,8 @@
-"""The box on the desktop: firmware code, stub hardware, a virtual clock.
-
-``Sim(board, setup)`` builds what the board builds — keypad.Keys from the
-board profile's key pins, the Blinka display at the profile's size, the
-NeoPixel ring and buzzer where the board has them — and runs the box's loop
-on a virtual clock.  The simulator's hand is a dealer's: ``press(role, ms)``
-holds a key for *ms* milliseconds; ``tick(s)`` lets seconds pass; ``do(event)``
-turns a replay-contract event into the presses a dealer would make
-(tcsim/driver.py).  ``snapshot()`` gives what a person would see: the
-label texts, the ring's colours and the table's state.
-
-``Sim.boot(board)`` is the box as code.py builds it instead
-(``tcbox.hardware.build()``: the table restored from ``microcontroller.nvm``,
-the default table on an empty one, and the power-loss saver on): a new
-``Sim.boot`` after a power cut (``world.nvm.cut_after``) is the next power-up.
-
-The adapters are the firmware's own (tcbox/hardware.py: KeyScanner, Ring, Buzzer)
-running on the stub modules, and the loop is the firmware's own
-``tcbox.app.App.step(now_ms)``.
-
-A Sim runs in the world (tcsim/stubs/_world.py: clock, keys, nvm...) that is
-current when it powers up -- the default one unless a simulated room
-(tcsim/room.py) made another current -- and makes it current again before
-each loop step, so boxes in worlds of their own can take turns.
+"""The box on the desktop: the firmware's own adapters and loop on the stub hardware and a
+virtual clock.  :class:`Sim` builds a board around a table (``Sim.boot``: as code.py does,
+from nvm); ``press``, ``tick`` and ``do`` are a dealer's hands, ``snapshot()`` what a person
+sees.  Each Sim runs in its stub world (tcsim/stubs/_world.py), so boxes can take turns.
+docs/simulator.md, "The loop".
 """
 
 from time import perf_counter

@@ -1,23 +1,7 @@
-"""The box in a pygame window: its screen, its keys, its seat ring.
-
-    python -m tcsim --board compact --setup SETUP.json --window     (make sim)
-
-The virtual clock follows the wall clock.  Holding a keyboard key (or the
-mouse on a button) holds the box's key for as long, so long presses are
-real long presses.
-
-Keyboard shortcuts (also printed on each button):
-
-    compact   Left = Left arrow or A, OK = Enter, Space or S (also Down),
-              Right = Right arrow or D
-    table     Hand = H or 1, Call = C or 2, Raise = R or 3, Fold = F or 4,
-              Menu = M or 5 (also Tab)
-    any       T = one minute passes, Shift+T = ten minutes, P = pause/resume
-              (the host's command), F2 = save a screenshot (tcsim-NNN.png),
-              Esc or Q = quit
-
-``run_window(..., frames=N)`` stops after N frames (tests run it under
-SDL_VIDEODRIVER=dummy); ``keys`` then injects (frame, role, down) events.
+"""The box in a pygame window: its screen, its keys (held as long as a keyboard key or the
+mouse is), its seat ring; the virtual clock follows the wall clock (``make sim``).
+``run_window(..., frames=N)`` stops after N frames for tests.  The keyboard shortcuts:
+docs/simulator.md, "The window".
 """
 
 import os

@@ -1,35 +1,8 @@
-"""The simulator's world: a virtual clock and what the hardware stubs record.
-
-One :class:`World` is one box's hardware: ``now_ms`` (milliseconds since its
-virtual power-up; it only moves when the simulator calls ``advance(ms)``),
-the keys and the key edges scheduled for them, the pixels, the tones, the
-resets, its ``nvm``, its watchdog and its USB ports (``parts``).
-``ticks_ms()`` is what the board's ``supervisor.ticks_ms()`` returns: it
-wraps at 2**29 and starts *start* ms into the tick count -- by default 65 s
-before the first wrap, like CircuitPython does, so wrap bugs show early.
-
-The stub modules are process-global (``sys.modules`` holds one ``keypad``,
-one ``microcontroller``...), so the per-box state lives here instead and the
-stubs find it in two ways:
-
-- what a box *makes* at power-up (``keypad.Keys``, ``neopixel.NeoPixel``,
-  ``pwmio.PWMOut``) belongs to the world that is current at that moment and
-  keeps using it afterwards, whichever world is current later;
-- what the firmware *looks up* (``supervisor.ticks_ms()``,
-  ``microcontroller.nvm`` / ``.watchdog`` / ``.reset()``, ``usb_cdc.data`` /
-  ``.console``) is the current world's.
-
-``use(world)`` makes a world current (one assignment: a simulated room of
-boxes calls it before stepping each box, tcsim/room.py); ``current()`` is
-the current one.  A process starts with one default world, which the
-single-box simulator uses throughout, and the module's old names still work:
-``_world.now_ms``, ``.nvm``, ``.keys``, ``.pending``, ``.pixels``,
-``.tones``, ``.resets`` read the current world (a module ``__getattr__``),
-and ``advance``, ``deliver``, ``schedule``, ``ticks_ms``, ``reset_world``
-act on it.
-
-``nvm`` is ``microcontroller.nvm``: an :class:`Nvm` of 8192 bytes that a
-test can make lose power in the middle of a write (``nvm.cut_after(k)``).
+"""The simulator's world: one :class:`World` is one box's hardware (a virtual clock whose
+``ticks_ms()`` wraps at 2**29, keys and scheduled edges, pixels, tones, resets, ``nvm`` -- an
+:class:`Nvm` that can lose power mid-write -- watchdog, USB ports).  What a box makes at
+power-up keeps its world; what the firmware looks up is the current world's (``use(world)``).
+The module-level names act on the current world.  docs/simulator.md, "A room of boxes".
 """
 
 WRAP = 1 << 29

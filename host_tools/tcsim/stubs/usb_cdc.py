@@ -1,13 +1,6 @@
-"""usb_cdc: console and data ports as in-memory pipes.
-
-The simulator writes what the host sends with ``data.feed(b"...")`` and reads
-what the box wrote from ``data.sent``.  Like the board: ``timeout=0`` reads
-return what is there (or None), ``connected`` says whether a host has the
-port open.
-
-``console`` and ``data`` are the current world's (tcsim/stubs/_world.py: one
-per simulated box), made on first use; a simulated room puts its own port
-there instead (any object with the same API: ``set_ports``).
+"""usb_cdc: console and data ports as in-memory pipes, the current world's (made on first use;
+a room puts its own port there: ``set_ports``).  ``data.feed(b"...")`` is what the host sends,
+``data.sent`` what the box wrote; ``timeout=0`` reads return what is there.
 """
 
 try:
