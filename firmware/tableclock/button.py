@@ -16,13 +16,18 @@ Rules (docs/rules.md, "Seats, dead button, dealer"):
 Seats are numbered 1..n clockwise.  Functions here are pure.
 """
 
+try:
+    from typing import Collection  # noqa: F401
+except ImportError:  # MicroPython and CircuitPython: annotations only
+    pass
 
-def after(seat, n):
+
+def after(seat: int, n: int) -> int:
     """The seat clockwise after *seat* at an *n*-seat table."""
     return seat % n + 1
 
 
-def next_in(seat, n, members):
+def next_in(seat: int, n: int, members: "Collection[int]") -> "int | None":
     """First seat of *members* strictly clockwise after *seat* (may wrap to
     *seat* itself when it is the only member); None if members is empty."""
     s = seat
@@ -33,7 +38,7 @@ def next_in(seat, n, members):
     return None
 
 
-def clockwise_from(start, n, members):
+def clockwise_from(start: int, n: int, members: "Collection[int]") -> "list[int]":
     """Members in clockwise order beginning strictly after *start*."""
     out = []
     s = start
@@ -44,7 +49,7 @@ def clockwise_from(start, n, members):
     return out
 
 
-def between(seat, lo, hi, n):
+def between(seat: int, lo: int, hi: int, n: int) -> bool:
     """True when *seat* lies strictly clockwise after *lo* and before *hi*."""
     s = after(lo, n)
     while s != hi:
@@ -54,7 +59,8 @@ def between(seat, lo, hi, n):
     return False
 
 
-def first_positions(button, players, n):
+def first_positions(button: int, players: "Collection[int]",
+                    n: int) -> "tuple[int, int, int]":
     """(button, sb_pos, bb_pos) for the first hand with the button at *button*.
 
     Heads-up the button posts the small blind.
@@ -66,7 +72,8 @@ def first_positions(button, players, n):
     return button, sb, next_in(sb, n, players)
 
 
-def next_positions(prev_bb, prev_sb, players, n):
+def next_positions(prev_bb: int, prev_sb: int, players: "Collection[int]",
+                   n: int) -> "tuple[int, int, int]":
     """(button, sb_pos, bb_pos) for the next hand by the dead-button rule.
 
     *players* are the seats taking part (dealt in, blinds due).  The returned
@@ -81,7 +88,7 @@ def next_positions(prev_bb, prev_sb, players, n):
     return prev_sb, prev_bb, bb
 
 
-def must_wait(seat, button, sb_pos, zone, n):
+def must_wait(seat: int, button: int, sb_pos: int, zone: str, n: int) -> bool:
     """True when a newly seated player at *seat* must wait for the button.
 
     zone "button_sb": the button seat, the SB position or between them;

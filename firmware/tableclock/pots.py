@@ -10,8 +10,14 @@ Rules (docs/rules.md, "Pots"):
 
 from .button import clockwise_from
 
+try:
+    from typing import Collection  # noqa: F401
+except ImportError:  # MicroPython and CircuitPython: annotations only
+    pass
 
-def side_pots(contrib, live, allin=None):
+
+def side_pots(contrib: "dict[int, int]", live: "Collection[int]",
+              allin: "Collection[int] | None" = None) -> "list[tuple[int, list[int]]]":
     """Layer total contributions into pots.
 
     :param contrib: ``{seat: chips put in this hand}`` (folded seats too).
@@ -66,7 +72,8 @@ def side_pots(contrib, live, allin=None):
     return pots
 
 
-def split(amount, winners, button, n, chip):
+def split(amount: int, winners: "Collection[int]", button: int, n: int,
+          chip: int) -> "dict[int, int]":
     """Share *amount* among *winners*: equal shares in units of *chip*, odd
     units one each clockwise from the first seat left of *button*.
 
@@ -90,7 +97,8 @@ def share(won, amount, winners, button, n, chip):
         i += 1
 
 
-def award(pots, ranking, button, n, chip):
+def award(pots: "list[tuple[int, list[int]]]", ranking: "list[list[int]]", button: int,
+          n: int, chip: int) -> "dict[int, int]":
     """Give each pot to the best tier of *ranking* among its eligible seats.
 
     :param ranking: list of tiers (lists of seats), best first.
@@ -113,7 +121,7 @@ def award(pots, ranking, button, n, chip):
     return won
 
 
-def coloured(chips, unit, up):
+def coloured(chips: int, unit: int, up: bool) -> int:
     """*chips* after a colour-up to *unit*: rounded up (TDA 21-A "rounded
     up", US 6) or to the nearest unit, half up (LPPL "to the nearest total
     of 100"); never to nothing."""
