@@ -16,10 +16,8 @@ Rules (docs/rules.md, "Seats, dead button, dealer"):
 Seats are numbered 1..n clockwise.  Functions here are pure.
 """
 
-try:
-    from typing import Collection  # noqa: F401
-except ImportError:  # MicroPython and CircuitPython: annotations only
-    pass
+if False:  # for type checkers only: compiled away, nothing imported on the board
+    from typing import Collection
 
 
 def after(seat: int, n: int) -> int:

@@ -10,10 +10,8 @@ Rules (docs/rules.md, "Pots"):
 
 from .button import clockwise_from
 
-try:
-    from typing import Collection  # noqa: F401
-except ImportError:  # MicroPython and CircuitPython: annotations only
-    pass
+if False:  # for type checkers only: compiled away, nothing imported on the board
+    from typing import Collection
 
 
 def side_pots(contrib: "dict[int, int]", live: "Collection[int]",
