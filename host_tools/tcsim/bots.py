@@ -6,6 +6,7 @@ docs/simulator.md, "Long sessions and power cuts".
 """
 
 import random
+from typing import Any, Dict, List, Optional, Tuple
 
 from tcbox.screen import RED, WHITE
 
@@ -22,22 +23,22 @@ CLOCK_KEY = ("right", "call")
 REFILL = 3000
 
 
-def quiet(st):
+def quiet(st: Dict[str, Any]) -> Any:
     """State *st* without the running clocks' seconds and the refusal."""
     return {k: st[k] for k in st if k not in CLOCKISH}
 
 
-def slot(screen, key):
+def slot(screen: Any, key: str) -> Any:
     """The label slot showing field *key* on the page on screen, or None."""
     if screen.page < 0:
         return None
-    for s, k in screen.pages[screen.page][1]:
+    for label_slot, k in screen.pages[screen.page][1]:
         if k == key:
-            return s
+            return label_slot
     return None
 
 
-def chips_in_play(table):
+def chips_in_play(table: Any) -> Any:
     """Chips at the table: stacks, the pot of the hand running, and what
     left play (busts with chips, colour-up rounding)."""
     n = sum(table.stacks.values()) + table.removed
@@ -46,18 +47,18 @@ def chips_in_play(table):
     return n
 
 
-def clock_text(seconds):
+def clock_text(seconds: float) -> Any:
     """What the clock should show for *seconds* left: 12:05, 1:02:05, 0:00
     (written here on its own, to check tcbox/screen.py _Clock against)."""
-    s = max(seconds, 0)
-    h, m, s = s // 3600, s // 60 % 60, s % 60
-    return "%d:%02d:%02d" % (h, m, s) if h else "%d:%02d" % (m, s)
+    secs = max(seconds, 0)
+    hours, minutes, secs = secs // 3600, secs // 60 % 60, secs % 60
+    return "%d:%02d:%02d" % (hours, minutes, secs) if hours else "%d:%02d" % (minutes, secs)
 
 
-def shown_time(screen):
+def shown_time(screen: Any) -> Any:
     """The time label's text as displayed (the label itself, not the field)."""
-    s = slot(screen, "time")
-    return None if s is None else s.text  # the clock: two labels (screen._Clock)
+    label_slot = slot(screen, "time")
+    return None if label_slot is None else label_slot.text  # the clock: two labels (screen._Clock)
 
 
 class SessionBot:
@@ -71,33 +72,34 @@ class SessionBot:
     :param pace: think times are multiplied by this (1: a real table).
     """
 
-    def __init__(self, sim, seed=1, period=100, host=True, let_clock_run=True, pace=1.0):
+    def __init__(self, sim: Any, seed: int = 1, period: int = 100, host: bool = True,
+                 let_clock_run: bool = True, pace: float = 1.0) -> None:
         self.rng = random.Random(seed)
         self.period = period
         self.host = host
         self.let_clock_run = let_clock_run
         self.pace = pace
-        self.limit = None  # no idle runs past this virtual ms (play())
+        self.limit: Optional[int] = None  # no idle runs past this virtual ms (play())
         self.paused_ms = 0
         self.pause_end = None  # virtual ms the current pause ends at
         self.pause_from = None
         self.hands = 0
-        self.counts = {}
-        self.refusals = []  # (what, refusal, label shown)
-        self.via_host = []  # events the keys could not make (should stay empty)
+        self.counts: Dict[str, int] = {}
+        self.refusals: List[Tuple[str, str, Optional[str]]] = []  # (what, refusal, label)
+        self.via_host: List[Dict[str, Any]] = []  # events the keys could not make (none)
         self.bind(sim)
         self.chips = chips_in_play(sim.table)
 
-    def bind(self, sim):
+    def bind(self, sim: Any) -> None:
         """Play on *sim* from now on (the box after a power cut)."""
         self.sim = sim
         self.dealer = Dealer(sim)
 
     # -- helpers ---------------------------------------------------------
-    def _count(self, what):
+    def _count(self, what: str) -> None:
         self.counts[what] = self.counts.get(what, 0) + 1
 
-    def idle(self, seconds):
+    def idle(self, seconds: float) -> None:
         """Nobody touches a key for *seconds* (at most up to ``limit``)."""
         ms = int(seconds * 1000 * self.pace)
         if self.limit is not None:
@@ -105,7 +107,7 @@ class SessionBot:
         if ms > 0:
             self.sim.run_for(ms, period=self.period)
 
-    def do(self, ev):
+    def do(self, ev: Any) -> Any:
         """One event through the box's keys."""
         done = self.dealer.do(ev)
         self._count(ev["do"])
@@ -113,18 +115,18 @@ class SessionBot:
             self.via_host.append(ev)
         return done
 
-    def host_event(self, ev):
+    def host_event(self, ev: Any) -> None:
         """A command of the host (not the keys)."""
         self.sim.host(ev)
         self._count("host " + ev["do"])
         err = self.sim.table.error
         assert err is None, (ev, err)
 
-    def state(self):
+    def state(self) -> Any:
         return self.sim.state()
 
     # -- misclicks -------------------------------------------------------
-    def misclick(self, what):
+    def misclick(self, what: str) -> None:
         """A press the box must refuse; checks the refusal on screen and
         that the table did not change."""
         sim = self.sim
@@ -132,18 +134,18 @@ class SessionBot:
         if what == "new hand":
             self.dealer.do({"do": "hand"})
         else:  # "clock": the long press that calls the clock
-            role = [r for r in sim.roles if r in CLOCK_KEY][0]
+            role = [key_role for key_role in sim.roles if key_role in CLOCK_KEY][0]
             sim.press(role, 700)
         self._count("misclick " + what)
         st = sim.state()
         err = st["error"]
         assert err, ("the box accepted a misclick", what, sim.board_name, st["last"])
-        s = slot(sim.screen, "status")
-        shown = s.label.text if s is not None else None
-        assert s is not None and s.text == err, ("refusal not on the status line", err,
+        status = slot(sim.screen, "status")
+        shown = status.label.text if status is not None else None
+        assert status is not None and status.text == err, ("refusal not on the status line", err,
                                                  shown)
-        assert (s.colour, s.background) == (WHITE, RED), ("a refusal's colours", err)
-        flat = shown.replace("\n", " ")  # a label wrapped onto lines
+        assert (status.colour, status.background) == (WHITE, RED), ("a refusal's colours", err)
+        flat = (shown or "").replace("\n", " ")  # a label wrapped onto lines
         assert flat == err, ("the refusal does not show in full", err, shown)
         after = quiet(st)
         if after["level"] != before["level"]:  # a level ended (or the host's clock came)
@@ -156,7 +158,7 @@ class SessionBot:
         self.refusals.append((what, err, shown))
 
     # -- one decision ----------------------------------------------------
-    def turn(self):
+    def turn(self) -> Any:
         """One thing happens at the table; returns what (a short word)."""
         if self.sim.box.awaiting():  # an instruction from the host: the dealer confirms it
             if self.sim.box.dirty:
@@ -188,7 +190,7 @@ class SessionBot:
             return self._showdown(st)
         return self._act(st)
 
-    def _between_hands(self, st):
+    def _between_hands(self, st: Dict[str, Any]) -> Any:
         rng = self.rng
         if st["on_break"]:
             if st["seconds_left"] > 5 and rng.random() < 0.3:
@@ -198,10 +200,10 @@ class SessionBot:
             self.idle(max(1, min(60, st["seconds_left"])))
             return "break"
         if self.host:
-            for s in range(1, self.sim.table.n + 1):
-                if str(s) not in st["stacks"] and rng.random() < 0.3:
+            for seat in range(1, self.sim.table.n + 1):
+                if str(seat) not in st["stacks"] and rng.random() < 0.3:
                     self.chips += REFILL  # before: a watch checks after the step
-                    self.host_event({"do": "sit", "seat": s, "stack": REFILL})
+                    self.host_event({"do": "sit", "seat": seat, "stack": REFILL})
             st = self.state()
             room = self.limit is None or world.now_ms + 400000 < self.limit
             if room and rng.random() < 0.04 and st["seconds_left"] > 30:
@@ -211,14 +213,14 @@ class SessionBot:
                 return "pause"
         if rng.random() < 0.15 and st["seconds_left"] > 5:
             self.misclick("clock")  # no hand running
-        seats = sorted(int(s) for s in st["stacks"])
-        for s in st["away"]:
+        seats = sorted(int(seat) for seat in st["stacks"])
+        for seat in st["away"]:
             if rng.random() < 0.4:
-                self.do({"do": "back", "seat": s})
+                self.do({"do": "back", "seat": seat})
                 self.idle(rng.uniform(1, 4))
         st = self.state()
         if rng.random() < 0.12:
-            here = [s for s in seats if s not in st["away"]]
+            here = [seat for seat in seats if seat not in st["away"]]
             if len(here) > 2:
                 self.do({"do": "away", "seat": rng.choice(here)})
         self.idle(rng.uniform(15, 45))  # collect, shuffle
@@ -231,19 +233,19 @@ class SessionBot:
         self.hands += 1
         return "hand"
 
-    def _showdown(self, st):
+    def _showdown(self, st: Dict[str, Any]) -> Any:
         rng = self.rng
         self.idle(rng.uniform(3, 12))  # the cards are turned over
         live = list(st["in_hand"])
         rng.shuffle(live)
-        tiers = [[s] for s in live]
+        tiers = [[seat] for seat in live]
         if len(tiers) > 2 and rng.random() < 0.15:
             tiers[0].append(tiers.pop(1)[0])  # a split pot now and then
             tiers[0].sort()
         self.do({"do": "showdown", "ranking": tiers})
         return "showdown"
 
-    def _act(self, st):
+    def _act(self, st: Dict[str, Any]) -> Any:
         rng = self.rng
         seat = st["action"]
         if st["shot_clock"] is None and rng.random() < 0.04:
@@ -270,7 +272,7 @@ class SessionBot:
         if st["paused"]:
             return "wait"
         if rng.random() < 0.02:  # away in the middle of a hand (not the actor)
-            others = [s for s in st["in_hand"] if s != seat and s not in st["away"]]
+            others = [other for other in st["in_hand"] if other != seat and other not in st["away"]]
             if others:
                 self.do({"do": "away", "seat": rng.choice(others)})
                 return "away"
@@ -278,13 +280,13 @@ class SessionBot:
         stack = st["stacks"][str(seat)]
         top = st["bets"].get(str(seat), 0) + stack
         lo = st["min_raise_to"]
-        r = rng.random()
-        if lo is not None and r < 0.14:
+        roll = rng.random()
+        if lo is not None and roll < 0.14:
             to = lo + st["bb"] * rng.randint(0, 3)  # what the amount entry makes
             ev = {"do": "allin"} if to >= top else {"do": "raise", "to": to}
-        elif r < 0.17 and (lo is not None or stack <= owe):
+        elif roll < 0.17 and (lo is not None or stack <= owe):
             ev = {"do": "allin"}
-        elif owe and r < 0.55:
+        elif owe and roll < 0.55:
             ev = {"do": "fold"}
         else:
             ev = {"do": "call" if owe else "check"}
@@ -292,7 +294,7 @@ class SessionBot:
         return ev["do"]
 
     # -- a whole session ---------------------------------------------------
-    def play(self, until_ms, margin_ms=90000):
+    def play(self, until_ms: int, margin_ms: int = 90000) -> None:
         """Turns until *margin_ms* before virtual time *until_ms*, then the
         loop alone (a pause is ended first) up to exactly *until_ms*."""
         self.limit = until_ms - margin_ms

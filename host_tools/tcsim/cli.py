@@ -11,6 +11,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any, Dict, List, Optional, Tuple
 
 from tableclock.fields import Refused, SetupError, check_whole
 from tableclock.table import Table
@@ -18,15 +19,17 @@ from tableclock.table import Table
 from .driver import Dealer, DriverError
 from .sim import Sim, board_names, world as _world
 
+Line = Dict[str, Any]  # one script line (docs/simulator.md, "Scripts (headless)")
+
 
 class InputError(ValueError):
     """A setup, script or argument the simulator cannot use: one sentence."""
 
 
-def _text(path, what):
+def _text(path: str, what: str) -> str:
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        with open(path, "rb") as src:
+            raw = src.read()
     except OSError as e:
         raise InputError("the %s file %s cannot be read: %s" % (what, path, e.strerror or e))
     try:
@@ -35,7 +38,7 @@ def _text(path, what):
         raise InputError("the %s file %s is not UTF-8 text" % (what, path))
 
 
-def _json(text, where):
+def _json(text: str, where: str) -> Any:
     try:
         return json.loads(text)
     except ValueError as e:  # JSONDecodeError
@@ -44,7 +47,7 @@ def _json(text, where):
         raise InputError("%s is nested too deeply to be a setup or a line" % where)
 
 
-def load_setup(path):
+def load_setup(path: str) -> Tuple[Dict[str, Any], Optional[List[Line]]]:
     """(setup, events or None) from a setup or scenario file; InputError when the
     file is missing, not JSON or not a setup the box takes (one sentence)."""
     obj = _json(_text(path, "setup"), "the setup file %s" % path)
@@ -52,7 +55,7 @@ def load_setup(path):
     if isinstance(obj, dict) and "setup" in obj:
         obj, events = obj["setup"], obj.get("events")
         if events is not None and (not isinstance(events, list) or not all(
-                isinstance(e, dict) for e in events)):
+                isinstance(event, dict) for event in events)):
             raise InputError("the setup file %s: \"events\" must be a list of objects" % path)
         for i, ev in enumerate(events or ()):
             _check_line(ev, "the setup file %s: event %d" % (path, i + 1))
@@ -61,21 +64,21 @@ def load_setup(path):
                          "setup, docs/replay.md)" % path)
     try:
         Table(obj)
-    except SetupError as e:
-        raise InputError("the setup file %s: %s" % (path, str(e).rstrip(".")))
+    except SetupError as event:
+        raise InputError("the setup file %s: %s" % (path, str(event).rstrip(".")))
     return obj, events
 
 
-def read_script(path):
+def read_script(path: str) -> List[Line]:
     """The script's lines as dicts (with "#" comments and blanks skipped); InputError
     naming FILE:LINE for one that is not a line the simulator can play."""
     out = []
     for n, raw in enumerate(_text(path, "script").splitlines(), 1):
-        s = raw.strip()
-        if not s or s.startswith("#"):
+        text = raw.strip()
+        if not text or text.startswith("#"):
             continue
         where = "%s:%d" % (path, n)
-        obj = _json(s, where)
+        obj = _json(text, where)
         if not isinstance(obj, dict):
             raise InputError("%s: a line must be a JSON object" % where)
         _check_line(obj, where)
@@ -86,7 +89,7 @@ def read_script(path):
 _NAMES = {"press": str, "menu": str, "shot": str, "info": dict, "instruct": dict}
 
 
-def _check_line(obj, where):
+def _check_line(obj: Any, where: str) -> None:
     """The types of a script line's keys (the module docstring): whole numbers for
     amounts, seats and key times, a finite tick."""
     for k, typ in _NAMES.items():
@@ -98,10 +101,10 @@ def _check_line(obj, where):
         raise InputError("%s: \"ms\" must be a whole number of milliseconds from 1 to "
                          "60000, not %s" % (where, json.dumps(ms)))
     if "tick" in obj:
-        t = obj["tick"]
-        if isinstance(t, bool) or not isinstance(t, (int, float)) or not 0 <= t <= 86400:
+        tick = obj["tick"]
+        if isinstance(tick, bool) or not isinstance(tick, (int, float)) or not 0 <= tick <= 86400:
             raise InputError("%s: \"tick\" must be seconds from 0 to 86400, not %s"
-                             % (where, json.dumps(t)))
+                             % (where, json.dumps(tick)))
     if "do" in obj or "menu" in obj:
         try:
             check_whole(obj)
@@ -109,7 +112,7 @@ def _check_line(obj, where):
             raise InputError("%s: %s" % (where, e))
 
 
-def play_line(sim, dealer, line):
+def play_line(sim: Sim, dealer: Dealer, line: Line) -> Dict[str, Any]:
     """Run one script line on *sim*; returns what was done."""
     if "info" in line:
         sim.box.info.update(line["info"] or {})
@@ -135,22 +138,25 @@ def play_line(sim, dealer, line):
     return {"presses": [], "via": None}
 
 
-def record(sim, out, n, line, done, tones_from, zoom=1):
+def record(sim: Sim, out: str, n: int, line: Optional[Line], done: Dict[str, Any],
+           tones_from: int, zoom: int = 1) -> Dict[str, Any]:
     """Write NNN.png and NNN.json for the screen as it is now."""
     snap = sim.snapshot()
-    tones = [list(t) for t in _world.tones[tones_from:]]
+    tones = [list(tone) for tone in _world.tones[tones_from:]]
     doc = {"n": n, "line": line, "presses": done.get("presses", []), "via": done.get("via"),
            "ms": _world.now_ms, "tones": tones, "texts": snap["texts"], "leds": snap["leds"],
            "state": snap["state"]}
     base = os.path.join(out, "%03d" % n)
     sim.save_png(base + ".png", zoom)
-    with open(base + ".json", "w") as f:
-        json.dump(doc, f, indent=1, sort_keys=True)
-        f.write("\n")
+    with open(base + ".json", "w") as out_file:
+        json.dump(doc, out_file, indent=1, sort_keys=True)
+        out_file.write("\n")
     return doc
 
 
-def run(board, setup, lines, out=None, shots=None, engine="app", zoom=1, quiet=True):
+def run(board: str, setup: Dict[str, Any], lines: List[Line], out: Optional[str] = None,
+        shots: Optional[str] = None, engine: str = "app", zoom: int = 1,
+        quiet: bool = True) -> List[Dict[str, Any]]:
     """Play *lines* on a new Sim; returns the list of per-line records."""
     sim = Sim(board, setup, engine=engine)
     dealer = Dealer(sim)
@@ -160,11 +166,11 @@ def run(board, setup, lines, out=None, shots=None, engine="app", zoom=1, quiet=T
         os.makedirs(shots, exist_ok=True)
     docs = []
     tones_at = len(_world.tones)
-    done = {"presses": [], "via": None}
+    done: Dict[str, Any] = {"presses": [], "via": None}
     for n in range(len(lines) + 1):
         line = lines[n - 1] if n else None
         if n:
-            done = play_line(sim, dealer, line)
+            done = play_line(sim, dealer, lines[n - 1])
         if out:
             docs.append(record(sim, out, n, line, done, tones_at, zoom))
         else:
@@ -179,7 +185,7 @@ def run(board, setup, lines, out=None, shots=None, engine="app", zoom=1, quiet=T
     return docs
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     """The command line; bad input gives one line on stderr and exit code 2."""
     try:
         return _main(argv)
@@ -188,7 +194,7 @@ def main(argv=None):
         return 2
 
 
-def _main(argv=None):
+def _main(argv: Optional[List[str]] = None) -> Any:
     ap = argparse.ArgumentParser(prog="tableclock-sim", description=__doc__.split("\n")[0])
     ap.add_argument("--board", default="compact",
                     help="board profile (--list-boards); all: every board (--out DIR/BOARD)")
@@ -207,16 +213,17 @@ def _main(argv=None):
         from tcbox.boards import BOARDS
 
         for name in board_names():
-            p = BOARDS[name]
-            d = p["display"]
+            profile = BOARDS[name]
+            display = profile["display"]
             extra = []
-            if p.get("ring"):
-                extra.append("%d-pixel seat ring" % p["ring"]["pixels"])
-            if p.get("buzzer"):
+            if profile.get("ring"):
+                extra.append("%d-pixel seat ring" % profile["ring"]["pixels"])
+            if profile.get("buzzer"):
                 extra.append("buzzer")
             print("%-8s %dx%d  keys: %s%s  (%s)" % (
-                name, d["width"], d["height"], " ".join(k["role"] for k in p["keys"]),
-                "; " + ", ".join(extra) if extra else "", p["name"]))
+                name, display["width"], display["height"],
+                " ".join(k["role"] for k in profile["keys"]),
+                "; " + ", ".join(extra) if extra else "", profile["name"]))
         return 0
     if not a.setup:
         ap.error("--setup is required")
@@ -239,13 +246,13 @@ def _main(argv=None):
     if not a.out and not a.shots:
         ap.error("--out (or --shots) is required without --window")
     boards = board_names() if a.board == "all" else [a.board]
-    for b in boards:
-        out = os.path.join(a.out, b) if a.out and len(boards) > 1 else a.out
+    for board_name in boards:
+        out = os.path.join(a.out, board_name) if a.out and len(boards) > 1 else a.out
         try:
-            run(b, setup, lines, out=out, shots=a.shots, engine=a.engine, zoom=a.zoom,
+            run(board_name, setup, lines, out=out, shots=a.shots, engine=a.engine, zoom=a.zoom,
                 quiet=not a.verbose)
         except (DriverError, ValueError) as e:  # a key the board lacks, a menu it cannot open
-            raise InputError("the %s board cannot play the script: %s" % (b, e))
+            raise InputError("the %s board cannot play the script: %s" % (board_name, e))
         except OSError as e:
             raise InputError("cannot write %s: %s" % (e.filename or out, e.strerror or e))
     return 0

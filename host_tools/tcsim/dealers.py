@@ -4,6 +4,8 @@ while the host has the clock paused, and in a room each press and tick waits for
 clock (the box's greenlet).  docs/simulator.md, "A room of boxes" (Dealers).
 """
 
+from typing import Any
+
 from .bots import SessionBot
 
 WAIT_S = 5  # the dealer looks again after this long while the clock is paused
@@ -17,12 +19,13 @@ class RoomNight(SessionBot):
     :param pace: think times are multiplied by this (1: a real table).
     """
 
-    def __init__(self, box, seed=1, pace=1.0, let_clock_run=True):
+    def __init__(self, box: Any, seed: int = 1, pace: float = 1.0,
+                 let_clock_run: bool = True) -> None:
         super().__init__(box, seed=seed, period=100, host=False, let_clock_run=let_clock_run,
                          pace=pace)
         self.turns = 0
 
-    def turn(self):
+    def turn(self) -> Any:
         self.turns += 1
         st = self.state()
         if st["paused"]:  # the host paused the clock: its resume comes over the link
@@ -30,7 +33,7 @@ class RoomNight(SessionBot):
             return "paused"
         return super().turn()
 
-    def misclick(self, what):
+    def misclick(self, what: str) -> None:
         try:
             super().misclick(what)
         finally:
@@ -38,7 +41,7 @@ class RoomNight(SessionBot):
             if release is not None:
                 release()
 
-    def run(self):
+    def run(self) -> None:
         """Deal until stopped (a room runs this in the box's greenlet)."""
         while True:
             self.turn()

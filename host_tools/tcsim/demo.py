@@ -11,6 +11,7 @@ import logging
 import os
 import secrets
 import time
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tdhost import tfile
 from tdhost.clocks import unix_ms
@@ -22,7 +23,7 @@ from tdhost.live.night import Live
 
 from . import EXAMPLES
 from .dealers import RoomNight
-from .room import Room
+from .room import Box, Room
 
 log = logging.getLogger("tdhost.demo")
 
@@ -41,13 +42,17 @@ NAMES = [
 ]
 
 
-def new_tournament(db, toml=LPPL):
+def unix_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def new_tournament(db: str, toml: str = LPPL) -> int:
     """Create the league file *db* (it must not exist yet) with one tournament set up from
     the tournament file *toml*, as ``tdhost new TOML --db DB`` does.  Returns its number."""
     setup, text = tfile.load(toml)
     store = _store.Store(db, create=True)
     try:
-        def decide(lg, seq):
+        def decide(lg: Any, seq: int) -> Tuple[List[Any], int]:
             number = max(lg.tournaments, default=0) + 1
             payload = {"setup": setup, "file": os.path.basename(toml), "toml": text}
             return [(number, "new", payload, None)], number
@@ -58,7 +63,8 @@ def new_tournament(db, toml=LPPL):
     return number
 
 
-def link_boxes(live, room, store, key, key_id=KEY_ID, boards=None):
+def link_boxes(live: Any, room: Room, store: HostStore, key: bytes, key_id: str = KEY_ID,
+               boards: Optional[Dict[int, str]] = None) -> Dict[int, Box]:
     """One simulated box per table of *boards* ({table: board name}, default BOARDS) in
     *room*, paired with *key* for that table, on a cable to a host BoxLink (link store
     *store*, the room's clock) that *live* serves.  Returns {table: tcsim.room.Box}."""
@@ -74,7 +80,8 @@ def link_boxes(live, room, store, key, key_id=KEY_ID, boards=None):
 class ScaledClock:
     """Unix ms from *start_ms* on, running *speed* times as fast as *monotonic* (seconds)."""
 
-    def __init__(self, start_ms, speed=1.0, monotonic=time.monotonic):
+    def __init__(self, start_ms: int, speed: float = 1.0,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
         if not speed > 0:
             raise ValueError("the demo's speed must be above 0")
         self.start_ms = start_ms
@@ -82,7 +89,7 @@ class ScaledClock:
         self.monotonic = monotonic
         self.t0 = monotonic()
 
-    def __call__(self):
+    def __call__(self) -> int:
         return self.start_ms + int((self.monotonic() - self.t0) * 1000 * self.speed)
 
 
@@ -92,13 +99,13 @@ class DemoDealer(RoomNight):
     logged, not raised; a turn that fails is logged and the dealer deals on after
     ``RETRY_S``.  Nothing a dealer does can stop the room or the serve loop."""
 
-    def misclick(self, what):
+    def misclick(self, what: str) -> None:
         try:
             super().misclick(what)
         except AssertionError as err:
             log.info("demo dealer at %s: %s", self.sim.box_id, err)
 
-    def run(self):
+    def run(self) -> None:
         while True:
             try:
                 self.turn()
@@ -113,13 +120,14 @@ class RoomStepper:
     calls ``after()`` if given.  ``behind_ms`` is how far the room was still behind after
     the last poll."""
 
-    def __init__(self, room, max_steps=MAX_STEPS, after=None):
+    def __init__(self, room: Room, max_steps: int = MAX_STEPS,
+                 after: Optional[Callable[[], None]] = None) -> None:
         self.room = room
         self.max_steps = max_steps
         self.after = after
         self.behind_ms = 0
 
-    def poll(self, now):
+    def poll(self, now: int) -> None:
         room = self.room
         for _ in range(self.max_steps):
             left = now - room.clock()
@@ -130,7 +138,7 @@ class RoomStepper:
         if self.after is not None:
             self.after()
 
-    def close(self):
+    def close(self) -> None:
         self.room.close()
 
 
@@ -141,8 +149,10 @@ class Demo:
     NAMES = NAMES  # the players it registers, in order (for tests/tools/web_shots.py, which reaches
     new_tournament = staticmethod(new_tournament)  # this module through the entry point only)
 
-    def __init__(self, workdir, seed=7, speed=1.0, realtime=True, start_ms=None,
-                 monotonic=time.monotonic, wifi=None):
+    def __init__(self, workdir: str, seed: int = 7, speed: float = 1.0, realtime: bool = True,
+                 start_ms: Optional[int] = None,
+                 monotonic: Callable[[], float] = time.monotonic,
+                 wifi: Optional[Tuple[str, str, int]] = None) -> None:
         self.workdir = workdir
         self.seed = seed
         self.db = os.path.join(workdir, "demo-league.sqlite")
@@ -153,22 +163,24 @@ class Demo:
         self.clock = ScaledClock(start_ms, speed, monotonic) if realtime else self.room.clock
         self.live = Live(self.db, clock=self.clock, key=self.key, key_id=KEY_ID, seed=seed)
         self.store = HostStore(os.path.join(workdir, "demo-links.sqlite"))
-        self.broker = self.hub = self.net = None
-        self.lines = []  # what serve prints about it (the broker's line)
+        self.broker: Any = None  # a Wi-Fi night's broker, hub and Net (serve --demo --wifi)
+        self.hub: Any = None
+        self.net: Any = None
+        self.lines: List[str] = []  # what serve prints about it (the broker's line)
         if wifi is None:
             self.boxes = link_boxes(self.live, self.room, self.store, self.key)
         else:
             self.boxes = self._wifi_boxes(*wifi)
-        self.stepper = None
-        self.pace = None  # the dealers' pace once asked for (deal)
+        self.stepper: Optional[RoomStepper] = None
+        self.pace: Optional[float] = None  # the dealers' pace once asked for (deal)
         self.dealing = False
         if realtime:
             self.stepper = RoomStepper(self.room, after=self._dealers)
         else:
             self.room.on_host = self.live.poll
 
-    def _wifi_boxes(self, kind, listen, port):
-        """``serve --demo --wifi``: the broker of a Wi-Fi night (tdhost.links.broker.start_night:
+    def _wifi_boxes(self, kind: str, listen: str, port: int) -> Dict[int, Box]:
+        """``serve --demo --wifi``: the broker of a Wi-Fi night (tdhost.broker.start_night:
         logins, ACL) and the three boxes paired for it as ``tdhost pair --wifi-ssid`` pairs
         them (their own keys and logins), over real TCP to it (tcsim.nightnet); the hub
         is one more serve transport (``transports``)."""
@@ -178,12 +190,12 @@ class Demo:
         from tdhost.links import broker as _broker, logins
         from tdhost.links.mqtt import MqttHub
 
-        names = {t: "tc-%02d" % t for t in BOARDS}
+        names = {table_no: "tc-%02d" % table_no for table_no in BOARDS}
         users = {name: logins.new_password() for name in names.values()}
         users["host"] = logins.new_password()
         kind, why = _broker.choose(kind, len(names))
         notes = self.live.wifi  # refused logins and boxes to pair again: the console
-        notes.tables.update({name: t for t, name in names.items()})
+        notes.tables.update({name: table_no for table_no, name in names.items()})
         self.broker = _broker.start_night(kind, users, listen, port,
                                           os.path.join(self.workdir, "broker"),
                                           on_refused=notes.refused)
@@ -198,14 +210,14 @@ class Demo:
         self.net = net
         out = {}
         for table, board in sorted(BOARDS.items()):
-            b = self.room.add_box(table, board, transport=net.transport(names[table]),
+            box = self.room.add_box(table, board, transport=net.transport(names[table]),
                                   key=self.key, key_id=KEY_ID)
-            settings = dict(net.settings(), mqtt_password=users[b.box_id])
-            pairing = {"key": box_key(self.key, b.box_id).hex(), "key_id": KEY_ID,
+            settings = dict(net.settings(), mqtt_password=users[box.box_id])
+            pairing = {"key": box_key(self.key, box.box_id).hex(), "key_id": KEY_ID,
                        "table": table, "settings": settings, "keys": BOX_KEYS}
-            provision(b.world.nvm, None, pairing)  # paired for Wi-Fi: boot again
-            b.boot()
-            out[table] = b
+            provision(box.world.nvm, None, pairing)  # paired for Wi-Fi: boot again
+            box.boot()
+            out[table] = box
         self.hub = MqttHub(self.broker.url_for("host"), KEY_ID, self.key, KEY_ID, self.store,
                            on_link=self._hub_link, clock=self.clock, start=False,
                            notes=notes)
@@ -213,21 +225,23 @@ class Demo:
         self.hub.start()
         return out
 
-    def _hub_link(self, link):
+    def _hub_link(self, link: Any) -> None:
         link.wall = self.clock
         self.live.add_link(link)
 
     @property
-    def transports(self):
+    def transports(self) -> List[Any]:
         """What serve polls: the room's stepper, and the hub on Wi-Fi (and Mosquitto:
         its log's refused logins)."""
         mosquitto = getattr(self, "broker", None)
         mosquitto = mosquitto if hasattr(mosquitto, "poll") else None
-        return [t for t in (self.stepper, self.hub, mosquitto) if t is not None]
+        return [part for part in (self.stepper, self.hub, mosquitto) if part is not None]
 
     @classmethod
-    def build(cls, workdir, seed=7, speed=1.0, realtime=True, players=PLAYERS, dealers=True,
-              pace=1.0, monotonic=time.monotonic, wifi=None):
+    def build(cls, workdir: str, seed: int = 7, speed: float = 1.0, realtime: bool = True,
+              players: int = PLAYERS, dealers: bool = True, pace: float = 1.0,
+              monotonic: Callable[[], float] = time.monotonic,
+              wifi: Optional[Tuple[str, str, int]] = None) -> "Demo":
         """The demo night started (module notes): *players* registered (at most
         len(NAMES)), drawn with *seed*, started; a dealer at every box (*pace*: their
         think times multiplied by it) unless *dealers* is False.  *monotonic*: the wall
@@ -243,13 +257,13 @@ class Demo:
             raise
         return demo
 
-    def _settle(self, ms):
+    def _settle(self, ms: int) -> None:
         """*ms* of the room's virtual time for the boxes to hear the host (virtual time
         only; in real time serve's loop delivers it within the first polls)."""
         if self.stepper is None:
             self.advance(ms)
 
-    def sample(self, players=PLAYERS):
+    def sample(self, players: int = PLAYERS) -> None:
         """Register, draw and start the sample tournament; the boxes get their seating."""
         if not 2 <= players <= len(NAMES):
             raise ValueError("the demo seats 2 to %d players" % len(NAMES))
@@ -259,21 +273,21 @@ class Demo:
         self.live.act("start", {})
         self._settle(1000)
 
-    def seated(self):
+    def seated(self) -> bool:
         """Has the night started with every box live and holding the league's seating?"""
-        seating = self.live.tournament.seating()
-        return bool(self.live.tournament.started) and all(
-            lk.state == "live" for lk in self.live.links) and all(
-            sorted(b.table.stacks) == sorted(seating.get(tb, {}))
-            for tb, b in self.boxes.items())
+        seating = self.live.t.seating()
+        return bool(self.live.t.started) and all(
+            link.state == "live" for link in self.live.links) and all(
+            sorted(box.table.stacks) == sorted(seating.get(tb, {}))
+            for tb, box in self.boxes.items())
 
-    def deal(self, pace=1.0):
+    def deal(self, pace: float = 1.0) -> None:
         """A dealer bot at every box (:class:`DemoDealer`, seeded per table), as soon as
         the boxes hold the host's seating (a dealer must not deal the box's old table)."""
         self.pace = pace
         self._dealers()
 
-    def _dealers(self):
+    def _dealers(self) -> None:
         """Start the dealers once the boxes are seated; a dealer whose table has nothing left
         to do (:meth:`idle_tables`) goes home."""
         if self.pace is None:
@@ -287,28 +301,28 @@ class Demo:
         for table in self.idle_tables():
             self.boxes[table].stop()
 
-    def idle_tables(self):
+    def idle_tables(self) -> List[int]:
         """Tables whose dealer has nothing left to do: the league seats nobody there, no
         instruction for it is pending (a broken table's ``break_table``, the final draw's
         ``redraw``: its dealer confirms them), the final table is not waiting for the end
         of its hand, and its box awaits no answer (as tcsim.night's ``unplug``)."""
-        t = self.live.tournament
-        seating = t.seating()
-        busy = {r["table"] for r in _ins.pending(t)}
-        f = t.final
-        if f is not None and not f.get("seated"):  # its players are still there
-            busy |= set(f.get("had") or ())
+        tournament = self.live.t
+        seating = tournament.seating()
+        busy = {row["table"] for row in _ins.pending(tournament)}
+        final = tournament.final
+        if final is not None and not final.get("seated"):  # its players are still there
+            busy |= set(final.get("had") or ())
         return [table for table, box in sorted(self.boxes.items())
                 if box.fiber is not None and not seating.get(table) and table not in busy
                 and not box.box.awaiting() and not box.box.waiting]
 
-    def advance(self, ms):
+    def advance(self, ms: int) -> None:
         """*ms* of the room's virtual time pass (``realtime=False`` only): boxes, dealers
         and Live (room.on_host) step together."""
         self.room.run(ms, STEP_MS)
         self._dealers()
 
-    def close(self):
+    def close(self) -> None:
         """Stop the dealers and close the league and link files (the caller removes
         *workdir*)."""
         for close in (self.room.close, self.hub and self.hub.close, self.store.close,

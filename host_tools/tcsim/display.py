@@ -9,6 +9,7 @@ RGB565 pixels, byte-swapped: high byte first) into a PIL image;
 
 import array
 import sys
+from typing import Any
 
 from . import stubs
 
@@ -22,7 +23,7 @@ from PIL import Image  # noqa: E402
 class NullBus(fourwire.FourWire):
     """A FourWire that talks to nothing: displayio's refresh runs, no pins."""
 
-    def __init__(self):  # no SPI, no pins  # noqa: D107
+    def __init__(self) -> None:  # no SPI, no pins  # noqa: D107
         self._dc = None
         self._chip_select = None
         self._reset = None
@@ -31,29 +32,29 @@ class NullBus(fourwire.FourWire):
         self._polarity = 0
         self._phase = 0
 
-    def _release(self):
+    def _release(self) -> None:
         pass
 
-    def reset(self):
+    def reset(self) -> None:
         pass
 
-    def _free(self):
+    def _free(self) -> Any:
         return True
 
-    def _begin_transaction(self):
+    def _begin_transaction(self) -> Any:
         return True
 
-    def _send(self, data_type, chip_select, data):
+    def _send(self, data_type: Any, chip_select: Any, data: bytes) -> None:
         pass
 
-    def _end_transaction(self):
+    def _end_transaction(self) -> None:
         pass
 
-    def deinit(self):
+    def deinit(self) -> None:
         pass
 
 
-def make_display(width, height):
+def make_display(width: int, height: int) -> Any:
     """A fresh Blinka display of *width* x *height* (releasing any other:
     Blinka allows one display at a time)."""
     import busdisplay
@@ -63,27 +64,27 @@ def make_display(width, height):
                                  auto_refresh=False)
 
 
-def to_image(display):
+def to_image(display: Any) -> Any:
     """The display's pixels as an RGB PIL image.
 
     ``fill_row`` gives each row as 32-bit words holding two RGB565 pixels
     whose two bytes are swapped (high byte first in memory); after swapping
     them back PIL's "BGR;16" raw mode unpacks RGB565.
     """
-    w, h = display.width, display.height
+    width, height = display.width, display.height
     raw = bytearray()
-    for y in range(h):
-        raw += display.fill_row(y, None).tobytes()[:2 * w]
+    for y in range(height):
+        raw += display.fill_row(y, None).tobytes()[:2 * width]
     words = array.array("H", bytes(raw))
     if sys.byteorder == "little":
         words.byteswap()
-    return Image.frombytes("RGB", (w, h), words.tobytes(), "raw", "BGR;16")
+    return Image.frombytes("RGB", (width, height), words.tobytes(), "raw", "BGR;16")
 
 
-def render_png(display, path, zoom=1):
+def render_png(display: Any, path: str, zoom: int = 1) -> Any:
     """Save the display as a PNG (*zoom*: nearest-neighbour enlargement)."""
     img = to_image(display)
     if zoom != 1:
-        img = img.resize((img.width * zoom, img.height * zoom), Image.NEAREST)
+        img = img.resize((img.width * zoom, img.height * zoom), Image.Resampling.NEAREST)
     img.save(path)
     return path

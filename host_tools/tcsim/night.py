@@ -16,6 +16,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 
 from tableclock.protocol import BOX_KEYS, box_key
 from tdhost.league.refusal import ActionRefused
@@ -27,7 +28,10 @@ from . import nightshow
 from .nightbots import Floor, LeagueDealer
 from .nightleague import TD, Cast, new_league
 from .nightresult import night_result
-from .room import Room, provision
+from .room import Box, Room, provision
+
+if TYPE_CHECKING:
+    from .nightfaults import Faults
 
 KEY = bytes(range(7, 39))  # the event key the boxes are paired with (the demo's own)
 KEY_ID = "lppl-night"
@@ -45,7 +49,7 @@ class NightError(RuntimeError):
     """The night could not be played (a box never linked, the broker did not start...)."""
 
 
-def _out_dir(out_dir, profile, seed):
+def _out_dir(out_dir: Optional[str], profile: str, seed: int) -> str:
     if out_dir is None:
         return tempfile.mkdtemp(prefix="tableclock-night-%s-seed%d-" % (profile, seed))
     os.makedirs(out_dir, exist_ok=True)
@@ -55,7 +59,9 @@ def _out_dir(out_dir, profile, seed):
 class Night:
     """The room, the host and the TD of one night (module notes); ``run_night`` drives it."""
 
-    def __init__(self, tables, profile, seed, out_dir, echo, mqtt=True, minutes=None):
+    def __init__(self, tables: int, profile: str, seed: int, out_dir: Optional[str],
+                 echo: Callable[[str], None], mqtt: bool = True,
+                 minutes: Optional[int] = None) -> None:
         if not isinstance(tables, int) or isinstance(tables, bool) or not 1 <= tables <= 32:
             raise ValueError("tables must be a whole number from 1 to 32")
         self.tables = tables
@@ -70,22 +76,23 @@ class Night:
         self.room = Room(START_MS, seed=seed)
         self.t0 = START_MS + LEAD_MS
         self.floor = Floor()
-        self.broker = None
-        self.net = None
-        self.hub = None
-        self.faults = None  # a tcsim.nightfaults.Faults (make faults)
+        self.broker: Any = None  # the embedded MQTT broker
+        self.net: Any = None  # a tcsim.nightnet.Net while the boxes are on MQTT
+        self.hub: Any = None  # the host's tdhost.mqtt.MqttHub
+        self.faults: Optional["Faults"] = None  # make faults
         self.links_db = os.path.join(self.tmp, "league-links.sqlite")
         self.store = HostStore(self.links_db)
         self.live = self.new_live()
         self.show = nightshow.Show(self, echo)
         self.td = TD(self.live, self.setup, self.cast, self.t0, self.show.say, seed,
                      ace8=(profile == "lppl"))
-        self.boxes = {}
-        self.transport_of = {}
-        self.dead = []  # what killed hosts left behind (closed at the end)
+        self.boxes: Dict[int, Box] = {}
+        self.transport_of: Dict[int, str] = {}  # table -> "mqtt", "pty" or "cable"
+        self.dead: List[Any] = []  # what killed hosts left behind (closed at the end)
         self.restarts = 0
-        self.empty_since = {}  # table -> room clock ms the league first had nobody there
-        self.unplugged = {}  # table -> room clock ms its box was switched off
+        # table -> room clock ms the league first had nobody there
+        self.empty_since: Dict[int, int] = {}
+        self.unplugged: Dict[int, int] = {}  # table -> room clock ms its box was switched off
         self.room.on_host = self.host_poll
         if mqtt:
             try:
@@ -95,10 +102,10 @@ class Night:
                 raise
 
     # -- the host -------------------------------------------------------------
-    def new_live(self):
+    def new_live(self) -> Live:
         return Live(self.db, clock=self.room.clock, key=KEY, key_id=KEY_ID, seed=self.seed)
 
-    def _start_mqtt(self):
+    def _start_mqtt(self) -> None:
         try:
             from tdhost.links.broker import start_embedded
 
@@ -113,8 +120,8 @@ class Night:
         self.net.install()
         self._start_hub()
 
-    def _start_hub(self):
-        from tdhost.links.mqtt import MqttHub
+    def _start_hub(self) -> None:
+        from tdhost.mqtt import MqttHub
 
         subacks = self.net.subacks
         self.hub = MqttHub(self.net.broker.url, KEY_ID, KEY, KEY_ID, self.store,
@@ -128,7 +135,7 @@ class Night:
         if self.net.subacks == subacks:
             raise NightError("the host did not connect to the embedded MQTT broker")
 
-    def kill_host(self):
+    def kill_host(self) -> None:
         """kill -9: the host's Live, link store, MQTT hub and USB link are dropped as they
         are, nothing closed or flushed (the files are SQLite's: consistent at any moment)."""
         self.dead += [self.live, self.store, self.hub]  # dropped as they are, closed at the end
@@ -137,7 +144,7 @@ class Night:
             self.net.kill_hub()
         self.hub = None
 
-    def start_host(self):
+    def start_host(self) -> None:
         """The host starts again on the same files: a new Live, link store, hub and USB link
         (the boxes' links find it by themselves)."""
         self.store = HostStore(self.links_db)
@@ -151,11 +158,11 @@ class Night:
             self._start_hub()
         self.restarts += 1
 
-    def _hub_link(self, link):
+    def _hub_link(self, link: Any) -> None:
         link.wall = self.room.clock  # host_ms on the room's clock (the hub's default is Unix)
         self.live.add_link(link)
 
-    def host_poll(self, now):
+    def host_poll(self, now: int) -> None:
         """After every HOST_EVERY-th room step: the hub, Live, the TD, the
         progress lines (``tdhost serve`` polls every 50 ms of real time; 200 ms of virtual
         time is as good for the night and halves the host's share of the wall time)."""
@@ -173,7 +180,7 @@ class Night:
             self.faults.poll(now)  # what the faults run watches (clocks)
 
     # -- the boxes --------------------------------------------------------------
-    def add_boxes(self):
+    def add_boxes(self) -> None:
         """One box per table, powered up at different moments, linked to the host."""
         pty = self.cast.drawn_tables if self.tables > 1 else None
         for n in range(1, self.tables + 1):
@@ -181,72 +188,72 @@ class Night:
             name = "tc-%02d" % n
             if n == pty or self.net is None:
                 kind = "pty" if n == pty else "cable"
-                b = self.room.add_box(n, board, transport=kind, key=KEY, key_id=KEY_ID)
-                self.live.add_link(BoxLink(b.host_port, KEY, KEY_ID, self.store,
+                box = self.room.add_box(n, board, transport=kind, key=KEY, key_id=KEY_ID)
+                self.live.add_link(BoxLink(box.host_port, KEY, KEY_ID, self.store,
                                            clock=self.room.clock, wall=self.room.clock))
             else:
                 kind = "mqtt"
-                b = self.room.add_box(n, board, transport=self.net.transport(name), key=KEY,
+                box = self.room.add_box(n, board, transport=self.net.transport(name), key=KEY,
                                       key_id=KEY_ID)
-                pairing = {"key": box_key(KEY, b.box_id).hex(), "key_id": KEY_ID, "table": n,
+                pairing = {"key": box_key(KEY, box.box_id).hex(), "key_id": KEY_ID, "table": n,
                            "settings": self.net.settings(), "keys": BOX_KEYS}
-                provision(b.world.nvm, None, pairing)  # paired for Wi-Fi: boot again
-                b.boot()
-            self.boxes[n] = b
+                provision(box.world.nvm, None, pairing)  # paired for Wi-Fi: boot again
+                box.boot()
+            self.boxes[n] = box
             self.transport_of[n] = kind
             self.room.run(137)  # the boxes power up at different moments
         self.td.boxed = set(self.boxes)
         self.floor.install(self.room.boxes)
 
-    def unplug(self, now):
+    def unplug(self, now: int) -> None:
         """The TD switches off the box of a table the night no longer uses (broken, or the
         spare): nobody of the league sits there for UNPLUG_MS, no instruction for it is
         pending, and its box has nothing left to say (every event acknowledged) or to show."""
         from tdhost.live import instructions as _ins
 
-        t = self.live.tournament
-        if not t.started:
+        tournament = self.live.t
+        if not tournament.started:
             return
-        seating = t.seating()
-        pending = {r["table"] for r in _ins.pending(t)}
-        f = t.final
-        if f is not None and not f.get("seated"):  # its players are still there
-            pending |= set(f.get("had") or ())
-        for n, b in self.boxes.items():
-            if not b.on or n in self.unplugged:
+        seating = tournament.seating()
+        pending = {row["table"] for row in _ins.pending(tournament)}
+        final = tournament.final
+        if final is not None and not final.get("seated"):  # its players are still there
+            pending |= set(final.get("had") or ())
+        for n, box in self.boxes.items():
+            if not box.on or n in self.unplugged:
                 continue
             if seating.get(n) or n in pending:
                 self.empty_since.pop(n, None)
                 continue
             since = self.empty_since.setdefault(n, now)
-            app = b.box
+            app = box.box
             if (now - since < UNPLUG_MS or app.awaiting() or app.waiting
-                    or (b.link is not None and b.link.outbox)):
+                    or (box.link is not None and box.link.outbox)):
                 continue
-            b.stop()
-            b.power_cut()
+            box.stop()
+            box.power_cut()
             if self.transport_of[n] != "mqtt":  # its USB cable is unplugged too
-                for lk in list(self.live.links):
-                    if getattr(lk, "ser", None) is b.host_port:
-                        self.live.remove_link(lk)
-                b.transport.sync = lambda: True  # nothing moves on it any more
+                for link in list(self.live.links):
+                    if getattr(link, "ser", None) is box.host_port:
+                        self.live.remove_link(link)
+                box.transport.sync = lambda: True  # nothing moves on it any more
             self.unplugged[n] = now
             self.show.say("the box of table %d is switched off: nobody plays there now" % n)
 
-    def links_live(self):
+    def links_live(self) -> bool:
         from tcbox.link import LIVE
 
-        return all(b.on and b.link is not None and b.link.state == LIVE
-                   for b in self.boxes.values())
+        return all(box.on and box.link is not None and box.link.state == LIVE
+                   for box in self.boxes.values())
 
-    def deal(self):
-        for n, b in self.boxes.items():
+    def deal(self) -> None:
+        for n, box in self.boxes.items():
             if n > self.cast.drawn_tables:
                 continue  # the TD's spare: nobody to deal to
-            b.play(LeagueDealer(b, seed=self.seed * 1000 + n, floor=self.floor))
+            box.play(LeagueDealer(box, seed=self.seed * 1000 + n, floor=self.floor))
 
     # -- the night ---------------------------------------------------------------
-    def prepare(self):
+    def prepare(self) -> None:
         """Registration and the draw, the boxes up and linked, the start, the dealers."""
         self.td.before()
         self.add_boxes()
@@ -255,8 +262,8 @@ class Night:
             if waited > LINK_WAIT_MS:
                 from tcbox.link import LIVE
 
-                down = [b.box_id for b in self.boxes.values() if b.link is None
-                        or b.link.state != LIVE]
+                down = [box.box_id for box in self.boxes.values() if box.link is None
+                        or box.link.state != LIVE]
                 raise NightError("boxes %s did not link to the host within %d s" % (
                     ", ".join(down), LINK_WAIT_MS // 1000))
             self.room.run(1000)
@@ -267,7 +274,7 @@ class Night:
         self.room.run(1000)
         self.deal()
 
-    def play(self, until_ms=MAX_MS, realtime=False, lock=None):
+    def play(self, until_ms: int = MAX_MS, realtime: bool = False, lock: Any = None) -> None:
         """Steps until the tournament ends (or *until_ms* of virtual time)."""
         room = self.room
         if not realtime:
@@ -301,10 +308,10 @@ class Night:
                     self.show.flush()
             time.sleep(0.02)
 
-    def close(self):
+    def close(self) -> None:
         self.floor.uninstall()
-        for b in self.room.boxes:
-            b.stop()
+        for box in self.room.boxes:
+            box.stop()
         self.room.close()
         if self.hub is not None:
             self.hub.close()
@@ -324,7 +331,7 @@ class Night:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     # -- what came of it --------------------------------------------------------
-    def transport_summary(self):
+    def transport_summary(self) -> str:
         pty = self.cast.drawn_tables if self.tables > 1 else None
         mq = self.tables - (1 if pty else 0)
         if self.net is None:
@@ -332,9 +339,11 @@ class Night:
         return "%d on Wi-Fi/MQTT%s" % (mq, ", 1 on USB (a pty)" if pty else "")
 
 
-def run_night(tables=7, profile="lppl", seed=1, realtime=False, out_dir=None, faults=None,
-              echo=print, mqtt=True, shots=True, until_ms=MAX_MS, minutes=None, quiet=False,
-              results=True):
+def run_night(tables: int = 7, profile: str = "lppl", seed: int = 1, realtime: bool = False,
+              out_dir: Optional[str] = None, faults: Optional["Faults"] = None,
+              echo: Callable[[str], None] = print, mqtt: bool = True, shots: bool = True,
+              until_ms: int = MAX_MS, minutes: Optional[int] = None, quiet: bool = False,
+              results: bool = True) -> Dict[str, Any]:
     """Play a whole night (module notes); returns the result dict: ``results`` (place,
     name, entry, points), ``league`` (rank, name, points), ``winner``, ``virtual_ms``,
     ``wall_s``, ``busts``, ``moves``, ``broken``, ``levels``, the dealers' and the MQTT
@@ -379,7 +388,7 @@ def run_night(tables=7, profile="lppl", seed=1, realtime=False, out_dir=None, fa
         night.close()
 
 
-def _serve(night, echo):
+def _serve(night: Night, echo: Callable[[str], None]) -> None:
     """--realtime: the web pages, the room at the real pace, until Ctrl-C."""
     from tdhost.web.app import new_token
     from tdhost.web.server import run_in_thread
@@ -405,7 +414,7 @@ def _serve(night, echo):
             pass
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tcsim.night",
                                  description="A whole league night, simulated end to end "
                                              "(docs/demo.md).")

@@ -5,6 +5,8 @@ and :class:`Floor` (checks that every moved player sits down with the chips they
 docs/demo.md, "What happens" (The dealers).
 """
 
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
 from .dealers import RoomNight
 from .driver import DriverError
 
@@ -23,59 +25,60 @@ class Floor:
     ``stack`` with them: ``arrivals`` counts the moved players seated, ``mismatched`` those
     whose receive gave other chips, ``drift`` the chips that made (+) or lost (-)."""
 
-    def __init__(self):
-        self.chips = {}  # (to_table, to_seat, from_table) -> the chips the player carries
-        self.table_of = {}  # box id -> table number
-        self._orders = None
+    def __init__(self) -> None:
+        # (to_table, to_seat, from_table) -> the chips the player carries
+        self.chips: Dict[Tuple[Any, Any, Any], Any] = {}
+        self.table_of: Dict[str, int] = {}  # box id -> table number
+        self._orders: Optional[Tuple[Any, Any]] = None
         self.arrivals = 0
         self.mismatched = 0
         self.drift = 0
 
-    def install(self, boxes):
+    def install(self, boxes: Iterable[Any]) -> None:
         from tcbox import orders
 
         from .stubs import _world
 
-        self.table_of = {b.box_id: b.n for b in boxes}
+        self.table_of = {box.box_id: box.n for box in boxes}
         carry_out, settle = orders.carry_out, orders.settle
         self._orders = (carry_out, settle)
         floor = self
 
-        def here():
+        def here() -> Optional[int]:
             return floor.table_of.get(_world.current().name)
 
-        def carried(t, ins):
-            before = dict(t.stacks)
-            res = carry_out(t, ins)
+        def carried(table: Any, ins: Any) -> Any:
+            before = dict(table.stacks)
+            res = carry_out(table, ins)
             if isinstance(ins, dict) and ins.get("action") == "move_out" and \
                     res[0] == orders.DONE:
                 floor._carry(here(), ins.get("to_table"), ins.get("to_seat"),
                              before.get(ins.get("seat")))
             return res
 
-        def settled(t):
-            before = dict(t.stacks)
-            waiting = [list(m) for m in t.moves]
-            out = settle(t)
-            for m, (_iid, res, _reason, _stack) in zip(waiting, out):
-                if res == orders.DONE and m[1] == orders.OUT:
-                    floor._carry(here(), m[3], m[4], before.get(m[2]))
+        def settled(table: Any) -> Any:
+            before = dict(table.stacks)
+            waiting = [list(move) for move in table.moves]
+            out = settle(table)
+            for move, (_iid, res, _reason, _stack) in zip(waiting, out):
+                if res == orders.DONE and move[1] == orders.OUT:
+                    floor._carry(here(), move[3], move[4], before.get(move[2]))
             return out
 
         orders.carry_out, orders.settle = carried, settled
 
-    def uninstall(self):
+    def uninstall(self) -> None:
         if self._orders is not None:
             from tcbox import orders
 
             orders.carry_out, orders.settle = self._orders
             self._orders = None
 
-    def _carry(self, src, to_table, to_seat, chips):
+    def _carry(self, src: Any, to_table: Any, to_seat: Any, chips: Any) -> None:
         if src is not None and chips:
             self.chips[(to_table, to_seat, src)] = chips
 
-    def arrived(self, table, ins):
+    def arrived(self, table: int, ins: Dict[str, Any]) -> None:
         """The ``receive`` *ins* at *table* is confirmed: check its chips (class notes).
         A receive that names no table the player comes from (a latecomer, a standby player,
         a player sent back) is not a move between boxes: nothing to check."""
@@ -91,13 +94,13 @@ class Floor:
             self.drift += (ins.get("stack") or 0) - chips
 
 
-def depth(st, seat):
+def depth(st: Dict[str, Any], seat: int) -> float:
     """A stack in big blinds (plus antes), for the dealer's sense of the blinds."""
     stack = st["stacks"].get(str(seat), 0) + st["bets"].get(str(seat), 0)
     return stack / float(max(1, st["bb"] + st["sb"] + (st["ante"] or 0)))
 
 
-def allin_rate(bbs):
+def allin_rate(bbs: float) -> float:
     """How often a player with *bbs* big blinds pushes when it is up to them."""
     if bbs > 30:
         return 0.01
@@ -119,24 +122,29 @@ class LeagueDealer(RoomNight):
     :param floor: the room's :class:`Floor`.  :param pace: think times times this.
     """
 
-    def __init__(self, box, seed=1, floor=None, pace=1.0):
+    def __init__(self, box: Any, seed: int = 1, floor: Optional[Floor] = None,
+                 pace: float = 1.0) -> None:
         RoomNight.__init__(self, box, seed=seed, pace=pace)
         self.seed = seed
         self.floor = floor or Floor()
         self.table_no = box.n
-        self.last_key = None
+        self.last_key: Optional[Tuple[Any, ...]] = None
         self.repeat = 0
         self.errors = 0  # turns given up after a reboot under the dealer's hands
-        self.waiting_since = {}  # receive id -> virtual ms it was first seen on screen
+        # receive id -> virtual ms it was first seen on screen
+        self.waiting_since: Dict[Any, int] = {}
         self.boots = box.boots
-        self.seq_boots = None  # the box's boot count when the press sequence began
-        self.quiet = []  # (room clock ms, ms): the dealer's waits of QUIET_MS or more
+        # the box's boot count when the press sequence began
+        self.seq_boots: Optional[int] = None
+        # (room clock ms, ms): the dealer's waits of QUIET_MS or more
+        self.quiet: List[Tuple[int, int]] = []
         box.press = self._press  # every press of this dealer goes through the guard
-        self.dealer.do = self._sequence(self.dealer.do)
-        self.dealer.confirm = self._sequence(self.dealer.confirm)
+        self.dealer.do = self._sequence(self.dealer.do)  # type: ignore[method-assign]
+        self.dealer.confirm = self._sequence(  # type: ignore[method-assign]
+            self.dealer.confirm)
 
     # -- the generator -----------------------------------------------------
-    def reseed(self, st):
+    def reseed(self, st: Dict[str, Any]) -> None:
         key = (st["hand"], st["street"], st["action"], st["pot"], st["to_call"],
                tuple(sorted(st["stacks"].items())), tuple(sorted(st["bets"].items())),
                st["paused"], st["on_break"], tuple(st["away"]))
@@ -148,16 +156,16 @@ class LeagueDealer(RoomNight):
         self.rng.seed("%s/%s/%r/%d" % (self.seed, self.table_no, key, self.repeat))
 
     # -- one turn ----------------------------------------------------------------
-    def idle(self, seconds):
+    def idle(self, seconds: float) -> None:
         ms = int(seconds * 1000 * self.pace)
         if ms >= QUIET_MS:
             self.quiet.append((self.sim.room.clock(), ms))
         RoomNight.idle(self, seconds)
 
-    def _sequence(self, fn):
+    def _sequence(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """*fn* (the driver's do or confirm) as one press sequence: a reboot in the middle
         of it stops the rest (see _press)."""
-        def run(*args):
+        def run(*args: Any) -> Any:
             self.seq_boots = self.sim.boots
             try:
                 return fn(*args)
@@ -165,7 +173,7 @@ class LeagueDealer(RoomNight):
                 self.seq_boots = None
         return run
 
-    def _press(self, role, ms=80):
+    def _press(self, role: str, ms: int = 80) -> None:
         box = self.sim
         if self.seq_boots is not None and box.boots != self.seq_boots:
             raise Rebooted()
@@ -173,7 +181,7 @@ class LeagueDealer(RoomNight):
         if self.seq_boots is not None and box.boots != self.seq_boots:
             raise Rebooted()
 
-    def turn(self):
+    def turn(self) -> Any:
         self.boots = self.sim.boots
         try:
             return self._turn()
@@ -183,7 +191,7 @@ class LeagueDealer(RoomNight):
             self.errors += 1
             return "rebooted"
 
-    def _turn(self):
+    def _turn(self) -> Any:
         self.turns += 1
         sim = self.sim
         app = sim.box
@@ -219,19 +227,19 @@ class LeagueDealer(RoomNight):
             return self._showdown(st)
         return self._act(st)
 
-    def _confirmed(self, ins):
+    def _confirmed(self, ins: Any) -> None:
         """The dealer has just confirmed *ins*: a ``receive``'s player sits down (the
         floor checks their chips)."""
         if isinstance(ins, dict) and ins.get("action") == "receive":
             self.waiting_since.pop(ins.get("id"), None)
             self.floor.arrived(self.table_no, ins)
 
-    def _chores(self, st):
+    def _chores(self, st: Dict[str, Any]) -> Optional[str]:
         """Something the dealer does before the hand's own business, as a word for the
         turn, or None (none here: tcsim.scale's dealer deals no new hand once closing)."""
         return None
 
-    def _ready(self, ins):
+    def _ready(self, ins: Any) -> bool:
         """May the dealer confirm *ins* now?  A ``receive`` once the player has walked
         over (``WALK_MS`` after it appeared); anything else at once."""
         if not isinstance(ins, dict) or ins.get("action") != "receive":
@@ -240,7 +248,7 @@ class LeagueDealer(RoomNight):
         since = self.waiting_since.setdefault(ins.get("id"), now)
         return now - since >= WALK_MS
 
-    def _act(self, st):
+    def _act(self, st: Dict[str, Any]) -> Any:
         rng = self.rng
         seat = st["action"]
         if st["shot_clock"] is None and rng.random() < 0.04:
@@ -250,7 +258,7 @@ class LeagueDealer(RoomNight):
         if st["street"] in (None, "showdown") or st["action"] != seat or st["paused"]:
             return "wait"
         if rng.random() < 0.02:  # away in the middle of a hand (not the actor)
-            others = [s for s in st["in_hand"] if s != seat and s not in st["away"]]
+            others = [other for other in st["in_hand"] if other != seat and other not in st["away"]]
             if others:
                 self.do({"do": "away", "seat": rng.choice(others)})
                 return "away"
@@ -260,16 +268,16 @@ class LeagueDealer(RoomNight):
         lo = st["min_raise_to"]
         bbs = depth(st, seat)
         push = allin_rate(bbs)
-        r = rng.random()
+        roll = rng.random()
         if owe >= stack:  # calling puts the player all-in
             call = 0.2 if bbs > 15 else 0.5
             ev = {"do": "allin" if rng.random() < call else "fold"}
-        elif lo is not None and r < push:
+        elif lo is not None and roll < push:
             ev = {"do": "allin"}
-        elif lo is not None and r < push + 0.12:
+        elif lo is not None and roll < push + 0.12:
             to = lo + st["bb"] * rng.randint(0, 3)  # what the amount entry makes
             ev = {"do": "allin"} if to >= top else {"do": "raise", "to": to}
-        elif owe and r < 0.55:
+        elif owe and roll < 0.55:
             ev = {"do": "fold"}
         else:
             ev = {"do": "call" if owe else "check"}

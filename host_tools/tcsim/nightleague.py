@@ -6,6 +6,7 @@ handles the absent player, the one at the bar, the latecomer and the standby sea
 """
 
 import os
+from typing import Any, Callable, Collection, List, Optional, Tuple
 
 from tdhost import tfile
 from tdhost.league import times as _times, transaction
@@ -31,18 +32,18 @@ LAST = ["Moreton", "Taylor", "Price", "Patel", "Clarke", "Hughes", "Whitlock", "
         "Ellis", "Frost", "Gill", "Hart", "Iqbal", "Judd", "Kerr"]
 
 
-def names(n):
+def names(n: int) -> Any:
     """*n* distinct player names (the same every run)."""
     return ["%s %s" % (FIRST[i % len(FIRST)], LAST[(i * 7) % len(LAST)]) for i in range(n)]
 
 
-def example(profile):
+def example(profile: str) -> Any:
     if profile not in PROFILES:
         raise ValueError("unknown profile %r (profiles: %s)" % (profile, ", ".join(PROFILES)))
     return os.path.join(EXAMPLES, profile + ".toml")
 
 
-def new_league(db, profile, minutes=None):
+def new_league(db: str, profile: str, minutes: Optional[int] = None) -> Any:
     """The league file *db* with one tournament from the profile's example file, as
     ``tdhost new``; returns the checked set-up.  *minutes*: every level and break that
     long instead (a quicker night for the tests; the file text says so)."""
@@ -53,19 +54,19 @@ def new_league(db, profile, minutes=None):
         import re
         import tempfile
 
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, encoding="utf-8") as toml_file:
+            text = toml_file.read()
         text = re.sub(r"(?m)^(minutes|break) = \d+", lambda m: "%s = %d" % (
             m.group(1), minutes), text)
         fd, path = tempfile.mkstemp(suffix="-%s-%dmin.toml" % (profile, minutes))
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "w", encoding="utf-8") as toml_file:
+            toml_file.write(text)
     setup, text = tfile.load(path)
     if minutes is not None:
         os.remove(path)
     store = _store.Store(db, create=True)
     try:
-        def decide(lg, seq):
+        def decide(lg: Any, seq: Any) -> Any:
             payload = {"setup": setup, "file": os.path.basename(path), "toml": text}
             return [(1, "new", payload, None)], None
 
@@ -80,7 +81,7 @@ class Cast:
     (only where the profile has a standby list and the cap is reached), one *absent* at the
     start, one *away* who arrives, one *latecomer*."""
 
-    def __init__(self, setup, boxes):
+    def __init__(self, setup: Any, boxes: Any) -> None:
         seats = setup["seats_per_table"]
         cap = setup.get("max_players") or seats * boxes
         self.seats = seats
@@ -100,9 +101,10 @@ class TD:
     every host poll.  *say(line)* prints a progress line; *t0* is the start ("shuffle up
     and deal") in Unix ms."""
 
-    def __init__(self, live, setup, cast, t0, say, seed, ace8, boxed=()):
+    def __init__(self, live: Any, setup: Any, cast: Any, t0: Any, say: Callable[[str], None],
+                 seed: int, ace8: bool, boxed: Collection[int] = ()) -> None:
         self.live = live
-        self.boxed = boxed  # the tables that have a box
+        self.boxed: Collection[int] = boxed  # the tables that have a box
         self.setup = setup
         self.cast = cast
         self.t0 = t0
@@ -112,9 +114,9 @@ class TD:
         self.started = False
         self.away_back = False
         self.late_done = False
-        self.refusals = []
+        self.refusals: List[Tuple[str, str]] = []
 
-    def act(self, action, args, quiet=False):
+    def act(self, action: str, args: Any, quiet: bool = False) -> Any:
         """``live.act`` with the answer (or the refusal) printed; None when refused."""
         try:
             out = self.live.act(action, args)
@@ -126,7 +128,7 @@ class TD:
             self.say("TD %s: %s" % (action, out["text"]))
         return out
 
-    def before(self):
+    def before(self) -> None:
         """Registration and the draw (half an hour before the start)."""
         c = self.cast
         self.act("register", {"names": c.players, "member": True}, quiet=True)
@@ -136,7 +138,7 @@ class TD:
             self.act("register", {"names": [name]})
         self.act("draw", {"seed": self.seed, "ace8": self.ace8})
 
-    def start(self):
+    def start(self) -> None:
         c = self.cast
         args = {}
         if c.absent:
@@ -146,13 +148,14 @@ class TD:
         self.act("start", args)
         self.started = True
 
-    def poll(self, now):
-        if not self.started or self.live.tournament.ended:
+    def poll(self, now: int) -> None:
+        if not self.started or self.live.t.ended:
             return
-        t = self.live.tournament
+        tournament = self.live.t
         if not self.away_back and self.cast.away and now >= self.t0 + 4 * MIN:
             self.away_back = True
-            if t.get(self.cast.away) is not None and t.get(self.cast.away).state == "in":
+            away = tournament.get(self.cast.away)
+            if away is not None and away.state == "in":
                 self.act("arrive", {"name": self.cast.away})
         if not self.late_done and now >= self.t0 + 12 * MIN:
             self.late_done = True
@@ -162,22 +165,22 @@ class TD:
         self.offers()
         self.by_hand()
 
-    def by_hand(self):
+    def by_hand(self) -> None:
         """Instructions for a table without a box wait as ``queued``: the TD carries them
         out and confirms them (docs/host.md §10.5), walking a moved player over."""
         from tdhost.live import instructions as _ins
 
-        for r in list(_ins.pending(self.live.tournament)):
-            if r["table"] in self.boxed or _ins.state(r) != "queued":
+        for row in list(_ins.pending(self.live.t)):
+            if row["table"] in self.boxed or _ins.state(row) != "queued":
                 continue
-            if self.act("confirm", {"id": r["id"]}) is not None:
+            if self.act("confirm", {"id": row["id"]}) is not None:
                 return
 
-    def offers(self):
+    def offers(self) -> None:
         """Every seat offered to a standby player is taken (LPPL ¶15: "they will take the
         seat of that person"), one a poll."""
-        t = self.live.tournament
-        for _offer, key in t.offer_pairs():
+        tournament = self.live.t
+        for _offer, key in tournament.offer_pairs():
             if key is not None:
-                self.act("standby_take", {"name": t.players[key].name})
+                self.act("standby_take", {"name": tournament.players[key].name})
                 return

@@ -384,22 +384,22 @@ def _kill(broker: Any) -> None:
     # its tasks report their cancellation ("Broadcast loop stopped by exception"): expected
     quiet = [logging.getLogger(n) for n in list(logging.root.manager.loggerDict)
              if n == "amqtt" or n.startswith("amqtt.")]
-    was = [lg.disabled for lg in quiet]
-    for lg in quiet:
-        lg.disabled = True
+    was = [logger.disabled for logger in quiet]
+    for logger in quiet:
+        logger.disabled = True
     try:
         loop.call_soon_threadsafe(kill)
         thread.join(5)
     finally:
-        for lg, w in zip(quiet, was):
-            lg.disabled = w
+        for logger, was_disabled in zip(quiet, was):
+            logger.disabled = was_disabled
 
 
 def _frame_key(item: Tuple[str, bytes, bool]) -> Tuple[str, int, int, int]:
     topic, payload, retained = item
     parts = topic.split("/")
     box = parts[3] if len(parts) > 4 else ""
-    m = _SEQ.search(payload, 0, 200)
-    n = _SEQ2.search(payload, 0, 200)
-    return (box, int(m.group(1)) if m else 0, int(n.group(1)) if n else 0,
+    boot = _SEQ.search(payload, 0, 200)
+    seq = _SEQ2.search(payload, 0, 200)
+    return (box, int(boot.group(1)) if boot else 0, int(seq.group(1)) if seq else 0,
             0 if parts[-1] == "out" else 1)

@@ -64,10 +64,10 @@ def night_result(night: "Night", wall_s: float) -> Dict[str, Any]:
         "players": len(tournament.entrants()), "virtual_ms": night.room.now_ms,
         "wall_s": round(wall_s, 1), "ended": bool(tournament.ended),
         "winner": tournament.ended["tiers"][0][0] if tournament.ended else None,
-        "results": [{"place": r["place"], "name": r["name"], "entry": r["entry"],
-                     "points": r["points"]} for r in tournament.results()],
-        "league": [{"rank": r["rank"], "name": r["name"], "points": r["points"]}
-                   for r in night.live.lg.standings()],
+        "results": [{"place": row["place"], "name": row["name"], "entry": row["entry"],
+                     "points": row["points"]} for row in tournament.results()],
+        "league": [{"rank": row["rank"], "name": row["name"], "points": row["points"]}
+                   for row in night.live.lg.standings()],
         "transports": dict(night.transport_of),
         "out_dir": night.out_dir,
     }

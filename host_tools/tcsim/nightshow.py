@@ -5,56 +5,63 @@ moments, and the results and league table at the end.  docs/demo.md, "What happe
 
 import os
 import threading
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from tdhost.league.text import ordinal
+
+if TYPE_CHECKING:
+    from .night import Night
 
 MOMENTS = ("first-hand", "first-move", "table-broken", "final-table", "winner")
 FINAL_SHOT_DELAY_MS = 90000  # the final table's box is shot this long after the redraw
 
 
-def clock_text(unix_ms):
-    s = (unix_ms // 1000) % 86400
-    return "%02d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+def clock_text(unix_ms: int) -> str:
+    secs = (unix_ms // 1000) % 86400
+    return "%02d:%02d:%02d" % (secs // 3600, secs // 60 % 60, secs % 60)
 
 
 class Show:
     """Progress lines, screenshots and the final tables of one night (module notes)."""
 
-    def __init__(self, night, echo):
+    def __init__(self, night: "Night", echo: Callable[[str], None]) -> None:
         self.night = night
         self.echo = echo
         self.seq = 0
-        self.index = None
+        self.index: Optional[int] = None
         self.clock_seen = None  # Live.clock_version when the level was last looked at
         self.lines = 0
         self.counts = {"busts": 0, "players_out": 0, "moves": 0, "broken": 0, "notices": 0,
                        "instructions": 0, "levels": 0}
-        self.final_chips = None  # (the final seating's stacks, the boxes' stacks then)
-        self.trace = []  # (room clock ms, tables or None for all): what the host did when
-        self.taken = {}  # moment -> paths
-        self.due = []  # [at room ms, moment, tables]
-        self.ready = []  # [moment, tables]: shots to take once the step is over
+        # (the final seating's stacks, the boxes' stacks then)
+        self.final_chips: Optional[Tuple[int, int]] = None
+        self.trace: List[Tuple[int, Optional[Tuple[int, ...]]]] = []  # (room clock ms, tables
+        #   or None for all): what the host did when
+        self.taken: Dict[str, List[str]] = {}  # moment -> paths
+        self.due: List[List[Any]] = []  # [at room ms, moment, tables]
+        # (moment, tables): shots to take once the step is over
+        self.ready: List[Tuple[str, Sequence[int]]] = []
         self.shots_on = True
-        self.big_note = None
-        self.web = None
+        self.big_note: Optional[str] = None
+        self.web: Any = None  # tdhost.web.server's handle while served
         self.served = False  # the web is --realtime's (it stops it)
-        self.browser = None
-        self.pw = None
+        self.browser: Any = None  # Playwright's chromium, once a big-screen shot is taken
+        self.pw: Any = None
         self.lock = threading.RLock()
 
     # -- lines -----------------------------------------------------------------
-    def say(self, text):
+    def say(self, text: str) -> None:
         self.lines += 1
         self.echo("%s  %s" % (clock_text(self.night.room.clock()), text))
 
-    def linked(self):
+    def linked(self) -> None:
         n = self.night
         parts = []
-        for t, b in sorted(n.boxes.items()):
-            parts.append("%s %s (%s)" % (b.box_id, b.board_name, n.transport_of[t]))
+        for table_no, box in sorted(n.boxes.items()):
+            parts.append("%s %s (%s)" % (box.box_id, box.board_name, n.transport_of[table_no]))
         self.say("boxes linked: " + ", ".join(parts))
 
-    def poll(self, now):
+    def poll(self, now: int) -> None:
         live = self.night.live
         if live.last_seq != self.seq:
             self._events(live)
@@ -65,21 +72,22 @@ class Show:
                 self._level(live, idx)
         if self.shots_on:
             if "first-hand" not in self.taken and any(
-                    b.on and b.table.hands for b in self.night.boxes.values()):
-                tb = [n for n, b in sorted(self.night.boxes.items()) if b.on and b.table.hands]
+                    box.on and box.table.hands for box in self.night.boxes.values()):
+                tb = [n for n, box in sorted(self.night.boxes.items())
+                      if box.on and box.table.hands]
                 self.later(0, "first-hand", tb[:1])
             room_ms = self.night.room.now_ms
             while self.due and self.due[0][0] <= room_ms:
                 _, moment, tables = self.due.pop(0)
                 self.ready.append((moment, tables))
 
-    def flush(self):
+    def flush(self) -> None:
         """Take the shots that became due during the last step (outside the web's lock:
         the big screen asks Live for its state meanwhile)."""
         while self.ready:
             self.shot(*self.ready.pop(0))
 
-    def _level(self, live, idx):
+    def _level(self, live: Any, idx: int) -> None:
         self.index = idx
         self.counts["levels"] += 1
         levels = live.tournament.setup["levels"]
@@ -94,98 +102,101 @@ class Show:
                 sum(1 for x in live.tournament.setup["levels"][:idx + 1] if "break" not in x),
                 lv["sb"], lv["bb"], ante, lv["minutes"]))
 
-    def _events(self, live):
+    def _events(self, live: Any) -> None:
         rows = live.store.db.execute(
             "SELECT seq, action, payload, undoes FROM events WHERE seq > ? ORDER BY seq",
             (self.seq,)).fetchall()
         import json
 
-        t = live.tournament
+        tournament = live.t
         now = self.night.room.clock()
         for seq, action, payload, _undoes in rows:
             self.seq = seq
-            p = json.loads(payload)
-            self._trace(now, t, action, p)
+            body = json.loads(payload)
+            self._trace(now, tournament, action, body)
             if action == "bust":
                 self.counts["busts"] += 1
-                out = [n for tier in p.get("tiers", []) for n in tier]
+                out = [n for tier in body.get("tiers", []) for n in tier]
                 self.counts["players_out"] += len(out)
-                where = " at table %s" % p["table"] if p.get("table") else ""
+                where = " at table %s" % body["table"] if body.get("table") else ""
                 self.say("bust%s: %s" % (where, "; ".join(
-                    "%s out, %s" % (n, t.place_of(n)) for n in reversed(out))))
-                if t.ended:
-                    self.say("winner: %s" % t.ended["tiers"][0][0])
-                    self.later(0, "winner", [t.final.get("table")] if t.final else [])
+                    "%s out, %s" % (n, tournament.place_of(n)) for n in reversed(out))))
+                if tournament.ended:
+                    self.say("winner: %s" % tournament.ended["tiers"][0][0])
+                    self.later(0, "winner",
+                               [tournament.final.get("table")] if tournament.final else [])
             elif action == "move":
                 self.counts["moves"] += 1
                 self.say("move: %s from table %d seat %d to table %d seat %d" % (
-                    p["name"], p["from"][0], p["from"][1], p["seat"][0], p["seat"][1]))
+                    body["name"], body["from"][0], body["from"][1], body["seat"][0],
+                    body["seat"][1]))
                 if "first-move" not in self.taken:
-                    self.later(0, "first-move", [p["from"][0], p["seat"][0]])
+                    self.later(0, "first-move", [body["from"][0], body["seat"][0]])
             elif action == "instr":
                 self.counts["instructions"] += 1
-                if p.get("action") == "break_table":
+                if body.get("action") == "break_table":
                     self.counts["broken"] += 1
                     self.say("table %d breaks: its players move to the other tables"
-                             % p["table"])
+                             % body["table"])
             elif action == "instr_result":
-                r = t.instrs.get(p.get("id"))
-                if (r is not None and r.get("action") == "break_table"
-                        and p.get("result") == "done" and "table-broken" not in self.taken):
-                    self.later(0, "table-broken", [r["table"]])
-            elif action == "draw" and p.get("final"):
-                seats = sorted(p["seats"].items(), key=lambda kv: kv[1][1])
+                row = tournament.instrs.get(body.get("id"))
+                if (row is not None and row.get("action") == "break_table"
+                        and body.get("result") == "done" and "table-broken" not in self.taken):
+                    self.later(0, "table-broken", [row["table"]])
+            elif action == "draw" and body.get("final"):
+                seats = sorted(body["seats"].items(), key=lambda kv: kv[1][1])
                 self.say("final table at table %d (%s draw, seed %s): %s" % (
-                    p["table"], p["mode"], p["seed"], ", ".join(
+                    body["table"], body["mode"], body["seed"], ", ".join(
                         "%d %s" % (s[1], n) for n, s in seats)))
             elif action == "final_seated":
-                self.say("%s%s" % (p["text"][:1].upper(), p["text"][1:]))
-                self.later(FINAL_SHOT_DELAY_MS, "final-table", [t.final["table"]])
-                boxes = sum(sum(b.table.stacks.values()) for b in self.night.boxes.values()
-                            if b.on)
-                self.final_chips = (sum(p["stacks"].values()), boxes)
+                self.say("%s%s" % (body["text"][:1].upper(), body["text"][1:]))
+                self.later(FINAL_SHOT_DELAY_MS, "final-table", [tournament.final["table"]])
+                boxes = sum(sum(box.table.stacks.values()) for box in self.night.boxes.values()
+                            if box.on)
+                self.final_chips = (sum(body["stacks"].values()), boxes)
             elif action == "notice":
                 self.counts["notices"] += 1
-                self.say("host notice: %s" % p.get("text"))
+                self.say("host notice: %s" % body.get("text"))
 
-    def _trace(self, now, t, action, p):
+    def _trace(self, now: int, tournament: Any, action: str, payload: Dict[str, Any]) -> None:
         """Note which tables the host's event *action* concerns (make faults places its
         faults where the clean run shows that the night did not need them)."""
-        tables = None
-        if action in ("bust", "instr") and p.get("table"):
-            tables = (p["table"],)
+        tables: Optional[Tuple[int, ...]] = None
+        if action in ("bust", "instr") and payload.get("table"):
+            tables = (payload["table"],)
         elif action == "instr_result":
-            r = t.instrs.get(p.get("id"))
-            tables = (r["table"],) if r is not None and r.get("table") else None
+            row = tournament.instrs.get(payload.get("id"))
+            tables = (row["table"],) if row is not None and row.get("table") else None
         elif action == "move":
-            tables = (p["from"][0], p["seat"][0])
-        elif action in ("late", "standby_take") and p.get("seat"):
-            tables = (p["seat"][0],)
+            tables = (payload["from"][0], payload["seat"][0])
+        elif action in ("late", "standby_take") and payload.get("seat"):
+            tables = (payload["seat"][0],)
         elif action in ("notice", "register", "standby_pass", "arrive"):
             return
         self.trace.append((now, tables))
 
     # -- screenshots -------------------------------------------------------------
-    def later(self, ms, moment, tables):
-        if not self.shots_on or moment in self.taken or any(d[1] == moment for d in self.due):
+    def later(self, ms: int, moment: str, tables: Sequence[int]) -> None:
+        if not self.shots_on or moment in self.taken or any(due[1] == moment for due in self.due):
             return
         self.due.append([self.night.room.now_ms + ms, moment, tables])
-        self.due.sort(key=lambda d: d[0])
+        self.due.sort(key=lambda due: due[0])
 
-    def shot(self, moment, tables):
+    def shot(self, moment: str, tables: Sequence[int]) -> None:
         """The boxes of *tables* and the big screen, now."""
         if moment in self.taken:
             return
         k = MOMENTS.index(moment) + 1
         out = self.night.out_dir
+        assert out is not None, "screenshots need the night's folder"
         paths = []
         for tb in tables:
-            b = self.night.boxes.get(tb)
-            if b is None or not b.on:
+            box = self.night.boxes.get(tb)
+            if box is None or not box.on:
                 continue
             path = os.path.join(out, "%02d-%s-box%d.png" % (k, moment, tb))
-            b.save_png(path, zoom=2)
-            release = getattr(b.screen, "release", None)
+            box.save_png(path, zoom=2)
+            release = getattr(box.screen, "release", None)
             if release is not None:
                 release()
             paths.append(path)
@@ -193,10 +204,10 @@ class Show:
         if big:
             paths.append(big)
         self.taken[moment] = paths
-        self.say("screenshots (%s): %s" % (moment, ", ".join(os.path.basename(p)
-                                                             for p in paths)))
+        self.say("screenshots (%s): %s" % (moment, ", ".join(os.path.basename(shot_path)
+                                                             for shot_path in paths)))
 
-    def big_screen(self, path):
+    def big_screen(self, path: str) -> Optional[str]:
         if self.big_note is not None:
             return None
         try:
@@ -208,8 +219,8 @@ class Show:
             self.say("no big-screen screenshots: %s" % self.big_note)
             return None
 
-    def _start_web(self):
-        from tdhost.web.chromium import chromium_missing
+    def _start_web(self) -> None:
+        from tdhost.web.shots import chromium_missing
 
         why = chromium_missing()
         if why:
@@ -225,7 +236,7 @@ class Show:
         self.pw = sync_playwright().start()
         self.browser = launch_chromium(self.pw)
 
-    def _big(self, path, width=1280, height=720):
+    def _big(self, path: str, width: int = 1280, height: int = 720) -> str:
         page = self.browser.new_page(viewport={"width": width, "height": height})
         try:
             page.goto(self.web.url + "/")
@@ -237,15 +248,15 @@ class Show:
             page.close()
         return path
 
-    def settle(self):
+    def settle(self) -> None:
         """The night is over: the shots still due are taken now."""
         self.flush()
         for _, moment, tables in list(self.due):
             self.shot(moment, tables)
         self.due = []
 
-    def close(self):
-        web = self.web if not self.served else None
+    def close(self) -> None:
+        web: Any = self.web if not self.served else None
         for stop in (lambda: self.browser.close(), lambda: self.pw.stop(),
                      lambda: web.stop()):
             try:
@@ -254,11 +265,11 @@ class Show:
                 pass
 
     # -- the end ---------------------------------------------------------------------
-    def figures(self):
-        shots = [p for m in MOMENTS for p in self.taken.get(m, [])]
+    def figures(self) -> Dict[str, Any]:
+        shots = [path for moment in MOMENTS for path in self.taken.get(moment, [])]
         return dict(self.counts, shots=shots, big_screen_note=self.big_note)
 
-    def final(self, res, tables=True):
+    def final(self, res: Dict[str, Any], tables: bool = True) -> None:
         """The results and the league table (tdhost's own tables), then the figures."""
         import sys
 
@@ -278,14 +289,14 @@ class Show:
                                       (_results.league, "league.csv")):
                 command.main(["--csv", os.path.join(n.out_dir, csv_file), "--db", n.db]
                              + as_plain, standalone_mode=False)
-        d = res["dealers"]
+        dealers = res["dealers"]
         self.echo("Figures: %d busts (%d players), %d moves, %d tables broken, %d levels; "
                   "%d hands dealt, %d instructions confirmed, %d misclicks refused by the "
                   "boxes, %d host notices; %s virtual in %.0f s of wall time." % (
                       res["busts"], res["players_out"], res["moves"], res["broken"],
-                      res["levels"], sum(x["hands"] for x in d.values()),
-                      sum(x["confirms"] for x in d.values()),
-                      sum(x["refusals"] for x in d.values()), res["notices"],
+                      res["levels"], sum(x["hands"] for x in dealers.values()),
+                      sum(x["confirms"] for x in dealers.values()),
+                      sum(x["refusals"] for x in dealers.values()), res["notices"],
                       _hm(res["virtual_ms"]), res["wall_s"]))
         if self.final_chips is not None:
             self.echo("Chips when the final table sat down: %s in its seating (the boxes' "
@@ -297,21 +308,21 @@ class Show:
                       "left with%s." % (fl["arrivals"], fl["mismatched"] or "none", (
                           " (%+d chips in all)" % fl["drift"]) if fl["mismatched"] else ""))
         if "mqtt" in res:
-            m = res["mqtt"]
+            mqtt = res["mqtt"]
             self.echo("MQTT: %d pumps, %d waited for frames (%.1f s in all), %d gave up."
-                      % (m["pumps"], m["waits"], m["wait_s"], m["late"]))
+                      % (mqtt["pumps"], mqtt["waits"], mqtt["wait_s"], mqtt["late"]))
         if self.shots_on:
             self.echo("Screenshots: %d in %s%s" % (len(res["shots"]), n.out_dir, (
                 " (no big screen: %s)" % self.big_note) if self.big_note else ""))
 
 
-def _n(v):
+def _n(v: Any) -> str:
     return "?" if v is None else "{:,}".format(v)
 
 
-def _hm(ms):
-    m = ms // 60000
-    return "%dh%02d" % (m // 60, m % 60)
+def _hm(ms: int) -> str:
+    minutes = ms // 60000
+    return "%dh%02d" % (minutes // 60, minutes % 60)
 
 
 __all__ = ["Show", "clock_text", "ordinal"]

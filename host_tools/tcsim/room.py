@@ -11,6 +11,7 @@ docs/simulator.md, "A room of boxes" (worlds, the clock, dealers, transports, re
 import gc
 import random
 from time import perf_counter
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from greenlet import GreenletExit, getcurrent, greenlet
 from PIL import Image
@@ -47,14 +48,14 @@ BOOT_MS = 3000  # a board spends up to this long booting before code.py (seeded 
 class QuietGc:
     """The ``gc`` tcbox.app sees while a room steps (module notes)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.collects = 0
 
-    def collect(self, *generation):
+    def collect(self, *generation: Any) -> Any:
         self.collects += 1
         return 0
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(gc, name)
 
 
@@ -62,29 +63,29 @@ class _Boxes:
     """While a room works on its boxes: the world current before is put
     back, and tcbox.app sees the room's QuietGc."""
 
-    def __init__(self, room):
+    def __init__(self, room: "Room") -> None:
         self.quiet = room.gc
 
-    def __enter__(self):
+    def __enter__(self) -> None:
         self.world = _world.current()
         self.gc = _app_mod.gc
         _app_mod.gc = self.quiet
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         _app_mod.gc = self.gc
         _world.use(self.world)
 
 
 # ------------------------------------------------------------------ screen
-_TEMPLATES = {}
+_TEMPLATES: Dict[Tuple[int, int], Any] = {}  # (width, height) -> a Screen
 
 
-def _template(width, height):
+def _template(width: int, height: int) -> Any:  # a tcbox.screen.Screen
     """A Screen of that size, made once: its pages' menu rows and page choice."""
-    t = _TEMPLATES.get((width, height))
-    if t is None:
-        t = _TEMPLATES[(width, height)] = Screen(None, width, height)
-    return t
+    template = _TEMPLATES.get((width, height))
+    if template is None:
+        template = _TEMPLATES[(width, height)] = Screen(None, width, height)
+    return template
 
 
 class LazyScreen:
@@ -97,61 +98,63 @@ class LazyScreen:
     ``release()`` drops it again.
     """
 
-    def __init__(self, display, width, height):
+    def __init__(self, display: Any, width: int, height: int) -> None:
         self.width = width
         self.height = height
         self.compact = height < 200
-        self.shown = None
-        self.real = None
+        self.shown: Optional[Dict[str, Any]] = None
+        self.real: Any = None  # the tcbox.screen.Screen, once looked at
         self.stale = False
-        t = _template(width, height)
-        self.rows = [p[2].rows if p[2] is not None else 0 for p in t.pages]  # players': none
-        self.which = t._which
+        template = _template(width, height)
+        self.rows = [page[2].rows if page[2] is not None else 0  # the players' page: none
+                     for page in template.pages]
+        self.which = template._which
         self.tops = [0] * len(self.rows)
         self.builds = 0
 
-    def update(self, f):
+    def update(self, fields: Dict[str, Any]) -> int:
         old = self.shown
-        n = len(f)
+        n = len(fields)
         if old is not None:
             n = 0
-            for k in f:
-                if old.get(k) != f[k]:
+            for k in fields:
+                if old.get(k) != fields[k]:
                     n += 1
-        self.shown = dict(f)
-        p = self.which(f)
-        if self.rows[p]:
-            self.tops[p] = _screen_mod.menu_top(self.tops[p], len(f.get("menu") or ()),
-                                                f.get("menu_i") or 0, self.rows[p])
+        self.shown = dict(fields)
+        page = self.which(fields)
+        if self.rows[page]:
+            self.tops[page] = _screen_mod.menu_top(self.tops[page],
+                                                   len(fields.get("menu") or ()),
+                                                   fields.get("menu_i") or 0, self.rows[page])
         self.stale = True
         return n
 
-    def materialize(self):
+    def materialize(self) -> Any:
         """The real Screen showing the last fields."""
-        s = self.real
-        if s is None:
-            s = self.real = Screen(None, self.width, self.height)
+        screen = self.real
+        if screen is None:
+            screen = self.real = Screen(None, self.width, self.height)
             self.builds += 1
             self.stale = True
         if self.stale and self.shown is not None:
-            for p in range(len(self.tops)):
-                if s.pages[p][2] is not None:
-                    s.pages[p][2].top_i = self.tops[p]
-            s.update(self.shown)
+            for page in range(len(self.tops)):
+                if screen.pages[page][2] is not None:
+                    screen.pages[page][2].top_i = self.tops[page]
+            screen.update(self.shown)
         self.stale = False
-        return s
+        return screen
 
-    def release(self):
+    def release(self) -> None:
         self.real = None
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
         return getattr(self.materialize(), name)
 
 
 # -------------------------------------------------------------- the nvm
-def provision(nvm, setup=None, pairing=None):
+def provision(nvm: Any, setup: Any = None, pairing: Any = None) -> None:
     """Write *nvm* as a box leaves pairing and a host's config: erased, then
     one power-loss record (tableclock.record, where tcbox.hardware.build
     reads it) of a table from *setup* (the default table without one) and
@@ -175,7 +178,8 @@ class Box(Sim):
     ``press``/``tick`` (``run_for``) waits in its greenlet for the room.
     """
 
-    def __init__(self, room, n, board_name, world, transport, box_id, render, seed):
+    def __init__(self, room: "Room", n: int, board_name: str, world: _world.World,
+                 transport: Any, box_id: str, render: str, seed: int) -> None:
         if board_name not in BOARDS:
             raise ValueError("unknown board %r (boards: %s)" % (
                 board_name, ", ".join(sorted(BOARDS))))
@@ -193,42 +197,42 @@ class Box(Sim):
         self.boots = 0
         self.restart = False
         self.resets = 0
-        self.watch = []
-        self.bot = None
-        self.fiber = None
-        self.wake = None
-        self.box = None
-        p = self.profile = BOARDS[board_name]
-        self.roles = [k["role"] for k in p["keys"]]
-        self.pins = {k["role"]: k["pin"] for k in p["keys"]}
-        self.width = p["display"]["width"]
-        self.height = p["display"]["height"]
-        self.display = None  # a Blinka display only while a screenshot is drawn
+        self.watch: List[Callable[[Sim], None]] = []
+        self.bot: Any = None  # the dealer playing here (play)
+        self.fiber: Any = None  # its greenlet
+        self.wake: Optional[int] = None
+        self.box: Any = None  # the firmware's App once booted
+        profile = self.profile = BOARDS[board_name]
+        self.roles = [k["role"] for k in profile["keys"]]
+        self.pins = {k["role"]: k["pin"] for k in profile["keys"]}
+        self.width = profile["display"]["width"]
+        self.height = profile["display"]["height"]
+        self.display: Any = None  # a Blinka display only while a screenshot is drawn
         self.step_wall_s = 0.0
         self.step_ms = 0
 
     @property
-    def host_port(self):
+    def host_port(self) -> Any:
         return self.transport.host_port
 
     @property
-    def table(self):
+    def table(self) -> Any:
         return self.box.table
 
     @property
-    def link(self):
+    def link(self) -> Any:
         return self.box.link if self.box is not None else None
 
     # -- power ---------------------------------------------------------
-    def boot(self):
+    def boot(self) -> "Box":  # type: ignore[override]  # (Sim.boot makes a Sim)
         """Power up as code.py does, in this box's world: tcbox.hardware.build
         with the transport's box end as ``usb_cdc.data``, then one step."""
-        w = self.world
+        world = self.world
         saved = (hardware.display, usb_link.box_id, _screen_mod.Screen)
         with _Boxes(self.room):
-            _world.use(w)
-            w.reset()
-            usb_cdc.set_ports(w, data=self.transport.box_port)
+            _world.use(world)
+            world.reset()
+            usb_cdc.set_ports(world, data=self.transport.box_port)  # type: ignore[attr-defined]
             board.DISPLAY = None
             board.board_id = self.profile["board_id"]
             try:
@@ -251,62 +255,62 @@ class Box(Sim):
             self.step()
         return self
 
-    def power_cut(self):
+    def power_cut(self) -> None:
         """The power goes off now (between two loop steps): the box stops,
         its transport carries nothing; its dealer waits for the power."""
         self.on = False
         self.transport.cut()
 
-    def power_on(self):
+    def power_on(self) -> None:
         """The next power-up: the box boots from its nvm, its dealer starts
         its script again (tcsim/dealers.py)."""
         self.transport.mend()
         self.reboot()
 
-    def reboot(self):
+    def reboot(self) -> None:
         """Boot again (after ``microcontroller.reset()`` or a power cut)."""
         self.boot()
         if self.bot is not None:
             self.play(self.bot)
 
     # -- the loop ------------------------------------------------------
-    def step(self):
+    def step(self) -> None:
         """One loop iteration as tcbox.hardware.run does it (App.step, then
         the link's tick), in this box's world.  A power cut during it (an
         armed nvm cut) switches the box off; a reset reboots it next step."""
         if not self.on:
             return
-        w = self.world
-        _world.use(w)
-        at = w.now_ms
+        world = self.world
+        _world.use(world)
+        at = world.now_ms
         t0 = perf_counter()
         try:
-            now = w.ticks_ms()
+            now = world.ticks_ms()
             self.box.step(now)
             if self.box.link is not None:
                 tick(self.box, self.box.link, now)
-            microcontroller.watchdog.check()
-        except microcontroller.ResetRequested:
+            microcontroller.watchdog.check()  # type: ignore[union-attr]
+        except microcontroller.ResetRequested:  # type: ignore[attr-defined]  # the stub's
             self.resets += 1
             self.restart = True
         except _world.PowerCut:
             self.power_cut()
         self.step_wall_s = perf_counter() - t0
-        self.step_ms = w.now_ms - at
-        for f in self.watch:
-            f(self)
+        self.step_ms = world.now_ms - at
+        for watcher in self.watch:
+            watcher(self)
 
-    def _dealing(self):
+    def _dealing(self) -> None:
         if self.fiber is None or getcurrent() is not self.fiber:
             raise RuntimeError("box %s: only its dealer presses and waits (Box.play); time "
                                "passes with room.step() or room.run()" % self.box_id)
 
-    def press(self, role, ms=_sim.SHORT_MS):
+    def press(self, role: str, ms: int = _sim.SHORT_MS) -> None:
         """The dealer holds a key for *ms*, then waits a little (Sim.press)."""
         self._dealing()
         Sim.press(self, role, ms)
 
-    def run_for(self, ms, period=None):
+    def run_for(self, ms: int, period: Optional[int] = None) -> None:
         """A dealer waits *ms* (in its greenlet): the room goes on meanwhile."""
         if ms <= 0:
             return
@@ -314,7 +318,7 @@ class Box(Sim):
         self.wake = self.room.now_ms + ms
         self.fiber.parent.switch()
 
-    def play(self, bot):
+    def play(self, bot: Any) -> None:
         """Let *bot* (an object with ``run()``, e.g. tcsim.dealers.RoomNight)
         deal at this box from the next step on, in a greenlet of its own.
         A dealer already playing stops first."""
@@ -323,42 +327,42 @@ class Box(Sim):
         self.fiber = greenlet(bot.run)
         self.wake = self.room.now_ms
 
-    def stop(self):
+    def stop(self) -> None:
         """Stop this box's dealer, if any."""
-        f = self.fiber
+        fiber = self.fiber
         self.fiber = None
         self.wake = None
-        if f is not None and not f.dead:
+        if fiber is not None and not fiber.dead:
             try:
-                f.throw(GreenletExit)
+                fiber.throw(GreenletExit)
             except GreenletExit:
                 pass
 
-    def resume(self):
+    def resume(self) -> None:
         """Let the dealer go on if its wait is over (the room calls this)."""
-        f = self.fiber
-        if f is not None and self.wake is not None and self.wake <= self.room.now_ms:
+        fiber = self.fiber
+        if fiber is not None and self.wake is not None and self.wake <= self.room.now_ms:
             self.wake = None
-            f.parent = getcurrent()  # whoever steps the room
-            f.switch()
+            fiber.parent = getcurrent()  # whoever steps the room
+            fiber.switch()
 
     # -- what a person sees ----------------------------------------------
-    def texts(self):
+    def texts(self) -> List[str]:
         return _sim.label_texts(self.screen.root)
 
-    def image(self):
+    def image(self) -> Any:
         """The screen as a PIL image, drawn now on a Blinka display made for it."""
-        d = make_display(self.width, self.height)
+        display = make_display(self.width, self.height)
         try:
-            d.root_group = self.screen.root
-            return to_image(d)
+            display.root_group = self.screen.root
+            return to_image(display)
         finally:
             displayio.release_displays()
 
-    def save_png(self, path, zoom=1):
+    def save_png(self, path: str, zoom: int = 1) -> str:
         img = self.image()
         if zoom != 1:
-            img = img.resize((img.width * zoom, img.height * zoom), Image.NEAREST)
+            img = img.resize((img.width * zoom, img.height * zoom), Image.Resampling.NEAREST)
         img.save(path)
         return path
 
@@ -372,29 +376,32 @@ class Room:
     :param render: "lazy" or "full" (module notes), for the boxes added.
     """
 
-    def __init__(self, clock_ms_start=0, seed=1, render="lazy"):
+    def __init__(self, clock_ms_start: int = 0, seed: int = 1, render: str = "lazy") -> None:
         self.start_ms = clock_ms_start
         self.seed = seed
         self.render = render
         self.now_ms = 0
-        self.boxes = []
-        self.on_host = None  # callable(room.clock()): the host's side, after every step
+        self.boxes: List[Box] = []
+        # the host's side, called with room.clock() after every step
+        self.on_host: Optional[Callable[[int], None]] = None
         self.steps = 0
         self.gc = QuietGc()
 
-    def clock(self):
+    def clock(self) -> int:
         """The room's time as Unix ms (for the host: BoxLink(clock=room.clock))."""
         return self.start_ms + self.now_ms
 
-    def box(self, n):
+    def box(self, n: int) -> "Box":
         """The box of table *n*."""
-        for b in self.boxes:
-            if b.n == n:
-                return b
+        for box in self.boxes:
+            if box.n == n:
+                return box
         raise KeyError("no box for table %r" % (n,))
 
-    def add_box(self, n, board_name="compact", transport="cable", setup=None, key=None,
-                key_id=None, event=None, box_id=None, render=None):
+    def add_box(self, n: int, board_name: str = "compact", transport: Any = "cable",
+                setup: Optional[Dict[str, Any]] = None, key: Optional[bytes] = None,
+                key_id: Optional[str] = None, event: Optional[str] = None,
+                box_id: Optional[str] = None, render: Optional[str] = None) -> "Box":
         """A new box for table *n*, powered up now.
 
         :param transport: "cable", "pty" or a transport object (module notes).
@@ -408,59 +415,59 @@ class Room:
         if board_name not in BOARDS:
             raise ValueError("unknown board %r (boards: %s)" % (
                 board_name, ", ".join(sorted(BOARDS))))
-        if any(b.n == n for b in self.boxes):
+        if any(box.n == n for box in self.boxes):
             raise ValueError("table %r has a box already" % (n,))
         rng = random.Random("%s/%s" % (self.seed, n))
-        w = _world.World(start=_world.START + rng.randrange(BOOT_MS),
+        world = _world.World(start=_world.START + rng.randrange(BOOT_MS),
                          name=box_id or "tc-%02d" % n)
         if key is not None:
             pairing = {"key": key.hex(), "key_id": key_id or "k", "table": n}
             if event is not None:
                 pairing["event"] = event
-            provision(w.nvm, setup, pairing)
+            provision(world.nvm, setup, pairing)
         elif setup is not None:
-            provision(w.nvm, setup)
+            provision(world.nvm, setup)
         else:
-            w.nvm.erase()
-        b = Box(self, n, board_name, w, _transport(transport), w.name,
+            world.nvm.erase()
+        box = Box(self, n, board_name, world, _transport(transport), world.name,
                 render or self.render, rng.getrandbits(64))
-        self.boxes.append(b)
-        b.boot()
-        return b
+        self.boxes.append(box)
+        box.boot()
+        return box
 
-    def step(self, ms=PERIOD_MS):
+    def step(self, ms: int = PERIOD_MS) -> None:
         """*ms* of virtual time pass: each running box's loop runs once, the
         dealers whose wait is over act, the transports deliver, the host's
         side runs (``on_host``)."""
         self.now_ms += ms
         self.steps += 1
         with _Boxes(self):
-            for b in self.boxes:
-                if b.restart:
-                    b.reboot()
-                if not b.on:
+            for box in self.boxes:
+                if box.restart:
+                    box.reboot()
+                if not box.on:
                     continue
-                b.world.advance(ms)
-                b.step()
-                if b.on:
-                    b.resume()
+                box.world.advance(ms)
+                box.step()
+                if box.on:
+                    box.resume()
         self.sync()
         if self.on_host is not None:
             self.on_host(self.clock())
             self.sync()
 
-    def run(self, ms, period=PERIOD_MS):
+    def run(self, ms: int, period: int = PERIOD_MS) -> None:
         """Steps of *period* ms until *ms* have passed."""
         end = self.now_ms + ms
         while self.now_ms < end:
             self.step(min(period, end - self.now_ms))
 
-    def sync(self):
-        for b in self.boxes:
-            b.transport.sync()
+    def sync(self) -> None:
+        for box in self.boxes:
+            box.transport.sync()
 
-    def close(self):
+    def close(self) -> None:
         """Stop the dealers, close the transports (the ptys)."""
-        for b in self.boxes:
-            b.stop()
-            b.transport.close()
+        for box in self.boxes:
+            box.stop()
+            box.transport.close()

@@ -52,32 +52,34 @@ def run_scale(tables: int = 300, seed: int = 1, minutes: float = MINUTES,
 
 def report(res: Dict[str, Any], echo: Callable[[str], None] = print) -> None:
     """The drill's result for a person: figures, faults, counts, each check."""
-    f = res["figures"]
-    c = res["counts"]
+    figures = res["figures"]
+    counts = res["counts"]
     echo("")
     echo("Scale drill: %d tables, %d players, seed %d, %.1f virtual minutes in %.0f s wall "
          "(%.1f s per virtual minute)." % (res["tables"], res["players"], res["seed"],
-                                           f["virtual_min"], res["wall_s"],
-                                           f["wall_s_per_virtual_min"]))
+                                           figures["virtual_min"], res["wall_s"],
+                                           figures["wall_s_per_virtual_min"]))
     echo("Faults: %d Wi-Fi drops, %d broker restart, %d host kill.  TD busts %d, box busts %d,"
          " moves %d, tables broken %d, instructions %d (%d confirmed on the boxes), hands %d."
-         % (c["wifi_drops"], c["broker_restarts"], c["host_kills"], c["td_busts"],
-            c["box_busts"], c["moves"], c["tables_broken"], c["instructions"],
-            c["confirmed"], c["hands"]))
-    for lv in f["level_changes"]:
+         % (counts["wifi_drops"], counts["broker_restarts"], counts["host_kills"],
+            counts["td_busts"],
+            counts["box_busts"], counts["moves"], counts["tables_broken"], counts["instructions"],
+            counts["confirmed"], counts["hands"]))
+    for lv in figures["level_changes"]:
         echo("Level change: %s" % ("all %d boxes within %.1f virtual s (first %.1f s), %.2f s"
                                    " wall" % (lv["boxes"], lv["last_ms"] / 1000.0,
                                               (lv["first_ms"] or 0) / 1000.0, lv["wall_s"])
                                    if lv.get("last_ms") is not None else
                                    "only %d of %d boxes" % (lv.get("shown", 0), lv["boxes"])))
     echo("Room step: p50 %s ms, p99 %s ms; host poll: p50 %s ms, p99 %s ms, max %s ms." % (
-        f["step_ms_p50"], f["step_ms_p99"], f["host_poll_ms_p50"], f["host_poll_ms_p99"],
-        f["host_poll_ms_max"]))
-    fr = f["frames"]
+        figures["step_ms_p50"], figures["step_ms_p99"], figures["host_poll_ms_p50"],
+        figures["host_poll_ms_p99"],
+        figures["host_poll_ms_max"]))
+    fr = figures["frames"]
     echo("Frames through Mosquitto: %d from the boxes (%d reached the host), %d from the host"
          " (%d reached the boxes); pumps waited %.0f s, gave up %d." % (
              fr["boxes_published"], fr["host_received"], fr["host_published"],
-             fr["boxes_received"], f["pump"]["wait_s"], f["pump"]["gave_up"]))
+             fr["boxes_received"], figures["pump"]["wait_s"], figures["pump"]["gave_up"]))
     for ch in res["checks"]:
         echo("%s %s%s" % ("ok    " if ch["ok"] else "FAILED", ch["check"],
                           "" if ch["ok"] else ": " + "; ".join(ch["failures"])))

@@ -179,7 +179,8 @@ def checks(drill: "Drill") -> Tuple[List[Check], Dict[str, Any]]:
     offs = {n: abs(tournament_ms(box.table.clock) - tournament_ms(master))
             for n, box in drill.boxes.items()}
     check("every box's clock within %d ms of the host's" % CLOCK_MS,
-          ["table %d: %d ms" % (n, d) for n, d in sorted(offs.items()) if d > CLOCK_MS])
+          ["table %d: %d ms" % (n, off_ms) for n, off_ms in sorted(offs.items())
+           if off_ms > CLOCK_MS])
     once = exactly_once(drill.links_db, live.store)
     check("each box event applied once", once["doubled"])
     levels = drill.level_watch.levels

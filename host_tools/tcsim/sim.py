@@ -6,6 +6,7 @@ docs/simulator.md, "The loop".
 """
 
 from time import perf_counter
+from typing import Any, Callable, List, Tuple
 
 from . import stubs
 
@@ -31,7 +32,7 @@ GAP_MS = 120  # between two presses of the dealer
 SCAN_MS = 10  # the loop's period while keys move
 
 
-def board_names():
+def board_names() -> Any:
     return sorted(BOARDS)
 
 
@@ -43,21 +44,21 @@ class Sim:
     :param engine: kept for old scripts: the loop is always tcbox.app.App.
     """
 
-    def __init__(self, board_name, setup, engine="app", info=None):
+    def __init__(self, board_name: str, setup: Any, engine: str = "app", info: Any = None) -> None:
         self._power_up(board_name)
         self.screen = Screen(self.display, self.width, self.height)
         self.table = Table(setup)
-        p = self.profile
-        self.keys = KeyScanner(p["keys"])
-        self.ring = Ring(p["ring"]) if p.get("ring") else None
-        self.buzzer = Buzzer(p["buzzer"]) if p.get("buzzer") else None
-        n = p["ring"]["pixels"] if p.get("ring") else 0
+        profile = self.profile
+        self.keys = KeyScanner(profile["keys"])
+        self.ring = Ring(profile["ring"]) if profile.get("ring") else None
+        self.buzzer = Buzzer(profile["buzzer"]) if profile.get("buzzer") else None
+        n = profile["ring"]["pixels"] if profile.get("ring") else 0
         self.box = App(self.table, self.roles, self.screen, self.keys, ring=self.ring,
-                       buzzer=self.buzzer, seats_in_ring=n, board=p["name"])
+                       buzzer=self.buzzer, seats_in_ring=n, board=profile["name"])
         self._started(info)
 
     @classmethod
-    def boot(cls, board_name, info=None):
+    def boot(cls, board_name: str, info: Any = None) -> Any:
         """Power the box up as code.py does: ``tcbox.hardware.build()`` on
         the stubs, with the simulator's display in place of the board's.
         The virtual clock starts again at 0; nvm keeps what it holds
@@ -80,7 +81,7 @@ class Sim:
         self._started(info)
         return self
 
-    def _power_up(self, board_name):
+    def _power_up(self, board_name: str) -> None:
         """The virtual world from zero and the board's display."""
         if board_name not in BOARDS:
             raise ValueError("unknown board %r (boards: %s)" % (board_name,
@@ -88,24 +89,24 @@ class Sim:
         world.reset_world()
         self.world = world.current()  # this box's clock, keys, nvm (tcsim/stubs/_world.py)
         self.board_name = board_name
-        self.profile = p = BOARDS[board_name]
-        self.roles = [k["role"] for k in p["keys"]]
-        self.pins = {k["role"]: k["pin"] for k in p["keys"]}
-        self.width = p["display"]["width"]
-        self.height = p["display"]["height"]
+        self.profile = profile = BOARDS[board_name]
+        self.roles = [k["role"] for k in profile["keys"]]
+        self.pins = {k["role"]: k["pin"] for k in profile["keys"]}
+        self.width = profile["display"]["width"]
+        self.height = profile["display"]["height"]
         self.display = make_display(self.width, self.height)
         board.DISPLAY = self.display
-        board.board_id = p["board_id"]
+        board.board_id = profile["board_id"]
 
-    def _started(self, info):
+    def _started(self, info: Any) -> None:
         if info:
             self.box.info = dict(info)
         self.resets = 0
-        self.watch = []
+        self.watch: List[Callable[["Sim"], None]] = []
         self.step()
 
     # -- time and keys ---------------------------------------------------
-    def step(self):
+    def step(self) -> None:
         """One loop iteration at the virtual clock's time.  Afterwards
         ``step_wall_s`` is the wall time ``App.step`` took, ``step_ms`` the
         virtual time that passed during it (0: nothing in it waits), and each
@@ -115,26 +116,26 @@ class Sim:
         t0 = perf_counter()
         try:
             self.box.step(world.ticks_ms())
-            microcontroller.watchdog.check()
-        except microcontroller.ResetRequested:
+            microcontroller.watchdog.check()  # type: ignore[union-attr]
+        except microcontroller.ResetRequested:  # type: ignore[attr-defined]  # the stub's
             self.resets += 1
         self.step_wall_s = perf_counter() - t0
         self.step_ms = world.now_ms - at
-        for f in self.watch:
-            f(self)
+        for watcher in self.watch:
+            watcher(self)
 
-    def run_for(self, ms, period=SCAN_MS):
+    def run_for(self, ms: int, period: int = SCAN_MS) -> None:
         """Let *ms* pass, running the loop every *period* ms."""
         world.use(self.world)
         end = world.now_ms + ms
         while world.now_ms < end:
-            p = period
+            step_ms = period
             if self.buzzer is not None and getattr(self.buzzer, "notes", None):
-                p = SCAN_MS  # a tone is playing: its notes are short
-            world.advance(min(p, end - world.now_ms))
+                step_ms = SCAN_MS  # a tone is playing: its notes are short
+            world.advance(min(step_ms, end - world.now_ms))
             self.step()
 
-    def press(self, role, ms=SHORT_MS):
+    def press(self, role: str, ms: int = SHORT_MS) -> None:
         """Hold the key with *role* for *ms*, release it, pause briefly.
 
         Holds of LONG_HOLD (500) ms or more are long presses: they are held
@@ -154,12 +155,12 @@ class Sim:
         world.schedule(pin, False, world.now_ms + ms)
         self.run_for(ms + GAP_MS)
 
-    def tick(self, seconds):
+    def tick(self, seconds: float) -> None:
         """Let *seconds* pass with no key touched."""
         ms = int(seconds * 1000 + 0.5)
         self.run_for(ms, period=100 if ms <= 10000 else 250)
 
-    def host(self, event):
+    def host(self, event: Any) -> None:
         """An event from the host (not from the keys): the table applies it
         and the box redraws, as when the host link delivers a command."""
         self.table.handle(event)
@@ -168,37 +169,37 @@ class Sim:
 
     # -- what a person sees ----------------------------------------------
     @property
-    def menu(self):
+    def menu(self) -> Any:
         return self.box.menu
 
-    def state(self):
+    def state(self) -> Any:
         return self.table.state()
 
-    def texts(self):
+    def texts(self) -> Any:
         """Every visible label string, top to bottom, left to right (a label
         wrapped onto lines gives its lines joined by a space)."""
         return label_texts(self.display.root_group)
 
-    def leds(self):
+    def leds(self) -> Any:
         if self.ring is None:
             return []
         return [list(c) for c in self.ring.px.shown]
 
-    def snapshot(self):
+    def snapshot(self) -> Any:
         return {"texts": self.texts(), "leds": self.leds(), "state": self.state()}
 
-    def image(self):
+    def image(self) -> Any:
         return to_image(self.display)
 
-    def save_png(self, path, zoom=1):
+    def save_png(self, path: str, zoom: int = 1) -> Any:
         return render_png(self.display, path, zoom)
 
 
-def label_texts(group):
+def label_texts(group: Any) -> Any:
     """Every visible label string under *group*, top to bottom, left to
     right; labels flush side by side on one line read as one text (the
     clock's minutes and seconds: tcbox/screen.py _Clock)."""
-    out = []  # (y, x, text, right edge)
+    out: List[Tuple[int, int, str, int]] = []  # (y, x, text, right edge)
     _labels(group, 0, 0, out)
     out.sort()
     texts = []
@@ -212,7 +213,7 @@ def label_texts(group):
     return texts
 
 
-def _labels(group, x, y, out):
+def _labels(group: Any, x: Any, y: Any, out: Any) -> None:
     if getattr(group, "hidden", False):
         return
     x += group.x

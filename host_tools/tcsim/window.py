@@ -5,6 +5,7 @@ docs/simulator.md, "The window".
 """
 
 import os
+from typing import Any, Dict, List, Tuple
 
 from PIL import Image
 
@@ -27,7 +28,8 @@ BUTTON = (70, 70, 80)
 BUTTON_DOWN = (112, 200, 255)
 
 
-def run_window(board, setup, engine="app", frames=None, keys=(), shots_dir=".", save=None):
+def run_window(board: str, setup: Any, engine: str = "app", frames: Any = None, keys: Tuple[Any,
+               ...] = (), shots_dir: str = ".", save: Any = None) -> Any:
     """Open the window and run until it is closed (or *frames* frames);
     *save*: a path for a PNG of the whole window at the end."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -64,15 +66,15 @@ def run_window(board, setup, engine="app", frames=None, keys=(), shots_dir=".", 
     clock = pygame.time.Clock()
     last = pygame.time.get_ticks()
     shown = None
-    img_at = -1
+    img_at: Any = None  # the screen as a pygame Surface, made on the first frame
     frame = 0
     shots = 0
     mouse_role = None
-    script = {}
-    for f, role, is_down in keys:
-        script.setdefault(f, []).append((role, is_down))
+    script: Dict[int, List[Tuple[str, bool]]] = {}
+    for frame_at, role, is_down in keys:
+        script.setdefault(frame_at, []).append((role, is_down))
 
-    def key(role, is_down):
+    def key(role: str, is_down: Any) -> None:
         if is_down and role not in down:
             down.add(role)
             world.schedule(sim.pins[role], True, world.now_ms)
@@ -84,30 +86,30 @@ def run_window(board, setup, engine="app", frames=None, keys=(), shots_dir=".", 
     while running:
         for role, is_down in script.get(frame, ()):
             key(role, is_down)
-        for e in pygame.event.get():
-            if e.type == pygame.QUIT:
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
                 running = False
-            elif e.type in (pygame.KEYDOWN, pygame.KEYUP):
-                is_down = e.type == pygame.KEYDOWN
-                if e.key in bykey:
-                    key(bykey[e.key], is_down)
-                elif is_down and e.key in (pygame.K_ESCAPE, pygame.K_q):
+            elif event.type in (pygame.KEYDOWN, pygame.KEYUP):
+                is_down = event.type == pygame.KEYDOWN
+                if event.key in bykey:
+                    key(bykey[event.key], is_down)
+                elif is_down and event.key in (pygame.K_ESCAPE, pygame.K_q):
                     running = False
-                elif is_down and e.key == pygame.K_t:
-                    sim.tick(600 if e.mod & pygame.KMOD_SHIFT else 60)
-                elif is_down and e.key == pygame.K_p:
+                elif is_down and event.key == pygame.K_t:
+                    sim.tick(600 if event.mod & pygame.KMOD_SHIFT else 60)
+                elif is_down and event.key == pygame.K_p:
                     sim.host({"do": "resume" if sim.state()["paused"] else "pause"})
-                elif is_down and e.key == pygame.K_F2:
+                elif is_down and event.key == pygame.K_F2:
                     shots += 1
                     path = os.path.join(shots_dir, "tcsim-%03d.png" % shots)
                     sim.save_png(path, zoom)
                     print("saved", path)
-            elif e.type == pygame.MOUSEBUTTONDOWN:
+            elif event.type == pygame.MOUSEBUTTONDOWN:
                 for role, rect in buttons:
-                    if rect.collidepoint(e.pos):
+                    if rect.collidepoint(event.pos):
                         mouse_role = role
                         key(role, True)
-            elif e.type == pygame.MOUSEBUTTONUP and mouse_role is not None:
+            elif event.type == pygame.MOUSEBUTTONUP and mouse_role is not None:
                 key(mouse_role, False)
                 mouse_role = None
         now = pygame.time.get_ticks()
@@ -119,7 +121,7 @@ def run_window(board, setup, engine="app", frames=None, keys=(), shots_dir=".", 
                  sim.menu.i, sim.menu.mode, sim.menu.amount)
         if stamp != shown:
             shown = stamp
-            img = sim.image().resize((sw, sh), Image.NEAREST)
+            img = sim.image().resize((sw, sh), Image.Resampling.NEAREST)
             img_at = pygame.image.fromstring(img.tobytes(), (sw, sh), "RGB")
         screen.fill(BG)
         screen.blit(img_at, (pad, pad))
@@ -132,8 +134,8 @@ def run_window(board, setup, engine="app", frames=None, keys=(), shots_dir=".", 
                 cy = sh + pad + pad + ring_h // 2 - 12
                 pygame.draw.circle(screen, tuple(c), (cx, cy), 14)
                 pygame.draw.circle(screen, (90, 90, 90), (cx, cy), 14, 1)
-                t = small.render(str(i + 1), True, FG)
-                screen.blit(t, (cx - t.get_width() // 2, cy + 17))
+                number_label = small.render(str(i + 1), True, FG)
+                screen.blit(number_label, (cx - number_label.get_width() // 2, cy + 17))
         for role, rect in buttons:
             pygame.draw.rect(screen, BUTTON_DOWN if role in down else BUTTON, rect,
                              border_radius=10)

@@ -4,13 +4,18 @@ imported.  Their state is a virtual world per box (``_world.World``).  Plain Pyt
 MicroPython also runs.  docs/simulator.md (the first section, and "A room of boxes").
 """
 
+try:
+    from typing import Any  # noqa: F401
+except ImportError:  # MicroPython: annotations only
+    pass
+
 import sys
 
 NAMES = ("watchdog", "microcontroller", "board", "busio", "digitalio", "keypad", "neopixel",
          "usb_cdc", "wifi", "socketpool", "supervisor", "storage", "pwmio")
 
 
-def install():
+def install() -> Any:
     """Register the stubs as the top-level hardware modules; returns the world."""
     from . import _world
 

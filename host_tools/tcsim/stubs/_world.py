@@ -5,6 +5,11 @@ power-up keeps its world; what the firmware looks up is the current world's (``u
 The module-level names act on the current world.  docs/simulator.md, "A room of boxes".
 """
 
+try:
+    from typing import Any, Dict, List, Optional, Set, Tuple  # noqa: F401
+except ImportError:  # MicroPython: annotations only
+    pass
+
 WRAP = 1 << 29
 START = WRAP - 65000  # CircuitPython's ticks start near the wrap on purpose
 NVM_SIZE = 8192  # microcontroller.nvm on an ESP32
@@ -34,9 +39,9 @@ class Nvm:
       counted but change nothing) or "error" (writes raise OSError).
     """
 
-    def __init__(self, size):
+    def __init__(self, size: Any) -> None:
         self._b = bytearray(size)
-        self._cut = None  # bytes still written before the power goes off
+        self._cut: Optional[int] = None  # bytes still written before the power goes off
         self._fill = None
         self.writes = 0
         self.bytes_written = 0
@@ -44,22 +49,22 @@ class Nvm:
         self.cuts = 0
         self.broken = None
 
-    def __len__(self):
+    def __len__(self) -> Any:
         return len(self._b)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> Any:
         if isinstance(index, slice):
             return bytearray(self._b[index])
         return self._b[index]
 
-    def _range(self, s):
+    def _range(self, s: Any) -> Any:
         n = len(self._b)
         start, stop, step = s.indices(n)
         if step != 1:
             raise ValueError("nvm slices must be contiguous")
         return start, max(start, stop)
 
-    def __setitem__(self, index, value):
+    def __setitem__(self, index: int, value: Any) -> None:
         if isinstance(index, slice):
             start, stop = self._range(index)
             data = bytes(value)
@@ -93,16 +98,16 @@ class Nvm:
         self.bytes_written += len(data)
         self.last_write = len(data)
 
-    def cut_after(self, k, fill=None):
+    def cut_after(self, k: int, fill: Any = None) -> None:
         """Arm (or with None disarm) a power cut after *k* more bytes."""
         self._cut = k
         self._fill = fill
 
-    def armed(self):
+    def armed(self) -> Any:
         """Bytes left before an armed cut, or None."""
         return self._cut
 
-    def erase(self, value=0xFF):
+    def erase(self, value: int = 0xFF) -> None:
         self._b[:] = bytes((value,)) * len(self._b)
 
 
@@ -113,36 +118,40 @@ class World:
     :param name: a label for messages (the room's box id).
     """
 
-    def __init__(self, start=START, name="box"):
+    def __init__(self, start: Any = START, name: str = "box") -> None:
         self.start = start
         self.name = name
         self.now_ms = 0
-        self.keys = []  # keypad.Keys instances, in creation order
-        self.pending = []  # scheduled key edges: [at_ms, pin name, pressed], sorted by time
-        self.pixels = []  # neopixel.NeoPixel instances
-        self.tones = []  # (ms, pin name, frequency, duty) each time a PWM output changes
+        self.keys: List[Any] = []  # keypad.Keys instances, in creation order
+        # scheduled key edges: [at_ms, pin name, pressed], sorted by time
+        self.pending: List[List[Any]] = []
+        self.pixels: List[Any] = []  # neopixel.NeoPixel instances
+        # (ms, pin name, frequency, duty) each time a PWM output changes
+        self.tones: List[Tuple[int, str, int, int]] = []
         self.resets = 0
         self.nvm = Nvm(NVM_SIZE)
-        self.parts = {}  # per-box objects of other stubs (usb_cdc's ports, the watchdog)
-        self.held = set()  # pin names held down now (``hold``): digitalio and new Keys see them
-        self.absent = set()  # parts not fitted: "ring" (its pixels never light)
+        # per-box objects of other stubs (usb_cdc's ports, the watchdog)
+        self.parts: Dict[str, Any] = {}
+        # pin names held down now (``hold``): digitalio and new Keys see them
+        self.held: Set[str] = set()
+        self.absent: Set[str] = set()  # parts not fitted: "ring" (its pixels never light)
 
-    def part(self, name, make):
+    def part(self, name: str, make: Any) -> Any:
         """This world's *name* object, made by ``make()`` on first use."""
         p = self.parts.get(name)
         if p is None:
             p = self.parts[name] = make()
         return p
 
-    def ticks_ms(self):
+    def ticks_ms(self) -> Any:
         return (self.start + self.now_ms) & (WRAP - 1)
 
-    def advance(self, ms):
+    def advance(self, ms: int) -> None:
         """Move the virtual clock forward by *ms* (and deliver due key edges)."""
         self.now_ms += ms
         self.deliver()
 
-    def deliver(self):
+    def deliver(self) -> None:
         """Hand scheduled key edges that are due to their keypad.Keys."""
         pending = self.pending
         while pending and pending[0][0] <= self.now_ms:
@@ -153,7 +162,7 @@ class World:
                     k.events._put(n, pressed, (self.start + at) & (WRAP - 1))
                     break
 
-    def schedule(self, pin, pressed, at_ms):
+    def schedule(self, pin: Any, pressed: Any, at_ms: Any) -> None:
         """A key edge on *pin* (a name) at virtual time *at_ms*."""
         pending = self.pending
         i = len(pending)
@@ -161,17 +170,17 @@ class World:
             i -= 1
         pending.insert(i, [at_ms, pin, pressed])
 
-    def hold(self, pin):
+    def hold(self, pin: Any) -> None:
         """Hold the key on *pin* down from now (through a power-up: the
         self-test key); ``let_go(pin)`` releases it."""
         self.held.add(pin)
         self.schedule(pin, True, self.now_ms)
 
-    def let_go(self, pin):
+    def let_go(self, pin: Any) -> None:
         self.held.discard(pin)
         self.schedule(pin, False, self.now_ms)
 
-    def reset(self):
+    def reset(self) -> None:
         """A new power-up: the clock from 0, no keys, pixels, tones or
         edges (nvm, the resets counted, the watchdog and the USB ports
         stay)."""
@@ -185,12 +194,12 @@ class World:
 _cur = World(name="default")
 
 
-def current():
+def current() -> Any:
     """The world the stubs' look-ups use now."""
     return _cur
 
 
-def use(world):
+def use(world: Any) -> Any:
     """Make *world* current; returns the one that was."""
     global _cur
     was = _cur
@@ -198,25 +207,25 @@ def use(world):
     return was
 
 
-def ticks_ms():
+def ticks_ms() -> Any:
     return _cur.ticks_ms()
 
 
-def advance(ms):
+def advance(ms: int) -> None:
     """Move the current world's clock forward by *ms* (and deliver due key edges)."""
     _cur.advance(ms)
 
 
-def deliver():
+def deliver() -> None:
     _cur.deliver()
 
 
-def schedule(pin, pressed, at_ms):
+def schedule(pin: Any, pressed: Any, at_ms: Any) -> None:
     """A key edge on *pin* (a name) at virtual time *at_ms* in the current world."""
     _cur.schedule(pin, pressed, at_ms)
 
 
-def reset_world():
+def reset_world() -> None:
     """A fresh current world (a new simulated power-up keeps nvm)."""
     _cur.reset()
 
@@ -224,7 +233,7 @@ def reset_world():
 _STATE = ("now_ms", "keys", "pending", "pixels", "tones", "resets", "nvm", "start")
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     """The old module-level names: the current world's."""
     if name in _STATE:
         return getattr(_cur, name)

@@ -5,16 +5,21 @@ board profile it simulates.
 """
 
 try:
+    from typing import Any, Dict, List, Optional, Set, Tuple  # noqa: F401
+except ImportError:  # MicroPython: annotations only
+    pass
+
+try:
     from .microcontroller import Pin
 except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
-    from microcontroller import Pin
+    from microcontroller import Pin  # type: ignore[assignment]
 
 board_id = "tcsim"
 DISPLAY = None
-_pins = {}
+_pins: Dict[str, Any] = {}
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name.startswith("__"):
         raise AttributeError(name)
     p = _pins.get(name)

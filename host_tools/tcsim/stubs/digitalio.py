@@ -3,9 +3,14 @@ the pressed level of a key the world holds down (``_world.World.hold``: the
 boards' keys pull up when active low, down when active high)."""
 
 try:
+    from typing import Any  # noqa: F401
+except ImportError:  # MicroPython: annotations only
+    pass
+
+try:
     from . import _world
 except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
-    import _world
+    import _world  # type: ignore[no-redef]
 
 
 class Direction:
@@ -24,7 +29,7 @@ class DriveMode:
 
 
 class DigitalInOut:
-    def __init__(self, pin):
+    def __init__(self, pin: Any) -> None:
         self.pin = pin
         self.direction = Direction.INPUT
         self.pull = None
@@ -32,7 +37,7 @@ class DigitalInOut:
         self._value = False
 
     @property
-    def value(self):
+    def value(self) -> Any:
         if self.direction == Direction.INPUT:
             if getattr(self.pin, "name", self.pin) in _world.current().held:
                 return self.pull != Pull.UP  # pressed: away from the pull
@@ -40,23 +45,23 @@ class DigitalInOut:
         return self._value
 
     @value.setter
-    def value(self, v):
+    def value(self, v: Any) -> None:
         self._value = bool(v)
 
-    def switch_to_output(self, value=False, drive_mode=DriveMode.PUSH_PULL):
+    def switch_to_output(self, value: bool = False, drive_mode: Any = DriveMode.PUSH_PULL) -> None:
         self.direction = Direction.OUTPUT
         self._value = bool(value)
         self.drive_mode = drive_mode
 
-    def switch_to_input(self, pull=None):
+    def switch_to_input(self, pull: Any = None) -> None:
         self.direction = Direction.INPUT
         self.pull = pull
 
-    def deinit(self):
+    def deinit(self) -> None:
         pass
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.deinit()

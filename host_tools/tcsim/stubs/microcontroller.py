@@ -5,18 +5,23 @@ the power in the middle of a write), reset(), cpu, watchdog.
 per simulated box), looked up each time they are read."""
 
 try:
+    from typing import Any  # noqa: F401
+except ImportError:  # MicroPython: annotations only
+    pass
+
+try:
     from . import _world
     from .watchdog import WatchDogMode, WatchDogTimeout
 except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
-    import _world
-    from watchdog import WatchDogMode, WatchDogTimeout
+    import _world  # type: ignore[no-redef]
+    from watchdog import WatchDogMode, WatchDogTimeout  # type: ignore[assignment]
 
 
 class Pin:
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
 
-    def __repr__(self):
+    def __repr__(self) -> Any:
         return "board." + self.name
 
 
@@ -28,12 +33,12 @@ class ResetRequested(SystemExit):
 PowerCut = _world.PowerCut  # raised by nvm writes a test cut short (Nvm.cut_after)
 
 
-def reset():
+def reset() -> None:
     _world.current().resets += 1
     raise ResetRequested("microcontroller.reset()")
 
 
-def on_next_reset(run_mode):
+def on_next_reset(run_mode: Any) -> None:
     pass
 
 
@@ -61,19 +66,19 @@ class _Watchdog:
     ``check()`` (called by the simulator) fires once *timeout* seconds of
     virtual time pass without ``feed()``."""
 
-    def __init__(self, world):
+    def __init__(self, world: Any) -> None:
         self.world = world
         self.timeout = 0
         self.mode = None
         self.fed = 0
 
-    def feed(self):
+    def feed(self) -> None:
         self.fed = self.world.now_ms
 
-    def deinit(self):
+    def deinit(self) -> None:
         self.mode = None
 
-    def check(self):
+    def check(self) -> None:
         if self.mode is None or self.timeout <= 0:
             return
         now = self.world.now_ms
@@ -84,7 +89,7 @@ class _Watchdog:
             reset()
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     """``nvm`` and ``watchdog``: the current world's."""
     w = _world.current()
     if name == "nvm":

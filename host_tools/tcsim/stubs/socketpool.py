@@ -1,44 +1,49 @@
 """socketpool: sockets that cannot reach anything (EHOSTUNREACH), like a
 board whose Wi-Fi is down."""
 
+try:
+    from typing import Any, Optional  # noqa: F401
+except ImportError:  # MicroPython: annotations only
+    pass
+
 EHOSTUNREACH = 113
 
 
 class Socket:
-    def __init__(self, family=2, type=1, proto=0):
-        self.timeout = None
+    def __init__(self, family: int = 2, type: int = 1, proto: int = 0) -> None:
+        self.timeout: Optional[float] = None
 
-    def settimeout(self, t):
+    def settimeout(self, t: Any) -> None:
         self.timeout = t
 
-    def setblocking(self, flag):
+    def setblocking(self, flag: Any) -> None:
         self.timeout = None if flag else 0
 
-    def setsockopt(self, *args):
+    def setsockopt(self, *args: Any) -> None:
         pass
 
-    def connect(self, addr):
+    def connect(self, addr: Any) -> None:
         raise OSError(EHOSTUNREACH)
 
-    def bind(self, addr):
+    def bind(self, addr: Any) -> None:
         pass
 
-    def listen(self, n=1):
+    def listen(self, n: int = 1) -> None:
         pass
 
-    def send(self, buf):
+    def send(self, buf: bytes) -> None:
         raise OSError(EHOSTUNREACH)
 
-    def recv_into(self, buf, n=0):
+    def recv_into(self, buf: bytes, n: int = 0) -> None:
         raise OSError(EHOSTUNREACH)
 
-    def close(self):
+    def close(self) -> None:
         pass
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
 
@@ -54,11 +59,12 @@ class SocketPool:
     ETIMEDOUT = 110
     gaierror = OSError
 
-    def __init__(self, radio):
+    def __init__(self, radio: Any) -> None:
         self.radio = radio
 
-    def socket(self, family=2, type=1, proto=0):
+    def socket(self, family: int = 2, type: int = 1, proto: int = 0) -> Any:
         return Socket(family, type, proto)
 
-    def getaddrinfo(self, host, port, family=0, type=0, proto=0, flags=0):
+    def getaddrinfo(self, host: Any, port: Any, family: int = 0, type: int = 0, proto: int = 0,
+                    flags: int = 0) -> None:
         raise OSError(-2)

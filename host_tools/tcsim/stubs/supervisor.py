@@ -1,12 +1,17 @@
 """supervisor: ticks_ms() from the virtual clock (wraps at 2**29), runtime."""
 
 try:
+    from typing import Any  # noqa: F401
+except ImportError:  # MicroPython: annotations only
+    pass
+
+try:
     from . import _world
 except ImportError:  # a top-level module (MicroPython with MICROPYPATH)
-    import _world
+    import _world  # type: ignore[no-redef]
 
 
-def ticks_ms():
+def ticks_ms() -> Any:
     return _world.ticks_ms()
 
 
@@ -22,7 +27,7 @@ class _Runtime:
 runtime = _Runtime()
 
 
-def reload():
+def reload() -> None:
     try:
         from .microcontroller import reset
     except ImportError:
@@ -30,9 +35,9 @@ def reload():
     reset()
 
 
-def set_next_code_file(filename, **kwargs):
+def set_next_code_file(filename: Any, **kwargs: Any) -> None:
     pass
 
 
-def disable_autoreload():
+def disable_autoreload() -> None:
     runtime.autoreload = False
