@@ -6,7 +6,7 @@ table directly (``"via": "host"``) what the keys cannot make.  docs/simulator.md
 """
 
 import copy
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
 
 from tcbox.menu import AMOUNT, COLOUR, MAIN, RANK, SEAT, SEATS, SETUP
 
@@ -268,7 +268,7 @@ class Dealer:
         """Pick each tier's seats, then Done, until the hand is over."""
         sim = self.sim
         for tier in ranking:
-            st = sim.box.state
+            st = cast(State, sim.box.state)  # a hand at its showdown has a state
             if st["street"] != "showdown" or sim.menu.mode != RANK:
                 return False
             for seat in tier:

@@ -69,7 +69,7 @@ class _Boxes:
     def __enter__(self) -> None:
         self.world = _world.current()
         self.gc = _app_mod.gc
-        _app_mod.gc = self.quiet
+        _app_mod.gc = self.quiet  # type: ignore[assignment]  # what the App calls
 
     def __exit__(self, *exc: Any) -> None:
         _app_mod.gc = self.gc
@@ -216,7 +216,7 @@ class Box(Sim):
         return self.transport.host_port
 
     @property
-    def table(self) -> Any:
+    def table(self) -> Any:  # type: ignore[override]  # (Sim keeps its own)
         return self.box.table
 
     @property
@@ -239,10 +239,10 @@ class Box(Sim):
                 hardware.display = lambda spec: None  # Screen(None, ...): groups only
                 usb_link.box_id = lambda: self.box_id
                 if self.render == "lazy":
-                    _screen_mod.Screen = LazyScreen
+                    _screen_mod.Screen = LazyScreen  # type: ignore[misc, assignment]
                 self.box = hardware.build(self.board_name)
             finally:
-                hardware.display, usb_link.box_id, _screen_mod.Screen = saved
+                hardware.display, usb_link.box_id, _screen_mod.Screen = saved  # type: ignore[misc]
             if self.box.link is not None:
                 self.box.link.urandom = self.nonces.randbytes  # seeded hello nonces
             self.screen = self.box.screen
