@@ -42,9 +42,6 @@ NAMES = [
 ]
 
 
-def unix_ms() -> int:
-    return int(time.time() * 1000)
-
 
 def new_tournament(db: str, toml: str = LPPL) -> int:
     """Create the league file *db* (it must not exist yet) with one tournament set up from
@@ -180,7 +177,7 @@ class Demo:
             self.room.on_host = self.live.poll
 
     def _wifi_boxes(self, kind: str, listen: str, port: int) -> Dict[int, Box]:
-        """``serve --demo --wifi``: the broker of a Wi-Fi night (tdhost.broker.start_night:
+        """``serve --demo --wifi``: the broker of a Wi-Fi night (tdhost.links.broker.start_night:
         logins, ACL) and the three boxes paired for it as ``tdhost pair --wifi-ssid`` pairs
         them (their own keys and logins), over real TCP to it (tcsim.nightnet); the hub
         is one more serve transport (``transports``)."""

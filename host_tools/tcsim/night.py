@@ -78,7 +78,7 @@ class Night:
         self.floor = Floor()
         self.broker: Any = None  # the embedded MQTT broker
         self.net: Any = None  # a tcsim.nightnet.Net while the boxes are on MQTT
-        self.hub: Any = None  # the host's tdhost.mqtt.MqttHub
+        self.hub: Any = None  # the host's tdhost.links.mqtt.MqttHub
         self.faults: Optional["Faults"] = None  # make faults
         self.links_db = os.path.join(self.tmp, "league-links.sqlite")
         self.store = HostStore(self.links_db)
@@ -121,7 +121,7 @@ class Night:
         self._start_hub()
 
     def _start_hub(self) -> None:
-        from tdhost.mqtt import MqttHub
+        from tdhost.links.mqtt import MqttHub
 
         subacks = self.net.subacks
         self.hub = MqttHub(self.net.broker.url, KEY_ID, KEY, KEY_ID, self.store,

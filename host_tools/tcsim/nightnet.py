@@ -2,7 +2,7 @@
 Wi-Fi and broker, and the pump that delivers every frame sent in a step before the next one)
 and each box's MQTT transport.  The boxes' radios and sockets are tcsim.boxnet's.
 
-    net = Net(broker); net.install()    # a running tdhost.broker broker; the stubs get it
+    net = Net(broker); net.install()    # a running tdhost.links.broker broker; the stubs get it
     box = room.add_box(3, transport=net.transport(name), ...); net.watch_hub(hub)
 
 Why a pump, and what it waits for: docs/demo.md §3, "Virtual time, and MQTT in it".
@@ -171,7 +171,7 @@ class Net:
 
     # -- the hub -----------------------------------------------------------
     def watch_hub(self, hub: Any) -> None:
-        """Count what *hub* (tdhost.mqtt.MqttHub) gets from the boxes and publishes to
+        """Count what *hub* (tdhost.links.mqtt.MqttHub) gets from the boxes and publishes to
         them (wrapping paho's callbacks and ``publish``)."""
         self.hub = hub
         self.event = hub.event

@@ -5,7 +5,7 @@ busts, which the scale drill shares.  docs/demo.md §2 (What happens) and §4.
 
 from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 
-from tdhost.usb import HostStore
+from tdhost.links.hoststore import HostStore
 
 if TYPE_CHECKING:
     from .night import Night

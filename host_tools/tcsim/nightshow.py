@@ -220,7 +220,7 @@ class Show:
             return None
 
     def _start_web(self) -> None:
-        from tdhost.web.shots import chromium_missing
+        from tdhost.web.chromium import chromium_missing
 
         why = chromium_missing()
         if why:

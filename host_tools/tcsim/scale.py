@@ -27,7 +27,7 @@ MINUTES = 16  # the full drill's play (about 18 virtual minutes with the settlin
 def run_scale(tables: int = 300, seed: int = 1, minutes: float = MINUTES,
               echo: Callable[[str], None] = print) -> Dict[str, Any]:
     """The drill (docs/demo.md §8); returns {"ok", "checks", "figures", "counts", "log",
-    "tables", "seed", "minutes", "wall_s"}.  Raises tdhost.broker.MosquittoMissing
+    "tables", "seed", "minutes", "wall_s"}.  Raises tdhost.links.broker.MosquittoMissing
     without Mosquitto, DrillError when the room cannot be set up."""
     logging.getLogger("tdhost").setLevel(logging.ERROR)
     wall0 = time.monotonic()

@@ -11,10 +11,10 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tableclock.protocol import BOX_KEYS, box_key
-from tdhost import instructions as _ins
 from tdhost.league.refusal import ActionRefused
-from tdhost.live import Live
-from tdhost.usb import HostStore
+from tdhost.links.hoststore import HostStore
+from tdhost.live import instructions as _ins
+from tdhost.live.night import Live
 
 from .room import Box, Room, provision
 from .scalecheck import LevelWatch, Names, hms
@@ -33,7 +33,7 @@ from .scaleroom import (
 
 KEY = bytes(range(40, 72))  # the event key the boxes are paired with
 KEY_ID = "scale"
-TABLES_MAX = 1000  # tdhost.mqtt.BOXES_MAX is 1,024
+TABLES_MAX = 1000  # tdhost.links.mqtt.BOXES_MAX is 1,024
 START_MS = 1_741_464_000_000  # 2025-03-08 20:00 UTC: the room powers up
 STEP_MS = 100  # each box's loop runs every 100 ms of virtual time
 HOST_EVERY = 2  # the host polls (and MQTT is pumped) every other step
@@ -141,7 +141,7 @@ class Drill:
     def start_host(self) -> None:
         """A host on the league and link files (again after a kill): Live, the link store,
         the MQTT hub on the broker's URL with the host's user and password."""
-        from tdhost.mqtt import MqttHub
+        from tdhost.links.mqtt import MqttHub
 
         self.store = HostStore(self.links_db)
         self.live = Live(self.db, clock=self.room.clock, key=KEY, key_id=KEY_ID,

@@ -69,7 +69,7 @@ def bust_picks(tournament: Any, rng: random.Random, count: int) -> List[str]:
     """The *count* players the TD busts: two at each of a few tables (so they are short and
     balancing moves players), none who is moving or waiting to sit down (a receive of
     their own pending: the chips they carry would leave play uncounted by any box)."""
-    from tdhost import instructions as _ins, liveplan as _plan
+    from tdhost.live import instructions as _ins, plan as _plan
 
     moving = set(_ins.moving_players(tournament)) | _ins.arriving(tournament)
     broken = _plan.broken_tables(tournament)
@@ -95,7 +95,7 @@ class MosquittoNet(Net):
         self.frames_to_host = 0  # frames with a payload that reached a host's hub
 
     def start_hub(self, hub: Any) -> Any:
-        """Watch and start *hub* (a tdhost.mqtt.MqttHub made with ``start=False``), counting
+        """Watch and start *hub* (a tdhost.links.mqtt.MqttHub made with ``start=False``), counting
         the frames it gets; returns it once it is subscribed (DrillError after 10 s)."""
         subacks = self.subacks
         self.watch_hub(hub)
@@ -140,7 +140,7 @@ def mosquitto_net(tmp: str, box_ids: Iterable[str],
                   seed: int) -> Tuple[MosquittoNet, Any, Dict[str, str]]:
     """Mosquitto with a user per box and the host (random passwords), and nightnet's Net
     on it; returns (net, broker, passwords)."""
-    from tdhost.broker import Mosquitto
+    from tdhost.links.broker import Mosquitto
 
     rng = random.Random("mosquitto/%s" % seed)
     users = {u: "%016x" % rng.getrandbits(64) for u in ["host"] + list(box_ids)}
@@ -152,7 +152,7 @@ def mosquitto_net(tmp: str, box_ids: Iterable[str],
 
 
 def mosquitto_version() -> str:
-    from tdhost.broker import MOSQUITTO
+    from tdhost.links.broker import MOSQUITTO
 
     try:
         proc = subprocess.run([MOSQUITTO, "-h"], capture_output=True, text=True, timeout=5)

@@ -1,4 +1,4 @@
-"""How a simulated box reaches the host over USB: tdhost.pipe's in-memory cable, or a real
+"""How a simulated box reaches the host over USB: tdhost.links.pipe's in-memory cable, or a real
 pseudo-terminal (the box on the master, the host on the slave by name), and ``transport()``
 which a room's ``add_box(transport=...)`` goes through.  docs/simulator.md, "A room of boxes"
 (Transports); the MQTT transport is tcsim.nightnet's.
@@ -61,9 +61,9 @@ class PtyPort:
 
 
 class HostPtyEnd:
-    """The host's end of a pty: the pyserial port ``tdhost.usb.open_port``
+    """The host's end of a pty: the pyserial port ``tdhost.links.usb.open_port``
     opened on the slave's name, counting what passes.  Without an ``fd``
-    attribute of its own, tdhost.usb.write_some writes through ``write``
+    attribute of its own, tdhost.links.usb.write_some writes through ``write``
     here, which does what write_some does with a POSIX port (a select,
     one os.write: never blocks)."""
 
@@ -104,11 +104,11 @@ class HostPtyEnd:
 
 
 class CableTransport:
-    """tdhost.pipe's in-memory cable: ``box_port`` is its box end,
+    """tdhost.links.pipe's in-memory cable: ``box_port`` is its box end,
     ``host_port`` its host end."""
 
     def __init__(self, capacity: int = 65536) -> None:
-        from tdhost.pipe import Cable
+        from tdhost.links.pipe import Cable
 
         self.cable = Cable(capacity)
         self.box_port = self.cable.a
@@ -129,10 +129,10 @@ class CableTransport:
 
 class PtyTransport:
     """A real pseudo-terminal: the box on the master (:class:`PtyPort`), the
-    host on the slave by name (``tdhost.usb.open_port``, :class:`HostPtyEnd`)."""
+    host on the slave by name (``tdhost.links.usb.open_port``, :class:`HostPtyEnd`)."""
 
     def __init__(self) -> None:
-        from tdhost.usb import open_port
+        from tdhost.links.usb import open_port
 
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo before pyserial opens it
