@@ -16,16 +16,13 @@ Rules (docs/rules.md, "Seats, dead button, dealer"):
 Seats are numbered 1..n clockwise.  Functions here are pure.
 """
 
-if False:  # for type checkers only: compiled away, nothing imported on the board
-    from typing import Collection
 
-
-def after(seat: int, n: int) -> int:
+def after(seat, n):
     """The seat clockwise after *seat* at an *n*-seat table."""
     return seat % n + 1
 
 
-def next_in(seat: int, n: int, members: "Collection[int]") -> "int | None":
+def next_in(seat, n, members):
     """First seat of *members* strictly clockwise after *seat* (may wrap to
     *seat* itself when it is the only member); None if members is empty."""
     s = seat
@@ -36,7 +33,7 @@ def next_in(seat: int, n: int, members: "Collection[int]") -> "int | None":
     return None
 
 
-def clockwise_from(start: int, n: int, members: "Collection[int]") -> "list[int]":
+def clockwise_from(start, n, members):
     """Members in clockwise order beginning strictly after *start*."""
     out = []
     s = start
@@ -47,7 +44,7 @@ def clockwise_from(start: int, n: int, members: "Collection[int]") -> "list[int]
     return out
 
 
-def between(seat: int, lo: int, hi: int, n: int) -> bool:
+def between(seat, lo, hi, n):
     """True when *seat* lies strictly clockwise after *lo* and before *hi*."""
     s = after(lo, n)
     while s != hi:
@@ -57,8 +54,7 @@ def between(seat: int, lo: int, hi: int, n: int) -> bool:
     return False
 
 
-def first_positions(button: int, players: "Collection[int]",
-                    n: int) -> "tuple[int, int, int]":
+def first_positions(button, players, n):
     """(button, sb_pos, bb_pos) for the first hand with the button at *button*.
 
     Heads-up the button posts the small blind.
@@ -70,8 +66,7 @@ def first_positions(button: int, players: "Collection[int]",
     return button, sb, next_in(sb, n, players)
 
 
-def next_positions(prev_bb: int, prev_sb: int, players: "Collection[int]",
-                   n: int) -> "tuple[int, int, int]":
+def next_positions(prev_bb, prev_sb, players, n):
     """(button, sb_pos, bb_pos) for the next hand by the dead-button rule.
 
     *players* are the seats taking part (dealt in, blinds due).  The returned
@@ -86,7 +81,7 @@ def next_positions(prev_bb: int, prev_sb: int, players: "Collection[int]",
     return prev_sb, prev_bb, bb
 
 
-def must_wait(seat: int, button: int, sb_pos: int, zone: str, n: int) -> bool:
+def must_wait(seat, button, sb_pos, zone, n):
     """True when a newly seated player at *seat* must wait for the button.
 
     zone "button_sb": the button seat, the SB position or between them;

@@ -25,20 +25,20 @@ class ClockError(ValueError):
     """A clock command that cannot be carried out; the message says why."""
 
 
-def _int(v: Any, what: str) -> int:
+def _int(v, what):
     if isinstance(v, bool) or not isinstance(v, int):
         raise ClockError("%s must be a whole number" % what)
     return v
 
 
-def _minutes(v: Any, what: str) -> int:
+def _minutes(v, what):
     """A positive, finite number of minutes (NaN and infinity refused)."""
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not (0 < v <= 10000):
         raise ClockError(what)
     return ms_of(v, 60000)
 
 
-def parse_levels(raw: "list[Any]") -> "list[tuple[int, int, int, int, int]]":
+def parse_levels(raw):
     """Validate a level list and return it as a list of compact tuples.
 
     Each entry is ``(sb, bb, ante, ms, number)`` for a level or
@@ -82,9 +82,7 @@ class LevelClock:
     All times are integer milliseconds.
     """
 
-    def __init__(self, levels: "list[tuple[int, int, int, int, int]]",
-                 colour_ups: "list[dict] | None" = None, drop_after: int = 0,
-                 late_until: "int | None" = None) -> None:
+    def __init__(self, levels, colour_ups=None, drop_after=0, late_until=None):
         self.levels = levels
         self.colour_ups = colour_ups or []
         self.drop_after = drop_after
@@ -94,7 +92,7 @@ class LevelClock:
         self.paused = False
 
     # -- reading -------------------------------------------------------
-    def _level_entry(self) -> "tuple[int, int, int, int, int]":
+    def _level_entry(self):
         """The entry whose blinds are shown: the current level, or on a
         break the next level."""
         i = self.index
@@ -102,15 +100,15 @@ class LevelClock:
             i += 1
         return self.levels[i]
 
-    def on_break(self) -> bool:
+    def on_break(self):
         return self.levels[self.index][4] == 0
 
-    def blinds(self) -> "tuple[int, int, int, int]":
+    def blinds(self):
         """(level number, sb, bb, ante) shown now (the next level's on a break)."""
         e = self._level_entry()
         return e[4], e[0], e[1], e[2]
 
-    def next_blinds(self) -> "tuple[int, int, int, int] | None":
+    def next_blinds(self):
         """(level, sb, bb, ante) of the level after the one shown, or None."""
         cur = self._level_entry()[4]
         for e in self.levels:
@@ -118,15 +116,15 @@ class LevelClock:
                 return e[4], e[0], e[1], e[2]
         return None
 
-    def seconds_left(self) -> int:
+    def seconds_left(self):
         """Whole seconds left in the current entry, rounded up (a clock shows
         0:01 until the very end)."""
         return (self.left_ms + 999) // 1000
 
-    def last_entry(self) -> bool:
+    def last_entry(self):
         return self.index == len(self.levels) - 1
 
-    def colour_up(self) -> "dict | None":
+    def colour_up(self):
         """The colour-up notice in force: during the entry right after the
         level it follows (the break, or the next level), else None."""
         if self.index == 0:
@@ -137,14 +135,14 @@ class LevelClock:
                 return c
         return None
 
-    def started_level(self) -> int:
+    def started_level(self):
         """Number of the last level that has started (0 before level 1)."""
         i = self.index
         while i > 0 and self.levels[i][4] == 0:
             i -= 1
         return self.levels[i][4]
 
-    def late_entry_open(self) -> "bool | None":
+    def late_entry_open(self):
         """Open until the level ``late_until`` starts (LPPL: "anytime before
         the start of the 3rd Blind Level", so still open on a break before
         it); None when the host decides."""
@@ -152,14 +150,14 @@ class LevelClock:
             return None
         return self.started_level() < self.late_until
 
-    def passed_level(self, n: int) -> bool:
+    def passed_level(self, n):
         for i in range(self.index):
             if self.levels[i][4] == n:
                 return True
         return False
 
     # -- commands ------------------------------------------------------
-    def advance(self, ms: int) -> int:
+    def advance(self, ms):
         """Let *ms* milliseconds pass (nothing moves while paused).
         Returns the number of entries that ended."""
         if self.paused or ms <= 0:
@@ -176,35 +174,35 @@ class LevelClock:
             self.left_ms -= ms
         return ended
 
-    def pause(self) -> None:
+    def pause(self):
         if self.paused:
             raise ClockError("The clock is already paused")
         self.paused = True
 
-    def resume(self) -> None:
+    def resume(self):
         if not self.paused:
             raise ClockError("The clock is not paused")
         self.paused = False
 
-    def check_adjust(self, ms: int) -> None:
+    def check_adjust(self, ms):
         if self.left_ms + ms < 1000:
             raise ClockError(
                 "Only %d seconds are left in this level: cannot remove %d"
                 % (self.seconds_left(), -ms // 1000)
             )
 
-    def adjust(self, ms: int) -> None:
+    def adjust(self, ms):
         """Add (positive) or remove (negative) time from the current entry."""
         self.check_adjust(ms)
         self.left_ms += ms
 
-    def _find_level(self, n: int) -> int:
+    def _find_level(self, n):
         for i, e in enumerate(self.levels):
             if e[4] == n:
                 return i
         return -1
 
-    def check_jump(self, n: int) -> int:
+    def check_jump(self, n):
         if isinstance(n, bool) or not isinstance(n, int):
             raise ClockError("Jump needs a level number")
         i = self._find_level(n)
@@ -218,15 +216,15 @@ class LevelClock:
             )
         return i
 
-    def jump(self, n: int) -> None:
+    def jump(self, n):
         """Start level *n* from its full time."""
         i = self.check_jump(n)
         self.index = i
         self.left_ms = self.levels[i][3]
 
-    def record(self) -> "list[int]":
+    def record(self):
         return [self.index, self.left_ms, 1 if self.paused else 0]
 
-    def restore(self, rec: "list[int]") -> None:
+    def restore(self, rec):
         self.index, self.left_ms, p = rec
         self.paused = bool(p)

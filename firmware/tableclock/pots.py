@@ -10,12 +10,8 @@ Rules (docs/rules.md, "Pots"):
 
 from .button import clockwise_from
 
-if False:  # for type checkers only: compiled away, nothing imported on the board
-    from typing import Collection
 
-
-def side_pots(contrib: "dict[int, int]", live: "Collection[int]",
-              allin: "Collection[int] | None" = None) -> "list[tuple[int, list[int]]]":
+def side_pots(contrib, live, allin=None):
     """Layer total contributions into pots.
 
     :param contrib: ``{seat: chips put in this hand}`` (folded seats too).
@@ -70,8 +66,7 @@ def side_pots(contrib: "dict[int, int]", live: "Collection[int]",
     return pots
 
 
-def split(amount: int, winners: "Collection[int]", button: int, n: int,
-          chip: int) -> "dict[int, int]":
+def split(amount, winners, button, n, chip):
     """Share *amount* among *winners*: equal shares in units of *chip*, odd
     units one each clockwise from the first seat left of *button*.
 
@@ -95,8 +90,7 @@ def share(won, amount, winners, button, n, chip):
         i += 1
 
 
-def award(pots: "list[tuple[int, list[int]]]", ranking: "list[list[int]]", button: int,
-          n: int, chip: int) -> "dict[int, int]":
+def award(pots, ranking, button, n, chip):
     """Give each pot to the best tier of *ranking* among its eligible seats.
 
     :param ranking: list of tiers (lists of seats), best first.
@@ -119,7 +113,7 @@ def award(pots: "list[tuple[int, list[int]]]", ranking: "list[list[int]]", butto
     return won
 
 
-def coloured(chips: int, unit: int, up: bool) -> int:
+def coloured(chips, unit, up):
     """*chips* after a colour-up to *unit*: rounded up (TDA 21-A "rounded
     up", US 6) or to the nearest unit, half up (LPPL "to the nearest total
     of 100"); never to nothing."""

@@ -15,37 +15,37 @@ class ShotClock:
         many seconds left.
     """
 
-    def __init__(self, limit_s: int, warn_s: int) -> None:
+    def __init__(self, limit_s, warn_s):
         self.limit_ms = limit_s * 1000
         self.warn_ms = warn_s * 1000
-        self.seat = None  # type: int | None
+        self.seat = None
         self.left_ms = 0
 
-    def running(self) -> bool:
+    def running(self):
         return self.seat is not None
 
-    def call(self, seat: int) -> None:
+    def call(self, seat):
         self.seat = seat
         self.left_ms = self.limit_ms
 
-    def stop(self) -> None:
+    def stop(self):
         self.seat = None
 
-    def seconds(self) -> "int | None":
+    def seconds(self):
         """Whole seconds left (rounded up), or None when not running."""
         if self.seat is None:
             return None
         return (max(self.left_ms, 0) + 999) // 1000
 
-    def warning(self) -> bool:
+    def warning(self):
         return self.seat is not None and self.left_ms <= self.warn_ms
 
-    def run_out(self) -> None:
+    def run_out(self):
         """The time is up and the clock stays on the player at 0 (US 4: it
         alerts, nobody is folded) until they act."""
         self.left_ms = -1
 
-    def advance(self, ms: int) -> int:
+    def advance(self, ms):
         """Let *ms* pass; return the ms left over after expiry (>= 0), or
         -1 if the clock has not expired (or ran out before: ``run_out``).
         Expiry means strictly more than the limit has passed: a time tie

@@ -17,23 +17,23 @@ class Lines:
     to the next newline, counted in ``overlong``.
     """
 
-    def __init__(self, size: int = MAX_FRAME) -> None:
+    def __init__(self, size=MAX_FRAME):
         self.buf = bytearray(size)
         self.fill = 0
         self.scan = 0  # no newline before this
         self.skipping = False
         self.overlong = 0
 
-    def room(self) -> int:
+    def room(self):
         return len(self.buf) - self.fill
 
-    def feed(self, data: bytes) -> int:
+    def feed(self, data):
         n = min(len(data), self.room())
         self.buf[self.fill:self.fill + n] = data[:n] if n < len(data) else data
         self.fill += n
         return n
 
-    def _drop(self, upto: int) -> None:
+    def _drop(self, upto):
         """Forget the first *upto* bytes."""
         rest = self.fill - upto
         if rest > 0:
@@ -41,7 +41,7 @@ class Lines:
         self.fill = rest if rest > 0 else 0
         self.scan = 0
 
-    def line(self) -> "bytes | None":
+    def line(self):
         while True:
             i = self.buf.find(b"\n", self.scan, self.fill)
             if i < 0:
@@ -61,12 +61,12 @@ class Lines:
             self._drop(i + 1)
             return out
 
-    def clear(self) -> None:
+    def clear(self):
         self.fill = self.scan = 0
         self.skipping = False
 
 
-def kind_of(frame: bytes) -> "bytes | None":
+def kind_of(frame):
     """A frame's kind (bytes) from its canonical prefix ``{"v":"1.0","kind":"K",``,
     unverified: for routing only (the host's hub uses it too)."""
     i = frame.find(b'"kind":"', 0, 48)
@@ -76,7 +76,7 @@ def kind_of(frame: bytes) -> "bytes | None":
     return frame[i + 8:j] if j > 0 else None
 
 
-def check_id(what: str, text: str) -> str:
+def check_id(what, text):
     """*text* if it is an id (1-32 of ``A-Z a-z 0-9 . _ : -``: safe in a topic),
     else ValueError."""
     if not isinstance(text, str) or not 1 <= len(text) <= 32:
