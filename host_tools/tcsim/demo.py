@@ -272,8 +272,8 @@ class Demo:
 
     def seated(self) -> bool:
         """Has the night started with every box live and holding the league's seating?"""
-        seating = self.live.t.seating()
-        return bool(self.live.t.started) and all(
+        seating = self.live.tournament.seating()
+        return bool(self.live.tournament.started) and all(
             link.state == "live" for link in self.live.links) and all(
             sorted(box.table.stacks) == sorted(seating.get(tb, {}))
             for tb, box in self.boxes.items())
@@ -303,7 +303,7 @@ class Demo:
         instruction for it is pending (a broken table's ``break_table``, the final draw's
         ``redraw``: its dealer confirms them), the final table is not waiting for the end
         of its hand, and its box awaits no answer (as tcsim.night's ``unplug``)."""
-        tournament = self.live.t
+        tournament = self.live.tournament
         seating = tournament.seating()
         busy = {row["table"] for row in _ins.pending(tournament)}
         final = tournament.final

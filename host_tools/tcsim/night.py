@@ -211,7 +211,7 @@ class Night:
         pending, and its box has nothing left to say (every event acknowledged) or to show."""
         from tdhost.live import instructions as _ins
 
-        tournament = self.live.t
+        tournament = self.live.tournament
         if not tournament.started:
             return
         seating = tournament.seating()

@@ -149,9 +149,9 @@ class TD:
         self.started = True
 
     def poll(self, now: int) -> None:
-        if not self.started or self.live.t.ended:
+        if not self.started or self.live.tournament.ended:
             return
-        tournament = self.live.t
+        tournament = self.live.tournament
         if not self.away_back and self.cast.away and now >= self.t0 + 4 * MIN:
             self.away_back = True
             away = tournament.get(self.cast.away)
@@ -170,7 +170,7 @@ class TD:
         out and confirms them (docs/host.md §10.5), walking a moved player over."""
         from tdhost.live import instructions as _ins
 
-        for row in list(_ins.pending(self.live.t)):
+        for row in list(_ins.pending(self.live.tournament)):
             if row["table"] in self.boxed or _ins.state(row) != "queued":
                 continue
             if self.act("confirm", {"id": row["id"]}) is not None:
@@ -179,7 +179,7 @@ class TD:
     def offers(self) -> None:
         """Every seat offered to a standby player is taken (LPPL ¶15: "they will take the
         seat of that person"), one a poll."""
-        tournament = self.live.t
+        tournament = self.live.tournament
         for _offer, key in tournament.offer_pairs():
             if key is not None:
                 self.act("standby_take", {"name": tournament.players[key].name})

@@ -58,7 +58,7 @@ def exactly_once(links_db: str, league_store: Any) -> Dict[str, Any]:
 
 def night_result(night: "Night", wall_s: float) -> Dict[str, Any]:
     """The result dict of a night that was played (tcsim.night.run_night's)."""
-    tournament = night.live.t
+    tournament = night.live.tournament
     res: Dict[str, Any] = {
         "seed": night.seed, "profile": night.profile, "tables": night.tables,
         "players": len(tournament.entrants()), "virtual_ms": night.room.now_ms,

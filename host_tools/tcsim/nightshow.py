@@ -108,7 +108,7 @@ class Show:
             (self.seq,)).fetchall()
         import json
 
-        tournament = live.t
+        tournament = live.tournament
         now = self.night.room.clock()
         for seq, action, payload, _undoes in rows:
             self.seq = seq

@@ -145,7 +145,7 @@ def checks(drill: "Drill") -> Tuple[List[Check], Dict[str, Any]]:
     from tcbox.link import LIVE
 
     live = drill.live
-    tournament = live.t
+    tournament = live.tournament
     out: List[Check] = []
 
     def check(name: str, bad: List[str], detail: str = "") -> None:
@@ -196,7 +196,7 @@ def checks(drill: "Drill") -> Tuple[List[Check], Dict[str, Any]]:
 
 def _seating_failures(drill: "Drill") -> List[str]:
     """Where a box's seats are not the league's seating (seats taken, names, stacks)."""
-    seating = drill.live.t.seating()
+    seating = drill.live.tournament.seating()
     bad = []
     for n, box in drill.boxes.items():
         league = seating.get(n, {})
@@ -239,8 +239,8 @@ def counted(drill: "Drill") -> Dict[str, Any]:
             notices += 1
     bots: List[Any] = [box.bot for box in drill.boxes.values()]
     counts.update({"moves": moves, "tables_broken": broken, "box_busts": by_box,
-                   "notices": notices, "players_left": len(drill.live.t.remaining()),
-                   "instructions": len(drill.live.t.instrs),
+                   "notices": notices, "players_left": len(drill.live.tournament.remaining()),
+                   "instructions": len(drill.live.tournament.instrs),
                    "confirmed": sum(bot.counts.get("confirm", 0) for bot in bots),
                    "taken_out": sum(bot.taken_out for bot in bots),
                    "hands": sum(bot.hands for bot in bots)})

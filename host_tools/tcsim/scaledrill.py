@@ -296,12 +296,12 @@ class Drill:
         live = self.live
         if live is None:
             return
-        picks = bust_picks(live.t, self.rng, max(4, self.tables // 10))
+        picks = bust_picks(live.tournament, self.rng, max(4, self.tables // 10))
         for name in picks:
             if self.act("bust", {"names": [name]}, quiet=True) is not None:
                 self.counts["td_busts"] += 1
         self.say("TD busts wave %d: %d players out (%d still in)" % (
-            wave, len(picks), len(live.t.remaining())))
+            wave, len(picks), len(live.tournament.remaining())))
 
     def _wifi_down(self, ms: int) -> None:
         k = max(1, self.tables * WIFI_SHARE // 100)
@@ -341,7 +341,7 @@ class Drill:
             return False
         if any(box.bot is None or not box.bot.closing for box in self.boxes.values()):
             return False
-        if _ins.pending(live.t) or live.busts.open:
+        if _ins.pending(live.tournament) or live.busts.open:
             return False
         for box in self.boxes.values():
             app = box.box
