@@ -1,5 +1,6 @@
-"""The packages' dependencies point one way (docs/architecture.md): tdhost never imports the
-simulator (tcsim) or the box (tcbox), the rules core (tableclock) imports neither host nor box."""
+"""The layout of docs/architecture.md holds: the packages' dependencies point one way (tdhost
+never imports tcsim or tcbox; tableclock imports neither host nor box), the host's modules and
+classes stay small with short docstrings, and no two classes share a name (issue #14)."""
 
 import ast
 import os
@@ -157,3 +158,56 @@ def test_what_the_host_and_simulator_import_is_a_declared_dependency():
                 if not names & declared:
                     missing.append("%s imports %s" % (name, top))
     assert missing == []
+
+
+# -- sizes and names (issue #14: "no module over ~600 lines, no class over ~300"; "no two
+# classes with one name"; "module docstrings say what the module owns in a few lines") --------
+HOST = ("tdhost", "tcsim")
+MAX_MODULE, MAX_CLASS, MAX_DOC = 600, 300, 10
+
+
+def _tree(path):
+    with open(path, encoding="utf-8") as f:
+        return ast.parse(f.read(), path)
+
+
+def test_no_host_module_over_600_lines_and_no_class_over_300():
+    big = []
+    for package in HOST:
+        for name, path in sorted(modules(package).items()):
+            with open(path, encoding="utf-8") as f:
+                lines = sum(1 for _ in f)
+            if lines > MAX_MODULE:
+                big.append("%s: %d lines" % (name, lines))
+            for node in ast.walk(_tree(path)):
+                if isinstance(node, ast.ClassDef):
+                    size = node.end_lineno - node.lineno + 1
+                    if size > MAX_CLASS:
+                        big.append("%s.%s: %d lines" % (name, node.name, size))
+    assert big == []
+
+
+def test_no_two_classes_share_a_name():
+    """Across the host, the simulator and the firmware; the simulator's stand-ins for
+    CircuitPython's modules (tcsim.stubs) keep the real library's names."""
+    seen = {}
+    for package in PACKAGES:
+        for name, path in sorted(modules(package).items()):
+            if name.startswith("tcsim.stubs"):
+                continue
+            for node in ast.walk(_tree(path)):
+                if isinstance(node, ast.ClassDef):
+                    seen.setdefault(node.name, []).append(name)
+    assert {k: v for k, v in seen.items() if len(v) > 1} == {}
+
+
+def test_host_module_docstrings_are_a_few_lines():
+    long = []
+    for package in HOST:
+        for name, path in sorted(modules(package).items()):
+            doc = ast.get_docstring(_tree(path)) or ""
+            if len(doc.splitlines()) > MAX_DOC:
+                long.append("%s: %d lines" % (name, len(doc.splitlines())))
+            if not doc:
+                long.append("%s: no docstring" % name)
+    assert long == []
