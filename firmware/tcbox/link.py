@@ -1,40 +1,21 @@
-"""The box's end of the host link over a serial port (docs/protocol.md, "USB serial").
-
-Pure logic: no hardware import.  The port is any object with the API of
-``usb_cdc.Serial`` (``in_waiting``, ``read(n)``, ``write(buf)`` returning
-the bytes taken, ``connected``), opened non-blocking (tcbox/usb_link.py).
-
-    link = Link(port, "tc-3f2a9c01", table)
-    link.restore(extra)              # the record's extra (None on a new box)
-    link.on_table / on_instruction / on_change = ...
-    link.poll(now_ms)                # every loop: never blocks, bounded work
-    link.observe(table.state())      # after each accepted event: box events
-    saver.offer(table, link.extra()) # unsent events persist across power cuts
-    link.instruction_done("i-41", "done", None, 3150)  # a move_out: the chips taken
-
-``attach(app, link)`` and ``tick(app, link, now)`` wire it to the App
-(tcbox/linkparts.py); the host's frames are handled in tcbox/linkhost.py.
-One ``poll`` does at most one read of ``READ_MAX`` bytes, one line checked,
-one frame encoded and one write.  The framing, the link states, the outbox
-(``OUTBOX_MAX``, resent every ``RESEND_MS`` until acked) and what the record
-keeps (``EXTRA_EVENTS_MAX``, ``INSTR_KEEP``): docs/protocol.md "Framing",
-"Link states on the box", "Exactly-once over USB"; clock sync: "Clock sync
-on the box".
+"""The box's end of the host link over a serial port: the link states, the
+outbox and one bounded slice of work per ``poll`` (docs/protocol.md, "USB
+serial" and "On the box").  The host's frames are handled in
+tcbox/linkhost.py, the record and the App's wiring in tcbox/linkparts.py.
+Pure logic: no hardware import.
 """
 
 import json
-from binascii import hexlify, unhexlify
+from binascii import hexlify
 
 from tableclock.clocksync import OffsetEstimator
 from tableclock.protocol import (
     HOST,
-    MAX_COUNTER,
     UNPAIRED_KEY,
     UNPAIRED_KEY_ID,
     ProtocolError,
     Receiver,
     Sender,
-    Stale,
 )
 
 from . import linkhost
@@ -43,8 +24,14 @@ from .linkparts import (  # noqa: F401 -- re-exported: the link's pure parts
     CONFIGURED,
     DISCONNECTED,
     EVENT_FIELDS,
+    EXTRA_EVENTS_MAX,
+    HELLO_FAST,
+    HELLO_MS,
     HELLO_SENT,
+    HELLO_SLOW_MS,
+    INSTR_KEEP,
     INSTR_MAX,
+    INSTR_PENDING_MAX,
     LIVE,
     SETUP_KEYS,
     STATES,
@@ -56,6 +43,8 @@ from .linkparts import (  # noqa: F401 -- re-exported: the link's pure parts
     events_between,
     instruction_event,
     players_of,
+    record_of,
+    restore_record,
     same_setup,
     setup_of,
     tick,
@@ -69,15 +58,6 @@ except ImportError:  # an older tcbox without a version
 
 READ_MAX = 512  # bytes read per poll
 OUTBOX_MAX = 64  # box events kept until acknowledged (the oldest dropped)
-INSTR_KEEP = 8  # ... of which the newest finished ones kept in the power-loss record
-# the power-loss record holds the table (2.5 KB mid-hand at 10 seats) and this
-# link's part in a 3968-byte slot: pairing (~250 B), INSTR_KEEP answered
-# instruction ids, pending instructions and the newest events, each bounded
-EXTRA_EVENTS_MAX = 512  # bytes of JSON for the events kept in the power-loss record
-INSTR_PENDING_MAX = 256  # bytes of JSON for the unconfirmed instructions kept there
-HELLO_MS = 3000  # hello again while no config comes ...
-HELLO_FAST = 5  # ... this many times, then every
-HELLO_SLOW_MS = 30000
 CONFIG_WAIT_MS = 10000  # CONFIGURED without seating and clock: hello again
 SILENCE_MS = 20000  # LIVE without a frame from the host: link lost, hello again
 RESEND_MS = 5000  # unacknowledged events go again
@@ -91,15 +71,6 @@ def _urandom(n):
     import os
 
     return os.urandom(n)
-
-
-def _stack(r):
-    """The stack kept in an answered instruction record *r*: an int for a
-    ``done``, else None."""
-    v = r[3]
-    if r[1] == "done" and isinstance(v, int) and not isinstance(v, bool) and v >= 0:
-        return v
-    return None
 
 
 # ------------------------------------------------------------------- link
@@ -181,86 +152,12 @@ class Link:
         self.tx.key = key
 
     def extra(self):
-        """The link's part of the power-loss record (JSON-ready, no times:
-        it changes only when something worth a write changed)."""
-        keep = []
-        room = EXTRA_EVENTS_MAX
-        for i in range(len(self.outbox) - 1, -1, -1):
-            e = self.outbox[i]
-            room -= e[2]
-            if room < 0:
-                break
-            keep.append(e[0])
-        keep.reverse()
-        instrs = []
-        finals = 0
-        room = INSTR_PENDING_MAX
-        for i in range(len(self.instrs) - 1, -1, -1):
-            r = self.instrs[i]
-            if r[1] is None:  # not confirmed yet: shown again after a restart
-                if r[3] is None:
-                    continue
-                room -= len(json.dumps(r[3]))
-                if room < 0:
-                    continue  # the host resends it until it is acknowledged
-            else:
-                finals += 1
-                if finals > INSTR_KEEP:
-                    continue
-                r = [r[0], r[1], None, _stack(r)]  # the stack answered again after a cut
-            instrs.append(r)
-        instrs.reverse()
-        d = {"b": self.boot, "o": keep, "i": instrs}
-        if self.pairing is not None:
-            d["p"] = self.pairing
-        if self.table_no is not None:
-            d["t"] = self.table_no
-        return d
+        """The link's part of the power-loss record (linkparts.record_of)."""
+        return record_of(self)
 
     def restore(self, extra):
-        """Start from the record's *extra* (None: a new box): the boot
-        counter moves on by one (so save at once: ``extra()`` changed), and
-        unsent events, pending instructions and the pairing come back.  A
-        damaged part is ignored."""
-        boot = 0
-        if isinstance(extra, dict):
-            b = extra.get("b")
-            if isinstance(b, int) and not isinstance(b, bool) and 0 <= b < MAX_COUNTER:
-                boot = b + 1
-            for part in ("p", "t", "o", "i"):
-                try:
-                    self._restore(part, extra.get(part))
-                except (ValueError, TypeError, KeyError, IndexError, AttributeError):
-                    pass
-        self.boot = boot
-        self.tx.boot = boot
-        self.tx.seq = 0
-        self.n = 0
-        self.save_due = True
-
-    def _restore(self, part, v):
-        if part == "p" and isinstance(v, dict):
-            key = unhexlify(v["key"])
-            if len(key) >= 16:
-                self._set_key(key, v["key_id"])
-                self.pairing = v
-        elif part == "t" and isinstance(v, int):
-            self.table_no = v
-        elif part == "o" and isinstance(v, list):
-            for ev in v:
-                if isinstance(ev, list) and len(ev) >= 2 and ev[1] in EVENT_FIELDS:
-                    self._keep(ev)
-        elif part == "i" and isinstance(v, list):
-            for r in v:
-                if not isinstance(r, list) or len(r) != 4:
-                    continue
-                if r[1] is None:
-                    if not isinstance(r[3], dict):
-                        continue  # a resend from the host will bring it
-                    self.rehand.append(r[3])
-                else:
-                    r[3] = _stack(r)  # answered: a done move_out's stack or nothing
-                self.instrs.append(r)
+        """Start from the record's *extra* (linkparts.restore_record)."""
+        restore_record(self, extra)
 
     # -- the app's side ------------------------------------------------
     def observe(self, st):
@@ -362,7 +259,7 @@ class Link:
         self._read()
         line = self.lines.line()
         if line is not None:
-            self._line(line, now)
+            linkhost.frame(self, line, now)
         if self.rehand and self.on_instruction is not None:
             self.on_instruction(self.rehand.pop(0))
         linkhost.apply_pending(self, now)
@@ -474,68 +371,3 @@ class Link:
         self.nonce = str(hexlify(self.urandom(8)), "ascii")
         self.hello_at = now
         self.hello_tries = 0
-
-    # -- frames from the host --------------------------------------------
-    def _line(self, line, now):
-        if not line:
-            return
-        if line[:6] != b'{"v":"':
-            self.garbage += 1
-            return
-        if line.find(b'"kind":"pair"', 0, 40) > 0:
-            linkhost.pair(self, line, now)
-            return
-        self.ops += 1
-        try:
-            msg = self.rx.accept(line)
-        except Stale:
-            msg = linkhost.fresh_config(self, line)
-        except ProtocolError:
-            return
-        if msg is None:
-            return
-        self.frames_in += 1
-        kind = msg["kind"]
-        if not self.paired and kind != "ping":
-            return  # the unpaired key authenticates nothing
-        if kind == "config":
-            if msg.get("nonce") == self.nonce and self.nonce is not None:
-                linkhost.config(self, msg, now)
-            return
-        if self.state >= CONFIGURED:
-            if self.host_boot is not None and msg["boot"] > self.host_boot:
-                self._hello_again(now)  # the host restarted: it must know us again
-            else:
-                self.last_rx = now
-        elif self.hello_tries >= HELLO_FAST:  # slow hellos, yet a host is there: at once
-            self.hello_at = now
-        if kind == "ping":
-            self.pong = msg.get("t", -1)
-            return
-        if kind == "pong":
-            linkhost.pong(self, msg, now)
-            return
-        if kind == "ack":  # safe in any state: ids the host really has
-            self._ack(msg["ids"])
-            return
-        if self.state < CONFIGURED:
-            return  # older than this hello, maybe: only config, ping and ack count
-        if kind == "seating":
-            linkhost.seating(self, msg)
-        elif kind == "clock":
-            linkhost.clock(self, msg, now)
-        elif kind == "instruction" and self.state == LIVE:
-            linkhost.instruction(self, msg)
-        if self.state == CONFIGURED and self.got_seating and self.got_clock:
-            self.state = LIVE
-            self.since = now
-            self.status_due = True
-            self.status_at = None
-
-    def _ack(self, ids):
-        i = 0
-        while i < len(self.outbox):
-            if self.outbox[i][0][0] in ids:
-                self.outbox.pop(i)
-            else:
-                i += 1

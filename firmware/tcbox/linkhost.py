@@ -1,22 +1,21 @@
-"""What the box does with the host's frames: config, seating, clock,
-instructions, pairing; and its clock sync (docs/protocol.md, "Clock sync on
-the box"): the box pings the host (``ping``), feeds each ``pong``'s host_ms
-into tableclock.clocksync.OffsetEstimator (``pong``) and turns a ``clock``
-reading into the box tick it was read at (``reading_at``).  Functions of
-tcbox/link.py's Link (their first argument), kept apart so that neither
-module is large to compile on the board.  Pure: no hardware imports.
+"""What the box does with the host's frames (``frame``): config, seating,
+clock, instructions, acks, pairing; and its clock sync (docs/protocol.md,
+"Clock sync on the box").  Functions of tcbox/link.py's Link (their first
+argument).  Pure: no hardware imports.
 """
 
 import json
 from binascii import unhexlify
 
 from tableclock.fields import SetupError
-from tableclock.protocol import HOST, ProtocolError, decode, parse
+from tableclock.protocol import HOST, ProtocolError, Stale, decode, parse
 from tableclock.table import Table
 
 from .linkparts import (
     CONFIGURED,
+    HELLO_FAST,
     INSTR_MAX,
+    LIVE,
     clock_toward,
     instruction_event,
     players_of,
@@ -363,3 +362,71 @@ def pair(link, line, now):
     link.host_boot = None
     link.save_due = True
     link._hello_again(now)  # the host sees the pairing in a hello with the new key
+
+
+def frame(link, line, now):
+    """One line from the host: checked, then handled by its kind."""
+    if not line:
+        return
+    if line[:6] != b'{"v":"':
+        link.garbage += 1
+        return
+    if line.find(b'"kind":"pair"', 0, 40) > 0:
+        pair(link, line, now)
+        return
+    link.ops += 1
+    try:
+        msg = link.rx.accept(line)
+    except Stale:
+        msg = fresh_config(link, line)
+    except ProtocolError:
+        return
+    if msg is None:
+        return
+    link.frames_in += 1
+    kind = msg["kind"]
+    if not link.paired and kind != "ping":
+        return  # the unpaired key authenticates nothing
+    if kind == "config":
+        if msg.get("nonce") == link.nonce and link.nonce is not None:
+            config(link, msg, now)
+        return
+    if link.state >= CONFIGURED:
+        if link.host_boot is not None and msg["boot"] > link.host_boot:
+            link._hello_again(now)  # the host restarted: it must know us again
+        else:
+            link.last_rx = now
+    elif link.hello_tries >= HELLO_FAST:  # slow hellos, yet a host is there: at once
+        link.hello_at = now
+    if kind == "ping":
+        link.pong = msg.get("t", -1)
+        return
+    if kind == "pong":
+        pong(link, msg, now)
+        return
+    if kind == "ack":  # safe in any state: ids the host really has
+        ack(link, msg["ids"])
+        return
+    if link.state < CONFIGURED:
+        return  # older than this hello, maybe: only config, ping and ack count
+    if kind == "seating":
+        seating(link, msg)
+    elif kind == "clock":
+        clock(link, msg, now)
+    elif kind == "instruction" and link.state == LIVE:
+        instruction(link, msg)
+    if link.state == CONFIGURED and link.got_seating and link.got_clock:
+        link.state = LIVE
+        link.since = now
+        link.status_due = True
+        link.status_at = None
+
+
+def ack(link, ids):
+    """The host has the events *ids*: out of the outbox."""
+    i = 0
+    while i < len(link.outbox):
+        if link.outbox[i][0][0] in ids:
+            link.outbox.pop(i)
+        else:
+            i += 1

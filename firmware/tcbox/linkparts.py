@@ -1,13 +1,15 @@
-"""The pure parts of the box's serial link (tcbox/link.py uses them, and
-re-exports them): line framing (tableclock.wire), the box events between two table states,
-the host's clock and config applied to the table, and the wiring of a Link
-to tcbox.app.App.  No hardware imports; CPython, MicroPython, CircuitPython.
-
-(A module of its own so that neither it nor link.py is large to compile: a
-board compiles .py files on import, in its own heap.)
+"""The pure parts of the box's link (tcbox/link.py uses and re-exports them):
+the link states and timings, the box events between two table states, the
+host's clock and config applied to the table, the link's part of the
+power-loss record, and the wiring of a Link to tcbox.app.App.  No hardware
+imports (docs/protocol.md, "On the box").
 """
 
+import json
+from binascii import unhexlify
+
 from tableclock.clocksync import Slew
+from tableclock.protocol import MAX_COUNTER
 from tableclock.wire import Lines  # noqa: F401 -- re-exported
 
 # link states (docs/protocol.md, "Link states")
@@ -16,6 +18,16 @@ HELLO_SENT = 1
 CONFIGURED = 2
 LIVE = 3
 STATES = ("disconnected", "hello sent", "configured", "live")
+HELLO_MS = 3000  # hello again while no config comes ...
+HELLO_FAST = 5  # ... this many times, then every
+HELLO_SLOW_MS = 30000
+
+INSTR_KEEP = 8  # answered instructions (the newest) kept in the power-loss record
+# the power-loss record holds the table (2.5 KB mid-hand at 10 seats) and this
+# link's part in a 3968-byte slot: pairing (~250 B), INSTR_KEEP answered
+# instruction ids, pending instructions and the newest events, each bounded
+EXTRA_EVENTS_MAX = 512  # bytes of JSON for the events kept in the power-loss record
+INSTR_PENDING_MAX = 256  # bytes of JSON for the unconfirmed instructions kept there
 
 INSTR_MAX = 32  # instruction ids remembered with their latest result
 CLOCK_SLACK_MS = 500  # the box's clock follows the host's beyond this difference
@@ -277,3 +289,98 @@ def wants_mqtt(settings):
     return (isinstance(settings, dict) and isinstance(settings.get("wifi_ssid"), str)
             and isinstance(settings.get("mqtt_host"), str) and bool(settings["wifi_ssid"])
             and bool(settings["mqtt_host"]))
+
+
+# ------------------------------------------------- the power-loss record
+def _stack(r):
+    """The stack kept in an answered instruction record *r*: an int for a
+    ``done``, else None."""
+    v = r[3]
+    if r[1] == "done" and isinstance(v, int) and not isinstance(v, bool) and v >= 0:
+        return v
+    return None
+
+
+def record_of(link):
+    """*link*'s part of the power-loss record (JSON-ready, no times:
+    it changes only when something worth a write changed)."""
+    keep = []
+    room = EXTRA_EVENTS_MAX
+    for i in range(len(link.outbox) - 1, -1, -1):
+        e = link.outbox[i]
+        room -= e[2]
+        if room < 0:
+            break
+        keep.append(e[0])
+    keep.reverse()
+    instrs = []
+    finals = 0
+    room = INSTR_PENDING_MAX
+    for i in range(len(link.instrs) - 1, -1, -1):
+        r = link.instrs[i]
+        if r[1] is None:  # not confirmed yet: shown again after a restart
+            if r[3] is None:
+                continue
+            room -= len(json.dumps(r[3]))
+            if room < 0:
+                continue  # the host resends it until it is acknowledged
+        else:
+            finals += 1
+            if finals > INSTR_KEEP:
+                continue
+            r = [r[0], r[1], None, _stack(r)]  # the stack answered again after a cut
+        instrs.append(r)
+    instrs.reverse()
+    d = {"b": link.boot, "o": keep, "i": instrs}
+    if link.pairing is not None:
+        d["p"] = link.pairing
+    if link.table_no is not None:
+        d["t"] = link.table_no
+    return d
+
+
+def restore_record(link, extra):
+    """Start *link* from the record's *extra* (None: a new box): the boot
+    counter moves on by one (so save at once: ``extra()`` changed), and
+    unsent events, pending instructions and the pairing come back.  A
+    damaged part is ignored."""
+    boot = 0
+    if isinstance(extra, dict):
+        b = extra.get("b")
+        if isinstance(b, int) and not isinstance(b, bool) and 0 <= b < MAX_COUNTER:
+            boot = b + 1
+        for part in ("p", "t", "o", "i"):
+            try:
+                _restore_part(link, part, extra.get(part))
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+                pass
+    link.boot = boot
+    link.tx.boot = boot
+    link.tx.seq = 0
+    link.n = 0
+    link.save_due = True
+
+
+def _restore_part(link, part, v):
+    if part == "p" and isinstance(v, dict):
+        key = unhexlify(v["key"])
+        if len(key) >= 16:
+            link._set_key(key, v["key_id"])
+            link.pairing = v
+    elif part == "t" and isinstance(v, int):
+        link.table_no = v
+    elif part == "o" and isinstance(v, list):
+        for ev in v:
+            if isinstance(ev, list) and len(ev) >= 2 and ev[1] in EVENT_FIELDS:
+                link._keep(ev)
+    elif part == "i" and isinstance(v, list):
+        for r in v:
+            if not isinstance(r, list) or len(r) != 4:
+                continue
+            if r[1] is None:
+                if not isinstance(r[3], dict):
+                    continue  # a resend from the host will bring it
+                link.rehand.append(r[3])
+            else:
+                r[3] = _stack(r)  # answered: a done move_out's stack or nothing
+            link.instrs.append(r)
