@@ -1,0 +1,139 @@
+"""The host's instructions on the box: shown until the dealer's Confirm,
+then carried out (tcbox/orders.py) and answered; a ``withdraw`` acts at once
+(docs/protocol.md "withdraw"; docs/box.md "Instructions from the host").
+"""
+
+from . import orders
+from .view import called_off, done_text, instruction_text, move_text
+
+ACKS_KEPT = 32  # confirmed instruction ids remembered (docs/protocol.md: the last 32)
+
+
+class HostInstructions:
+    """App's part that holds the host's instructions (a base class of
+    tcbox.app.App, on its ``info``, ``menu``, ``table`` and ``save``):
+    ``instruct``, ``withdraw``, ``ack`` (the dealer's Confirm), ``settle``;
+    ``acks``, ``waiting``, ``withdrawn``; results through ``on_result`` /
+    ``on_ack`` or the link's ``instruction_done``."""
+
+    def instruct(self, ins):
+        """Show instruction *ins* (tcbox/view.py: a dict with ``id`` and
+        ``action``, or a plain message string) until the dealer confirms it."""
+        iid = ins.get("id") if isinstance(ins, dict) else None
+        if iid is not None:
+            if iid in self.acks:  # the host did not get the confirmation: again
+                if self.on_ack is not None:
+                    self.on_ack(iid)
+                return
+            if iid in self.withdrawn:  # called off before it came: never shown
+                self.report(iid, "refused", orders.WITHDRAWN)
+                return
+            shown = [self.info.get("instruction")] + self.waiting
+            for n in range(len(shown)):
+                if isinstance(shown[n], dict) and shown[n].get("id") == iid:
+                    return  # a resend of one already here
+        if isinstance(ins, dict) and ins.get("action") == "withdraw":
+            self.withdraw(ins)  # at once: never on screen
+            return
+        if self.info.get("instruction"):
+            self.waiting.append(ins)
+        else:
+            self.info["instruction"] = ins
+        self.info["queued"] = len(self.waiting)
+        self.dirty = True
+
+    def withdraw(self, ins):
+        """The host called off instruction ``ins["instr"]`` (a ``withdraw``,
+        id ``ins["id"]``): at once, no Confirm (docs/protocol.md "withdraw")."""
+        wid = ins.get("id")
+        x = ins.get("instr")
+        text = None
+        if x is not None:
+            shown = self.info.get("instruction")
+            if isinstance(shown, dict) and shown.get("id") == x:
+                text = instruction_text(shown)
+                self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
+            else:
+                for w in self.waiting:
+                    if isinstance(w, dict) and w.get("id") == x:
+                        text = instruction_text(w)
+                        self.waiting.remove(w)
+                        break
+            if text is None:
+                m = orders.withdraw(self.table, x)  # confirmed during the hand: waiting
+                if m is not None:
+                    text = move_text(m)
+        result, reason = "done", None
+        if text is not None:
+            self.menu.note = called_off(text)
+            self.report(x, "refused", orders.WITHDRAWN)
+        elif x in self.acks:
+            result, reason = "refused", orders.CARRIED_OUT
+        if x is not None and result == "done":
+            _keep(self.withdrawn, x)  # a resend, or the original arriving late: not shown
+        _keep(self.acks, wid)
+        self.info["queued"] = len(self.waiting)
+        self.dirty = True
+        self.report(wid, result, reason)
+        self.save()
+
+    def awaiting(self):
+        """Is an instruction on screen waiting for the dealer's Confirm?"""
+        return bool(self.info.get("instruction"))
+
+    def ack(self):
+        """The dealer confirmed the instruction on screen: carry it out
+        (tcbox/orders.py), remember its id, tell the host what became of it,
+        show the next one waiting, save."""
+        ins = self.info.get("instruction")
+        if not ins:
+            return
+        iid = ins.get("id") if isinstance(ins, dict) else None
+        t = self.table
+        t.error = None  # an older refusal is not this one's
+        result, reason, stack = orders.carry_out(t, ins)
+        _keep(self.acks, iid)
+        self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
+        self.info["queued"] = len(self.waiting)
+        if result == orders.LATER:
+            self.menu.note = done_text(ins, later=True)
+            result = "acknowledged"  # done once the hand is over
+        elif result == orders.REFUSED:
+            t.error = reason  # the status line shows why, white on red
+            self.menu.note = ""
+        else:
+            self.menu.note = done_text(ins)  # what was done: "Seat 3 moved to ..."
+        self.dirty = True
+        self.report(iid, result, reason, stack, True)
+        self.save()
+
+    def settle(self):
+        """No hand is running: carry out the seat changes confirmed during
+        the hand (tcbox/orders.py), tell the host, save."""
+        for iid, result, reason, stack in orders.settle(self.table):
+            self.report(iid, result, reason, stack)
+        self.dirty = True
+        self.save()
+
+    def report(self, iid, result, reason=None, stack=None, confirm=False):
+        """What became of instruction *iid* (nothing for None): ``on_result``,
+        else the link's ``instruction_done``; without either, ``on_ack(iid)``
+        for the dealer's Confirm (*confirm*) only.  *stack*: the chips a
+        player moved out with (a ``move_out`` done), else None."""
+        if iid is None:
+            return
+        hook = self.on_result
+        if hook is None and self.link is not None:
+            hook = getattr(self.link, "instruction_done", None)
+        if hook is not None:
+            hook(iid, result, reason, stack)
+        elif confirm and self.on_ack is not None:
+            self.on_ack(iid)
+
+
+def _keep(ids, iid):
+    """Append *iid* (not None) to the list *ids*, keeping the last ACKS_KEPT."""
+    if iid is not None:
+        ids.append(iid)
+        if len(ids) > ACKS_KEPT:
+            ids.pop(0)
