@@ -6,6 +6,11 @@ then carried out (tcbox/orders.py) and answered; a ``withdraw`` acts at once
 from . import orders
 from .view import called_off, done_text, instruction_text, move_text
 
+try:
+    from typing import TYPE_CHECKING, Any  # noqa: F401
+except ImportError:
+    TYPE_CHECKING = False  # type: ignore[misc]  # (typing.TYPE_CHECKING: False at run time)
+
 ACKS_KEPT = 32  # confirmed instruction ids remembered (docs/protocol.md: the last 32)
 
 
@@ -15,6 +20,21 @@ class HostInstructions:
     ``instruct``, ``withdraw``, ``ack`` (the dealer's Confirm), ``settle``;
     ``acks``, ``waiting``, ``withdrawn``; results through ``on_result`` /
     ``on_ack`` or the link's ``instruction_done``."""
+
+    if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
+        acks = None  # type: Any
+        on_ack = None  # type: Any
+        on_result = None  # type: Any
+        withdrawn = None  # type: Any
+        info = None  # type: Any
+        waiting = None  # type: Any
+        table = None  # type: Any
+        menu = None  # type: Any
+        dirty = None  # type: Any
+        link = None  # type: Any
+
+        def save(self):
+            pass
 
     def instruct(self, ins):
         """Show instruction *ins* (tcbox/view.py: a dict with ``id`` and

@@ -5,6 +5,11 @@ record store, each key, the seat ring, the buzzer, Wi-Fi, the USB data port
 
 from .presses import ticks_diff
 
+try:
+    from typing import TYPE_CHECKING, Any  # noqa: F401
+except ImportError:
+    TYPE_CHECKING = False  # type: ignore[misc]  # (typing.TYPE_CHECKING: False at run time)
+
 KEY_WAIT_MS = 20000  # a key not pressed by then has failed
 ANSWER_MS = 20000  # the person's yes / no on the ring and the buzzer
 PATTERN_MS = 2000  # the test pattern alone, at least this long
@@ -37,6 +42,22 @@ class SelfTestSteps:
     """The steps of tcbox.selftest.SelfTest (its base class, on its
     attributes): each ``_<step>(now, presses, arg)`` returns None while it
     runs, else ``(result, detail, extra)``."""
+
+    if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
+        p = None  # type: Any
+        nvm = None  # type: Any
+        problems = None  # type: Any
+        screen = None  # type: Any
+        ring = None  # type: Any
+        buzzer = None  # type: Any
+        radio = None  # type: Any
+        wifi = None  # type: Any
+        port = None  # type: Any
+        asked = None  # type: Any
+        phase = None  # type: Any
+        t0 = None  # type: Any
+        other = None  # type: Any
+        tune = None  # type: Any
 
     def _store(self, now, presses, arg):
         if self.nvm is None:
