@@ -1,50 +1,7 @@
-"""Board profiles: each box's hardware described as data, nothing else.
-
-The box code picks one entry of BOARDS (by the running board's
-``board.board_id``, or by name from settings) and builds its keys, display,
-seat ring and buzzer from it.  Adding a third board means adding one entry
-here (and its folder under hardware/); no other module names pins.
-
-No hardware imports and no functions: this file runs on CircuitPython, on
-MicroPython (tests/core/test_boards.py) and on CPython (docs, diagrams).
-Pins are the *names* of attributes of CircuitPython's ``board`` module
-("D0", "A1", "TFT_CS"); the hardware layer resolves them with
-``getattr(board, name)``.
-
-Fields of a profile:
-  name        human name of the build
-  parts       the main parts with their vendor product numbers
-  board_id    CircuitPython board id: equals ``board.board_id`` on the device
-              and is the argument of ``circuitpython_setboard`` for mypy
-  usb_vid, usb_pid   the USB ids CircuitPython reports (ports/espressif/boards)
-  display     dict:
-      driver      "builtin" (the board makes ``board.DISPLAY`` itself) or the
-                  CircuitPython driver class to construct ("HX8357")
-      chip        the controller chip (documentation)
-      width, height   pixels after rotation (landscape)
-      rotation    degrees passed to the driver (0, 90, 180, 270)
-      spi_baud    SPI clock in Hz (for "builtin": what the board uses)
-      cs, dc, reset, backlight   pin names, or None where not wired
-  keys        tuple of dicts, one per physical key:
-      role        what the key means to tcbox/menu.py; unique per board
-      pin         board pin name; unique per board
-      active_low  True: the pin reads low (False) while pressed
-      pull        "up", "down" or None (None: an external resistor pulls it)
-              keypad.Keys takes one value_when_pressed and one pull for all
-              its pins, so the box groups keys by (active_low, pull) and makes
-              one keypad.Keys per group (the compact board needs two).
-  ring        None, or dict: pin, pixels (one per seat, seat 1 = pixel 0,
-              clockwise), order ("GRB" for WS2812B/SK6812), brightness
-              (0..1, a current limit: 10 px at full white draw ~0.6 A)
-  buzzer      None, or dict: pin (PWM capable), freq (Hz of the default beep)
-  selftest    the role of the key that, held at power-up, runs the self-test
-              (tcbox/selftest.py) instead of the table: never the rescue key
-              of boot.py (ok / hand) nor the BOOT pin
-  status_pixel  the board's own NeoPixel: pin and power pin names
-  reserved    pins in use by the board or an add-on that keys, ring and
-              buzzer must not take (tests/core/test_boards.py checks it)
-
-Where each pin choice comes from: hardware/<name>/pinmap.md.
+"""Board profiles: each box's hardware described as data, nothing else; the
+only place that names pins.  No hardware imports and no functions.  The
+fields of a profile: docs/box.md, "Board profiles"; where each pin comes
+from: hardware/<name>/pinmap.md.
 """
 
 BOARDS = {  # type: dict

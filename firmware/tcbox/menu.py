@@ -1,39 +1,6 @@
-"""The dealer's controls: key presses in, table events out.
-
-One small state machine serves every board.  A board names its keys by role
-(tcbox/boards.py): the compact box has ``left``, ``ok``, ``right``; the
-table build ``hand``, ``call``, ``raise``, ``fold``, ``menu``.  The screen
-shows a list of options with one highlighted; keys move the highlight and
-choose.  The commonest actions are one press on every board (docs/box.md,
-"Keys"): during a hand the compact box's ``left`` folds and ``ok`` chooses
-the highlight, which each turn starts on Check/Call; "Raise 100" (the
-minimum) is the next option, so a raise to the minimum is two presses;
-"Raise more" opens the amount: it starts at the minimum raise and steps by
-the smallest chip (a long press steps by the big blind).  The table build's
-keys act directly (Call, Fold; Raise opens the amount, Hand confirms it; a
-long Raise is all-in), and with a Call key of its own the highlight starts
-each turn on the minimum raise, so Hand raises to it in one press.  In the
-showdown a picked seat moves the highlight to Done.
-
-Modes: ``main`` (the hand's options), ``amount`` (bet/raise size),
-``seats`` then ``seat`` (away/back, TD business, action out of turn, bust,
-warn, kill for one seat),
-``rank`` (the showdown: pick the best hand, then the best of the rest while
-a pot is still undecided), ``colour`` (a colour-up due between hands: the
-stacks it changes, one per line, and "Colour up now") and ``setup`` (the
-box: the view shows its table, board, link and firmware; the buzzer's mute
-toggle; reached by "Box setup" at the end of the seat list).
-
-A pending instruction from the host (``info["instruction"]``, see
-tcbox/view.py) adds "Confirm" to the main options: first between hands
-(highlighted when it arrives), after the betting options during a hand,
-so a press meant for Call never confirms it.
-
-Pure: no hardware imports; the app feeds it (role, long) pairs and the
-table's state dict, and applies the event it returns.  Events with ``"do"``
-are the table's (docs/replay.md); events with ``"box"`` are the box's own,
-for the App: ``{"box": "ack", "id": ...}`` (the dealer confirms the pending
-instruction) and ``{"box": "mute"}`` (the buzzer's toggle).
+"""The dealer's controls: key presses in, table events out; one small state
+machine for every board.  Pure: no hardware imports.  The modes, the options
+and the events it returns: docs/box.md, "The menu's modes".
 """
 
 from .view import SETUP, chips, colour_changes
