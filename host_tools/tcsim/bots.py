@@ -49,7 +49,7 @@ def chips_in_play(table: Any) -> Any:
 
 def clock_text(seconds: float) -> Any:
     """What the clock should show for *seconds* left: 12:05, 1:02:05, 0:00
-    (written here on its own, to check tcbox/screen.py _Clock against)."""
+    (written here on its own, to check tcbox/widgets.py ClockSlot against)."""
     secs = max(seconds, 0)
     hours, minutes, secs = secs // 3600, secs // 60 % 60, secs % 60
     return "%d:%02d:%02d" % (hours, minutes, secs) if hours else "%d:%02d" % (minutes, secs)
@@ -58,7 +58,7 @@ def clock_text(seconds: float) -> Any:
 def shown_time(screen: Any) -> Any:
     """The time label's text as displayed (the label itself, not the field)."""
     label_slot = slot(screen, "time")
-    return None if label_slot is None else label_slot.text  # the clock: two labels (screen._Clock)
+    return None if label_slot is None else label_slot.text  # the clock: two labels (widgets.ClockSlot)
 
 
 class SessionBot:

@@ -198,7 +198,7 @@ class Sim:
 def label_texts(group: Any) -> Any:
     """Every visible label string under *group*, top to bottom, left to
     right; labels flush side by side on one line read as one text (the
-    clock's minutes and seconds: tcbox/screen.py _Clock)."""
+    clock's minutes and seconds: tcbox/widgets.py ClockSlot)."""
     out: List[Tuple[int, int, str, int]] = []  # (y, x, text, right edge)
     _labels(group, 0, 0, out)
     out.sort()
