@@ -1,33 +1,7 @@
 """Floor procedures at the table: misdeals, the dealer's undo, warnings,
-penalties, killed hands, disqualification and entering late.
-
-Rules (docs/rules.md, "Floor procedures"):
-- misdeal: the re-deal is an exact replay -- same button, same blinds
-  (TDA 29-C); not once substantial action has occurred (TDA 29-D, 30);
-  LPPL "mistakes whilst dealing ... the hand is to be re-dealt";
-- a hand started at the wrong level is restarted at the right one before
-  substantial action, and continues at the level it started at after it
-  (TDA 20);
-- the dealer's undo: the last action of the hand, until the next one;
-- warnings, missed-hand and missed-round penalties: "the offender will miss
-  one hand for every player (including him or her) at the table when the
-  penalty is given multiplied by the number of penalty rounds" (TDA 64-A);
-  "Cards are dealt to their seats, their blinds and antes posted, and their
-  hands are killed after the initial deal" (TDA 64-C); "Any penalty begins
-  at the end of the hand" (TDA 61);
-- LPPL slow play: "1st time a warning, thereafter automatic fold"; a mobile
-  phone at the table: "your hand is to folded immediately";
-- disqualification: "Chips of a disqualified player shall be removed from
-  play" (TDA 64-D);
-- LPPL latecomers "must immediately post a dead big blind to 'enter' the
-  game, even if he is seated in a blind position"; a registered player not
-  seated at the start has "the table will post their blinds when due until
-  they take their seat";
-- chips the TD takes from a stack (``deduct``): LPPL ¶14 "anyone not seated
-  at the 'shuffle up and deal' call will have the appropriate number of
-  chips removed from their stack by the TD (500 during 1st blind level)
-  after 5 minutes" and "a further 1000 chips will be removed by the TD" at
-  the 2nd level.
+penalties, killed hands, disqualification, entering late and the TD's
+deductions.  The rules and their sources: docs/rules.md, §13 "Floor
+procedures".
 """
 
 from .fields import MAX_CHIPS, Refused, as_int
