@@ -58,7 +58,7 @@ def clock_text(seconds: float) -> Any:
 def shown_time(screen: Any) -> Any:
     """The time label's text as displayed (the label itself, not the field)."""
     label_slot = slot(screen, "time")
-    return None if label_slot is None else label_slot.text  # the clock: two labels (widgets.ClockSlot)
+    return None if label_slot is None else label_slot.text  # two labels: widgets.ClockSlot
 
 
 class SessionBot:
