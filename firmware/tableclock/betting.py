@@ -127,3 +127,88 @@ class Street:
     def done(self, seat):
         """Has *seat* nothing more to do this street (acted and matched)?"""
         return seat in self.acted and self.bet_of(seat) >= self.highest
+
+
+TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
+if TYPE_CHECKING:
+    from typing import Any  # noqa: F401
+
+
+class SeatBetting:
+    """What seat *s* faces in a hand: the call, whether it may raise, the
+    table acting for it (a base class of hand.Hand, on its ``bet``, ``live``,
+    ``oot`` and table ``t``)."""
+
+    if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
+        bet = None  # type: Any
+        live = None  # type: Any
+        oot = None  # type: Any
+        t = None  # type: Any
+
+        def fold(self, s):
+            pass
+
+        def check(self, s):
+            pass
+
+    def to_call(self, s):
+        """What *s* must add to stay in: the highest bet, except that the
+        last player with chips faces only what the live all-ins put in (a
+        short all-in big blind: LPPL ¶19 "action on whatever amount of chips
+        he has remaining"); a killed hand's bet is no live bet (kill)."""
+        b = self.bet
+        owe = b.to_call(s)
+        if owe and not self.others_can_call(s):
+            need = 0
+            for o in self.live:
+                if o != s and b.bet_of(o) > need:
+                    need = b.bet_of(o)
+            mine = b.bet_of(s)
+            owe = need - mine if need > mine else 0
+        return owe
+
+    def call_amount(self, s):
+        owe = self.to_call(s)
+        stack = self.t.stacks[s]
+        return owe if owe < stack else stack
+
+    def can_raise(self, s):
+        """May seat *s* bet or raise now (chips beyond the call, betting
+        reopened for it, somebody left who could call)?"""
+        return (self.t.stacks[s] > self.to_call(s) and self.bet.reopened_for(s)
+                and self.raise_callable(s) and s not in self.oot)
+
+    def raise_callable(self, s):
+        """Could anyone else put in more than the current highest bet?  If
+        not, a raise by *s* could never be called."""
+        stacks = self.t.stacks
+        b = self.bet
+        for o in self.live:
+            if o != s and b.bet_of(o) + stacks[o] > b.highest:
+                return True
+        return False
+
+    def others_can_call(self, s):
+        """Has any other live player chips behind?"""
+        stacks = self.t.stacks
+        for o in self.live:
+            if o != s and stacks[o] > 0:
+                return True
+        return False
+
+    def timed_out(self, s):
+        """The shot clock expired on *s* (TDA 25): dead facing a bet, else
+        checked."""
+        if self.to_call(s):
+            self.fold(s)
+            return "folds"
+        self.check(s)
+        return "checks"
+
+    def auto_act(self, s):
+        """The table acts for an absent player whose turn it is."""
+        if self.t.profile["away_auto"] == "fold" or self.to_call(s):
+            self.fold(s)
+            return "folded"
+        self.check(s)
+        return "checked"

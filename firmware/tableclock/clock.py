@@ -13,7 +13,8 @@ Time only moves through ``advance(ms)``: the caller owns the time source
 (``supervisor.ticks_ms`` on the board, a virtual clock in tests).
 """
 
-from .fields import ms_of
+from . import floor
+from .fields import Refused, as_int, ms_of, seconds
 
 try:
     from typing import Any, List, Optional  # noqa: F401
@@ -228,3 +229,79 @@ class LevelClock:
     def restore(self, rec):
         self.index, self.left_ms, p = rec
         self.paused = bool(p)
+
+TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
+if TYPE_CHECKING:
+    from typing import Any  # noqa: F401
+
+
+class ClockEvents:
+    """The table's clock events: time passing (``advance``), pause, resume,
+    adjust, a jump to a level, the host's clock (a base class of table.Table, on its attributes)."""
+
+    if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
+        _need_actor = None  # type: Any
+        away = None  # type: Any
+        clock = None  # type: Any
+        hand = None  # type: Any
+        last = None  # type: Any
+        profile = None  # type: Any
+        shot = None  # type: Any
+        undo_ok = None  # type: Any
+
+    def _ev_tick(self, ev):
+        self.advance(ms_of(seconds(ev, "s", 0, 864000), 1000))
+
+    def advance(self, ms):
+        """Let *ms* milliseconds pass (the box's loop calls this directly;
+        nothing is allocated unless something happens).  Returns True when
+        a level or break ended or the shot clock expired."""
+        if self.clock.paused:
+            return False
+        ended = self.clock.advance(ms)
+        if self.shot.advance(ms) < 0:
+            return ended > 0
+        h = self.hand
+        s = h.actor
+        rule = self.profile["clock_expiry"]
+        if rule == "alert":  # US 4: "not to be used as a strict enforcement"
+            self.shot.run_out()
+            self.last = "Time: seat %d, %d s are up" % (s, self.shot.limit_ms // 1000)
+            return True
+        self.shot.stop()
+        self.undo_ok = False
+        if rule == "slow_play":  # LPPL ¶51: "1st time a warning, thereafter automatic fold"
+            self.last = "Time is up. " + floor.slow_play(self, s)
+            return True
+        self.last = "Time: seat %d %s" % (s, h.timed_out(s))
+        h.run(s)
+        return True
+
+    def _ev_pause(self, ev):
+        self.clock.pause()
+        self.last = "Clock paused"
+
+    def _ev_resume(self, ev):
+        self.clock.resume()
+        self.last = "Clock running"
+
+    def _ev_adjust(self, ev):
+        v = seconds(ev, "s", -86400, 86400, whole=True)
+        self.clock.adjust(v * 1000)
+        self.last = "Clock %s%d s" % ("+" if v >= 0 else "-", abs(v))
+
+    def _ev_jump(self, ev):
+        n = as_int(ev.get("level"))
+        if n is None:
+            raise Refused('Jump needs "level": the level number')
+        self.clock.jump(n)
+        self.last = "Level %d starts" % n
+
+    def _ev_clock(self, ev):
+        h, s = self._need_actor(ev)
+        if self.shot.seat == s:
+            raise Refused("The clock is already running on seat %d" % s)
+        if s in self.away.td:
+            raise Refused("Seat %d is away on TD business: the table waits" % s)
+        self.shot.call(s)
+        self.last = "Clock called on seat %d" % s

@@ -5,6 +5,7 @@ procedures".
 """
 
 from .fields import MAX_CHIPS, Refused, as_int
+from .pots import coloured
 
 
 class FloorBook:
@@ -288,3 +289,128 @@ EVENTS = {
     "enter": enter,
     "deduct": deduct,
 }
+
+TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
+if TYPE_CHECKING:
+    from typing import Any  # noqa: F401
+
+
+class SeatEvents:
+    """The table's seat events: away and back, TD business, a player seated,
+    leaving or busted, a colour-up (a base class of table.Table, on its attributes)."""
+
+    if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
+        _between_hands = None  # type: Any
+        _seat = None  # type: Any
+        away = None  # type: Any
+        busted = None  # type: Any
+        chip = None  # type: Any
+        clock = None  # type: Any
+        entering = None  # type: Any
+        floor = None  # type: Any
+        hand = None  # type: Any
+        hands = None  # type: Any
+        held = None  # type: Any
+        last = None  # type: Any
+        profile = None  # type: Any
+        removed = None  # type: Any
+        seat_changes = None  # type: Any
+        stacks = None  # type: Any
+        undo_ok = None  # type: Any
+        waiting = None  # type: Any
+
+    def _ev_away(self, ev):
+        s = self._seat(ev)
+        if self.away.is_away(s):
+            raise Refused("Seat %d is already away" % s)
+        self.away.back(s)  # (from TD business)
+        self.away.leave(s)
+        self.last = "Seat %d is away" % s
+        h = self.hand
+        if h is not None and h.actor == s:
+            self.undo_ok = False
+            self.last = "Seat %d is away: %s" % (s, h.auto_act(s))
+            h.run(s)
+
+    def _ev_td_business(self, ev):
+        """LPPL ¶6: "a TD's hand cannot be folded if the action is with him but
+        he is away from his seat on TD business ... the other players on his
+        table must wait until his return unless he clearly states he is
+        folding"."""
+        s = self._seat(ev)
+        if s in self.away.td:
+            raise Refused("Seat %d is already away on TD business" % s)
+        self.away.back(s)
+        self.away.td.append(s)
+        self.last = "Seat %d is away on TD business: the table waits" % s
+
+    def _ev_back(self, ev):
+        s = self._seat(ev)
+        if not self.away.is_away(s) and s not in self.away.td:
+            raise Refused("Seat %d is not away" % s)
+        self.away.back(s)
+        self.last = "Seat %d is back" % s
+
+    def _ev_sit(self, ev):
+        s = self._seat(ev, occupied=False)
+        c = as_int(ev.get("stack"))
+        if c is None or c <= 0 or c > MAX_CHIPS:
+            raise Refused('Sit needs "stack": the player\'s chips, a positive whole number')
+        used = ev.get("away_used", False)
+        if not isinstance(used, bool):
+            raise Refused('"away_used" must be true or false')
+        self.stacks[s] = c
+        self.seat_changes += 1
+        if used:  # LPPL ¶72 "only allowed once per player": used at another table
+            self.away.reached_stage(s)
+        if self.hands or self.hand is not None:
+            self.waiting.append(s)
+        self.last = "Seat %d sits down with %d" % (s, c)
+
+    def _ev_leave(self, ev):
+        s = self._seat(ev)
+        if self.hand is not None and s in self.hand.live:
+            raise Refused("Seat %d is still in this hand: finish the hand first" % s)
+        self._empty(s)
+        self.last = "Seat %d leaves the table" % s
+
+    def _ev_bust(self, ev):
+        s = self._seat(ev)
+        if self.hand is not None and s in self.hand.live:
+            raise Refused("Seat %d is still in this hand: finish the hand first" % s)
+        self.removed += self.stacks[s]
+        self._empty(s)
+        self.busted.append(s)
+        self.last = "Seat %d is out" % s
+
+    def _empty(self, s):
+        del self.stacks[s]
+        self.seat_changes += 1
+        self.away.forget(s)
+        self.floor.forget(s)
+        if s in self.waiting:
+            self.waiting.remove(s)
+        if s in self.held:
+            self.held.remove(s)
+        if s in self.entering:
+            self.entering.remove(s)
+
+    def _ev_colour_up(self, ev):
+        """Colour the stacks up to the chip of the colour-up in force (or
+        ``chip``), rounding per profile (LPPL nearest, TDA 21 up)."""
+        self._between_hands("colour up")
+        unit = ev.get("chip")
+        if unit is None:
+            cu = self.clock.colour_up()
+            unit = cu.get("chip") if cu else None
+        unit = as_int(unit)
+        if not unit or unit < 1:
+            raise Refused('No colour-up is due: give "chip", the smallest chip left in play')
+        up = self.profile["colour_up_rounding"] == "up"
+        for s in self.stacks:
+            c = self.stacks[s]
+            self.stacks[s] = coloured(c, unit, up)
+            self.removed += c - self.stacks[s]
+        if unit > self.chip:
+            self.chip = unit
+        self.last = "Colour-up: stacks rounded %s to %d" % ("up" if up else "to the nearest", unit)

@@ -1,34 +1,27 @@
-"""The course of one hand: posting, whose action, closing streets, showdown.
-
-Rules (docs/rules.md):
-- antes, then the small and big blind; away players' blinds per profile
-  (away.py); in ``wph`` an away player's hand is dead at the deal (TDA 26);
-- before the flop the first to act is the first seat after the big blind;
-  after it, the first live seat after the button (heads-up the button/SB
-  acts first before the flop: TDA 28);
-- a street closes when every live player with chips has acted and matched
-  the highest bet; an uncalled bet goes back; when at most one live player
-  has chips left, the board runs out to the showdown;
-- the last player with chips faces only what the live all-ins put in (LPPL
-  ¶19); a killed hand's bet is no live bet;
-- the table acts for an absent player whose turn it is (LPPL: check when
-  free, else fold; US 8: mucked), and carries out a declaration made out of
-  turn when it binds (outofturn.py);
-- showdown order: LPPL all-ins first, least chips first; then the last
-  aggressor of the final street, else the first seat left of the button
-  (TDA 14-A).
+"""The course of one hand: posting, whose action, closing streets, showdown;
+what a seat faces is betting.py's SeatBetting.  The rules and their sources:
+docs/rules.md (§3, §6, §8, §10).
 """
 
 from . import outofturn
-from .betting import Street
-from .button import clockwise_from
+from .betting import SeatBetting, Street
+from .button import clockwise_from, first_positions, must_wait, next_positions
+from .fields import Refused
+
+# why no new hand may start (``Table.hold``; the host's instructions set it,
+# tcbox/orders.py): hand for hand waiting for the TD, hand for hand with one
+# hand allowed, the table broken, the final table's new seats awaited
+HFH = "hfh"
+HFH_ONE = "hfh1"
+BROKEN = "broken"
+REDRAW = "redraw"
 
 STREETS = ("preflop", "flop", "turn", "river", "showdown")
 SHOWDOWN = 4
 NOBODY = []  # type: list  # an empty seat list shared by every deal: never appended to
 
 
-class Hand:
+class Hand(SeatBetting):
     """One hand at *table*, created by the dealer's New hand press.
 
     :param level: ``(level, sb, bb, ante)`` fixed for the whole hand.
@@ -223,22 +216,6 @@ class Hand:
             return
         self.run(s)
 
-    def to_call(self, s):
-        """What *s* must add to stay in: the highest bet, except that the
-        last player with chips faces only what the live all-ins put in (a
-        short all-in big blind: LPPL ¶19 "action on whatever amount of chips
-        he has remaining"); a killed hand's bet is no live bet (kill)."""
-        b = self.bet
-        owe = b.to_call(s)
-        if owe and not self.others_can_call(s):
-            need = 0
-            for o in self.live:
-                if o != s and b.bet_of(o) > need:
-                    need = b.bet_of(o)
-            mine = b.bet_of(s)
-            owe = need - mine if need > mine else 0
-        return owe
-
     def after_kill(self, s):
         """Move on after *s*'s hand was killed out of turn, if that ended the
         hand or left the player to act with nothing to do."""
@@ -246,52 +223,6 @@ class Hand:
             self.run(s)
         elif self.actor is not None and not self.needs_action(self.actor):
             self.run(self.actor)
-
-    def call_amount(self, s):
-        owe = self.to_call(s)
-        stack = self.t.stacks[s]
-        return owe if owe < stack else stack
-
-    def can_raise(self, s):
-        """May seat *s* bet or raise now (chips beyond the call, betting
-        reopened for it, somebody left who could call)?"""
-        return (self.t.stacks[s] > self.to_call(s) and self.bet.reopened_for(s)
-                and self.raise_callable(s) and s not in self.oot)
-
-    def raise_callable(self, s):
-        """Could anyone else put in more than the current highest bet?  If
-        not, a raise by *s* could never be called."""
-        stacks = self.t.stacks
-        b = self.bet
-        for o in self.live:
-            if o != s and b.bet_of(o) + stacks[o] > b.highest:
-                return True
-        return False
-
-    def others_can_call(self, s):
-        """Has any other live player chips behind?"""
-        stacks = self.t.stacks
-        for o in self.live:
-            if o != s and stacks[o] > 0:
-                return True
-        return False
-
-    def timed_out(self, s):
-        """The shot clock expired on *s* (TDA 25): dead facing a bet, else
-        checked."""
-        if self.to_call(s):
-            self.fold(s)
-            return "folds"
-        self.check(s)
-        return "checks"
-
-    def auto_act(self, s):
-        """The table acts for an absent player whose turn it is."""
-        if self.t.profile["away_auto"] == "fold" or self.to_call(s):
-            self.fold(s)
-            return "folded"
-        self.check(s)
-        return "checked"
 
     # -- moving on ---------------------------------------------------
     def needs_action(self, s):
@@ -388,3 +319,234 @@ class Hand:
         for s in self.contrib:
             total += self.contrib[s]
         return total
+
+TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
+if TYPE_CHECKING:
+    from typing import Any  # noqa: F401
+
+
+class Dealing:
+    """The table's New hand: who is dealt in, the button and blinds, hand for
+    hand and held tables, a re-deal (a base class of table.Table, on its attributes)."""
+
+    if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
+        away = None  # type: Any
+        bb_pos = None  # type: Any
+        btn = None  # type: Any
+        bust_ties = None  # type: Any
+        busted = None  # type: Any
+        clock = None  # type: Any
+        dealer = None  # type: Any
+        entering = None  # type: Any
+        first_button = None  # type: Any
+        floor = None  # type: Any
+        hand = None  # type: Any
+        hands = None  # type: Any
+        held = None  # type: Any
+        hold = None  # type: Any
+        last = None  # type: Any
+        last_hand = None  # type: Any
+        moves = None  # type: Any
+        n = None  # type: Any
+        predeal = None  # type: Any
+        profile = None  # type: Any
+        sb_pos = None  # type: Any
+        sb_seat = None  # type: Any
+        seat_changes = None  # type: Any
+        shot = None  # type: Any
+        spare_predeal = None  # type: Any
+        stacks = None  # type: Any
+        undo_ok = None  # type: Any
+        undone = None  # type: Any
+        waiting = None  # type: Any
+        winners = None  # type: Any
+
+    def _ev_hand(self, ev):
+        if self.hand is not None:
+            raise Refused("Finish the current hand first")
+        if self.hold == BROKEN:
+            raise Refused("This table is broken: no more hands here")
+        if self.hold == HFH:
+            raise Refused("Hand for hand: wait for the TD")
+        if self.hold == REDRAW:
+            raise Refused("Re-draw: wait for the TD")
+        if self.moves:
+            m = self.moves[0]
+            raise Refused("First the TD's %s at seat %d" % (
+                "chip removal" if m[1] == 2 else "take-out" if m[1] == 3 else "seat change",
+                m[2]))
+        if self.clock.on_break():
+            raise Refused("No new hand during the break (%d s left)" % self.clock.seconds_left())
+        if self.clock.paused:
+            raise Refused("The clock is paused: resume it to deal")
+        # loops, not comprehensions: each comprehension here built a
+        # function object and closure cells (issue #20: 600 B a deal)
+        cands = []
+        for s in self.stacks:
+            if self.stacks[s] > 0:
+                cands.append(s)
+        cands.sort()
+        if len(cands) < 2:
+            raise Refused("Need at least two players with chips to deal a hand")
+        zone = self.profile["wait_zone"]
+        dealt = cands
+        pos = self._positions(cands)
+        for _ in range(2):  # a waiting seat left out can change who is heads-up
+            if not self.waiting:
+                break  # nobody waits: every candidate is dealt in
+            now = []
+            for s in cands:
+                if not (s in self.waiting and (
+                        must_wait(s, pos[0], pos[1], zone, self.n)
+                        or (s in self.held and s == pos[0]))):  # "until the button passes"
+                    now.append(s)
+            if now == dealt:
+                break
+            if len(now) < 2:
+                raise Refused("Need at least two players who may be dealt in")
+            dealt = now
+            pos = self._positions(dealt)
+        for s in self.entering:  # entering with a dead BB: dealt in at once
+            if s not in dealt:
+                dealt = sorted(dealt + [s])
+        for s in dealt:  # a loop, not all() over a generator (issue #20)
+            if not (self.away.is_away(s) or self.floor.on_penalty(s)):
+                break  # (where away hands are dead at the deal, none would be live either)
+        else:
+            raise Refused("Nobody here to play: every player is away or on penalty")
+        if self.hold == HFH_ONE:
+            self.hold = HFH  # hand for hand: the one hand the TD allowed
+        self.predeal = self._snapshot(dealt, pos)
+        self._deal(dealt, pos, self.clock.blinds())
+
+    def _snapshot(self, dealt, pos):
+        """What the deal changes, for a misdeal (``predeal``, redeal)."""
+        # the copies go into the containers of the last hand's snapshot,
+        # emptied in place (issue #20: fresh copies were 750 B of a deal)
+        old = self.spare_predeal
+        self.spare_predeal = None
+        if old is None:
+            stacks = {}  # type: dict
+            away = ({}, {}, [])  # type: tuple
+            waiting = []  # type: list
+            held = []  # type: list
+            entering = []  # type: list
+        else:
+            stacks, away, waiting, held, entering = old[0], old[1], old[2], old[3], old[4]
+        stacks.clear()
+        stacks.update(self.stacks)
+        self.away.record_into(away)
+        waiting.clear()
+        waiting.extend(self.waiting)
+        held.clear()
+        held.extend(self.held)
+        entering.clear()
+        entering.extend(self.entering)
+        # None where the last hand stood: its object is dealt into (_deal)
+        return (stacks, away, waiting, held, entering,
+                (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
+                self.hands, None, dealt, pos, self.seat_changes)
+
+    def redeal(self, level, now_away=True):
+        """Undo the deal and everything since, then deal the same hand again
+        at *level* (misdeal: the same level; TDA 20 restart: the clock's).
+        With *now_away* the players away now are away for the new deal;
+        else the deal's own (the undo re-plays the hand).  Returns the seats
+        away now."""
+        (stacks, away, waiting, held, entering, posn, hands, _, dealt, pos,
+         _) = self.predeal
+        penalised = self.hand.penalised
+        away_now = self.away.seats()
+        self.stacks = dict(stacks)
+        self.away.restore(away)
+        if now_away:  # who is at the table now decides the re-deal
+            self.set_away(away_now)
+        self.waiting = list(waiting)
+        self.held = list(held)
+        self.entering = list(entering)
+        self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer = posn
+        self.hands = hands
+        self.last_hand = self.hand  # the hand thrown in: its object is dealt again (_deal)
+        self.hand = None
+        self._deal(dealt, pos, level, penalised)
+        return away_now
+
+    def set_away(self, seats):
+        """Make exactly *seats* the away ones (keeping the books of those
+        already away)."""
+        for s in seats:
+            if not self.away.is_away(s):
+                self.away.leave(s)
+        for s in self.away.seats():
+            if s not in seats:
+                self.away.back(s)
+
+    def _positions(self, players):
+        if self.hands == 0:
+            return first_positions(self.first_button, players, self.n)
+        return next_positions(self.bb_pos, self.sb_pos, players, self.n)
+
+    def _deal(self, dealt, pos, level, penalised=None):
+        self.hands += 1
+        for s in dealt:  # in place: predeal keeps its own copies (issue #20)
+            if s in self.waiting:
+                self.waiting.remove(s)
+        self.held.clear()
+        self.held.extend(self.waiting)
+        self.btn, self.sb_pos, self.bb_pos = pos
+        self.sb_seat = self.sb_pos if self.sb_pos in dealt else None
+        if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
+            penalised = []
+            for s in dealt:
+                if self.floor.on_penalty(s):
+                    penalised.append(s)
+        self.dealer = self._find_dealer(dealt, penalised)
+        # a new empty container only where the old one is not empty (issue #20)
+        if self.busted:
+            self.busted = []
+        if self.bust_ties:
+            self.bust_ties = []
+        if self.winners:
+            self.winners = {}
+        self.shot.stop()
+        self.undo_ok = False
+        if self.undone:
+            self.undone = []
+        # the finished hand is shown only between hands: its object becomes
+        # this one, emptied in place (issue #20: a new Hand, its Street and
+        # containers were 1.5 KB of a deal), and one Hand per table is kept
+        h = self.last_hand
+        self.last_hand = None
+        if h is None:
+            h = Hand(self, self.hands, level, dealt)
+        else:
+            h.reset(self.hands, level, dealt)
+        self.hand = h
+        self.last = "Hand %d: button %d, %s, BB seat %d" % (
+            self.hands, self.btn,
+            "SB seat %d" % self.sb_seat if self.sb_seat is not None else "dead SB", self.bb_pos)
+        entering = self.entering
+        if entering:
+            self.entering = []
+        h.deal(self.sb_seat, self.bb_pos, entering, penalised)
+
+    def _find_dealer(self, dealt, penalised):
+        """The button deals; for an absent or empty button the previous
+        dealer deals (LPPL "the previous dealer will deal for them"; US 13
+        "the player immediately to the right of the button deals")."""
+        if self._present(self.btn, dealt, penalised):
+            return self.btn
+        if self._present(self.dealer, dealt, penalised):
+            return self.dealer
+        s = self.btn
+        for _ in range(self.n):  # the nearest present player to the right
+            s = (s - 2) % self.n + 1
+            if self._present(s, dealt, penalised):
+                return s
+        return self.btn
+
+    def _present(self, s, dealt, penalised):
+        """Is seat *s* dealt in and its player at the table (_find_dealer)?
+        Asked per seat: no list of the present ones (issue #20)."""
+        return (s in dealt and not self.away.is_away(s) and s not in penalised
+                and s not in self.away.td)
