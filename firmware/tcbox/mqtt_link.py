@@ -10,8 +10,12 @@ link states stay in one place; ``MqttLink`` services the port each loop.
 Pairing stays on USB (docs/mqtt.md, "Pairing a box for Wi-Fi").
 """
 
-# mqtt_net first: a board compiles each .py as it is imported, and the larger
-# module compiles best before the link's modules hold the heap
+
+from tableclock.protocol import BOX_KEYS, MAX_FRAME
+from tableclock.wire import check_id, kind_of  # noqa: F401 -- re-exported
+
+from .link import HELLO_SENT, LIVE, Link
+from .linkparts import Lines, settings_of, wants_mqtt  # noqa: F401 -- re-exported
 from .mqtt_net import (  # noqa: F401 -- the session's names, re-exported
     BACKOFF_MAX_MS,
     BUDGET_MS,
@@ -26,14 +30,6 @@ from .mqtt_net import (  # noqa: F401 -- the session's names, re-exported
     WifiWatch,
     client_class,
 )
-
-# isort: split
-
-from tableclock.protocol import BOX_KEYS, MAX_FRAME
-from tableclock.wire import check_id, kind_of  # noqa: F401 -- re-exported
-
-from .link import HELLO_SENT, LIVE, Link
-from .linkparts import Lines, settings_of, wants_mqtt  # noqa: F401 -- re-exported
 from .presses import ticks_diff
 
 INBOX_MAX = 16  # frames from the broker waiting for Link.read (the oldest dropped)
