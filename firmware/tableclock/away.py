@@ -1,19 +1,6 @@
-"""Players away from their seat: which blinds the table posts for them.
-
-Rules (docs/rules.md, "Away seats"), profile value ``away``:
-- "lppl": "the dealer will on their behalf post their SB and BB on the next
-  TWO occasions that both their SB and BB are due (ie two rounds of the
-  table), thereafter a BB will be posted every hand".  Reaching that stage
-  uses the player's one allowance; a later absence posts SB and BB when next
-  due, then a BB every hand.  An absence that ended before the every-hand
-  stage does not count.  (LPPL house rules, last paragraph.)
-- "dead_deal" (TDA 26) and "muck" (US rule 8): blinds are posted when due,
-  nothing more.
-
-A TD away from the seat on TD business (LPPL ¶6) is not away for any of
-this: blinds as usual, nothing done for them; the table waits (``td``).
-
-This module only counts; the table decides how chips move.
+"""Players away from their seat: which blinds the table posts for them, per
+profile (``away``); this module only counts, the table moves the chips.
+The rules and their sources: docs/rules.md, §10 "Away seats".
 """
 
 

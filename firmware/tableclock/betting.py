@@ -1,18 +1,6 @@
-"""One betting round (street): to-call, minimum bet and raise, reopening.
-
-Rules (docs/rules.md, "Betting"):
-- the minimum bet is the big blind (LPPL "BETTING"; US 12; TDA);
-- minimum raise per profile ``min_raise``:
-  "tda"      highest bet + last full raise (TDA 37-A, 41);
-  "complete" last full bet + last full raise: a short all-in is treated as a
-             call (LPPL "UNDER-RAISE", the 600/1200 example completes to 2400);
-  "double"   twice the last complete bet (US 12 "at least double");
-- a short all-in does not reopen the betting for players who already acted,
-  unless the bets since they acted add up to a full raise (TDA 41);
-- before the flop the amount to call is the full big blind even when the big
-  blind posted short.
-
-Amounts are chips, integers.  ``bets`` holds each seat's live bet this street.
+"""One betting round (street): to-call, minimum bet and raise (per profile
+``min_raise``), reopening; and what a seat faces in a hand (SeatBetting).
+Amounts are integer chips.  The rules: docs/rules.md, §6 "Betting".
 """
 
 

@@ -1,19 +1,7 @@
-"""Dealer button and blinds: the dead-button rule, heads-up, waiting seats.
-
-Rules (docs/rules.md, "Seats, dead button, dealer"):
-- the big blind moves to the next player clockwise after the previous big
-  blind; the small blind is the previous big blind's seat, dead when that
-  player is gone; the button is the previous small-blind position, which may
-  be an empty seat (LPPL "If a player is eliminated after it was his Small
-  Blind..."; US rule 13; TDA dead button);
-- heads-up the button is the small blind and acts first before the flop;
-  nobody takes the big blind twice in a row (LPPL "Heads Up", US rule 12,
-  TDA 28);
-- a new player seated in the waiting zone waits until the button passes
-  (LPPL: the small blind or button positions; TDA 7: between the SB and the
-  button).
-
-Seats are numbered 1..n clockwise.  Functions here are pure.
+"""Dealer button and blinds: the dead-button rule, heads-up, the seats waiting
+for the button.  Pure functions; seats are numbered 1..n clockwise.  The
+rules and their sources: docs/rules.md, §3 "Seats, dead button, dealer" and
+§4 "Heads-up".
 """
 
 

@@ -1,19 +1,7 @@
-"""Following the host's tournament clock: offset estimation and slewing.
-
-The host is the master (docs/protocol.md, "Clock sync on the box").  A box
-estimates how its own tick counter relates to the host's clock from round
-trips (``OffsetEstimator``; its ``ping``, the host's ``pong`` with
-``host_ms``: protocol 1.1, tcbox/linkhost.py) and brings its LevelClock to
-the host's reading gradually (``Slew``): small errors are
-spread by running the clock up to ``rate_pct`` per cent fast or slow, so the
-seconds on screen never go back; a large error, a level change or a
-pause/resume from the host is applied at once.  Between host messages (and
-during a link outage) the box's clock simply runs on its own.
-
-Pure and portable (CPython, MicroPython, CircuitPython), integer ms.  Box
-times are tick counters that wrap at 2**29 (``supervisor.ticks_ms``,
-adafruit_ticks); the per-loop path (``Slew.step`` / ``Slew.adjust``)
-allocates nothing.
+"""Following the host's tournament clock: the offset of the box's ticks from
+the host's clock (``OffsetEstimator``) and a LevelClock brought to the
+host's reading without going back (``Slew``).  Integer ms, wrap-safe ticks;
+the per-loop path allocates nothing.  docs/protocol.md, "Clock sync on the box".
 """
 
 _WRAP = 1 << 29

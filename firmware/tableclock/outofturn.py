@@ -1,19 +1,6 @@
-"""Action out of turn: what a player declared before the action reached them.
-
-Rules (docs/rules.md, "Action out of turn"), profile value ``oot``:
-- "tda" (TDA 47): "The OOT action is binding if action to the OOT player does
-  not change. If action changes, the OOT action is not binding; any bet or
-  raise is returned to the OOT player who has all options: call, raise, or
-  fold. An OOT fold is binding."
-- "binding" (LPPL ¶49): "that action is binding and must be taken when the
-  play gets to that player"; what can no longer be taken as declared is
-  taken as LPPL ¶48 takes chips placed: a raise below the minimum is a call,
-  a check facing a bet may only call or fold.
-
-The action "changes" when someone bets or raises between the declaration and
-the player's turn (the street's highest bet moves, or a new street starts).
-The box only records the declaration (``Hand.oot``); nothing moves until the
-action reaches the player (``take``).
+"""Action out of turn: a player's declaration before the action reached them
+(``Hand.oot``), taken or not when it does (``take``), per profile (``oot``).
+The rules and their sources: docs/rules.md, §13 "Action out of turn".
 """
 
 from .fields import Refused, as_int

@@ -1,21 +1,8 @@
-"""The power-loss record: the whole table in one small, versioned, checked frame.
-
-What is saved, where (two alternating slots of ``microcontroller.nvm``), the
-frame (``b"TC"``, version, sequence, length, compact JSON, CRC-32) and the
-checks at boot: docs/box.md "Power loss".
-
-- :func:`dump` / :func:`load`: table <-> a JSON-ready dict (the record);
-- :func:`encode` / :func:`decode`: record <-> frame bytes (ValueError says why);
-- :class:`Slots`: the two-slot writer over any byte store (store.py);
-- :class:`Saver`: when to write (on every change; the running clocks alone
-  only every ``slack_ms``), straight from the table into reused buffers.
-
-The record is ``{"setup": ..., "table": {...}, "extra": ...}``: the setup
-with its levels in short form, the table's and its objects' attributes by
-the names in ``FIELDS`` (what ``Table(setup)`` rebuilds is ``DERIVED``, a
-test checks every attribute is one or the other), the app's own JSON.
-Tuples, int-keyed dicts (ascending: equal tables give equal bytes) and
-shared objects carry small tags (``_TAGS``).
+"""The power-loss record: the whole table in one small, versioned, checked
+frame (docs/box.md, "Power loss").  ``dump``/``load``: table <-> record
+(``{"setup", "table", "extra"}``; attributes by ``FIELDS``, the rest
+``DERIVED``); ``encode``/``decode``: record <-> frame bytes; ``Slots``: the
+two-slot writer over a byte store (store.py); ``Saver``: when to write.
 """
 
 import io
