@@ -50,7 +50,8 @@ def _named_pins(p):
 
 def _firmware_imports():
     """Top-level modules imported by the firmware, except imports guarded by
-    ``try: ... except ImportError``."""
+    ``try: ... except ImportError`` or under ``if TYPE_CHECKING:`` (a module
+    constant False on the board: the import never runs there)."""
     found = set()
     for dirpath, _dirs, files in os.walk(FIRMWARE):
         for fn in files:
@@ -63,6 +64,11 @@ def _firmware_imports():
                 if isinstance(node, ast.Try) and any(
                         isinstance(h.type, ast.Name) and h.type.id == "ImportError"
                         for h in node.handlers):
+                    for sub in node.body:
+                        for n in ast.walk(sub):
+                            guarded.add(id(n))
+                if (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
+                        and node.test.id == "TYPE_CHECKING"):
                     for sub in node.body:
                         for n in ast.walk(sub):
                             guarded.add(id(n))
