@@ -16,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 FIRMWARE = os.path.join(ROOT, "firmware")
 PRAGMA = "# float:"
 # display code: displayio takes its anchor points and line spacing as floats
-DISPLAY = ("tcbox/screen.py",)
+DISPLAY = ("tcbox/screen.py", "tcbox/widgets.py")
 
 
 def _modules():
