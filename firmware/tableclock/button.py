@@ -4,13 +4,18 @@ rules and their sources: docs/rules.md, §3 "Seats, dead button, dealer" and
 §4 "Heads-up".
 """
 
+try:
+    from typing import Collection, Container, List, Optional, Tuple  # noqa: F401 (type comments)
+except ImportError:
+    pass
 
-def after(seat, n):
+
+def after(seat, n):  # type: (int, int) -> int
     """The seat clockwise after *seat* at an *n*-seat table."""
     return seat % n + 1
 
 
-def next_in(seat, n, members):
+def next_in(seat, n, members):  # type: (int, int, Container[int]) -> Optional[int]
     """First seat of *members* strictly clockwise after *seat* (may wrap to
     *seat* itself when it is the only member); None if members is empty."""
     s = seat
@@ -21,7 +26,7 @@ def next_in(seat, n, members):
     return None
 
 
-def clockwise_from(start, n, members):
+def clockwise_from(start, n, members):  # type: (int, int, Container[int]) -> List[int]
     """Members in clockwise order beginning strictly after *start*."""
     out = []
     s = start
@@ -32,7 +37,7 @@ def clockwise_from(start, n, members):
     return out
 
 
-def between(seat, lo, hi, n):
+def between(seat, lo, hi, n):  # type: (int, int, int, int) -> bool
     """True when *seat* lies strictly clockwise after *lo* and before *hi*."""
     s = after(lo, n)
     while s != hi:
@@ -43,6 +48,7 @@ def between(seat, lo, hi, n):
 
 
 def first_positions(button, players, n):
+    # type: (int, Collection[int], int) -> Tuple[int, int, int]
     """(button, sb_pos, bb_pos) for the first hand with the button at *button*.
 
     Heads-up the button posts the small blind.
@@ -55,6 +61,7 @@ def first_positions(button, players, n):
 
 
 def next_positions(prev_bb, prev_sb, players, n):
+    # type: (int, int, Collection[int], int) -> Tuple[int, int, int]
     """(button, sb_pos, bb_pos) for the next hand by the dead-button rule.
 
     *players* are the seats taking part (dealt in, blinds due).  The returned
@@ -69,7 +76,7 @@ def next_positions(prev_bb, prev_sb, players, n):
     return prev_sb, prev_bb, bb
 
 
-def must_wait(seat, button, sb_pos, zone, n):
+def must_wait(seat, button, sb_pos, zone, n):  # type: (int, int, int, str, int) -> bool
     """True when a newly seated player at *seat* must wait for the button.
 
     zone "button_sb": the button seat, the SB position or between them;

@@ -4,6 +4,12 @@ Every rejected event or setup raises one of these with a sentence a dealer
 or tournament director understands; nothing else escapes the engine.
 """
 
+try:
+    from typing import Any, Dict, Optional  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
+
 MAX_CHIPS = 10**12
 
 
@@ -15,7 +21,7 @@ class Refused(Exception):
     """An event that cannot be applied; the message is shown to the dealer."""
 
 
-def as_int(v):
+def as_int(v):  # type: (Any) -> Optional[int]
     """An int from an int or a short string of digits, else None (bools and
     floats are refused: chips and seats are whole numbers)."""
     if isinstance(v, bool):
@@ -34,7 +40,7 @@ def as_int(v):
 WHOLE = ("to", "seat", "stack", "chips", "level", "hands", "rounds", "chip")
 
 
-def check_whole(ev):
+def check_whole(ev):  # type: (Dict[str, Any]) -> None
     """Refuse an event whose amount, seat or count is not a whole number:
     "200" (text), 200.0 and true are refused, never read as 200 or 1.
     Each value is checked where it lies, no tuple built around it (issue
@@ -57,13 +63,14 @@ def _whole(k, y):
 
 
 def setup_int(setup, key, lo, hi, default=None):
+    # type: (Dict[str, Any], str, int, int, Any) -> int
     n = as_int(setup.get(key, default))
     if n is None or n < lo or n > hi:
         raise SetupError("%s must be a whole number from %d to %d" % (key, lo, hi))
     return n
 
 
-def ms_of(v, unit):
+def ms_of(v, unit):  # type: (float, int) -> int
     """*v* (an int or a float) times *unit* milliseconds, as an int rounded
     to the nearest ms without float rounding: the boards' floats are 30-bit,
     so ``int(v * 1000 + 0.5)`` is up to 224 ms wrong above 8,388 s.  Whole
@@ -75,6 +82,7 @@ def ms_of(v, unit):
 
 
 def seconds(ev, key, lo, hi, whole=False):
+    # type: (Dict[str, Any], str, int, int, bool) -> float
     """A number of seconds from *ev* within [lo, hi]."""
     v = ev.get(key)
     ok = not isinstance(v, bool) and isinstance(v, int if whole else (int, float))

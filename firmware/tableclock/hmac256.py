@@ -8,13 +8,19 @@ nothing else, so it runs unchanged on CPython, MicroPython and CircuitPython.
 
 import hashlib
 
+try:
+    from typing import Any  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
+
 BLOCK = 64  # SHA-256 block size in bytes
 DIGEST = 32
 
 _new = getattr(hashlib, "new", None)
 
 
-def sha256():
+def sha256():  # type: () -> Any
     """A fresh SHA-256 object (only `update()` and `digest()` may be used)."""
     if _new is not None:
         return _new("sha256")
@@ -30,7 +36,7 @@ def _pad(key, byte):
     return out
 
 
-def hmac_sha256(key, msg):
+def hmac_sha256(key, msg):  # type: (bytes, Any) -> bytes
     """The 32-byte HMAC-SHA256 of *msg* under *key* (bytes).
 
     *msg* is bytes-like, or a list/tuple of bytes-like parts hashed one after
@@ -53,7 +59,7 @@ def hmac_sha256(key, msg):
     return outer.digest()
 
 
-def same(a, b):
+def same(a, b):  # type: (bytes, bytes) -> bool
     """True when the byte strings *a* and *b* are equal, in a time that does
     not depend on where they differ (for comparing MACs)."""
     if len(a) != len(b):

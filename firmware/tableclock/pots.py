@@ -10,8 +10,14 @@ Rules (docs/rules.md, "Pots"):
 
 from .button import clockwise_from
 
+try:
+    from typing import Container, Dict, Iterable, List, Optional, Tuple  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
 
 def side_pots(contrib, live, allin=None):
+    # type: (Dict[int, int], Iterable[int], Optional[Iterable[int]]) -> List[Tuple[int, List[int]]]
     """Layer total contributions into pots.
 
     :param contrib: ``{seat: chips put in this hand}`` (folded seats too).
@@ -67,6 +73,7 @@ def side_pots(contrib, live, allin=None):
 
 
 def split(amount, winners, button, n, chip):
+    # type: (int, Container[int], int, int, int) -> Dict[int, int]
     """Share *amount* among *winners*: equal shares in units of *chip*, odd
     units one each clockwise from the first seat left of *button*.
 
@@ -91,6 +98,7 @@ def share(won, amount, winners, button, n, chip):
 
 
 def award(pots, ranking, button, n, chip):
+    # type: (Iterable[Tuple[int, List[int]]], Iterable[Iterable[int]], int, int, int) -> Dict[int, int]
     """Give each pot to the best tier of *ranking* among its eligible seats.
 
     :param ranking: list of tiers (lists of seats), best first.
@@ -113,7 +121,7 @@ def award(pots, ranking, button, n, chip):
     return won
 
 
-def coloured(chips, unit, up):
+def coloured(chips, unit, up):  # type: (int, int, bool) -> int
     """*chips* after a colour-up to *unit*: rounded up (TDA 21-A "rounded
     up", US 6) or to the nearest unit, half up (LPPL "to the nearest total
     of 100"); never to nothing."""

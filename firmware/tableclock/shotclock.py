@@ -7,6 +7,11 @@ is checked. Time ties go to the player."  What expiry does is the profile's
 ``clock_expiry`` (LPPL ¶51 slow play, US 4 an alert only: table.advance).
 """
 
+try:
+    from typing import Optional  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
 
 class ShotClock:
     """Counts down one call of the clock, in integer milliseconds.
@@ -15,37 +20,37 @@ class ShotClock:
         many seconds left.
     """
 
-    def __init__(self, limit_s, warn_s):
+    def __init__(self, limit_s, warn_s):  # type: (int, int) -> None
         self.limit_ms = limit_s * 1000
         self.warn_ms = warn_s * 1000
-        self.seat = None
+        self.seat = None  # type: Optional[int]
         self.left_ms = 0
 
-    def running(self):
+    def running(self):  # type: () -> bool
         return self.seat is not None
 
-    def call(self, seat):
+    def call(self, seat):  # type: (int) -> None
         self.seat = seat
         self.left_ms = self.limit_ms
 
-    def stop(self):
+    def stop(self):  # type: () -> None
         self.seat = None
 
-    def seconds(self):
+    def seconds(self):  # type: () -> Optional[int]
         """Whole seconds left (rounded up), or None when not running."""
         if self.seat is None:
             return None
         return (max(self.left_ms, 0) + 999) // 1000
 
-    def warning(self):
+    def warning(self):  # type: () -> bool
         return self.seat is not None and self.left_ms <= self.warn_ms
 
-    def run_out(self):
+    def run_out(self):  # type: () -> None
         """The time is up and the clock stays on the player at 0 (US 4: it
         alerts, nobody is folded) until they act."""
         self.left_ms = -1
 
-    def advance(self, ms):
+    def advance(self, ms):  # type: (int) -> int
         """Let *ms* pass; return the ms left over after expiry (>= 0), or
         -1 if the clock has not expired (or ran out before: ``run_out``).
         Expiry means strictly more than the limit has passed: a time tie
