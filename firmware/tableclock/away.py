@@ -3,6 +3,12 @@ profile (``away``); this module only counts, the table moves the chips.
 The rules and their sources: docs/rules.md, §10 "Away seats".
 """
 
+try:
+    from typing import Any, Dict, List, Sequence, Tuple  # noqa: F401 (type comments)
+    _Record = Tuple[Dict[int, int], Dict[int, bool], List[int]]  # away, used, late
+except ImportError:
+    pass
+
 
 class AwayBook:
     """Per-seat absence records.
@@ -11,40 +17,40 @@ class AwayBook:
         first absence (2 for LPPL, 0 = no every-hand stage at all).
     """
 
-    def __init__(self, rounds):
+    def __init__(self, rounds):  # type: (int) -> None
         self.rounds = rounds
-        self.away = {}  # seat -> blinds posted in turn during this absence
-        self.used = {}  # seat -> True once the every-hand stage was reached
-        self.late = []  # registered but not yet seated: blinds when due only
-        self.td = []  # seats whose player is away on TD business: the table waits
+        self.away = {}  # type: Dict[int, int]  # seat -> blinds posted in turn during this absence
+        self.used = {}  # type: Dict[int, bool]  # seat -> True once the every-hand stage was reached
+        self.late = []  # type: List[int]  # registered but not yet seated: blinds when due only
+        self.td = []  # type: List[int]  # seats whose player is away on TD business: the table waits
 
-    def is_away(self, seat):
+    def is_away(self, seat):  # type: (int) -> bool
         return seat in self.away
 
-    def seats(self):
+    def seats(self):  # type: () -> List[int]
         return sorted(self.away)
 
-    def leave(self, seat, late=False):
+    def leave(self, seat, late=False):  # type: (int, bool) -> None
         self.away[seat] = 0
         if late and seat not in self.late:
             self.late.append(seat)
 
-    def is_late(self, seat):
+    def is_late(self, seat):  # type: (int) -> bool
         return seat in self.late
 
-    def back(self, seat):
+    def back(self, seat):  # type: (int) -> None
         self.away.pop(seat, None)
         if seat in self.late:
             self.late.remove(seat)
         if seat in self.td:
             self.td.remove(seat)
 
-    def forget(self, seat):
+    def forget(self, seat):  # type: (int) -> None
         """The seat is empty now (bust or moved): drop everything."""
         self.back(seat)
         self.used.pop(seat, None)
 
-    def every_hand(self, seat):
+    def every_hand(self, seat):  # type: (int) -> bool
         """Is *seat* at the stage where a big blind is posted every hand?
 
         A first absence gets there after ``rounds`` rounds of blinds posted
@@ -56,20 +62,21 @@ class AwayBook:
         need = 2 if self.used.get(seat) else 2 * self.rounds
         return self.away[seat] >= need
 
-    def blind_in_turn(self, seat):
+    def blind_in_turn(self, seat):  # type: (int) -> None
         """Record a small or big blind posted for *seat* in its turn."""
         if seat in self.away and not self.every_hand(seat):
             self.away[seat] += 1
 
-    def reached_stage(self, seat):
+    def reached_stage(self, seat):  # type: (int) -> None
         """A big blind was posted for *seat* at the every-hand stage: this
         absence has used the player's one allowance."""
         self.used[seat] = True
 
-    def record(self):
+    def record(self):  # type: () -> _Record
         return self.record_into(({}, {}, []))
 
     def record_into(self, rec):
+        # type: (_Record) -> _Record
         """Copy the book into the containers of *rec* (a ``record()``),
         emptied in place, and return it."""
         rec[0].clear()
@@ -80,7 +87,7 @@ class AwayBook:
         rec[2].extend(self.late)
         return rec
 
-    def restore(self, rec):
+    def restore(self, rec):  # type: (Sequence[Any]) -> None
         self.away = dict(rec[0])
         self.used = dict(rec[1])
         self.late = list(rec[2])

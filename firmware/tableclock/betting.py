@@ -3,6 +3,11 @@
 Amounts are integer chips.  The rules: docs/rules.md, §6 "Betting".
 """
 
+try:
+    from typing import Dict, Iterable, List, Optional, Sequence  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
 
 class Street:
     """Betting state of one street.
@@ -13,15 +18,15 @@ class Street:
         the flop, 0 after).
     """
 
-    def __init__(self, bb, rule, opening):
+    def __init__(self, bb, rule, opening):  # type: (int, str, int) -> None
         self.bb = bb
         self.rule = rule
-        self.bets = {}
-        self.acted = {}  # seat -> min_raise_to in force when it last acted
-        self.hist = []  # [seat, total] per action in turn, -1 for a check
+        self.bets = {}  # type: Dict[int, int]
+        self.acted = {}  # type: Dict[int, int]  # seat -> min_raise_to in force when it last acted
+        self.hist = []  # type: List[List[int]]  # [seat, total] per action in turn, -1 for a check
         self.reset(bb, opening)
 
-    def reset(self, bb, opening):
+    def reset(self, bb, opening):  # type: (int, int) -> None
         """A new street on this object: its dicts and list are emptied in
         place rather than built again (issue #20: a new Street per street
         cost about 500 B of the event that closed a street)."""
@@ -34,15 +39,15 @@ class Street:
         # last full raise (the big blind counts as the opening full bet)
         self.full_level = opening
         self.last_full = bb
-        self.aggressor = None
+        self.aggressor = None  # type: Optional[int]
 
-    def bet_of(self, seat):
+    def bet_of(self, seat):  # type: (int) -> int
         return self.bets.get(seat, 0)
 
-    def to_call(self, seat):
+    def to_call(self, seat):  # type: (int) -> int
         return max(0, self.highest - self.bet_of(seat))
 
-    def min_raise_to(self):
+    def min_raise_to(self):  # type: () -> int
         """The smallest total a full bet or raise must reach on this street.
 
         With no full bet yet after the flop the big blind stands in for the
@@ -58,18 +63,18 @@ class Street:
             return self.full_level + self.last_full
         return self.highest + self.last_full
 
-    def reopened_for(self, seat):
+    def reopened_for(self, seat):  # type: (int) -> bool
         """May *seat* raise? Yes if it has not acted on this street, or if
         the bet has since reached the full raise it faced when it acted."""
         if seat not in self.acted:
             return True
         return self.highest >= self.acted[seat]
 
-    def post(self, seat, amount):
+    def post(self, seat, amount):  # type: (int, int) -> None
         """A live blind: counts toward the seat's bet, is not an action."""
         self.bets[seat] = self.bet_of(seat) + amount
 
-    def put(self, seat, total):
+    def put(self, seat, total):  # type: (int, int) -> bool
         """*seat* brings its bet to *total* (caller checked legality).
 
         Returns True when the action was a full bet or raise.
@@ -90,11 +95,12 @@ class Street:
         self.hist.append([seat, total])
         return full
 
-    def check(self, seat):
+    def check(self, seat):  # type: (int) -> None
         self.acted[seat] = self.min_raise_to()
         self.hist.append([seat, -1])
 
     def without(self, seat, opening, blinds):
+        # type: (int, int, Iterable[Sequence[int]]) -> Street
         """This street again as if *seat* had never bet on it (its hand was
         killed: its chips are no live bet).  *blinds*: the live blinds
         ``[[seat, amount]]`` posted on it, *opening* the bet faced at its
@@ -112,7 +118,7 @@ class Street:
                 st.put(e[0], e[1])
         return st
 
-    def done(self, seat):
+    def done(self, seat):  # type: (int) -> bool
         """Has *seat* nothing more to do this street (acted and matched)?"""
         return seat in self.acted and self.bet_of(seat) >= self.highest
 

@@ -17,7 +17,7 @@ from . import floor
 from .fields import Refused, as_int, ms_of, seconds
 
 try:
-    from typing import Any, List, Optional  # noqa: F401
+    from typing import Any, Dict, List, Optional, Sequence, Tuple  # noqa: F401 (type comments)
 except ImportError:
     pass
 
@@ -39,7 +39,7 @@ def _minutes(v, what):
     return ms_of(v, 60000)
 
 
-def parse_levels(raw):
+def parse_levels(raw):  # type: (Any) -> List[Tuple[int, int, int, int, int]]
     """Validate a level list and return it as a list of compact tuples.
 
     Each entry is ``(sb, bb, ante, ms, number)`` for a level or
@@ -84,6 +84,7 @@ class LevelClock:
     """
 
     def __init__(self, levels, colour_ups=None, drop_after=0, late_until=None):
+        # type: (List[Tuple[int, int, int, int, int]], Optional[List[Dict[str, Any]]], int, Optional[int]) -> None
         self.levels = levels
         self.colour_ups = colour_ups or []
         self.drop_after = drop_after
@@ -101,15 +102,15 @@ class LevelClock:
             i += 1
         return self.levels[i]
 
-    def on_break(self):
+    def on_break(self):  # type: () -> bool
         return self.levels[self.index][4] == 0
 
-    def blinds(self):
+    def blinds(self):  # type: () -> Tuple[int, int, int, int]
         """(level number, sb, bb, ante) shown now (the next level's on a break)."""
         e = self._level_entry()
         return e[4], e[0], e[1], e[2]
 
-    def next_blinds(self):
+    def next_blinds(self):  # type: () -> Optional[Tuple[int, int, int, int]]
         """(level, sb, bb, ante) of the level after the one shown, or None."""
         cur = self._level_entry()[4]
         for e in self.levels:
@@ -117,15 +118,15 @@ class LevelClock:
                 return e[4], e[0], e[1], e[2]
         return None
 
-    def seconds_left(self):
+    def seconds_left(self):  # type: () -> int
         """Whole seconds left in the current entry, rounded up (a clock shows
         0:01 until the very end)."""
         return (self.left_ms + 999) // 1000
 
-    def last_entry(self):
+    def last_entry(self):  # type: () -> bool
         return self.index == len(self.levels) - 1
 
-    def colour_up(self):
+    def colour_up(self):  # type: () -> Optional[Dict[str, Any]]
         """The colour-up notice in force: during the entry right after the
         level it follows (the break, or the next level), else None."""
         if self.index == 0:
@@ -136,14 +137,14 @@ class LevelClock:
                 return c
         return None
 
-    def started_level(self):
+    def started_level(self):  # type: () -> int
         """Number of the last level that has started (0 before level 1)."""
         i = self.index
         while i > 0 and self.levels[i][4] == 0:
             i -= 1
         return self.levels[i][4]
 
-    def late_entry_open(self):
+    def late_entry_open(self):  # type: () -> Optional[bool]
         """Open until the level ``late_until`` starts (LPPL: "anytime before
         the start of the 3rd Blind Level", so still open on a break before
         it); None when the host decides."""
@@ -151,14 +152,14 @@ class LevelClock:
             return None
         return self.started_level() < self.late_until
 
-    def passed_level(self, n):
+    def passed_level(self, n):  # type: (int) -> bool
         for i in range(self.index):
             if self.levels[i][4] == n:
                 return True
         return False
 
     # -- commands ------------------------------------------------------
-    def advance(self, ms):
+    def advance(self, ms):  # type: (int) -> int
         """Let *ms* milliseconds pass (nothing moves while paused).
         Returns the number of entries that ended."""
         if self.paused or ms <= 0:
@@ -175,24 +176,24 @@ class LevelClock:
             self.left_ms -= ms
         return ended
 
-    def pause(self):
+    def pause(self):  # type: () -> None
         if self.paused:
             raise ClockError("The clock is already paused")
         self.paused = True
 
-    def resume(self):
+    def resume(self):  # type: () -> None
         if not self.paused:
             raise ClockError("The clock is not paused")
         self.paused = False
 
-    def check_adjust(self, ms):
+    def check_adjust(self, ms):  # type: (int) -> None
         if self.left_ms + ms < 1000:
             raise ClockError(
                 "Only %d seconds are left in this level: cannot remove %d"
                 % (self.seconds_left(), -ms // 1000)
             )
 
-    def adjust(self, ms):
+    def adjust(self, ms):  # type: (int) -> None
         """Add (positive) or remove (negative) time from the current entry."""
         self.check_adjust(ms)
         self.left_ms += ms
@@ -203,7 +204,7 @@ class LevelClock:
                 return i
         return -1
 
-    def check_jump(self, n):
+    def check_jump(self, n):  # type: (Any) -> int
         if isinstance(n, bool) or not isinstance(n, int):
             raise ClockError("Jump needs a level number")
         i = self._find_level(n)
@@ -217,16 +218,16 @@ class LevelClock:
             )
         return i
 
-    def jump(self, n):
+    def jump(self, n):  # type: (Any) -> None
         """Start level *n* from its full time."""
         i = self.check_jump(n)
         self.index = i
         self.left_ms = self.levels[i][3]
 
-    def record(self):
+    def record(self):  # type: () -> List[int]
         return [self.index, self.left_ms, 1 if self.paused else 0]
 
-    def restore(self, rec):
+    def restore(self, rec):  # type: (Sequence[int]) -> None
         self.index, self.left_ms, p = rec
         self.paused = bool(p)
 

@@ -5,6 +5,12 @@ Used by the box (tcbox) and the host (tdhost); CircuitPython-safe.
 
 from tableclock.protocol import MAX_FRAME
 
+try:
+    from typing import Any, Optional  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
+
 _IDCHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-"
 
 
@@ -17,17 +23,17 @@ class Lines:
     to the next newline, counted in ``overlong``.
     """
 
-    def __init__(self, size=MAX_FRAME):
+    def __init__(self, size=MAX_FRAME):  # type: (int) -> None
         self.buf = bytearray(size)
         self.fill = 0
         self.scan = 0  # no newline before this
         self.skipping = False
         self.overlong = 0
 
-    def room(self):
+    def room(self):  # type: () -> int
         return len(self.buf) - self.fill
 
-    def feed(self, data):
+    def feed(self, data):  # type: (bytes) -> int
         n = min(len(data), self.room())
         self.buf[self.fill:self.fill + n] = data[:n] if n < len(data) else data
         self.fill += n
@@ -41,7 +47,7 @@ class Lines:
         self.fill = rest if rest > 0 else 0
         self.scan = 0
 
-    def line(self):
+    def line(self):  # type: () -> Optional[bytes]
         while True:
             i = self.buf.find(b"\n", self.scan, self.fill)
             if i < 0:
@@ -61,12 +67,12 @@ class Lines:
             self._drop(i + 1)
             return out
 
-    def clear(self):
+    def clear(self):  # type: () -> None
         self.fill = self.scan = 0
         self.skipping = False
 
 
-def kind_of(frame):
+def kind_of(frame):  # type: (bytes) -> Optional[bytes]
     """A frame's kind (bytes) from its canonical prefix ``{"v":"1.0","kind":"K",``,
     unverified: for routing only (the host's hub uses it too)."""
     i = frame.find(b'"kind":"', 0, 48)
@@ -76,7 +82,7 @@ def kind_of(frame):
     return frame[i + 8:j] if j > 0 else None
 
 
-def check_id(what, text):
+def check_id(what, text):  # type: (str, Any) -> str
     """*text* if it is an id (1-32 of ``A-Z a-z 0-9 . _ : -``: safe in a topic),
     else ValueError."""
     if not isinstance(text, str) or not 1 <= len(text) <= 32:
