@@ -4,6 +4,14 @@ host's reading without going back (``Slew``).  Integer ms, wrap-safe ticks;
 the per-loop path allocates nothing.  docs/protocol.md, "Clock sync on the box".
 """
 
+try:
+    from typing import TYPE_CHECKING, Optional  # noqa: F401 (type comments)
+    if TYPE_CHECKING:
+        from .clock import LevelClock  # noqa: F401
+except ImportError:
+    pass
+
+
 _WRAP = 1 << 29
 _HALF = 1 << 28
 _MASK = _WRAP - 1
@@ -13,13 +21,13 @@ MAX_AGE_MS = 900000  # samples older than 15 minutes are forgotten
 RESET_MS = 1000  # a sample this far beyond the kept ones' error bounds starts over
 
 
-def ticks_diff(a, b):
+def ticks_diff(a, b):  # type: (int, int) -> int
     """a - b in ms for tick counters that wrap at 2**29."""
     d = (a - b) & _MASK
     return d - _WRAP if d >= _HALF else d
 
 
-def ticks_add(a, ms):
+def ticks_add(a, ms):  # type: (int, int) -> int
     return (a + ms) & _MASK
 
 
@@ -44,6 +52,7 @@ class OffsetEstimator:
     """
 
     def __init__(self, size=8, max_age=MAX_AGE_MS, reset_ms=RESET_MS):
+        # type: (int, int, int) -> None
         self.size = size
         self.max_age = max_age
         self.reset_ms = reset_ms
@@ -66,7 +75,7 @@ class OffsetEstimator:
             return -1
         return r // 2 + age // DRIFT_DIV
 
-    def add(self, t_send, host_ms, t_recv):
+    def add(self, t_send, host_ms, t_recv):  # type: (int, int, int) -> bool
         """Take one sample.  Returns True when it was kept."""
         rtt = ticks_diff(t_recv, t_send)
         if rtt < 0 or rtt > self.max_age:
@@ -100,7 +109,7 @@ class OffsetEstimator:
         self.host[worst] = host_ms
         return True
 
-    def best(self, now):
+    def best(self, now):  # type: (int) -> int
         """Slot of the best sample at box tick *now*, or -1 for none."""
         b = -1
         bs = -1
@@ -111,10 +120,10 @@ class OffsetEstimator:
                 bs = s
         return b
 
-    def ready(self, now):
+    def ready(self, now):  # type: (int) -> bool
         return self.best(now) >= 0
 
-    def offset(self, now):
+    def offset(self, now):  # type: (int) -> Optional[int]
         """host_ms - box tick of the best sample, or None.  It changes by
         2**29 when the box's ticks wrap; use ``host_at`` to convert."""
         i = self.best(now)
@@ -122,19 +131,19 @@ class OffsetEstimator:
             return None
         return self.host[i] - self.mid[i]
 
-    def uncertainty(self, now):
+    def uncertainty(self, now):  # type: (int) -> Optional[int]
         """How far off ``host_at(now)`` may be (ms), or None."""
         i = self.best(now)
         return None if i < 0 else self._score(i, now)
 
-    def host_at(self, now):
+    def host_at(self, now):  # type: (int) -> Optional[int]
         """The host's clock at box tick *now* (wrap-safe), or None."""
         i = self.best(now)
         if i < 0:
             return None
         return self.host[i] + ticks_diff(now, self.mid[i])
 
-    def box_at(self, host_ms, now):
+    def box_at(self, host_ms, now):  # type: (int, int) -> Optional[int]
         """The box tick at which the host's clock read *host_ms* (for
         ageing a host reading), or None.  *now* picks the best sample."""
         i = self.best(now)
@@ -142,7 +151,7 @@ class OffsetEstimator:
             return None
         return ticks_add(self.mid[i], host_ms - self.host[i])
 
-    def clear(self):
+    def clear(self):  # type: () -> None
         for i in range(self.size):
             self.rtt[i] = -1
 
@@ -161,18 +170,19 @@ class Slew:
     the clock runs 0.9x..1.1x and its seconds never go back.
     """
 
-    def __init__(self, rate_pct=10, jump_ms=5000, slack_ms=20):
+    def __init__(self, rate_pct=10, jump_ms=5000, slack_ms=20):  # type: (int, int, int) -> None
         self.rate_pct = rate_pct
         self.jump_ms = jump_ms
         self.slack_ms = slack_ms
         self.pending = 0
         self.index = -1  # the level the pending correction is for
-        self.last = None  # box tick of the last step
+        self.last = None  # type: Optional[int]  # box tick of the last step
         self.acc = 0  # elapsed ms * rate_pct not yet turned into whole ms
         self.jumps = 0
         self.slews = 0
 
     def toward(self, clock, index, ms_left, paused, at, now):
+        # type: (LevelClock, int, int, bool, int, int) -> bool
         """Returns True when the clock was set at once (redraw)."""
         if not 0 <= index < len(clock.levels):
             return False
@@ -206,7 +216,7 @@ class Slew:
             self.last = now
         return False
 
-    def adjust(self, ms):
+    def adjust(self, ms):  # type: (int) -> int
         """*ms* corrected by at most rate_pct per cent toward ``pending``:
         pass the result to ``clock.advance()`` instead of *ms*."""
         if ms <= 0 or self.pending == 0:
@@ -224,7 +234,7 @@ class Slew:
         self.pending = p + c
         return ms - c
 
-    def step(self, clock, now):
+    def step(self, clock, now):  # type: (LevelClock, int) -> None
         """Work off the correction for the time since the last step, after
         the clock has already advanced to *now*."""
         last = self.last

@@ -10,15 +10,20 @@ from .clock import ClockError, LevelClock, parse_levels
 from .fields import MAX_CHIPS, SetupError, as_int, setup_int
 from .shotclock import ShotClock
 
+try:
+    from typing import Any, Container, Dict, List  # noqa: F401 (type comments)
+except ImportError:
+    pass
 
-def profile_of(setup):
+
+def profile_of(setup):  # type: (Dict[str, Any]) -> Dict[str, Any]
     try:
         return profiles.get(setup.get("profile"))
     except ValueError as e:
         raise SetupError(str(e))
 
 
-def seats_of(setup, n):
+def seats_of(setup, n):  # type: (Dict[str, Any], int) -> Dict[int, int]
     """``{seat: chips}`` from the setup's players map."""
     players = setup.get("players")
     if not isinstance(players, dict) or len(players) < 2:
@@ -37,7 +42,7 @@ def seats_of(setup, n):
     return stacks
 
 
-def clock_of(setup, p):
+def clock_of(setup, p):  # type: (Dict[str, Any], Dict[str, Any]) -> LevelClock
     try:
         levels = parse_levels(setup.get("levels"))
     except ClockError as e:
@@ -57,7 +62,7 @@ def clock_of(setup, p):
     return LevelClock(levels, colour_ups, p["drop_levels_after"], late)
 
 
-def shot_clock_of(setup, p):
+def shot_clock_of(setup, p):  # type: (Dict[str, Any], Dict[str, Any]) -> ShotClock
     shot = setup.get("shot_clock", {})
     if not isinstance(shot, dict):
         raise SetupError('shot_clock must be {"seconds": s, "warning": w}')
@@ -68,11 +73,11 @@ def shot_clock_of(setup, p):
     return ShotClock(limit, warn)
 
 
-def chip_of(setup):
+def chip_of(setup):  # type: (Dict[str, Any]) -> int
     return setup_int(setup, "chip", 1, 10**9, 1)
 
 
-def absent_of(setup, stacks):
+def absent_of(setup, stacks):  # type: (Dict[str, Any], Container[int]) -> List[int]
     """Seats of registered players not seated at the start (optional
     ``absent``): their blinds are posted when due until they arrive."""
     raw = setup.get("absent", [])

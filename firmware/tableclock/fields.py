@@ -82,7 +82,7 @@ def ms_of(v, unit):  # type: (float, int) -> int
 
 
 def seconds(ev, key, lo, hi, whole=False):
-    # type: (Dict[str, Any], str, int, int, bool) -> float
+    # type: (Dict[str, Any], str, int, int, bool) -> Any
     """A number of seconds from *ev* within [lo, hi]."""
     v = ev.get(key)
     ok = not isinstance(v, bool) and isinstance(v, int if whole else (int, float))

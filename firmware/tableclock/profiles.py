@@ -9,6 +9,12 @@ engine modules never test a profile's name.  docs/rules.md quotes the sentence
 behind each value.
 """
 
+try:
+    from typing import Any, Dict  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
+
 # min_raise: how the smallest legal raise is computed (see betting.py)
 #   "tda"        highest bet + last full raise                (TDA 37/41)
 #   "complete"   last full bet + last full raise: a short all-in is a call
@@ -109,7 +115,7 @@ PROFILES = {
 }
 
 
-def get(name):
+def get(name):  # type: (Any) -> Dict[str, Any]
     """Return the profile dict called *name*; ValueError names the known ones."""
     p = PROFILES.get(name) if isinstance(name, str) else None
     if p is None:

@@ -16,6 +16,12 @@ A fresh store reads as 0xFF bytes: no record.
 
 import os
 
+try:
+    from typing import Any, List, Optional  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
+
 ERASED = 0xFF
 
 
@@ -25,14 +31,14 @@ class MemoryStore:
 
     PIECE = 1024
 
-    def __init__(self, size):
+    def __init__(self, size):  # type: (int) -> None
         self.size = size
-        self.pieces = []
+        self.pieces = []  # type: List[bytearray]
         for i in range(0, size, self.PIECE):
             n = min(self.PIECE, size - i)
             self.pieces.append(bytearray(bytes([ERASED]) * n))
 
-    def read(self, offset, n):
+    def read(self, offset, n):  # type: (int, int) -> bytes
         end = min(offset + n, self.size)
         out = bytearray()
         while offset < end:
@@ -42,7 +48,7 @@ class MemoryStore:
             offset += k
         return bytes(out)
 
-    def write(self, offset, data):
+    def write(self, offset, data):  # type: (int, bytes) -> None
         if offset < 0 or offset + len(data) > self.size:
             raise ValueError("write of %d bytes at %d outside %d" % (len(data), offset, self.size))
         i = 0
@@ -63,7 +69,7 @@ def _fill(f, n):
 class FileStore:
     """A file of *size* bytes at *path* (created, or extended, with 0xFF)."""
 
-    def __init__(self, path, size):
+    def __init__(self, path, size):  # type: (str, int) -> None
         self.path = path
         self.size = size
         try:
@@ -74,12 +80,12 @@ class FileStore:
             with open(path, "wb" if have < 0 else "ab") as f:
                 _fill(f, size - max(have, 0))
 
-    def read(self, offset, n):
+    def read(self, offset, n):  # type: (int, int) -> bytes
         with open(self.path, "rb") as f:
             f.seek(offset)
             return f.read(n)
 
-    def write(self, offset, data):
+    def write(self, offset, data):  # type: (int, bytes) -> None
         with open(self.path, "r+b") as f:
             f.seek(offset)
             f.write(data)
@@ -98,7 +104,7 @@ class NvmStore:
     """``microcontroller.nvm`` (a bytearray-like object), or *size* bytes of
     it from *offset*.  Pass the object: ``NvmStore(microcontroller.nvm)``."""
 
-    def __init__(self, nvm, offset=0, size=None):
+    def __init__(self, nvm, offset=0, size=None):  # type: (Any, int, Optional[int]) -> None
         self.nvm = nvm
         self.base = offset
         self.size = (len(nvm) - offset) if size is None else size
@@ -106,10 +112,10 @@ class NvmStore:
             raise ValueError("nvm window %d+%d outside its %d bytes"
                              % (offset, self.size, len(nvm)))
 
-    def read(self, offset, n):
+    def read(self, offset, n):  # type: (int, int) -> bytes
         a = self.base + offset
         return bytes(self.nvm[a:a + n])
 
-    def write(self, offset, data):
+    def write(self, offset, data):  # type: (int, bytes) -> None
         a = self.base + offset
         self.nvm[a:a + len(data)] = data  # one nvm write
