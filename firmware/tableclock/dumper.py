@@ -17,6 +17,14 @@ import sys
 
 from .record import _LEVEL, _NONE, _SEPARATORS, _TAGS, FIELDS, OBJECTS, PAST
 
+try:
+    from typing import TYPE_CHECKING, Any  # noqa: F401 (type comments)
+    if TYPE_CHECKING:
+        from .table import Table  # noqa: F401
+except ImportError:
+    pass
+
+
 _SCALAR = (bool, int, float, str)
 _SEQ = (list, tuple)
 _NUM = (int, float)
@@ -184,7 +192,7 @@ def _w_setup(out, setup):
     out.write("}")
 
 
-def write(out, t, extra, quiet):
+def write(out, t, extra, quiet):  # type: (Any, Table, Any, bool) -> None
     """The record of table *t* as JSON into *out*; *quiet*: without the
     running clocks' times and the refusal (Saver's fingerprint)."""
     out.write('{"setup":')
@@ -213,7 +221,7 @@ def write(out, t, extra, quiet):
     out.write("}")
 
 
-def text(t, extra, quiet=False):
+def text(t, extra, quiet=False):  # type: (Table, Any, bool) -> str
     out = io.StringIO()
     write(out, t, extra, quiet)
     v = out.getvalue()

@@ -14,6 +14,12 @@ from .state import state
 from .table import Table
 
 try:
+    from typing import Any, Dict, List, Optional, Tuple, Union  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
+
+try:
     from binascii import crc32 as _bcrc32
 except ImportError:  # a port without binascii.crc32: the table version below
     _bcrc32 = None
@@ -46,7 +52,7 @@ def _crc_py(data, crc=0):
     return crc ^ MASK
 
 
-def crc32(data, crc=0):
+def crc32(data, crc=0):  # type: (Union[bytes, bytearray, memoryview], int) -> int
     """CRC-32 of *data* (continuing from *crc*) as an unsigned int."""
     if _bcrc32 is not None:
         return _bcrc32(data, crc) & MASK
@@ -191,7 +197,7 @@ def _setup_in(s):
 
 
 # ------------------------------------------------------------ dump / load
-def dump(t, extra=None):
+def dump(t, extra=None):  # type: (Table, Any) -> Dict[str, Any]
     """The record of table *t* (a JSON-ready dict); *extra*: the app's JSON.
 
     ValueError when the table holds something this module cannot record.
@@ -211,7 +217,7 @@ def dump(t, extra=None):
             pass
 
 
-def load(rec):
+def load(rec):  # type: (Any) -> Tuple[Table, Any]
     """Rebuild ``(table, extra)`` from a record made by :func:`dump`.
 
     The record is checked before it is trusted (its nesting, then the types
@@ -265,7 +271,7 @@ def _load(rec):
 
 
 # -------------------------------------------------------- encode / decode
-def payload(rec):
+def payload(rec):  # type: (Dict[str, Any]) -> bytes
     """The record as compact JSON bytes."""
     try:
         s = json.dumps(rec, separators=(",", ":"))
@@ -274,7 +280,7 @@ def payload(rec):
     return s.encode("utf-8")
 
 
-def frame(body, seq):
+def frame(body, seq):  # type: (bytes, int) -> bytes
     """Frame the payload bytes *body* with sequence number *seq*."""
     n = len(body)
     if n > 0xFFFF:
@@ -284,12 +290,12 @@ def frame(body, seq):
     return head + body + crc.to_bytes(4, "big")
 
 
-def encode(rec, seq=0):
+def encode(rec, seq=0):  # type: (Dict[str, Any], int) -> bytes
     """The frame bytes of record *rec* with sequence number *seq*."""
     return frame(payload(rec), seq)
 
 
-def unframe(data):
+def unframe(data):  # type: (Union[bytes, bytearray, memoryview]) -> Tuple[int, bytes]
     """Check a frame at the start of *data* (trailing bytes are ignored).
 
     Returns ``(seq, payload bytes)``; raises ValueError with the reason.
@@ -312,7 +318,7 @@ def unframe(data):
     return seq, body
 
 
-def decode_seq(data):
+def decode_seq(data):  # type: (Union[bytes, bytearray, memoryview]) -> Tuple[int, Any]
     """``(seq, record)`` from frame bytes; ValueError when damaged."""
     seq, body = unframe(data)
     try:
@@ -321,7 +327,7 @@ def decode_seq(data):
         raise ValueError("Record payload is not JSON: %s" % e)
 
 
-def decode(data):
+def decode(data):  # type: (Union[bytes, bytearray, memoryview]) -> Any
     """The record in frame bytes *data*; ValueError when damaged."""
     return decode_seq(data)[1]
 
@@ -341,11 +347,11 @@ class Slots:
     cut during the write leaves that record intact.
     """
 
-    def __init__(self, store):
+    def __init__(self, store):  # type: (Any) -> None
         self.store = store
         self.half = store.size // 2
-        self.seq = None  # newest good sequence number, None before any
-        self.slot = None  # the slot holding it
+        self.seq = None  # type: Optional[int]  # newest good sequence number, None before any
+        self.slot = None  # type: Optional[int]  # the slot holding it
         self._known = False  # seq/slot were read from the store
 
     def _frame_at(self, i):
@@ -363,7 +369,7 @@ class Slots:
         except ValueError:
             return None
 
-    def frames(self):
+    def frames(self):  # type: () -> List[Tuple[int, int, bytes]]
         """Good frames, newest first: ``[(seq, slot, payload)]``."""
         out = []
         for i in (0, 1):
@@ -374,7 +380,7 @@ class Slots:
             out = [out[1], out[0]]
         return out
 
-    def records(self):
+    def records(self):  # type: () -> List[Tuple[int, Any]]
         """Good records, newest first: ``[(seq, record)]`` (an app whose
         newest record does not rebuild can fall back to the older one)."""
         out = []
@@ -394,7 +400,7 @@ class Slots:
             self.seq = self.slot = None
         self._known = True
 
-    def load(self):
+    def load(self):  # type: () -> Any
         """The newest good record, or None."""
         fr = self.frames()
         self._scan(fr)
@@ -405,7 +411,7 @@ class Slots:
                 continue
         return None
 
-    def save(self, rec):
+    def save(self, rec):  # type: (Dict[str, Any]) -> int
         """Write *rec* into the other slot; return the bytes written.
 
         ValueError when the frame does not fit a slot (nothing written).
@@ -419,7 +425,7 @@ class Slots:
         buf[HEADER:HEADER + n] = body
         return self.write_frame(buf, n)
 
-    def write_frame(self, buf, n):
+    def write_frame(self, buf, n):  # type: (bytearray, int) -> int
         """Write the payload of *n* bytes at ``buf[HEADER:]`` framed in place
         (header and CRC filled in *buf*) into the other slot, in one store
         write.  Returns the bytes written; ValueError when it does not fit."""
@@ -462,11 +468,11 @@ class Saver:
     fingerprint).
     """
 
-    def __init__(self, slots, slack_ms=30000):
+    def __init__(self, slots, slack_ms=30000):  # type: (Slots, int) -> None
         self.slots = slots
         self.slack = slack_ms
-        self.fp = None
-        self.ms = None
+        self.fp = None  # type: Optional[int]
+        self.ms = None  # type: Optional[Tuple[int, int]]
         # Where the record is written: the JSON stream, kept between saves
         # (its buffer grows to the largest record once), and the frame, a
         # bytearray grown to the largest frame (256-byte steps, at most a
@@ -502,13 +508,13 @@ class Saver:
             self.buf[HEADER:HEADER + n] = data
         return n
 
-    def fingerprint(self, t, extra=None):
+    def fingerprint(self, t, extra=None):  # type: (Table, Any) -> int
         """The CRC-32 of table *t*'s record (with *extra*) without the clocks'
         times and the refusal: it changes when anything else does."""
         n = self._body(t, extra, True)
         return crc32(memoryview(self.buf)[HEADER:HEADER + n])
 
-    def saved(self, t, extra=None):
+    def saved(self, t, extra=None):  # type: (Table, Any) -> None
         """Note table *t* (with *extra*) as what the store holds (after a
         boot-time load)."""
         self.fp = self.fingerprint(t, extra)
@@ -520,7 +526,7 @@ class Saver:
         return abs(t.clock.left_ms - self.ms[0]) >= self.slack or \
             abs(t.shot.left_ms - self.ms[1]) >= self.slack
 
-    def offer(self, t, extra=None):
+    def offer(self, t, extra=None):  # type: (Table, Any) -> int
         """Write table *t* if due; return the bytes written (0)."""
         fp = self.fingerprint(t, extra)
         if not self._due(fp, t):

@@ -6,10 +6,18 @@ naming the first field found wrong (issue 16, docs/box.md)."""
 
 from .fields import MAX_CHIPS
 
+try:
+    from typing import TYPE_CHECKING, Any, Container  # noqa: F401 (type comments)
+    if TYPE_CHECKING:
+        from .table import Table  # noqa: F401
+except ImportError:
+    pass
+
+
 MAX_DEPTH = 24  # a real record nests about 8 deep
 
 
-def shape(rec, fields):
+def shape(rec, fields):  # type: (Any, Container[str]) -> None
     """A setup and a table of known *fields* (record.FIELDS["Table"]), nested
     at most MAX_DEPTH deep (checked without recursion: the rebuild recurses,
     a 500-deep record must not reach it)."""
@@ -75,7 +83,7 @@ def _is(o, cls, what):
         _bad(what, o)
 
 
-def check(t):
+def check(t):  # type: (Table) -> None
     """The types and ranges of what the engine reads from a restored table
     (ValueError naming the first thing wrong)."""
     _chips_of(t, t.stacks, "stacks")

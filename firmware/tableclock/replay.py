@@ -18,6 +18,12 @@ import gc
 import json
 import sys
 
+try:
+    from typing import Iterable, List  # noqa: F401 (type comments)
+except ImportError:
+    pass
+
+
 # As the box does while it boots (tcbox/hardware.py BOOT_GC_BYTES): a collection every
 # 8 KiB allocated, so the engine's code does not land around garbage and leave the heap
 # in small holes.  MicroPython's gc.threshold (CPython has none).  Bought: the 200-hand
@@ -44,7 +50,7 @@ def _parse(line):
         return None, "That line is not valid JSON"
 
 
-def run_lines(lines, stop_on_bad_setup):
+def run_lines(lines, stop_on_bad_setup):  # type: (Iterable[str], bool) -> int
     """Feed setup + events from an iterator of text lines; returns an exit code."""
     table = None
     for line in lines:
@@ -75,7 +81,7 @@ def run_lines(lines, stop_on_bad_setup):
     return 0
 
 
-def run_file(path):
+def run_file(path):  # type: (str) -> int
     """Replay a file: a whole JSON object, or JSON lines read one at a time
     (a long session never has to fit in memory at once)."""
     with open(path) as f:
@@ -143,7 +149,7 @@ def _stdin_lines():
         yield line
 
 
-def main(argv):
+def main(argv):  # type: (List[str]) -> int
     if len(argv) != 1:
         sys.stderr.write("usage: python -m tableclock.replay FILE|-\n")
         return 2
