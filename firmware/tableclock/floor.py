@@ -7,19 +7,26 @@ procedures".
 from .fields import MAX_CHIPS, Refused, as_int
 from .pots import coloured
 
+try:
+    from typing import TYPE_CHECKING, Any, Dict, Iterable, Sequence, Tuple  # noqa: F401 (type comments)
+    if TYPE_CHECKING:
+        from .table import Table  # noqa: F401
+except ImportError:
+    pass
+
 
 class FloorBook:
     """Warnings and penalties per seat."""
 
-    def __init__(self):
-        self.warnings = {}  # seat -> count
-        self.slow = {}  # seat -> slow-play warnings (LPPL: the second one folds)
-        self.penalties = {}  # seat -> hands still to miss
+    def __init__(self):  # type: () -> None
+        self.warnings = {}  # type: Dict[int, int]  # seat -> count
+        self.slow = {}  # type: Dict[int, int]  # seat -> slow-play warnings (LPPL: the second one folds)
+        self.penalties = {}  # type: Dict[int, int]  # seat -> hands still to miss
 
-    def on_penalty(self, seat):
+    def on_penalty(self, seat):  # type: (int) -> bool
         return self.penalties.get(seat, 0) > 0
 
-    def hands_dealt(self, seats):
+    def hands_dealt(self, seats):  # type: (Iterable[int]) -> None
         """A hand ended: *seats*, killed at its deal, missed one more."""
         for s in seats:
             n = self.penalties.get(s, 0)
@@ -28,15 +35,15 @@ class FloorBook:
             elif n == 1:
                 del self.penalties[s]
 
-    def forget(self, seat):
+    def forget(self, seat):  # type: (int) -> None
         self.warnings.pop(seat, None)
         self.slow.pop(seat, None)
         self.penalties.pop(seat, None)
 
-    def record(self):
+    def record(self):  # type: () -> Tuple[Dict[int, int], Dict[int, int], Dict[int, int]]
         return dict(self.warnings), dict(self.penalties), dict(self.slow)
 
-    def restore(self, rec):
+    def restore(self, rec):  # type: (Sequence[Any]) -> None
         self.warnings = dict(rec[0])
         self.penalties = dict(rec[1])
         self.slow = dict(rec[2]) if len(rec) > 2 else {}
@@ -52,7 +59,7 @@ def _check_redeal(t, what):
     return h
 
 
-def misdeal(t, ev):
+def misdeal(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """Void the hand and deal it again at the same level: everything posted
     goes back and is posted again, away blinds are not counted twice."""
     h = _check_redeal(t, "misdeal")
@@ -60,7 +67,7 @@ def misdeal(t, ev):
     t.last = "Misdeal: hand %d dealt again" % t.hands
 
 
-def foul(t, ev):
+def foul(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """A fouled deck: "regardless of SA, play will stop and all bets will be
     returned" (TDA 29-E): the hand is dealt again with a new deck."""
     h = t._need_hand()
@@ -70,7 +77,7 @@ def foul(t, ev):
     t.last = "Fouled deck: all bets returned, hand %d dealt again" % t.hands
 
 
-def relevel(t, ev):
+def relevel(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """Restart a hand dealt at an old level at the clock's level (TDA 20)."""
     h = _check_redeal(t, "restart")
     if t.clock.on_break():
@@ -82,7 +89,7 @@ def relevel(t, ev):
     t.last = "Hand %d restarted at level %d" % (t.hands, level[0])
 
 
-def undo(t, ev):
+def undo(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """Take back the last action of this hand (until the next one): the
     hand is dealt again as it was and every earlier action re-played, so
     nothing but a short log is kept per action."""
@@ -130,13 +137,13 @@ def undo(t, ev):
 
 
 # -- warnings, penalties, killed hands ---------------------------------------
-def warn(t, ev):
+def warn(t, ev):  # type: (Table, Dict[str, Any]) -> None
     s = t._seat(ev)
     t.floor.warnings[s] = t.floor.warnings.get(s, 0) + 1
     t.last = "Seat %d: warning %d" % (s, t.floor.warnings[s])
 
 
-def penalty(t, ev):
+def penalty(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """A missed-hand (``hands``) or missed-round (``rounds``) penalty; it
     starts with the next hand dealt."""
     s = t._seat(ev)
@@ -168,7 +175,7 @@ def _kill_now(t, s):
     return True
 
 
-def kill(t, ev):
+def kill(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """Fold a seat's hand at once (LPPL: a phone at the table)."""
     s = t._seat(ev)
     h = t.hand
@@ -178,7 +185,7 @@ def kill(t, ev):
     t.last = "Seat %d: hand killed" % s
 
 
-def slow(t, ev):
+def slow(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """Slow play: a warning the first time; in LPPL an automatic fold after
     that, elsewhere another warning for the TD to act on."""
     s = t._seat(ev)
@@ -189,7 +196,7 @@ def slow(t, ev):
     t.last = slow_play(t, s)
 
 
-def slow_play(t, s):
+def slow_play(t, s):  # type: (Table, int) -> str
     """Seat *s* played slowly (the TD's ``slow``, or in LPPL a called clock
     that ran out): one more warning, and in LPPL after an earlier slow-play
     warning its live hand is folded.  Returns the sentence."""
@@ -201,7 +208,7 @@ def slow_play(t, s):
     return "Seat %d: slow play, warning %d" % (s, n + 1)
 
 
-def disqualify(t, ev):
+def disqualify(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """Take a player out: a live hand is killed, the chips behind leave play."""
     s = t._seat(ev)
     chips = t.stacks[s]
@@ -214,7 +221,7 @@ def disqualify(t, ev):
 
 
 # -- entering late -----------------------------------------------------------
-def enter(t, ev):
+def enter(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """A latecomer takes a seat (or a registered player who was not seated
     at the start arrives).  ``stack`` as the host computed it (after any
     latecomer deduction); ``dead_bb`` to post a dead big blind to enter."""
@@ -253,7 +260,7 @@ def enter(t, ev):
 
 
 # -- chips the TD takes away -------------------------------------------------
-def deduct(t, ev):
+def deduct(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """The TD removes ``chips`` from seat ``seat``'s stack; they leave play
     (``removed``, as a bust's).  Refused for a seat dealt into the running
     hand (its stack is in play until the hand ends) and when the stack is

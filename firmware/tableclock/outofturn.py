@@ -5,11 +5,20 @@ The rules and their sources: docs/rules.md, §13 "Action out of turn".
 
 from .fields import Refused, as_int
 
+try:
+    from typing import TYPE_CHECKING, Any, Dict, Optional  # noqa: F401 (type comments)
+    if TYPE_CHECKING:
+        from .hand import Hand  # noqa: F401
+        from .table import Table  # noqa: F401
+except ImportError:
+    pass
+
+
 ACTS = ("check", "call", "fold", "bet", "raise", "allin")
 NO_RAISE = "no raise"  # a declared check now facing a bet (LPPL): call or fold only
 
 
-def declare(t, ev):
+def declare(t, ev):  # type: (Table, Dict[str, Any]) -> None
     """The ``oot`` event: seat ``seat`` declared ``act`` (``to`` for a bet or
     raise) out of turn."""
     h = t._need_hand()
@@ -35,7 +44,7 @@ def declare(t, ev):
     t.last = "Seat %d: %s%s out of turn" % (s, act, " to %d" % to if to else "")
 
 
-def take(h, s):
+def take(h, s):  # type: (Hand, int) -> Optional[str]
     """The action reached seat *s* with a declaration waiting: carry it out
     when it binds.  Returns a sentence when the table acted for *s*, else
     None (the player acts: all options, or call/fold only)."""

@@ -9,6 +9,13 @@ from . import outofturn
 from .hand import STREETS
 from .pots import coloured, side_pots
 
+try:
+    from typing import TYPE_CHECKING, Any, Dict  # noqa: F401 (type comments)
+    if TYPE_CHECKING:
+        from .table import Table  # noqa: F401
+except ImportError:
+    pass
+
 
 def _level(e):
     return {"level": e[0], "sb": e[1], "bb": e[2], "ante": e[3]}
@@ -22,7 +29,7 @@ def _map(d):
     return out
 
 
-def state(t):
+def state(t):  # type: (Table) -> Dict[str, Any]
     """The state of table *t*."""
     c = t.clock
     level, sb, bb, ante = c.blinds()
