@@ -79,12 +79,13 @@ def split(amount, winners, button, n, chip):
 
     Returns ``{seat: chips}``.
     """
-    out = {}  # type: dict
+    out = {}  # type: Dict[int, int]
     share(out, amount, winners, button, n, chip)
     return out
 
 
 def share(won, amount, winners, button, n, chip):
+    # type: (Dict[int, int], int, Container[int], int, int, int) -> None
     """Add the shares of *amount* (split) to ``won`` {seat: chips}."""
     order = clockwise_from(button, n, winners)
     units = amount // chip
@@ -104,7 +105,7 @@ def award(pots, ranking, button, n, chip):
     :param ranking: list of tiers (lists of seats), best first.
     :returns: ``{seat: chips won}``.
     """
-    won = {}  # type: dict
+    won = {}  # type: Dict[int, int]
     for amount, elig in pots:
         winners = None
         for tier in ranking:  # a loop, not a comprehension: no function object (issue #20)
