@@ -20,9 +20,11 @@ class AwayBook:
     def __init__(self, rounds):  # type: (int) -> None
         self.rounds = rounds
         self.away = {}  # type: Dict[int, int]  # seat -> blinds posted in turn during this absence
-        self.used = {}  # type: Dict[int, bool]  # seat -> True once the every-hand stage was reached
+        # seat -> True once the every-hand stage was reached
+        self.used = {}  # type: Dict[int, bool]
         self.late = []  # type: List[int]  # registered but not yet seated: blinds when due only
-        self.td = []  # type: List[int]  # seats whose player is away on TD business: the table waits
+        # seats whose player is away on TD business: the table waits
+        self.td = []  # type: List[int]
 
     def is_away(self, seat):  # type: (int) -> bool
         return seat in self.away

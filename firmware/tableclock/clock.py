@@ -18,6 +18,7 @@ from .fields import Refused, as_int, ms_of, seconds
 
 try:
     from typing import Any, Dict, List, Optional, Sequence, Tuple  # noqa: F401 (type comments)
+    _Level = Tuple[int, int, int, int, int]  # (sb, bb, ante, ms, number): parse_levels
 except ImportError:
     pass
 
@@ -39,7 +40,7 @@ def _minutes(v, what):
     return ms_of(v, 60000)
 
 
-def parse_levels(raw):  # type: (Any) -> List[Tuple[int, int, int, int, int]]
+def parse_levels(raw):  # type: (Any) -> List[_Level]
     """Validate a level list and return it as a list of compact tuples.
 
     Each entry is ``(sb, bb, ante, ms, number)`` for a level or
@@ -84,7 +85,7 @@ class LevelClock:
     """
 
     def __init__(self, levels, colour_ups=None, drop_after=0, late_until=None):
-        # type: (List[Tuple[int, int, int, int, int]], Optional[List[Dict[str, Any]]], int, Optional[int]) -> None
+        # type: (List[_Level], Optional[List[Dict[str, Any]]], int, Optional[int]) -> None
         self.levels = levels
         self.colour_ups = colour_ups or []
         self.drop_after = drop_after

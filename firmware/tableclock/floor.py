@@ -8,7 +8,7 @@ from .fields import MAX_CHIPS, Refused, as_int
 from .pots import coloured
 
 try:
-    from typing import TYPE_CHECKING, Any, Dict, Iterable, Sequence, Tuple  # noqa: F401 (type comments)
+    from typing import TYPE_CHECKING, Any, Dict, Iterable, Sequence, Tuple  # noqa: F401
     if TYPE_CHECKING:
         from .table import Table  # noqa: F401
 except ImportError:
@@ -20,7 +20,8 @@ class FloorBook:
 
     def __init__(self):  # type: () -> None
         self.warnings = {}  # type: Dict[int, int]  # seat -> count
-        self.slow = {}  # type: Dict[int, int]  # seat -> slow-play warnings (LPPL: the second one folds)
+        # seat -> slow-play warnings (LPPL: the second one folds)
+        self.slow = {}  # type: Dict[int, int]
         self.penalties = {}  # type: Dict[int, int]  # seat -> hands still to miss
 
     def on_penalty(self, seat):  # type: (int) -> bool

@@ -11,13 +11,14 @@ Rules (docs/rules.md, "Pots"):
 from .button import clockwise_from
 
 try:
-    from typing import Container, Dict, Iterable, List, Optional, Tuple  # noqa: F401 (type comments)
+    from typing import Container, Dict, Iterable, List, Optional, Tuple  # noqa: F401
+    _Pot = Tuple[int, List[int]]  # (amount, eligible seats): side_pots
 except ImportError:
     pass
 
 
 def side_pots(contrib, live, allin=None):
-    # type: (Dict[int, int], Iterable[int], Optional[Iterable[int]]) -> List[Tuple[int, List[int]]]
+    # type: (Dict[int, int], Iterable[int], Optional[Iterable[int]]) -> List[_Pot]
     """Layer total contributions into pots.
 
     :param contrib: ``{seat: chips put in this hand}`` (folded seats too).
@@ -99,7 +100,7 @@ def share(won, amount, winners, button, n, chip):
 
 
 def award(pots, ranking, button, n, chip):
-    # type: (Iterable[Tuple[int, List[int]]], Iterable[Iterable[int]], int, int, int) -> Dict[int, int]
+    # type: (Iterable[_Pot], Iterable[Iterable[int]], int, int, int) -> Dict[int, int]
     """Give each pot to the best tier of *ranking* among its eligible seats.
 
     :param ranking: list of tiers (lists of seats), best first.
