@@ -3,11 +3,9 @@ profile (``away``); this module only counts, the table moves the chips.
 The rules and their sources: docs/rules.md, §10 "Away seats".
 """
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Dict, List, Sequence, Tuple  # noqa: F401 (type comments)
     _Record = Tuple[Dict[int, int], Dict[int, bool], List[int]]  # away, used, late
-except ImportError:
-    pass
 
 
 class AwayBook:

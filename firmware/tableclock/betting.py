@@ -3,10 +3,8 @@
 Amounts are integer chips.  The rules: docs/rules.md, §6 "Betting".
 """
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Dict, Iterable, List, Optional, Sequence  # noqa: F401 (type comments)
-except ImportError:
-    pass
 
 
 class Street:
@@ -145,7 +143,7 @@ class SeatBetting:
         def check(self, s):
             pass
 
-    def to_call(self, s):
+    def to_call(self, s):  # type: (int) -> int
         """What *s* must add to stay in: the highest bet, except that the
         last player with chips faces only what the live all-ins put in (a
         short all-in big blind: LPPL ¶19 "action on whatever amount of chips
@@ -161,18 +159,18 @@ class SeatBetting:
             owe = need - mine if need > mine else 0
         return owe
 
-    def call_amount(self, s):
+    def call_amount(self, s):  # type: (int) -> int
         owe = self.to_call(s)
         stack = self.t.stacks[s]
         return owe if owe < stack else stack
 
-    def can_raise(self, s):
+    def can_raise(self, s):  # type: (int) -> bool
         """May seat *s* bet or raise now (chips beyond the call, betting
         reopened for it, somebody left who could call)?"""
         return (self.t.stacks[s] > self.to_call(s) and self.bet.reopened_for(s)
                 and self.raise_callable(s) and s not in self.oot)
 
-    def raise_callable(self, s):
+    def raise_callable(self, s):  # type: (int) -> bool
         """Could anyone else put in more than the current highest bet?  If
         not, a raise by *s* could never be called."""
         stacks = self.t.stacks
@@ -182,7 +180,7 @@ class SeatBetting:
                 return True
         return False
 
-    def others_can_call(self, s):
+    def others_can_call(self, s):  # type: (int) -> bool
         """Has any other live player chips behind?"""
         stacks = self.t.stacks
         for o in self.live:
@@ -190,7 +188,7 @@ class SeatBetting:
                 return True
         return False
 
-    def timed_out(self, s):
+    def timed_out(self, s):  # type: (int) -> str
         """The shot clock expired on *s* (TDA 25): dead facing a bet, else
         checked."""
         if self.to_call(s):
@@ -199,7 +197,7 @@ class SeatBetting:
         self.check(s)
         return "checks"
 
-    def auto_act(self, s):
+    def auto_act(self, s):  # type: (int) -> str
         """The table acts for an absent player whose turn it is."""
         if self.t.profile["away_auto"] == "fold" or self.to_call(s):
             self.fold(s)

@@ -4,10 +4,8 @@ rules and their sources: docs/rules.md, §3 "Seats, dead button, dealer" and
 §4 "Heads-up".
 """
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Collection, Container, List, Optional, Tuple  # noqa: F401 (type comments)
-except ImportError:
-    pass
 
 
 def after(seat, n):  # type: (int, int) -> int

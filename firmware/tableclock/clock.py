@@ -16,11 +16,9 @@ Time only moves through ``advance(ms)``: the caller owns the time source
 from . import floor
 from .fields import Refused, as_int, ms_of, seconds
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Dict, List, Optional, Sequence, Tuple  # noqa: F401 (type comments)
     _Level = Tuple[int, int, int, int, int]  # (sb, bb, ante, ms, number): parse_levels
-except ImportError:
-    pass
 
 
 class ClockError(ValueError):
@@ -254,7 +252,7 @@ class ClockEvents:
     def _ev_tick(self, ev):
         self.advance(ms_of(seconds(ev, "s", 0, 864000), 1000))
 
-    def advance(self, ms):
+    def advance(self, ms):  # type: (int) -> bool
         """Let *ms* milliseconds pass (the box's loop calls this directly;
         nothing is allocated unless something happens).  Returns True when
         a level or break ended or the shot clock expired."""

@@ -4,12 +4,10 @@ host's reading without going back (``Slew``).  Integer ms, wrap-safe ticks;
 the per-loop path allocates nothing.  docs/protocol.md, "Clock sync on the box".
 """
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import TYPE_CHECKING, Optional  # noqa: F401 (type comments)
     if TYPE_CHECKING:
         from .clock import LevelClock  # noqa: F401
-except ImportError:
-    pass
 
 
 _WRAP = 1 << 29

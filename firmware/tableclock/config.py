@@ -10,10 +10,8 @@ from .clock import ClockError, LevelClock, parse_levels
 from .fields import MAX_CHIPS, SetupError, as_int, setup_int
 from .shotclock import ShotClock
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Container, Dict, List  # noqa: F401 (type comments)
-except ImportError:
-    pass
 
 
 def profile_of(setup):  # type: (Dict[str, Any]) -> Dict[str, Any]

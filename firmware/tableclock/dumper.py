@@ -17,12 +17,10 @@ import sys
 
 from .record import _LEVEL, _NONE, _SEPARATORS, _TAGS, FIELDS, OBJECTS, PAST
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import TYPE_CHECKING, Any  # noqa: F401 (type comments)
     if TYPE_CHECKING:
         from .table import Table  # noqa: F401
-except ImportError:
-    pass
 
 
 _SCALAR = (bool, int, float, str)

@@ -7,12 +7,8 @@ procedures".
 from .fields import MAX_CHIPS, Refused, as_int
 from .pots import coloured
 
-try:
-    from typing import TYPE_CHECKING, Any, Dict, Iterable, Sequence, Tuple  # noqa: F401
-    if TYPE_CHECKING:
-        from .table import Table  # noqa: F401
-except ImportError:
-    pass
+if False:  # for mypy's type comments: MicroPython compiles this block away
+    from typing import Any, Dict, Iterable, Sequence, Tuple  # noqa: F401 (type comments)
 
 
 class FloorBook:
@@ -197,7 +193,7 @@ def slow(t, ev):  # type: (Table, Dict[str, Any]) -> None
     t.last = slow_play(t, s)
 
 
-def slow_play(t, s):  # type: (Table, int) -> str
+def slow_play(t, s):  # type: (Any, int) -> str
     """Seat *s* played slowly (the TD's ``slow``, or in LPPL a called clock
     that ran out): one more warning, and in LPPL after an earlier slow-play
     warning its live hand is folded.  Returns the sentence."""
@@ -301,6 +297,8 @@ EVENTS = {
 TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
     from typing import Any  # noqa: F401
+
+    from .table import Table  # noqa: F401
 
 
 class SeatEvents:

@@ -29,24 +29,29 @@ class Hand(SeatBetting):
     """
 
     def __init__(self, table, number, level, dealt):
+        # type: (Any, int, Sequence[int], List[int]) -> None
         self.t = table
-        self.start = {}  # {seat: chips at the start of the hand}
-        self.contrib = {}  # {seat: chips put in this hand, dead money included}
-        self.live = []  # seats with live cards, ascending
-        self.posts = []  # [seat, amount, kind]
-        self.spare_posts = []  # rows of an earlier hand's posts, to be filled again
-        self.show_order = []
-        self.penalised = []  # seats killed at the deal for a penalty (deal() sets it)
-        self.oot = {}  # seat -> [act, to, highest bet, street]: declared out of turn
+        self.start = {}  # type: Dict[int, int]  # {seat: chips at the start of the hand}
+        # {seat: chips put in this hand, dead money included}
+        self.contrib = {}  # type: Dict[int, int]
+        self.live = []  # type: List[int]  # seats with live cards, ascending
+        self.posts = []  # type: List[List[Any]]  # [seat, amount, kind]
+        # rows of an earlier hand's posts, to be filled again
+        self.spare_posts = []  # type: List[List[Any]]
+        self.show_order = []  # type: List[int]
+        # seats killed at the deal for a penalty (deal() sets it)
+        self.penalised = []  # type: List[int]
+        # seat -> [act, to, highest bet, street]: declared out of turn
+        self.oot = {}  # type: Dict[int, List[Any]]
         # what happened in turn, for the dealer's undo: (op, seat, amount, mark)
         # op 0 put, 1 check, 2 fold, 3 kill; mark None for what the table did
         # by itself, the declaration for what it did for one made out of turn
         # (a list), else the shot clock's ms left on the seat (-1: none)
-        self.log = []
+        self.log = []  # type: List[Tuple[int, int, int, Any]]
         self.bet = Street(level[2], table.profile["min_raise"], level[2])
         self.reset(number, level, dealt)
 
-    def reset(self, number, level, dealt):
+    def reset(self, number, level, dealt):  # type: (int, Sequence[int], List[int]) -> None
         """Make this object a new hand: the table deals into the last hand's
         object (Table._deal) and its dicts and lists are emptied in
         place (issue #20: a new Hand, its Street and its containers were
@@ -66,21 +71,22 @@ class Hand(SeatBetting):
             spare.append(self.posts.pop())
         self.street = 0  # index into STREETS
         self.bet.reset(level[2], level[2])
-        self.actor = None
+        self.actor = None  # type: Optional[int]
         self.show_order.clear()
         self.oot.clear()
         self.log.clear()
-        self.mark = None  # the mark of the next action: set by the table
+        self.mark = None  # type: Any  # the mark of the next action: set by the table
         self.actions = 0  # actions in turn, and those that put chips in (TDA 30)
         self.paid = 0
 
-    def substantial(self):
+    def substantial(self):  # type: () -> bool
         """Substantial action (TDA 30): two actions in turn of which one put
         chips in, or any three; posted blinds do not count."""
         return self.actions >= 3 or (self.actions >= 2 and self.paid >= 1)
 
     # -- posting -----------------------------------------------------
     def deal(self, sb_seat, bb_seat, entering, penalised=None):
+        # type: (Optional[int], int, Iterable[int], Optional[List[int]]) -> None
         """Post antes and blinds (away seats per profile; *entering* seats
         post a dead big blind to enter), then find the first player to act.
         Seats on penalty are dealt in, post, and are killed at the deal
@@ -121,7 +127,7 @@ class Hand(SeatBetting):
                 self.post(s, bb, "dead_bb", False)
         self.run(bb_seat)
 
-    def post(self, s, amount, kind, live):
+    def post(self, s, amount, kind, live):  # type: (int, int, str, bool) -> None
         stacks = self.t.stacks
         amt = amount if amount < stacks[s] else stacks[s]
         if amt <= 0:
@@ -148,7 +154,7 @@ class Hand(SeatBetting):
             self.log.append((op, s, amount, self.mark))
         self.mark = None
 
-    def put(self, s, total):
+    def put(self, s, total):  # type: (int, int) -> None
         self._log(0, s, total)
         add = total - self.bet.bet_of(s)
         self.t.stacks[s] -= add
@@ -158,19 +164,19 @@ class Hand(SeatBetting):
         self.actions += 1
         self.paid += 1
 
-    def check(self, s):
+    def check(self, s):  # type: (int) -> None
         self._log(1, s, 0)
         self.bet.check(s)
         self.t.shot.stop()
         self.actions += 1
 
-    def fold(self, s):
+    def fold(self, s):  # type: (int) -> None
         self._log(2, s, 0)
         self.live.remove(s)
         self.t.shot.stop()
         self.actions += 1
 
-    def kill(self, s):
+    def kill(self, s):  # type: (int) -> None
         """Kill a live hand out of turn (a penalty, a phone at the table);
         not an action in turn.  Its bet on this street is no live bet: the
         street goes on as if it had never bet, and its chips stay in the pot
@@ -201,7 +207,7 @@ class Hand(SeatBetting):
             self.contrib[s] -= back
         self.bet = b.without(s, self.level[2] if self.street == 0 else 0, blinds)
 
-    def replay(self, e):
+    def replay(self, e):  # type: (Sequence[Any]) -> None
         """Do logged entry *e* again (the dealer's undo re-plays the hand)."""
         op, s, amount = e[0], e[1], e[2]
         if op == 0:
@@ -216,7 +222,7 @@ class Hand(SeatBetting):
             return
         self.run(s)
 
-    def after_kill(self, s):
+    def after_kill(self, s):  # type: (int) -> None
         """Move on after *s*'s hand was killed out of turn, if that ended the
         hand or left the player to act with nothing to do."""
         if len(self.live) == 1:
@@ -225,7 +231,7 @@ class Hand(SeatBetting):
             self.run(self.actor)
 
     # -- moving on ---------------------------------------------------
-    def needs_action(self, s):
+    def needs_action(self, s):  # type: (int) -> bool
         b = self.bet
         if s not in self.live or self.t.stacks[s] == 0 or b.done(s):
             return False
@@ -233,7 +239,7 @@ class Hand(SeatBetting):
             return False  # nobody left to bet against, nothing to call
         return True
 
-    def run(self, frm):
+    def run(self, frm):  # type: (int) -> None
         """Move on from seat *frm* until a present player must act, the
         betting is over (showdown) or one player is left (hand over)."""
         t = self.t
@@ -268,7 +274,7 @@ class Hand(SeatBetting):
             self.actor = nxt
             return
 
-    def close_street(self):
+    def close_street(self):  # type: () -> bool
         """Return an uncalled bet, then deal the next street or stop for the
         showdown.  Returns True when betting goes on."""
         b = self.bet
@@ -300,7 +306,7 @@ class Hand(SeatBetting):
         self.bet.reset(self.level[2], 0)  # the same object, emptied (betting.py)
         return True
 
-    def showdown_order(self):
+    def showdown_order(self):  # type: () -> List[int]
         t = self.t
         start = self.bet.aggressor if self.bet.aggressor in self.live else None
         if start is None:
@@ -314,7 +320,7 @@ class Hand(SeatBetting):
             order = allin + [s for s in order if s not in allin]
         return order
 
-    def pot(self):
+    def pot(self):  # type: () -> int
         total = 0
         for s in self.contrib:
             total += self.contrib[s]
@@ -322,7 +328,9 @@ class Hand(SeatBetting):
 
 TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
-    from typing import Any  # noqa: F401
+    from typing import Any, Collection, Dict, Iterable, List, Optional, Sequence, Tuple  # noqa: F401
+
+    from .table import Table  # noqa: F401
 
 
 class Dealing:
@@ -447,7 +455,7 @@ class Dealing:
                 (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
                 self.hands, None, dealt, pos, self.seat_changes)
 
-    def redeal(self, level, now_away=True):
+    def redeal(self, level, now_away=True):  # type: (Sequence[int], bool) -> List[int]
         """Undo the deal and everything since, then deal the same hand again
         at *level* (misdeal: the same level; TDA 20 restart: the clock's).
         With *now_away* the players away now are away for the new deal;
@@ -467,11 +475,11 @@ class Dealing:
         self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer = posn
         self.hands = hands
         self.last_hand = self.hand  # the hand thrown in: its object is dealt again (_deal)
-        self.hand = None
+        self.hand = None  # type: Optional[Hand]
         self._deal(dealt, pos, level, penalised)
         return away_now
 
-    def set_away(self, seats):
+    def set_away(self, seats):  # type: (Collection[int]) -> None
         """Make exactly *seats* the away ones (keeping the books of those
         already away)."""
         for s in seats:
@@ -503,11 +511,11 @@ class Dealing:
         self.dealer = self._find_dealer(dealt, penalised)
         # a new empty container only where the old one is not empty (issue #20)
         if self.busted:
-            self.busted = []
+            self.busted = []  # type: List[int]
         if self.bust_ties:
-            self.bust_ties = []
+            self.bust_ties = []  # type: List[List[int]]
         if self.winners:
-            self.winners = {}
+            self.winners = {}  # type: Dict[int, int]
         self.shot.stop()
         self.undo_ok = False
         if self.undone:

@@ -8,10 +8,8 @@ nothing else, so it runs unchanged on CPython, MicroPython and CircuitPython.
 
 import hashlib
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any  # noqa: F401 (type comments)
-except ImportError:
-    pass
 
 
 BLOCK = 64  # SHA-256 block size in bytes

@@ -5,20 +5,18 @@ The rules and their sources: docs/rules.md, §13 "Action out of turn".
 
 from .fields import Refused, as_int
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import TYPE_CHECKING, Any, Dict, Optional  # noqa: F401 (type comments)
     if TYPE_CHECKING:
         from .hand import Hand  # noqa: F401
         from .table import Table  # noqa: F401
-except ImportError:
-    pass
 
 
 ACTS = ("check", "call", "fold", "bet", "raise", "allin")
 NO_RAISE = "no raise"  # a declared check now facing a bet (LPPL): call or fold only
 
 
-def declare(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def declare(t, ev):  # type: (Any, Dict[str, Any]) -> None
     """The ``oot`` event: seat ``seat`` declared ``act`` (``to`` for a bet or
     raise) out of turn."""
     h = t._need_hand()

@@ -10,11 +10,9 @@ Rules (docs/rules.md, "Pots"):
 
 from .button import clockwise_from
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Container, Dict, Iterable, List, Optional, Tuple  # noqa: F401
     _Pot = Tuple[int, List[int]]  # (amount, eligible seats): side_pots
-except ImportError:
-    pass
 
 
 def side_pots(contrib, live, allin=None):

@@ -9,10 +9,8 @@ engine modules never test a profile's name.  docs/rules.md quotes the sentence
 behind each value.
 """
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Dict  # noqa: F401 (type comments)
-except ImportError:
-    pass
 
 
 # min_raise: how the smallest legal raise is computed (see betting.py)

@@ -22,6 +22,9 @@ from .canonjson import (  # noqa: F401 -- the codec's names, re-exported
 )
 from .hmac256 import hmac_sha256, same
 
+if False:  # for mypy's type comments: MicroPython compiles this block away
+    from typing import Any, Dict, List, Mapping, Optional  # noqa: F401 (type comments)
+
 VERSION = "1.3"  # the protocol this side speaks
 MAJOR = 1
 MINOR = 3
@@ -84,7 +87,7 @@ UNPAIRED_KEY_ID = "unpaired"
 BOX_KEYS = "box"  # a pair's "keys": the box's own key (below), the Wi-Fi pairing since 1.3
 
 
-def box_key(key, box_id):
+def box_key(key, box_id):  # type: (bytes, str) -> bytes
     """The key of box *box_id* under the event *key*: HMAC-SHA256(key,
     "tc-box-key:" + box id).  The host derives it; a box holds only its own,
     so it can never sign as another box (docs/mqtt.md, "Threats")."""
@@ -218,7 +221,7 @@ def _check_fields(body, spec, what):
             raise ProtocolError('%s: "%s" must be %s' % (what, name, _describe(typ)))
 
 
-def check_body(kind, body, version=VERSION):
+def check_body(kind, body, version=VERSION):  # type: (str, Dict[str, Any], str) -> None
     """Check a message body (a dict without envelope fields) against KINDS."""
     entry = KINDS.get(kind)
     if entry is None:
@@ -258,7 +261,7 @@ def _reversed(kind, sender):
     return kind in BOTH_WAYS and (KINDS[kind][0] == "box") != (sender == HOST)
 
 
-def version_of(kind, sender, body=None):
+def version_of(kind, sender, body=None):  # type: (str, str, Optional[Dict[str, Any]]) -> str
     """The version a sender writes for *kind* (with *body*): BASE, or
     "1.<minor>" for a direction a later minor added (a box's ping, the
     host's pong: "1.1") or a subkind it added (ADDED: "1.2")."""
@@ -307,6 +310,7 @@ def _mac_hex(key, unsigned, n):
 
 
 def encode(msg, key, seq, sender=HOST, boot=0, to=BROADCAST):
+    # type: (Mapping[str, Any], bytes, int, str, int, str) -> bytes
     """The frame (bytes, newline-terminated) carrying *msg*.
 
     *msg* is a dict with "kind" and the body fields; the envelope fields a
@@ -378,7 +382,7 @@ def _digits(s):
     return True
 
 
-def decode(frame, key, me=None):
+def decode(frame, key, me=None):  # type: (bytes, bytes, Optional[str]) -> Any
     """The message in *frame* (bytes): the body's fields plus "kind", "v",
     "from", "to", "boot" and "seq".  With *me* (HOST or a box id) only the
     kinds meant for that side and frames addressed to it (or to "*") are
@@ -440,14 +444,14 @@ def decode(frame, key, me=None):
 class Sender:
     """Numbers the frames of one sender: seq 1, 2, 3, ... within a boot."""
 
-    def __init__(self, key, sender=HOST, boot=0, seq=0):
+    def __init__(self, key, sender=HOST, boot=0, seq=0):  # type: (bytes, str, int, int) -> None
         _check_key(key)
         self.key = key
         self.sender = sender
         self.boot = boot
         self.seq = seq
 
-    def encode(self, msg, to=BROADCAST):
+    def encode(self, msg, to=BROADCAST):  # type: (Mapping[str, Any], str) -> bytes
         if self.seq >= MAX_COUNTER:
             raise ProtocolError("sequence numbers are used up: start a new boot")
         frame = encode(msg, self.key, self.seq + 1, self.sender, self.boot, to)
@@ -465,19 +469,20 @@ class Receiver:
     duplicate (accept() returns None).  Counters: accepted, duplicates,
     stale, forged, invalid."""
 
-    def __init__(self, key, me=None, max_peers=16):
+    def __init__(self, key, me=None, max_peers=16):  # type: (bytes, Optional[str], int) -> None
         _check_key(key)
         self.key = key
         self.me = me
         self.max_peers = max_peers
-        self.peers = {}  # sender: [boot, highest seq, bytearray bitmap by seq % WINDOW]
+        # sender: [boot, highest seq, bytearray bitmap by seq % WINDOW]
+        self.peers = {}  # type: Dict[str, List[Any]]
         self.accepted = 0
         self.duplicates = 0
         self.stale = 0
         self.forged = 0
         self.invalid = 0
 
-    def accept(self, frame):
+    def accept(self, frame):  # type: (bytes) -> Any
         """The decoded message, or None for a duplicate.  Raises ProtocolError."""
         try:
             msg = decode(frame, self.key, self.me)
@@ -525,7 +530,7 @@ class Receiver:
         self.accepted += 1
         return msg
 
-    def pin(self, sender, boot, seq):
+    def pin(self, sender, boot, seq):  # type: (str, int, int) -> None
         """Start *sender*'s window at (boot, seq), everything up to seq counting
         as seen (e.g. after a config that echoed this box's hello nonce)."""
         p = self.peers.get(sender)
@@ -538,7 +543,7 @@ class Receiver:
         for i in range(len(bits)):
             bits[i] = 0xFF
 
-    def forget(self, sender):
+    def forget(self, sender):  # type: (str) -> None
         """Drop *sender*'s window (its next frame is accepted whatever its numbers)."""
         if sender in self.peers:
             del self.peers[sender]

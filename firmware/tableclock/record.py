@@ -13,10 +13,8 @@ from .hand import Hand
 from .state import state
 from .table import Table
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Dict, List, Optional, Tuple, Union  # noqa: F401 (type comments)
-except ImportError:
-    pass
 
 
 try:

@@ -6,12 +6,10 @@ naming the first field found wrong (issue 16, docs/box.md)."""
 
 from .fields import MAX_CHIPS
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import TYPE_CHECKING, Any, Container  # noqa: F401 (type comments)
     if TYPE_CHECKING:
         from .table import Table  # noqa: F401
-except ImportError:
-    pass
 
 
 MAX_DEPTH = 24  # a real record nests about 8 deep

@@ -18,10 +18,8 @@ import gc
 import json
 import sys
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Iterable, List  # noqa: F401 (type comments)
-except ImportError:
-    pass
 
 
 # As the box does while it boots (tcbox/hardware.py BOOT_GC_BYTES): a collection every

@@ -7,10 +7,8 @@ is checked. Time ties go to the player."  What expiry does is the profile's
 ``clock_expiry`` (LPPL ¶51 slow play, US 4 an alert only: table.advance).
 """
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Optional  # noqa: F401 (type comments)
-except ImportError:
-    pass
 
 
 class ShotClock:

@@ -9,12 +9,10 @@ from . import outofturn
 from .hand import STREETS
 from .pots import coloured, side_pots
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import TYPE_CHECKING, Any, Dict  # noqa: F401 (type comments)
     if TYPE_CHECKING:
         from .table import Table  # noqa: F401
-except ImportError:
-    pass
 
 
 def _level(e):

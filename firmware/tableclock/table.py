@@ -18,6 +18,12 @@ course of a hand), pots (side pots, odd chips), away (absent players'
 blinds), shotclock.  docs/rules.md maps each to the sentence it comes from.
 """
 
+if False:  # for mypy's type comments: MicroPython compiles this block away
+    from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple  # noqa: F401
+    if TYPE_CHECKING:
+        from .hand import Hand  # noqa: F401
+
+
 # hand and floor first: a board compiles each .py as it is imported, the
 # larger modules best before the others hold the heap
 from .hand import BROKEN, HFH, HFH_ONE, REDRAW, Dealing  # noqa: F401 -- re-exported
@@ -49,7 +55,7 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
     :raises SetupError: when the setup makes no sense.
     """
 
-    def __init__(self, setup):
+    def __init__(self, setup):  # type: (Dict[str, Any]) -> None
         if not isinstance(setup, dict):
             raise SetupError("The setup must be a JSON object")
         p = config.profile_of(setup)
@@ -66,45 +72,49 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         for s in config.absent_of(setup, self.stacks):
             self.away.leave(s, late=True)
         self.floor = floor.FloorBook()
-        self.waiting = []  # newly seated players waiting for the button
-        self.held = []  # waiting seats already held back once: not dealt on the button
-        self.entering = []  # seats that post a dead big blind to enter
+        self.waiting = []  # type: List[int]  # newly seated players waiting for the button
+        # waiting seats already held back once: not dealt on the button
+        self.held = []  # type: List[int]
+        self.entering = []  # type: List[int]  # seats that post a dead big blind to enter
         self.seat_changes = 0  # sits, leaves and busts (a misdeal needs none)
-        self.predeal = None  # what the deal changed, for a misdeal
-        self.spare_predeal = None  # the last hand's predeal: its containers are refilled
+        # what the deal changed, for a misdeal
+        self.predeal = None  # type: Optional[Tuple[Any, ...]]
+        # the last hand's predeal: its containers are refilled
+        self.spare_predeal = None  # type: Optional[Tuple[Any, ...]]
         self.undo_ok = False  # the last event was an action the dealer may undo
-        self.undo_text = None  # what that action was
+        self.undo_text = None  # type: Optional[str]  # what that action was
         self.replaying = False  # an undo is playing the hand again
-        self.undone = []  # what the dealer undid in this hand
+        self.undone = []  # type: List[str]  # what the dealer undid in this hand
         self.hands = 0
         self.hand = None
-        self.last_hand = None  # shown between hands; its object is dealt into next (_deal)
+        # shown between hands; its object is dealt into next (_deal)
+        self.last_hand = None  # type: Optional[Hand]
         self.btn, self.sb_pos, self.bb_pos = first_positions(
             self.first_button, sorted(self.stacks), self.n)
         self.sb_seat = self.sb_pos
         self.dealer = self.btn if self.btn in self.stacks else self.sb_pos
-        self.busted = []
-        self.bust_ties = []
-        self.winners = {}
+        self.busted = []  # type: List[int]
+        self.bust_ties = []  # type: List[List[int]]
+        self.winners = {}  # type: Dict[int, int]
         self.removed = 0  # chips that left play (busts, colour-up rounding, deductions)
-        self.hold = None  # None, HFH, HFH_ONE or BROKEN (above)
+        self.hold = None  # type: Optional[str]  # None, HFH, HFH_ONE or BROKEN (above)
         # the host's seat changes (and chip removals) waiting for the hand's end
         # (tcbox/orders.py): [instruction id, kind (0 out, 1 in, 2 deduct), seat,
         # to_table / stack / chips, to_seat / from_table / None]
-        self.moves = []
-        self.last = None
-        self.error = None
+        self.moves = []  # type: List[List[Any]]
+        self.last = None  # type: Optional[str]
+        self.error = None  # type: Optional[str]
 
     # ------------------------------------------------------------ events
-    def apply(self, ev):
+    def apply(self, ev):  # type: (Dict[str, Any]) -> Dict[str, Any]
         """Apply one event dict; return the state.  Never raises."""
         self.handle(ev)
         return state(self)
 
-    def state(self):
+    def state(self):  # type: () -> Dict[str, Any]
         return state(self)
 
-    def handle(self, ev):
+    def handle(self, ev):  # type: (Dict[str, Any]) -> Optional[str]
         """Apply one event dict without building the state (the box's path).
 
         Returns None when accepted, else the refusal sentence (kept in
@@ -168,7 +178,7 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         if self.hand is not None:
             raise Refused("Finish the hand first, then %s" % what)
 
-    def chip_unit(self):
+    def chip_unit(self):  # type: () -> int
         """The smallest chip in play: the setup's, raised by colour-ups."""
         c = self.chip
         for e in self.clock.colour_ups:
@@ -177,7 +187,7 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
                 c = n
         return c
 
-    def end_hand(self, won, tiers):
+    def end_hand(self, won, tiers):  # type: (Dict[int, int], Optional[List[List[int]]]) -> None
         """Pay *won*, then take out the busted players in finishing order:
         fewer chips at the start of the hand finishes lower (LPPL, US 14);
         LPPL: with equal chips the better hand finishes higher; still equal

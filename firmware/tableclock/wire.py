@@ -5,10 +5,8 @@ Used by the box (tcbox) and the host (tdhost); CircuitPython-safe.
 
 from tableclock.protocol import MAX_FRAME
 
-try:
+if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Optional  # noqa: F401 (type comments)
-except ImportError:
-    pass
 
 
 _IDCHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-"
