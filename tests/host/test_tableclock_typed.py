@@ -5,7 +5,8 @@ counts) carries a PEP 484 type comment, ``# type: (int, str) -> bool``, which my
 ``make firmware-check`` and ``make host-check`` (pyproject.toml: ``disallow_incomplete_defs``
 for tableclock).  Inline annotations are refused: MicroPython parses them into its tree when it
 compiles a module, and the core's tests compile under a 256K heap with about 8K to spare
-(tests/mpy_each.py); a comment is dropped by the lexer.
+(tests/mpy_each.py); a comment is dropped by the lexer. The names come from `if False: from typing
+import ...`, a block MicroPython compiles away.
 """
 
 import ast
