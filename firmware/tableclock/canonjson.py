@@ -4,10 +4,6 @@ unordered), ``parse(b)`` reads it strictly.  Every refusal is a
 ProtocolError whose text is a sentence (docs/protocol.md, "Frames").
 """
 
-if False:  # for mypy's type comments: MicroPython compiles this block away
-    from typing import Any, Optional, Union  # noqa: F401 (type comments)
-
-
 MAX_DEPTH = 8  # nesting of lists/objects, the envelope object counting as 1
 MAX_DIGITS = 16  # integers are whole numbers below 10**16 in size
 MAX_INT = 10**16
@@ -122,7 +118,7 @@ def _enc(v, out, depth, limit):
                             " null, lists and objects)" % type(v).__name__)
 
 
-def canonical(v, depth=1, limit=1 << 30):  # type: (Any, int, int) -> bytes
+def canonical(v, depth=1, limit=1 << 30):
     """The canonical JSON bytes of *v*: keys sorted, no spaces, ASCII only."""
     out = bytearray()
     _enc(v, out, depth, limit)
@@ -297,7 +293,7 @@ def _list(b, i, n, depth):
         _bad(i, "expected ',' or ']'")
 
 
-def parse(b, n=None):  # type: (Union[bytes, bytearray, memoryview], Optional[int]) -> Any
+def parse(b, n=None):
     """The JSON value in the bytes b[:n] (integers only; see the module notes)."""
     if n is None:
         n = len(b)
