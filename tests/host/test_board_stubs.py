@@ -51,7 +51,8 @@ def _named_pins(p):
 def _firmware_imports():
     """Top-level modules imported by the firmware, except imports guarded by
     ``try: ... except ImportError`` or under ``if TYPE_CHECKING:`` (a module
-    constant False on the board: the import never runs there)."""
+    constant False on the board) or ``if False:`` (the type comments' names, compiled
+    away): the import never runs there."""
     found = set()
     for dirpath, _dirs, files in os.walk(FIRMWARE):
         for fn in files:
@@ -67,8 +68,9 @@ def _firmware_imports():
                     for sub in node.body:
                         for n in ast.walk(sub):
                             guarded.add(id(n))
-                if (isinstance(node, ast.If) and isinstance(node.test, ast.Name)
-                        and node.test.id == "TYPE_CHECKING"):
+                if isinstance(node, ast.If) and (
+                        (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING")
+                        or (isinstance(node.test, ast.Constant) and node.test.value is False)):
                     for sub in node.body:
                         for n in ast.walk(sub):
                             guarded.add(id(n))
