@@ -137,70 +137,70 @@ class SeatBetting:
         oot = None  # type: Any
         t = None  # type: Any
 
-        def fold(self, s):
+        def fold(self, seat):
             pass
 
-        def check(self, s):
+        def check(self, seat):
             pass
 
-    def to_call(self, s):  # type: (int) -> int
+    def to_call(self, seat):  # type: (int) -> int
         """What *s* must add to stay in: the highest bet, except that the
         last player with chips faces only what the live all-ins put in (a
         short all-in big blind: LPPL ¶19 "action on whatever amount of chips
         he has remaining"); a killed hand's bet is no live bet (kill)."""
         b = self.bet
-        owe = b.to_call(s)
-        if owe and not self.others_can_call(s):
+        owe = b.to_call(seat)
+        if owe and not self.others_can_call(seat):
             need = 0
             for o in self.live:
-                if o != s and b.bet_of(o) > need:
+                if o != seat and b.bet_of(o) > need:
                     need = b.bet_of(o)
-            mine = b.bet_of(s)
+            mine = b.bet_of(seat)
             owe = need - mine if need > mine else 0
         return owe
 
-    def call_amount(self, s):  # type: (int) -> int
-        owe = self.to_call(s)
-        stack = self.t.stacks[s]
+    def call_amount(self, seat):  # type: (int) -> int
+        owe = self.to_call(seat)
+        stack = self.t.stacks[seat]
         return owe if owe < stack else stack
 
-    def can_raise(self, s):  # type: (int) -> bool
+    def can_raise(self, seat):  # type: (int) -> bool
         """May seat *s* bet or raise now (chips beyond the call, betting
         reopened for it, somebody left who could call)?"""
-        return (self.t.stacks[s] > self.to_call(s) and self.bet.reopened_for(s)
-                and self.raise_callable(s) and s not in self.oot)
+        return (self.t.stacks[seat] > self.to_call(seat) and self.bet.reopened_for(seat)
+                and self.raise_callable(seat) and seat not in self.oot)
 
-    def raise_callable(self, s):  # type: (int) -> bool
+    def raise_callable(self, seat):  # type: (int) -> bool
         """Could anyone else put in more than the current highest bet?  If
         not, a raise by *s* could never be called."""
         stacks = self.t.stacks
         b = self.bet
         for o in self.live:
-            if o != s and b.bet_of(o) + stacks[o] > b.highest:
+            if o != seat and b.bet_of(o) + stacks[o] > b.highest:
                 return True
         return False
 
-    def others_can_call(self, s):  # type: (int) -> bool
+    def others_can_call(self, seat):  # type: (int) -> bool
         """Has any other live player chips behind?"""
         stacks = self.t.stacks
         for o in self.live:
-            if o != s and stacks[o] > 0:
+            if o != seat and stacks[o] > 0:
                 return True
         return False
 
-    def timed_out(self, s):  # type: (int) -> str
+    def timed_out(self, seat):  # type: (int) -> str
         """The shot clock expired on *s* (TDA 25): dead facing a bet, else
         checked."""
-        if self.to_call(s):
-            self.fold(s)
+        if self.to_call(seat):
+            self.fold(seat)
             return "folds"
-        self.check(s)
+        self.check(seat)
         return "checks"
 
-    def auto_act(self, s):  # type: (int) -> str
+    def auto_act(self, seat):  # type: (int) -> str
         """The table acts for an absent player whose turn it is."""
-        if self.t.profile["away_auto"] == "fold" or self.to_call(s):
-            self.fold(s)
+        if self.t.profile["away_auto"] == "fold" or self.to_call(seat):
+            self.fold(seat)
             return "folded"
-        self.check(s)
+        self.check(seat)
         return "checked"
