@@ -38,7 +38,7 @@ def _plain(v, out):
         json.dump(v, out)
 
 
-def _w(out, v, t):
+def _w(out, v, table):
     """Write value *v* of table *t* (its OBJECTS go as references)."""
     if v is None or isinstance(v, _SCALAR):
         json.dump(v, out)
@@ -50,21 +50,21 @@ def _w(out, v, t):
             if not first:
                 out.write(",")
             first = False
-            _w(out, x, t)
+            _w(out, x, table)
         out.write("]}" if tup else "]")
     elif isinstance(v, dict):
-        _w_dict(out, v, t)
+        _w_dict(out, v, table)
     else:
         for name in OBJECTS:
-            if getattr(t, name, None) is v:
+            if getattr(table, name, None) is v:
                 out.write('{"^":')
                 json.dump(name, out)
                 out.write("}")
                 return
-        _w_obj(out, v, None, t, False)
+        _w_obj(out, v, None, table, False)
 
 
-def _w_dict(out, v, t):
+def _w_dict(out, v, table):
     if not v:
         out.write("{}")
         return
@@ -88,7 +88,7 @@ def _w_dict(out, v, t):
                 out.write(",")
             json.dump(k, out)
             out.write(",")
-            _w(out, v[k], t)
+            _w(out, v[k], table)
             last = k
         out.write("]}")
         return
@@ -108,13 +108,13 @@ def _w_dict(out, v, t):
         first = False
         json.dump(k, out)
         out.write(":")
-        _w(out, v[k], t)
+        _w(out, v[k], table)
     out.write("}")
     if wrap:
         out.write("}")
 
 
-def _w_obj(out, o, fields, t, quiet):
+def _w_obj(out, o, fields, table, quiet):
     """``{"@Class": {attribute: value}}`` for the attributes in *fields* (None:
     FIELDS of its class); *quiet*: without ``left_ms`` (Saver's fingerprint)."""
     cls = type(o).__name__
@@ -135,7 +135,7 @@ def _w_obj(out, o, fields, t, quiet):
         first = False
         json.dump(f, out)
         out.write(":")
-        _w(out, v, t)
+        _w(out, v, table)
     out.write("}}")
 
 
@@ -190,17 +190,17 @@ def _w_setup(out, setup):
     out.write("}")
 
 
-def write(out, t, extra, quiet):  # type: (Any, Table, Any, bool) -> None
+def write(out, table, extra, quiet):  # type: (Any, Table, Any, bool) -> None
     """The record of table *t* as JSON into *out*; *quiet*: without the
     running clocks' times and the refusal (Saver's fingerprint)."""
     out.write('{"setup":')
-    _w_setup(out, t.setup)
+    _w_setup(out, table.setup)
     out.write(',"table":{')
     first = True
     for f in FIELDS["Table"]:
         if quiet and f == "error":
             continue
-        v = getattr(t, f, _NONE)
+        v = getattr(table, f, _NONE)
         if v is _NONE:
             continue
         if not first:
@@ -209,9 +209,9 @@ def write(out, t, extra, quiet):  # type: (Any, Table, Any, bool) -> None
         json.dump(f, out)
         out.write(":")
         if f in OBJECTS and v is not None:
-            _w_obj(out, v, PAST if f == "last_hand" else None, t, quiet)
+            _w_obj(out, v, PAST if f == "last_hand" else None, table, quiet)
         else:
-            _w(out, v, t)
+            _w(out, v, table)
     out.write("}")
     if extra is not None:
         out.write(',"extra":')
@@ -219,8 +219,8 @@ def write(out, t, extra, quiet):  # type: (Any, Table, Any, bool) -> None
     out.write("}")
 
 
-def text(t, extra, quiet=False):  # type: (Table, Any, bool) -> str
+def text(table, extra, quiet=False):  # type: (Table, Any, bool) -> str
     out = io.StringIO()
-    write(out, t, extra, quiet)
+    write(out, table, extra, quiet)
     v = out.getvalue()
     return v if isinstance(v, str) else v.decode("utf-8")
