@@ -25,12 +25,12 @@ class FloorBook:
 
     def hands_dealt(self, seats):  # type: (Iterable[int]) -> None
         """A hand ended: *seats*, killed at its deal, missed one more."""
-        for s in seats:
-            n = self.penalties.get(s, 0)
+        for seat in seats:
+            n = self.penalties.get(seat, 0)
             if n > 1:
-                self.penalties[s] = n - 1
+                self.penalties[seat] = n - 1
             elif n == 1:
-                del self.penalties[s]
+                del self.penalties[seat]
 
     def forget(self, seat):  # type: (int) -> None
         self.warnings.pop(seat, None)
@@ -47,103 +47,103 @@ class FloorBook:
 
 
 # -- misdeal, relevel and undo ---------------------------------------------
-def _check_redeal(t, what):
-    h = t._need_hand()
-    if h.substantial():
+def _check_redeal(table, what):
+    hand = table._need_hand()
+    if hand.substantial():
         raise Refused("Substantial action has occurred: no %s, the hand must go on" % what)
-    if t.predeal is None or t.predeal[-1] != t.seat_changes:
+    if table.predeal is None or table.predeal[-1] != table.seat_changes:
         raise Refused("The seating changed during this hand: call the TD (no %s)" % what)
-    return h
+    return hand
 
 
-def misdeal(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def misdeal(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """Void the hand and deal it again at the same level: everything posted
     goes back and is posted again, away blinds are not counted twice."""
-    h = _check_redeal(t, "misdeal")
-    t.redeal(h.level)
-    t.last = "Misdeal: hand %d dealt again" % t.hands
+    hand = _check_redeal(table, "misdeal")
+    table.redeal(hand.level)
+    table.last = "Misdeal: hand %d dealt again" % table.hands
 
 
-def foul(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def foul(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """A fouled deck: "regardless of SA, play will stop and all bets will be
     returned" (TDA 29-E): the hand is dealt again with a new deck."""
-    h = t._need_hand()
-    if t.predeal is None or t.predeal[-1] != t.seat_changes:
+    hand = table._need_hand()
+    if table.predeal is None or table.predeal[-1] != table.seat_changes:
         raise Refused("The seating changed during this hand: call the TD")
-    t.redeal(h.level)
-    t.last = "Fouled deck: all bets returned, hand %d dealt again" % t.hands
+    table.redeal(hand.level)
+    table.last = "Fouled deck: all bets returned, hand %d dealt again" % table.hands
 
 
-def relevel(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def relevel(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """Restart a hand dealt at an old level at the clock's level (TDA 20)."""
-    h = _check_redeal(t, "restart")
-    if t.clock.on_break():
-        raise Refused("It is the break: the hand goes on at level %d" % h.level[0])
-    level = t.clock.blinds()
-    if level[0] == h.level[0]:
+    hand = _check_redeal(table, "restart")
+    if table.clock.on_break():
+        raise Refused("It is the break: the hand goes on at level %d" % hand.level[0])
+    level = table.clock.blinds()
+    if level[0] == hand.level[0]:
         raise Refused("This hand is already at level %d" % level[0])
-    t.redeal(level)
-    t.last = "Hand %d restarted at level %d" % (t.hands, level[0])
+    table.redeal(level)
+    table.last = "Hand %d restarted at level %d" % (table.hands, level[0])
 
 
-def undo(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def undo(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """Take back the last action of this hand (until the next one): the
     hand is dealt again as it was and every earlier action re-played, so
     nothing but a short log is kept per action."""
-    h = t.hand
-    if h is None:
+    hand = table.hand
+    if hand is None:
         raise Refused("No hand is running: nothing to undo")
-    k = len(h.log) - 1
-    declared = dict(h.oot)  # what was declared out of turn and still waits
-    while k >= 0 and not isinstance(h.log[k][3], int):  # the table's own moves after it
-        if h.log[k][3] is not None:  # carried out for a declaration: it waits again
-            declared[h.log[k][1]] = h.log[k][3]
+    k = len(hand.log) - 1
+    declared = dict(hand.oot)  # what was declared out of turn and still waits
+    while k >= 0 and not isinstance(hand.log[k][3], int):  # the table's own moves after it
+        if hand.log[k][3] is not None:  # carried out for a declaration: it waits again
+            declared[hand.log[k][1]] = hand.log[k][3]
         k -= 1
-    if not t.undo_ok or k < 0:
+    if not table.undo_ok or k < 0:
         raise Refused("Nothing to undo: only the last action of this hand can be undone")
-    if t.predeal is None or t.predeal[-1] != t.seat_changes:
+    if table.predeal is None or table.predeal[-1] != table.seat_changes:
         raise Refused("The seating changed during this hand: it cannot be undone")
-    keep = h.log[:k]
-    mark = h.log[k]
+    keep = hand.log[:k]
+    mark = hand.log[k]
     seat = mark[1]
-    last = t.undo_text or t.last
-    undone = t.undone + [last]
-    t.replaying = True
+    last = table.undo_text or table.last
+    undone = table.undone + [last]
+    table.replaying = True
     try:
-        away_now = t.redeal(h.level, False)
-        h = t.hand
+        away_now = table.redeal(hand.level, False)
+        hand = table.hand
         for e in keep:
-            h.replay(e)
+            hand.replay(e)
     finally:
-        t.replaying = False
-    h.log = keep
-    t.set_away(away_now)
+        table.replaying = False
+    hand.log = keep
+    table.set_away(away_now)
     if mark[3] >= 0:  # the shot clock it had stopped runs on
-        t.shot.seat = seat
-        t.shot.left_ms = mark[3]
-    t.undone = undone
-    t.last = "Undone: %s" % last
-    t.undo_ok = False
-    h.oot = declared
-    a = h.actor
-    if a is not None and t.away.is_away(a):  # left the table meanwhile
-        h.auto_act(a)
-        h.run(a)
+        table.shot.seat = seat
+        table.shot.left_ms = mark[3]
+    table.undone = undone
+    table.last = "Undone: %s" % last
+    table.undo_ok = False
+    hand.oot = declared
+    a = hand.actor
+    if a is not None and table.away.is_away(a):  # left the table meanwhile
+        hand.auto_act(a)
+        hand.run(a)
     elif a is not None and a in declared:
-        h.run((a - 2) % t.n + 1)  # the action is with them: their declaration now
+        hand.run((a - 2) % table.n + 1)  # the action is with them: their declaration now
 
 
 # -- warnings, penalties, killed hands ---------------------------------------
-def warn(t, ev):  # type: (Table, Dict[str, Any]) -> None
-    s = t._seat(ev)
-    t.floor.warnings[s] = t.floor.warnings.get(s, 0) + 1
-    t.last = "Seat %d: warning %d" % (s, t.floor.warnings[s])
+def warn(table, ev):  # type: (Table, Dict[str, Any]) -> None
+    seat = table._seat(ev)
+    table.floor.warnings[seat] = table.floor.warnings.get(seat, 0) + 1
+    table.last = "Seat %d: warning %d" % (seat, table.floor.warnings[seat])
 
 
-def penalty(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def penalty(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """A missed-hand (``hands``) or missed-round (``rounds``) penalty; it
     starts with the next hand dealt."""
-    s = t._seat(ev)
+    seat = table._seat(ev)
     hands = ev.get("hands")
     rounds = ev.get("rounds")
     if (hands is None) == (rounds is None):
@@ -152,79 +152,79 @@ def penalty(t, ev):  # type: (Table, Dict[str, Any]) -> None
     if n is None or n < 1 or n > 100:
         raise Refused("A penalty is 1 to 100 hands or rounds")
     if rounds is not None:
-        n *= len(t.stacks)  # one hand per player at the table, him included
-    t.floor.penalties[s] = t.floor.penalties.get(s, 0) + n
-    t.last = "Seat %d: penalty, misses %d hands" % (s, t.floor.penalties[s])
+        n *= len(table.stacks)  # one hand per player at the table, him included
+    table.floor.penalties[seat] = table.floor.penalties.get(seat, 0) + n
+    table.last = "Seat %d: penalty, misses %d hands" % (seat, table.floor.penalties[seat])
 
 
-def _kill_now(t, s):
+def _kill_now(table, seat):
     """Kill seat *s*'s live hand now, out of turn."""
-    h = t.hand
-    if h is None or s not in h.live:
+    hand = table.hand
+    if hand is None or seat not in hand.live:
         return False
-    t.undo_ok = False
-    if h.actor == s:
-        h.fold(s)
-        h.run(s)
+    table.undo_ok = False
+    if hand.actor == seat:
+        hand.fold(seat)
+        hand.run(seat)
         return True
-    h.kill(s)
-    h.after_kill(s)  # the last live hand wins; a killed bet no longer faced
+    hand.kill(seat)
+    hand.after_kill(seat)  # the last live hand wins; a killed bet no longer faced
     return True
 
 
-def kill(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def kill(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """Fold a seat's hand at once (LPPL: a phone at the table)."""
-    s = t._seat(ev)
-    h = t.hand
-    if h is None or s not in h.live:
-        raise Refused("Seat %d has no live hand to kill" % s)
-    _kill_now(t, s)
-    t.last = "Seat %d: hand killed" % s
+    seat = table._seat(ev)
+    hand = table.hand
+    if hand is None or seat not in hand.live:
+        raise Refused("Seat %d has no live hand to kill" % seat)
+    _kill_now(table, seat)
+    table.last = "Seat %d: hand killed" % seat
 
 
-def slow(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def slow(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """Slow play: a warning the first time; in LPPL an automatic fold after
     that, elsewhere another warning for the TD to act on."""
-    s = t._seat(ev)
-    h = t.hand
-    if t.floor.slow.get(s, 0) > 0 and t.profile["slow_play_folds"] and (
-            h is None or s not in h.live):
-        raise Refused("Seat %d has been warned; there is no live hand to fold" % s)
-    t.last = slow_play(t, s)
+    seat = table._seat(ev)
+    hand = table.hand
+    if table.floor.slow.get(seat, 0) > 0 and table.profile["slow_play_folds"] and (
+            hand is None or seat not in hand.live):
+        raise Refused("Seat %d has been warned; there is no live hand to fold" % seat)
+    table.last = slow_play(table, seat)
 
 
-def slow_play(t, s):  # type: (Any, int) -> str
+def slow_play(table, seat):  # type: (Any, int) -> str
     """Seat *s* played slowly (the TD's ``slow``, or in LPPL a called clock
     that ran out): one more warning, and in LPPL after an earlier slow-play
     warning its live hand is folded.  Returns the sentence."""
-    n = t.floor.slow.get(s, 0)
-    t.floor.slow[s] = n + 1
-    t.floor.warnings[s] = t.floor.warnings.get(s, 0) + 1
-    if n > 0 and t.profile["slow_play_folds"] and _kill_now(t, s):
-        return "Seat %d: slow play again, hand folded" % s
-    return "Seat %d: slow play, warning %d" % (s, n + 1)
+    n = table.floor.slow.get(seat, 0)
+    table.floor.slow[seat] = n + 1
+    table.floor.warnings[seat] = table.floor.warnings.get(seat, 0) + 1
+    if n > 0 and table.profile["slow_play_folds"] and _kill_now(table, seat):
+        return "Seat %d: slow play again, hand folded" % seat
+    return "Seat %d: slow play, warning %d" % (seat, n + 1)
 
 
-def disqualify(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def disqualify(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """Take a player out: a live hand is killed, the chips behind leave play."""
-    s = t._seat(ev)
-    chips = t.stacks[s]
-    _kill_now(t, s)
-    if s in t.stacks:
-        t.removed += t.stacks[s]
-        t._empty(s)
-    t.busted.append(s)
-    t.last = "Seat %d disqualified: %d chips removed from play" % (s, chips)
+    seat = table._seat(ev)
+    chips = table.stacks[seat]
+    _kill_now(table, seat)
+    if seat in table.stacks:
+        table.removed += table.stacks[seat]
+        table._empty(seat)
+    table.busted.append(seat)
+    table.last = "Seat %d disqualified: %d chips removed from play" % (seat, chips)
 
 
 # -- entering late -----------------------------------------------------------
-def enter(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def enter(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """A latecomer takes a seat (or a registered player who was not seated
     at the start arrives).  ``stack`` as the host computed it (after any
     latecomer deduction); ``dead_bb`` to post a dead big blind to enter."""
-    s = as_int(ev.get("seat"))
-    if s is None or s < 1 or s > t.n:
-        raise Refused('Enter needs "seat": a seat from 1 to %d' % t.n)
+    seat = as_int(ev.get("seat"))
+    if seat is None or seat < 1 or seat > table.n:
+        raise Refused('Enter needs "seat": a seat from 1 to %d' % table.n)
     stack = ev.get("stack")
     if stack is not None:
         stack = as_int(stack)
@@ -233,51 +233,52 @@ def enter(t, ev):  # type: (Table, Dict[str, Any]) -> None
     dead = ev.get("dead_bb", False)
     if not isinstance(dead, bool):
         raise Refused('"dead_bb" must be true or false')
-    if s in t.stacks:
-        if not t.away.is_late(s):
-            raise Refused("Seat %d is already playing" % s)
-        if t.hand is not None and s in t.hand.live:
-            raise Refused("Seat %d is in this hand: enter after it" % s)
+    if seat in table.stacks:
+        if not table.away.is_late(seat):
+            raise Refused("Seat %d is already playing" % seat)
+        if table.hand is not None and seat in table.hand.live:
+            raise Refused("Seat %d is in this hand: enter after it" % seat)
         if stack is not None:
-            t.removed += t.stacks[s] - stack
-            t.stacks[s] = stack
-        if t.hand is not None:  # a re-deal or undo would lose the new stack or dead BB
-            t.seat_changes += 1
-        t.away.back(s)
+            table.removed += table.stacks[seat] - stack
+            table.stacks[seat] = stack
+        if table.hand is not None:  # a re-deal or undo would lose the new stack or dead BB
+            table.seat_changes += 1
+        table.away.back(seat)
     else:
         if stack is None:
             raise Refused('Enter needs "stack" for an empty seat')
-        t.stacks[s] = stack
-        t.seat_changes += 1
-        if not dead and (t.hands or t.hand is not None):
-            t.waiting.append(s)
-    if dead and s not in t.entering:
-        t.entering.append(s)
-    t.last = "Seat %d enters with %d%s" % (s, t.stacks[s], ", dead big blind" if dead else "")
+        table.stacks[seat] = stack
+        table.seat_changes += 1
+        if not dead and (table.hands or table.hand is not None):
+            table.waiting.append(seat)
+    if dead and seat not in table.entering:
+        table.entering.append(seat)
+    table.last = "Seat %d enters with %d%s" % (
+        seat, table.stacks[seat], ", dead big blind" if dead else "")
 
 
 # -- chips the TD takes away -------------------------------------------------
-def deduct(t, ev):  # type: (Table, Dict[str, Any]) -> None
+def deduct(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """The TD removes ``chips`` from seat ``seat``'s stack; they leave play
     (``removed``, as a bust's).  Refused for a seat dealt into the running
     hand (its stack is in play until the hand ends) and when the stack is
     not larger than ``chips`` (taking a player's last chip is the TD's
     decision: ``bust``).  During a hand, for a seat sitting it out, the
     deal's snapshot is reduced too, so a misdeal or undo keeps it."""
-    s = t._seat(ev)
+    seat = table._seat(ev)
     n = as_int(ev.get("chips"))
     if n is None or n < 1 or n > MAX_CHIPS:
         raise Refused('Deduct needs "chips": how many chips to remove, a positive whole number')
-    h = t.hand
-    if h is not None and s in h.dealt:
-        raise Refused("Seat %d is in this hand: remove the chips after it" % s)
-    if n >= t.stacks[s]:
-        raise Refused("Seat %d has only %d chips: ask the TD" % (s, t.stacks[s]))
-    t.stacks[s] -= n
-    t.removed += n
-    if h is not None and t.predeal is not None and s in t.predeal[0]:
-        t.predeal[0][s] -= n  # a re-deal starts from the stacks at the deal
-    t.last = "Seat %d: %d chips removed from play" % (s, n)
+    hand = table.hand
+    if hand is not None and seat in hand.dealt:
+        raise Refused("Seat %d is in this hand: remove the chips after it" % seat)
+    if n >= table.stacks[seat]:
+        raise Refused("Seat %d has only %d chips: ask the TD" % (seat, table.stacks[seat]))
+    table.stacks[seat] -= n
+    table.removed += n
+    if hand is not None and table.predeal is not None and seat in table.predeal[0]:
+        table.predeal[0][seat] -= n  # a re-deal starts from the stacks at the deal
+    table.last = "Seat %d: %d chips removed from play" % (seat, n)
 
 
 EVENTS = {
@@ -326,80 +327,80 @@ class SeatEvents:
         waiting = None  # type: Any
 
     def _ev_away(self, ev):
-        s = self._seat(ev)
-        if self.away.is_away(s):
-            raise Refused("Seat %d is already away" % s)
-        self.away.back(s)  # (from TD business)
-        self.away.leave(s)
-        self.last = "Seat %d is away" % s
-        h = self.hand
-        if h is not None and h.actor == s:
+        seat = self._seat(ev)
+        if self.away.is_away(seat):
+            raise Refused("Seat %d is already away" % seat)
+        self.away.back(seat)  # (from TD business)
+        self.away.leave(seat)
+        self.last = "Seat %d is away" % seat
+        hand = self.hand
+        if hand is not None and hand.actor == seat:
             self.undo_ok = False
-            self.last = "Seat %d is away: %s" % (s, h.auto_act(s))
-            h.run(s)
+            self.last = "Seat %d is away: %s" % (seat, hand.auto_act(seat))
+            hand.run(seat)
 
     def _ev_td_business(self, ev):
         """LPPL ¶6: "a TD's hand cannot be folded if the action is with him but
         he is away from his seat on TD business ... the other players on his
         table must wait until his return unless he clearly states he is
         folding"."""
-        s = self._seat(ev)
-        if s in self.away.td:
-            raise Refused("Seat %d is already away on TD business" % s)
-        self.away.back(s)
-        self.away.td.append(s)
-        self.last = "Seat %d is away on TD business: the table waits" % s
+        seat = self._seat(ev)
+        if seat in self.away.td:
+            raise Refused("Seat %d is already away on TD business" % seat)
+        self.away.back(seat)
+        self.away.td.append(seat)
+        self.last = "Seat %d is away on TD business: the table waits" % seat
 
     def _ev_back(self, ev):
-        s = self._seat(ev)
-        if not self.away.is_away(s) and s not in self.away.td:
-            raise Refused("Seat %d is not away" % s)
-        self.away.back(s)
-        self.last = "Seat %d is back" % s
+        seat = self._seat(ev)
+        if not self.away.is_away(seat) and seat not in self.away.td:
+            raise Refused("Seat %d is not away" % seat)
+        self.away.back(seat)
+        self.last = "Seat %d is back" % seat
 
     def _ev_sit(self, ev):
-        s = self._seat(ev, occupied=False)
+        seat = self._seat(ev, occupied=False)
         c = as_int(ev.get("stack"))
         if c is None or c <= 0 or c > MAX_CHIPS:
             raise Refused('Sit needs "stack": the player\'s chips, a positive whole number')
         used = ev.get("away_used", False)
         if not isinstance(used, bool):
             raise Refused('"away_used" must be true or false')
-        self.stacks[s] = c
+        self.stacks[seat] = c
         self.seat_changes += 1
         if used:  # LPPL ¶72 "only allowed once per player": used at another table
-            self.away.reached_stage(s)
+            self.away.reached_stage(seat)
         if self.hands or self.hand is not None:
-            self.waiting.append(s)
-        self.last = "Seat %d sits down with %d" % (s, c)
+            self.waiting.append(seat)
+        self.last = "Seat %d sits down with %d" % (seat, c)
 
     def _ev_leave(self, ev):
-        s = self._seat(ev)
-        if self.hand is not None and s in self.hand.live:
-            raise Refused("Seat %d is still in this hand: finish the hand first" % s)
-        self._empty(s)
-        self.last = "Seat %d leaves the table" % s
+        seat = self._seat(ev)
+        if self.hand is not None and seat in self.hand.live:
+            raise Refused("Seat %d is still in this hand: finish the hand first" % seat)
+        self._empty(seat)
+        self.last = "Seat %d leaves the table" % seat
 
     def _ev_bust(self, ev):
-        s = self._seat(ev)
-        if self.hand is not None and s in self.hand.live:
-            raise Refused("Seat %d is still in this hand: finish the hand first" % s)
-        self.removed += self.stacks[s]
-        self._empty(s)
-        self.busted.append(s)
-        self.last = "Seat %d is out" % s
+        seat = self._seat(ev)
+        if self.hand is not None and seat in self.hand.live:
+            raise Refused("Seat %d is still in this hand: finish the hand first" % seat)
+        self.removed += self.stacks[seat]
+        self._empty(seat)
+        self.busted.append(seat)
+        self.last = "Seat %d is out" % seat
 
-    def _empty(self, s):
-        del self.stacks[s]
+    def _empty(self, seat):
+        del self.stacks[seat]
         self.seat_changes += 1
-        self.away.forget(s)
-        self.floor.forget(s)
-        if s in self.waiting:
-            self.waiting.remove(s)
-        if s in self.held:
-            self.held.remove(s)
-        if s in self.entering:
-            self.entering.remove(s)
+        self.away.forget(seat)
+        self.floor.forget(seat)
+        if seat in self.waiting:
+            self.waiting.remove(seat)
+        if seat in self.held:
+            self.held.remove(seat)
+        if seat in self.entering:
+            self.entering.remove(seat)
 
     def _ev_colour_up(self, ev):
         """Colour the stacks up to the chip of the colour-up in force (or
@@ -413,10 +414,10 @@ class SeatEvents:
         if not unit or unit < 1:
             raise Refused('No colour-up is due: give "chip", the smallest chip left in play')
         up = self.profile["colour_up_rounding"] == "up"
-        for s in self.stacks:
-            c = self.stacks[s]
-            self.stacks[s] = coloured(c, unit, up)
-            self.removed += c - self.stacks[s]
+        for seat in self.stacks:
+            c = self.stacks[seat]
+            self.stacks[seat] = coloured(c, unit, up)
+            self.removed += c - self.stacks[seat]
         if unit > self.chip:
             self.chip = unit
         self.last = "Colour-up: stacks rounded %s to %d" % ("up" if up else "to the nearest", unit)
