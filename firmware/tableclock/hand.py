@@ -56,15 +56,15 @@ class Hand(SeatBetting):
         object (Table._deal) and its dicts and lists are emptied in
         place (issue #20: a new Hand, its Street and its containers were
         about 1.5 KB of each New hand press; its posts' rows 1 KB more)."""
-        t = self.t
+        table = self.t
         self.number = number
         self.level = level
         self.dealt = dealt
         self.start.clear()
         self.contrib.clear()
-        for s in dealt:
-            self.start[s] = t.stacks[s]
-            self.contrib[s] = 0
+        for seat in dealt:
+            self.start[seat] = table.stacks[seat]
+            self.contrib[seat] = 0
         self.live.clear()
         spare = self.spare_posts
         while self.posts:
@@ -91,184 +91,184 @@ class Hand(SeatBetting):
         post a dead big blind to enter), then find the first player to act.
         Seats on penalty are dealt in, post, and are killed at the deal
         (TDA 64-C)."""
-        t = self.t
+        table = self.t
         _, sb, bb, ante = self.level
-        dead_deal = t.profile["away"] == "dead_deal"
+        dead_deal = table.profile["away"] == "dead_deal"
         if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
-            penalised = [s for s in self.dealt if t.floor.on_penalty(s)]
+            penalised = [seat for seat in self.dealt if table.floor.on_penalty(seat)]
         self.penalised = penalised
-        for s in self.dealt:  # filled in place (reset)
-            if not ((dead_deal and t.away.is_away(s)) or s in penalised):
-                self.live.append(s)
+        for seat in self.dealt:  # filled in place (reset)
+            if not ((dead_deal and table.away.is_away(seat)) or seat in penalised):
+                self.live.append(seat)
         every = NOBODY  # a list of its own only when somebody posts every hand (issue #20)
-        for s in self.dealt:
-            if t.away.every_hand(s):
+        for seat in self.dealt:
+            if table.away.every_hand(seat):
                 if not every:
                     every = []
-                every.append(s)
+                every.append(seat)
         if ante:
-            for s in self.dealt:
-                self.post(s, ante, "ante", False)
+            for seat in self.dealt:
+                self.post(seat, ante, "ante", False)
         if sb_seat is not None:
             self.post(sb_seat, sb, "sb", True)
             if sb_seat in every:  # a BB every hand: the SB part is live
                 self.post(sb_seat, bb - sb, "dead", False)
         self.post(bb_seat, bb, "bb", True)
-        for s in every:
-            if s != sb_seat and s != bb_seat:
-                self.post(s, bb, "dead_bb", False)
-            t.away.reached_stage(s)
+        for seat in every:
+            if seat != sb_seat and seat != bb_seat:
+                self.post(seat, bb, "dead_bb", False)
+            table.away.reached_stage(seat)
         if sb_seat is not None and sb_seat not in every:  # (no tuple of the two)
-            t.away.blind_in_turn(sb_seat)
+            table.away.blind_in_turn(sb_seat)
         if bb_seat is not None and bb_seat not in every:
-            t.away.blind_in_turn(bb_seat)
-        for s in entering:  # LPPL: "post a dead big blind to enter"
-            if s in self.contrib:
-                self.post(s, bb, "dead_bb", False)
+            table.away.blind_in_turn(bb_seat)
+        for seat in entering:  # LPPL: "post a dead big blind to enter"
+            if seat in self.contrib:
+                self.post(seat, bb, "dead_bb", False)
         self.run(bb_seat)
 
-    def post(self, s, amount, kind, live):  # type: (int, int, str, bool) -> None
+    def post(self, seat, amount, kind, live):  # type: (int, int, str, bool) -> None
         stacks = self.t.stacks
-        amt = amount if amount < stacks[s] else stacks[s]
+        amt = amount if amount < stacks[seat] else stacks[seat]
         if amt <= 0:
             return
-        stacks[s] -= amt
-        self.contrib[s] += amt
+        stacks[seat] -= amt
+        self.contrib[seat] += amt
         if live:
-            self.bet.post(s, amt)
+            self.bet.post(seat, amt)
         spare = self.spare_posts
         if spare:  # a row of an earlier hand, filled in place (reset)
             row = spare.pop()
-            row[0] = s
+            row[0] = seat
             row[1] = amt
             row[2] = kind
         else:
-            row = [s, amt, kind]
+            row = [seat, amt, kind]
         self.posts.append(row)
 
     # -- actions (legality checked by the table) ----------------------
-    def _log(self, op, s, amount):
-        if s in self.oot:  # a declaration waiting for this seat is spent (a check's limit)
-            del self.oot[s]
+    def _log(self, op, seat, amount):
+        if seat in self.oot:  # a declaration waiting for this seat is spent (a check's limit)
+            del self.oot[seat]
         if not self.t.replaying:
-            self.log.append((op, s, amount, self.mark))
+            self.log.append((op, seat, amount, self.mark))
         self.mark = None
 
-    def put(self, s, total):  # type: (int, int) -> None
-        self._log(0, s, total)
-        add = total - self.bet.bet_of(s)
-        self.t.stacks[s] -= add
-        self.contrib[s] += add
-        self.bet.put(s, total)
+    def put(self, seat, total):  # type: (int, int) -> None
+        self._log(0, seat, total)
+        add = total - self.bet.bet_of(seat)
+        self.t.stacks[seat] -= add
+        self.contrib[seat] += add
+        self.bet.put(seat, total)
         self.t.shot.stop()
         self.actions += 1
         self.paid += 1
 
-    def check(self, s):  # type: (int) -> None
-        self._log(1, s, 0)
-        self.bet.check(s)
+    def check(self, seat):  # type: (int) -> None
+        self._log(1, seat, 0)
+        self.bet.check(seat)
         self.t.shot.stop()
         self.actions += 1
 
-    def fold(self, s):  # type: (int) -> None
-        self._log(2, s, 0)
-        self.live.remove(s)
+    def fold(self, seat):  # type: (int) -> None
+        self._log(2, seat, 0)
+        self.live.remove(seat)
         self.t.shot.stop()
         self.actions += 1
 
-    def kill(self, s):  # type: (int) -> None
+    def kill(self, seat):  # type: (int) -> None
         """Kill a live hand out of turn (a penalty, a phone at the table);
         not an action in turn.  Its bet on this street is no live bet: the
         street goes on as if it had never bet, and its chips stay in the pot
         as dead money, or, where the profile returns an uncalled bet
         (``killed_bet``), the part nobody called goes back."""
-        self._log(3, s, 0)
-        self.live.remove(s)
-        if self.t.shot.seat == s:
+        self._log(3, seat, 0)
+        self.live.remove(seat)
+        if self.t.shot.seat == seat:
             self.t.shot.stop()
-        if s in self.show_order:
-            self.show_order.remove(s)
+        if seat in self.show_order:
+            self.show_order.remove(seat)
         b = self.bet
-        if self.street == SHOWDOWN or s not in b.bets:
+        if self.street == SHOWDOWN or seat not in b.bets:
             return
-        mine = b.bets[s]
+        mine = b.bets[seat]
         blinds = [[p[0], p[1]] for p in self.posts if p[2] == "sb" or p[2] == "bb"] \
             if self.street == 0 else []
         called = 0  # the most anyone else, or the seat's own blind, put in
         for o in b.bets:
-            if o != s and b.bets[o] > called:
+            if o != seat and b.bets[o] > called:
                 called = b.bets[o]
         for p in blinds:
-            if p[0] == s and p[1] > called:
+            if p[0] == seat and p[1] > called:
                 called = p[1]
         back = mine - called
         if back > 0 and self.t.profile["killed_bet"] == "returned":
-            self.t.stacks[s] += back
-            self.contrib[s] -= back
-        self.bet = b.without(s, self.level[2] if self.street == 0 else 0, blinds)
+            self.t.stacks[seat] += back
+            self.contrib[seat] -= back
+        self.bet = b.without(seat, self.level[2] if self.street == 0 else 0, blinds)
 
     def replay(self, e):  # type: (Sequence[Any]) -> None
         """Do logged entry *e* again (the dealer's undo re-plays the hand)."""
-        op, s, amount = e[0], e[1], e[2]
+        op, seat, amount = e[0], e[1], e[2]
         if op == 0:
-            self.put(s, amount)
+            self.put(seat, amount)
         elif op == 1:
-            self.check(s)
+            self.check(seat)
         elif op == 2:
-            self.fold(s)
+            self.fold(seat)
         else:
-            self.kill(s)
-            self.after_kill(s)
+            self.kill(seat)
+            self.after_kill(seat)
             return
-        self.run(s)
+        self.run(seat)
 
-    def after_kill(self, s):  # type: (int) -> None
+    def after_kill(self, seat):  # type: (int) -> None
         """Move on after *s*'s hand was killed out of turn, if that ended the
         hand or left the player to act with nothing to do."""
         if len(self.live) == 1:
-            self.run(s)
+            self.run(seat)
         elif self.actor is not None and not self.needs_action(self.actor):
             self.run(self.actor)
 
     # -- moving on ---------------------------------------------------
-    def needs_action(self, s):  # type: (int) -> bool
+    def needs_action(self, seat):  # type: (int) -> bool
         b = self.bet
-        if s not in self.live or self.t.stacks[s] == 0 or b.done(s):
+        if seat not in self.live or self.t.stacks[seat] == 0 or b.done(seat):
             return False
-        if not self.others_can_call(s) and not self.to_call(s):
+        if not self.others_can_call(seat) and not self.to_call(seat):
             return False  # nobody left to bet against, nothing to call
         return True
 
     def run(self, frm):  # type: (int) -> None
         """Move on from seat *frm* until a present player must act, the
         betting is over (showdown) or one player is left (hand over)."""
-        t = self.t
-        n = t.n
+        table = self.t
+        n = table.n
         self.actor = None
         while True:
             if len(self.live) == 1:
-                t.end_hand({self.live[0]: self.pot()}, None)
+                table.end_hand({self.live[0]: self.pot()}, None)
                 return
-            s = frm
+            seat = frm
             nxt = None
             for _ in range(n):
-                s = s % n + 1
-                if self.needs_action(s):
-                    nxt = s
+                seat = seat % n + 1
+                if self.needs_action(seat):
+                    nxt = seat
                     break
             if nxt is None:
                 if not self.close_street():
                     return
-                frm = t.btn
+                frm = table.btn
                 continue
-            if t.away.is_away(nxt) and not t.replaying:
+            if table.away.is_away(nxt) and not table.replaying:
                 self.auto_act(nxt)
                 frm = nxt
                 continue
-            if nxt in self.oot and not t.replaying:
+            if nxt in self.oot and not table.replaying:
                 said = outofturn.take(self, nxt)
                 if said is not None:
-                    t.last = "%s; seat %d %s (out of turn)" % (t.last, nxt, said)
+                    table.last = "%s; seat %d %s (out of turn)" % (table.last, nxt, said)
                     frm = nxt
                     continue
             self.actor = nxt
@@ -281,10 +281,10 @@ class Hand(SeatBetting):
         stacks = self.t.stacks
         top = None
         high = second = 0
-        for s in b.bets:
-            v = b.bets[s]
+        for seat in b.bets:
+            v = b.bets[seat]
             if v > high:
-                second, high, top = high, v, s
+                second, high, top = high, v, seat
             elif v > second:
                 second = v
         if top is not None and high > second and top in self.live:
@@ -295,8 +295,8 @@ class Hand(SeatBetting):
         if len(self.live) == 1:
             return True  # run() ends the hand
         with_chips = 0
-        for s in self.live:
-            if stacks[s] > 0:
+        for seat in self.live:
+            if stacks[seat] > 0:
                 with_chips += 1
         if with_chips <= 1 or self.street == 3:
             self.street = SHOWDOWN
@@ -307,23 +307,24 @@ class Hand(SeatBetting):
         return True
 
     def showdown_order(self):  # type: () -> List[int]
-        t = self.t
+        table = self.t
         start = self.bet.aggressor if self.bet.aggressor in self.live else None
         if start is None:
-            order = clockwise_from(t.btn, t.n, self.live)
+            order = clockwise_from(table.btn, table.n, self.live)
         else:
-            order = [start] + [s for s in clockwise_from(start, t.n, self.live) if s != start]
-        if t.profile["allins_show_first"]:
-            allin = [s for s in order if t.stacks[s] == 0]
+            order = [start] + [seat for seat in clockwise_from(start, table.n, self.live)
+                               if seat != start]
+        if table.profile["allins_show_first"]:
+            allin = [seat for seat in order if table.stacks[seat] == 0]
             # least chips first; ties keep table order (MicroPython's sort is not stable)
-            allin.sort(key=lambda s: (self.contrib[s], order.index(s)))
-            order = allin + [s for s in order if s not in allin]
+            allin.sort(key=lambda seat: (self.contrib[seat], order.index(seat)))
+            order = allin + [seat for seat in order if seat not in allin]
         return order
 
     def pot(self):  # type: () -> int
         total = 0
-        for s in self.contrib:
-            total += self.contrib[s]
+        for seat in self.contrib:
+            total += self.contrib[seat]
         return total
 
 TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
@@ -390,9 +391,9 @@ class Dealing:
         # loops, not comprehensions: each comprehension here built a
         # function object and closure cells (issue #20: 600 B a deal)
         cands = []
-        for s in self.stacks:
-            if self.stacks[s] > 0:
-                cands.append(s)
+        for seat in self.stacks:
+            if self.stacks[seat] > 0:
+                cands.append(seat)
         cands.sort()
         if len(cands) < 2:
             raise Refused("Need at least two players with chips to deal a hand")
@@ -403,22 +404,22 @@ class Dealing:
             if not self.waiting:
                 break  # nobody waits: every candidate is dealt in
             now = []
-            for s in cands:
-                if not (s in self.waiting and (
-                        must_wait(s, pos[0], pos[1], zone, self.n)
-                        or (s in self.held and s == pos[0]))):  # "until the button passes"
-                    now.append(s)
+            for seat in cands:
+                if not (seat in self.waiting and (
+                        must_wait(seat, pos[0], pos[1], zone, self.n)
+                        or (seat in self.held and seat == pos[0]))):  # "until the button passes"
+                    now.append(seat)
             if now == dealt:
                 break
             if len(now) < 2:
                 raise Refused("Need at least two players who may be dealt in")
             dealt = now
             pos = self._positions(dealt)
-        for s in self.entering:  # entering with a dead BB: dealt in at once
-            if s not in dealt:
-                dealt = sorted(dealt + [s])
-        for s in dealt:  # a loop, not all() over a generator (issue #20)
-            if not (self.away.is_away(s) or self.floor.on_penalty(s)):
+        for seat in self.entering:  # entering with a dead BB: dealt in at once
+            if seat not in dealt:
+                dealt = sorted(dealt + [seat])
+        for seat in dealt:  # a loop, not all() over a generator (issue #20)
+            if not (self.away.is_away(seat) or self.floor.on_penalty(seat)):
                 break  # (where away hands are dead at the deal, none would be live either)
         else:
             raise Refused("Nobody here to play: every player is away or on penalty")
@@ -482,12 +483,12 @@ class Dealing:
     def set_away(self, seats):  # type: (Collection[int]) -> None
         """Make exactly *seats* the away ones (keeping the books of those
         already away)."""
-        for s in seats:
-            if not self.away.is_away(s):
-                self.away.leave(s)
-        for s in self.away.seats():
-            if s not in seats:
-                self.away.back(s)
+        for seat in seats:
+            if not self.away.is_away(seat):
+                self.away.leave(seat)
+        for seat in self.away.seats():
+            if seat not in seats:
+                self.away.back(seat)
 
     def _positions(self, players):
         if self.hands == 0:
@@ -496,18 +497,18 @@ class Dealing:
 
     def _deal(self, dealt, pos, level, penalised=None):
         self.hands += 1
-        for s in dealt:  # in place: predeal keeps its own copies (issue #20)
-            if s in self.waiting:
-                self.waiting.remove(s)
+        for seat in dealt:  # in place: predeal keeps its own copies (issue #20)
+            if seat in self.waiting:
+                self.waiting.remove(seat)
         self.held.clear()
         self.held.extend(self.waiting)
         self.btn, self.sb_pos, self.bb_pos = pos
         self.sb_seat = self.sb_pos if self.sb_pos in dealt else None
         if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
             penalised = []
-            for s in dealt:
-                if self.floor.on_penalty(s):
-                    penalised.append(s)
+            for seat in dealt:
+                if self.floor.on_penalty(seat):
+                    penalised.append(seat)
         self.dealer = self._find_dealer(dealt, penalised)
         # a new empty container only where the old one is not empty (issue #20)
         if self.busted:
@@ -523,20 +524,20 @@ class Dealing:
         # the finished hand is shown only between hands: its object becomes
         # this one, emptied in place (issue #20: a new Hand, its Street and
         # containers were 1.5 KB of a deal), and one Hand per table is kept
-        h = self.last_hand
+        hand = self.last_hand
         self.last_hand = None
-        if h is None:
-            h = Hand(self, self.hands, level, dealt)
+        if hand is None:
+            hand = Hand(self, self.hands, level, dealt)
         else:
-            h.reset(self.hands, level, dealt)
-        self.hand = h
+            hand.reset(self.hands, level, dealt)
+        self.hand = hand
         self.last = "Hand %d: button %d, %s, BB seat %d" % (
             self.hands, self.btn,
             "SB seat %d" % self.sb_seat if self.sb_seat is not None else "dead SB", self.bb_pos)
         entering = self.entering
         if entering:
             self.entering = []
-        h.deal(self.sb_seat, self.bb_pos, entering, penalised)
+        hand.deal(self.sb_seat, self.bb_pos, entering, penalised)
 
     def _find_dealer(self, dealt, penalised):
         """The button deals; for an absent or empty button the previous
@@ -546,15 +547,15 @@ class Dealing:
             return self.btn
         if self._present(self.dealer, dealt, penalised):
             return self.dealer
-        s = self.btn
+        seat = self.btn
         for _ in range(self.n):  # the nearest present player to the right
-            s = (s - 2) % self.n + 1
-            if self._present(s, dealt, penalised):
-                return s
+            seat = (seat - 2) % self.n + 1
+            if self._present(seat, dealt, penalised):
+                return seat
         return self.btn
 
-    def _present(self, s, dealt, penalised):
+    def _present(self, seat, dealt, penalised):
         """Is seat *s* dealt in and its player at the table (_find_dealer)?
         Asked per seat: no list of the present ones (issue #20)."""
-        return (s in dealt and not self.away.is_away(s) and s not in penalised
-                and s not in self.away.td)
+        return (seat in dealt and not self.away.is_away(seat) and seat not in penalised
+                and seat not in self.away.td)
