@@ -16,61 +16,61 @@ ACTS = ("check", "call", "fold", "bet", "raise", "allin")
 NO_RAISE = "no raise"  # a declared check now facing a bet (LPPL): call or fold only
 
 
-def declare(t, ev):  # type: (Any, Dict[str, Any]) -> None
+def declare(table, ev):  # type: (Any, Dict[str, Any]) -> None
     """The ``oot`` event: seat ``seat`` declared ``act`` (``to`` for a bet or
     raise) out of turn."""
-    h = t._need_hand()
-    s = t._seat(ev)
+    hand = table._need_hand()
+    seat = table._seat(ev)
     act = ev.get("act")
     if act not in ACTS:
         raise Refused('Out of turn needs "act": check, call, fold, bet, raise or allin')
-    if h.actor is None:
+    if hand.actor is None:
         raise Refused("Betting is over: enter the showdown")
-    if s == h.actor:
-        raise Refused("It is seat %d's turn: enter the action itself" % s)
-    if s in h.oot:
-        raise Refused("Seat %d has already acted out of turn" % s)
-    if s not in h.live or not h.needs_action(s):
-        raise Refused("Seat %d has nothing to do now" % s)
+    if seat == hand.actor:
+        raise Refused("It is seat %d's turn: enter the action itself" % seat)
+    if seat in hand.oot:
+        raise Refused("Seat %d has already acted out of turn" % seat)
+    if seat not in hand.live or not hand.needs_action(seat):
+        raise Refused("Seat %d has nothing to do now" % seat)
     to = None
     if act == "bet" or act == "raise":
         to = as_int(ev.get("to"))
-        if to is None or to <= h.bet.highest or to > h.bet.bet_of(s) + t.stacks[s]:
+        if to is None or to <= hand.bet.highest or to > hand.bet.bet_of(seat) + table.stacks[seat]:
             raise Refused("Seat %d: a raise out of turn needs \"to\", above %d and at most %d"
-                          % (s, h.bet.highest, h.bet.bet_of(s) + t.stacks[s]))
-    h.oot[s] = [act, to, h.bet.highest, h.street]
-    t.last = "Seat %d: %s%s out of turn" % (s, act, " to %d" % to if to else "")
+                          % (seat, hand.bet.highest, hand.bet.bet_of(seat) + table.stacks[seat]))
+    hand.oot[seat] = [act, to, hand.bet.highest, hand.street]
+    table.last = "Seat %d: %s%s out of turn" % (seat, act, " to %d" % to if to else "")
 
 
-def take(h, s):  # type: (Hand, int) -> Optional[str]
+def take(hand, seat):  # type: (Hand, int) -> Optional[str]
     """The action reached seat *s* with a declaration waiting: carry it out
     when it binds.  Returns a sentence when the table acted for *s*, else
     None (the player acts: all options, or call/fold only)."""
-    rec = h.oot.pop(s)
+    rec = hand.oot.pop(seat)
     act, to, high, street = rec
     if act == NO_RAISE:
         return None
-    h.mark = rec  # the table's move, logged with the declaration (the undo restores it)
-    same = street == h.street and high == h.bet.highest
-    owe = h.to_call(s)
+    hand.mark = rec  # the table's move, logged with the declaration (the undo restores it)
+    same = street == hand.street and high == hand.bet.highest
+    owe = hand.to_call(seat)
     if act == "fold":  # binding everywhere (TDA 47 "An OOT fold is binding")
-        h.fold(s)
+        hand.fold(seat)
         return "folds"
-    if not same and h.t.profile["oot"] != "binding":
+    if not same and hand.t.profile["oot"] != "binding":
         return None  # TDA 47: not binding, all options
     if act == "check" and owe:
-        h.oot[s] = [NO_RAISE, None, 0, 0]  # LPPL: a check facing a bet
+        hand.oot[seat] = [NO_RAISE, None, 0, 0]  # LPPL: a check facing a bet
         return None
-    total = h.bet.bet_of(s) + h.t.stacks[s]
+    total = hand.bet.bet_of(seat) + hand.t.stacks[seat]
     if act == "allin":
         to = total
-    if to is not None and to > h.bet.highest and h.bet.reopened_for(s) and \
-            h.raise_callable(s) and (to >= h.bet.min_raise_to() or to == total):
-        h.put(s, to)
+    if to is not None and to > hand.bet.highest and hand.bet.reopened_for(seat) and \
+            hand.raise_callable(seat) and (to >= hand.bet.min_raise_to() or to == total):
+        hand.put(seat, to)
         return "raises to %d" % to
     if owe == 0:
-        h.check(s)
+        hand.check(seat)
         return "checks"
-    pay = h.call_amount(s)
-    h.put(s, h.bet.bet_of(s) + pay)
+    pay = hand.call_amount(seat)
+    hand.put(seat, hand.bet.bet_of(seat) + pay)
     return "calls %d" % pay
