@@ -36,13 +36,13 @@ def _crc_py(data, crc=0):
     """CRC-32 (the zip/binascii one) in Python, for ports without binascii."""
     global _table32
     if _table32 is None:
-        t = []
+        crcs = []
         for i in range(256):
             c = i
             for _ in range(8):
                 c = (c >> 1) ^ 0xEDB88320 if c & 1 else c >> 1
-            t.append(c)
-        _table32 = t
+            crcs.append(c)
+        _table32 = crcs
     tab = _table32
     crc ^= MASK
     for b in data:
@@ -97,12 +97,12 @@ OBJECTS = ("clock", "shot", "away", "floor", "hand", "last_hand")
 _NONE = object()
 
 
-def _new_hand(t):
-    return Hand(t, 0, (0, 0, 0, 0), [])
+def _new_hand(table):
+    return Hand(table, 0, (0, 0, 0, 0), [])
 
 
-def _new_street(t):
-    return Street(0, t.profile["min_raise"], 0)
+def _new_street(table):
+    return Street(0, table.profile["min_raise"], 0)
 
 
 FACTORY = {"Hand": _new_hand, "Street": _new_street}
@@ -127,47 +127,47 @@ def _tag(v):
     return None
 
 
-def _dec(v, t, refs):
+def _dec(v, table, refs):
     if isinstance(v, list):
-        return [_dec(x, t, refs) for x in v]
+        return [_dec(x, table, refs) for x in v]
     if not isinstance(v, dict):
         return v
     tag = _tag(v)
     if tag is None:
         d = {}
         for k in v:
-            d[k] = _dec(v[k], t, refs)
+            d[k] = _dec(v[k], table, refs)
         return d
     body = v[tag]
     c = tag[0]
     if c == "(":
-        return tuple([_dec(x, t, refs) for x in body])
+        return tuple([_dec(x, table, refs) for x in body])
     if c == "#":
         d = {}
         for i in range(0, len(body), 2):
-            d[body[i]] = _dec(body[i + 1], t, refs)
+            d[body[i]] = _dec(body[i + 1], table, refs)
         return d
     if c == "^":
         return refs[body]
     if c == "{":
         d = {}
         for k in body:
-            d[k] = _dec(body[k], t, refs)
+            d[k] = _dec(body[k], table, refs)
         return d
     make = FACTORY.get(tag[1:])
     if make is None:
         raise ValueError("Cannot rebuild a %s" % tag[1:])
-    o = make(t)
-    _fill(o, body, t, refs)
+    o = make(table)
+    _fill(o, body, table, refs)
     return o
 
 
-def _fill(o, body, t, refs):
+def _fill(o, body, table, refs):
     fields = FIELDS[type(o).__name__]
     for f in body:
         if f not in fields:  # never a derived or unknown attribute
             raise ValueError("Bad record: %s has no field %r" % (type(o).__name__, f))
-        setattr(o, f, _dec(body[f], t, refs))
+        setattr(o, f, _dec(body[f], table, refs))
 
 
 # ------------------------------------------------------------------- setup
@@ -183,19 +183,19 @@ def _level_in(e):
     return e
 
 
-def _setup_in(s):
-    levels = s.get("levels")
+def _setup_in(setup):
+    levels = setup.get("levels")
     if not isinstance(levels, list):
-        return s
+        return setup
     out = {}
-    for k in s:
-        out[k] = s[k]
+    for k in setup:
+        out[k] = setup[k]
     out["levels"] = [_level_in(e) for e in levels]
     return out
 
 
 # ------------------------------------------------------------ dump / load
-def dump(t, extra=None):  # type: (Table, Any) -> Dict[str, Any]
+def dump(table, extra=None):  # type: (Table, Any) -> Dict[str, Any]
     """The record of table *t* (a JSON-ready dict); *extra*: the app's JSON.
 
     ValueError when the table holds something this module cannot record.
@@ -206,7 +206,7 @@ def dump(t, extra=None):  # type: (Table, Any) -> Dict[str, Any]
     from . import dumper  # tests and tools: not kept (the box's Saver holds its own)
 
     try:
-        return json.loads(dumper.text(t, extra))
+        return json.loads(dumper.text(table, extra))
     finally:
         sys.modules.pop("tableclock.dumper", None)
         try:
@@ -230,10 +230,10 @@ def load(rec):  # type: (Any) -> Tuple[Table, Any]
 
     try:
         recordcheck.shape(rec, FIELDS["Table"])
-        t, extra = _load(rec)
-        recordcheck.check(t)
-        state(t)  # what the screen reads first: any surprise shows here
-        return t, extra
+        table, extra = _load(rec)
+        recordcheck.check(table)
+        state(table)  # what the screen reads first: any surprise shows here
+        return table, extra
     except ValueError:
         raise
     except Exception as e:  # noqa: BLE001 -- any surprise in a record is a bad record
@@ -248,7 +248,7 @@ def load(rec):  # type: (Any) -> Tuple[Table, Any]
 
 
 def _load(rec):
-    t = Table(_setup_in(rec["setup"]))
+    table = Table(_setup_in(rec["setup"]))
     d = rec["table"]
     refs = {}  # type: dict
     for f in OBJECTS:  # the objects first: the rest may refer to them
@@ -256,26 +256,26 @@ def _load(rec):
             continue
         v = d[f]
         tag = _tag(v)
-        cur = getattr(t, f, None)
+        cur = getattr(table, f, None)
         if tag is not None and cur is not None and "@" + type(cur).__name__ == tag:
-            _fill(cur, v[tag], t, refs)  # the table's own clock, books
+            _fill(cur, v[tag], table, refs)  # the table's own clock, books
         else:
-            setattr(t, f, _dec(v, t, refs))
-        refs[f] = getattr(t, f)
+            setattr(table, f, _dec(v, table, refs))
+        refs[f] = getattr(table, f)
     for f in d:
         if f not in OBJECTS:
-            setattr(t, f, _dec(d[f], t, refs))
-    return t, rec.get("extra")
+            setattr(table, f, _dec(d[f], table, refs))
+    return table, rec.get("extra")
 
 
 # -------------------------------------------------------- encode / decode
 def payload(rec):  # type: (Dict[str, Any]) -> bytes
     """The record as compact JSON bytes."""
     try:
-        s = json.dumps(rec, separators=(",", ":"))
+        text = json.dumps(rec, separators=(",", ":"))
     except TypeError:  # a json without separators=: larger, still valid
-        s = json.dumps(rec)
-    return s.encode("utf-8")
+        text = json.dumps(rec)
+    return text.encode("utf-8")
 
 
 def frame(body, seq):  # type: (bytes, int) -> bytes
@@ -482,16 +482,16 @@ class Saver:
         self.buf = bytearray(0)
         self.out = io.BytesIO() if dumper.BYTES else None
 
-    def _body(self, t, extra, quiet):
+    def _body(self, table, extra, quiet):
         """Write the record at ``buf[HEADER:]``; return its length in bytes
         (ValueError when it does not fit a slot)."""
         out = self.out
         if out is not None:
             out.seek(0)
-            self.w.write(out, t, extra, quiet)
+            self.w.write(out, table, extra, quiet)
             n = out.tell()
         else:  # CPython (tests, the simulator): copies do not matter
-            data = self.w.text(t, extra, quiet).encode("utf-8")
+            data = self.w.text(table, extra, quiet).encode("utf-8")
             n = len(data)
         need = HEADER + n + TRAILER
         if need > self.slots.half:
@@ -506,31 +506,31 @@ class Saver:
             self.buf[HEADER:HEADER + n] = data
         return n
 
-    def fingerprint(self, t, extra=None):  # type: (Table, Any) -> int
+    def fingerprint(self, table, extra=None):  # type: (Table, Any) -> int
         """The CRC-32 of table *t*'s record (with *extra*) without the clocks'
         times and the refusal: it changes when anything else does."""
-        n = self._body(t, extra, True)
+        n = self._body(table, extra, True)
         return crc32(memoryview(self.buf)[HEADER:HEADER + n])
 
-    def saved(self, t, extra=None):  # type: (Table, Any) -> None
+    def saved(self, table, extra=None):  # type: (Table, Any) -> None
         """Note table *t* (with *extra*) as what the store holds (after a
         boot-time load)."""
-        self.fp = self.fingerprint(t, extra)
-        self.ms = (t.clock.left_ms, t.shot.left_ms)
+        self.fp = self.fingerprint(table, extra)
+        self.ms = (table.clock.left_ms, table.shot.left_ms)
 
-    def _due(self, fp, t):
+    def _due(self, fp, table):
         if self.fp is None or fp != self.fp:
             return True
-        return abs(t.clock.left_ms - self.ms[0]) >= self.slack or \
-            abs(t.shot.left_ms - self.ms[1]) >= self.slack
+        return abs(table.clock.left_ms - self.ms[0]) >= self.slack or \
+            abs(table.shot.left_ms - self.ms[1]) >= self.slack
 
-    def offer(self, t, extra=None):  # type: (Table, Any) -> int
+    def offer(self, table, extra=None):  # type: (Table, Any) -> int
         """Write table *t* if due; return the bytes written (0)."""
-        fp = self.fingerprint(t, extra)
-        if not self._due(fp, t):
+        fp = self.fingerprint(table, extra)
+        if not self._due(fp, table):
             return 0
-        n = self._body(t, extra, False)  # first: it may grow self.buf
+        n = self._body(table, extra, False)  # first: it may grow self.buf
         n = self.slots.write_frame(self.buf, n)
         self.fp = fp
-        self.ms = (t.clock.left_ms, t.shot.left_ms)
+        self.ms = (table.clock.left_ms, table.shot.left_ms)
         return n
