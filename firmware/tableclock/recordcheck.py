@@ -49,26 +49,26 @@ def _whole(v, what, lo=0, hi=MAX_CHIPS):
         _bad(what, v)
 
 
-def _seat(t, v, what, none=True):
+def _seat(table, v, what, none=True):
     if v is None and none:
         return
-    _whole(v, what, 1, t.n)
+    _whole(v, what, 1, table.n)
 
 
-def _seats(t, v, what):
+def _seats(table, v, what):
     if not isinstance(v, list):
         _bad(what, v)
-    for s in v:
-        _seat(t, s, what, False)
+    for seat in v:
+        _seat(table, seat, what, False)
 
 
-def _chips_of(t, v, what):
+def _chips_of(table, v, what):
     """A ``{seat: whole number >= 0}`` dict."""
     if not isinstance(v, dict):
         _bad(what, v)
-    for s in v:
-        _seat(t, s, what, False)
-        _whole(v[s], what)
+    for seat in v:
+        _seat(table, seat, what, False)
+        _whole(v[seat], what)
 
 
 def _text(v, what):
@@ -81,140 +81,140 @@ def _is(o, cls, what):
         _bad(what, o)
 
 
-def check(t):  # type: (Table) -> None
+def check(table):  # type: (Table) -> None
     """The types and ranges of what the engine reads from a restored table
     (ValueError naming the first thing wrong)."""
-    _chips_of(t, t.stacks, "stacks")
-    _whole(t.chip, "chip", 1)
+    _chips_of(table, table.stacks, "stacks")
+    _whole(table.chip, "chip", 1)
     for f in ("waiting", "held", "entering", "busted"):
-        _seats(t, getattr(t, f), f)
+        _seats(table, getattr(table, f), f)
     for f in ("seat_changes", "hands"):
-        _whole(getattr(t, f), f)
-    _whole(t.removed, "removed", -MAX_CHIPS)  # a colour-up rounding up adds chips
+        _whole(getattr(table, f), f)
+    _whole(table.removed, "removed", -MAX_CHIPS)  # a colour-up rounding up adds chips
     for f in ("btn", "sb_pos", "bb_pos", "sb_seat", "dealer"):
-        _seat(t, getattr(t, f), f)
-    _chips_of(t, t.winners, "winners")
+        _seat(table, getattr(table, f), f)
+    _chips_of(table, table.winners, "winners")
     for f in ("last", "error", "undo_text", "hold"):
-        _text(getattr(t, f), f)
+        _text(getattr(table, f), f)
     for f in ("undone", "bust_ties", "moves"):
-        if not isinstance(getattr(t, f), list):
-            _bad(f, getattr(t, f))
-    if not isinstance(t.undo_ok, bool):
-        _bad("undo_ok", t.undo_ok)
-    c = t.clock
+        if not isinstance(getattr(table, f), list):
+            _bad(f, getattr(table, f))
+    if not isinstance(table.undo_ok, bool):
+        _bad("undo_ok", table.undo_ok)
+    c = table.clock
     _is(c, "LevelClock", "clock")
     _whole(c.index, "clock.index", 0, len(c.levels) - 1)
     _whole(c.left_ms, "clock.left_ms")  # adjust may add time: not capped by the level
     if not isinstance(c.paused, bool):
         _bad("clock.paused", c.paused)
-    _is(t.shot, "ShotClock", "shot")
-    _seat(t, t.shot.seat, "shot.seat")
-    _whole(t.shot.left_ms, "shot.left_ms", -1)  # -1: run out, waiting for the action
-    _is(t.away, "AwayBook", "away")
-    _chips_of(t, t.away.away, "away.away")
-    if not isinstance(t.away.used, dict):
-        _bad("away.used", t.away.used)
-    for s in t.away.used:
-        _seat(t, s, "away.used", False)
-    _seats(t, t.away.late, "away.late")
-    _seats(t, t.away.td, "away.td")
-    _is(t.floor, "FloorBook", "floor")
+    _is(table.shot, "ShotClock", "shot")
+    _seat(table, table.shot.seat, "shot.seat")
+    _whole(table.shot.left_ms, "shot.left_ms", -1)  # -1: run out, waiting for the action
+    _is(table.away, "AwayBook", "away")
+    _chips_of(table, table.away.away, "away.away")
+    if not isinstance(table.away.used, dict):
+        _bad("away.used", table.away.used)
+    for seat in table.away.used:
+        _seat(table, seat, "away.used", False)
+    _seats(table, table.away.late, "away.late")
+    _seats(table, table.away.td, "away.td")
+    _is(table.floor, "FloorBook", "floor")
     for f in ("warnings", "slow", "penalties"):
-        _chips_of(t, getattr(t.floor, f), "floor." + f)
+        _chips_of(table, getattr(table.floor, f), "floor." + f)
     for f in ("hand", "last_hand"):
-        h = getattr(t, f)
-        if h is not None:
-            _is(h, "Hand", f)
-            _whole(h.number, f + ".number")
-            lv = h.level
+        hand = getattr(table, f)
+        if hand is not None:
+            _is(hand, "Hand", f)
+            _whole(hand.number, f + ".number")
+            lv = hand.level
             if not isinstance(lv, tuple) or len(lv) != 4:
                 _bad(f + ".level", lv)
             for x in lv:
                 _whole(x, f + ".level")
-            if not isinstance(h.posts, list):
-                _bad(f + ".posts", h.posts)
-            for p in h.posts:
+            if not isinstance(hand.posts, list):
+                _bad(f + ".posts", hand.posts)
+            for p in hand.posts:
                 if not isinstance(p, list) or len(p) != 3:
                     _bad(f + ".posts", p)
-                _seat(t, p[0], f + ".posts", False)
+                _seat(table, p[0], f + ".posts", False)
                 _whole(p[1], f + ".posts")
                 _text(p[2], f + ".posts")
-    for x in t.bust_ties:
-        _seats(t, x, "bust_ties")
-    for x in t.undone:
+    for x in table.bust_ties:
+        _seats(table, x, "bust_ties")
+    for x in table.undone:
         _text(x, "undone")
-    for x in t.moves:
+    for x in table.moves:
         if not isinstance(x, list):
             _bad("moves", x)
-    p = t.predeal
+    p = table.predeal
     if p is not None:
-        _predeal(t, p)
-    h = t.hand
-    if h is not None:
-        _seats(t, h.dealt, "hand.dealt")
-        _seats(t, h.live, "hand.live")
-        _seats(t, h.show_order, "hand.show_order")
-        _seats(t, h.penalised, "hand.penalised")
-        _chips_of(t, h.start, "hand.start")
-        _chips_of(t, h.contrib, "hand.contrib")
-        _whole(h.street, "hand.street", 0, 4)
-        _seat(t, h.actor, "hand.actor")
-        _whole(h.actions, "hand.actions")
-        _whole(h.paid, "hand.paid")
-        if not isinstance(h.log, list):
-            _bad("hand.log", h.log)
-        for x in h.log:  # (op, seat, amount, mark): the dealer's undo replays it
+        _predeal(table, p)
+    hand = table.hand
+    if hand is not None:
+        _seats(table, hand.dealt, "hand.dealt")
+        _seats(table, hand.live, "hand.live")
+        _seats(table, hand.show_order, "hand.show_order")
+        _seats(table, hand.penalised, "hand.penalised")
+        _chips_of(table, hand.start, "hand.start")
+        _chips_of(table, hand.contrib, "hand.contrib")
+        _whole(hand.street, "hand.street", 0, 4)
+        _seat(table, hand.actor, "hand.actor")
+        _whole(hand.actions, "hand.actions")
+        _whole(hand.paid, "hand.paid")
+        if not isinstance(hand.log, list):
+            _bad("hand.log", hand.log)
+        for x in hand.log:  # (op, seat, amount, mark): the dealer's undo replays it
             if not isinstance(x, tuple) or len(x) != 4:
                 _bad("hand.log", x)
             _whole(x[0], "hand.log", 0, 3)
-            _seat(t, x[1], "hand.log", False)
+            _seat(table, x[1], "hand.log", False)
             _whole(x[2], "hand.log", -MAX_CHIPS)  # x[3]: the mark (None, -1, a declaration)
-        if not isinstance(h.oot, dict):
-            _bad("hand.oot", h.oot)
-        for s in h.oot:  # seat -> [act, to, highest bet, street]: declared out of turn
-            _seat(t, s, "hand.oot", False)
-            x = h.oot[s]
+        if not isinstance(hand.oot, dict):
+            _bad("hand.oot", hand.oot)
+        for seat in hand.oot:  # seat -> [act, to, highest bet, street]: declared out of turn
+            _seat(table, seat, "hand.oot", False)
+            x = hand.oot[seat]
             if not isinstance(x, list) or len(x) != 4 or not isinstance(x[0], str):
                 _bad("hand.oot", x)
             if x[1] is not None:
                 _whole(x[1], "hand.oot")
             _whole(x[2], "hand.oot")
             _whole(x[3], "hand.oot", 0, 4)
-        b = h.bet
+        b = hand.bet
         _is(b, "Street", "hand.bet")
         for f in ("bb", "highest", "full_level", "last_full"):
             _whole(getattr(b, f), "hand.bet." + f)
-        _chips_of(t, b.bets, "hand.bet.bets")
-        _chips_of(t, b.acted, "hand.bet.acted")
-        _seat(t, b.aggressor, "hand.bet.aggressor")
+        _chips_of(table, b.bets, "hand.bet.bets")
+        _chips_of(table, b.acted, "hand.bet.acted")
+        _seat(table, b.aggressor, "hand.bet.aggressor")
         if not isinstance(b.hist, list):
             _bad("hand.bet.hist", b.hist)
         for x in b.hist:  # [seat, total] per action, -1 for a check
             if not isinstance(x, list) or len(x) != 2:
                 _bad("hand.bet.hist", x)
-            _seat(t, x[0], "hand.bet.hist", False)
+            _seat(table, x[0], "hand.bet.hist", False)
             _whole(x[1], "hand.bet.hist", -1)
 
 
-def _predeal(t, p):
+def _predeal(table, p):
     """What a misdeal restores (Table.deal): (stacks, away book, waiting, held, entering,
     (btn, sb_pos, bb_pos, sb_seat, dealer), hands, last hand, dealt, positions,
     seat changes)."""
     if not isinstance(p, tuple) or len(p) != 11:
         _bad("predeal", p)
-    _chips_of(t, p[0], "predeal")
+    _chips_of(table, p[0], "predeal")
     a = p[1]
     if not isinstance(a, tuple) or len(a) != 3 or not isinstance(a[1], dict):
         _bad("predeal", a)
-    _chips_of(t, a[0], "predeal")
-    _seats(t, a[2], "predeal")
+    _chips_of(table, a[0], "predeal")
+    _seats(table, a[2], "predeal")
     for i in (2, 3, 4, 8):
-        _seats(t, p[i], "predeal")
+        _seats(table, p[i], "predeal")
     for i, n in ((5, 5), (9, 3)):
         if not isinstance(p[i], tuple) or len(p[i]) != n:
             _bad("predeal", p[i])
-        for s in p[i]:
-            _seat(t, s, "predeal")
+        for seat in p[i]:
+            _seat(table, seat, "predeal")
     _whole(p[6], "predeal")
     _whole(p[10], "predeal")
     if p[7] is not None:
