@@ -21,50 +21,51 @@ def _level(e):
 
 def _map(d):
     out = {}
-    for s in d:
-        if d[s]:
-            out[str(s)] = d[s]
+    for seat in d:
+        if d[seat]:
+            out[str(seat)] = d[seat]
     return out
 
 
-def state(t):  # type: (Table) -> Dict[str, Any]
+def state(table):  # type: (Table) -> Dict[str, Any]
     """The state of table *t*."""
-    c = t.clock
+    c = table.clock
     level, sb, bb, ante = c.blinds()
     st = {
-        "profile": t.profile_name,
+        "profile": table.profile_name,
         "level": level, "sb": sb, "bb": bb, "ante": ante,
         "next_level": None,
         "seconds_left": c.seconds_left(),
         "on_break": c.on_break(),
         "paused": c.paused,
-        "hand": t.hands,
-        "button": t.btn, "sb_seat": t.sb_seat, "bb_seat": t.bb_pos, "dealer": t.dealer,
+        "hand": table.hands,
+        "button": table.btn, "sb_seat": table.sb_seat, "bb_seat": table.bb_pos,
+        "dealer": table.dealer,
         "street": None, "action": None, "to_call": None, "min_raise_to": None,
-        "chip": t.chip_unit(),
+        "chip": table.chip_unit(),
         "pot": 0, "in_hand": [], "bets": {}, "pots": [], "posts": [],
         "hand_level": None, "show_order": [],
         "stacks": {},
-        "away": t.away.seats(),
-        "away_used": sorted(t.away.used),
-        "td_away": sorted(t.away.td),
-        "waiting": sorted(t.waiting),
-        "shot_clock": t.shot.seconds(),
-        "clock_warning": t.shot.warning(),
-        "busted": list(t.busted),
-        "bust_ties": [list(x) for x in t.bust_ties],
-        "winners": _map(t.winners),
+        "away": table.away.seats(),
+        "away_used": sorted(table.away.used),
+        "td_away": sorted(table.away.td),
+        "waiting": sorted(table.waiting),
+        "shot_clock": table.shot.seconds(),
+        "clock_warning": table.shot.warning(),
+        "busted": list(table.busted),
+        "bust_ties": [list(x) for x in table.bust_ties],
+        "winners": _map(table.winners),
         "colour_up": None,
         "late_entry_open": c.late_entry_open(),
-        "late": sorted(t.away.late),
+        "late": sorted(table.away.late),
         "substantial_action": None,
-        "warnings": _map(t.floor.warnings),
-        "penalties": _map(t.floor.penalties),
-        "undone": list(t.undone),
+        "warnings": _map(table.floor.warnings),
+        "penalties": _map(table.floor.penalties),
+        "undone": list(table.undone),
         "out_of_turn": {},
         "colour_changes": {},
-        "last": t.last,
-        "error": t.error,
+        "last": table.last,
+        "error": table.error,
     }
     nb = c.next_blinds()
     if nb:
@@ -72,38 +73,38 @@ def state(t):  # type: (Table) -> Dict[str, Any]
     cu = c.colour_up()
     if cu:
         st["colour_up"] = {"after_level": cu.get("after_level"), "remove": cu.get("remove"),
-                           "chip": cu.get("chip"), "rounding": t.profile["colour_up_rounding"]}
+                           "chip": cu.get("chip"), "rounding": table.profile["colour_up_rounding"]}
         unit = cu.get("chip")
         if unit:  # per seat: the stack after the colour-up (LPPL nearest, else up)
-            up = t.profile["colour_up_rounding"] == "up"
-            for s in t.stacks:
-                st["colour_changes"][str(s)] = coloured(t.stacks[s], unit, up)
+            up = table.profile["colour_up_rounding"] == "up"
+            for seat in table.stacks:
+                st["colour_changes"][str(seat)] = coloured(table.stacks[seat], unit, up)
     stacks = st["stacks"]
-    for s in t.stacks:
-        stacks[str(s)] = t.stacks[s]
-    h = t.hand if t.hand is not None else t.last_hand
-    if h is not None:
-        st["posts"] = [{"seat": p[0], "amount": p[1], "kind": p[2]} for p in h.posts]
-        st["hand_level"] = _level(h.level)
-    h = t.hand
-    if h is None:
+    for seat in table.stacks:
+        stacks[str(seat)] = table.stacks[seat]
+    hand = table.hand if table.hand is not None else table.last_hand
+    if hand is not None:
+        st["posts"] = [{"seat": p[0], "amount": p[1], "kind": p[2]} for p in hand.posts]
+        st["hand_level"] = _level(hand.level)
+    hand = table.hand
+    if hand is None:
         return st
-    st["street"] = STREETS[h.street]
-    st["substantial_action"] = h.substantial()
-    st["in_hand"] = list(h.live)
-    st["pot"] = h.pot()
-    st["bets"] = _map(h.bet.bets)
-    allin = [s for s in h.live if t.stacks[s] == 0]
-    st["pots"] = [{"amount": a, "seats": e} for a, e in side_pots(h.contrib, h.live, allin)]
-    st["show_order"] = list(h.show_order)
-    for s in h.oot:
-        e = h.oot[s]
-        st["out_of_turn"][str(s)] = {"act": "check" if e[0] == outofturn.NO_RAISE else e[0],
+    st["street"] = STREETS[hand.street]
+    st["substantial_action"] = hand.substantial()
+    st["in_hand"] = list(hand.live)
+    st["pot"] = hand.pot()
+    st["bets"] = _map(hand.bet.bets)
+    allin = [seat for seat in hand.live if table.stacks[seat] == 0]
+    st["pots"] = [{"amount": a, "seats": e} for a, e in side_pots(hand.contrib, hand.live, allin)]
+    st["show_order"] = list(hand.show_order)
+    for seat in hand.oot:
+        e = hand.oot[seat]
+        st["out_of_turn"][str(seat)] = {"act": "check" if e[0] == outofturn.NO_RAISE else e[0],
                                      "to": e[1]}
-    a = h.actor
+    a = hand.actor
     if a is not None:
         st["action"] = a
-        st["to_call"] = h.to_call(a)
-        if h.can_raise(a):
-            st["min_raise_to"] = h.bet.min_raise_to()
+        st["to_call"] = hand.to_call(a)
+        if hand.can_raise(a):
+            st["min_raise_to"] = hand.bet.min_raise_to()
     return st
