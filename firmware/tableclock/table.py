@@ -69,8 +69,8 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         self.clock = config.clock_of(setup, p)
         self.shot = config.shot_clock_of(setup, p)
         self.away = AwayBook(p["away_rounds"] if p["away"] == "lppl" else 0)
-        for s in config.absent_of(setup, self.stacks):
-            self.away.leave(s, late=True)
+        for seat in config.absent_of(setup, self.stacks):
+            self.away.leave(seat, late=True)
         self.floor = floor.FloorBook()
         self.waiting = []  # type: List[int]  # newly seated players waiting for the button
         # waiting seats already held back once: not dealt on the button
@@ -150,16 +150,16 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         fn(self, ev)
 
     def _seat(self, ev, occupied=True):
-        s = as_int(ev.get("seat"))
-        if s is None:
+        seat = as_int(ev.get("seat"))
+        if seat is None:
             raise Refused('This event needs "seat": a seat number')
-        if s < 1 or s > self.n:
-            raise Refused("There is no seat %d at this %d-seat table" % (s, self.n))
-        if occupied and s not in self.stacks:
-            raise Refused("Seat %d is empty" % s)
-        if not occupied and s in self.stacks:
-            raise Refused("Seat %d is taken" % s)
-        return s
+        if seat < 1 or seat > self.n:
+            raise Refused("There is no seat %d at this %d-seat table" % (seat, self.n))
+        if occupied and seat not in self.stacks:
+            raise Refused("Seat %d is empty" % seat)
+        if not occupied and seat in self.stacks:
+            raise Refused("Seat %d is taken" % seat)
+        return seat
 
     def _need_hand(self):
         if self.hand is None:
@@ -167,12 +167,12 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         return self.hand
 
     def _need_actor(self, ev):
-        h = self._need_hand()
-        if h.actor is None:
+        hand = self._need_hand()
+        if hand.actor is None:
             raise Refused("Betting is over: enter the showdown")
-        if "seat" in ev and as_int(ev.get("seat")) != h.actor:
-            raise Refused("It is seat %d's turn to act" % h.actor)
-        return h, h.actor
+        if "seat" in ev and as_int(ev.get("seat")) != hand.actor:
+            raise Refused("It is seat %d's turn to act" % hand.actor)
+        return hand, hand.actor
 
     def _between_hands(self, what):
         if self.hand is not None:
@@ -192,41 +192,41 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         fewer chips at the start of the hand finishes lower (LPPL, US 14);
         LPPL: with equal chips the better hand finishes higher; still equal
         -> listed by seat and flagged in ``bust_ties`` for the TD."""
-        h = self.hand
-        for s in won:
-            if s in self.stacks:
-                self.stacks[s] += won[s]
+        hand = self.hand
+        for seat in won:
+            if seat in self.stacks:
+                self.stacks[seat] += won[seat]
         self.winners = won
-        self.floor.hands_dealt(h.penalised)  # missed one more hand each
+        self.floor.hands_dealt(hand.penalised)  # missed one more hand each
         use_hand = tiers is not None and self.profile["bust_tiebreak_hand"]
 
         out = None  # built only when somebody busts (issue #20: 200 B a hand)
-        for s in h.dealt:
-            if self.stacks.get(s, 1) == 0:
+        for seat in hand.dealt:
+            if self.stacks.get(seat, 1) == 0:
                 if out is None:
                     out = []
-                out.append(s)
+                out.append(seat)
         if out is not None:
-            self._bust_out(out, h, tiers if use_hand else None)
+            self._bust_out(out, hand, tiers if use_hand else None)
         self.shot.stop()
-        self.last_hand = h
+        self.last_hand = hand
         self.hand = None
         self.undo_ok = False
         self.spare_predeal = self.predeal
         self.predeal = None
 
-    def _bust_out(self, out, h, tiers):
+    def _bust_out(self, out, hand, tiers):
         """Take out the seats of *out* in finishing order (end_hand); *tiers*
         when the showdown's hands break ties."""
-        def rank(s):
+        def rank(seat):
             if tiers is not None:
                 for i in range(len(tiers)):
-                    if s in tiers[i]:
-                        return (h.start[s], -i)
-                return (h.start[s], -len(tiers))  # no hand at the showdown: lowest
-            return (h.start[s], 0)
+                    if seat in tiers[i]:
+                        return (hand.start[seat], -i)
+                return (hand.start[seat], -len(tiers))  # no hand at the showdown: lowest
+            return (hand.start[seat], 0)
 
-        out.sort(key=lambda s: (rank(s), s))
+        out.sort(key=lambda seat: (rank(seat), seat))
         ties = []
         i = 0
         while i < len(out):
@@ -236,7 +236,7 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
             if j > i:
                 ties.append(out[i:j + 1])
             i = j + 1
-        for s in out:
-            self._empty(s)
+        for seat in out:
+            self._empty(seat)
         self.busted = self.busted + out  # after any taken out during the hand
         self.bust_ties = ties
