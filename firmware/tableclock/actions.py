@@ -84,22 +84,22 @@ class BettingEvents:
             self._raise(hand, seat, total)
 
     def _raise(self, hand, seat, to):
-        b = hand.bet
-        total = b.bet_of(seat) + self.stacks[seat]
-        word = "raise" if b.highest else "bet"
-        if to <= b.highest:
+        bet = hand.bet
+        total = bet.bet_of(seat) + self.stacks[seat]
+        word = "raise" if bet.highest else "bet"
+        if to <= bet.highest:
             raise Refused("Seat %d: a raise must go above the bet of %d (to match it, call)"
-                          % (seat, b.highest))
+                          % (seat, bet.highest))
         if to > total:
             raise Refused("Seat %d has only %d: the most it can %s to is %d"
                           % (seat, self.stacks[seat], word, total))
-        if not b.reopened_for(seat):
+        if not bet.reopened_for(seat):
             raise Refused("Seat %d can only call or fold: the all-in was not a full raise" % seat)
         if seat in hand.oot:
             raise Refused("Seat %d checked out of turn: now call or fold" % seat)
         if not hand.raise_callable(seat):
             raise Refused("Nobody left can call a raise: seat %d can call or fold" % seat)
-        least = b.min_raise_to()
+        least = bet.min_raise_to()
         if to < least and to != total:
             raise Refused("Seat %d: the minimum %s is to %d" % (seat, word, least))
         self._save_undo(hand)
