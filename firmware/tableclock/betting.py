@@ -104,16 +104,16 @@ class Street:
         ``[[seat, amount]]`` posted on it, *opening* the bet faced at its
         start."""
         st = Street(self.bb, self.rule, opening)
-        for b in blinds:
-            if b[0] != seat:
-                st.post(b[0], b[1])
-        for e in self.hist:
-            if e[0] == seat:
+        for blind in blinds:
+            if blind[0] != seat:
+                st.post(blind[0], blind[1])
+        for entry in self.hist:
+            if entry[0] == seat:
                 continue
-            if e[1] < 0:
-                st.check(e[0])
+            if entry[1] < 0:
+                st.check(entry[0])
             else:
-                st.put(e[0], e[1])
+                st.put(entry[0], entry[1])
         return st
 
     def done(self, seat):  # type: (int) -> bool
@@ -127,7 +127,7 @@ if TYPE_CHECKING:
 
 
 class SeatBetting:
-    """What seat *s* faces in a hand: the call, whether it may raise, the
+    """What *seat* faces in a hand: the call, whether it may raise, the
     table acting for it (a base class of hand.Hand, on its ``bet``, ``live``,
     ``oot`` and table ``t``)."""
 
@@ -144,18 +144,18 @@ class SeatBetting:
             pass
 
     def to_call(self, seat):  # type: (int) -> int
-        """What *s* must add to stay in: the highest bet, except that the
+        """What *seat* must add to stay in: the highest bet, except that the
         last player with chips faces only what the live all-ins put in (a
         short all-in big blind: LPPL ¶19 "action on whatever amount of chips
         he has remaining"); a killed hand's bet is no live bet (kill)."""
-        b = self.bet
-        owe = b.to_call(seat)
+        bet = self.bet
+        owe = bet.to_call(seat)
         if owe and not self.others_can_call(seat):
             need = 0
-            for o in self.live:
-                if o != seat and b.bet_of(o) > need:
-                    need = b.bet_of(o)
-            mine = b.bet_of(seat)
+            for other in self.live:
+                if other != seat and bet.bet_of(other) > need:
+                    need = bet.bet_of(other)
+            mine = bet.bet_of(seat)
             owe = need - mine if need > mine else 0
         return owe
 
@@ -165,31 +165,31 @@ class SeatBetting:
         return owe if owe < stack else stack
 
     def can_raise(self, seat):  # type: (int) -> bool
-        """May seat *s* bet or raise now (chips beyond the call, betting
+        """May *seat* bet or raise now (chips beyond the call, betting
         reopened for it, somebody left who could call)?"""
         return (self.t.stacks[seat] > self.to_call(seat) and self.bet.reopened_for(seat)
                 and self.raise_callable(seat) and seat not in self.oot)
 
     def raise_callable(self, seat):  # type: (int) -> bool
         """Could anyone else put in more than the current highest bet?  If
-        not, a raise by *s* could never be called."""
+        not, a raise by *seat* could never be called."""
         stacks = self.t.stacks
-        b = self.bet
-        for o in self.live:
-            if o != seat and b.bet_of(o) + stacks[o] > b.highest:
+        bet = self.bet
+        for other in self.live:
+            if other != seat and bet.bet_of(other) + stacks[other] > bet.highest:
                 return True
         return False
 
     def others_can_call(self, seat):  # type: (int) -> bool
         """Has any other live player chips behind?"""
         stacks = self.t.stacks
-        for o in self.live:
-            if o != seat and stacks[o] > 0:
+        for other in self.live:
+            if other != seat and stacks[other] > 0:
                 return True
         return False
 
     def timed_out(self, seat):  # type: (int) -> str
-        """The shot clock expired on *s* (TDA 25): dead facing a bet, else
+        """The shot clock expired on *seat* (TDA 25): dead facing a bet, else
         checked."""
         if self.to_call(seat):
             self.fold(seat)
