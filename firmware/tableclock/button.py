@@ -16,32 +16,32 @@ def after(seat, n):  # type: (int, int) -> int
 def next_in(seat, n, members):  # type: (int, int, Container[int]) -> Optional[int]
     """First seat of *members* strictly clockwise after *seat* (may wrap to
     *seat* itself when it is the only member); None if members is empty."""
-    s = seat
+    other = seat
     for _ in range(n):
-        s = after(s, n)
-        if s in members:
-            return s
+        other = after(other, n)
+        if other in members:
+            return other
     return None
 
 
 def clockwise_from(start, n, members):  # type: (int, int, Container[int]) -> List[int]
     """Members in clockwise order beginning strictly after *start*."""
     out = []
-    s = start
+    seat = start
     for _ in range(n):
-        s = after(s, n)
-        if s in members:
-            out.append(s)
+        seat = after(seat, n)
+        if seat in members:
+            out.append(seat)
     return out
 
 
 def between(seat, lo, hi, n):  # type: (int, int, int, int) -> bool
     """True when *seat* lies strictly clockwise after *lo* and before *hi*."""
-    s = after(lo, n)
-    while s != hi:
-        if s == seat:
+    other = after(lo, n)
+    while other != hi:
+        if other == seat:
             return True
-        s = after(s, n)
+        other = after(other, n)
     return False
 
 
