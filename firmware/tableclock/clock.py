@@ -48,18 +48,18 @@ def parse_levels(raw):  # type: (Any) -> List[_Level]
         raise ClockError("levels must be a non-empty list")
     out = []
     number = 0
-    for i, e in enumerate(raw):
+    for i, entry in enumerate(raw):
         where = "levels[%d]" % i
-        if not isinstance(e, dict):
+        if not isinstance(entry, dict):
             raise ClockError(where + " must be an object")
-        if "break" in e:
-            ms = _minutes(e["break"], where + ": a break needs a positive number of minutes")
+        if "break" in entry:
+            ms = _minutes(entry["break"], where + ": a break needs a positive number of minutes")
             out.append((0, 0, 0, ms, 0))
             continue
-        sb = _int(e.get("sb"), where + ".sb")
-        bb = _int(e.get("bb"), where + ".bb")
-        ante = _int(e.get("ante", 0), where + ".ante")
-        ms = _minutes(e.get("minutes"), where + ": minutes must be a positive number")
+        sb = _int(entry.get("sb"), where + ".sb")
+        bb = _int(entry.get("bb"), where + ".bb")
+        ante = _int(entry.get("ante", 0), where + ".ante")
+        ms = _minutes(entry.get("minutes"), where + ": minutes must be a positive number")
         if bb <= 0 or sb < 0 or ante < 0:
             raise ClockError(where + ": blinds must be positive and the ante not negative")
         if sb > bb:
@@ -106,15 +106,15 @@ class LevelClock:
 
     def blinds(self):  # type: () -> Tuple[int, int, int, int]
         """(level number, sb, bb, ante) shown now (the next level's on a break)."""
-        e = self._level_entry()
-        return e[4], e[0], e[1], e[2]
+        entry = self._level_entry()
+        return entry[4], entry[0], entry[1], entry[2]
 
     def next_blinds(self):  # type: () -> Optional[Tuple[int, int, int, int]]
         """(level, sb, bb, ante) of the level after the one shown, or None."""
         cur = self._level_entry()[4]
-        for e in self.levels:
-            if e[4] == cur + 1:
-                return e[4], e[0], e[1], e[2]
+        for entry in self.levels:
+            if entry[4] == cur + 1:
+                return entry[4], entry[0], entry[1], entry[2]
         return None
 
     def seconds_left(self):  # type: () -> int
@@ -131,9 +131,9 @@ class LevelClock:
         if self.index == 0:
             return None
         prev = self.levels[self.index - 1][4]
-        for c in self.colour_ups:
-            if c.get("after_level") == prev:
-                return c
+        for colour_up in self.colour_ups:
+            if colour_up.get("after_level") == prev:
+                return colour_up
         return None
 
     def started_level(self):  # type: () -> int
@@ -198,8 +198,8 @@ class LevelClock:
         self.left_ms += ms
 
     def _find_level(self, n):
-        for i, e in enumerate(self.levels):
-            if e[4] == n:
+        for i, entry in enumerate(self.levels):
+            if entry[4] == n:
                 return i
         return -1
 
@@ -261,20 +261,20 @@ class ClockEvents:
         ended = self.clock.advance(ms)
         if self.shot.advance(ms) < 0:
             return ended > 0
-        h = self.hand
-        s = h.actor
+        hand = self.hand
+        seat = hand.actor
         rule = self.profile["clock_expiry"]
         if rule == "alert":  # US 4: "not to be used as a strict enforcement"
             self.shot.run_out()
-            self.last = "Time: seat %d, %d s are up" % (s, self.shot.limit_ms // 1000)
+            self.last = "Time: seat %d, %d s are up" % (seat, self.shot.limit_ms // 1000)
             return True
         self.shot.stop()
         self.undo_ok = False
         if rule == "slow_play":  # LPPL ¶51: "1st time a warning, thereafter automatic fold"
-            self.last = "Time is up. " + floor.slow_play(self, s)
+            self.last = "Time is up. " + floor.slow_play(self, seat)
             return True
-        self.last = "Time: seat %d %s" % (s, h.timed_out(s))
-        h.run(s)
+        self.last = "Time: seat %d %s" % (seat, hand.timed_out(seat))
+        hand.run(seat)
         return True
 
     def _ev_pause(self, ev):
@@ -298,10 +298,10 @@ class ClockEvents:
         self.last = "Level %d starts" % n
 
     def _ev_clock(self, ev):
-        h, s = self._need_actor(ev)
-        if self.shot.seat == s:
-            raise Refused("The clock is already running on seat %d" % s)
-        if s in self.away.td:
-            raise Refused("Seat %d is away on TD business: the table waits" % s)
-        self.shot.call(s)
-        self.last = "Clock called on seat %d" % s
+        hand, seat = self._need_actor(ev)
+        if self.shot.seat == seat:
+            raise Refused("The clock is already running on seat %d" % seat)
+        if seat in self.away.td:
+            raise Refused("Seat %d is away on TD business: the table waits" % seat)
+        self.shot.call(seat)
+        self.last = "Clock called on seat %d" % seat
