@@ -28,44 +28,44 @@ def seats_of(setup, n):  # type: (Dict[str, Any], int) -> Dict[int, int]
         raise SetupError("players must map at least two seats to their chips")
     stacks = {}
     for k in players:
-        s = as_int(k)
-        c = as_int(players[k])
-        if s is None or s < 1 or s > n:
+        seat = as_int(k)
+        chips = as_int(players[k])
+        if seat is None or seat < 1 or seat > n:
             raise SetupError("players: %r is not a seat from 1 to %d" % (k, n))
-        if c is None or c <= 0 or c > MAX_CHIPS:
-            raise SetupError("players: seat %d needs a positive whole number of chips" % s)
-        if s in stacks:
-            raise SetupError("players: seat %d is listed twice" % s)
-        stacks[s] = c
+        if chips is None or chips <= 0 or chips > MAX_CHIPS:
+            raise SetupError("players: seat %d needs a positive whole number of chips" % seat)
+        if seat in stacks:
+            raise SetupError("players: seat %d is listed twice" % seat)
+        stacks[seat] = chips
     return stacks
 
 
-def clock_of(setup, p):  # type: (Dict[str, Any], Dict[str, Any]) -> LevelClock
+def clock_of(setup, profile):  # type: (Dict[str, Any], Dict[str, Any]) -> LevelClock
     try:
         levels = parse_levels(setup.get("levels"))
     except ClockError as e:
         raise SetupError(str(e))
-    colour_ups = setup.get("colour_ups", p["colour_ups"])
+    colour_ups = setup.get("colour_ups", profile["colour_ups"])
     if not isinstance(colour_ups, list):
         raise SetupError('colour_ups must be a list of {"after_level": n, "chip": c}')
-    for c in colour_ups:
-        if not isinstance(c, dict) or as_int(c.get("after_level")) is None or (
-                "chip" in c and not as_int(c.get("chip"))):
+    for colour_up in colour_ups:
+        if not isinstance(colour_up, dict) or as_int(colour_up.get("after_level")) is None or (
+                "chip" in colour_up and not as_int(colour_up.get("chip"))):
             raise SetupError('colour_ups must be a list of {"after_level": n, "chip": c}')
-    late = setup.get("late_entry_until_level", p["late_entry_until_level"])
+    late = setup.get("late_entry_until_level", profile["late_entry_until_level"])
     if late is not None:
         late = as_int(late)
         if late is None:
             raise SetupError("late_entry_until_level must be a level number")
-    return LevelClock(levels, colour_ups, p["drop_levels_after"], late)
+    return LevelClock(levels, colour_ups, profile["drop_levels_after"], late)
 
 
-def shot_clock_of(setup, p):  # type: (Dict[str, Any], Dict[str, Any]) -> ShotClock
+def shot_clock_of(setup, profile):  # type: (Dict[str, Any], Dict[str, Any]) -> ShotClock
     shot = setup.get("shot_clock", {})
     if not isinstance(shot, dict):
         raise SetupError('shot_clock must be {"seconds": s, "warning": w}')
-    limit = as_int(shot.get("seconds", p["shot_clock"]))
-    warn = as_int(shot.get("warning", p["shot_warning"]))
+    limit = as_int(shot.get("seconds", profile["shot_clock"]))
+    warn = as_int(shot.get("warning", profile["shot_warning"]))
     if limit is None or warn is None or limit < 1 or limit > 3600 or warn < 0 or warn >= limit:
         raise SetupError("shot_clock: seconds must be 1 to 3600 and the warning shorter")
     return ShotClock(limit, warn)
@@ -83,8 +83,8 @@ def absent_of(setup, stacks):  # type: (Dict[str, Any], Container[int]) -> List[
         raise SetupError("absent must be a list of seats")
     out = []
     for x in raw:
-        s = as_int(x)
-        if s is None or s not in stacks:
+        seat = as_int(x)
+        if seat is None or seat not in stacks:
             raise SetupError("absent: %r is not a seat with a player" % (x,))
-        out.append(s)
+        out.append(seat)
     return out
