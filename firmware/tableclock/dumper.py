@@ -39,7 +39,7 @@ def _plain(v, out):
 
 
 def _w(out, v, table):
-    """Write value *v* of table *t* (its OBJECTS go as references)."""
+    """Write value *v* of *table* (its OBJECTS go as references)."""
     if v is None or isinstance(v, _SCALAR):
         json.dump(v, out)
     elif isinstance(v, _SEQ):
@@ -191,7 +191,7 @@ def _w_setup(out, setup):
 
 
 def write(out, table, extra, quiet):  # type: (Any, Table, Any, bool) -> None
-    """The record of table *t* as JSON into *out*; *quiet*: without the
+    """The record of *table* as JSON into *out*; *quiet*: without the
     running clocks' times and the refusal (Saver's fingerprint)."""
     out.write('{"setup":')
     _w_setup(out, table.setup)
