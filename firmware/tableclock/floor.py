@@ -112,8 +112,8 @@ def undo(table, ev):  # type: (Table, Dict[str, Any]) -> None
     try:
         away_now = table.redeal(hand.level, False)
         hand = table.hand
-        for e in keep:
-            hand.replay(e)
+        for entry in keep:
+            hand.replay(entry)
     finally:
         table.replaying = False
     hand.log = keep
@@ -125,12 +125,12 @@ def undo(table, ev):  # type: (Table, Dict[str, Any]) -> None
     table.last = "Undone: %s" % last
     table.undo_ok = False
     hand.oot = declared
-    a = hand.actor
-    if a is not None and table.away.is_away(a):  # left the table meanwhile
-        hand.auto_act(a)
-        hand.run(a)
-    elif a is not None and a in declared:
-        hand.run((a - 2) % table.n + 1)  # the action is with them: their declaration now
+    actor = hand.actor
+    if actor is not None and table.away.is_away(actor):  # left the table meanwhile
+        hand.auto_act(actor)
+        hand.run(actor)
+    elif actor is not None and actor in declared:
+        hand.run((actor - 2) % table.n + 1)  # the action is with them: their declaration now
 
 
 # -- warnings, penalties, killed hands ---------------------------------------
@@ -158,7 +158,7 @@ def penalty(table, ev):  # type: (Table, Dict[str, Any]) -> None
 
 
 def _kill_now(table, seat):
-    """Kill seat *s*'s live hand now, out of turn."""
+    """Kill *seat*'s live hand now, out of turn."""
     hand = table.hand
     if hand is None or seat not in hand.live:
         return False
@@ -194,7 +194,7 @@ def slow(table, ev):  # type: (Table, Dict[str, Any]) -> None
 
 
 def slow_play(table, seat):  # type: (Any, int) -> str
-    """Seat *s* played slowly (the TD's ``slow``, or in LPPL a called clock
+    """*seat* played slowly (the TD's ``slow``, or in LPPL a called clock
     that ran out): one more warning, and in LPPL after an earlier slow-play
     warning its live hand is folded.  Returns the sentence."""
     n = table.floor.slow.get(seat, 0)
