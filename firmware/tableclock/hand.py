@@ -188,28 +188,28 @@ class Hand(SeatBetting):
             self.t.shot.stop()
         if seat in self.show_order:
             self.show_order.remove(seat)
-        b = self.bet
-        if self.street == SHOWDOWN or seat not in b.bets:
+        bet = self.bet
+        if self.street == SHOWDOWN or seat not in bet.bets:
             return
-        mine = b.bets[seat]
-        blinds = [[p[0], p[1]] for p in self.posts if p[2] == "sb" or p[2] == "bb"] \
+        mine = bet.bets[seat]
+        blinds = [[post[0], post[1]] for post in self.posts if post[2] == "sb" or post[2] == "bb"] \
             if self.street == 0 else []
         called = 0  # the most anyone else, or the seat's own blind, put in
-        for o in b.bets:
-            if o != seat and b.bets[o] > called:
-                called = b.bets[o]
-        for p in blinds:
-            if p[0] == seat and p[1] > called:
-                called = p[1]
+        for other in bet.bets:
+            if other != seat and bet.bets[other] > called:
+                called = bet.bets[other]
+        for post in blinds:
+            if post[0] == seat and post[1] > called:
+                called = post[1]
         back = mine - called
         if back > 0 and self.t.profile["killed_bet"] == "returned":
             self.t.stacks[seat] += back
             self.contrib[seat] -= back
-        self.bet = b.without(seat, self.level[2] if self.street == 0 else 0, blinds)
+        self.bet = bet.without(seat, self.level[2] if self.street == 0 else 0, blinds)
 
-    def replay(self, e):  # type: (Sequence[Any]) -> None
-        """Do logged entry *e* again (the dealer's undo re-plays the hand)."""
-        op, seat, amount = e[0], e[1], e[2]
+    def replay(self, entry):  # type: (Sequence[Any]) -> None
+        """Do logged *entry* again (the dealer's undo re-plays the hand)."""
+        op, seat, amount = entry[0], entry[1], entry[2]
         if op == 0:
             self.put(seat, amount)
         elif op == 1:
@@ -223,7 +223,7 @@ class Hand(SeatBetting):
         self.run(seat)
 
     def after_kill(self, seat):  # type: (int) -> None
-        """Move on after *s*'s hand was killed out of turn, if that ended the
+        """Move on after *seat*'s hand was killed out of turn, if that ended the
         hand or left the player to act with nothing to do."""
         if len(self.live) == 1:
             self.run(seat)
@@ -232,8 +232,8 @@ class Hand(SeatBetting):
 
     # -- moving on ---------------------------------------------------
     def needs_action(self, seat):  # type: (int) -> bool
-        b = self.bet
-        if seat not in self.live or self.t.stacks[seat] == 0 or b.done(seat):
+        bet = self.bet
+        if seat not in self.live or self.t.stacks[seat] == 0 or bet.done(seat):
             return False
         if not self.others_can_call(seat) and not self.to_call(seat):
             return False  # nobody left to bet against, nothing to call
@@ -277,12 +277,12 @@ class Hand(SeatBetting):
     def close_street(self):  # type: () -> bool
         """Return an uncalled bet, then deal the next street or stop for the
         showdown.  Returns True when betting goes on."""
-        b = self.bet
+        bet = self.bet
         stacks = self.t.stacks
         top = None
         high = second = 0
-        for seat in b.bets:
-            v = b.bets[seat]
+        for seat in bet.bets:
+            v = bet.bets[seat]
             if v > high:
                 second, high, top = high, v, seat
             elif v > second:
@@ -291,7 +291,7 @@ class Hand(SeatBetting):
             back = high - second
             stacks[top] += back
             self.contrib[top] -= back
-            b.bets[top] = second
+            bet.bets[top] = second
         if len(self.live) == 1:
             return True  # run() ends the hand
         with_chips = 0
@@ -555,7 +555,7 @@ class Dealing:
         return self.btn
 
     def _present(self, seat, dealt, penalised):
-        """Is seat *s* dealt in and its player at the table (_find_dealer)?
+        """Is *seat* dealt in and its player at the table (_find_dealer)?
         Asked per seat: no list of the present ones (issue #20)."""
         return (seat in dealt and not self.away.is_away(seat) and seat not in penalised
                 and seat not in self.away.td)
