@@ -43,8 +43,8 @@ def declare(table, ev):  # type: (Any, Dict[str, Any]) -> None
 
 
 def take(hand, seat):  # type: (Hand, int) -> Optional[str]
-    """The action reached seat *s* with a declaration waiting: carry it out
-    when it binds.  Returns a sentence when the table acted for *s*, else
+    """The action reached *seat* with a declaration waiting: carry it out
+    when it binds.  Returns a sentence when the table acted for *seat*, else
     None (the player acts: all options, or call/fold only)."""
     rec = hand.oot.pop(seat)
     act, to, high, street = rec
