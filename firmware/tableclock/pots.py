@@ -31,38 +31,38 @@ def side_pots(contrib, live, allin=None):
     # the distinct contributions of *caps*, ascending: a short list sorted in
     # place, no set or generator (issue #20: about 400 B of every showdown)
     levels = []  # type: list
-    for s in caps:
-        c = contrib.get(s, 0)
-        if c > 0 and c not in levels:
-            levels.append(c)
+    for seat in caps:
+        chips = contrib.get(seat, 0)
+        if chips > 0 and chips not in levels:
+            levels.append(chips)
     levels.sort()
     top = 0
-    for s in live:
-        if contrib.get(s, 0) > top:
-            top = contrib[s]
+    for seat in live:
+        if contrib.get(seat, 0) > top:
+            top = contrib[seat]
     if top and (not levels or levels[-1] < top):
         levels.append(top)
     pots = []  # type: list
     low = 0
     for top in levels:
         amount = 0
-        for s in contrib:
-            c = contrib[s]
-            if c > low:
-                amount += (c if c < top else top) - low
+        for seat in contrib:
+            chips = contrib[seat]
+            if chips > low:
+                amount += (chips if chips < top else top) - low
         if amount:
             elig = []
-            for s in live:
-                if contrib.get(s, 0) >= top:
-                    elig.append(s)
+            for seat in live:
+                if contrib.get(seat, 0) >= top:
+                    elig.append(seat)
             elig.sort()
             pots.append((amount, elig))
         low = top
     # chips above the highest live contribution (folded over-bets) join the last pot
     extra = 0
-    for s in contrib:
-        if contrib[s] > low:
-            extra += contrib[s] - low
+    for seat in contrib:
+        if contrib[seat] > low:
+            extra += contrib[seat] - low
     if extra:
         if pots:
             pots[-1] = (pots[-1][0] + extra, pots[-1][1])
@@ -92,8 +92,9 @@ def share(won, amount, winners, button, n, chip):
     each = units // len(order)
     odd = units - each * len(order)
     i = 0
-    for s in order:
-        won[s] = won.get(s, 0) + each * chip + (chip if i < odd else 0) + (rest if i == 0 else 0)
+    for seat in order:
+        won[seat] = (won.get(seat, 0) + each * chip + (chip if i < odd else 0)
+                     + (rest if i == 0 else 0))
         i += 1
 
 
@@ -108,11 +109,11 @@ def award(pots, ranking, button, n, chip):
     for amount, elig in pots:
         winners = None
         for tier in ranking:  # a loop, not a comprehension: no function object (issue #20)
-            for s in tier:
-                if s in elig:
+            for seat in tier:
+                if seat in elig:
                     if winners is None:
                         winners = []
-                    winners.append(s)
+                    winners.append(seat)
             if winners is not None:
                 break
         if winners is None:  # cannot happen with a complete ranking
