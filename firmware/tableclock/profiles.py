@@ -115,9 +115,9 @@ PROFILES = {
 
 def get(name):  # type: (Any) -> Dict[str, Any]
     """Return the profile dict called *name*; ValueError names the known ones."""
-    p = PROFILES.get(name) if isinstance(name, str) else None
-    if p is None:
+    profile = PROFILES.get(name) if isinstance(name, str) else None
+    if profile is None:
         raise ValueError(
             "unknown profile %r (use one of: %s)" % (name, ", ".join(sorted(PROFILES)))
         )
-    return p
+    return profile
