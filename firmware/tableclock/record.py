@@ -196,7 +196,7 @@ def _setup_in(setup):
 
 # ------------------------------------------------------------ dump / load
 def dump(table, extra=None):  # type: (Table, Any) -> Dict[str, Any]
-    """The record of table *t* (a JSON-ready dict); *extra*: the app's JSON.
+    """The record of *table* (a JSON-ready dict); *extra*: the app's JSON.
 
     ValueError when the table holds something this module cannot record.
     (The box writes the record without building it: ``Saver.offer``.)
@@ -507,13 +507,13 @@ class Saver:
         return n
 
     def fingerprint(self, table, extra=None):  # type: (Table, Any) -> int
-        """The CRC-32 of table *t*'s record (with *extra*) without the clocks'
+        """The CRC-32 of *table*'s record (with *extra*) without the clocks'
         times and the refusal: it changes when anything else does."""
         n = self._body(table, extra, True)
         return crc32(memoryview(self.buf)[HEADER:HEADER + n])
 
     def saved(self, table, extra=None):  # type: (Table, Any) -> None
-        """Note table *t* (with *extra*) as what the store holds (after a
+        """Note *table* (with *extra*) as what the store holds (after a
         boot-time load)."""
         self.fp = self.fingerprint(table, extra)
         self.ms = (table.clock.left_ms, table.shot.left_ms)
@@ -525,7 +525,7 @@ class Saver:
             abs(table.shot.left_ms - self.ms[1]) >= self.slack
 
     def offer(self, table, extra=None):  # type: (Table, Any) -> int
-        """Write table *t* if due; return the bytes written (0)."""
+        """Write *table* if due; return the bytes written (0)."""
         fp = self.fingerprint(table, extra)
         if not self._due(fp, table):
             return 0
