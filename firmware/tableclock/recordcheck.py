@@ -101,12 +101,12 @@ def check(table):  # type: (Table) -> None
             _bad(f, getattr(table, f))
     if not isinstance(table.undo_ok, bool):
         _bad("undo_ok", table.undo_ok)
-    c = table.clock
-    _is(c, "LevelClock", "clock")
-    _whole(c.index, "clock.index", 0, len(c.levels) - 1)
-    _whole(c.left_ms, "clock.left_ms")  # adjust may add time: not capped by the level
-    if not isinstance(c.paused, bool):
-        _bad("clock.paused", c.paused)
+    clock = table.clock
+    _is(clock, "LevelClock", "clock")
+    _whole(clock.index, "clock.index", 0, len(clock.levels) - 1)
+    _whole(clock.left_ms, "clock.left_ms")  # adjust may add time: not capped by the level
+    if not isinstance(clock.paused, bool):
+        _bad("clock.paused", clock.paused)
     _is(table.shot, "ShotClock", "shot")
     _seat(table, table.shot.seat, "shot.seat")
     _whole(table.shot.left_ms, "shot.left_ms", -1)  # -1: run out, waiting for the action
@@ -133,12 +133,12 @@ def check(table):  # type: (Table) -> None
                 _whole(x, f + ".level")
             if not isinstance(hand.posts, list):
                 _bad(f + ".posts", hand.posts)
-            for p in hand.posts:
-                if not isinstance(p, list) or len(p) != 3:
-                    _bad(f + ".posts", p)
-                _seat(table, p[0], f + ".posts", False)
-                _whole(p[1], f + ".posts")
-                _text(p[2], f + ".posts")
+            for post in hand.posts:
+                if not isinstance(post, list) or len(post) != 3:
+                    _bad(f + ".posts", post)
+                _seat(table, post[0], f + ".posts", False)
+                _whole(post[1], f + ".posts")
+                _text(post[2], f + ".posts")
     for x in table.bust_ties:
         _seats(table, x, "bust_ties")
     for x in table.undone:
@@ -146,9 +146,9 @@ def check(table):  # type: (Table) -> None
     for x in table.moves:
         if not isinstance(x, list):
             _bad("moves", x)
-    p = table.predeal
-    if p is not None:
-        _predeal(table, p)
+    predeal = table.predeal
+    if predeal is not None:
+        _predeal(table, predeal)
     hand = table.hand
     if hand is not None:
         _seats(table, hand.dealt, "hand.dealt")
@@ -180,42 +180,42 @@ def check(table):  # type: (Table) -> None
                 _whole(x[1], "hand.oot")
             _whole(x[2], "hand.oot")
             _whole(x[3], "hand.oot", 0, 4)
-        b = hand.bet
-        _is(b, "Street", "hand.bet")
+        bet = hand.bet
+        _is(bet, "Street", "hand.bet")
         for f in ("bb", "highest", "full_level", "last_full"):
-            _whole(getattr(b, f), "hand.bet." + f)
-        _chips_of(table, b.bets, "hand.bet.bets")
-        _chips_of(table, b.acted, "hand.bet.acted")
-        _seat(table, b.aggressor, "hand.bet.aggressor")
-        if not isinstance(b.hist, list):
-            _bad("hand.bet.hist", b.hist)
-        for x in b.hist:  # [seat, total] per action, -1 for a check
+            _whole(getattr(bet, f), "hand.bet." + f)
+        _chips_of(table, bet.bets, "hand.bet.bets")
+        _chips_of(table, bet.acted, "hand.bet.acted")
+        _seat(table, bet.aggressor, "hand.bet.aggressor")
+        if not isinstance(bet.hist, list):
+            _bad("hand.bet.hist", bet.hist)
+        for x in bet.hist:  # [seat, total] per action, -1 for a check
             if not isinstance(x, list) or len(x) != 2:
                 _bad("hand.bet.hist", x)
             _seat(table, x[0], "hand.bet.hist", False)
             _whole(x[1], "hand.bet.hist", -1)
 
 
-def _predeal(table, p):
+def _predeal(table, predeal):
     """What a misdeal restores (Table.deal): (stacks, away book, waiting, held, entering,
     (btn, sb_pos, bb_pos, sb_seat, dealer), hands, last hand, dealt, positions,
     seat changes)."""
-    if not isinstance(p, tuple) or len(p) != 11:
-        _bad("predeal", p)
-    _chips_of(table, p[0], "predeal")
-    a = p[1]
-    if not isinstance(a, tuple) or len(a) != 3 or not isinstance(a[1], dict):
-        _bad("predeal", a)
-    _chips_of(table, a[0], "predeal")
-    _seats(table, a[2], "predeal")
+    if not isinstance(predeal, tuple) or len(predeal) != 11:
+        _bad("predeal", predeal)
+    _chips_of(table, predeal[0], "predeal")
+    away = predeal[1]
+    if not isinstance(away, tuple) or len(away) != 3 or not isinstance(away[1], dict):
+        _bad("predeal", away)
+    _chips_of(table, away[0], "predeal")
+    _seats(table, away[2], "predeal")
     for i in (2, 3, 4, 8):
-        _seats(table, p[i], "predeal")
+        _seats(table, predeal[i], "predeal")
     for i, n in ((5, 5), (9, 3)):
-        if not isinstance(p[i], tuple) or len(p[i]) != n:
-            _bad("predeal", p[i])
-        for seat in p[i]:
+        if not isinstance(predeal[i], tuple) or len(predeal[i]) != n:
+            _bad("predeal", predeal[i])
+        for seat in predeal[i]:
             _seat(table, seat, "predeal")
-    _whole(p[6], "predeal")
-    _whole(p[10], "predeal")
-    if p[7] is not None:
-        _is(p[7], "Hand", "predeal")
+    _whole(predeal[6], "predeal")
+    _whole(predeal[10], "predeal")
+    if predeal[7] is not None:
+        _is(predeal[7], "Hand", "predeal")
