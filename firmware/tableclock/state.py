@@ -15,8 +15,8 @@ if False:  # for mypy's type comments: MicroPython compiles this block away
         from .table import Table  # noqa: F401
 
 
-def _level(e):
-    return {"level": e[0], "sb": e[1], "bb": e[2], "ante": e[3]}
+def _level(level):
+    return {"level": level[0], "sb": level[1], "bb": level[2], "ante": level[3]}
 
 
 def _map(d):
@@ -28,16 +28,16 @@ def _map(d):
 
 
 def state(table):  # type: (Table) -> Dict[str, Any]
-    """The state of table *t*."""
-    c = table.clock
-    level, sb, bb, ante = c.blinds()
+    """The state of *table*."""
+    clock = table.clock
+    level, sb, bb, ante = clock.blinds()
     st = {
         "profile": table.profile_name,
         "level": level, "sb": sb, "bb": bb, "ante": ante,
         "next_level": None,
-        "seconds_left": c.seconds_left(),
-        "on_break": c.on_break(),
-        "paused": c.paused,
+        "seconds_left": clock.seconds_left(),
+        "on_break": clock.on_break(),
+        "paused": clock.paused,
         "hand": table.hands,
         "button": table.btn, "sb_seat": table.sb_seat, "bb_seat": table.bb_pos,
         "dealer": table.dealer,
@@ -56,7 +56,7 @@ def state(table):  # type: (Table) -> Dict[str, Any]
         "bust_ties": [list(x) for x in table.bust_ties],
         "winners": _map(table.winners),
         "colour_up": None,
-        "late_entry_open": c.late_entry_open(),
+        "late_entry_open": clock.late_entry_open(),
         "late": sorted(table.away.late),
         "substantial_action": None,
         "warnings": _map(table.floor.warnings),
@@ -67,10 +67,10 @@ def state(table):  # type: (Table) -> Dict[str, Any]
         "last": table.last,
         "error": table.error,
     }
-    nb = c.next_blinds()
+    nb = clock.next_blinds()
     if nb:
         st["next_level"] = _level(nb)
-    cu = c.colour_up()
+    cu = clock.colour_up()
     if cu:
         st["colour_up"] = {"after_level": cu.get("after_level"), "remove": cu.get("remove"),
                            "chip": cu.get("chip"), "rounding": table.profile["colour_up_rounding"]}
@@ -95,16 +95,17 @@ def state(table):  # type: (Table) -> Dict[str, Any]
     st["pot"] = hand.pot()
     st["bets"] = _map(hand.bet.bets)
     allin = [seat for seat in hand.live if table.stacks[seat] == 0]
-    st["pots"] = [{"amount": a, "seats": e} for a, e in side_pots(hand.contrib, hand.live, allin)]
+    st["pots"] = [{"amount": amount, "seats": seats}
+                  for amount, seats in side_pots(hand.contrib, hand.live, allin)]
     st["show_order"] = list(hand.show_order)
     for seat in hand.oot:
-        e = hand.oot[seat]
-        st["out_of_turn"][str(seat)] = {"act": "check" if e[0] == outofturn.NO_RAISE else e[0],
-                                     "to": e[1]}
-    a = hand.actor
-    if a is not None:
-        st["action"] = a
-        st["to_call"] = hand.to_call(a)
-        if hand.can_raise(a):
+        entry = hand.oot[seat]
+        act = "check" if entry[0] == outofturn.NO_RAISE else entry[0]
+        st["out_of_turn"][str(seat)] = {"act": act, "to": entry[1]}
+    actor = hand.actor
+    if actor is not None:
+        st["action"] = actor
+        st["to_call"] = hand.to_call(actor)
+        if hand.can_raise(actor):
             st["min_raise_to"] = hand.bet.min_raise_to()
     return st
