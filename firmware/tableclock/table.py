@@ -58,17 +58,17 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
     def __init__(self, setup):  # type: (Dict[str, Any]) -> None
         if not isinstance(setup, dict):
             raise SetupError("The setup must be a JSON object")
-        p = config.profile_of(setup)
+        profile = config.profile_of(setup)
         self.setup = setup  # kept for the power-loss record (record.py)
-        self.profile = p
+        self.profile = profile
         self.profile_name = setup.get("profile")
         self.n = config.setup_int(setup, "seats", 2, 10)
         self.stacks = config.seats_of(setup, self.n)
         self.first_button = config.setup_int(setup, "button", 1, self.n)
         self.chip = config.chip_of(setup)
-        self.clock = config.clock_of(setup, p)
-        self.shot = config.shot_clock_of(setup, p)
-        self.away = AwayBook(p["away_rounds"] if p["away"] == "lppl" else 0)
+        self.clock = config.clock_of(setup, profile)
+        self.shot = config.shot_clock_of(setup, profile)
+        self.away = AwayBook(profile["away_rounds"] if profile["away"] == "lppl" else 0)
         for seat in config.absent_of(setup, self.stacks):
             self.away.leave(seat, late=True)
         self.floor = floor.FloorBook()
@@ -180,12 +180,12 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
 
     def chip_unit(self):  # type: () -> int
         """The smallest chip in play: the setup's, raised by colour-ups."""
-        c = self.chip
-        for e in self.clock.colour_ups:
-            n = as_int(e.get("chip"))
-            if n and n > c and self.clock.passed_level(e.get("after_level")):
-                c = n
-        return c
+        chip = self.chip
+        for entry in self.clock.colour_ups:
+            n = as_int(entry.get("chip"))
+            if n and n > chip and self.clock.passed_level(entry.get("after_level")):
+                chip = n
+        return chip
 
     def end_hand(self, won, tiers):  # type: (Dict[int, int], Optional[List[List[int]]]) -> None
         """Pay *won*, then take out the busted players in finishing order:
