@@ -22,10 +22,10 @@ from tcbox.boards import BOARDS
 
 def rescue_held():
     """Is the profile's confirm key held down now?"""
-    for p in BOARDS.values():
-        if p["board_id"] != board.board_id:
+    for profile in BOARDS.values():
+        if profile["board_id"] != board.board_id:
             continue
-        for k in p["keys"]:
+        for k in profile["keys"]:
             if k["role"] in ("ok", "hand"):
                 pin = digitalio.DigitalInOut(getattr(board, k["pin"]))
                 pin.switch_to_input(digitalio.Pull.UP if k["pull"] == "up" else digitalio.Pull.DOWN)
