@@ -93,20 +93,20 @@ class App(HostInstructions):
                 break
             self.presses.feed(ev[0], ev[1], ev[2])
         while True:
-            p = self.presses.poll(now)
-            if p is None:
+            press = self.presses.poll(now)
+            if press is None:
                 break
             self.pressed_ms = now
             self.players = False  # the dealer's detail comes back with the press
-            self.press(self.roles[p[0]], p[1])
+            self.press(self.roles[press[0]], press[1])
         if self.pressed_ms is None:
             self.pressed_ms = now
         if (not self.players and self.menu.mode == MAIN
                 and ticks_diff(now, self.pressed_ms) >= PLAYERS_MS):
             self.players = True  # a few seconds without a press: the players' view
             self.dirty = True
-        t = self.table
-        if t.moves and t.hand is None:  # the hand is over: the TD's seat changes now
+        table = self.table
+        if table.moves and table.hand is None:  # the hand is over: the TD's seat changes now
             self.settle()
         if self.buzzer is not None:
             self.buzzer.update(now)  # plays a pattern without blocking
@@ -116,10 +116,10 @@ class App(HostInstructions):
         if self.dirty:
             self.redraw()
         else:
-            s = self.table.clock.seconds_left()
-            if s != self.shown_s:
-                self.second(s)
-                self.fields["time"] = s  # an int: the screen picks its digits' strings
+            seconds = self.table.clock.seconds_left()
+            if seconds != self.shown_s:
+                self.second(seconds)
+                self.fields["time"] = seconds  # an int: the screen picks its digits' strings
                 self.screen.update(self.fields)
             if shot is not None and shot != self.shown_shot:
                 self.shot_second(shot)  # a called clock counts down on screen, and beeps
@@ -194,10 +194,10 @@ class App(HostInstructions):
             if "box" in ev:
                 self.box_event(ev)
             else:
-                t = self.table
-                t.handle(ev)
-                if t.error is None:
-                    if t.moves and t.hand is None:
+                table = self.table
+                table.handle(ev)
+                if table.error is None:
+                    if table.moves and table.hand is None:
                         self.settle()  # the hand is over: the TD's seat changes (saves)
                     else:
                         self.save()
@@ -253,16 +253,16 @@ class App(HostInstructions):
         self.warned = st["clock_warning"]
         self.dirty = False
 
-    def second(self, s):
-        """The clock shows *s* seconds now: the last-minute beep when it
+    def second(self, seconds):
+        """The clock shows *seconds* now: the last-minute beep when it
         crosses 60, and a save every ``SAVE_EVERY_S`` of running clock so a
         power cut costs at most that much of it (the record's Saver writes
         only what changed)."""
         was = self.shown_s
-        self.shown_s = s
-        if was > 60 >= s and not self.table.clock.on_break():
+        self.shown_s = seconds
+        if was > 60 >= seconds and not self.table.clock.on_break():
             self.beep("minute")
-        if was >= 0 and was // SAVE_EVERY_S != s // SAVE_EVERY_S:  # a 30 s mark passed
+        if was >= 0 and was // SAVE_EVERY_S != seconds // SAVE_EVERY_S:  # a 30 s mark passed
             self.save_due = True
 
     def save(self):
