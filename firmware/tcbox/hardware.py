@@ -40,9 +40,9 @@ def profile(name=None):
         pass
     if name is not None:
         return BOARDS[name]
-    for p in BOARDS.values():
-        if p["board_id"] == getattr(board, "board_id", None):
-            return p
+    for profile in BOARDS.values():
+        if profile["board_id"] == getattr(board, "board_id", None):
+            return profile
     raise RuntimeError("no profile in tcbox/boards.py for board %r" % board.board_id)
 
 
@@ -163,11 +163,11 @@ def display(spec):
     raise RuntimeError("no display driver %r" % spec["driver"])
 
 
-def held(p, role):
+def held(profile, role):
     """Is the profile's key with *role* down now (read once, at power-up)?"""
     import digitalio
 
-    for k in p["keys"]:
+    for k in profile["keys"]:
         if k["role"] == role:
             pin = digitalio.DigitalInOut(getattr(board, k["pin"]))
             pin.switch_to_input(digitalio.Pull.UP if k["pull"] == "up" else digitalio.Pull.DOWN)
@@ -241,11 +241,11 @@ def _build(name, link):
     from .defaults import SETUP
     from .screen import Screen
 
-    p = profile(name)
-    d = p["display"]
+    board = profile(name)
+    d = board["display"]
     screen = Screen(display(d), d["width"], d["height"])
-    ring = Ring(p["ring"]) if p["ring"] else None
-    buzzer = Buzzer(p["buzzer"]) if p["buzzer"] else None
+    ring = Ring(board["ring"]) if board["ring"] else None
+    buzzer = Buzzer(board["buzzer"]) if board["buzzer"] else None
     slots = record.Slots(NvmStore(microcontroller.nvm, 0, LOG))
     # the App offers the record at each SAVE_EVERY_S mark of the clock; with a
     # slack of a second every such offer writes, so a cut costs at most that
@@ -255,9 +255,9 @@ def _build(name, link):
     if table is None:
         table = Table(SETUP)
     saver.saved(table, extra)
-    app = App(table, [k["role"] for k in p["keys"]], screen, KeyScanner(p["keys"]), ring=ring,
-              buzzer=buzzer, saver=saver, seats_in_ring=p["ring"]["pixels"] if ring else 0,
-              board=p["name"])
+    app = App(table, [k["role"] for k in board["keys"]], screen, KeyScanner(board["keys"]),
+              ring=ring, buzzer=buzzer, saver=saver,
+              seats_in_ring=board["ring"]["pixels"] if ring else 0, board=board["name"])
     app.link = None
     if lost:
         app.menu.note = UNREADABLE
@@ -268,8 +268,8 @@ def _build(name, link):
         # Wi-Fi/MQTT when the pairing's settings name a network and a broker
         # (docs/mqtt.md), else the USB serial port; a USB box never imports
         # mqtt_link (about 30 KB of heap on the board)
-        p = extra.get("p") if isinstance(extra, dict) else None
-        if wants_mqtt(settings_of(p)[0]):
+        board = extra.get("p") if isinstance(extra, dict) else None
+        if wants_mqtt(settings_of(board)[0]):
             from .mqtt_link import make as over_wifi
 
             app.link = over_wifi(table, extra)
@@ -288,11 +288,11 @@ def run(name=None):
 
     from .crashlog import clear
 
-    p = profile(name)
-    if held(p, p["selftest"]):  # the self-test key at power-up (tcbox/selftest.py)
+    board = profile(name)
+    if held(board, board["selftest"]):  # the self-test key at power-up (tcbox/selftest.py)
         from .selftest import run as selftest
 
-        selftest(p, display(p["display"]))
+        selftest(board, display(board["display"]))
     app = build(name)
     link = app.link
     if link is not None:
