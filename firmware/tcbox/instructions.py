@@ -108,9 +108,9 @@ class HostInstructions:
         if not ins:
             return
         iid = ins.get("id") if isinstance(ins, dict) else None
-        t = self.table
-        t.error = None  # an older refusal is not this one's
-        result, reason, stack = orders.carry_out(t, ins)
+        table = self.table
+        table.error = None  # an older refusal is not this one's
+        result, reason, stack = orders.carry_out(table, ins)
         _keep(self.acks, iid)
         self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
         self.info["queued"] = len(self.waiting)
@@ -118,7 +118,7 @@ class HostInstructions:
             self.menu.note = done_text(ins, later=True)
             result = "acknowledged"  # done once the hand is over
         elif result == orders.REFUSED:
-            t.error = reason  # the status line shows why, white on red
+            table.error = reason  # the status line shows why, white on red
             self.menu.note = ""
         else:
             self.menu.note = done_text(ins)  # what was done: "Seat 3 moved to ..."
