@@ -173,10 +173,10 @@ class Link:
         if old is None or old is st:
             return
         start = None
-        t = self.table
-        if t is not None:
-            h = t.hand if t.hand is not None else t.last_hand
-            start = getattr(h, "start", None)
+        table = self.table
+        if table is not None:
+            hand = table.hand if table.hand is not None else table.last_hand
+            start = getattr(hand, "start", None)
         for ev in events_between(old, st, start):
             self.event(ev)
         self.status_due = True
