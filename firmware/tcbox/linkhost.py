@@ -63,8 +63,8 @@ def fresh_config(link, line):
 def config(link, msg, now):
     link.rx.pin(HOST, msg["boot"], msg["seq"])
     setup = setup_of(msg)
-    t = link.table
-    if t is not None and same_setup(setup, t.setup):
+    table = link.table
+    if table is not None and same_setup(setup, table.setup):
         link.pending_setup = None
     else:
         probe = dict(setup)  # the config's own fields, checked by the rules
@@ -98,15 +98,15 @@ def seating(link, msg):
     link.got_seating = True
     link.names = msg["names"]
     stacks = msg.get("stacks")
-    t = link.table
+    table = link.table
     button = msg.get("button")
     if link.pending_setup is not None:
         link.pending_players = (stacks, button)
         return
-    if t is None or not stacks:
+    if table is None or not stacks:
         return
-    redraw = t.hold == REDRAW
-    if not redraw and (t.hands or t.hand is not None):
+    redraw = table.hold == REDRAW
+    if not redraw and (table.hands or table.hand is not None):
         return  # play has begun: the table's own chips count
     want = {}
     try:
@@ -116,8 +116,8 @@ def seating(link, msg):
         return
     if redraw and len(want) < 2:
         return  # no final table to build: wait for one
-    if redraw or want != t.stacks or (button is not None and button != t.first_button):
-        link.pending_setup = setup_of(t.setup)
+    if redraw or want != table.stacks or (button is not None and button != table.first_button):
+        link.pending_setup = setup_of(table.setup)
         link.pending_players = (stacks, button)
 
 
@@ -128,24 +128,24 @@ def apply_pending(link, now):
     host's next ``clock``."""
     if link.pending_setup is None or link.pending_players is None:
         return
-    t = link.table
-    if t is not None and t.hand is not None:
+    table = link.table
+    if table is not None and table.hand is not None:
         return
     stacks, button = link.pending_players
     setup = dict(link.pending_setup)
     if stacks and len(stacks) >= 2:
         setup["players"] = stacks
-    elif t is not None:
-        setup["players"] = players_of(t.stacks)
+    elif table is not None:
+        setup["players"] = players_of(table.stacks)
     players = setup.get("players")
     if button is None and isinstance(players, dict) and players:
-        if t is not None and str(t.first_button) in players:
-            button = t.first_button
+        if table is not None and str(table.first_button) in players:
+            button = table.first_button
         else:
             for k in players:
-                s = int(k) if k.isdigit() else 0
-                if s and (button is None or s < button):
-                    button = s
+                seat = int(k) if k.isdigit() else 0
+                if seat and (button is None or seat < button):
+                    button = seat
     setup["button"] = button
     link.pending_setup = link.pending_players = None
     try:
@@ -160,21 +160,21 @@ def apply_pending(link, now):
         if not msg["paused"]:
             left = max(0, left - ticks_diff(now, at))
         clock_toward(new.clock, msg["level_index"], left, msg["paused"])
-    elif t is not None and same_setup(setup, t.setup):
-        c = t.clock  # the table's clock goes on
-        clock_toward(new.clock, c.index, c.left_ms, c.paused, 0)
-    if t is not None and same_setup(setup, t.setup):
+    elif table is not None and same_setup(setup, table.setup):
+        clock = table.clock  # the table's clock goes on
+        clock_toward(new.clock, clock.index, clock.left_ms, clock.paused, 0)
+    if table is not None and same_setup(setup, table.setup):
         # the same night at the same table (a re-draw): the chips that left play here
         # before it still did (the scale drill's chip count lost them on every re-draw)
-        new.removed = t.removed
+        new.removed = table.removed
     link.table = new
     link.last_state = None
     if link.on_table is not None:
         link.on_table(new)
     link.save_due = True
-    s = getattr(link, "slew", None)
-    if s is not None:
-        s.pending = 0  # a correction for the old table's clock
+    seat = getattr(link, "slew", None)
+    if seat is not None:
+        seat.pending = 0  # a correction for the old table's clock
     changed(link)
 
 
@@ -347,15 +347,15 @@ def pair(link, line, now):
     if msg["kind"] != "pair" or not 16 <= len(key) <= 64:
         link.refused_pairs += 1
         return
-    p = {"key": hexkey, "key_id": msg["key_id"], "table": msg["table"]}
+    pairing = {"key": hexkey, "key_id": msg["key_id"], "table": msg["table"]}
     for k in ("event", "settings", "keys"):
         if k in msg:
-            p[k] = msg[k]
-    if len(json.dumps(p)) > PAIR_MAX:  # it must fit the power-loss record
+            pairing[k] = msg[k]
+    if len(json.dumps(pairing)) > PAIR_MAX:  # it must fit the power-loss record
         link.refused_pairs += 1
         return
     link.frames_in += 1
-    link.pairing = p
+    link.pairing = pairing
     link._set_key(key, msg["key_id"])
     link.rx.pin(HOST, msg["boot"], msg["seq"])
     link.table_no = msg["table"]
