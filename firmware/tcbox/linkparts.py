@@ -80,30 +80,30 @@ def events_between(old, new, start=None):
     ob = old["busted"]
     nb = new["busted"]
     for i in range(len(nb)):
-        s = nb[i]
-        k = str(s)
+        seat = nb[i]
+        k = str(seat)
         # a seat out before (the list is the last hand's) whose new player
         # leaves it is no bust: only a seat newly on the list is (once)
-        if k in old["stacks"] and k not in new["stacks"] and nb.count(s) > ob.count(s) \
-                and s not in nb[:i]:
-            chips = _get(start, s) if o_in else None
+        if k in old["stacks"] and k not in new["stacks"] and nb.count(seat) > ob.count(seat) \
+                and seat not in nb[:i]:
+            chips = _get(start, seat) if o_in else None
             if chips is None:
                 chips = old["stacks"][k]
-            out.append(["bust", s, chips, oh if o_in else None])
+            out.append(["bust", seat, chips, oh if o_in else None])
     if n_in and nh != oh:
         out.append(["hand_started", nh, new["button"]])
     oa = old["away"]
     na = new["away"]
-    for s in na:
-        if s not in oa:
-            out.append(["away", s])
-    for s in oa:
-        if s not in na and str(s) in new["stacks"]:
-            out.append(["back", s])
-    a = new["action"]
-    if new["shot_clock"] is not None and a is not None and (
-            old["shot_clock"] is None or old["action"] != a):
-        out.append(["clock_called", a])
+    for seat in na:
+        if seat not in oa:
+            out.append(["away", seat])
+    for seat in oa:
+        if seat not in na and str(seat) in new["stacks"]:
+            out.append(["back", seat])
+    actor = new["action"]
+    if new["shot_clock"] is not None and actor is not None and (
+            old["shot_clock"] is None or old["action"] != actor):
+        out.append(["clock_called", actor])
     return out
 
 
@@ -159,10 +159,10 @@ def clock_toward(clock, index, ms_left, paused, slack=CLOCK_SLACK_MS, slew=None,
 
 def slew_of(link):
     """The link's Slew (made on first use)."""
-    s = getattr(link, "slew", None)
-    if s is None:
-        s = link.slew = Slew()
-    return s
+    slew = getattr(link, "slew", None)
+    if slew is None:
+        slew = link.slew = Slew()
+    return slew
 
 
 # ------------------------------------------------------------------- setup
@@ -185,8 +185,8 @@ def same_setup(a, b):
 def players_of(stacks):
     """A table's stacks as a setup's players map (seat numbers as text)."""
     out = {}
-    for s in stacks:
-        out[str(s)] = stacks[s]
+    for seat in stacks:
+        out[str(seat)] = stacks[seat]
     return out
 
 
@@ -201,18 +201,18 @@ class SavesExtra:
         self.link = link
         self.seen = None  # the fingerprint of the table last observed
 
-    def offer(self, t, extra=None):
+    def offer(self, table, extra=None):
         # The table's state (4 KB of dicts) only when the table changed, not for
         # the clock's saves every 30 s: the record's fingerprint without the
         # clocks' times tells (issue #20: an idle offer allocated 6.6 KB)
-        fp = self.saver.fingerprint(t)
+        fp = self.saver.fingerprint(table)
         if fp != self.seen:
             self.seen = fp
-            self.link.observe(t.state())
-        return self.saver.offer(t, self.link.extra())
+            self.link.observe(table.state())
+        return self.saver.offer(table, self.link.extra())
 
-    def saved(self, t, extra=None):
-        return self.saver.saved(t, extra)
+    def saved(self, table, extra=None):
+        return self.saver.saved(table, extra)
 
 
 def attach(app, link):
@@ -228,8 +228,8 @@ def attach(app, link):
     if app.saver is not None and not isinstance(app.saver, SavesExtra):
         app.saver = SavesExtra(app.saver, link)
 
-    def new_table(t):
-        app.table = t
+    def new_table(table):
+        app.table = table
         app.state = None
         app.level_key = None
         app.dirty = True
@@ -255,9 +255,9 @@ def attach(app, link):
 def tick(app, link, now):
     """The link's share of one loop iteration (after ``app.step(now)``)."""
     link.poll(now)
-    s = getattr(link, "slew", None)
-    if s is not None and link.table is not None:
-        s.step(link.table.clock, now)  # a small error worked off: up to 10% fast or slow
+    slew = getattr(link, "slew", None)
+    if slew is not None and link.table is not None:
+        slew.step(link.table.clock, now)  # a small error worked off: up to 10% fast or slow
     st = app.state
     if st is not None and st is not link.last_state:
         link.observe(st)  # events of changes no save followed
@@ -278,10 +278,10 @@ def settings_of(pairing):
     the key id.  (None, None) without settings."""
     if not isinstance(pairing, dict):
         return None, None
-    s = pairing.get("settings")
-    if not isinstance(s, dict):
+    settings = pairing.get("settings")
+    if not isinstance(settings, dict):
         return None, None
-    return s, s.get("mqtt_event") or pairing.get("key_id")
+    return settings, settings.get("mqtt_event") or pairing.get("key_id")
 
 
 def wants_mqtt(settings):
