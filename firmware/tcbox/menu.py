@@ -68,7 +68,8 @@ class Menu:
         if self.mode == MAIN:
             self.options = main_options(st, ins)
         elif self.mode == SEATS:
-            self.options = [("Seat %s" % s, SEAT) for s in sorted(int(x) for x in st["stacks"])]
+            self.options = [("Seat %s" % seat, SEAT)
+                            for seat in sorted(int(x) for x in st["stacks"])]
             if self.setup:
                 self.options.append(("Box setup", SETUP))
             self.options.append(("Back", MAIN))
@@ -111,13 +112,13 @@ class Menu:
 
     def _rank_options(self, st):
         done = []
-        for t in self.tiers:
-            done += t
+        for tier in self.tiers:
+            done += tier
         opts = []  # type: list
-        for s in st["in_hand"]:
-            if s not in done:
-                mark = "* " if s in self.picked else ""
-                opts.append(("%sSeat %d" % (mark, s), s))
+        for seat in st["in_hand"]:
+            if seat not in done:
+                mark = "* " if seat in self.picked else ""
+                opts.append(("%sSeat %d" % (mark, seat), seat))
         opts.append(("Done", "done"))
         return opts
 
@@ -175,8 +176,8 @@ class Menu:
         return None
 
     def _top(self, st):
-        a = str(st["action"])
-        return st["bets"].get(a, 0) + st["stacks"][a]
+        actor = str(st["action"])
+        return st["bets"].get(actor, 0) + st["stacks"][actor]
 
     def _amount_key(self, role, long, st):
         top = self._top(st)
@@ -234,13 +235,13 @@ class Menu:
             return None
         self.tiers.append(sorted(self.picked))
         self.picked = []
-        rest = [s for s in st["in_hand"] if not any(s in t for t in self.tiers)]
+        rest = [seat for seat in st["in_hand"] if not any(seat in tier for tier in self.tiers)]
         if rest and undecided(st, self.tiers):
             self.note = "Best of the rest?"
             self._shown = None  # a new question: from the top
             self.refresh(st)
             return None
-        ranking = [list(t) for t in self.tiers]
+        ranking = [list(tier) for tier in self.tiers]
         if rest:
             ranking.append(rest)
         self.tiers = []
@@ -264,16 +265,16 @@ def main_options(st, ins=None):
     """The options of the main screen for state *st*; *ins*: the pending
     instruction, if any."""
     opts = []  # type: list
-    a = st["action"]
+    actor = st["action"]
     if st["street"] is None:
         if ins:
             opts.append(_confirm(ins))
         opts.append(("New hand", {"do": "hand"}))
         if colour_due(st):
             opts.append(("Colour up", COLOUR))
-    elif a is not None:
+    elif actor is not None:
         owe = st["to_call"]
-        stack = st["stacks"][str(a)]
+        stack = st["stacks"][str(actor)]
         if owe == 0:
             opts.append(("Check", {"do": "check"}))
         else:
@@ -282,7 +283,7 @@ def main_options(st, ins=None):
                          {"do": "call"}))
         if st["min_raise_to"] is not None:
             word = "Raise" if st["bets"] else "Bet"
-            top = st["bets"].get(str(a), 0) + stack
+            top = st["bets"].get(str(actor), 0) + stack
             least = st["min_raise_to"]
             if least < top:  # the minimum at once; "more" opens the amount
                 opts.append(("%s %s" % (word, chips(least)), {"do": "raise", "to": least}))
@@ -291,7 +292,7 @@ def main_options(st, ins=None):
             else:
                 opts.append(("All-in %s" % chips(top), {"do": "allin"}))
         opts.append(("Fold", {"do": "fold"}))
-        if st["shot_clock"] is None and a not in st.get("td_away", ()):
+        if st["shot_clock"] is None and actor not in st.get("td_away", ()):
             opts.append(("Call the clock", {"do": "clock"}))
         opts.append(("Undo", {"do": "undo"}))
         if not st["substantial_action"]:
@@ -311,8 +312,8 @@ def colour_options(st):
     """The colour-up: apply it, then each stack it changes (to read while
     changing the chips: the keys page through them), then Back."""
     opts = [("Colour up now", {"do": "colour_up"})]  # type: list
-    for s, now, after in colour_changes(st):
-        opts.append(("S%d %s>%s" % (s, chips(now), chips(after)), None))
+    for seat, now, after in colour_changes(st):
+        opts.append(("S%d %s>%s" % (seat, chips(now), chips(after)), None))
     opts.append(("Back", MAIN))
     return opts
 
@@ -330,8 +331,8 @@ def seat_options(st, seat):
         if not td:  # LPPL ¶6: the table waits for a TD away on TD business
             opts.append(("Seat %d: TD business" % seat, {"do": "td_business", "seat": seat}))
         if seat in st["in_hand"]:
-            a = st["action"]
-            if a is not None and a != seat and key not in st.get("out_of_turn", ()):
+            actor = st["action"]
+            if actor is not None and actor != seat and key not in st.get("out_of_turn", ()):
                 # LPPL ¶49, TDA 47: recorded now, carried out when the action gets there
                 for word, act in (("folded", "fold"), ("checked or called", "call")):
                     opts.append(("Seat %d %s out of turn" % (seat, word),
@@ -347,9 +348,9 @@ def seat_options(st, seat):
 def undecided(st, tiers):
     """Is some pot still without a winner among the chosen *tiers*?"""
     chosen = []
-    for t in tiers:
-        chosen += t
-    for p in st["pots"]:
-        if not any(s in chosen for s in p["seats"]):
+    for tier in tiers:
+        chosen += tier
+    for pot in st["pots"]:
+        if not any(seat in chosen for seat in pot["seats"]):
             return True
     return False
