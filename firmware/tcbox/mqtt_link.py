@@ -232,8 +232,8 @@ class MqttLink(Link):
 
     def poll(self, now):
         port = self.port
-        t = self.table
-        port.poll(now, t is None or getattr(t, "hand", None) is None)
+        table = self.table
+        port.poll(now, table is None or getattr(table, "hand", None) is None)
         if port.connects != self.seen_connects:  # a new connection: hellos at once again
             self.seen_connects = port.connects
             if self.state == HELLO_SENT:
@@ -247,23 +247,24 @@ class MqttLink(Link):
     def apply(self, pairing):
         """The Wi-Fi/MQTT settings of a new *pairing* (a pairing without
         them: the box must restart to use USB)."""
-        s, event = settings_of(pairing)
+        settings, event = settings_of(pairing)
         port = self.port
-        if not wants_mqtt(s):
+        if not wants_mqtt(settings):
             port.off("restart for USB")
             return
         if self.pair_again(pairing):
             return
         try:
-            port.configure(event, s["mqtt_host"], s.get("mqtt_port", 1883),
-                           s.get("mqtt_user"), s.get("mqtt_password"))
+            port.configure(event, settings["mqtt_host"], settings.get("mqtt_port", 1883),
+                           settings.get("mqtt_user"), settings.get("mqtt_password"))
         except ValueError as e:
             port.off(str(e))
             return
         w = port.wifi
-        if w is not None and (w.ssid != s["wifi_ssid"] or w.password != s.get("wifi_password", "")):
-            w.ssid = s["wifi_ssid"]
-            w.password = s.get("wifi_password", "")
+        if w is not None and (w.ssid != settings["wifi_ssid"]
+                              or w.password != settings.get("wifi_password", "")):
+            w.ssid = settings["wifi_ssid"]
+            w.password = settings.get("wifi_password", "")
             w.stale = True
 
     def pair_again(self, pairing):
