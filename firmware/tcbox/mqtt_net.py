@@ -139,9 +139,9 @@ class _Sock:
         self.t = BUDGET_MS / 1000  # float: socket timeout, in seconds
         self.dead = False
 
-    def settimeout(self, t):
-        if t is not None:
-            self.t = t
+    def settimeout(self, timeout):
+        if timeout is not None:
+            self.t = timeout
 
     def _arm(self):
         left = self.p.left_ms()
