@@ -28,227 +28,229 @@ CARRIED_OUT = "already carried out"  # the withdraw's ``refused``: too late
 REDRAW = "redraw"
 
 
-def carry_out(t, ins):
+def carry_out(table, ins):
     """Carry out instruction *ins* (a dict as the link decodes it; a plain
-    string is a message) on table *t*.  Returns ``(result, reason, stack)``:
+    string is a message) on *table*.  Returns ``(result, reason, stack)``:
     result DONE, LATER or REFUSED, reason a sentence when REFUSED, else
     None; stack the chips a player moved out with (``move_out`` DONE), else
     None.  A refusal changes nothing (the table's ``error`` may show why)."""
     if not isinstance(ins, dict):
         return DONE, None, None
-    a = ins.get("action")
-    fn = ACTIONS.get(a) if isinstance(a, str) else None
+    action = ins.get("action")
+    fn = ACTIONS.get(action) if isinstance(action, str) else None
     if fn is None:
-        return REFUSED, "This box does not know the instruction %r" % (str(a)[:20],), None
+        return REFUSED, "This box does not know the instruction %r" % (str(action)[:20],), None
     try:
-        r = fn(t, ins)
+        result = fn(table, ins)
     except Refused as e:
         return REFUSED, str(e), None
-    if isinstance(r, tuple):  # (DONE, the stack a player left with)
-        return r[0], None, r[1]
-    return r, None, None
+    if isinstance(result, tuple):  # (DONE, the stack a player left with)
+        return result[0], None, result[1]
+    return result, None, None
 
 
-def settle(t):
+def settle(table):
     """Between hands, carry out the changes waiting in ``t.moves``, in
     order.  Returns ``[(instruction id, DONE or REFUSED, reason, stack)]``
     (stack: the chips of a player moved or taken out, else None; [] while
     a hand runs or nothing waits)."""
     out = []  # type: list
-    if t.hand is not None:
+    if table.hand is not None:
         return out
-    while t.moves:
-        m = t.moves.pop(0)
+    while table.moves:
+        move = table.moves.pop(0)
         stack = None
         try:
-            if m[1] == OUT:
-                stack = _leave(t, m[2])
-            elif m[1] == DEDUCT:
-                _table(t, {"do": "deduct", "seat": m[2], "chips": m[3]})
-            elif m[1] == IN:
-                _open(t)
-                _table(t, {"do": "sit", "seat": m[2], "stack": m[3],
-                           "away_used": len(m) > 5 and m[5] is True})
-            elif m[1] == TAKE:
-                if m[2] in t.stacks:  # (the hand may have busted them already)
-                    stack = _bust(t, m[2])
+            if move[1] == OUT:
+                stack = _leave(table, move[2])
+            elif move[1] == DEDUCT:
+                _table(table, {"do": "deduct", "seat": move[2], "chips": move[3]})
+            elif move[1] == IN:
+                _open(table)
+                _table(table, {"do": "sit", "seat": move[2], "stack": move[3],
+                           "away_used": len(move) > 5 and move[5] is True})
+            elif move[1] == TAKE:
+                if move[2] in table.stacks:  # (the hand may have busted them already)
+                    stack = _bust(table, move[2])
             else:
                 raise Refused("This box does not know that waiting change")
-            out.append((m[0], DONE, None, stack))
+            out.append((move[0], DONE, None, stack))
         except Refused as e:
-            out.append((m[0], REFUSED, str(e), None))
+            out.append((move[0], REFUSED, str(e), None))
     return out
 
 
-def withdraw(t, iid):
+def withdraw(table, iid):
     """Take instruction *iid*'s entry out of ``t.moves`` (the host called it
     off); returns the entry, or None when none waits."""
     if iid is None:
         return None
-    for m in t.moves:
-        if m[0] == iid:
-            t.moves.remove(m)
-            return m
+    for move in table.moves:
+        if move[0] == iid:
+            table.moves.remove(move)
+            return move
     return None
 
 
-def waiting(t, seat, kind):
+def waiting(table, seat, kind):
     """Does a move of *kind* (OUT, IN) wait for *seat*?"""
-    for m in t.moves:
-        if m[1] == kind and m[2] == seat:
+    for move in table.moves:
+        if move[1] == kind and move[2] == seat:
             return True
     return False
 
 
 # ------------------------------------------------------------ the actions
-def _table(t, ev):
+def _table(table, ev):
     """Apply table event *ev*; a refusal becomes Refused (the table, unchanged,
     keeps the sentence in ``error`` for the screen)."""
-    err = t.handle(ev)
+    err = table.handle(ev)
     if err is not None:
         raise Refused(err)
 
 
-def _seat(t, ins):
-    s = as_int(ins.get("seat"))
-    if s is None or s < 1 or s > t.n:
-        raise Refused("There is no seat %s at this %d-seat table" % (str(ins.get("seat"))[:8], t.n))
-    return s
+def _seat(table, ins):
+    seat = as_int(ins.get("seat"))
+    if seat is None or seat < 1 or seat > table.n:
+        raise Refused("There is no seat %s at this %d-seat table"
+                      % (str(ins.get("seat"))[:8], table.n))
+    return seat
 
 
-def _open(t):
-    if t.hold == BROKEN:
+def _open(table):
+    if table.hold == BROKEN:
         raise Refused("This table is broken: it takes no players")
 
 
-def _leave(t, s):
-    """Seat *s* leaves (``leave``); returns the chips they took along."""
-    c = t.stacks.get(s)
-    _table(t, {"do": "leave", "seat": s})
-    return c
+def _leave(table, seat):
+    """*seat* leaves (``leave``); returns the chips they took along."""
+    chips = table.stacks.get(seat)
+    _table(table, {"do": "leave", "seat": seat})
+    return chips
 
 
-def _move_out(t, ins):
-    s = _seat(t, ins)
-    if s not in t.stacks:
-        raise Refused("Seat %d is empty" % s)
-    if waiting(t, s, OUT):
-        raise Refused("Seat %d already moves after this hand" % s)
-    if t.hand is None:
-        return DONE, _leave(t, s)
-    t.moves.append([ins.get("id"), OUT, s, as_int(ins.get("to_table", ins.get("table"))),
+def _move_out(table, ins):
+    seat = _seat(table, ins)
+    if seat not in table.stacks:
+        raise Refused("Seat %d is empty" % seat)
+    if waiting(table, seat, OUT):
+        raise Refused("Seat %d already moves after this hand" % seat)
+    if table.hand is None:
+        return DONE, _leave(table, seat)
+    table.moves.append([ins.get("id"), OUT, seat, as_int(ins.get("to_table", ins.get("table"))),
                     as_int(ins.get("to_seat"))])
     return LATER
 
 
-def _receive(t, ins):
-    _open(t)
-    s = _seat(t, ins)
-    c = as_int(ins.get("stack"))
-    if c is None or c <= 0 or c > MAX_CHIPS:
-        raise Refused("No chips given for the player arriving in seat %d: ask the TD" % s)
-    if waiting(t, s, IN):
-        raise Refused("Seat %d is taken by a player arriving after this hand" % s)
+def _receive(table, ins):
+    _open(table)
+    seat = _seat(table, ins)
+    chips = as_int(ins.get("stack"))
+    if chips is None or chips <= 0 or chips > MAX_CHIPS:
+        raise Refused("No chips given for the player arriving in seat %d: ask the TD" % seat)
+    if waiting(table, seat, IN):
+        raise Refused("Seat %d is taken by a player arriving after this hand" % seat)
     used = ins.get("away_used") is True  # LPPL ¶72: once per player, at any table
-    if s in t.stacks and (waiting(t, s, OUT) or waiting(t, s, TAKE)):  # free after the hand
-        t.moves.append([ins.get("id"), IN, s, c, as_int(ins.get("from_table", ins.get("table"))),
-                        used])
+    if seat in table.stacks and (waiting(table, seat, OUT)
+                                 or waiting(table, seat, TAKE)):  # free after the hand
+        table.moves.append([ins.get("id"), IN, seat, chips,
+                            as_int(ins.get("from_table", ins.get("table"))), used])
         return LATER
-    _table(t, {"do": "sit", "seat": s, "stack": c, "away_used": used})
+    _table(table, {"do": "sit", "seat": seat, "stack": chips, "away_used": used})
     return DONE
 
 
-def _deduct(t, ins):
-    s = _seat(t, ins)
-    c = as_int(ins.get("chips"))
-    if c is None or c < 1 or c > MAX_CHIPS:
-        raise Refused("No chips given to remove from seat %d: ask the TD" % s)
-    if s not in t.stacks:
-        raise Refused("Seat %d is empty" % s)
-    if t.hand is None or s not in t.hand.dealt:
-        _table(t, {"do": "deduct", "seat": s, "chips": c})
+def _deduct(table, ins):
+    seat = _seat(table, ins)
+    chips = as_int(ins.get("chips"))
+    if chips is None or chips < 1 or chips > MAX_CHIPS:
+        raise Refused("No chips given to remove from seat %d: ask the TD" % seat)
+    if seat not in table.stacks:
+        raise Refused("Seat %d is empty" % seat)
+    if table.hand is None or seat not in table.hand.dealt:
+        _table(table, {"do": "deduct", "seat": seat, "chips": chips})
         return DONE
-    at = len(t.moves)  # in the hand: after it, before the seat's own move out
-    for i in range(len(t.moves)):
-        if t.moves[i][1] == OUT and t.moves[i][2] == s:
+    at = len(table.moves)  # in the hand: after it, before the seat's own move out
+    for i in range(len(table.moves)):
+        if table.moves[i][1] == OUT and table.moves[i][2] == seat:
             at = i
             break
-    t.moves.insert(at, [ins.get("id"), DEDUCT, s, c, None])
+    table.moves.insert(at, [ins.get("id"), DEDUCT, seat, chips, None])
     return LATER
 
 
-def _take_out(t, ins):
-    s = _seat(t, ins)
-    if s not in t.stacks:
+def _take_out(table, ins):
+    seat = _seat(table, ins)
+    if seat not in table.stacks:
         return DONE  # taken out already (or busted in a hand)
-    if t.hand is not None and s in t.hand.live:
-        if not waiting(t, s, TAKE):
-            t.moves.append([ins.get("id"), TAKE, s, None, None])
+    if table.hand is not None and seat in table.hand.live:
+        if not waiting(table, seat, TAKE):
+            table.moves.append([ins.get("id"), TAKE, seat, None, None])
             return LATER
-        raise Refused("Seat %d is taken out after this hand already" % s)
-    return DONE, _bust(t, s)
+        raise Refused("Seat %d is taken out after this hand already" % seat)
+    return DONE, _bust(table, seat)
 
 
-def _bust(t, s):
-    """Seat *s* is taken out (the table's ``bust``); returns the chips that left play."""
-    c = t.stacks[s]
-    _table(t, {"do": "bust", "seat": s})
-    return c
+def _bust(table, seat):
+    """*seat* is taken out (the table's ``bust``); returns the chips that left play."""
+    chips = table.stacks[seat]
+    _table(table, {"do": "bust", "seat": seat})
+    return chips
 
 
-def _withdraw(t, ins):
+def _withdraw(table, ins):
     """The table's part of a withdraw (tcbox/app.py does the rest): its
     entry out of ``moves``; refused when none waits here."""
-    if withdraw(t, ins.get("instr")) is None:
+    if withdraw(table, ins.get("instr")) is None:
         raise Refused("Instruction %s does not wait at this table" % str(ins.get("instr"))[:32])
     return DONE
 
 
-def _break_table(t, ins):
-    t.hold = BROKEN
+def _break_table(table, ins):
+    table.hold = BROKEN
     return DONE
 
 
-def _nothing(t, ins):
+def _nothing(table, ins):
     return DONE
 
 
-def _redraw(t, ins):
-    if t.hold != BROKEN:  # a broken table takes no seats
-        t.hold = REDRAW
+def _redraw(table, ins):
+    if table.hold != BROKEN:  # a broken table takes no seats
+        table.hold = REDRAW
     return DONE
 
 
-def _hfh_start(t, ins):
-    if t.hold is None:  # already hand for hand (or broken): stays so
-        t.hold = HFH
+def _hfh_start(table, ins):
+    if table.hold is None:  # already hand for hand (or broken): stays so
+        table.hold = HFH
     return DONE
 
 
-def _next_hand(t, ins):
-    if t.hold == BROKEN:
+def _next_hand(table, ins):
+    if table.hold == BROKEN:
         raise Refused("This table is broken: no more hands here")
-    if t.hold is None:
+    if table.hold is None:
         raise Refused("This table is not playing hand for hand")
-    t.hold = HFH_ONE
+    table.hold = HFH_ONE
     return DONE
 
 
-def _hfh_stop(t, ins):
-    if t.hold in (HFH, HFH_ONE):
-        t.hold = None
+def _hfh_stop(table, ins):
+    if table.hold in (HFH, HFH_ONE):
+        table.hold = None
     return DONE
 
 
-def _pause(t, ins):
-    if not t.clock.paused:
-        _table(t, {"do": "pause"})
+def _pause(table, ins):
+    if not table.clock.paused:
+        _table(table, {"do": "pause"})
     return DONE
 
 
-def _resume(t, ins):
-    if t.clock.paused:
-        _table(t, {"do": "resume"})
+def _resume(table, ins):
+    if table.clock.paused:
+        _table(table, {"do": "resume"})
     return DONE
 
 
