@@ -69,9 +69,9 @@ class SelfTest(SelfTestSteps):
     :param problems: part name -> why it could not be made.
     """
 
-    def __init__(self, p, keys, screen, ring=None, buzzer=None, nvm=None, port=None,
+    def __init__(self, profile, keys, screen, ring=None, buzzer=None, nvm=None, port=None,
                  wifi=None, radio=None, problems=None):
-        self.p = p
+        self.p = profile
         self.keys = keys
         self.screen = screen
         self.ring = ring
@@ -83,10 +83,10 @@ class SelfTest(SelfTestSteps):
         self.problems = problems if problems is not None else {}
         self.board = ""  # the profile's name in tcbox/boards.py
         for name in BOARDS:  # by board id: tcbox.hardware.profile reads a copy of BOARDS
-            if BOARDS[name]["board_id"] == p["board_id"]:
+            if BOARDS[name]["board_id"] == profile["board_id"]:
                 self.board = name
         self.steps = ["info", "store"]
-        for i in range(len(p["keys"])):
+        for i in range(len(profile["keys"])):
             self.steps.append("key:%d" % i)
         self.steps += ["ring", "buzzer", "wifi", "usb"]
         self.sent = []  # every JSON line sent, for a computer that asks again
@@ -189,12 +189,12 @@ class SelfTest(SelfTestSteps):
     def _read_port(self):
         """Any line from the computer: send everything again (it may have
         come late) and count the data port as answering."""
-        p = self.port
-        if p is None:
+        port = self.port
+        if port is None:
             return
         try:
-            n = p.in_waiting
-            data = p.read(min(n, 256)) if n else None
+            n = port.in_waiting
+            data = port.read(min(n, 256)) if n else None
         except Exception:  # noqa: BLE001 -- the port went away: nothing to read
             return
         if not data:
@@ -260,11 +260,11 @@ def _data_port():
         import usb_cdc
     except ImportError:
         return None
-    p = usb_cdc.data
-    if p is not None:
-        p.timeout = 0
-        p.write_timeout = 0.01  # float: usb_cdc takes seconds
-    return p
+    port = usb_cdc.data
+    if port is not None:
+        port.timeout = 0
+        port.write_timeout = 0.01  # float: usb_cdc takes seconds
+    return port
 
 
 def _paired_wifi(nvm):
@@ -279,24 +279,24 @@ def _paired_wifi(nvm):
     except Exception:  # noqa: BLE001 -- no readable record: not paired
         return None
     extra = rec.get("extra") if isinstance(rec, dict) else None
-    s = settings_of(extra.get("p") if isinstance(extra, dict) else None)[0]
-    if not isinstance(s, dict) or not s.get("wifi_ssid"):
+    settings = settings_of(extra.get("p") if isinstance(extra, dict) else None)[0]
+    if not isinstance(settings, dict) or not settings.get("wifi_ssid"):
         return None
-    return s["wifi_ssid"], s.get("wifi_password") or ""
+    return settings["wifi_ssid"], settings.get("wifi_password") or ""
 
 
-def start(p, display):
-    """The self-test for profile *p* on *display*, its parts made (what
+def start(profile, display):
+    """The self-test for *profile* on *display*, its parts made (what
     cannot be made is noted for its step)."""
     from .hardware import Buzzer, KeyScanner, Ring
     from .selftest_screen import SelfTestScreen
 
     problems = {}  # type: dict
-    d = p["display"]
+    d = profile["display"]
     screen = SelfTestScreen(display, d["width"], d["height"])
-    keys = KeyScanner(p["keys"])
-    ring = _make(problems, "ring", Ring, p["ring"])
-    buzzer = _make(problems, "buzzer", Buzzer, p["buzzer"])
+    keys = KeyScanner(profile["keys"])
+    ring = _make(problems, "ring", Ring, profile["ring"])
+    buzzer = _make(problems, "buzzer", Buzzer, profile["buzzer"])
     nvm = None
     try:
         import microcontroller
@@ -313,15 +313,15 @@ def start(p, display):
             radio = wifi_module.radio
         except ImportError as e:
             problems["wifi"] = str(e)
-    return SelfTest(p, keys, screen, ring=ring, buzzer=buzzer, nvm=nvm, port=_data_port(),
+    return SelfTest(profile, keys, screen, ring=ring, buzzer=buzzer, nvm=nvm, port=_data_port(),
                     wifi=wifi, radio=radio, problems=problems)
 
 
-def run(p, display):
+def run(profile, display):
     """On the board: the self-test until the press after its last step."""
     import supervisor
 
-    t = start(p, display)
-    while t.step(supervisor.ticks_ms()):
+    test = start(profile, display)
+    while test.step(supervisor.ticks_ms()):
         pass
-    t.close()
+    test.close()
