@@ -25,14 +25,14 @@ def port():
     neither exists."""
     import usb_cdc
 
-    p = usb_cdc.data
-    if p is None:
-        p = usb_cdc.console
-    if p is None:
+    port = usb_cdc.data
+    if port is None:
+        port = usb_cdc.console
+    if port is None:
         return None
-    p.timeout = 0
-    p.write_timeout = WRITE_TIMEOUT
-    return p
+    port.timeout = 0
+    port.write_timeout = WRITE_TIMEOUT
+    return port
 
 
 def box_id():
@@ -46,9 +46,9 @@ def box_id():
 def make(table, extra=None):
     """The box's Link on its USB port, restored from the record's *extra*
     (then save: the boot counter moved on), or None without a port."""
-    p = port()
-    if p is None:
+    usb_port = port()
+    if usb_port is None:
         return None
-    link = Link(p, box_id(), table)
+    link = Link(usb_port, box_id(), table)
     link.restore(extra)
     return link
