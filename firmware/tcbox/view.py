@@ -8,12 +8,12 @@ SETUP = "setup"  # tcbox.menu's mode name for the setup screen
 
 def chips(n):
     """3,025 from 3025 (thousands separated, readable across a table)."""
-    s = str(n)
+    text = str(n)
     out = ""
-    while len(s) > 3:
-        out = "," + s[-3:] + out
-        s = s[:-3]
-    return s + out
+    while len(text) > 3:
+        out = "," + text[-3:] + out
+        text = text[:-3]
+    return text + out
 
 
 DONE = {
@@ -36,25 +36,25 @@ def done_text(ins, later=False):
         return ""
     if isinstance(ins, str):
         return "Message read"
-    a = ins.get("action")
+    action = ins.get("action")
     seat = ins.get("seat")
     if later:
         return "Confirmed: " + instruction_text(ins) + " after this hand"
-    if a == "move_out":
+    if action == "move_out":
         return "Seat %s moved to table %s seat %s" % (
             seat, ins.get("to_table", ins.get("table", "?")), ins.get("to_seat", "?"))
-    if a == "receive":
+    if action == "receive":
         line = "Seat %s: %s seated" % (seat, ins.get("name") or "player")
         if ins.get("stack") is not None:
             line += " with %s chips" % chips(ins["stack"])
         return line
-    if a == "deduct":
+    if action == "deduct":
         return "Seat %s: %s chips removed from play" % (seat, _amount(ins.get("chips")))
-    if a == "take_out":
+    if action == "take_out":
         return "Seat %s taken out" % seat
-    if a == "message":
+    if action == "message":
         return "Message read"
-    return DONE.get(a) or "Done: " + str(a)
+    return DONE.get(action) or "Done: " + str(action)
 
 
 def instruction_text(ins):
@@ -64,12 +64,12 @@ def instruction_text(ins):
         return ""
     if isinstance(ins, str):
         return ins
-    a = ins.get("action")
+    action = ins.get("action")
     seat = ins.get("seat")
-    if a == "move_out":
+    if action == "move_out":
         return "Move seat %s to table %s seat %s" % (
             seat, ins.get("to_table", ins.get("table", "?")), ins.get("to_seat", "?"))
-    if a == "receive":
+    if action == "receive":
         line = "Seat %s: %s arrives" % (seat, ins.get("name") or "a player")
         frm = ins.get("from_table", ins.get("table"))
         if frm is not None:
@@ -77,13 +77,13 @@ def instruction_text(ins):
         if ins.get("stack") is not None:
             line += " with %s chips" % chips(ins["stack"])
         return line
-    if a == "deduct":
+    if action == "deduct":
         return "Seat %s: remove %s chips from play" % (seat, _amount(ins.get("chips")))
-    if a == "take_out":
+    if action == "take_out":
         return "Take seat %s out: %s is out (TD)" % (seat, ins.get("name") or "the player")
-    if a == "message":
+    if action == "message":
         return ins.get("text") or ""
-    return SENTENCES.get(a) or str(a)
+    return SENTENCES.get(action) or str(action)
 
 
 def _amount(n):
@@ -161,13 +161,13 @@ def act_line(st, f):
     """The players' line (``act``): the seat to act and what it costs, a
     called clock, else between hands the instruction, the break, the hold
     or a colour-up, else the ante (or the level) and the next blinds."""
-    a = st["action"]
-    if a is not None:
+    actor = st["action"]
+    if actor is not None:
         if f["shot"]:
-            return "Seat %d: %s" % (a, f["shot"])
+            return "Seat %d: %s" % (actor, f["shot"])
         if st["to_call"]:
-            return "Seat %d: call %s" % (a, chips(st["to_call"]))
-        return "Seat %d: check" % a
+            return "Seat %d: call %s" % (actor, chips(st["to_call"]))
+        return "Seat %d: check" % actor
     if st["street"] == "showdown":
         return "Showdown"
     if st["street"] is not None:
@@ -219,13 +219,13 @@ def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):
     f["hand"] = "%s  BTN %s  SB %s  BB %s  Deal %s" % (
         "Hand %d" % st["hand"] if st["hand"] else "First hand", st["button"],
         sb if sb is not None else "dead", st["bb_seat"], st["dealer"])
-    a = st["action"]
+    actor = st["action"]
     if st["street"] is None:
         f["action"] = "Between hands"
-    elif a is None:
+    elif actor is None:
         f["action"] = "Showdown: who wins?" if st["street"] == "showdown" else ""
     else:
-        line = "Seat %d to act: %s" % (a, "call %s" % chips(st["to_call"]) if st["to_call"]
+        line = "Seat %d to act: %s" % (actor, "call %s" % chips(st["to_call"]) if st["to_call"]
                                         else "check")
         if st["min_raise_to"] is not None:
             line += ", min raise %s" % chips(st["min_raise_to"])
@@ -234,21 +234,22 @@ def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):
         pots = st["pots"]
         f["pot"] = "Pot %s" % chips(st["pot"])
         if len(pots) > 1:
-            f["pot"] += " (" + " + ".join(chips(p["amount"]) for p in pots) + ")"
+            f["pot"] += " (" + " + ".join(chips(post["amount"]) for post in pots) + ")"
         f["pot"] += "  " + st["street"]
     else:
         won = st.get("winners") or {}
         f["pot"] = "Won: " + ", ".join(
             "seat %s %s" % (s, chips(won[s])) for s in sorted(won)) if won else ""
     posts = []
-    for p in st["posts"]:
-        if p["kind"] != "ante":
-            away = " (away)" if p["seat"] in st["away"] else ""
-            posts.append("%s %d: %s%s" % (p["kind"].upper(), p["seat"], chips(p["amount"]), away))
+    for post in st["posts"]:
+        if post["kind"] != "ante":
+            away = " (away)" if post["seat"] in st["away"] else ""
+            posts.append("%s %d: %s%s" % (post["kind"].upper(), post["seat"],
+                                          chips(post["amount"]), away))
     f["posts"] = "  ".join(posts)
     f["away"] = "Away: " + ", ".join(str(s) for s in st["away"]) if st["away"] else ""
-    f["colour"] = "  ".join("S%d %s>%s" % (c[0], chips(c[1]), chips(c[2]))
-                            for c in colour_changes(st))
+    f["colour"] = "  ".join("S%d %s>%s" % (change[0], chips(change[1]), chips(change[2]))
+                            for change in colour_changes(st))
     f["shot"] = ""
     f["shot_kind"] = ""
     if st["shot_clock"] is not None:
