@@ -22,11 +22,8 @@ NOBODY = []  # type: list  # an empty seat list shared by every deal: never appe
 
 
 class Hand(SeatBetting):
-    """One hand at *table*, created by the dealer's New hand press.
-
-    :param level: ``(level, sb, bb, ante)`` fixed for the whole hand.
-    :param dealt: seats dealt in (ascending).
-    """
+    """One hand at *table*, created by the dealer's New hand press: *level* is
+    ``(level, sb, bb, ante)``, fixed for the whole hand; *dealt* the seats dealt in (ascending)."""
 
     def __init__(self, table, number, level, dealt):
         # type: (Any, int, Sequence[int], List[int]) -> None
@@ -52,10 +49,9 @@ class Hand(SeatBetting):
         self.reset(number, level, dealt)
 
     def reset(self, number, level, dealt):  # type: (int, Sequence[int], List[int]) -> None
-        """Make this object a new hand: the table deals into the last hand's
-        object (Table._deal) and its dicts and lists are emptied in
-        place (issue #20: a new Hand, its Street and its containers were
-        about 1.5 KB of each New hand press; its posts' rows 1 KB more)."""
+        """Make this object a new hand: the table deals into the last hand's object (Table._deal)
+        and its dicts and lists are emptied in place (issue #20: a new Hand, its Street and its
+        containers were about 1.5 KB of each New hand press; its posts' rows 1 KB more)."""
         table = self.t
         self.number = number
         self.level = level
@@ -87,10 +83,9 @@ class Hand(SeatBetting):
     # -- posting -----------------------------------------------------
     def deal(self, sb_seat, bb_seat, entering, penalised=None):
         # type: (Optional[int], int, Iterable[int], Optional[List[int]]) -> None
-        """Post antes and blinds (away seats per profile; *entering* seats
-        post a dead big blind to enter), then find the first player to act.
-        Seats on penalty are dealt in, post, and are killed at the deal
-        (TDA 64-C)."""
+        """Post antes and blinds (away seats per profile; *entering* seats post a dead big blind to
+        enter), then find the first player to act. Seats on penalty are dealt in, post, and are
+        killed at the deal (TDA 64-C)."""
         table = self.t
         _, sb, bb, ante = self.level
         dead_deal = table.profile["away"] == "dead_deal"
@@ -177,10 +172,9 @@ class Hand(SeatBetting):
         self.actions += 1
 
     def kill(self, seat):  # type: (int) -> None
-        """Kill a live hand out of turn (a penalty, a phone at the table);
-        not an action in turn.  Its bet on this street is no live bet: the
-        street goes on as if it had never bet, and its chips stay in the pot
-        as dead money, or, where the profile returns an uncalled bet
+        """Kill a live hand out of turn (a penalty, a phone at the table); not an action in turn.
+        Its bet on this street is no live bet: the street goes on as if it had never bet, and its
+        chips stay in the pot as dead money, or, where the profile returns an uncalled bet
         (``killed_bet``), the part nobody called goes back."""
         self._log(3, seat, 0)
         self.live.remove(seat)
