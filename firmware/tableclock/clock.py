@@ -227,8 +227,8 @@ class LevelClock:
         return [self.index, self.left_ms, 1 if self.paused else 0]
 
     def restore(self, rec):  # type: (Sequence[int]) -> None
-        self.index, self.left_ms, p = rec
-        self.paused = bool(p)
+        self.index, self.left_ms, paused = rec
+        self.paused = bool(paused)
 
 TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
