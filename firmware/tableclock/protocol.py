@@ -495,51 +495,51 @@ class Receiver:
         sender = msg["from"]
         boot = msg["boot"]
         seq = msg["seq"]
-        p = self.peers.get(sender)
-        if p is None:
+        peer = self.peers.get(sender)
+        if peer is None:
             if len(self.peers) >= self.max_peers:
                 self.invalid += 1
                 raise ProtocolError("too many senders (%d): frame from %s refused"
                                     % (self.max_peers, sender))
-            p = [boot, seq, bytearray(WINDOW // 8)]
-            self.peers[sender] = p
-        elif boot < p[0]:
+            peer = [boot, seq, bytearray(WINDOW // 8)]
+            self.peers[sender] = peer
+        elif boot < peer[0]:
             self.stale += 1
             raise Stale("stale frame from %s: boot %d is older than its boot %d (a replay?)"
-                        % (sender, boot, p[0]))
-        elif boot > p[0]:  # the peer restarted
-            p[0] = boot
-            p[1] = seq
-            _clear(p[2])
-        elif seq > p[1]:
-            top = p[1]
+                        % (sender, boot, peer[0]))
+        elif boot > peer[0]:  # the peer restarted
+            peer[0] = boot
+            peer[1] = seq
+            _clear(peer[2])
+        elif seq > peer[1]:
+            top = peer[1]
             if seq - top >= WINDOW:
-                _clear(p[2])
+                _clear(peer[2])
             else:
                 for s in range(top + 1, seq):
-                    _unmark(p[2], s)
-            p[1] = seq
-        elif p[1] - seq >= WINDOW:
+                    _unmark(peer[2], s)
+            peer[1] = seq
+        elif peer[1] - seq >= WINDOW:
             self.stale += 1
             raise Stale("stale frame from %s: seq %d is %d or more behind its newest (%d)"
-                        % (sender, seq, WINDOW, p[1]))
-        elif _seen(p[2], seq):
+                        % (sender, seq, WINDOW, peer[1]))
+        elif _seen(peer[2], seq):
             self.duplicates += 1
             return None
-        _mark(p[2], seq)
+        _mark(peer[2], seq)
         self.accepted += 1
         return msg
 
     def pin(self, sender, boot, seq):  # type: (str, int, int) -> None
         """Start *sender*'s window at (boot, seq), everything up to seq counting
         as seen (e.g. after a config that echoed this box's hello nonce)."""
-        p = self.peers.get(sender)
-        if p is None:
-            p = [0, 0, bytearray(WINDOW // 8)]
-            self.peers[sender] = p
-        p[0] = boot
-        p[1] = seq
-        bits = p[2]
+        peer = self.peers.get(sender)
+        if peer is None:
+            peer = [0, 0, bytearray(WINDOW // 8)]
+            self.peers[sender] = peer
+        peer[0] = boot
+        peer[1] = seq
+        bits = peer[2]
         for i in range(len(bits)):
             bits[i] = 0xFF
 
