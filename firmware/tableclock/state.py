@@ -84,7 +84,7 @@ def state(table):  # type: (Table) -> Dict[str, Any]
         stacks[str(seat)] = table.stacks[seat]
     hand = table.hand if table.hand is not None else table.last_hand
     if hand is not None:
-        st["posts"] = [{"seat": p[0], "amount": p[1], "kind": p[2]} for p in hand.posts]
+        st["posts"] = [{"seat": post[0], "amount": post[1], "kind": post[2]} for post in hand.posts]
         st["hand_level"] = _level(hand.level)
     hand = table.hand
     if hand is None:
