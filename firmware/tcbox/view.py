@@ -239,7 +239,7 @@ def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):
     else:
         won = st.get("winners") or {}
         f["pot"] = "Won: " + ", ".join(
-            "seat %s %s" % (s, chips(won[s])) for s in sorted(won)) if won else ""
+            "seat %s %s" % (seat, chips(won[seat])) for seat in sorted(won)) if won else ""
     posts = []
     for post in st["posts"]:
         if post["kind"] != "ante":
@@ -247,7 +247,7 @@ def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):
             posts.append("%s %d: %s%s" % (post["kind"].upper(), post["seat"],
                                           chips(post["amount"]), away))
     f["posts"] = "  ".join(posts)
-    f["away"] = "Away: " + ", ".join(str(s) for s in st["away"]) if st["away"] else ""
+    f["away"] = "Away: " + ", ".join(str(seat) for seat in st["away"]) if st["away"] else ""
     f["colour"] = "  ".join("S%d %s>%s" % (change[0], chips(change[1]), chips(change[2]))
                             for change in colour_changes(st))
     f["shot"] = ""
@@ -277,7 +277,7 @@ def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):
     note = menu.note if menu and menu.note else ""
     f["status"] = st["error"] or note or st["last"] or ""
     f["status_kind"] = "error" if st["error"] else ("note" if note else "")
-    f["menu"] = [o[0] for o in menu.options] if menu else []
+    f["menu"] = [option[0] for option in menu.options] if menu else []
     f["menu_i"] = menu.i if menu else 0
     f["act"] = act_line(st, f)
     f["players"] = players
