@@ -503,15 +503,6 @@ def run_heap(python: str, board: str) -> dict:
 
 
 # ------------------------------------------------------------------ MicroPython
-def build_mpy(mpy_cross: str, out: Path) -> None:
-    """firmware/tableclock and firmware/tcbox as .mpy, as a release ships them."""
-    for pkg in ("tableclock", "tcbox"):
-        (out / pkg).mkdir(parents=True)
-        for src in sorted((FIRMWARE / pkg).glob("*.py")):
-            subprocess.run([mpy_cross, "-o", str(out / pkg / (src.stem + ".mpy")), str(src)],
-                           check=True, cwd=ROOT)
-
-
 def run_mpy(micropython: str, libdir: Path, board: str) -> dict:
     env = dict(os.environ)
     env["MICROPYPATH"] = os.pathsep.join([str(libdir), str(FAKES), str(STUBS)])
@@ -610,7 +601,7 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         lib = Path(tmp)
         try:
-            build_mpy(mpy_cross, lib)
+            modules_mpy.build_mpy(mpy_cross, lib)
             for b in BOARD_NAMES:
                 details["mpy"][b] = run_mpy(micropython, lib, b)
                 details["mpy"][b]["night"] = night_heap(micropython, lib, b)

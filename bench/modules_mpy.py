@@ -43,6 +43,7 @@ BOOT = ("from tcbox import hardware\n"
 
 
 def build_mpy(mpy_cross: str, out: Path) -> None:
+    """firmware/tableclock and firmware/tcbox as .mpy, as a release ships them."""
     for pkg in ("tableclock", "tcbox"):
         (out / pkg).mkdir(parents=True)
         for src in sorted((FIRMWARE / pkg).glob("*.py")):
