@@ -11,7 +11,7 @@ import sqlite3
 from hostutil import EXAMPLES, at, players, run
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from tdhost.league import store as _store
+from tdhost.league import checkpoint as _checkpoint, store as _store, transaction
 
 LPPL = os.path.join(EXAMPLES, "lppl.toml")
 READS = (["results"], ["seats"], ["log"], ["league"], ["standby"])
@@ -166,6 +166,51 @@ def test_backups_are_kept_to_the_newest_few(tmp_path, monkeypatch):
     finally:
         c.close()
     assert len(_store.backups(str(db))) == 3
+
+
+def _notices(lg, seq):
+    return [(1, "notice", {"text": "n" * 300, "src": []}, None)] * 100, None
+
+
+def test_a_command_reads_from_its_checkpoint_and_a_backup_checks_the_whole_file(
+        tmp_path, monkeypatch):
+    """A command checks the pages it reads -- tonight's, from the league's checkpoint on, so
+    that it costs the same all season (docs/host.md §3.3) -- not the whole file; a damaged
+    page of an earlier night is found when the next backup copies the file (a warning with
+    what to do, and no damaged backup kept), and when `tdhost serve` opens it."""
+    monkeypatch.setattr(_checkpoint, "EVERY", 100)
+    monkeypatch.delenv("TDHOST_VERIFY_CACHE", raising=False)  # it replays the whole log
+    db = night(tmp_path)
+    store = _store.Store(str(db))
+    try:
+        for _ in range(6):  # 600 events of last night, a checkpoint taken before each batch
+            transaction.append(store, _notices, "2025-03-03T20:00:00")
+    finally:
+        store.close()
+    run(["new", LPPL], db=db)  # tonight
+    run(["register", *players(10)], db=db)
+    run(["draw", "--seed", "1"], db=db)
+    run(["start"], db=db)
+    checkpointed(db)
+    c = sqlite3.connect(str(db))
+    first = c.execute("SELECT min(pageno) FROM dbstat WHERE name = 'events' "
+                      "AND pagetype = 'leaf'").fetchone()[0]  # last night's first events
+    c.close()
+    data = bytearray(db.read_bytes())
+    data[4096 * (first - 1):4096 * first] = bytes(4096)
+    db.write_bytes(bytes(data))
+    kept = _store.backups(str(db))
+    assert "Tournament 2" in run(["seats"], db=db).output
+    res = run(["bust", "Cat"], db=db, now=at(7))
+    assert "Cat is out" in res.output
+    assert "Warning: %s cannot be used: it is damaged" % db in res.stderr, res.stderr
+    assert "`tdhost restore --db %s %s`" % (db, kept[0]) in res.stderr
+    assert _store.backups(str(db)) == kept  # no damaged copy among the backups
+    try:
+        _store.Store(str(db), check=True).close()  # what `tdhost serve` opens
+        raise AssertionError("serve's check passed a damaged file")
+    except _store.StoreError as err:
+        assert "it is damaged" in str(err)
 
 
 _BASE = {}

@@ -122,6 +122,8 @@ def backup(db: str) -> None:
         path = store.backup("td")
     finally:
         store.close()
+    if store.damage:
+        fail("backup", store.damage)
     if path is None:
         fail("backup", "the backup of %s could not be written in %s"
              % (db, _store.backup_dir(db)))

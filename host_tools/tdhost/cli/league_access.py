@@ -52,6 +52,8 @@ def write(command: str, db: str, decide: transaction.Decide,
             fail(command, str(err))
         except sqlite3.DatabaseError as err:
             fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
+        if store.damage:  # recorded, but the backup after it found the file damaged
+            click.echo("Warning: %s" % store.damage, err=True)
         try:
             lg = transaction.load(store)
             if close:

@@ -225,7 +225,7 @@ class Serving:
             self.transports = self.demo_run.transports
             return
         try:
-            checked = _store.Store(opts.db)
+            checked = _store.Store(opts.db, check=True)  # the whole file, once a night
             try:
                 transaction.replay(checked)
             finally:

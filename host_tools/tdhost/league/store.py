@@ -123,7 +123,8 @@ def make_backup(db: sqlite3.Connection, path: str, seq: int, reason: str,
     """Copy the open connection *db* of league file *path* with SQLite's online backup
     into FILE.backups/NAME-TIME-#SEQ-WHY.sqlite (written aside, then renamed: a kill
     leaves no half backup), and drop all but the newest *keep*.  Returns its path, or
-    None when it could not be written (the night goes on; the reason is logged)."""
+    None when it could not be written (the night goes on; the reason is logged).  The copy
+    is checked in full; a damaged one is not kept: StoreError (the file is damaged)."""
     d = backup_dir(path)
     name = "%s-%s-%07d-%s.sqlite" % (os.path.basename(path), _stamp(), seq, reason)
     final = os.path.join(d, name)
@@ -134,22 +135,39 @@ def make_backup(db: sqlite3.Connection, path: str, seq: int, reason: str,
         try:
             db.backup(dst)
             dst.execute("PRAGMA journal_mode = DELETE")  # one self-contained file
+            # the copy is checked in full: the one check of the whole league file between
+            # the night's start and its end (a command checks only the pages it reads)
+            ok = dst.execute("PRAGMA quick_check").fetchone()[0]
         finally:
             dst.close()
+        if ok != "ok":
+            raise sqlite3.DatabaseError(ok)
         os.replace(part, final)
+    except sqlite3.DatabaseError as err:
+        if type(err) is not sqlite3.DatabaseError:  # not SQLITE_CORRUPT: e.g. the disk is full
+            _not_written(path, part, err)
+            return None
+        _remove(part)
+        raise StoreError(damaged(path, "it is damaged (%s)" % why(err)))
     except (OSError, sqlite3.Error) as err:
-        logging.getLogger("tdhost.league.store").warning("backup of %s not written: %s", path, err)
-        try:
-            os.remove(part)
-        except OSError:
-            pass
+        _not_written(path, part, err)
         return None
     for old in [b for b in backups(path) if not b.endswith("-replaced.sqlite")][keep:]:
-        try:
-            os.remove(old)
-        except OSError:
-            pass
+        _remove(old)
     return final
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:  # removed meanwhile, or never written
+        pass
+
+
+def _not_written(path: str, part: str, err: Exception) -> None:
+    """A backup that could not be written (the night goes on; the reason is logged)."""
+    logging.getLogger("tdhost.league.store").warning("backup of %s not written: %s", path, err)
+    _remove(part)
 
 
 def restore(path: str, source: str) -> tuple[Optional[str], int]:
@@ -248,10 +266,12 @@ def reset_write_count() -> None:
 class Store:
     """An open league file."""
 
-    def __init__(self, path: str, create: bool = False, threads: bool = False) -> None:
+    def __init__(self, path: str, create: bool = False, threads: bool = False,
+                 check: bool = False) -> None:
         """*threads*: the connection may be used from several threads, one at a time (the
         caller serialises: tdhost serve's lock around the live night and the web)."""
         self.path = path
+        self.damage: Optional[str] = None  # what a backup found wrong with the whole file
         exists = os.path.exists(path)
         if not exists and not create:
             raise StoreError("%s does not exist: start a league with "
@@ -274,9 +294,10 @@ class Store:
                 _wrote()
             self.db.execute("PRAGMA synchronous = FULL")
             self.db.execute("PRAGMA foreign_keys = ON")
+            self.db.execute("PRAGMA cell_size_check = ON")  # every page read is checked
             tables = {r[0] for r in self.db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if tables:
+            if tables and check:
                 ok = self.db.execute("PRAGMA quick_check").fetchone()[0]
                 if ok != "ok":
                     raise sqlite3.DatabaseError(ok)
@@ -356,7 +377,12 @@ class Store:
         except sqlite3.Error as err:  # the file went bad under us: the next read says so
             logging.getLogger("tdhost.league.store").warning("no backup of %s: %s", self.path, err)
             return None
-        return make_backup(self.db, self.path, seq, reason)
+        try:
+            return make_backup(self.db, self.path, seq, reason)
+        except StoreError as err:  # the copy is damaged: so is the file (the caller warns)
+            self.damage = str(err)
+            logging.getLogger("tdhost.league.store").warning("%s", err)
+            return None
 
     def meta(self, key: str) -> Optional[str]:
         r = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
