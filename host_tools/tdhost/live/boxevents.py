@@ -10,7 +10,7 @@ from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.live import busts as _busts, instructions as _ins, moves as _moves, plan as _plan
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Link, Message
+from tdhost.live.records import Batch, Message, ServedLink
 from tdhost.live.tables import name_at
 from tdhost.rules import handforhand as _hfh
 
@@ -30,13 +30,13 @@ class BoxEvents:
     def __init__(self, live: "Live") -> None:
         self.live = live
         self.stores: List[Any] = []  # the link stores Live's box events are pending in
-        self._seen_status: Dict[Link, Any] = {}  # link -> the status object handled last
-        self._seen_state: Dict[Link, Tuple[Any, Any, Any]] = {}  # link -> (state, table, box)
-        self._seen_rx: Dict[Link, Any] = {}  # link -> last_rx
+        self._seen_status: Dict[ServedLink, Any] = {}  # link -> the status object handled last
+        self._seen_state: Dict[ServedLink, Tuple[Any, Any, Any]] = {}  # link -> (state, table, box)
+        self._seen_rx: Dict[ServedLink, Any] = {}  # link -> last_rx
         self._bump_contact = 0
-        self._failing: Set[Link] = set()  # links whose poll raised (logged once)
+        self._failing: Set[ServedLink] = set()  # links whose poll raised (logged once)
 
-    def serve(self, link: Link) -> None:
+    def serve(self, link: ServedLink) -> None:
         """Hear *link*'s events; its store keeps them pending for Live (docs/live.md)."""
         link.on_event = lambda msg, box_link=link: self.on_event(box_link, msg)
         link.scope = self.live.scope
@@ -56,7 +56,7 @@ class BoxEvents:
                     log.exception("box link %s (table %s) failed", link.box, link.table)
             self._watch(link)
 
-    def _watch(self, link: Link) -> None:
+    def _watch(self, link: ServedLink) -> None:
         live = self.live
         now_state = (link.state, link.table, link.box)
         if self._seen_state.get(link) != now_state:
@@ -83,7 +83,7 @@ class BoxEvents:
                     self.decide_busts(group)
                 live.touch()
 
-    def store_of(self, link: Link) -> Any:
+    def store_of(self, link: ServedLink) -> Any:
         """The link store that keeps *link*'s events pending for Live, or None (a link
         without one: its events are applied as they come)."""
         store = getattr(link, "store", None)
@@ -92,7 +92,7 @@ class BoxEvents:
             return store
         return None
 
-    def on_event(self, link: Link, msg: Message) -> None:
+    def on_event(self, link: ServedLink, msg: Message) -> None:
         """A new box event from *link*: applied with every event of that box still pending
         before it, in order; without a store, at once."""
         if self.store_of(link) is None:
@@ -100,7 +100,7 @@ class BoxEvents:
         else:
             self.catch_up(link)
 
-    def catch_up(self, link: Link) -> None:
+    def catch_up(self, link: ServedLink) -> None:
         """Apply the events of *link*'s box pending in its store, in the box's order, each
         marked done once its effect is in the league file (a gathered bust: with its hand's
         decision).  Nothing while the link does not know its box's table."""
@@ -119,7 +119,7 @@ class BoxEvents:
             if not self.live.busts.holds(box, eid):
                 store.done(box, [eid])
 
-    def _apply(self, link: Link, msg: Message) -> None:
+    def _apply(self, link: ServedLink, msg: Message) -> None:
         src = [[msg.get("from"), msg.get("id")]]
         try:
             self._event(link, msg)
@@ -130,7 +130,7 @@ class BoxEvents:
             self.live.notice("box %s: event %s (%s) could not be applied" % (
                 msg.get("from"), msg.get("id"), msg.get("what")), src)
 
-    def _event(self, link: Link, msg: Message) -> None:
+    def _event(self, link: ServedLink, msg: Message) -> None:
         live = self.live
         box, eid, what = msg.get("from"), msg.get("id"), msg.get("what")
         if (box, eid) in live.seen:

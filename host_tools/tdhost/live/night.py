@@ -6,7 +6,7 @@ started again on the same file carries on.  Times are integer Unix milliseconds.
 import datetime
 import hashlib
 import logging
-from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, cast
 
 from tdhost import tfile
 from tdhost.clocks import unix_ms
@@ -20,6 +20,7 @@ from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.links import wifinotes as _wifinotes
+from tdhost.links.records import Instruction, TablePlan
 from tdhost.live import (
     acts as _acts,
     boxevents as _boxevents,
@@ -36,7 +37,7 @@ from tdhost.live import (
     undo as _undo,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Link, Message, Statuses
+from tdhost.live.records import Batch, Message, ServedLink, Statuses
 from tdhost.rules import handforhand as _hfh
 
 log = logging.getLogger("tdhost.live")
@@ -67,9 +68,9 @@ class Live:
         self.key_id = key_id
         self.seed = seed
         self.number = number
-        self.links: List[Link] = []
+        self.links: List[ServedLink] = []
         self.views: Dict[int, _tables.TableView] = {}
-        self.sent: Dict[str, Link] = {}  # instruction id -> the link it was given to
+        self.sent: Dict[str, ServedLink] = {}  # instruction id -> the link it was given to
         self.busts = _busts.Collector()
         self.events = _boxevents.BoxEvents(self)
         self.journal = _undo.Journal()  # the TD's own actions, for undo and redo
@@ -191,7 +192,7 @@ class Live:
             self.send_names(effects.names)
 
     # ------------------------------------------------------------------ links
-    def add_link(self, link: Link) -> None:
+    def add_link(self, link: ServedLink) -> None:
         """Serve a box link (tdhost.usb.BoxLink or anything with its interface: docs/live.md
         "Links"): Live becomes its feed and hears its events."""
         link.feed = self
@@ -199,13 +200,13 @@ class Live:
         self.links.append(link)
         self.touch()
 
-    def remove_link(self, link: Link) -> None:
+    def remove_link(self, link: ServedLink) -> None:
         """Stop serving *link* (its port is gone, or a new link replaces it)."""
         if link in self.links:
             self.links.remove(link)
             self.touch()
 
-    def link_for(self, table: int) -> Optional[Link]:
+    def link_for(self, table: int) -> Optional[ServedLink]:
         """The best link to the box of *table* (live first), or None."""
         best = None
         for link in self.links:
@@ -236,12 +237,13 @@ class Live:
         now = self.clock() if now is None else now
         return dict(_clock.reading(self.master(now)), host_ms=now)
 
-    def for_table(self, table: int, box: Optional[str]) -> Message:
-        """The feed of a box at *table* (tdhost.usb.BoxLink): config, seating and clock."""
+    def for_table(self, table: int, box: Optional[str]) -> TablePlan:
+        """The feed of a box at *table* (tdhost.links.boxlink.BoxLink): config, seating and
+        clock."""
         # what `tdhost new` checked fits a frame
         config = tfile.box_config_of(self.tournament.setup)
-        return {"config": config, "seating": self.seating_msg(table),
-                "clock": self.clock_msg()}
+        return cast(TablePlan, {"config": config, "seating": self.seating_msg(table),
+                                "clock": self.clock_msg()})
 
     def send_seating(self, tables: Optional[Iterable[int]] = None) -> None:
         """Send the league's seating again to the boxes of *tables* (all when None)."""
@@ -317,7 +319,7 @@ class Live:
             link = self.link_for(instr["table"])
             if link is None or self.sent.get(iid) is link:
                 continue
-            link.instruct(dict(instr["body"]))
+            link.instruct(cast(Instruction, dict(instr["body"])))
             self.sent[iid] = link
             self.touch()
 

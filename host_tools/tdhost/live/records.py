@@ -1,9 +1,30 @@
 """Names for the shapes the live night passes around (docs/live.md): instruction records,
 events to append, box messages (the league's objects: tdhost.league)."""
 
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Protocol, Tuple
 
-Link = Any  # a box link: tdhost.usb.BoxLink or one with its interface
+from tdhost.links.boxlink import BoxEventHandler, Feed
+from tdhost.links.records import Instruction
+
+
+class ServedLink(Protocol):
+    """A box link as the live night uses it: tdhost.links.boxlink.BoxLink (over USB or
+    MQTT), or anything with its interface (docs/live.md "Links")."""
+
+    box: Optional[str]  # the box id, from its hello
+    table: Optional[int]
+    state: str  # unknown, configured, live, offline
+    scope: Optional[str]
+    feed: Optional[Feed]
+    on_event: Optional[BoxEventHandler]
+
+    def send(self, msg: Any, to: Optional[str] = None, first: bool = False) -> None: ...
+
+    def instruct(self, body: Instruction) -> str: ...
+
+    def poll(self, now: Optional[int] = None) -> None: ...
+
+
 Instr = Dict[str, Any]  # an instruction as the league keeps it (tdhost.live.instructions)
 Payload = Dict[str, Any]  # an event's payload
 Message = Dict[str, Any]  # a box's message (docs/protocol.md)

@@ -64,9 +64,9 @@ def _tables(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
     final_tb = final_draw.get("table")
     broken = _plan.broken_tables(tournament)
     numbers = set(tournament.tables_used) | set(seating) | broken
-    for link in live.links:
-        if link.table is not None:
-            numbers.add(link.table)
+    for each in live.links:
+        if each.table is not None:
+            numbers.add(each.table)
     out = []
     for tb in sorted(numbers):
         link = live.link_for(tb)
