@@ -63,6 +63,17 @@ def test_the_commands_run_from_any_folder(installed):
     assert os.listdir(run) == []
 
 
+def test_a_td_starts_from_an_example_file(installed):
+    bin_, run, env = installed
+    here = run.parent / "night"
+    here.mkdir()
+    assert "lppl  " in _run([str(bin_ / "tdhost"), "example"], here, env)
+    out = _run([str(bin_ / "tdhost"), "example", "lppl"], here, env)
+    assert out.startswith("Wrote lppl.toml: LivePubPokerLeague weekly game (profile lppl).")
+    out = _run([str(bin_ / "tdhost"), "new", "lppl.toml", "--db", "monday.sqlite"], here, env)
+    assert out.startswith("Tournament 1 of LPPL Lincolnshire")
+
+
 def test_tdhost_deploy_puts_the_installed_firmware_on_a_drive(installed):
     bin_, run, env = installed
     drive = run.parent / "CIRCUITPY"

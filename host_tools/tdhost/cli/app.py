@@ -12,6 +12,7 @@ from tdhost.cli import (
     audit,
     boxes,
     csvimport,
+    example,
     night,
     plan,
     registration,
@@ -20,15 +21,17 @@ from tdhost.cli import (
 )
 
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
-NIGHT_ORDER = ("new", "import", "register", "standby", "lock", "unlock", "draw", "start", "seats",
-               "level", "late", "arrive", "bust", "plan", "move", "undo", "end", "results",
-               "league", "log", "backup", "restore", "serve", "boxes", "pair", "deploy")
+NIGHT_ORDER = ("example", "new", "import", "register", "standby", "lock", "unlock", "draw",
+               "start", "seats", "level", "late", "arrive", "bust", "plan", "move", "undo",
+               "end", "results", "league", "log", "backup", "restore", "serve", "boxes",
+               "pair", "deploy")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
 
 \b
   export TDHOST_DB=monday.sqlite
-  tdhost new docs/examples/lppl.toml          # the tournament from its file
+  tdhost example lppl                         # a tournament file to edit: lppl.toml
+  tdhost new lppl.toml                        # the tournament from its file
   tdhost register "Ann Lee" "Bob Hart" ...    # past the cap: the standby list
   tdhost lock "Bob Hart" --table 1 --seat 1   # before the draw (unlock takes it back)
   tdhost draw                                 # random seats, the seed printed and logged
@@ -61,7 +64,7 @@ def cli() -> None:
     table, with or without the table boxes."""
 
 
-for _module in (registration, csvimport, night, plan, results, audit, boxes, serve):
+for _module in (example, registration, csvimport, night, plan, results, audit, boxes, serve):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 
