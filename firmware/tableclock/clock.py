@@ -13,7 +13,6 @@ Time only moves through ``advance(ms)``: the caller owns the time source
 (``supervisor.ticks_ms`` on the board, a virtual clock in tests).
 """
 
-from . import floor
 from .fields import Refused, as_int, ms_of, seconds
 
 if False:  # for mypy's type comments: MicroPython compiles this block away
@@ -271,7 +270,9 @@ class ClockEvents:
         self.shot.stop()
         self.undo_ok = False
         if rule == "slow_play":  # LPPL ¶51: "1st time a warning, thereafter automatic fold"
-            self.last = "Time is up. " + floor.slow_play(self, seat)
+            from .procedures import slow_play  # loaded at the first (table.py)
+
+            self.last = "Time is up. " + slow_play(self, seat)
             return True
         self.last = "Time: seat %d %s" % (seat, hand.timed_out(seat))
         hand.run(seat)

@@ -144,7 +144,10 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         if fn is not None and do[:1] != "_":
             fn(ev)
             return
-        fn = floor.EVENTS.get(do)
+        # the floor procedures load at the first one (issue #20: not held at boot)
+        from . import procedures
+
+        fn = procedures.EVENTS.get(do)
         if fn is None:
             raise Refused("Unknown event %r" % do[:20])
         fn(self, ev)
