@@ -1,9 +1,10 @@
 """The host's instructions on the box: shown until the dealer's Confirm,
 then carried out (tcbox/orders.py) and answered; a ``withdraw`` acts at once
 (docs/protocol.md "withdraw"; docs/box.md "Instructions from the host").
+tcbox/orders.py is imported at the first instruction, not at boot (issue #20:
+6.1 KB of heap on a night without one, .mpy).
 """
 
-from . import orders
 from .view import called_off, done_text, instruction_text, move_text
 
 TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
@@ -45,7 +46,9 @@ class HostInstructions:
                     self.on_ack(iid)
                 return
             if iid in self.withdrawn:  # called off before it came: never shown
-                self.report(iid, "refused", orders.WITHDRAWN)
+                from .orders import WITHDRAWN
+
+                self.report(iid, "refused", WITHDRAWN)
                 return
             shown = [self.info.get("instruction")] + self.waiting
             for n in range(len(shown)):
@@ -64,6 +67,8 @@ class HostInstructions:
     def withdraw(self, ins):
         """The host called off instruction ``ins["instr"]`` (a ``withdraw``,
         id ``ins["id"]``): at once, no Confirm (docs/protocol.md "withdraw")."""
+        from . import orders
+
         wid = ins.get("id")
         x = ins.get("instr")
         text = None
@@ -108,6 +113,8 @@ class HostInstructions:
         if not ins:
             return
         iid = ins.get("id") if isinstance(ins, dict) else None
+        from . import orders
+
         table = self.table
         table.error = None  # an older refusal is not this one's
         result, reason, stack = orders.carry_out(table, ins)
@@ -129,6 +136,8 @@ class HostInstructions:
     def settle(self):
         """No hand is running: carry out the seat changes confirmed during
         the hand (tcbox/orders.py), tell the host, save."""
+        from . import orders
+
         for iid, result, reason, stack in orders.settle(self.table):
             self.report(iid, result, reason, stack)
         self.dirty = True

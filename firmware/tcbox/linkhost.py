@@ -8,6 +8,7 @@ import json
 from binascii import unhexlify
 
 from tableclock.fields import SetupError
+from tableclock.hand import REDRAW
 from tableclock.protocol import HOST, ProtocolError, Stale, decode, parse
 from tableclock.table import Table
 
@@ -23,7 +24,6 @@ from .linkparts import (
     setup_of,
     slew_of,
 )
-from .orders import CARRIED_OUT, REDRAW, WITHDRAWN
 from .presses import ticks_diff
 
 _ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")
@@ -309,6 +309,8 @@ def withdrawn(link, wid, x):
     ``refused`` "withdrawn by the host").  False: the app has it (on
     screen, waiting, or in the table's ``moves``): tcbox/app.py
     ``withdraw``."""
+    from .orders import CARRIED_OUT, WITHDRAWN  # loaded at the first (tcbox/instructions.py)
+
     r = instr(link, x)
     if r is None:
         r = remember(link, x, None)
