@@ -41,7 +41,7 @@ def _write(n, reason):
 
 def keep(reason):
     """Remember *reason* without counting a crash (the box went on: a saved
-    table that could not be restored, tcbox.hardware.restore)."""
+    table that could not be restored, tcbox.startup.restore)."""
     _write(read()[0], reason)
 
 
