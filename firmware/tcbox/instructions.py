@@ -1,11 +1,10 @@
 """The host's instructions on the box: shown until the dealer's Confirm,
 then carried out (tcbox/orders.py) and answered; a ``withdraw`` acts at once
 (docs/protocol.md "withdraw"; docs/box.md "Instructions from the host").
-tcbox/orders.py is imported at the first instruction, not at boot (issue #20:
-6.1 KB of heap on a night without one, .mpy).
+tcbox/orders.py and tcbox/order_words.py are imported at the first
+instruction, not at boot (issue #20: about 11 KB of heap on a night without one,
+.mpy).
 """
-
-from .view import called_off, done_text, instruction_text, move_text
 
 TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
@@ -68,6 +67,7 @@ class HostInstructions:
         """The host called off instruction ``ins["instr"]`` (a ``withdraw``,
         id ``ins["id"]``): at once, no Confirm (docs/protocol.md "withdraw")."""
         from . import orders
+        from .order_words import called_off, instruction_text, move_text
 
         wid = ins.get("id")
         x = ins.get("instr")
@@ -114,6 +114,7 @@ class HostInstructions:
             return
         iid = ins.get("id") if isinstance(ins, dict) else None
         from . import orders
+        from .order_words import done_text
 
         table = self.table
         table.error = None  # an older refusal is not this one's
