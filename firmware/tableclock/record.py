@@ -9,6 +9,8 @@ two-slot writer over a byte store (store.py); ``Saver``: when to write.
 import io
 import json
 
+from . import drop
+
 if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Dict, List, Optional, Tuple, Union  # noqa: F401 (type comments)
 
@@ -120,7 +122,7 @@ def dump(table, extra=None):  # type: (Table, Any) -> Dict[str, Any]
     try:
         return json.loads(dumper.text(table, extra))
     finally:
-        _drop("dumper")
+        drop("tableclock.dumper")
 
 
 def load(rec):  # type: (Any) -> Tuple[Table, Any]
@@ -138,20 +140,9 @@ def load(rec):  # type: (Any) -> Tuple[Table, Any]
     try:
         return restore.load(rec)
     finally:  # the loader's and the checker's code is not kept while the table runs
-        _drop("restore")
-        _drop("recordcheck")
+        drop("tableclock.restore")
+        drop("tableclock.recordcheck")
         gc.collect()  # their code freed now, before the table's objects settle around it
-
-
-def _drop(name):
-    """Forget the module tableclock.<name>, so that its code can be freed."""
-    import sys
-
-    sys.modules.pop("tableclock." + name, None)
-    try:
-        delattr(sys.modules["tableclock"], name)
-    except Exception:  # noqa: BLE001 -- a port that keeps no such attribute
-        pass
 
 
 # -------------------------------------------------------- encode / decode

@@ -32,7 +32,7 @@ from .hand import BROKEN, HFH, HFH_ONE, REDRAW, Dealing  # noqa: F401 -- re-expo
 from .floor import SeatEvents
 
 # isort: split
-from . import config, floor
+from . import drop, floor
 from .actions import BettingEvents
 from .away import AwayBook
 from .button import first_positions
@@ -58,19 +58,28 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
     def __init__(self, setup):  # type: (Dict[str, Any]) -> None
         if not isinstance(setup, dict):
             raise SetupError("The setup must be a JSON object")
-        profile = config.profile_of(setup)
-        self.setup = setup  # kept for the power-loss record (record.py)
-        self.profile = profile
-        self.profile_name = setup.get("profile")
-        self.n = config.setup_int(setup, "seats", 2, 10)
-        self.stacks = config.seats_of(setup, self.n)
-        self.first_button = config.setup_int(setup, "button", 1, self.n)
-        self.chip = config.chip_of(setup)
-        self.clock = config.clock_of(setup, profile)
-        self.shot = config.shot_clock_of(setup, profile)
-        self.away = AwayBook(profile["away_rounds"] if profile["away"] == "lppl" else 0)
-        for seat in config.absent_of(setup, self.stacks):
-            self.away.leave(seat, late=True)
+        # the setup's checks and the house rules' table are needed only here:
+        # imported now and dropped after (issue #20: 6.8 KB of heap, .mpy; the
+        # 200-hand replay 86 -> 82 KiB)
+        from . import config
+
+        try:
+            profile = config.profile_of(setup)
+            self.setup = setup  # kept for the power-loss record (record.py)
+            self.profile = profile
+            self.profile_name = setup.get("profile")
+            self.n = config.setup_int(setup, "seats", 2, 10)
+            self.stacks = config.seats_of(setup, self.n)
+            self.first_button = config.setup_int(setup, "button", 1, self.n)
+            self.chip = config.chip_of(setup)
+            self.clock = config.clock_of(setup, profile)
+            self.shot = config.shot_clock_of(setup, profile)
+            self.away = AwayBook(profile["away_rounds"] if profile["away"] == "lppl" else 0)
+            for seat in config.absent_of(setup, self.stacks):
+                self.away.leave(seat, late=True)
+        finally:
+            drop("tableclock.config")
+            drop("tableclock.profiles")
         self.floor = floor.FloorBook()
         self.waiting = []  # type: List[int]  # newly seated players waiting for the button
         # waiting seats already held back once: not dealt on the button

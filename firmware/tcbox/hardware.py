@@ -206,19 +206,15 @@ def _build(name, link):
     tcbox/defaults.py) is dropped after: boot-only code is not held all night
     (issue #20: 1.1 KB of heap after boot, .mpy; the default table's own
     setup stays, the Table keeps it)."""
-    import sys
+    from tableclock import drop
 
     from . import startup
 
     try:
         return startup.build(name, link)
     finally:
-        for m in ("startup", "defaults"):
-            sys.modules.pop("tcbox." + m, None)
-            try:
-                delattr(sys.modules["tcbox"], m)
-            except Exception:  # noqa: BLE001 -- a port that keeps no such attribute
-                pass
+        drop("tcbox.startup")
+        drop("tcbox.defaults")
 
 
 def run(name=None):
