@@ -215,6 +215,7 @@ def _build(name, link):
     finally:
         drop("tcbox.startup")
         drop("tcbox.defaults")
+        drop("tcbox.crashlog")  # run() imports it again after ten calm minutes
 
 
 def run(name=None):
@@ -222,8 +223,6 @@ def run(name=None):
     import microcontroller
     import supervisor
     import watchdog
-
-    from .crashlog import clear
 
     board = profile(name)
     if held(board, board["selftest"]):  # the self-test key at power-up (tcbox/selftest.py)
@@ -246,5 +245,7 @@ def run(name=None):
             tick(app, link, now)  # a bounded slice of the link's work
         wd.feed()
         if not cleared and ticks_diff(now, start) > 600000:  # ten calm minutes
+            from .crashlog import clear  # once: not held before (build drops it)
+
             clear()
             cleared = True
