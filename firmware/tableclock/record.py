@@ -1,8 +1,7 @@
 """The power-loss record: the whole table in one small, versioned, checked
 frame (docs/box.md, "Power loss").  ``dump``/``load``: table <-> record
 (``{"setup", "table", "extra"}``; attributes by ``FIELDS``, the rest
-``DERIVED``; the loading itself in restore.py, held only at boot);
-``encode``/``decode``: record <-> frame bytes; ``Slots``: the
+``DERIVED``); ``encode``/``decode``: record <-> frame bytes; ``Slots``: the
 two-slot writer over a byte store (store.py); ``Saver``: when to write.
 """
 
@@ -10,11 +9,13 @@ import io
 import json
 
 from . import drop
+from .betting import Street
+from .hand import Hand
+from .state import state
+from .table import Table
 
 if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Dict, List, Optional, Tuple, Union  # noqa: F401 (type comments)
-
-    from .table import Table  # noqa: F401
 
 
 try:
@@ -96,6 +97,17 @@ OBJECTS = ("clock", "shot", "away", "floor", "hand", "last_hand")
 
 _NONE = object()
 
+
+def _new_hand(table):
+    return Hand(table, 0, (0, 0, 0, 0), [])
+
+
+def _new_street(table):
+    return Street(0, table.profile["min_raise"], 0)
+
+
+FACTORY = {"Hand": _new_hand, "Street": _new_street}
+
 # ------------------------------------------------------------------ values
 # JSON has no tuples, no int keys and no objects.  A one-key object whose key
 # starts with one of these characters carries a tag:
@@ -105,9 +117,82 @@ _NONE = object()
 #   {"^": "last_hand"}    the table's object of that name (OBJECTS)
 #   {"{": {...}}          a plain dict that would look like one of these
 _TAGS = "(#@^{"
-# a level of the setup is written as [sb, bb, ante, minutes] (dumper.py), a break
-# as [minutes]; restore.py reads them back
+
+
+def _tag(v):
+    """The tag of an encoded value, or None for a plain value."""
+    if isinstance(v, dict) and len(v) == 1:
+        for k in v:
+            if k[:1] in _TAGS:
+                return k
+    return None
+
+
+def _dec(v, table, refs):
+    if isinstance(v, list):
+        return [_dec(x, table, refs) for x in v]
+    if not isinstance(v, dict):
+        return v
+    tag = _tag(v)
+    if tag is None:
+        d = {}
+        for k in v:
+            d[k] = _dec(v[k], table, refs)
+        return d
+    body = v[tag]
+    c = tag[0]
+    if c == "(":
+        return tuple([_dec(x, table, refs) for x in body])
+    if c == "#":
+        d = {}
+        for i in range(0, len(body), 2):
+            d[body[i]] = _dec(body[i + 1], table, refs)
+        return d
+    if c == "^":
+        return refs[body]
+    if c == "{":
+        d = {}
+        for k in body:
+            d[k] = _dec(body[k], table, refs)
+        return d
+    make = FACTORY.get(tag[1:])
+    if make is None:
+        raise ValueError("Cannot rebuild a %s" % tag[1:])
+    o = make(table)
+    _fill(o, body, table, refs)
+    return o
+
+
+def _fill(o, body, table, refs):
+    fields = FIELDS[type(o).__name__]
+    for f in body:
+        if f not in fields:  # never a derived or unknown attribute
+            raise ValueError("Bad record: %s has no field %r" % (type(o).__name__, f))
+        setattr(o, f, _dec(body[f], table, refs))
+
+
+# ------------------------------------------------------------------- setup
 _LEVEL = ("sb", "bb", "ante", "minutes")
+
+
+def _level_in(e):
+    if isinstance(e, list):
+        if len(e) == 1:
+            return {"break": e[0]}
+        if len(e) == 4:
+            return {"sb": e[0], "bb": e[1], "ante": e[2], "minutes": e[3]}
+    return e
+
+
+def _setup_in(setup):
+    levels = setup.get("levels")
+    if not isinstance(levels, list):
+        return setup
+    out = {}
+    for k in setup:
+        out[k] = setup[k]
+    out["levels"] = [_level_in(e) for e in levels]
+    return out
 
 
 # ------------------------------------------------------------ dump / load
@@ -133,16 +218,49 @@ def load(rec):  # type: (Any) -> Tuple[Table, Any]
     must give its state.  Raises ValueError when the record cannot be a table
     (SetupError is one); nothing else escapes, whatever the record holds.
     """
-    import gc
-
-    from . import restore  # only at boot, and dropped after (below)
+    from . import recordcheck  # only at boot: the box drops it after (drop_loader)
 
     try:
-        return restore.load(rec)
-    finally:  # the loader's and the checker's code is not kept while the table runs
-        drop("tableclock.restore")
-        drop("tableclock.recordcheck")
-        gc.collect()  # their code freed now, before the table's objects settle around it
+        recordcheck.shape(rec, FIELDS["Table"])
+        table, extra = _load(rec)
+        recordcheck.check(table)
+        state(table)  # what the screen reads first: any surprise shows here
+        return table, extra
+    except ValueError:
+        raise
+    except Exception as e:  # noqa: BLE001 -- any surprise in a record is a bad record
+        raise ValueError("Bad record: %r" % (e,))
+
+
+def drop_loader():  # type: () -> None
+    """Drop recordcheck.py once the box has restored its table: its code is
+    not held while the table runs (issue #20).  Tests and tools that load
+    many records keep it (a .py board would compile it again each time)."""
+    import gc
+
+    drop("tableclock.recordcheck")
+    gc.collect()  # its code freed now, before the table's objects settle around it
+
+
+def _load(rec):
+    table = Table(_setup_in(rec["setup"]))
+    d = rec["table"]
+    refs = {}  # type: dict
+    for f in OBJECTS:  # the objects first: the rest may refer to them
+        if f not in d:
+            continue
+        v = d[f]
+        tag = _tag(v)
+        cur = getattr(table, f, None)
+        if tag is not None and cur is not None and "@" + type(cur).__name__ == tag:
+            _fill(cur, v[tag], table, refs)  # the table's own clock, books
+        else:
+            setattr(table, f, _dec(v, table, refs))
+        refs[f] = getattr(table, f)
+    for f in d:
+        if f not in OBJECTS:
+            setattr(table, f, _dec(d[f], table, refs))
+    return table, rec.get("extra")
 
 
 # -------------------------------------------------------- encode / decode

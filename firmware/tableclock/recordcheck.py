@@ -1,7 +1,8 @@
 """A restored record checked before it is trusted (record.load): its nesting,
 then the types and ranges of everything the engine reads from the table it
-rebuilt.  Imported only when a record is loaded (at the box's boot), so its
-code costs no heap while the table runs.  Anything wrong raises ValueError
+rebuilt.  Imported only when a record is loaded (at the box's boot) and
+dropped after (record.drop_loader), so its code costs no heap while the
+table runs.  Anything wrong raises ValueError
 naming the first field found wrong (issue 16, docs/box.md)."""
 
 from .fields import MAX_CHIPS

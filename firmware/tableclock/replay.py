@@ -29,7 +29,7 @@ if False:  # for mypy's type comments: MicroPython compiles this block away
 if hasattr(gc, "threshold"):
     gc.threshold(8192)
 
-from .table import SetupError, Table  # noqa: E402 -- after the threshold: it loads the engine
+from .table import SetupError, Table, drop_setup_code  # noqa: E402 -- after the threshold: it loads the engine
 
 
 def _out(obj):
@@ -60,6 +60,7 @@ def run_lines(lines, stop_on_bad_setup):  # type: (Iterable[str], bool) -> int
             if err is None:
                 try:
                     table = Table(obj)
+                    drop_setup_code()  # built once: tableclock/table.py
                     continue
                 except SetupError as e:
                     err = "Bad setup: %s" % e
@@ -122,6 +123,7 @@ def _run_object(text):
     except SetupError as e:
         _out({"error": "Bad setup: %s" % e})
         return 2
+    drop_setup_code()  # built once: tableclock/table.py
     events = obj.get("events", [])
     if not isinstance(events, list):
         _out({"error": "events must be a list"})

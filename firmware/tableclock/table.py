@@ -48,6 +48,17 @@ _ACTIONS = ("check", "call", "fold", "bet", "raise", "allin")
 _KEEPS_UNDO = _ACTIONS + ("tick", "pause", "resume", "adjust", "jump", "clock", "warn", "oot")
 
 
+def drop_setup_code():  # type: () -> None
+    """Drop the setup's checks and the house rules' table (config.py,
+    profiles.py) once the tables needed are built: the box and the replay
+    build one rarely (issue #20: 6.8 KB of heap, .mpy; the 200-hand replay
+    86 -> 82 KiB).  The next ``Table(setup)`` imports them again; tests
+    that build many tables keep them (a .py board would compile them each
+    time)."""
+    drop("tableclock.config")
+    drop("tableclock.profiles")
+
+
 class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
     """A table of ``seats`` seats running one tournament's clock and hands.
 
@@ -58,28 +69,23 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
     def __init__(self, setup):  # type: (Dict[str, Any]) -> None
         if not isinstance(setup, dict):
             raise SetupError("The setup must be a JSON object")
-        # the setup's checks and the house rules' table are needed only here:
-        # imported now and dropped after (issue #20: 6.8 KB of heap, .mpy; the
-        # 200-hand replay 86 -> 82 KiB)
+        # the setup's checks and the house rules: imported here, not at boot
+        # (drop_setup_code)
         from . import config
 
-        try:
-            profile = config.profile_of(setup)
-            self.setup = setup  # kept for the power-loss record (record.py)
-            self.profile = profile
-            self.profile_name = setup.get("profile")
-            self.n = config.setup_int(setup, "seats", 2, 10)
-            self.stacks = config.seats_of(setup, self.n)
-            self.first_button = config.setup_int(setup, "button", 1, self.n)
-            self.chip = config.chip_of(setup)
-            self.clock = config.clock_of(setup, profile)
-            self.shot = config.shot_clock_of(setup, profile)
-            self.away = AwayBook(profile["away_rounds"] if profile["away"] == "lppl" else 0)
-            for seat in config.absent_of(setup, self.stacks):
-                self.away.leave(seat, late=True)
-        finally:
-            drop("tableclock.config")
-            drop("tableclock.profiles")
+        profile = config.profile_of(setup)
+        self.setup = setup  # kept for the power-loss record (record.py)
+        self.profile = profile
+        self.profile_name = setup.get("profile")
+        self.n = config.setup_int(setup, "seats", 2, 10)
+        self.stacks = config.seats_of(setup, self.n)
+        self.first_button = config.setup_int(setup, "button", 1, self.n)
+        self.chip = config.chip_of(setup)
+        self.clock = config.clock_of(setup, profile)
+        self.shot = config.shot_clock_of(setup, profile)
+        self.away = AwayBook(profile["away_rounds"] if profile["away"] == "lppl" else 0)
+        for seat in config.absent_of(setup, self.stacks):
+            self.away.leave(seat, late=True)
         self.floor = floor.FloorBook()
         self.waiting = []  # type: List[int]  # newly seated players waiting for the button
         # waiting seats already held back once: not dealt on the button

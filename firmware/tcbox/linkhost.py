@@ -10,7 +10,7 @@ from binascii import unhexlify
 from tableclock.fields import SetupError
 from tableclock.hand import REDRAW
 from tableclock.protocol import HOST, ProtocolError, Stale, decode, parse
-from tableclock.table import Table
+from tableclock.table import Table, drop_setup_code
 
 from .linkparts import (
     CONFIGURED,
@@ -75,6 +75,8 @@ def config(link, msg, now):
         except (SetupError, ValueError, TypeError, KeyError) as e:
             link.error("config refused: %s" % e)
             return
+        finally:
+            drop_setup_code()  # not held until the seating: tableclock/table.py
         link.pending_setup = setup
     link.host_boot = msg["boot"]
     link.table_no = msg["table"]
@@ -153,6 +155,8 @@ def apply_pending(link, now):
     except (SetupError, ValueError, TypeError, KeyError, AttributeError) as e:
         link.error("seating refused: %s" % e)
         return
+    finally:
+        drop_setup_code()  # not held while the table runs: tableclock/table.py
     if link.pending_clock is not None:
         msg, at = link.pending_clock
         link.pending_clock = None

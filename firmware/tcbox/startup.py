@@ -39,7 +39,7 @@ def build(name, link):
 
     from tableclock import record
     from tableclock.store import NvmStore
-    from tableclock.table import Table
+    from tableclock.table import Table, drop_setup_code
 
     from . import hardware
     from .app import App
@@ -58,8 +58,10 @@ def build(name, link):
     # much clock (two nvm writes a minute while nothing else happens)
     saver = record.Saver(slots, slack_ms=1000)
     table, extra, lost = restore(slots, record)
+    record.drop_loader()
     if table is None:
         table = Table(SETUP)
+    drop_setup_code()  # not held while the table runs: tableclock/table.py
     saver.saved(table, extra)
     app = App(table, [k["role"] for k in board["keys"]], screen,
               hardware.KeyScanner(board["keys"]),
