@@ -75,8 +75,6 @@ def config(link, msg, now):
         except (SetupError, ValueError, TypeError, KeyError) as e:
             link.error("config refused: %s" % e)
             return
-        finally:
-            drop_setup_code()  # not held until the seating: tableclock/table.py
         link.pending_setup = setup
     link.host_boot = msg["boot"]
     link.table_no = msg["table"]
