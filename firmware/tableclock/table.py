@@ -52,7 +52,7 @@ def drop_setup_code():  # type: () -> None
     """Drop the setup's checks and the house rules' table (config.py,
     profiles.py) once the tables needed are built: the box and the replay
     build one rarely (issue #20: 6.8 KB of heap, .mpy; the 200-hand replay
-    86 -> 82 KiB).  The next ``Table(setup)`` imports them again; tests
+    86 -> 83 KiB).  The next ``Table(setup)`` imports them again; tests
     that build many tables keep them (a .py board would compile them each
     time)."""
     drop("tableclock.config")

@@ -215,7 +215,7 @@ def _build(name, link):
     finally:
         drop("tcbox.startup")
         drop("tcbox.defaults")
-        drop("tcbox.crashlog")  # run() imports it again after ten calm minutes
+        drop("tcbox.crashlog")  # about 1 KB; run() imports it again after ten calm minutes
 
 
 def run(name=None):
