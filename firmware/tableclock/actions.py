@@ -6,7 +6,7 @@ docs/rules.md, §6 "Betting" and §8 "Showdown order".
 from . import outofturn
 from .fields import Refused, as_int
 from .hand import SHOWDOWN
-from .pots import award, side_pots
+from .pots import award_into
 
 TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
@@ -28,6 +28,7 @@ class BettingEvents:
         shot = None  # type: Any
         stacks = None  # type: Any
         undo_ok = None  # type: Any
+        winners = None  # type: Any
 
     def _save_undo(self, hand):
         """The dealer's action that follows may be undone: mark it in the log
@@ -115,38 +116,77 @@ class BettingEvents:
         if hand.street != SHOWDOWN:
             raise Refused("Betting is not finished yet")
         tiers = self._ranking(hand, ev.get("ranking"))
-        won = award(side_pots(hand.contrib, hand.live), tiers, self.btn, self.n, self.chip_unit())
-        text = "Showdown:"  # one string per winner: no generator, no list of parts (issue #20)
-        sep = " "
-        for seat in sorted(won):
-            if won[seat]:
-                text = "%s%sseat %d wins %d" % (text, sep, seat, won[seat])
-                sep = ", "
-        self.last = text
+        won = self.winners  # refilled in place (issue #20: no dict per showdown)
+        won.clear()
+        award_into(won, hand.contrib, hand.live, tiers, self.btn, self.n, self.chip_unit())
+        text = None  # one string per winner, in seat order: no sorted list (issue #20)
+        for seat in range(1, self.n + 1):
+            if won.get(seat):
+                if text is None:
+                    text = "Showdown: seat %d wins %d" % (seat, won[seat])
+                else:
+                    text = "%s, seat %d wins %d" % (text, seat, won[seat])
+        self.last = text if text is not None else "Showdown:"
         self.end_hand(won, tiers)
 
     def _ranking(self, hand, raw):
+        """The tiers of seats of the showdown's *raw* ranking, best first, checked.  A ranking
+        of lists of seats is used as it is, not copied (issue #20: the copies were about
+        300 B of every showdown, bench alloc_showdown_p99)."""
         if not isinstance(raw, list) or not raw:
             raise Refused('Showdown needs "ranking": tiers of seats, best first: [[3], [1, 5]]')
-        tiers = []
-        seen = []
+        plain = True  # every tier a list of seats: used as it is
+        for t in range(len(raw)):
+            tier = raw[t]
+            if isinstance(tier, list):
+                if not tier:
+                    plain = False
+                for i in range(len(tier)):
+                    if not _ranked(hand, raw, t, i, tier[i]):
+                        plain = False
+            else:
+                plain = False
+                _ranked(hand, raw, t, 0, tier)
+        for seat in hand.live:
+            if not _names(raw, len(raw), 0, seat):
+                raise Refused("The ranking must include every live hand: seat %d is missing" % seat)
+        if plain:
+            return raw
+        tiers = []  # single seats or empty tiers: the tiers written out
         for tier in raw:
             if not isinstance(tier, list):
                 tier = [tier]
-            out = []
-            for x in tier:
-                seat = as_int(x)
-                if seat is None or seat not in hand.live:
-                    raise Refused("The ranking names %r, which has no live cards" % (x,))
-                if seat in seen:
-                    raise Refused("The ranking names seat %d twice" % seat)
-                seen.append(seat)
-                out.append(seat)
-            if out:
+            if tier:
+                out = []
+                for x in tier:
+                    out.append(as_int(x))
                 tiers.append(out)
-        for seat in hand.live:
-            if seat not in seen:
-                raise Refused("The ranking must include every live hand: seat %d is missing" % seat)
         return tiers
 
     _ev_raise = _ev_bet
+
+
+def _ranked(hand, raw, t, i, x):
+    """Check *x*, the *i*-th seat of tier *t* of the showdown's ranking *raw*: live, named once.
+    Returns whether it is an int (the ranking can be used as it is)."""
+    seat = as_int(x)
+    if seat is None or seat not in hand.live:
+        raise Refused("The ranking names %r, which has no live cards" % (x,))
+    if _names(raw, t, i, seat):
+        raise Refused("The ranking names seat %d twice" % seat)
+    return seat is x
+
+
+def _names(raw, t, i, seat):
+    """Does the ranking *raw* name *seat* before the *i*-th seat of tier *t*?"""
+    for k in range(len(raw)):
+        if k > t:
+            break
+        tier = raw[k]
+        if isinstance(tier, list):
+            for j in range(len(tier) if k < t else i):
+                if as_int(tier[j]) == seat:
+                    return True
+        elif k < t and as_int(tier) == seat:
+            return True
+    return False

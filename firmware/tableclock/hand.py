@@ -241,7 +241,10 @@ class Hand(SeatBetting):
         self.actor = None
         while True:
             if len(self.live) == 1:
-                table.end_hand({self.live[0]: self.pot()}, None)
+                won = table.winners  # refilled in place (issue #20: no dict per hand)
+                won.clear()
+                won[self.live[0]] = self.pot()
+                table.end_hand(won, None)
                 return
             seat = frm
             nxt = None
@@ -509,8 +512,7 @@ class Dealing:
             self.busted = []  # type: List[int]
         if self.bust_ties:
             self.bust_ties = []  # type: List[List[int]]
-        if self.winners:
-            self.winners = {}  # type: Dict[int, int]
+        self.winners.clear()  # in place: the next hand's are written into it
         self.shot.stop()
         self.undo_ok = False
         if self.undone:

@@ -155,14 +155,12 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         if not isinstance(do, str):
             raise Refused('An event needs "do" naming what happened, e.g. "call"')
         check_whole(ev)  # chips and seats are whole numbers, never "200" or 2.0
-        fn = getattr(self, "_ev_" + do, None) if do.replace("_", "a").isalpha() else None
-        if fn is not None and do[:1] != "_":
-            fn(ev)
-            return
-        # the floor procedures load at the first one (issue #20: not held at boot)
-        from . import procedures
+        fn = HANDLERS.get(do)
+        if fn is None:
+            # the floor procedures load at the first one (issue #20: not held at boot)
+            from . import procedures
 
-        fn = procedures.EVENTS.get(do)
+            fn = procedures.EVENTS.get(do)
         if fn is None:
             raise Refused("Unknown event %r" % do[:20])
         fn(self, ev)
@@ -206,10 +204,10 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         return chip
 
     def end_hand(self, won, tiers):  # type: (Dict[int, int], Optional[List[List[int]]]) -> None
-        """Pay *won*, then take out the busted players in finishing order:
-        fewer chips at the start of the hand finishes lower (LPPL, US 14);
-        LPPL: with equal chips the better hand finishes higher; still equal
-        -> listed by seat and flagged in ``bust_ties`` for the TD."""
+        """Pay *won* (the table's ``winners``, filled by the caller), then take out the busted
+        players in finishing order: fewer chips at the start of the hand finishes lower (LPPL,
+        US 14); LPPL: with equal chips the better hand finishes higher; still equal -> listed
+        by seat and flagged in ``bust_ties`` for the TD."""
         hand = self.hand
         for seat in won:
             if seat in self.stacks:
@@ -218,14 +216,12 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         self.floor.hands_dealt(hand.penalised)  # missed one more hand each
         use_hand = tiers is not None and self.profile["bust_tiebreak_hand"]
 
-        out = None  # built only when somebody busts (issue #20: 200 B a hand)
+        first = len(self.busted)  # after any taken out during the hand
         for seat in hand.dealt:
             if self.stacks.get(seat, 1) == 0:
-                if out is None:
-                    out = []
-                out.append(seat)
-        if out is not None:
-            self._bust_out(out, hand, tiers if use_hand else None)
+                self.busted.append(seat)  # in place: no list of the busts (issue #20)
+        if len(self.busted) > first:
+            self._bust_out(first, hand, tiers if use_hand else None)
         self.shot.stop()
         self.last_hand = hand
         self.hand = None
@@ -233,28 +229,74 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         self.spare_predeal = self.predeal
         self.predeal = None
 
-    def _bust_out(self, out, hand, tiers):
-        """Take out the seats of *out* in finishing order (end_hand); *tiers*
-        when the showdown's hands break ties."""
-        def rank(seat):
-            if tiers is not None:
-                for i in range(len(tiers)):
-                    if seat in tiers[i]:
-                        return (hand.start[seat], -i)
-                return (hand.start[seat], -len(tiers))  # no hand at the showdown: lowest
-            return (hand.start[seat], 0)
-
-        out.sort(key=lambda seat: (rank(seat), seat))
-        ties = []
-        i = 0
+    def _bust_out(self, first, hand, tiers):
+        """Take out the seats of ``busted[first:]`` and sort them in finishing order (end_hand);
+        *tiers* when the showdown's hands break ties.  An insertion sort with a comparison:
+        no key function, closure or tuple per seat (issue #20: about 450 B of a showdown
+        with a bust, bench alloc_showdown_max)."""
+        out = self.busted
+        for i in range(first + 1, len(out)):
+            seat = out[i]
+            j = i
+            while j > first and _finish(hand, tiers, seat, out[j - 1]) < 0:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = seat
+        ties = None
+        i = first
         while i < len(out):
             j = i
-            while j + 1 < len(out) and rank(out[j + 1]) == rank(out[i]):
+            while j + 1 < len(out) and _rank(hand, tiers, out[j + 1], out[i]) == 0:
                 j += 1
             if j > i:
+                if ties is None:
+                    ties = []
                 ties.append(out[i:j + 1])
             i = j + 1
-        for seat in out:
-            self._empty(seat)
-        self.busted = self.busted + out  # after any taken out during the hand
-        self.bust_ties = ties
+        for i in range(first, len(out)):
+            self._empty(out[i])
+        if ties is not None:
+            self.bust_ties = ties
+        elif self.bust_ties:
+            self.bust_ties = []
+
+
+def _rank(hand, tiers, a, b):
+    """Compare the finishing places of busted seats *a* and *b* (-1: *a* finishes lower):
+    chips at the start of the hand, then, with *tiers*, the showdown's hand (none is lowest)."""
+    if hand.start[a] != hand.start[b]:
+        return -1 if hand.start[a] < hand.start[b] else 1
+    if tiers is None:
+        return 0
+    ta = _tier_of(tiers, a)
+    tb = _tier_of(tiers, b)
+    return 0 if ta == tb else (-1 if ta > tb else 1)
+
+
+def _finish(hand, tiers, a, b):
+    """_rank, then the seat number: the order busted seats are listed in."""
+    r = _rank(hand, tiers, a, b)
+    return r if r else (-1 if a < b else (1 if a > b else 0))
+
+
+def _tier_of(tiers, seat):
+    for i in range(len(tiers)):
+        if seat in tiers[i]:
+            return i
+    return len(tiers)  # no hand at the showdown: lowest
+
+
+# what each of the table's own events calls, as fn(table, ev) (the floor procedures:
+# procedures.EVENTS, loaded at the first one).  A dict lookup allocates nothing, where
+# getattr(self, "_ev_" + do) built a bound method and a slice (issue #20: 64 B of every
+# event, bench alloc_handle) and kept every unknown name as an interned string for good.
+HANDLERS = {
+    "check": Table._ev_check, "call": Table._ev_call, "fold": Table._ev_fold,
+    "bet": Table._ev_bet, "raise": Table._ev_raise, "allin": Table._ev_allin,
+    "oot": Table._ev_oot, "showdown": Table._ev_showdown, "hand": Table._ev_hand,
+    "tick": Table._ev_tick, "pause": Table._ev_pause, "resume": Table._ev_resume,
+    "adjust": Table._ev_adjust, "jump": Table._ev_jump, "clock": Table._ev_clock,
+    "away": Table._ev_away, "td_business": Table._ev_td_business, "back": Table._ev_back,
+    "sit": Table._ev_sit, "leave": Table._ev_leave, "bust": Table._ev_bust,
+    "colour_up": Table._ev_colour_up,
+}  # type: Dict[str, Any]
