@@ -37,7 +37,8 @@ class BettingEvents:
         hand.mark = self.shot.left_ms if self.shot.seat == hand.actor else -1
 
     def _ev_check(self, ev):
-        hand, seat = self._need_actor(ev)
+        hand = self._need_actor(ev)
+        seat = hand.actor
         owe = hand.to_call(seat)
         if owe:
             raise Refused("Seat %d cannot check: call %d or fold" % (seat, owe))
@@ -47,7 +48,8 @@ class BettingEvents:
         hand.run(seat)
 
     def _ev_call(self, ev):
-        hand, seat = self._need_actor(ev)
+        hand = self._need_actor(ev)
+        seat = hand.actor
         self._save_undo(hand)
         self._call(hand, seat)
 
@@ -62,21 +64,24 @@ class BettingEvents:
         hand.run(seat)
 
     def _ev_fold(self, ev):
-        hand, seat = self._need_actor(ev)
+        hand = self._need_actor(ev)
+        seat = hand.actor
         self._save_undo(hand)
         hand.fold(seat)
         self.last = "Seat %d folds" % seat
         hand.run(seat)
 
     def _ev_bet(self, ev):
-        hand, seat = self._need_actor(ev)
+        hand = self._need_actor(ev)
+        seat = hand.actor
         to = as_int(ev.get("to"))
         if to is None:
             raise Refused('A bet or raise needs "to": the total for this street')
         self._raise(hand, seat, to)
 
     def _ev_allin(self, ev):
-        hand, seat = self._need_actor(ev)
+        hand = self._need_actor(ev)
+        seat = hand.actor
         total = hand.bet.bet_of(seat) + self.stacks[seat]
         if total <= hand.bet.highest or not hand.raise_callable(seat) or seat in hand.oot:
             self._save_undo(hand)

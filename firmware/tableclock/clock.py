@@ -90,6 +90,8 @@ class LevelClock:
         self.index = 0
         self.left_ms = levels[0][3]
         self.paused = False
+        self.shown = None  # type: Any  # the entry blinds() last read, and its tuple
+        self.shown_blinds = (0, 0, 0, 0)  # type: Tuple[int, int, int, int]
 
     # -- reading -------------------------------------------------------
     def _level_entry(self):
@@ -106,7 +108,10 @@ class LevelClock:
     def blinds(self):  # type: () -> Tuple[int, int, int, int]
         """(level number, sb, bb, ante) shown now (the next level's on a break)."""
         entry = self._level_entry()
-        return entry[4], entry[0], entry[1], entry[2]
+        if entry is not self.shown:  # one tuple per level, not per call (issue #20: 64 B a deal)
+            self.shown = entry
+            self.shown_blinds = (entry[4], entry[0], entry[1], entry[2])
+        return self.shown_blinds
 
     def next_blinds(self):  # type: () -> Optional[Tuple[int, int, int, int]]
         """(level, sb, bb, ante) of the level after the one shown, or None."""
@@ -299,7 +304,8 @@ class ClockEvents:
         self.last = "Level %d starts" % n
 
     def _ev_clock(self, ev):
-        hand, seat = self._need_actor(ev)
+        hand = self._need_actor(ev)
+        seat = hand.actor
         if self.shot.seat == seat:
             raise Refused("The clock is already running on seat %d" % seat)
         if seat in self.away.td:

@@ -5,7 +5,7 @@ docs/rules.md (§3, §6, §8, §10).
 
 from . import outofturn
 from .betting import SeatBetting, Street
-from .button import clockwise_from, first_positions, must_wait, next_positions
+from .button import first_positions, must_wait, next_positions
 from .fields import Refused
 
 # why no new hand may start (``Table.hold``; the host's instructions set it,
@@ -297,25 +297,40 @@ class Hand(SeatBetting):
                 with_chips += 1
         if with_chips <= 1 or self.street == 3:
             self.street = SHOWDOWN
-            self.show_order = self.showdown_order()
+            self.showdown_order()
             return False
         self.street += 1
         self.bet.reset(self.level[2], 0)  # the same object, emptied (betting.py)
         return True
 
     def showdown_order(self):  # type: () -> List[int]
+        """Who shows first: the last aggressor, else the first live seat left of the button,
+        then clockwise; with the profile's ``allins_show_first`` the all-in hands first, least
+        chips first.  Written into ``show_order`` in place, no comprehensions, concatenations
+        or sort keys (issue #20: about 600 B of the action that closed the betting)."""
         table = self.t
-        start = self.bet.aggressor if self.bet.aggressor in self.live else None
-        if start is None:
-            order = clockwise_from(table.btn, table.n, self.live)
-        else:
-            order = [start] + [seat for seat in clockwise_from(start, table.n, self.live)
-                               if seat != start]
+        n = table.n
+        order = self.show_order
+        order.clear()
+        begin = self.bet.aggressor if self.bet.aggressor in self.live else table.btn % n + 1
+        for k in range(n):  # clockwise from begin
+            seat = (begin - 1 + k) % n + 1
+            if seat in self.live:
+                order.append(seat)
         if table.profile["allins_show_first"]:
-            allin = [seat for seat in order if table.stacks[seat] == 0]
-            # least chips first; ties keep table order (MicroPython's sort is not stable)
-            allin.sort(key=lambda seat: (self.contrib[seat], order.index(seat)))
-            order = allin + [seat for seat in order if seat not in allin]
+            m = 0  # the all-in hands moved to the front so far, least chips first
+            for i in range(len(order)):
+                seat = order[i]
+                if table.stacks[seat] == 0:
+                    j = i
+                    while j > m:  # the others keep their order behind them
+                        order[j] = order[j - 1]
+                        j -= 1
+                    while j > 0 and self.contrib[order[j - 1]] > self.contrib[seat]:
+                        order[j] = order[j - 1]  # ties keep table order
+                        j -= 1
+                    order[j] = seat
+                    m += 1
         return order
 
     def pot(self):  # type: () -> int
@@ -387,7 +402,10 @@ class Dealing:
             raise Refused("The clock is paused: resume it to deal")
         # loops, not comprehensions: each comprehension here built a
         # function object and closure cells (issue #20: 600 B a deal)
-        cands = []
+        # the last hand's list of seats dealt in, refilled: it is not shown between hands
+        # (issue #20: 160 B of a nine-handed deal, bench alloc_hand_p99)
+        cands = self.last_hand.dealt if self.last_hand is not None else []
+        cands.clear()
         for seat in self.stacks:
             if self.stacks[seat] > 0:
                 cands.append(seat)
@@ -502,14 +520,15 @@ class Dealing:
         self.btn, self.sb_pos, self.bb_pos = pos
         self.sb_seat = self.sb_pos if self.sb_pos in dealt else None
         if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
-            penalised = []
+            penalised = NOBODY  # a list of its own only when somebody is (issue #20: 64 B)
             for seat in dealt:
                 if self.floor.on_penalty(seat):
+                    if not penalised:
+                        penalised = []
                     penalised.append(seat)
         self.dealer = self._find_dealer(dealt, penalised)
         # a new empty container only where the old one is not empty (issue #20)
-        if self.busted:
-            self.busted = []  # type: List[int]
+        self.busted.clear()  # in place: the state copies it (issue #20)
         if self.bust_ties:
             self.bust_ties = []  # type: List[List[int]]
         self.winners.clear()  # in place: the next hand's are written into it
@@ -527,9 +546,12 @@ class Dealing:
         else:
             hand.reset(self.hands, level, dealt)
         self.hand = hand
-        self.last = "Hand %d: button %d, %s, BB seat %d" % (
-            self.hands, self.btn,
-            "SB seat %d" % self.sb_seat if self.sb_seat is not None else "dead SB", self.bb_pos)
+        if self.sb_seat is not None:  # one string, no part formatted apart (issue #20: 64 B)
+            self.last = "Hand %d: button %d, SB seat %d, BB seat %d" % (
+                self.hands, self.btn, self.sb_seat, self.bb_pos)
+        else:
+            self.last = "Hand %d: button %d, dead SB, BB seat %d" % (
+                self.hands, self.btn, self.bb_pos)
         entering = self.entering
         if entering:
             self.entering = []

@@ -83,7 +83,7 @@ DERIVED = {
     # replaying: True only inside an undo, never between events
     "Table": ("setup", "profile", "profile_name", "n", "first_button", "replaying",
               "spare_predeal"),
-    "LevelClock": ("levels", "colour_ups", "drop_after", "late_until"),
+    "LevelClock": ("levels", "colour_ups", "drop_after", "late_until", "shown", "shown_blinds"),
     "ShotClock": ("limit_ms", "warn_ms"),
     "AwayBook": ("rounds",),
     "FloorBook": (),

@@ -188,7 +188,7 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
             raise Refused("Betting is over: enter the showdown")
         if "seat" in ev and as_int(ev.get("seat")) != hand.actor:
             raise Refused("It is seat %d's turn to act" % hand.actor)
-        return hand, hand.actor
+        return hand  # its actor acts (no tuple of the two: issue #20, 32 B of an action)
 
     def _between_hands(self, what):
         if self.hand is not None:
