@@ -155,8 +155,10 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         if not isinstance(do, str):
             raise Refused('An event needs "do" naming what happened, e.g. "call"')
         check_whole(ev)  # chips and seats are whole numbers, never "200" or 2.0
-        fn = HANDLERS.get(do)
-        if fn is None:
+        # the function from the class, not a bound method, and no slice of ``do`` (issue #20:
+        # 64 B of every event, bench alloc_handle)
+        fn = getattr(Table, "_ev_" + do, None) if do.replace("_", "a").isalpha() else None
+        if fn is None or do.startswith("_"):
             # the floor procedures load at the first one (issue #20: not held at boot)
             from . import procedures
 
@@ -285,18 +287,3 @@ def _tier_of(tiers, seat):
             return i
     return len(tiers)  # no hand at the showdown: lowest
 
-
-# what each of the table's own events calls, as fn(table, ev) (the floor procedures:
-# procedures.EVENTS, loaded at the first one).  A dict lookup allocates nothing, where
-# getattr(self, "_ev_" + do) built a bound method and a slice (issue #20: 64 B of every
-# event, bench alloc_handle) and kept every unknown name as an interned string for good.
-HANDLERS = {
-    "check": Table._ev_check, "call": Table._ev_call, "fold": Table._ev_fold,
-    "bet": Table._ev_bet, "raise": Table._ev_raise, "allin": Table._ev_allin,
-    "oot": Table._ev_oot, "showdown": Table._ev_showdown, "hand": Table._ev_hand,
-    "tick": Table._ev_tick, "pause": Table._ev_pause, "resume": Table._ev_resume,
-    "adjust": Table._ev_adjust, "jump": Table._ev_jump, "clock": Table._ev_clock,
-    "away": Table._ev_away, "td_business": Table._ev_td_business, "back": Table._ev_back,
-    "sit": Table._ev_sit, "leave": Table._ev_leave, "bust": Table._ev_bust,
-    "colour_up": Table._ev_colour_up,
-}  # type: Dict[str, Any]
