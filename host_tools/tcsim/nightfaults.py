@@ -26,6 +26,7 @@ WIFI_MS = 10 * MIN  # a Wi-Fi drop lasts ten minutes
 QUIET_BEFORE_MS = 3000
 QUIET_AFTER_MS = 25000
 IDLE_MS = 35000  # a cut in the middle of a write: during a dealer's wait this long
+INJECT_QUIET_MS = 30000  # a frame injected for a table: no host event for it this long after
 CLOCK_BOUND_MS = 1500  # a linked box's level clock against the host's, once settled:
 SETTLE_MS = 60000  # linked this long (a box slews errors under 5 s at 10 %: 50 s at most)
 CLOCK_ANY_MS = 65000  # any box with power (the record's clock is saved every 30 s)
@@ -135,11 +136,7 @@ class Faults:
         offline = [(fault[0], fault[0] + WIFI_MS + 90000, fault[2]) for fault in self.todo
                    if fault[1] == "wifi_drop"]
         self._pick_cuts(plan.power_cuts, trace, span, used, offline)
-        for _ in range(plan.injections):
-            at = self.rng.randrange(span[0], max(span[0] + 1, span[1]) + 1, 100)
-            on = [tb for tb in played if off.get(tb, 1 << 62) > at + MIN]
-            if on:
-                self.todo.append([at, "inject", self.rng.choice(on)])
+        self._pick_injections(plan.injections, trace, span, played, off)
         self.todo.sort(key=lambda x: (x[0], x[1]))
         return self
 
@@ -168,6 +165,26 @@ class Faults:
             at, tb, ms = self.rng.choice(ok)
             used.append(at)
             self.todo.append([at + 1000, "power_cut", tb, how, at + ms])
+
+    def _pick_injections(self, n: int, trace: List[Any], span: Tuple[int, int],
+                         played: List[int], off: Dict[int, int]) -> None:
+        """Garbage, forgeries and replays at moments when the clean run's record shows no
+        host event for that table from QUIET_BEFORE_MS before to INJECT_QUIET_MS after: a
+        box's link takes one frame from the host per loop step, so an injected frame delays
+        the host's frames queued behind it by a step (100 ms), and a dealer who starts a
+        turn in that step sees an instruction seconds later than in the clean run."""
+        for _ in range(n):
+            for _try in range(4000):
+                at = self.rng.randrange(span[0], max(span[0] + 1, span[1]) + 1, 100)
+                on = [tb for tb in played if off.get(tb, 1 << 62) > at + MIN]
+                if not on:
+                    continue
+                tb = self.rng.choice(on)
+                if _quiet(trace, at - QUIET_BEFORE_MS, at + INJECT_QUIET_MS, tb):
+                    self.todo.append([at, "inject", tb])
+                    break
+            else:
+                self.skipped.append("injection: no quiet moment in the clean run's record")
 
     def say(self, text: str) -> None:
         self.log.append((self.night.room.clock(), text))
