@@ -7,7 +7,7 @@ time, and MQTT in it".
 
 import errno
 import socket
-from typing import TYPE_CHECKING, List, Optional, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
 
 from .stubs import _world
 
@@ -131,9 +131,28 @@ class BoxConnection:
         self.subscribed = False
         self.frames_due = 0  # hub publishes to this box while it was subscribed
         self.frames = 0
+        # payload -> how many of those publishes with it are still on their way: the
+        # frames are awaited by what they carry, not counted, because the broker sends
+        # frames nobody counts too (retained ones on subscribing, publishes between a
+        # reconnect's CONNECT and SUBACK), and a count that runs ahead stops waiting
+        self.expected: Dict[bytes, int] = {}
+
+    def expect(self, payload: bytes) -> None:
+        """The hub (or make faults) published *payload* to this box: wait for it."""
+        self.frames_due += 1
+        self.expected[payload] = self.expected.get(payload, 0) + 1
+
+    def arrived(self, payload: bytes) -> None:
+        self.frames += 1
+        left = self.expected.get(payload)
+        if left is not None:
+            if left > 1:
+                self.expected[payload] = left - 1
+            else:
+                del self.expected[payload]
 
     def settled(self) -> bool:
-        return self.answers >= self.answers_due and self.frames >= self.frames_due
+        return self.answers >= self.answers_due and not self.expected
 
 
 class BoxSocket:
@@ -236,9 +255,9 @@ class BoxSocket:
             quickack(tcp)
             if len(conn.rx) + len(data) <= RX_MAX:
                 conn.rx += data
-            for kind, _flags, _body in conn.packets_in.feed(data):
+            for kind, flags, body in conn.packets_in.feed(data):
                 if kind == PUBLISH:
-                    conn.frames += 1
+                    conn.arrived(publish_parts(flags, body)[1])
                 elif kind in (CONNACK, SUBACK, PINGRESP):
                     conn.answers += 1
                     if kind == SUBACK:

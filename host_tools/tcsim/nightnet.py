@@ -214,7 +214,8 @@ class Net:
                 name = topic[len(prefix):-3]
                 conn = net.boxes.get(name)
                 if conn is not None and conn.subscribed and conn.sock is not None:
-                    conn.frames_due += 1
+                    conn.expect(payload.encode() if isinstance(payload, str)
+                                else bytes(payload or b""))
                 if payload and b'"kind":"instruction"' in payload[:60]:
                     net.sent_in[name] = payload
             return info
@@ -259,7 +260,7 @@ class Net:
         if topic.startswith(prefix) and topic.endswith("/in"):
             conn = self.boxes.get(topic[len(prefix):-3])
             if conn is not None and conn.subscribed and conn.sock is not None:
-                conn.frames_due += 1
+                conn.expect(payload)
         elif topic.startswith(prefix) and payload and self.hub_alive:
             self.hub_due += 1
         self.attacker.publish(topic, payload, qos=0)
@@ -321,6 +322,7 @@ class Net:
         for conn in self.boxes.values():
             conn.answers_due = conn.answers = max(conn.answers, conn.answers_due)
             conn.frames_due = conn.frames = max(conn.frames, conn.frames_due)
+            conn.expected.clear()
 
     # -- faults --------------------------------------------------------------
     def restart_broker(self) -> bool:
