@@ -297,41 +297,11 @@ class Hand(SeatBetting):
                 with_chips += 1
         if with_chips <= 1 or self.street == 3:
             self.street = SHOWDOWN
-            self.showdown_order()
+            showdown_order(self)
             return False
         self.street += 1
         self.bet.reset(self.level[2], 0)  # the same object, emptied (betting.py)
         return True
-
-    def showdown_order(self):  # type: () -> List[int]
-        """Who shows first: the last aggressor, else the first live seat left of the button,
-        then clockwise; with the profile's ``allins_show_first`` the all-in hands first, least
-        chips first.  Written into ``show_order`` in place, no comprehensions, concatenations
-        or sort keys (issue #20: about 600 B of the action that closed the betting)."""
-        table = self.t
-        n = table.n
-        order = self.show_order
-        order.clear()
-        begin = self.bet.aggressor if self.bet.aggressor in self.live else table.btn % n + 1
-        for k in range(n):  # clockwise from begin
-            seat = (begin - 1 + k) % n + 1
-            if seat in self.live:
-                order.append(seat)
-        if table.profile["allins_show_first"]:
-            m = 0  # the all-in hands moved to the front so far, least chips first
-            for i in range(len(order)):
-                seat = order[i]
-                if table.stacks[seat] == 0:
-                    j = i
-                    while j > m:  # the others keep their order behind them
-                        order[j] = order[j - 1]
-                        j -= 1
-                    while j > 0 and self.contrib[order[j - 1]] > self.contrib[seat]:
-                        order[j] = order[j - 1]  # ties keep table order
-                        j -= 1
-                    order[j] = seat
-                    m += 1
-        return order
 
     def pot(self):  # type: () -> int
         total = 0
@@ -344,6 +314,38 @@ if TYPE_CHECKING:
     from typing import Any, Collection, Dict, Iterable, List, Optional, Sequence, Tuple  # noqa: F401
 
     from .table import Table  # noqa: F401
+
+
+def showdown_order(hand):  # type: (Hand) -> List[int]
+    """Who shows first at *hand*'s showdown: the last aggressor, else the first live seat
+    left of the button, then clockwise; with the profile's ``allins_show_first`` the
+    all-in hands first, least chips first.  Written into ``show_order`` in place, no
+    comprehensions, concatenations or sort keys (issue #20: about 600 B of the action that
+    closed the betting).  A function, not a method: ``Hand`` stays under 300 lines."""
+    table = hand.t
+    n = table.n
+    order = hand.show_order
+    order.clear()
+    begin = hand.bet.aggressor if hand.bet.aggressor in hand.live else table.btn % n + 1
+    for k in range(n):  # clockwise from begin
+        seat = (begin - 1 + k) % n + 1
+        if seat in hand.live:
+            order.append(seat)
+    if table.profile["allins_show_first"]:
+        m = 0  # the all-in hands moved to the front so far, least chips first
+        for i in range(len(order)):
+            seat = order[i]
+            if table.stacks[seat] == 0:
+                j = i
+                while j > m:  # the others keep their order behind them
+                    order[j] = order[j - 1]
+                    j -= 1
+                while j > 0 and hand.contrib[order[j - 1]] > hand.contrib[seat]:
+                    order[j] = order[j - 1]  # ties keep table order
+                    j -= 1
+                order[j] = seat
+                m += 1
+    return order
 
 
 class Dealing:

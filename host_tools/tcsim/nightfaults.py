@@ -58,6 +58,29 @@ def _quiet(trace: List[Any], start: int, end: int, table: Optional[int] = None) 
     return True
 
 
+def _pick_injections(rng: Any, n: int, trace: List[Any], span: Tuple[int, int],
+                     played: List[int], off: Dict[int, int], todo: List[Fault],
+                     skipped: List[str]) -> None:
+    """Garbage, forgeries and replays (*n*, into *todo*) at moments when the clean run's
+    record shows no host event for that table from QUIET_BEFORE_MS before to
+    INJECT_QUIET_MS after: a box's link takes one frame from the host per loop step, so an
+    injected frame delays the host's frames queued behind it by a step (100 ms), and a
+    dealer who starts a turn in that step sees an instruction seconds later than in the
+    clean run."""
+    for _ in range(n):
+        for _try in range(4000):
+            at = rng.randrange(span[0], max(span[0] + 1, span[1]) + 1, 100)
+            on = [tb for tb in played if off.get(tb, 1 << 62) > at + MIN]
+            if not on:
+                continue
+            tb = rng.choice(on)
+            if _quiet(trace, at - QUIET_BEFORE_MS, at + INJECT_QUIET_MS, tb):
+                todo.append([at, "inject", tb])
+                break
+        else:
+            skipped.append("injection: no quiet moment in the clean run's record")
+
+
 class Faults:
     """The faults of one run, placed from the clean run *clean* (a run_night result)."""
 
@@ -136,7 +159,8 @@ class Faults:
         offline = [(fault[0], fault[0] + WIFI_MS + 90000, fault[2]) for fault in self.todo
                    if fault[1] == "wifi_drop"]
         self._pick_cuts(plan.power_cuts, trace, span, used, offline)
-        self._pick_injections(plan.injections, trace, span, played, off)
+        _pick_injections(self.rng, plan.injections, trace, span, played, off, self.todo,
+                         self.skipped)
         self.todo.sort(key=lambda x: (x[0], x[1]))
         return self
 
@@ -165,26 +189,6 @@ class Faults:
             at, tb, ms = self.rng.choice(ok)
             used.append(at)
             self.todo.append([at + 1000, "power_cut", tb, how, at + ms])
-
-    def _pick_injections(self, n: int, trace: List[Any], span: Tuple[int, int],
-                         played: List[int], off: Dict[int, int]) -> None:
-        """Garbage, forgeries and replays at moments when the clean run's record shows no
-        host event for that table from QUIET_BEFORE_MS before to INJECT_QUIET_MS after: a
-        box's link takes one frame from the host per loop step, so an injected frame delays
-        the host's frames queued behind it by a step (100 ms), and a dealer who starts a
-        turn in that step sees an instruction seconds later than in the clean run."""
-        for _ in range(n):
-            for _try in range(4000):
-                at = self.rng.randrange(span[0], max(span[0] + 1, span[1]) + 1, 100)
-                on = [tb for tb in played if off.get(tb, 1 << 62) > at + MIN]
-                if not on:
-                    continue
-                tb = self.rng.choice(on)
-                if _quiet(trace, at - QUIET_BEFORE_MS, at + INJECT_QUIET_MS, tb):
-                    self.todo.append([at, "inject", tb])
-                    break
-            else:
-                self.skipped.append("injection: no quiet moment in the clean run's record")
 
     def say(self, text: str) -> None:
         self.log.append((self.night.room.clock(), text))
