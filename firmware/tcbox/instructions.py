@@ -139,6 +139,10 @@ class HostInstructions:
         the hand (tcbox/orders.py), tell the host, save."""
         from . import orders
 
+        # saved first: the link sees the hand's end and its busts before a
+        # waiting player takes a busted seat (seen in one change, the scale
+        # drill's host never heard of that bust; docs/box.md)
+        self.save()
         for iid, result, reason, stack in orders.settle(self.table):
             self.report(iid, result, reason, stack)
         self.dirty = True

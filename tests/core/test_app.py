@@ -3,6 +3,10 @@
 # the link first, as in link_util: its compile (the largest firmware module) needs a heap that
 # nothing has fragmented yet, or the 256K MicroPython run fails in the USB-link test below
 import tcbox.link  # noqa: F401, I001
+# ... and the instructions' modules the app imports at the first one (tcbox/instructions.py):
+# compiled from source mid-test, they need 1.5 KB in one piece that the test's heap may lack
+import tcbox.order_words  # noqa: F401, I001
+import tcbox.orders  # noqa: F401, I001
 from tc_util import table
 from tcbox.app import App
 from tcbox.presses import LONG_MS, Presses, ticks_diff

@@ -64,6 +64,36 @@ def test_attached_to_the_app_events_go_into_the_same_save():
     assert saver.extras[-1]["o"][0][:2] == ["4-1", "hand_started"]
 
 
+def test_attached_a_seat_busted_in_the_hand_is_told_before_the_player_moving_in():
+    # a move out of seat 2 and a move into it, confirmed during the hand; seat 2
+    # busts: the host hears the hand's end and the bust, then the answers
+    t = link_table()
+    app = App(t, ["left", "ok", "right"], _Screen(), _Keys(), saver=_Saver())
+    link = Link(FakePort(), BOX, t, KEY, "ev1")
+    link.restore({"b": 3})
+    attach(app, link)
+    assert t.handle({"do": "hand"}) is None
+    app.save()
+    app.instruct({"id": "i-1", "action": "move_out", "seat": 2, "to_table": 7, "to_seat": 1})
+    app.ack()
+    app.instruct({"id": "i-2", "action": "receive", "seat": 2, "stack": 4250, "from_table": 5})
+    app.ack()
+    assert len(t.moves) == 2
+    st = t.state()
+    while st["street"] is not None and st["street"] != "showdown":
+        assert t.handle({"do": "allin" if st["to_call"] or st["street"] == "preflop"
+                         else "call"}) is None
+        st = t.state()
+    assert t.handle({"do": "showdown", "ranking": [[1], [3], [2]]}) is None
+    app.step(0)  # the hand is over: the waiting moves are carried out
+    assert t.stacks[2] == 4250 and not t.moves
+    told = [ev[0][1:] for ev in link.outbox]
+    at = told.index(["hand_ended", 1, {"1": 9000}])
+    assert sorted(told[at + 1:at + 3]) == [["bust", 2, 3000, 1], ["bust", 3, 3000, 1]]
+    assert told[at + 3:] == [["instruction", "i-1", "refused", "Seat 2 is empty"],
+                             ["instruction", "i-2", "done", None]]
+
+
 def test_attached_a_new_table_from_the_host_replaces_the_apps():
     t = link_table()
     app = App(t, ["left", "ok", "right"], _Screen(), _Keys())
