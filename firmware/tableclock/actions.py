@@ -3,7 +3,6 @@ out of turn and the showdown's ranking.  A base class of tableclock.table.Table;
 docs/rules.md, §6 "Betting" and §8 "Showdown order".
 """
 
-from . import outofturn
 from .fields import Refused, as_int
 from .hand import SHOWDOWN
 from .pots import award_into
@@ -114,6 +113,8 @@ class BettingEvents:
         hand.run(seat)
 
     def _ev_oot(self, ev):
+        from . import outofturn  # loaded at the first one (hand.py run)
+
         outofturn.declare(self, ev)
 
     def _ev_showdown(self, ev):

@@ -3,7 +3,6 @@ what a seat faces is betting.py's SeatBetting.  The rules and their sources:
 docs/rules.md (§3, §6, §8, §10).
 """
 
-from . import outofturn
 from .betting import SeatBetting, Street
 from .button import first_positions, must_wait, next_positions
 from .fields import Refused
@@ -263,6 +262,10 @@ class Hand(SeatBetting):
                 frm = nxt
                 continue
             if nxt in self.oot and not table.replaying:
+                # loaded at the first declaration out of turn (issue #20: not held by a
+                # table that never sees one)
+                from . import outofturn
+
                 said = outofturn.take(self, nxt)
                 if said is not None:
                     table.last = "%s; seat %d %s (out of turn)" % (table.last, nxt, said)

@@ -5,7 +5,6 @@ strings as map keys (JSON object keys are strings).  Built fresh on request:
 the box's idle loop never calls this.
 """
 
-from . import outofturn
 from .hand import STREETS
 from .pots import coloured, side_pots
 
@@ -99,8 +98,11 @@ def state(table):  # type: (Table) -> Dict[str, Any]
                   for amount, seats in side_pots(hand.contrib, hand.live, allin)]
     st["show_order"] = list(hand.show_order)
     for seat in hand.oot:
+        # a declaration loaded outofturn.py (hand.py run): not imported before
+        from .outofturn import NO_RAISE
+
         entry = hand.oot[seat]
-        act = "check" if entry[0] == outofturn.NO_RAISE else entry[0]
+        act = "check" if entry[0] == NO_RAISE else entry[0]
         st["out_of_turn"][str(seat)] = {"act": act, "to": entry[1]}
     actor = hand.actor
     if actor is not None:
