@@ -170,59 +170,6 @@ class Hand(SeatBetting):
         self.t.shot.stop()
         self.actions += 1
 
-    def kill(self, seat):  # type: (int) -> None
-        """Kill a live hand out of turn (a penalty, a phone at the table); not an action in turn.
-        Its bet on this street is no live bet: the street goes on as if it had never bet, and its
-        chips stay in the pot as dead money, or, where the profile returns an uncalled bet
-        (``killed_bet``), the part nobody called goes back."""
-        self._log(3, seat, 0)
-        self.live.remove(seat)
-        if self.t.shot.seat == seat:
-            self.t.shot.stop()
-        if seat in self.show_order:
-            self.show_order.remove(seat)
-        bet = self.bet
-        if self.street == SHOWDOWN or seat not in bet.bets:
-            return
-        mine = bet.bets[seat]
-        blinds = [[post[0], post[1]] for post in self.posts if post[2] == "sb" or post[2] == "bb"] \
-            if self.street == 0 else []
-        called = 0  # the most anyone else, or the seat's own blind, put in
-        for other in bet.bets:
-            if other != seat and bet.bets[other] > called:
-                called = bet.bets[other]
-        for post in blinds:
-            if post[0] == seat and post[1] > called:
-                called = post[1]
-        back = mine - called
-        if back > 0 and self.t.profile["killed_bet"] == "returned":
-            self.t.stacks[seat] += back
-            self.contrib[seat] -= back
-        self.bet = bet.without(seat, self.level[2] if self.street == 0 else 0, blinds)
-
-    def replay(self, entry):  # type: (Sequence[Any]) -> None
-        """Do logged *entry* again (the dealer's undo re-plays the hand)."""
-        op, seat, amount = entry[0], entry[1], entry[2]
-        if op == 0:
-            self.put(seat, amount)
-        elif op == 1:
-            self.check(seat)
-        elif op == 2:
-            self.fold(seat)
-        else:
-            self.kill(seat)
-            self.after_kill(seat)
-            return
-        self.run(seat)
-
-    def after_kill(self, seat):  # type: (int) -> None
-        """Move on after *seat*'s hand was killed out of turn, if that ended the
-        hand or left the player to act with nothing to do."""
-        if len(self.live) == 1:
-            self.run(seat)
-        elif self.actor is not None and not self.needs_action(self.actor):
-            self.run(self.actor)
-
     # -- moving on ---------------------------------------------------
     def needs_action(self, seat):  # type: (int) -> bool
         bet = self.bet
@@ -449,7 +396,7 @@ class Dealing:
         self._deal(dealt, pos, self.clock.blinds())
 
     def _snapshot(self, dealt, pos):
-        """What the deal changes, for a misdeal (``predeal``, redeal)."""
+        """What the deal changes, for a misdeal (``predeal``, procedures._redeal)."""
         # the copies go into the containers of the last hand's snapshot,
         # emptied in place (issue #20: fresh copies were 750 B of a deal)
         old = self.spare_predeal
@@ -475,40 +422,6 @@ class Dealing:
         return (stacks, away, waiting, held, entering,
                 (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
                 self.hands, None, dealt, pos, self.seat_changes)
-
-    def redeal(self, level, now_away=True):  # type: (Sequence[int], bool) -> List[int]
-        """Undo the deal and everything since, then deal the same hand again
-        at *level* (misdeal: the same level; TDA 20 restart: the clock's).
-        With *now_away* the players away now are away for the new deal;
-        else the deal's own (the undo re-plays the hand).  Returns the seats
-        away now."""
-        (stacks, away, waiting, held, entering, posn, hands, _, dealt, pos,
-         _) = self.predeal
-        penalised = self.hand.penalised
-        away_now = self.away.seats()
-        self.stacks = dict(stacks)
-        self.away.restore(away)
-        if now_away:  # who is at the table now decides the re-deal
-            self.set_away(away_now)
-        self.waiting = list(waiting)
-        self.held = list(held)
-        self.entering = list(entering)
-        self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer = posn
-        self.hands = hands
-        self.last_hand = self.hand  # the hand thrown in: its object is dealt again (_deal)
-        self.hand = None  # type: Optional[Hand]
-        self._deal(dealt, pos, level, penalised)
-        return away_now
-
-    def set_away(self, seats):  # type: (Collection[int]) -> None
-        """Make exactly *seats* the away ones (keeping the books of those
-        already away)."""
-        for seat in seats:
-            if not self.away.is_away(seat):
-                self.away.leave(seat)
-        for seat in self.away.seats():
-            if seat not in seats:
-                self.away.back(seat)
 
     def _positions(self, players):
         if self.hands == 0:

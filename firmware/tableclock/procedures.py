@@ -9,10 +9,12 @@ boot (issue #20: 6.3 KB of heap held without one, .mpy; the 200-hand replay
 """
 
 from .fields import MAX_CHIPS, Refused, as_int
+from .hand import SHOWDOWN
 
 if False:  # for mypy's type comments: MicroPython compiles this block away
-    from typing import Any, Dict  # noqa: F401 (type comments)
+    from typing import Any, Collection, Dict, List, Sequence  # noqa: F401 (type comments)
 
+    from .hand import Hand  # noqa: F401
     from .table import Table  # noqa: F401
 
 
@@ -26,11 +28,106 @@ def _check_redeal(table, what):
     return hand
 
 
+# -- the steps of a redeal, an undo and a killed hand ---------------------------
+# (here, not on Hand and Table: a table that never sees a procedure does not
+# hold them; issue #20: about 2 KB of heap, .mpy)
+def _redeal(table, level, now_away=True):  # type: (Table, Sequence[int], bool) -> List[int]
+    """Undo the deal and everything since, then deal the same hand again
+    at *level* (misdeal: the same level; TDA 20 restart: the clock's).
+    With *now_away* the players away now are away for the new deal;
+    else the deal's own (the undo re-plays the hand).  Returns the seats
+    away now."""
+    (stacks, away, waiting, held, entering, posn, hands, _, dealt, pos,
+     _) = table.predeal
+    penalised = table.hand.penalised
+    away_now = table.away.seats()
+    table.stacks = dict(stacks)
+    table.away.restore(away)
+    if now_away:  # who is at the table now decides the re-deal
+        _set_away(table, away_now)
+    table.waiting = list(waiting)
+    table.held = list(held)
+    table.entering = list(entering)
+    table.btn, table.sb_pos, table.bb_pos, table.sb_seat, table.dealer = posn
+    table.hands = hands
+    table.last_hand = table.hand  # the hand thrown in: its object is dealt again (_deal)
+    table.hand = None
+    table._deal(dealt, pos, level, penalised)
+    return away_now
+
+
+def _set_away(table, seats):  # type: (Table, Collection[int]) -> None
+    """Make exactly *seats* the away ones (keeping the books of those
+    already away)."""
+    for seat in seats:
+        if not table.away.is_away(seat):
+            table.away.leave(seat)
+    for seat in table.away.seats():
+        if seat not in seats:
+            table.away.back(seat)
+
+
+def _kill(hand, seat):  # type: (Hand, int) -> None
+    """Kill a live hand out of turn (a penalty, a phone at the table); not an action in turn.
+    Its bet on this street is no live bet: the street goes on as if it had never bet, and its
+    chips stay in the pot as dead money, or, where the profile returns an uncalled bet
+    (``killed_bet``), the part nobody called goes back."""
+    hand._log(3, seat, 0)
+    hand.live.remove(seat)
+    if hand.t.shot.seat == seat:
+        hand.t.shot.stop()
+    if seat in hand.show_order:
+        hand.show_order.remove(seat)
+    bet = hand.bet
+    if hand.street == SHOWDOWN or seat not in bet.bets:
+        return
+    mine = bet.bets[seat]
+    blinds = [[post[0], post[1]] for post in hand.posts if post[2] == "sb" or post[2] == "bb"] \
+        if hand.street == 0 else []
+    called = 0  # the most anyone else, or the seat's own blind, put in
+    for other in bet.bets:
+        if other != seat and bet.bets[other] > called:
+            called = bet.bets[other]
+    for post in blinds:
+        if post[0] == seat and post[1] > called:
+            called = post[1]
+    back = mine - called
+    if back > 0 and hand.t.profile["killed_bet"] == "returned":
+        hand.t.stacks[seat] += back
+        hand.contrib[seat] -= back
+    hand.bet = bet.without(seat, hand.level[2] if hand.street == 0 else 0, blinds)
+
+
+def _replay(hand, entry):  # type: (Hand, Sequence[Any]) -> None
+    """Do logged *entry* again (the dealer's undo re-plays the hand)."""
+    op, seat, amount = entry[0], entry[1], entry[2]
+    if op == 0:
+        hand.put(seat, amount)
+    elif op == 1:
+        hand.check(seat)
+    elif op == 2:
+        hand.fold(seat)
+    else:
+        _kill(hand, seat)
+        _after_kill(hand, seat)
+        return
+    hand.run(seat)
+
+
+def _after_kill(hand, seat):  # type: (Hand, int) -> None
+    """Move on after *seat*'s hand was killed out of turn, if that ended the
+    hand or left the player to act with nothing to do."""
+    if len(hand.live) == 1:
+        hand.run(seat)
+    elif hand.actor is not None and not hand.needs_action(hand.actor):
+        hand.run(hand.actor)
+
+
 def misdeal(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """Void the hand and deal it again at the same level: everything posted
     goes back and is posted again, away blinds are not counted twice."""
     hand = _check_redeal(table, "misdeal")
-    table.redeal(hand.level)
+    _redeal(table, hand.level)
     table.last = "Misdeal: hand %d dealt again" % table.hands
 
 
@@ -40,7 +137,7 @@ def foul(table, ev):  # type: (Table, Dict[str, Any]) -> None
     hand = table._need_hand()
     if table.predeal is None or table.predeal[-1] != table.seat_changes:
         raise Refused("The seating changed during this hand: call the TD")
-    table.redeal(hand.level)
+    _redeal(table, hand.level)
     table.last = "Fouled deck: all bets returned, hand %d dealt again" % table.hands
 
 
@@ -52,7 +149,7 @@ def relevel(table, ev):  # type: (Table, Dict[str, Any]) -> None
     level = table.clock.blinds()
     if level[0] == hand.level[0]:
         raise Refused("This hand is already at level %d" % level[0])
-    table.redeal(level)
+    _redeal(table, level)
     table.last = "Hand %d restarted at level %d" % (table.hands, level[0])
 
 
@@ -80,14 +177,14 @@ def undo(table, ev):  # type: (Table, Dict[str, Any]) -> None
     undone = table.undone + [last]
     table.replaying = True
     try:
-        away_now = table.redeal(hand.level, False)
+        away_now = _redeal(table, hand.level, False)
         hand = table.hand
         for entry in keep:
-            hand.replay(entry)
+            _replay(hand, entry)
     finally:
         table.replaying = False
     hand.log = keep
-    table.set_away(away_now)
+    _set_away(table, away_now)
     if mark[3] >= 0:  # the shot clock it had stopped runs on
         table.shot.seat = seat
         table.shot.left_ms = mark[3]
@@ -137,8 +234,8 @@ def _kill_now(table, seat):
         hand.fold(seat)
         hand.run(seat)
         return True
-    hand.kill(seat)
-    hand.after_kill(seat)  # the last live hand wins; a killed bet no longer faced
+    _kill(hand, seat)
+    _after_kill(hand, seat)  # the last live hand wins; a killed bet no longer faced
     return True
 
 
