@@ -8,7 +8,6 @@ process on one virtual clock, each in its own stub world, linked to the host.
 docs/simulator.md, "A room of boxes" (worlds, the clock, dealers, transports, rendering).
 """
 
-import gc
 import random
 from time import perf_counter
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -28,7 +27,7 @@ import usb_cdc  # noqa: E402
 from tableclock import record  # noqa: E402
 from tableclock.store import NvmStore  # noqa: E402
 from tableclock.table import Table  # noqa: E402
-from tcbox import app as _app_mod, hardware, screen as _screen_mod, usb_link  # noqa: E402
+from tcbox import hardware, screen as _screen_mod, usb_link  # noqa: E402
 from tcbox.boards import BOARDS  # noqa: E402
 from tcbox.crashlog import LOG  # noqa: E402
 from tcbox.defaults import SETUP as DEFAULT_SETUP  # noqa: E402
@@ -45,34 +44,17 @@ PERIOD_MS = 100  # room.run's step: every box's loop runs this often (virtual ms
 BOOT_MS = 3000  # a board spends up to this long booting before code.py (seeded per box)
 
 
-class QuietGc:
-    """The ``gc`` tcbox.app sees while a room steps (module notes)."""
-
-    def __init__(self) -> None:
-        self.collects = 0
-
-    def collect(self, *generation: Any) -> Any:
-        self.collects += 1
-        return 0
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(gc, name)
-
-
 class _Boxes:
     """While a room works on its boxes: the world current before is put
-    back, and tcbox.app sees the room's QuietGc."""
+    back after."""
 
     def __init__(self, room: "Room") -> None:
-        self.quiet = room.gc
+        self.room = room
 
     def __enter__(self) -> None:
         self.world = _world.current()
-        self.gc = _app_mod.gc
-        _app_mod.gc = self.quiet  # type: ignore[assignment]  # what the App calls
 
     def __exit__(self, *exc: Any) -> None:
-        _app_mod.gc = self.gc
         _world.use(self.world)
 
 
@@ -385,7 +367,6 @@ class Room:
         # the host's side, called with room.clock() after every step
         self.on_host: Optional[Callable[[int], None]] = None
         self.steps = 0
-        self.gc = QuietGc()
 
     def clock(self) -> int:
         """The room's time as Unix ms (for the host: BoxLink(clock=room.clock))."""

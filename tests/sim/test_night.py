@@ -38,9 +38,9 @@ SEEDS = {"compact": 7, "table": 11}
 
 @pytest.fixture(autouse=True)
 def frozen_heap():
-    """App.save() runs gc.collect() before each write; on the PC that walks
-    Blinka's, PIL's and pytest's objects too (15 ms a save, most of a night's
-    run time).  Frozen, the collector only looks at what the box makes."""
+    """CPython's collector would walk Blinka's, PIL's and pytest's objects
+    too (App.save() once collected before each write: 15 ms a save, most of a
+    night's run time).  Frozen, it only looks at what the box makes."""
     gc.collect()
     gc.freeze()
     yield

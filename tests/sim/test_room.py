@@ -65,8 +65,8 @@ FIRST_LEVEL_MS = SETUP["levels"][0]["minutes"] * 60000
 
 @pytest.fixture(autouse=True)
 def frozen_heap():
-    """App.save() runs gc.collect() before each write: frozen, it walks the
-    boxes' objects only (see test_night.py)."""
+    """Frozen, CPython's collector walks the boxes' objects only (see
+    test_night.py)."""
     gc.collect()
     gc.freeze()
     yield
