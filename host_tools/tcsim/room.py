@@ -44,12 +44,9 @@ PERIOD_MS = 100  # room.run's step: every box's loop runs this often (virtual ms
 BOOT_MS = 3000  # a board spends up to this long booting before code.py (seeded per box)
 
 
-class _Boxes:
+class _KeepWorld:
     """While a room works on its boxes: the world current before is put
     back after."""
-
-    def __init__(self, room: "Room") -> None:
-        self.room = room
 
     def __enter__(self) -> None:
         self.world = _world.current()
@@ -211,7 +208,7 @@ class Box(Sim):
         with the transport's box end as ``usb_cdc.data``, then one step."""
         world = self.world
         saved = (hardware.display, usb_link.box_id, _screen_mod.Screen)
-        with _Boxes(self.room):
+        with _KeepWorld():
             _world.use(world)
             world.reset()
             usb_cdc.set_ports(world, data=self.transport.box_port)  # type: ignore[attr-defined]
@@ -422,7 +419,7 @@ class Room:
         side runs (``on_host``)."""
         self.now_ms += ms
         self.steps += 1
-        with _Boxes(self):
+        with _KeepWorld():
             for box in self.boxes:
                 if box.restart:
                     box.reboot()
