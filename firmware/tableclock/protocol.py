@@ -51,7 +51,7 @@ KINDS = {
                       " event?:str chip?:pos shot_clock?:dict colour_ups?:list/dict"
                       " late_entry_until_level?:?pos nonce?:id"),
     "clock": ("box", "level_index:nat ms_left:nat paused:bool host_ms:nat"),
-    "seating": ("box", "names:dict/str stacks?:dict/nat button?:?pos"),
+    "seating": ("box", "names:dict/str stacks?:dict/nat button?:?pos keep?:bool"),
     "instruction": ("box", "id:id action:str"),
     "ack": ("box", "ids:list/id"),
     "ping": ("box", "t?:nat"),

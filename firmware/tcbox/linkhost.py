@@ -100,6 +100,15 @@ def seating(link, msg):
     stacks = msg.get("stacks")
     table = link.table
     button = msg.get("button")
+    if msg.get("keep") is True:
+        # US 2's re-draw: the table's own players and chips, the host's button
+        # (its stacks are a status that may predate a player sitting down:
+        # the scale drill lost a mover's chips that way; docs/protocol.md)
+        if table is not None and table.hold == REDRAW and button is not None:
+            if link.pending_setup is None:
+                link.pending_setup = setup_of(table.setup)
+            link.pending_players = (None, button)
+        return
     if link.pending_setup is not None:
         link.pending_players = (stacks, button)
         return
@@ -129,14 +138,18 @@ def apply_pending(link, now):
     if link.pending_setup is None or link.pending_players is None:
         return
     table = link.table
-    if table is not None and table.hand is not None:
-        return
+    if table is not None and (table.hand is not None or table.moves):
+        return  # (changes waiting for the hand's end go first)
     stacks, button = link.pending_players
     setup = dict(link.pending_setup)
     if stacks and len(stacks) >= 2:
         setup["players"] = stacks
     elif table is not None:
+        if stacks is None and len(table.stacks) < 2:
+            return  # a re-draw (``keep``) waits for two players
         setup["players"] = players_of(table.stacks)
+        if button is not None and button not in table.stacks:
+            button = None  # the drawn button's player has left: the first seat
     players = setup.get("players")
     if button is None and isinstance(players, dict) and players:
         if table is not None and str(table.first_button) in players:

@@ -123,3 +123,46 @@ def test_the_chips_that_left_play_before_a_redraw_stay_counted():
     new = link.table
     assert new is not t and new.stacks[3] == 4100
     assert new.removed == 3050  # chips on the table plus chips that left play: still counted
+
+
+def test_a_deal_redraw_keeps_the_players_and_chips_the_box_has_now():
+    """US 2's re-draw for the deal (a seating with ``keep``): the host drew the button
+    from the box's last status, but a player moving in sat down after that status.  The
+    box re-seats its own players with its own chips and takes the host's button (the
+    300-table drill, seed 5: table 94 was rebuilt from the status without the player who
+    had just sat in seat 3, and their 4,175 chips were on no box).  Before the new
+    table's first hand another such seating changes nothing but the names."""
+    link, host, tables, now = _live()
+    t = link.table
+    assert orders.carry_out(t, REDRAW) == ("done", None, None)
+    status = dict(t.stacks)  # what the host drew the button from
+    do(t, "sit", seat=5, stack=4175)  # then the mover's receive: seat 5
+    names = {"1": "Ann", "2": "Bo", "3": "Cy"}
+    seating = {"kind": "seating", "names": names, "button": 3, "keep": True,
+               "stacks": dict((str(s), c) for s, c in status.items())}
+    host.send(seating)
+    now = run(link, now, 1, 0)
+    new = link.table
+    assert len(tables) == 1 and new is tables[0]
+    want = dict(status)
+    want[5] = 4175
+    assert new.stacks == want and new.first_button == 3 and new.hold is None
+    do(new, "sit", seat=7, stack=2000)  # another arrival before the first hand
+    later = dict(names)
+    later["5"] = "Di"
+    host.send(dict(seating, names=later))
+    now = run(link, now, 5)
+    assert link.table is new and len(tables) == 1 and new.stacks[7] == 2000
+    assert link.names["5"] == "Di"
+
+
+def test_a_deal_redraw_whose_button_has_left_starts_at_the_first_seat():
+    link, host, tables, now = _live()
+    t = link.table
+    orders.carry_out(t, REDRAW)
+    t.handle({"do": "leave", "seat": 3})  # the drawn button's player moved out since
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo"}, "button": 3, "keep": True,
+               "stacks": {"1": 3000, "2": 3000, "3": 3000}})
+    run(link, now, 1, 0)
+    assert link.table is not t and sorted(link.table.stacks) == [1, 2]
+    assert link.table.first_button == 1

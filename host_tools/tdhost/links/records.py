@@ -38,11 +38,13 @@ class Clock(Envelope, total=False):
 
 
 class Seating(Envelope, total=False):
-    """Who sits where (seat numbers as strings), their chips, the first button."""
+    """Who sits where (seat numbers as strings), their chips, the first button; ``keep``:
+    a re-draw's, the box keeps its own players and chips (docs/protocol.md)."""
 
     names: dict[str, str]
     stacks: dict[str, int]
     button: int | None
+    keep: bool
 
 
 class Instruction(Envelope, total=False):

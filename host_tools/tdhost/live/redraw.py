@@ -80,7 +80,9 @@ def step(live: "Live") -> None:
 def seating(live: "Live", gid: Any, table: int, status: Any) -> Message:
     """The ``seating`` body that re-seats *table* after its re-draw: the league's names, the
     chips of the box's *status* when it was between hands (else none: the box builds
-    nothing from it), the button of a draw for high card among the seats with chips."""
+    nothing from it), the button of a draw for high card among the seats with chips, and
+    ``keep``: the box re-seats its own players with its own chips (a player may have sat
+    down since that status; docs/protocol.md ``seating``)."""
     names = {str(seat): name for seat, name in live.tournament.seating().get(table, {}).items()}
     stacks = {}  # only between hands: a hand's bets are not chips behind yet
     if isinstance(status, dict) and isinstance(status.get("stacks"), dict) \
@@ -91,7 +93,7 @@ def seating(live: "Live", gid: Any, table: int, status: Any) -> Message:
         seed = (live.tournament.draw or {}).get("seed", live.seed)
         button, _ = _draw.high_card_button({int(k): names[k] for k in stacks},
                                            random.Random("%s|redraw|%s" % (seed, gid)))
-        msg.update(stacks=stacks, button=button)
+        msg.update(stacks=stacks, button=button, keep=True)
     return msg
 
 
