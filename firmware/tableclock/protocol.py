@@ -99,7 +99,7 @@ SUBKINDS = {
         "move_out": "seat:pos to_table:pos to_seat:pos",
         "receive": "seat:pos name:str stack?:nat from_table?:pos away_used?:bool",
         "break_table": "",
-        "redraw": "",
+        "redraw": "deal?:bool",
         "hand_for_hand_start": "",
         "hand_for_hand_stop": "",
         "next_hand": "",

@@ -47,6 +47,8 @@ def done_text(ins, later=False):
         return "Seat %s taken out" % seat
     if action == "message":
         return "Message read"
+    if action == "redraw" and ins.get("deal") is True:
+        return "Button drawn again for the deal"
     return DONE.get(action) or "Done: " + str(action)
 
 
@@ -76,6 +78,8 @@ def instruction_text(ins):
         return "Take seat %s out: %s is out (TD)" % (seat, ins.get("name") or "the player")
     if action == "message":
         return ins.get("text") or ""
+    if action == "redraw" and ins.get("deal") is True:  # US 2: players joined this table
+        return "Players joined: button drawn again"
     return SENTENCES.get(action) or str(action)
 
 

@@ -231,7 +231,7 @@ MOVE = {"id": "i-41", "action": "move_out", "seat": 4, "to_table": 2, "to_seat":
 
 
 def test_instruction_sentences():
-    from tcbox.order_words import instruction_text
+    from tcbox.order_words import done_text, instruction_text
 
     assert instruction_text(MOVE) == "Move seat 4 to table 2 seat 7"
     assert instruction_text({"id": "a", "action": "move_out", "seat": 4, "table": 2,
@@ -244,6 +244,9 @@ def test_instruction_sentences():
     assert instruction_text({"id": "d", "action": "break_table"}) == (
         "This table breaks: players to the TD")
     assert instruction_text({"id": "e", "action": "redraw"}) == "Final table: new seats drawn"
+    deal = {"id": "e", "action": "redraw", "deal": True}  # US 2: not a final table
+    assert instruction_text(deal) == "Players joined: button drawn again"
+    assert done_text(deal) == "Button drawn again for the deal"
     assert instruction_text({"id": "f", "action": "hand_for_hand_start"}) == (
         "HAND FOR HAND: finish the hand, wait")
     assert instruction_text({"id": "g", "action": "pause"}) == "PAUSED by the TD"

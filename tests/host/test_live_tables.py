@@ -692,6 +692,7 @@ def test_us_free_two_players_joining_a_table_redraw_for_the_deal(tmp_path):
     redraws = [r for r in t.instrs.values() if r["action"] == "redraw"]
     assert sorted(r["table"] for r in redraws) == [1, 2]
     assert all("everyone re-draws for the deal (US 2)" in r["text"] for r in redraws)
+    assert all(r["body"]["deal"] is True for r in redraws)  # the dealer's words: not a final
     before = {tb: (dict(room.boxes[tb].table.stacks), dict(room.boxes[tb].link.names))
               for tb in (1, 2)}
     for tb in (1, 2):  # the dealers confirm: the box's own orders (tcbox.orders)

@@ -65,7 +65,7 @@ def step(live: "Live") -> None:
             for gid, table, joined in due:
                 payload = _ins.instr(_ins.new_id(lg, current, len(evs)), "redraw", table,
                                "table %d: %s joined: everyone re-draws for the deal (US 2)"
-                               % (table, " and ".join(joined)))
+                               % (table, " and ".join(joined)), deal=True)
                 payload["redraw"] = gid
                 evs.append(("instr", payload, None))
             return evs, None
