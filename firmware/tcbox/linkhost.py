@@ -100,13 +100,14 @@ def seating(link, msg):
     stacks = msg.get("stacks")
     table = link.table
     button = msg.get("button")
-    if msg.get("keep") is True:
+    if msg.get("keep") is True and table is not None and (
+            link.pending_setup is None or same_setup(link.pending_setup, table.setup)):
         # US 2's re-draw: the table's own players and chips, the host's button
         # (its stacks are a status that may predate a player sitting down:
-        # the scale drill lost a mover's chips that way; docs/protocol.md)
-        if table is not None and table.hold == REDRAW and button is not None:
-            if link.pending_setup is None:
-                link.pending_setup = setup_of(table.setup)
+        # the scale drill lost a mover's chips that way; docs/protocol.md).
+        # A box without a table (a spare) builds one from the stacks below.
+        if table.hold == REDRAW and button is not None:
+            link.pending_setup = setup_of(table.setup)
             link.pending_players = (None, button)
         return
     if link.pending_setup is not None:

@@ -166,3 +166,41 @@ def test_a_deal_redraw_whose_button_has_left_starts_at_the_first_seat():
     run(link, now, 1, 0)
     assert link.table is not t and sorted(link.table.stacks) == [1, 2]
     assert link.table.first_button == 1
+
+
+def test_a_second_deal_redraw_seating_during_the_hand_keeps_the_box_own_players():
+    link, host, tables, now = _live()
+    t = link.table
+    do(t, "hand")
+    orders.carry_out(t, REDRAW)  # confirmed during the hand: built at its end
+    seating = {"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "button": 2,
+               "keep": True, "stacks": {"1": 3000, "2": 3000, "3": 3000}}
+    host.send(seating)
+    host.send(dict(seating, stacks={"1": 3000, "2": 3000}))  # sent again, from an older status
+    now = run(link, now, 5)
+    assert link.table is t and not tables
+    fold_round(t)
+    own = dict(t.stacks)
+    run(link, now, 1)
+    assert link.table is not t and link.table.stacks == own and sorted(own) == [1, 2, 3]
+    assert link.table.first_button == 2
+
+
+def test_a_spare_box_at_a_redrawn_table_builds_its_table_from_the_seating():
+    """A box put in at a table that re-drew for the deal (its own died) has no table of its
+    own: it builds one from the seating's stacks and button, ``keep`` or not."""
+    t = table("lppl", {1: 3000, 2: 3000}, button=1, seats=8, levels=LEVELS)
+    port = FakePort()
+    link = Link(port, BOX, None, KEY, "ev1")
+    link.restore(None)
+    host = Host(port)
+    now = run(link, 1000, 2)
+    nonce = host.read()[0]["nonce"]
+    host.send(config(t, nonce))
+    host.send({"kind": "seating", "names": {"1": "Ann", "4": "Di"}, "button": 4, "keep": True,
+               "stacks": {"1": 2500, "4": 4100}})
+    host.send({"kind": "clock", "level_index": 1, "ms_left": 1140000, "paused": False,
+               "host_ms": 5})
+    run(link, now, 10)
+    assert link.state == LIVE and link.table is not None
+    assert link.table.stacks == {1: 2500, 4: 4100} and link.table.first_button == 4
