@@ -16,6 +16,7 @@ from fake_live import FakeLive
 from night import Night, allin_hand
 
 from tcsim import demo
+from tdhost.live import seatcheck
 
 NAMES = demo.NAMES[:20]
 INTERNAL = re.compile(r"move_out|break_table|hand_for_hand|instr_result|take_out|next_hand"
@@ -555,4 +556,34 @@ def test_the_results_have_a_prize_column_only_with_money(browser, tmp_path):
         assert heads == ["place", "name", "points"]
         assert rows[0][:2] == ["23", "Ian McAllister"] and len(rows[0]) == 3
         assert "£" not in page.inner_text("body")
+        assert js_errors(page) == []
+
+
+def test_a_player_missing_at_the_box_is_seated_again_from_the_console(browser, tmp_path):
+    """The seat check (docs/live.md): a box that lost a player the league still seats says
+    so in the player's row, and its Seat at the box… asks for the chips counted at the table
+    and has the box seat the player again once the dealer confirms."""
+    with console(browser, tmp_path) as (night, web, page):
+        tb, seat, name, stack = seated(night)[0]
+
+        def lose(h):  # a box that lost a player without a word to the host (a fault)
+            assert h.box.box.table.handle({"do": "leave", "seat": seat}) is None
+            h.box.box.dirty = True
+        night.job(tb, lose)
+        night.advance(seatcheck.SETTLE_MS + 40000)  # lasting: two heartbeats
+        row = '#reg tr[data-name="%s"]' % name
+        wait_text(page, row + " td:nth-child(2)", "not on the box")
+        page.locator(row + " button").click()
+        asks(page, "The box at table %d seat %d seats %s again with the chips you counted at "
+                   "the table, once the dealer confirms." % (tb, seat, name))
+        page.fill("#ask-input", "{:,}".format(stack))
+        answer(page, True)
+        wait_text(page, "#msg", "Table %d seat %d: the box seats %s again with %s chips when "
+                                "the dealer confirms." % (tb, seat, name, "{:,}".format(stack)))
+        night.advance(1500)  # the instruction reaches the box
+        night.job(tb, lambda h: h.confirm())
+        night.advance(3000)
+        assert (tb, seat, name, stack) in seated(night)
+        wait_text(page, row + " td:nth-child(2)", "playing")
+        assert not INTERNAL.search(text(page, "body")), INTERNAL.search(text(page, "body"))
         assert js_errors(page) == []

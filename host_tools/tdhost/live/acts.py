@@ -451,6 +451,46 @@ def confirm(live: "Live", args: Args) -> Reply:
 
 
 @_sentence
+def seat_at_box(live: "Live", args: Args) -> str:
+    """The box of *name*'s league seat seats them again with *stack* chips, counted at the
+    table: the seat check found that seat empty at the box (docs/live.md "The seat
+    check"); a ``receive`` the dealer confirms."""
+    name = _str(args, "name")
+    stack = _int(args, "stack", None, 1)
+    if stack is None:
+        raise ActionRefused("give the chips %s has at the table (stack), a whole number "
+                            "from 1" % name.strip())
+
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        entry = tournament.get(name)
+        if entry is None or entry.state != "in" or not entry.seat:
+            raise ActionRefused("%s is not playing at a seat" % name.strip())
+        table, seat = entry.seat
+        if table in _plan.broken_tables(tournament):
+            raise ActionRefused("table %d is broken: it takes no players" % table)
+        if not live.boxed(table):
+            raise ActionRefused("table %d has no box to seat %s" % (table, entry.name))
+        for record in _ins.pending(tournament):
+            if record.get("player") == entry.name:
+                raise ActionRefused("an instruction for %s is under way (%s): confirm it or "
+                                    "wait for the box's answer first" % (
+                                        entry.name, _words.instruction(record)))
+        status = live.view(table).status or {}
+        shown = (status.get("stacks") or {}).get(str(seat))
+        if shown is not None:
+            raise ActionRefused("the box at table %d has a player in seat %d (%s chips): ask "
+                                "the dealer who sits there" % (table, seat, _words.chips(shown)))
+        text = "seat %s at table %d seat %d again with %d chips (not on the box)" % (
+            entry.name, table, seat, stack)
+        return [("instr", _ins.seat_player(lg, tournament, 0, entry.name, [table, seat], stack,
+                                           text), None)], (entry.name, table, seat)
+    who, table, seat = live.write(build)
+    return "%s: the box seats %s again with %s chips when the dealer confirms." % (
+        seat_text([table, seat])[:1].upper() + seat_text([table, seat])[1:], who,
+        _words.chips(stack))
+
+
+@_sentence
 def final_draw(live: "Live", args: Args) -> str:
     seed = _seed(args, (live.tournament.draw or {}).get("seed", live.seed))
     payload = _final.final_table(live, seed)  # ActionRefused when it cannot form
@@ -475,6 +515,7 @@ ACTS = {
     "hand_for_hand": hand_for_hand,
     "confirm": confirm,
     "final_draw": final_draw,
+    "seat_at_box": seat_at_box,
     "undo": _undo.undo,
     "redo": _undo.redo,
 }

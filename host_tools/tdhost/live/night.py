@@ -32,6 +32,7 @@ from tdhost.live import (
     moves as _moves,
     plan as _plan,
     redraw as _redraw,
+    seatcheck as _seatcheck,
     snapshot as _snap,
     tables as _tables,
     undo as _undo,
@@ -75,6 +76,7 @@ class Live:
         self.events = _boxevents.BoxEvents(self)
         self.journal = _undo.Journal()  # the TD's own actions, for undo and redo
         self.final_seat = _final.FinalSeat()
+        self.seat_check = _seatcheck.SeatCheck()  # each box's seats against the league's
         self._plan_due = True  # a plan at start: the league may be ahead of its last plan
         self._start_plan = True  # ... once the boxes' statuses are in (START_PLAN_WAIT_MS)
         self._plan_bust = False  # the plan follows a bust: refused moves are dropped
@@ -293,6 +295,7 @@ class Live:
             _moves.plan(self, after_bust)
         self._send_instructions()
         _livehfh.release(self)
+        self.seat_check.step(self)
         index = self.master().index
         if index != self._index:  # a level or break ended: the boxes hear it at once
             self._index = index

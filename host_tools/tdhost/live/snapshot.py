@@ -163,6 +163,7 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
     hfh_state = tourney.hfh
     tables = live.playing_tables()
     ended = {tb: live.view(tb).ended for tb in tables}
+    not_at_box = {key[2] for key in live.seat_check.told() if key[2]}  # docs/live.md
     results = []
     money = _money.view(tourney, now)
     prize = _money.prizes(tourney, now, money)  # {} in a free tournament
@@ -203,7 +204,8 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
         "hand_for_hand_text": _words.hand_for_hand(
             _hfh.waiting_for(hfh_state["wait"], ended, tables)) if hfh_state else None,
         "registration": [{"name": entry.name, "member": entry.member, "state": entry.state,
-                          "seat": _ts(entry.seat) if entry.state in ("registered", "in") else None}
+                          "seat": _ts(entry.seat) if entry.state in ("registered", "in") else None,
+                          "not_at_box": entry.name in not_at_box}
                          for entry in tourney.players.values()],
         "standby": [{"name": tourney.players[k].name,
                      "offered": _ts(offers[k]["seat"]) if k in offers else None}

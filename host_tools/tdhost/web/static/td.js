@@ -234,14 +234,35 @@
   }
 
   function regRows(list) {
-    return list.map((r) => el("tr", {"data-name": r.name},
+    return list.map((r) => el("tr", {"data-name": r.name, class: r.not_at_box ? "not-at-box" : ""},
       el("td", {}, r.name, r.member ? el("span", {class: "member", title: "league member", text: " ★"}) : null),
-      el("td", {text: r.state === "in" ? "playing" : r.state}),
+      el("td", {text: r.state === "in" ? (r.not_at_box ? "not on the box" : "playing") : r.state}),
       el("td", {text: seatWords(r.seat)}),
       el("td", {}, r.state === "absent" || r.state === "away"
         ? el("button", {type: "button", class: "small", text: "Arrived",
           onclick: () => act("arrive", {name: r.name})})
-        : null)));
+        : r.not_at_box
+          ? el("button", {type: "button", class: "small", text: "Seat at the box…",
+            onclick: () => seatAtBox(r)})
+          : null)));
+  }
+
+  // The seat check (docs/live.md): the league seats r.name where the box shows nobody. The
+  // TD has counted their chips at the table; the box seats them again when the dealer confirms.
+  async function seatAtBox(r) {
+    const ok = await ask({title: "Seat at the box",
+      text: "The box at " + seatWords(r.seat) + " seats " + r.name + " again with the chips " +
+        "you counted at the table, once the dealer confirms.",
+      note: "If " + r.name + " is out, bust them instead.",
+      yes: "Seat " + r.name,
+      field: {label: "Chips " + r.name + " has at the table", value: ""}});
+    if (!ok) return;
+    const given = ok.value.replace(/[\s,]/g, "");
+    if (!/^[0-9]+$/.test(given) || Number(given) < 1) {
+      say("Give the chips as a whole number from 1.", true);
+      return;
+    }
+    await act("seat_at_box", {name: r.name, stack: Number(given)});
   }
 
   function standbyRows(list) {
