@@ -390,12 +390,15 @@ class Store:
 
     # --------------------------------------------------------------------- writing
     def write(self, decide: Callable[[Optional[list[LoggedEvent]]], tuple[list[Any], Any]],
-              read: bool = True) -> tuple[list[int], Any]:
+              read: bool = True,
+              after: Optional[Callable[[list[LoggedEvent]], None]] = None
+              ) -> tuple[list[int], Any]:
         """One TD command: BEGIN IMMEDIATE, ``decide(events)`` returns the events to
         append [(tournament, at, action, payload, undoes)] and a result; they are appended
         and committed together (one batch).  An exception from *decide* writes nothing.
         *read* False: *decide* gets None and reads what it needs itself (inside the
-        transaction: tdhost.league.cache)."""
+        transaction: tdhost.league.cache).  *after(events appended)* writes what goes
+        with them in the same transaction (the TD's undo list: tdhost.live.undo)."""
         self.db.execute("BEGIN IMMEDIATE")
         _wrote()
         try:
@@ -410,6 +413,11 @@ class Store:
                 assert cur.lastrowid is not None, "an INSERT gives its row"
                 seqs.append(cur.lastrowid)
                 _wrote()
+            if after is not None and new:
+                after([LoggedEvent(seq, tournament, at, action,
+                                   json.loads(json.dumps(payload, sort_keys=True)), undoes,
+                                   seqs[0])
+                       for seq, (tournament, at, action, payload, undoes) in zip(seqs, new)])
             self.db.execute("COMMIT")
             _wrote()
         except BaseException:

@@ -17,14 +17,15 @@ Decision = tuple[list[NewEvent], Any]
 Decide = Callable[[League, int], Decision]
 
 
-def append(store: _store.Store, decide: Decide, stamp: str,
-           cache: Any = None) -> tuple[list[int], Any]:
+def append(store: _store.Store, decide: Decide, stamp: str, cache: Any = None,
+           after: Any = None) -> tuple[list[int], Any]:
     """One TD action on an open league file: in one transaction, replay the log and run
     *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result), then append
     those events stamped *stamp* (ISO time).  ActionRefused (from *decide*) writes nothing and
     propagates.  Returns (seqs written, result).
     *cache* (tdhost.league.cache.LeagueCache): the league kept in memory instead of a replay,
-    brought up to date inside the transaction."""
+    brought up to date inside the transaction.
+    *after* (Store.write): what goes with the events in the same transaction."""
     if cache is None:
         def inner(_: Any) -> Any:
             lg = load(store)
@@ -35,7 +36,7 @@ def append(store: _store.Store, decide: Decide, stamp: str,
                 _checkpoint.put(store, taken)
             return [(number, stamp, action, payload, undoes)
                     for number, action, payload, undoes in events], result
-        return store.write(inner, read=False)
+        return store.write(inner, read=False, after=after)
 
     def cached(_: Any) -> Any:
         lg = cache.league(store)
@@ -51,7 +52,7 @@ def append(store: _store.Store, decide: Decide, stamp: str,
         return [(number, stamp, action, payload, undoes)
                 for number, action, payload, undoes in events], result
     try:
-        return store.write(cached, read=False)
+        return store.write(cached, read=False, after=after)
     except BaseException:
         cache.drop()  # the decision may have changed the league before it refused
         raise
