@@ -96,6 +96,9 @@ class Live:
             raise
         self._index = self.master().index
         self.scope = scope_of(self.lg, self.tournament)
+        dropped = self.journal.load(self.store, self.tournament.number)
+        if dropped:  # the rows that could not be read go with the notice's write
+            self.notice(dropped)
 
     # ------------------------------------------------------------------ basics
     @property
@@ -152,7 +155,8 @@ class Live:
     def write(self, build: Callable[[Tournament, League, int], Tuple[Batch, Any]]) -> Any:
         """One decision: in one transaction on the league file, *build(t, lg, seq)* returns
         ([(action, payload, undoes)], result) for tournament t; the events are appended
-        together.  ActionRefused writes nothing and propagates.  Returns the result."""
+        together, with the change of the TD's undo list they carry (undo.Journal.wrote).
+        ActionRefused writes nothing and propagates.  Returns the result."""
         stamp = _times.iso(self.when())
 
         def decide(lg: League, seq: int) -> Tuple[List[Any], Any]:
@@ -161,9 +165,15 @@ class Live:
             return [(tournament.number, action, payload, undoes)
                     for action, payload, undoes in evs], result
 
+        mark, after = None, None
+        if self.journal.busy():  # the TD's undo list changes with these events
+            mark = self.journal.mark()
+            after = lambda evs: self.journal.wrote(self, evs)  # noqa: E731
         try:
-            seqs, result = transaction.append(self.store, decide, stamp, self.cache)
+            seqs, result = transaction.append(self.store, decide, stamp, self.cache, after)
         except BaseException:
+            if mark is not None:
+                self.journal.restore(mark)
             self._reload()  # the decision may have changed the kept league: the log again
             raise
         if seqs:
@@ -344,10 +354,13 @@ class Live:
         if action in ("undo", "redo"):
             text, effects = handler(self, args)
         else:
-            ctx = _undo.before(self, action, args)
-            first = self.lg.events[-1].seq if self.lg.events else 0
-            text, effects = handler(self, args)
-            self.journal.record(self, action, args, ctx, first)
+            self.journal.begin(self, action, args, _undo.before(self, action, args))
+            try:
+                text, effects = handler(self, args)
+            except BaseException:
+                self.journal.end(self, ok=False)
+                raise
+            self.journal.end(self, ok=True)
         self.follow(effects)
         self.touch()
         return {"ok": True, "text": text}

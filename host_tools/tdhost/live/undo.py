@@ -2,18 +2,27 @@
 docs/live.md "Undo"): the ``Journal`` of the TD's actions that can be taken back, with
 in words what each undo will do; a restarted host starts with an empty one."""
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+import copy
+import json
+import sqlite3
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
-from tdhost.league import replay as _replay, text as _text
+from tdhost.league import replay as _replay, store as _store, text as _text
 from tdhost.league.refusal import ActionRefused
 from tdhost.live import instructions as _ins, plan as _plan
 from tdhost.live.effects import Effects
 from tdhost.live.wording import chips, log_line as _words_of, seat, tables
 
 if TYPE_CHECKING:
+    from tdhost.league.store import Store
     from tdhost.live.night import Live
 
 Entry = Dict[str, Any]  # one action kept: n, action, args, seqs, time, what, then
+ROW = ("action", "args", "seqs", "time", "what", "then")  # an entry's row (and v, n, state)
+FORMAT = 1  # of a kept row: a row of another format is dropped with a sentence
+TABLE = ("CREATE TABLE IF NOT EXISTS undo_journal (tournament INTEGER NOT NULL, "
+         "n INTEGER NOT NULL, state TEXT NOT NULL, pos INTEGER NOT NULL, entry TEXT NOT NULL, "
+         "PRIMARY KEY (tournament, n))")  # state done|undone; pos: n, or its place in redo
 
 UNDOABLE = frozenset(("register", "standby_add", "standby_take", "standby_pass", "draw",
                       "start", "late", "arrive", "bust", "pause", "resume", "level", "adjust",
@@ -131,53 +140,177 @@ def _words(action: str, args: Dict[str, Any], ctx: Dict[str, Any],
 
 class Journal:
     """The TD's actions that can be undone (the newest ``KEPT``), and those undone that can
-    be redone."""
+    be redone, of tournament ``number``; kept in the league file (``TABLE``), each change
+    written in the transaction of the events it goes with (``wrote``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, number: int = 0) -> None:
+        self.number = number
         self.done: List[Entry] = []
         self.undone: List[Entry] = []
         self.serial = 0
+        self._act: Optional[Dict[str, Any]] = None  # the TD's action under way (begin/end)
+        self._undoing: Optional[Entry] = None  # taken off the list by the next write
+        self._dropping: List[int] = []  # rows that could not be read, deleted at the next write
+        self._reset = False  # the table could not be read: a new one at the next write
 
-    def record(self, live: "Live", action: str, args: Dict[str, Any], ctx: Dict[str, Any],
-               first_seq: int, redoing: bool = False) -> None:
-        """After *action* succeeded: keep it for undo (when it can be undone) and forget
-        what could be redone (a new action of the TD's own; not when *redoing*)."""
-        if not redoing:
+    # ------------------------------------------------------------------ the league file
+    def load(self, store: "Store", number: int) -> Optional[str]:
+        """Tournament *number*'s journal as the league file keeps it.  A row that cannot
+        be read (another format, damaged) is dropped (at the next write): the sentence that
+        says so, else None."""
+        self.number, self.done, self.undone, self.serial = number, [], [], 0
+        try:
+            if not store.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                    "name = 'undo_journal'").fetchone():
+                return None
+            rows = store.db.execute("SELECT n, state, pos, entry FROM undo_journal WHERE "
+                                    "tournament = ? ORDER BY state, pos", (number,)).fetchall()
+            bad: List[Tuple[Any, str]] = []
+            for n, state, _, text in rows:
+                entry, why = _read(store, number, n, state, text)
+                if entry is None:
+                    bad.append((n, why))
+                else:
+                    (self.done if state == "done" else self.undone).append(entry)
+                    self.serial = max(self.serial, n)
+        except sqlite3.Error as err:  # not the table this host writes: a new one
+            self.done, self.undone, self._reset = [], [], True
+            return ("The Undo list kept from before the restart could not be read (%s) and "
+                    "was dropped: Undo offers what is done from now on." % _store.why(err))
+        self.serial = max([self.serial] + [n for n, _ in bad if isinstance(n, int)])
+        self._dropping = [n for n, _ in bad]
+        if not bad:
+            return None
+        return ("%s kept for Undo from before the restart could not be read (%s) and %s "
+                "dropped: %s can no longer be undone from the console." % (
+                    "One action" if len(bad) == 1 else "%d actions" % len(bad),
+                    " or ".join(sorted({why for _, why in bad})),
+                    "was" if len(bad) == 1 else "were", "it" if len(bad) == 1 else "they"))
+
+    def busy(self) -> bool:
+        """Does the next write carry a change of the journal (``wrote``)?"""
+        return self._act is not None or self._undoing is not None or bool(self._dropping) \
+            or self._reset
+
+    def mark(self) -> Any:
+        """The journal as it is before a write (``restore`` when the write fails)."""
+        return copy.deepcopy((self.done, self.undone, self.serial, self._act, self._undoing,
+                              self._dropping, self._reset))
+
+    def restore(self, mark: Any) -> None:
+        (self.done, self.undone, self.serial, self._act, self._undoing,
+         self._dropping, self._reset) = mark
+
+    def wrote(self, live: "Live", evs: List[Any]) -> None:
+        """Inside the transaction of a write (Live.write): the journal's change that goes
+        with the events *evs* (seqs given) -- the action under way kept for undo, an undone
+        action moved to redo -- written with them: a crash keeps both or neither."""
+        db = live.store.db
+        self._table(db)
+        if self._undoing is not None:
+            entry, self._undoing = self._undoing, None
+            self.done[:] = [kept for kept in self.done if kept["n"] != entry["n"]]
+            self.undone.append(entry)
+            db.execute("UPDATE undo_journal SET state = 'undone', pos = ? WHERE tournament = ? "
+                       "AND n = ?", (len(self.undone), self.number, entry["n"]))
+            return  # an undo's own writes are no action to undo
+        act = self._act
+        if act is None:
+            return
+        if not act["wrote"]:  # the action's first write
+            act["wrote"] = True
+            self._forget_redo(db, act["redoing"])
+        if act["action"] not in UNDOABLE:
+            return
+        act["evs"].extend(ev for ev in evs if ev.tournament == self.number)
+        if not [ev for ev in act["evs"] if ev.action not in KEEP]:
+            return
+        what, then = _words(act["action"], act["args"], act["ctx"], act["evs"])
+        entry = act["entry"]
+        if entry is None:
+            self.serial += 1
+            entry = act["entry"] = {"n": self.serial, "action": act["action"],
+                                    "args": dict(act["args"]), "seqs": [],
+                                    "time": live.when().strftime("%H:%M")}
+            self.done.append(entry)
+            del self.done[:-KEPT]
+        entry.update(seqs=[ev.seq for ev in act["evs"]], what=what, then=then)
+        db.execute("INSERT OR REPLACE INTO undo_journal (tournament, n, state, pos, entry) "
+                   "VALUES (?, ?, 'done', ?, ?)", (self.number, entry["n"], entry["n"],
+                                                   _row(entry)))
+        db.execute("DELETE FROM undo_journal WHERE tournament = ? AND state = 'done' AND n "
+                   "NOT IN (SELECT n FROM undo_journal WHERE tournament = ? AND state = "
+                   "'done' ORDER BY n DESC LIMIT ?)", (self.number, self.number, KEPT))
+
+    def _table(self, db: Any) -> None:
+        """The table there, without the rows ``load`` could not read."""
+        if self._reset:
+            db.execute("DROP TABLE IF EXISTS undo_journal")
+            self._reset = False
+        db.execute(TABLE)
+        for n in self._dropping:
+            db.execute("DELETE FROM undo_journal WHERE tournament = ? AND n = ?",
+                       (self.number, n))
+        self._dropping = []
+
+    def _forget_redo(self, db: Any, redoing: Optional[Entry]) -> None:
+        """A new action of the TD's own: nothing to redo; redoing: that one is done again."""
+        if redoing is not None:
+            self.undone[:] = [kept for kept in self.undone if kept["n"] != redoing["n"]]
+            db.execute("DELETE FROM undo_journal WHERE tournament = ? AND n = ?",
+                       (self.number, redoing["n"]))
+        else:
             self.undone[:] = []
-        if action not in UNDOABLE:
+            db.execute("DELETE FROM undo_journal WHERE tournament = ? AND state = 'undone'",
+                       (self.number,))
+
+    def _alone(self, live: "Live", change: Callable[[Any], None]) -> None:
+        """A change of the journal that goes with no event: a transaction of its own."""
+        db, mark = live.store.db, self.mark()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            self._table(db)
+            change(db)
+            db.execute("COMMIT")
+        except BaseException:
+            self.restore(mark)
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    # ------------------------------------------------------------------ the TD's actions
+    def begin(self, live: "Live", action: str, args: Dict[str, Any], ctx: Dict[str, Any],
+              redoing: Optional[Entry] = None) -> None:
+        """The TD's *action* starts (*ctx*: ``before``): its writes are kept for undo (when
+        it can be undone), and what could be redone is forgotten (not when *redoing* that
+        entry, which is done again instead)."""
+        self._act = {"action": action, "args": dict(args), "ctx": ctx, "redoing": redoing,
+                     "wrote": False, "evs": [], "entry": None}
+
+    def end(self, live: "Live", ok: bool) -> None:
+        """The action begun is over (*ok*: it succeeded)."""
+        act, self._act = self._act, None
+        if act is None or act["wrote"] or not ok:
             return
-        evs = []
-        for ev in reversed(live.lg.events):  # the newest only: a long night's log is long
-            if ev.seq <= first_seq:
-                break
-            if ev.tournament == live.tournament.number:
-                evs.append(ev)
-        evs.reverse()
-        if not [ev for ev in evs if ev.action not in KEEP]:
-            return
-        what, then = _words(action, args, ctx, evs)
-        self.serial += 1
-        self.done.append({"n": self.serial, "action": action, "args": dict(args),
-                          "seqs": [ev.seq for ev in evs],
-                          "time": live.when().strftime("%H:%M"), "what": what, "then": then})
-        del self.done[:-KEPT]
+        if act["redoing"] is not None or self.undone:  # it wrote nothing: no transaction
+            self._alone(live, lambda db: self._forget_redo(db, act["redoing"]))
 
     def last(self, undone: bool = False) -> Optional[Entry]:
         """The action to undo (or, *undone*, to redo), or None."""
         entries = self.undone if undone else self.done
         return entries[-1] if entries else None
 
-    def undid(self) -> None:
-        """The last action was undone: it can be redone."""
-        self.undone.append(self.done.pop())
+    def undoing(self, entry: Optional[Entry]) -> None:
+        """The next write undoes *entry*: it moves to redo with it (None: it did not)."""
+        self._undoing = entry
 
-    def forget(self) -> None:
+    def forget(self, live: "Live") -> None:
         """The last action was undone some other way: nothing to undo."""
-        self.done.pop()
-
-    def redid(self) -> None:
-        """The last undone action was done again (and recorded anew)."""
-        self.undone.pop()
+        def change(db: Any) -> None:
+            entry = self.done.pop()
+            db.execute("DELETE FROM undo_journal WHERE tournament = ? AND n = ?",
+                       (self.number, entry["n"]))
+        self._alone(live, change)
 
     def view(self) -> Tuple[Optional[Dict[str, Any]], Optional[Dict[str, Any]]]:
         """The snapshot's ``undo`` and ``redo``: {"n", "text"} or None."""
@@ -188,6 +321,37 @@ class Journal:
             if last else None,
             {"n": back["n"], "text": "Redo: %s (undone; first done at %s)" % (
                 back["what"], back["time"])} if back else None)
+
+
+def _row(entry: Entry) -> str:
+    """An entry as the league file keeps it (its number and state are columns)."""
+    return json.dumps(dict({k: entry[k] for k in ROW}, v=FORMAT), sort_keys=True)
+
+
+def _read(store: "Store", number: int, n: Any, state: Any, text: Any
+          ) -> Tuple[Optional[Entry], str]:
+    """(the entry of a kept row, "") or (None, why it cannot be read)."""
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError):
+        return None, "damaged"
+    if not isinstance(data, dict) or not isinstance(data.get("v"), int):
+        return None, "damaged"
+    if data["v"] != FORMAT:
+        return None, "written in %s format" % ("an older" if data["v"] < FORMAT else "a newer")
+    seqs = data.get("seqs")
+    if not (isinstance(n, int) and state in ("done", "undone")
+            and data.get("action") in UNDOABLE and isinstance(data.get("args"), dict)
+            and all(isinstance(data.get(k), str) for k in ("time", "what", "then"))
+            and isinstance(seqs, list) and seqs
+            and all(isinstance(seq, int) and not isinstance(seq, bool) for seq in seqs)):
+        return None, "damaged"
+    found = store.db.execute("SELECT count(*) FROM events WHERE tournament = ? AND seq IN "
+                             "(%s)" % ",".join("?" * len(set(seqs))),
+                             [number] + sorted(set(seqs))).fetchone()[0]
+    if found != len(set(seqs)):
+        return None, "damaged"
+    return dict({k: data[k] for k in ROW}, n=n), ""
 
 
 def _targets(live: "Live", entry: Entry) -> List[Any]:
@@ -248,23 +412,30 @@ def undo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
             entry["what"], entry["time"]))
     effects = Effects()
     if entry["action"] == "hand_for_hand":
-        _, effects = _acts.hand_for_hand(live, {"on": not entry["args"].get("on")})
+        live.journal.undoing(entry)  # hand for hand's opposite takes it off the list
+        try:
+            _, effects = _acts.hand_for_hand(live, {"on": not entry["args"].get("on")})
+        finally:
+            live.journal.undoing(None)
     else:
         evs = _targets(live, entry)
         if not evs:
-            live.journal.forget()
+            live.journal.forget(live)
             raise ActionRefused("%s (%s) was undone already" % (entry["what"], entry["time"]))
         _check_later(live, entry)
         _check_replay(live, evs)
-        live.write(lambda tournament, lg, seq: ([("undo", {"action": ev.action,
-                                                  "summary": _text.summary(ev)}, ev.seq)
-                                        for ev in reversed(evs)], None))
+        live.journal.undoing(entry)  # moves to redo in the transaction of the undo events
+        try:
+            live.write(lambda tournament, lg, seq: ([("undo", {"action": ev.action,
+                                                      "summary": _text.summary(ev)}, ev.seq)
+                                                    for ev in reversed(evs)], None))
+        finally:
+            live.journal.undoing(None)
         _acts.cancel_orphans(live)
         _cancel_own(live, entry)
         live.send_seating()
         live.send_clock()
         effects = Effects(plan=True)
-    live.journal.undid()
     return "Undone: %s (%s) — %s." % (entry["what"], entry["time"], entry["then"]), effects
 
 
@@ -280,8 +451,11 @@ def redo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
         raise ActionRefused("the action to redo is now %s (%s): look at Redo again" % (
             entry["what"], entry["time"]))
     ctx = before(live, entry["action"], entry["args"])
-    first = live.lg.events[-1].seq if live.lg.events else 0
-    text, effects = _acts.ACTS[entry["action"]](live, dict(entry["args"]))
-    live.journal.redid()
-    live.journal.record(live, entry["action"], entry["args"], ctx, first, redoing=True)
+    live.journal.begin(live, entry["action"], entry["args"], ctx, redoing=entry)
+    try:
+        text, effects = _acts.ACTS[entry["action"]](live, dict(entry["args"]))
+    except BaseException:
+        live.journal.end(live, ok=False)
+        raise
+    live.journal.end(live, ok=True)
     return "Done again: %s" % text, effects
