@@ -1,6 +1,7 @@
-"""The TD's own undo and redo on the live night (docs/web.md, "Undo and redo";
-docs/live.md "Undo"): the ``Journal`` of the TD's actions that can be taken back, with
-in words what each undo will do; a restarted host starts with an empty one."""
+"""The TD's own undo and redo on the live night (docs/live.md "The TD's actions and
+undo"; docs/web.md §4): the ``Journal`` of the TD's actions that can be taken back, with in
+words what each undo will do, kept per tournament in the league file (each change in the
+transaction of its events) so that a restarted host offers the same."""
 
 import copy
 import json
