@@ -6,6 +6,7 @@ started again on the same file carries on.  Times are integer Unix milliseconds.
 import datetime
 import hashlib
 import logging
+import sqlite3
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, cast
 
 from tdhost import tfile
@@ -98,7 +99,10 @@ class Live:
         self.scope = scope_of(self.lg, self.tournament)
         dropped = self.journal.load(self.store, self.tournament.number)
         if dropped:  # the rows that could not be read go with the notice's write
-            self.notice(dropped)
+            try:
+                self.notice(dropped)
+            except (_store.StoreError, sqlite3.Error) as err:  # the night starts all the same
+                log.warning("%s (not written: %s)", dropped, _store.why(err))
 
     # ------------------------------------------------------------------ basics
     @property
