@@ -229,3 +229,40 @@ def test_a_host_killed_at_any_write_of_a_bust_keeps_it_and_its_undo_together(tmp
             room.live.act("undo", {})
             assert room.live.tournament.get(name).state == "in"
     assert k > 3
+
+
+def test_a_host_killed_at_any_write_of_an_undo_keeps_it_and_its_redo_together(tmp_path):
+    """The host dies after each write of the TD's undo of a bust in turn: after the restart
+    the player is back exactly when Redo (not Undo) offers the bust."""
+    k = 0
+    while True:
+        k += 1
+        room, _, name = _room(tmp_path / ("k%d" % k))
+        room.live.act("bust", {"names": [name]})
+        room.run(2000)
+        killed = []
+
+        def hook(n, k=k, killed=killed):
+            if n == k and not killed:
+                killed.append(n)
+                raise Killed()
+        _store.reset_write_count()
+        _store.crash_hook = hook
+        try:
+            room.live.act("undo", {})
+        except Killed:
+            pass
+        finally:
+            _store.crash_hook = None
+        if not killed:
+            break
+        room.live.store.db.close()
+        room.restart()
+        back = room.live.tournament.get(name).state == "in"
+        undo, redo = room.live.snapshot()["undo"], room.live.snapshot()["redo"]
+        bust = "%s's bust" % name
+        assert (redo is not None and bust in redo["text"]) == back, "killed after write %d" % k
+        assert (undo is not None and bust in undo["text"]) == (not back)
+        room.live.act("redo" if back else "undo", {})  # either way it goes on from there
+        assert room.live.tournament.get(name).state == ("out" if back else "in")
+    assert k > 3
