@@ -3,7 +3,6 @@ undo"; docs/web.md §4): the ``Journal`` of the TD's actions that can be taken b
 words what each undo will do, kept per tournament in the league file (each change in the
 transaction of its events) so that a restarted host offers the same."""
 
-import copy
 import json
 import sqlite3
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
@@ -194,13 +193,21 @@ class Journal:
             or self._reset
 
     def mark(self) -> Any:
-        """The journal as it is before a write (``restore`` when the write fails)."""
-        return copy.deepcopy((self.done, self.undone, self.serial, self._act, self._undoing,
-                              self._dropping, self._reset))
+        """The journal as it is before a write (``restore`` when the write fails): ``wrote``
+        changes the lists, the action under way and its entry (no other entry)."""
+        act = self._act
+        entry = act["entry"] if act is not None else None
+        return (list(self.done), list(self.undone), self.serial,
+                dict(act, evs=list(act["evs"])) if act is not None else None,
+                entry, dict(entry) if entry is not None else None, self._undoing,
+                list(self._dropping), self._reset)
 
     def restore(self, mark: Any) -> None:
-        (self.done, self.undone, self.serial, self._act, self._undoing,
+        (self.done, self.undone, self.serial, self._act, entry, fields, self._undoing,
          self._dropping, self._reset) = mark
+        if entry is not None:
+            entry.clear()
+            entry.update(fields)
 
     def wrote(self, live: "Live", evs: List[Any]) -> None:
         """Inside the transaction of a write (Live.write): the journal's change that goes
@@ -260,7 +267,7 @@ class Journal:
             self.undone[:] = [kept for kept in self.undone if kept["n"] != redoing["n"]]
             db.execute("DELETE FROM undo_journal WHERE tournament = ? AND n = ?",
                        (self.number, redoing["n"]))
-        else:
+        elif self.undone:
             self.undone[:] = []
             db.execute("DELETE FROM undo_journal WHERE tournament = ? AND state = 'undone'",
                        (self.number,))
