@@ -60,11 +60,14 @@ def report(res: Dict[str, Any], echo: Callable[[str], None] = print) -> None:
                                            figures["virtual_min"], res["wall_s"],
                                            figures["wall_s_per_virtual_min"]))
     echo("Faults: %d Wi-Fi drops, %d broker restart, %d host kill.  TD busts %d, box busts %d,"
-         " moves %d, tables broken %d, instructions %d (%d confirmed on the boxes), hands %d."
+         " moves %d, tables broken %d, instructions %d (%d confirmed on the boxes), hands %d,"
+         " host notices %d."
          % (counts["wifi_drops"], counts["broker_restarts"], counts["host_kills"],
             counts["td_busts"],
             counts["box_busts"], counts["moves"], counts["tables_broken"], counts["instructions"],
-            counts["confirmed"], counts["hands"]))
+            counts["confirmed"], counts["hands"], counts["notices"]))
+    for text in counts.get("notice_texts") or []:
+        echo("  notice: %s" % text)
     for lv in figures["level_changes"]:
         echo("Level change: %s" % ("all %d boxes within %.1f virtual s (first %.1f s), %.2f s"
                                    " wall" % (lv["boxes"], lv["last_ms"] / 1000.0,

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 MIN = 60000
 CLOCK_MS = 1000  # a box's clock at most this far from the host's at the end
 LEVEL_WAIT_MS = 5 * MIN  # a level change not on every box this long after is a failure
+NOTICES_SHOWN = 10  # the host notices the report quotes (the first ones)
 
 Check = Dict[str, Any]
 
@@ -226,6 +227,7 @@ def counted(drill: "Drill") -> Dict[str, Any]:
     """What happened: the faults, the TD's and the boxes' busts, moves, tables broken..."""
     counts = dict(drill.counts)
     moves = broken = by_box = notices = 0
+    notice_texts: List[Any] = []  # the first few, for the report
     for ev in drill.live.store.events():
         if ev.undoes:
             continue
@@ -237,9 +239,12 @@ def counted(drill: "Drill") -> Dict[str, Any]:
             by_box += len([n for tier in ev.payload.get("tiers", []) for n in tier])
         elif ev.action == "notice":
             notices += 1
+            if len(notice_texts) < NOTICES_SHOWN:
+                notice_texts.append(ev.payload.get("text"))
     bots: List[Any] = [box.bot for box in drill.boxes.values()]
     counts.update({"moves": moves, "tables_broken": broken, "box_busts": by_box,
-                   "notices": notices, "players_left": len(drill.live.tournament.remaining()),
+                   "notices": notices, "notice_texts": notice_texts,
+                   "players_left": len(drill.live.tournament.remaining()),
                    "instructions": len(drill.live.tournament.instrs),
                    "confirmed": sum(bot.counts.get("confirm", 0) for bot in bots),
                    "taken_out": sum(bot.taken_out for bot in bots),
