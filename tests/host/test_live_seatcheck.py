@@ -107,3 +107,14 @@ def test_seat_at_box_refuses_with_one_sentence(tmp_path):
         room.live.act("seat_at_box", {"name": "Nobody Here", "stack": 100})
     assert str(e.value) == "Nobody Here is not playing at a seat"
     assert len(room.live.lg.events) == before
+
+
+def test_a_spare_box_and_a_hand_in_play_are_no_differences():
+    """A spare box shows a stand-in table of its own (8 players with 3,000 chips in the
+    demo) until the host gives it one: the league seats nobody at its table, so nothing is
+    told. During a hand the stacks are not compared either."""
+    between = {"street": None, "stacks": {"1": 3000, "2": 3000, "3": 3000}}
+    assert seatcheck.differences(7, between, {}) == {}
+    assert seatcheck.differences(7, dict(between, street="flop"), {1: "Ann"}) == {}
+    found = seatcheck.differences(7, between, {1: "Ann", 4: "Bo"})
+    assert sorted(found) == [(7, 2, None), (7, 3, None), (7, 4, "Bo")]

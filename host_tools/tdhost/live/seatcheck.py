@@ -67,9 +67,10 @@ class SeatCheck:
 
 def differences(table: int, status: Any, league: Dict[int, str]) -> Dict[Key, str]:
     """{key: the TD's sentence} of the seats where *status* (a box's last state, between
-    hands) and *league* ({seat: name} at *table*) disagree; {} during a hand or for a
-    status without stacks."""
-    if not isinstance(status, dict) or status.get("street") is not None:
+    hands) and *league* ({seat: name} at *table*) disagree; {} during a hand, for a
+    status without stacks, and at a table where the league seats nobody (a spare box: the
+    table it shows is its own stand-in until the host gives it one)."""
+    if not league or not isinstance(status, dict) or status.get("street") is not None:
         return {}
     stacks = status.get("stacks")
     if not isinstance(stacks, dict):
