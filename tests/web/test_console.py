@@ -573,6 +573,10 @@ def test_a_player_missing_at_the_box_is_seated_again_from_the_console(browser, t
         night.advance(seatcheck.SETTLE_MS + 40000)  # lasting: two heartbeats
         row = '#reg tr[data-name="%s"]' % name
         wait_text(page, row + " td:nth-child(2)", "not on the box")
+        page.set_viewport_size({"width": 390, "height": 844})  # the row fits a phone too
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert page.evaluate(CLIPPED) == []
+        page.set_viewport_size({"width": 1366, "height": 768})
         page.locator(row + " button").click()
         asks(page, "The box at table %d seat %d seats %s again with the chips you counted at "
                    "the table, once the dealer confirms." % (tb, seat, name))
