@@ -165,12 +165,17 @@ class App(HostInstructions):
         n = sc.limit_ms // 1000
         if n > SHOT_TEXTS_MAX:
             n = SHOT_TEXTS_MAX
-        self.shot_texts = []
-        self.act_texts = []
+        # each list made at its length, not grown by append: growing it moved
+        # it four times and the last move (512 B) was where the night ran out;
+        # another seat's texts go first
+        self.shot_texts = self.act_texts = None
+        shot = self.shot_texts = [None] * (n + 1)
+        act = self.act_texts = [None] * (n + 1)
         for k in range(n + 1):
             text = ("CLOCK %d!" if k * 1000 <= sc.warn_ms else "CLOCK %d") % k
-            self.shot_texts.append(text)
-            self.act_texts.append(head + text if head else None)
+            shot[k] = text
+            if head:
+                act[k] = head + text
         self.shot_head = head
 
     def flash(self):
@@ -218,6 +223,13 @@ class App(HostInstructions):
 
     def redraw(self):
         """Rebuild everything shown from the table's state."""
+        # what the new view replaces goes before it is built: the old state and
+        # fields, and a finished called clock's texts (about 9 KB); held with
+        # the new ones they set the night's smallest heap (issue #20,
+        # bench/README.md "The heap")
+        self.state = self.fields = None
+        if self.table.shot.seconds() is None:
+            self.shot_texts = self.act_texts = self.shot_head = None
         st = self.table.state()
         self.state = st
         box = self.facts()
@@ -230,9 +242,8 @@ class App(HostInstructions):
         self.act_head = None  # "Seat 5: " while a called clock counts down (shot_second)
         if st["shot_clock"] is not None and st["action"] is not None:
             self.act_head = "Seat %d: " % st["action"]
-        if st["shot_clock"] is None:
-            self.shot_texts = self.act_texts = self.shot_head = None  # freed
-        elif self.shot_texts is None or self.act_head != self.shot_head:
+        if st["shot_clock"] is not None and (self.shot_texts is None
+                                             or self.act_head != self.shot_head):
             self.make_shot_texts()
         self.screen.update(self.fields)
         if self.ring is not None and self.ring_n:
