@@ -8,7 +8,8 @@ would, with the record offered after every event and the loop stepping.
 The session's setup replaces the default table (as a host's ``table`` frame
 would); each event is read from the file line by line (the session is not held
 in memory), handled by the table, then ``App.save`` (the power-loss record)
-and ten loop steps of 100 ms.  Prints one JSON object: the events handled, the
+and ten loop steps of 100 ms (then the pwmio stub's log of tones is
+cleared: a board keeps none).  Prints one JSON object: the events handled, the
 heap the stubs and fakes hold (``stubs_bytes``: a board's C modules hold none
 of it), the heap held after boot and as the hands go by (``gc.mem_alloc`` after
 ``gc.collect``, without the stubs), every 50 hands.  bench/box_bench.py runs
