@@ -223,7 +223,8 @@ def attach(app, link):
     instruction event, and what the box made of it (``app.on_result(id,
     result, reason, stack)``: done, refused with a reason, acknowledged
     until the hand ends; the stack of a player moved out) the instruction
-    event with that result.  Then call ``tick(app, link, now)`` after each
+    event with that result; each redraw's state goes to ``link.observe``
+    (``app.on_state``).  Then call ``tick(app, link, now)`` after each
     ``app.step(now)``."""
     if app.saver is not None and not isinstance(app.saver, SavesExtra):
         app.saver = SavesExtra(app.saver, link)
@@ -249,6 +250,8 @@ def attach(app, link):
         app.on_ack = confirmed  # the dealer's Confirm: the instruction event
     if hasattr(app, "on_result"):
         app.on_result = link.instruction_done  # what became of it (tcbox/orders.py)
+    if hasattr(app, "on_state"):
+        app.on_state = link.observe  # each redraw's state, as tick would after the step
     return link
 
 

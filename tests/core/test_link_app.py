@@ -64,6 +64,24 @@ def test_attached_to_the_app_events_go_into_the_same_save():
     assert saver.extras[-1]["o"][0][:2] == ["4-1", "hand_started"]
 
 
+def test_attached_the_link_takes_each_redraws_state_at_the_redraw():
+    # App.on_state: the state the save built for the link is let go at the
+    # redraw, before the step ends (bench/README.md, "The night's peak")
+    t = link_table()
+    app = App(t, ["left", "ok", "right"], _Screen(), _Keys(), saver=_Saver())
+    link = Link(FakePort(), BOX, t, KEY, "ev1")
+    link.restore({"b": 3})
+    attach(app, link)
+    app.step(0)
+    assert t.handle({"do": "hand"}) is None
+    app.save()
+    assert link.last_state is not app.state
+    app.dirty = True
+    app.step(10)  # no tick
+    assert link.last_state is app.state
+    assert [e[0][1] for e in link.outbox] == ["hand_started"]  # once
+
+
 def test_attached_a_seat_busted_in_the_hand_is_told_before_the_player_moving_in():
     # a move out of seat 2 and a move into it, confirmed during the hand; seat 2
     # busts: the host hears the hand's end and the bust, then the answers
