@@ -6,8 +6,9 @@ late_entry_until_level.  Anything that makes no sense raises SetupError.
 """
 
 from . import profiles
-from .clock import ClockError, LevelClock, parse_levels
+from .clock import ClockError, LevelClock
 from .fields import MAX_CHIPS, SetupError, as_int, setup_int
+from .levels import parse_levels
 from .shotclock import ShotClock
 
 if False:  # for mypy's type comments: MicroPython compiles this block away

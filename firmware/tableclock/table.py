@@ -49,13 +49,14 @@ _KEEPS_UNDO = _ACTIONS + ("tick", "pause", "resume", "adjust", "jump", "clock", 
 
 
 def drop_setup_code():  # type: () -> None
-    """Drop the setup's checks and the house rules' table (config.py,
-    profiles.py) once the tables needed are built: the box and the replay
-    build one rarely (issue #20: 6.8 KB of heap, .mpy; the 200-hand replay
-    86 -> 83 KiB).  The next ``Table(setup)`` imports them again; tests
-    that build many tables keep them (a .py board would compile them each
-    time)."""
+    """Drop the setup's checks, the level list's reader and the house rules'
+    table (config.py, levels.py, profiles.py) once the tables needed are
+    built: the box and the replay build one rarely (issue #20: 6.8 KB of
+    heap, .mpy, the 200-hand replay 86 -> 83 KiB; levels.py 1.3 KB more).
+    The next ``Table(setup)`` imports them again; tests that build many
+    tables keep them (a .py board would compile them each time)."""
     drop("tableclock.config")
+    drop("tableclock.levels")
     drop("tableclock.profiles")
 
 

@@ -11,8 +11,9 @@ import tomllib
 from typing import Any, NoReturn, Sequence
 
 from tableclock import config as box_config, protocol
-from tableclock.clock import ClockError, parse_levels
+from tableclock.clock import ClockError
 from tableclock.fields import SetupError
+from tableclock.levels import parse_levels
 from tdhost.rules import house as _house, money as _money, points as _points
 
 TOP = ("league", "tournament", "late_entry", "levels", "colour_ups", "points", "money")

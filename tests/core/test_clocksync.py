@@ -1,7 +1,8 @@
 """Following the host's clock: offset estimation from round trips, slewing."""
 
-from tableclock.clock import LevelClock, parse_levels
+from tableclock.clock import LevelClock
 from tableclock.clocksync import OffsetEstimator, Slew, ticks_add, ticks_diff
+from tableclock.levels import parse_levels
 
 WRAP = 1 << 29
 LEVELS = parse_levels([

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import gen
 from tableclock import protocol, record
-from tableclock.clock import parse_levels
+from tableclock.levels import parse_levels
 from tableclock.table import Table
 from tdhost import tfile
 

@@ -22,7 +22,7 @@ import gc
 
 import pytest
 
-from tableclock.clock import parse_levels
+from tableclock.levels import parse_levels
 from tableclock.record import dump
 from tcbox.boards import BOARDS
 from tcbox.defaults import SETUP

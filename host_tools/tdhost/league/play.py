@@ -5,7 +5,7 @@ it, or raises ActionRefused (docs/host.md §4.2)."""
 import datetime
 from typing import Iterable
 
-from tableclock.clock import parse_levels
+from tableclock.levels import parse_levels
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import names_text, seat_text
 from tdhost.league.times import iso

@@ -6,7 +6,8 @@ tdhost.league.reducers; decisions live in entries, seats, play and busts (docs/h
 import datetime
 from typing import Any, Callable, Optional, Sequence
 
-from tableclock.clock import LevelClock, parse_levels
+from tableclock.clock import LevelClock
+from tableclock.levels import parse_levels
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import place_text, player_key, seat_text
 from tdhost.league.times import to_unix_ms
