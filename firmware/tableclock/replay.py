@@ -23,11 +23,13 @@ if False:  # for mypy's type comments: MicroPython compiles this block away
 
 
 # As the box does while it boots (tcbox/hardware.py BOOT_GC_BYTES): a collection every
-# 8 KiB allocated, so the engine's code does not land around garbage and leave the heap
-# in small holes.  MicroPython's gc.threshold (CPython has none).  Bought: the 200-hand
-# replay's smallest heap as .mpy about 99 -> 93 KiB (bench/README.md, issue #20).
+# 2 KiB allocated, so the engine's code and the table do not land around garbage and
+# leave the heap in small holes.  MicroPython's gc.threshold (CPython has none).  Bought
+# (the 200-hand replay's smallest heap as .mpy, bench/README.md, issue #20): 8 KiB
+# 99 -> 93 KiB; 2 KiB instead of 8 a further 78 -> 76 KiB (4 KiB: 77, 16 KiB: 78+), for
+# about 10 % more time (1.0 -> 1.1 s on the unix port).
 if hasattr(gc, "threshold"):
-    gc.threshold(8192)
+    gc.threshold(2048)
 
 from .state import fill  # noqa: E402
 from .table import SetupError, Table, drop_setup_code  # noqa: E402 -- after the threshold: it loads the engine
