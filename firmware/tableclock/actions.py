@@ -40,7 +40,7 @@ class BettingEvents:
         seat = hand.actor
         owe = hand.to_call(seat)
         if owe:
-            raise Refused("Seat %d cannot check: call %d or fold" % (seat, owe))
+            raise Refused(21, seat, owe)  # Seat %d cannot check: call %d or fold
         self._save_undo(hand)
         hand.check(seat)
         self.last = "Seat %d checks" % seat
@@ -75,7 +75,7 @@ class BettingEvents:
         seat = hand.actor
         to = as_int(ev.get("to"))
         if to is None:
-            raise Refused('A bet or raise needs "to": the total for this street')
+            raise Refused(22)  # A bet or raise needs "to": the total for this street
         self._raise(hand, seat, to)
 
     def _ev_allin(self, ev):
@@ -93,20 +93,21 @@ class BettingEvents:
         total = bet.bet_of(seat) + self.stacks[seat]
         word = "raise" if bet.highest else "bet"
         if to <= bet.highest:
-            raise Refused("Seat %d: a raise must go above the bet of %d (to match it, call)"
-                          % (seat, bet.highest))
+            # Seat %d: a raise must go above the bet of %d (to match it, call)
+            raise Refused(23, seat, bet.highest)
         if to > total:
-            raise Refused("Seat %d has only %d: the most it can %s to is %d"
-                          % (seat, self.stacks[seat], word, total))
+            # Seat %d has only %d: the most it can %s to is %d
+            raise Refused(24, seat, self.stacks[seat], word, total)
         if not bet.reopened_for(seat):
-            raise Refused("Seat %d can only call or fold: the all-in was not a full raise" % seat)
+            # Seat %d can only call or fold: the all-in was not a full raise
+            raise Refused(25, seat)
         if seat in hand.oot:
-            raise Refused("Seat %d checked out of turn: now call or fold" % seat)
+            raise Refused(26, seat)  # Seat %d checked out of turn: now call or fold
         if not hand.raise_callable(seat):
-            raise Refused("Nobody left can call a raise: seat %d can call or fold" % seat)
+            raise Refused(27, seat)  # Nobody left can call a raise: seat %d can call or fold
         least = bet.min_raise_to()
         if to < least and to != total:
-            raise Refused("Seat %d: the minimum %s is to %d" % (seat, word, least))
+            raise Refused(28, seat, word, least)  # Seat %d: the minimum %s is to %d
         self._save_undo(hand)
         hand.put(seat, to)
         self.last = "Seat %d %ss to %d%s" % (seat, word, to, "" if self.stacks[seat] else " all-in")
@@ -120,7 +121,7 @@ class BettingEvents:
     def _ev_showdown(self, ev):
         hand = self._need_hand()
         if hand.street != SHOWDOWN:
-            raise Refused("Betting is not finished yet")
+            raise Refused(29)  # Betting is not finished yet
         tiers = self._ranking(hand, ev.get("ranking"))
         won = self.winners  # refilled in place (issue #20: no dict per showdown)
         won.clear()
@@ -140,7 +141,7 @@ class BettingEvents:
         of lists of seats is used as it is, not copied (issue #20: the copies were about
         300 B of every showdown, bench alloc_showdown_p99)."""
         if not isinstance(raw, list) or not raw:
-            raise Refused('Showdown needs "ranking": tiers of seats, best first: [[3], [1, 5]]')
+            raise Refused(30)  # Showdown needs "ranking": tiers of seats, best first: [[3], [1, 5]]
         plain = True  # every tier a list of seats: used as it is
         for t in range(len(raw)):
             tier = raw[t]
@@ -155,7 +156,8 @@ class BettingEvents:
                 _ranked(hand, raw, t, 0, tier)
         for seat in hand.live:
             if not _names(raw, len(raw), 0, seat):
-                raise Refused("The ranking must include every live hand: seat %d is missing" % seat)
+                # The ranking must include every live hand: seat %d is missing
+                raise Refused(31, seat)
         if plain:
             return raw
         tiers = []  # single seats or empty tiers: the tiers written out
@@ -177,9 +179,9 @@ def _ranked(hand, raw, t, i, x):
     Returns whether it is an int (the ranking can be used as it is)."""
     seat = as_int(x)
     if seat is None or seat not in hand.live:
-        raise Refused("The ranking names %r, which has no live cards" % (x,))
+        raise Refused(32, x)  # The ranking names %r, which has no live cards
     if _names(raw, t, i, seat):
-        raise Refused("The ranking names seat %d twice" % seat)
+        raise Refused(33, seat)  # The ranking names seat %d twice
     return seat is x
 
 

@@ -250,7 +250,7 @@ class ClockEvents:
     def _ev_jump(self, ev):
         n = as_int(ev.get("level"))
         if n is None:
-            raise Refused('Jump needs "level": the level number')
+            raise Refused(41)  # Jump needs "level": the level number
         self.clock.jump(n)
         self.last = "Level %d starts" % n
 
@@ -258,8 +258,8 @@ class ClockEvents:
         hand = self._need_actor(ev)
         seat = hand.actor
         if self.shot.seat == seat:
-            raise Refused("The clock is already running on seat %d" % seat)
+            raise Refused(42, seat)  # The clock is already running on seat %d
         if seat in self.away.td:
-            raise Refused("Seat %d is away on TD business: the table waits" % seat)
+            raise Refused(43, seat)  # Seat %d is away on TD business: the table waits
         self.shot.call(seat)
         self.last = "Clock called on seat %d" % seat

@@ -80,7 +80,7 @@ class SeatEvents:
     def _ev_away(self, ev):
         seat = self._seat(ev)
         if self.away.is_away(seat):
-            raise Refused("Seat %d is already away" % seat)
+            raise Refused(34, seat)  # Seat %d is already away
         self.away.back(seat)  # (from TD business)
         self.away.leave(seat)
         self.last = "Seat %d is away" % seat
@@ -97,7 +97,7 @@ class SeatEvents:
         folding"."""
         seat = self._seat(ev)
         if seat in self.away.td:
-            raise Refused("Seat %d is already away on TD business" % seat)
+            raise Refused(35, seat)  # Seat %d is already away on TD business
         self.away.back(seat)
         self.away.td.append(seat)
         self.last = "Seat %d is away on TD business: the table waits" % seat
@@ -105,7 +105,7 @@ class SeatEvents:
     def _ev_back(self, ev):
         seat = self._seat(ev)
         if not self.away.is_away(seat) and seat not in self.away.td:
-            raise Refused("Seat %d is not away" % seat)
+            raise Refused(36, seat)  # Seat %d is not away
         self.away.back(seat)
         self.last = "Seat %d is back" % seat
 
@@ -113,10 +113,10 @@ class SeatEvents:
         seat = self._seat(ev, occupied=False)
         c = as_int(ev.get("stack"))
         if c is None or c <= 0 or c > MAX_CHIPS:
-            raise Refused('Sit needs "stack": the player\'s chips, a positive whole number')
+            raise Refused(37)  # Sit needs "stack": the player's chips, a positive whole number
         used = ev.get("away_used", False)
         if not isinstance(used, bool):
-            raise Refused('"away_used" must be true or false')
+            raise Refused(38)  # "away_used" must be true or false
         self.stacks[seat] = c
         self.seat_changes += 1
         if used:  # LPPL ¶72 "only allowed once per player": used at another table
@@ -128,14 +128,14 @@ class SeatEvents:
     def _ev_leave(self, ev):
         seat = self._seat(ev)
         if self.hand is not None and seat in self.hand.live:
-            raise Refused("Seat %d is still in this hand: finish the hand first" % seat)
+            raise Refused(39, seat)  # Seat %d is still in this hand: finish the hand first
         self._empty(seat)
         self.last = "Seat %d leaves the table" % seat
 
     def _ev_bust(self, ev):
         seat = self._seat(ev)
         if self.hand is not None and seat in self.hand.live:
-            raise Refused("Seat %d is still in this hand: finish the hand first" % seat)
+            raise Refused(39, seat)  # Seat %d is still in this hand: finish the hand first
         self.removed += self.stacks[seat]
         self._empty(seat)
         self.busted.append(seat)
@@ -163,7 +163,7 @@ class SeatEvents:
             unit = cu.get("chip") if cu else None
         unit = as_int(unit)
         if not unit or unit < 1:
-            raise Refused('No colour-up is due: give "chip", the smallest chip left in play')
+            raise Refused(40)  # No colour-up is due: give "chip", the smallest chip left in play
         up = self.profile["colour_up_rounding"] == "up"
         for seat in self.stacks:
             c = self.stacks[seat]

@@ -336,22 +336,22 @@ class Dealing:
 
     def _ev_hand(self, ev):
         if self.hand is not None:
-            raise Refused("Finish the current hand first")
+            raise Refused(11)  # Finish the current hand first
         if self.hold == BROKEN:
-            raise Refused("This table is broken: no more hands here")
+            raise Refused(12)  # This table is broken: no more hands here
         if self.hold == HFH:
-            raise Refused("Hand for hand: wait for the TD")
+            raise Refused(13)  # Hand for hand: wait for the TD
         if self.hold == REDRAW:
-            raise Refused("Re-draw: wait for the TD")
+            raise Refused(14)  # Re-draw: wait for the TD
         if self.moves:
             m = self.moves[0]
-            raise Refused("First the TD's %s at seat %d" % (
-                "chip removal" if m[1] == 2 else "take-out" if m[1] == 3 else "seat change",
-                m[2]))
+            # First the TD's %s at seat %d
+            raise Refused(15, "chip removal" if m[1] == 2 else "take-out" if m[1] == 3
+                          else "seat change", m[2])
         if self.clock.on_break():
-            raise Refused("No new hand during the break (%d s left)" % self.clock.seconds_left())
+            raise Refused(16, self.clock.seconds_left())  # No new hand during the break (%d s left)
         if self.clock.paused:
-            raise Refused("The clock is paused: resume it to deal")
+            raise Refused(17)  # The clock is paused: resume it to deal
         # loops, not comprehensions: each comprehension here built a
         # function object and closure cells (issue #20: 600 B a deal)
         # the last hand's list of seats dealt in, refilled: it is not shown between hands
@@ -363,7 +363,7 @@ class Dealing:
                 cands.append(seat)
         cands.sort()
         if len(cands) < 2:
-            raise Refused("Need at least two players with chips to deal a hand")
+            raise Refused(18)  # Need at least two players with chips to deal a hand
         zone = self.profile["wait_zone"]
         dealt = cands
         pos = self._positions(cands)
@@ -379,7 +379,7 @@ class Dealing:
             if now == dealt:
                 break
             if len(now) < 2:
-                raise Refused("Need at least two players who may be dealt in")
+                raise Refused(19)  # Need at least two players who may be dealt in
             dealt = now
             pos = self._positions(dealt)
         for seat in self.entering:  # entering with a dead BB: dealt in at once
@@ -389,7 +389,7 @@ class Dealing:
             if not (self.away.is_away(seat) or self.floor.on_penalty(seat)):
                 break  # (where away hands are dead at the deal, none would be live either)
         else:
-            raise Refused("Nobody here to play: every player is away or on penalty")
+            raise Refused(20)  # Nobody here to play: every player is away or on penalty
         if self.hold == HFH_ONE:
             self.hold = HFH  # hand for hand: the one hand the TD allowed
         self.predeal = self._snapshot(dealt, pos)

@@ -151,10 +151,10 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
 
     def _dispatch(self, ev):
         if not isinstance(ev, dict):
-            raise Refused('An event must be an object like {"do": "call"}')
+            raise Refused(0)  # An event must be an object like {"do": "call"}
         do = ev.get("do")
         if not isinstance(do, str):
-            raise Refused('An event needs "do" naming what happened, e.g. "call"')
+            raise Refused(1)  # An event needs "do" naming what happened, e.g. "call"
         check_whole(ev)  # chips and seats are whole numbers, never "200" or 2.0
         # the function from the class, not a bound method, and no slice of ``do`` (issue #20:
         # 64 B of every event, bench alloc_handle)
@@ -165,37 +165,37 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
 
             fn = procedures.EVENTS.get(do)
         if fn is None:
-            raise Refused("Unknown event %r" % do[:20])
+            raise Refused(2, do[:20])  # Unknown event %r
         fn(self, ev)
 
     def _seat(self, ev, occupied=True):
         seat = as_int(ev.get("seat"))
         if seat is None:
-            raise Refused('This event needs "seat": a seat number')
+            raise Refused(3)  # This event needs "seat": a seat number
         if seat < 1 or seat > self.n:
-            raise Refused("There is no seat %d at this %d-seat table" % (seat, self.n))
+            raise Refused(4, seat, self.n)  # There is no seat %d at this %d-seat table
         if occupied and seat not in self.stacks:
-            raise Refused("Seat %d is empty" % seat)
+            raise Refused(5, seat)  # Seat %d is empty
         if not occupied and seat in self.stacks:
-            raise Refused("Seat %d is taken" % seat)
+            raise Refused(6, seat)  # Seat %d is taken
         return seat
 
     def _need_hand(self):
         if self.hand is None:
-            raise Refused("No hand is running: press New hand first")
+            raise Refused(7)  # No hand is running: press New hand first
         return self.hand
 
     def _need_actor(self, ev):
         hand = self._need_hand()
         if hand.actor is None:
-            raise Refused("Betting is over: enter the showdown")
+            raise Refused(8)  # Betting is over: enter the showdown
         if "seat" in ev and as_int(ev.get("seat")) != hand.actor:
-            raise Refused("It is seat %d's turn to act" % hand.actor)
+            raise Refused(9, hand.actor)  # It is seat %d's turn to act
         return hand  # its actor acts (no tuple of the two: issue #20, 32 B of an action)
 
     def _between_hands(self, what):
         if self.hand is not None:
-            raise Refused("Finish the hand first, then %s" % what)
+            raise Refused(10, what)  # Finish the hand first, then %s
 
     def chip_unit(self):  # type: () -> int
         """The smallest chip in play: the setup's, raised by colour-ups."""
