@@ -3,7 +3,7 @@ reads "Seat 4 is empty" (fields.Refused fills it in when the refusal is shown).
 
 Loaded at the first refusal, not with the engine: the modules that check every
 event held these sentences all night although a box rarely refuses one (issue
-#20: 5.3 KB of heap, .mpy; the 200-hand replay 76 -> 72 KiB).  Each raise names
+#20: 5.3 KB of heap, .mpy; the 200-hand replay 76 -> 71 KiB).  Each raise names
 its sentence in a comment (tests/host/test_refusals.py checks them).  Modules
 loaded at rare moments (procedures.py, outofturn.py) keep their sentences where
 they refuse.  Append new sentences: a number, once given, keeps its sentence.
