@@ -49,9 +49,10 @@ def _put(key, value):
 
 
 def _out_state(table):
-    """The table's state as one JSON line, the same text as ``json.dump`` of
-    ``table.state()``, written key by key: the dict of the whole state is never
-    built (issue #20: the 200-hand replay as .mpy 81 -> 78 KiB)."""
+    """The table's state as one JSON line, written key by key: the dict of the
+    whole state is never built (issue #20: the 200-hand replay as .mpy 81 -> 78
+    KiB).  On CPython the text is that of ``json.dump(table.state())``; on
+    MicroPython the keys keep fill's order, where its dicts have none."""
     global _sep
     _sep = "{"
     fill(table, _put)
