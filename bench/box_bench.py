@@ -553,6 +553,11 @@ def night_heap(micropython: str, libdir: Path, board: str) -> dict:
     d = _night(micropython, libdir, board, "1M")
     if d is None:
         return {"error": "box_night_mpy.py %s failed at 1M" % board}
+    if d.get("refused") != 0:  # the box did not play the session: its heap is no night's
+        d["min_heap_kib"] = None
+        d["error"] = "box_night_mpy.py %s: the table refused %s of the session's events" % (
+            board, d.get("refused"))
+        return d
     lo, hi, step = NIGHT_HEAP_KIB
     ok = {}
 
