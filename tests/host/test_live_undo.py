@@ -62,7 +62,7 @@ def test_the_undo_list_is_the_same_after_a_restart(tmp_path):
                                  "runs on as if it had not been paused")
     assert before[3]["text"] == "Redo: 1 min added to level 1 (undone; first done at 20:01)"
     assert before[0][-2][2:] == ("%s's bust" % name, "%s returns to table 1 seat %d with "
-                                 "3,025" % (name, big))
+                                 "3,025 chips" % (name, big))
     room.restart()
     room.run(2000)
     assert _listed(room.live) == before
@@ -78,7 +78,7 @@ def test_a_bust_undone_after_a_restart_returns_the_player_with_their_chips(tmp_p
     room.run(2000)
     res = room.live.act("undo", {"n": room.live.snapshot()["undo"]["n"]})
     assert res["text"] == "Undone: %s's bust (20:00) — %s returns to table 1 seat %d with " \
-        "3,025." % (name, name, big)
+        "3,025 chips." % (name, name, big)
     room.run(2000)
     player = room.live.tournament.get(name)
     assert player.state == "in" and player.seat == [1, big]
@@ -125,7 +125,8 @@ def test_a_redo_after_a_restart_busts_the_player_again(tmp_path):
     assert room.live.tournament.get(name).state == "out"
     assert room.live.snapshot()["redo"] is None
     assert room.live.snapshot()["undo"]["text"] == (
-        "Undo: %s's bust (20:00) — %s returns to table 1 seat %d with 3,025" % (name, name, big))
+        "Undo: %s's bust (20:00) — %s returns to table 1 seat %d with 3,025 chips"
+        % (name, name, big))
     room.restart()  # and the redone bust is kept as well
     assert room.live.snapshot()["undo"]["text"].startswith("Undo: %s's bust (20:00)" % name)
 

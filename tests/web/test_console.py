@@ -321,7 +321,7 @@ def test_undo_is_the_tds_own_last_action_previewed_and_redoable(browser, tmp_pat
         page.click("#undo")
         wait_visible(page, "#ask")
         assert text(page, "#ask-text") == "Undo: %s's bust (%s) — %s returns to table %d seat " \
-                                          "%d with %s" % (name, at, name, tb, seat,
+                                          "%d with %s chips" % (name, at, name, tb, seat,
                                                           "{:,}".format(stack))
         answer(page, True)
         wait_text(page, "#msg", "Undone: %s's bust" % name)

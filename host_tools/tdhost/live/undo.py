@@ -76,7 +76,7 @@ def _words(action: str, args: Dict[str, Any], ctx: Dict[str, Any],
         for name in names:
             where, stack = ctx["seats"].get(name, (None, None))
             back.append("%s returns to %s%s" % (name, seat(where) if where else "the game",
-                                                " with %s" % chips(stack) if stack else ""))
+                                                " with %s chips" % chips(stack) if stack else ""))
         return ("%s's bust" % " and ".join(names), "; ".join(back) or "they play on")
     if action == "pause":
         return ("clock paused at %s" % clock.get("left", "?"),
