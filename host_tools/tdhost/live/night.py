@@ -6,7 +6,6 @@ started again on the same file carries on.  Times are integer Unix milliseconds.
 import datetime
 import hashlib
 import logging
-import sqlite3
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, cast
 
 from tdhost import tfile
@@ -97,12 +96,7 @@ class Live:
             raise
         self._index = self.master().index
         self.scope = scope_of(self.lg, self.tournament)
-        dropped = self.journal.load(self.store, self.tournament.number)
-        if dropped:  # the rows that could not be read go with the notice's write
-            try:
-                self.notice(dropped)
-            except (_store.StoreError, sqlite3.Error) as err:  # the night starts all the same
-                log.warning("%s (not written: %s)", dropped, _store.why(err))
+        self.journal.start(self)  # the TD's undo list as the league file keeps it
 
     # ------------------------------------------------------------------ basics
     @property
@@ -169,15 +163,11 @@ class Live:
             return [(tournament.number, action, payload, undoes)
                     for action, payload, undoes in evs], result
 
-        mark, after = None, None
-        if self.journal.busy():  # the TD's undo list changes with these events
-            mark = self.journal.mark()
-            after = lambda evs: self.journal.wrote(self, evs)  # noqa: E731
+        mark, after = self.journal.for_write(self)  # the undo list's change, if any
         try:
             seqs, result = transaction.append(self.store, decide, stamp, self.cache, after)
         except BaseException:
-            if mark is not None:
-                self.journal.restore(mark)
+            self.journal.restore(mark)
             self._reload()  # the decision may have changed the kept league: the log again
             raise
         if seqs:
@@ -190,9 +180,8 @@ class Live:
         log.warning("%s", text)
         if src and all(tuple(item) in self.seen for item in src):
             return
-        self.write(lambda tournament, lg, seq: ([("notice", {"text": text, "src": src or []},
-                                                  None)],
-                                       None))
+        self.write(lambda tournament, lg, seq: (
+            [("notice", {"text": text, "src": src or []}, None)], None))
 
     def follow(self, effects: Optional[Effects]) -> None:
         """Apply what a part's decision asks of Live (tdhost.live.effects)."""
@@ -358,13 +347,7 @@ class Live:
         if action in ("undo", "redo"):
             text, effects = handler(self, args)
         else:
-            self.journal.begin(self, action, args, _undo.before(self, action, args))
-            try:
-                text, effects = handler(self, args)
-            except BaseException:
-                self.journal.end(self, ok=False)
-                raise
-            self.journal.end(self, ok=True)
+            text, effects = self.journal.run(self, action, args, handler)
         self.follow(effects)
         self.touch()
         return {"ok": True, "text": text}

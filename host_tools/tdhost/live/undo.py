@@ -4,6 +4,7 @@ words what each undo will do, kept per tournament in the league file (each chang
 transaction of its events) so that a restarted host offers the same."""
 
 import json
+import logging
 import sqlite3
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
@@ -16,6 +17,8 @@ from tdhost.live.wording import chips, log_line as _words_of, seat, tables
 if TYPE_CHECKING:
     from tdhost.league.store import Store
     from tdhost.live.night import Live
+
+log = logging.getLogger("tdhost.live")
 
 Entry = Dict[str, Any]  # one action kept: n, action, args, seqs, time, what, then
 ROW = ("action", "args", "seqs", "time", "what", "then")  # an entry's row (and v, n, state)
@@ -202,7 +205,41 @@ class Journal:
                 entry, dict(entry) if entry is not None else None, self._undoing,
                 list(self._dropping), self._reset)
 
+    def start(self, live: "Live") -> None:
+        """At the host's start: the tournament's journal from the league file (``load``);
+        rows that could not be read are dropped with a notice, and the night starts even
+        when that notice cannot be written."""
+        dropped = self.load(live.store, live.tournament.number)
+        if dropped:  # the rows that could not be read go with the notice's write
+            try:
+                live.notice(dropped)
+            except (_store.StoreError, sqlite3.Error) as err:
+                log.warning("%s (not written: %s)", dropped, _store.why(err))
+
+    def for_write(self, live: "Live") -> Tuple[Any, Optional[Callable[[List[Any]], None]]]:
+        """(mark, after) for Live.write: the journal before the write (``restore`` it when
+        the write fails) and the hook that writes its change with the events (``wrote``);
+        (None, None) when the write carries no change of the journal."""
+        if not self.busy():
+            return None, None
+        return self.mark(), lambda evs: self.wrote(live, evs)
+
+    def run(self, live: "Live", action: str, args: Dict[str, Any],
+            handler: Callable[["Live", Dict[str, Any]], Any]) -> Any:
+        """The TD's *action* done by *handler*, its writes kept for undo (``begin``,
+        ``end``); returns what *handler* returns."""
+        self.begin(live, action, args, before(live, action, args))
+        try:
+            reply = handler(live, args)
+        except BaseException:
+            self.end(live, ok=False)
+            raise
+        self.end(live, ok=True)
+        return reply
+
     def restore(self, mark: Any) -> None:
+        if mark is None:  # (for_write: the write carried no change)
+            return
         (self.done, self.undone, self.serial, self._act, entry, fields, self._undoing,
          self._dropping, self._reset) = mark
         if entry is not None:
