@@ -197,6 +197,31 @@ def test_a_new_tournament_does_not_offer_the_last_ones_actions(tmp_path):
         live.close()
 
 
+def _killed_at(room, k, action, args):
+    """The TD's *action* (*args*) on *room*'s host, which dies after its *k*-th write to
+    the league file (the kernel then closes the file: its transaction rolls back) and
+    starts again.  False when the action made fewer than *k* writes (nothing restarted)."""
+    killed = []
+
+    def hook(n):
+        if n == k and not killed:
+            killed.append(n)
+            raise Killed()
+    _store.reset_write_count()
+    _store.crash_hook = hook
+    try:
+        room.live.act(action, args)
+    except Killed:
+        pass
+    finally:
+        _store.crash_hook = None
+    if not killed:
+        return False
+    room.live.store.db.close()
+    room.restart()
+    return True
+
+
 def test_a_host_killed_at_any_write_of_a_bust_keeps_it_and_its_undo_together(tmp_path):
     """The host dies after each write of the TD's bust in turn: after the restart the bust
     is in the league exactly when Undo offers it."""
@@ -204,24 +229,8 @@ def test_a_host_killed_at_any_write_of_a_bust_keeps_it_and_its_undo_together(tmp
     while True:
         k += 1
         room, _, name = _room(tmp_path / ("k%d" % k))
-        killed = []
-
-        def hook(n, k=k, killed=killed):
-            if n == k and not killed:
-                killed.append(n)
-                raise Killed()
-        _store.reset_write_count()
-        _store.crash_hook = hook
-        try:
-            room.live.act("bust", {"names": [name]})
-        except Killed:
-            pass
-        finally:
-            _store.crash_hook = None
-        if not killed:
+        if not _killed_at(room, k, "bust", {"names": [name]}):
             break
-        room.live.store.db.close()  # the kernel closes the file: its transaction rolls back
-        room.restart()
         out = room.live.tournament.get(name).state == "out"
         undo = room.live.snapshot()["undo"]
         assert (undo is not None and undo["text"].startswith("Undo: %s's bust" % name)) == out, \
@@ -241,24 +250,8 @@ def test_a_host_killed_at_any_write_of_an_undo_keeps_it_and_its_redo_together(tm
         room, _, name = _room(tmp_path / ("k%d" % k))
         room.live.act("bust", {"names": [name]})
         room.run(2000)
-        killed = []
-
-        def hook(n, k=k, killed=killed):
-            if n == k and not killed:
-                killed.append(n)
-                raise Killed()
-        _store.reset_write_count()
-        _store.crash_hook = hook
-        try:
-            room.live.act("undo", {})
-        except Killed:
-            pass
-        finally:
-            _store.crash_hook = None
-        if not killed:
+        if not _killed_at(room, k, "undo", {}):
             break
-        room.live.store.db.close()
-        room.restart()
         back = room.live.tournament.get(name).state == "in"
         undo, redo = room.live.snapshot()["undo"], room.live.snapshot()["redo"]
         bust = "%s's bust" % name
