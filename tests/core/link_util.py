@@ -139,20 +139,24 @@ def counter():
     return urandom
 
 
-def live(t=None):
-    """A box link gone LIVE with a host: (link, port, host, now)."""
+def live(t=None, level_index=0, ms_left=1200000, on_table=None):
+    """A box link gone LIVE with a host: (link, port, host, now).  The host's
+    clock puts it *ms_left* into entry *level_index*; *on_table*: the link's
+    hook for a table the host builds, set before the config."""
     t = t or link_table()
     port = FakePort()
     link = Link(port, BOX, t, KEY, "ev1", urandom=counter())
     link.restore(None)
+    if on_table is not None:
+        link.on_table = on_table
     host = Host(port)
     now = run(link, 1000, 2)
     hello = host.read()[0]
     assert hello["kind"] == "hello" and hello["nonce"] == "0101010101010101"
     host.send(config(t, hello["nonce"]))
     host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}})
-    host.send({"kind": "clock", "level_index": 0, "ms_left": 1200000, "paused": False,
-               "host_ms": 5})
+    host.send({"kind": "clock", "level_index": level_index, "ms_left": ms_left,
+               "paused": False, "host_ms": 5})
     now = run(link, now, 10)
     assert link.state == LIVE, link.state
     return link, port, host, now

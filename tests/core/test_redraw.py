@@ -6,7 +6,7 @@ next seating -- names, stacks, the final draw's button -- becomes the
 table, between hands only, and the clock runs on.  Portable (CPython and
 MicroPython)."""
 
-from link_util import BOX, KEY, LEVELS, FakePort, Host, config, run
+from link_util import BOX, KEY, LEVELS, FakePort, Host, config, live, run
 from tableclock.table import BROKEN
 from tc_util import do, fold_round, table
 from tcbox import orders
@@ -23,20 +23,9 @@ def _live():
     """A box LIVE with a host, its table (three players, eight seats) one
     hand in and 1 minute into level 2."""
     t = table("lppl", {1: 3000, 2: 3000, 3: 3000}, button=1, seats=8, levels=LEVELS)
-    port = FakePort()
-    link = Link(port, BOX, t, KEY, "ev1")
-    link.restore(None)
     tables = []
-    link.on_table = tables.append
-    host = Host(port)
-    now = run(link, 1000, 2)
-    nonce = host.read()[0]["nonce"]
-    host.send(config(t, nonce))
-    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}})
-    host.send({"kind": "clock", "level_index": 1, "ms_left": 1140000, "paused": False,
-               "host_ms": 5})
-    now = run(link, now, 10)
-    assert link.state == LIVE and link.table is t and not tables
+    link, _, host, now = live(t, 1, 1140000, tables.append)
+    assert link.table is t and not tables
     do(t, "hand")
     fold_round(t)
     assert t.hands == 1 and t.hand is None
