@@ -215,7 +215,7 @@ class Hand(SeatBetting):
 
                 said = outofturn.take(self, nxt)
                 if said is not None:
-                    table.last = "%s; seat %d %s (out of turn)" % (table.last, nxt, said)
+                    table.last = "%s; seat %d %s" % (table.last, nxt, said)
                     frm = nxt
                     continue
             self.actor = nxt

@@ -44,8 +44,9 @@ def declare(table, ev):  # type: (Any, Dict[str, Any]) -> None
 
 def take(hand, seat):  # type: (Hand, int) -> Optional[str]
     """The action reached *seat* with a declaration waiting: carry it out
-    when it binds.  Returns a sentence when the table acted for *seat*, else
-    None (the player acts: all options, or call/fold only)."""
+    when it binds.  Returns the sentence for the table's message when the
+    table acted for *seat*, else None (the player acts: all options, or
+    call/fold only)."""
     rec = hand.oot.pop(seat)
     act, to, high, street = rec
     if act == NO_RAISE:
@@ -55,22 +56,39 @@ def take(hand, seat):  # type: (Hand, int) -> Optional[str]
     owe = hand.to_call(seat)
     if act == "fold":  # binding everywhere (TDA 47 "An OOT fold is binding")
         hand.fold(seat)
-        return "folds"
+        return "folds (out of turn)"
     if not same and hand.t.profile["oot"] != "binding":
         return None  # TDA 47: not binding, all options
     if act == "check" and owe:
         hand.oot[seat] = [NO_RAISE, None, 0, 0]  # LPPL: a check facing a bet
         return None
-    total = hand.bet.bet_of(seat) + hand.t.stacks[seat]
+    bet = hand.bet
+    total = bet.bet_of(seat) + hand.t.stacks[seat]
     if act == "allin":
         to = total
-    if to is not None and to > hand.bet.highest and hand.bet.reopened_for(seat) and \
-            hand.raise_callable(seat) and (to >= hand.bet.min_raise_to() or to == total):
-        hand.put(seat, to)
-        return "raises to %d" % to
+    why = ""
+    if to is not None and to > bet.highest and bet.reopened_for(seat) and \
+            hand.raise_callable(seat):
+        least = bet.min_raise_to()
+        word = "raise" if bet.highest else "bet"
+        if to < least and to != total and same:
+            # below the minimum when declared (docs/rules.md §13): made the minimum,
+            # or a call for an amount said without "raise" (TDA 37-A, LPPL ¶48)
+            why = "declared %d, the minimum %s is to %d" % (to, word, least)
+            if act == "bet" and bet.highest and (
+                    hand.t.profile["under_raise"] == "call"
+                    or 2 * (to - bet.highest) < least - bet.highest):
+                why = "declared %d without \"raise\": %s" % (to, "under half a raise is a call"
+                      if hand.t.profile["under_raise"] == "half" else
+                      "below the minimum raise it is a call")
+            else:
+                to = least if least < total else total  # never more than the stack
+        if to >= least or to == total:
+            hand.put(seat, to)
+            return "%ss to %d (out of turn%s)" % (word, to, ": " + why if why else "")
     if owe == 0:
         hand.check(seat)
-        return "checks"
+        return "checks (out of turn)"
     pay = hand.call_amount(seat)
-    hand.put(seat, hand.bet.bet_of(seat) + pay)
-    return "calls %d" % pay
+    hand.put(seat, bet.bet_of(seat) + pay)
+    return "calls %d (out of turn%s)" % (pay, ": " + why if why else "")

@@ -41,6 +41,10 @@ if False:  # for mypy's type comments: MicroPython compiles this block away
 #               "not to be used as a strict enforcement")
 # oot: an action out of turn -- "tda" binding unless the action to the player
 #   changed (TDA 47), "binding" taken when the play gets to them (LPPL ¶49)
+# under_raise: an amount below the minimum raise declared out of turn without
+#   the word "raise" (act "bet" facing a bet), when it binds -- "half" a full
+#   minimum raise from half a raise up, a call below (TDA 37-A); "call" a
+#   call (LPPL ¶48 "the action will be for a 'call' only")
 # killed_bet: a hand killed by the TD with a bet nobody called
 #   "dead" the chips stay in the pot;  "returned" the uncalled part goes
 #   back (TDA 59-A)
@@ -50,6 +54,7 @@ PROFILES = {
         "name": "LivePubPokerLeague",
         "min_raise": "complete",
         "oot": "binding",
+        "under_raise": "call",
         "clock_expiry": "slow_play",
         "away": "lppl",
         "away_auto": "check_fold",
@@ -74,6 +79,7 @@ PROFILES = {
         "name": "U.S. free poker league",
         "min_raise": "double",
         "oot": "tda",
+        "under_raise": "half",
         "clock_expiry": "alert",
         "away": "muck",
         "away_auto": "fold",
@@ -94,6 +100,7 @@ PROFILES = {
         "name": "WPH league (Poker TDA 2022)",
         "min_raise": "tda",
         "oot": "tda",
+        "under_raise": "half",
         "clock_expiry": "tda",
         "away": "dead_deal",
         "away_auto": "check_fold",
