@@ -1,13 +1,14 @@
 """The table's setup: validated once, turned into the engine's parts.
 
 The setup object is the replay contract's (docs/replay.md): profile, seats,
-players, button, levels, and optional chip, shot_clock, colour_ups and
-late_entry_until_level.  Anything that makes no sense raises SetupError.
+players, button, levels, and optional chip, shot_clock, colour_ups,
+late_entry_until_level, absent and history.  Anything that makes no sense raises SetupError.
 """
 
 from . import profiles
 from .clock import ClockError, LevelClock
-from .fields import MAX_CHIPS, SetupError, as_int, setup_int
+from .fields import MAX_CHIPS, Refused, SetupError, as_int, setup_int
+from .floor import carry
 from .levels import parse_levels
 from .shotclock import ShotClock
 
@@ -89,3 +90,20 @@ def absent_of(setup, stacks):  # type: (Dict[str, Any], Container[int]) -> List[
             raise SetupError("absent: %r is not a seat with a player" % (x,))
         out.append(seat)
     return out
+
+
+def history_into(table, setup):  # type: (Any, Dict[str, Any]) -> None
+    """The optional ``history`` {seat: {"warnings": n, "slow_play": n,
+    "penalties": n, "away_used": bool}}: what the players seated by a
+    re-draw bring along (floor.carry)."""
+    raw = setup.get("history", {})
+    if not isinstance(raw, dict):
+        raise SetupError("history must map seats to each player's warnings and penalties")
+    for k in raw:
+        seat = as_int(k)
+        if seat is None or seat not in table.stacks or not isinstance(raw[k], dict):
+            raise SetupError("history: %r is not a seat with a player" % (k,))
+        try:
+            carry(table, seat, raw[k])
+        except Refused as e:
+            raise SetupError("history: seat %d: %s" % (seat, e))

@@ -46,6 +46,59 @@ class FloorBook:
         self.slow = dict(rec[2]) if len(rec) > 2 else {}
 
 
+# what a player's record counts, as a ``sit`` event and a setup's ``history``
+# name it: warnings, LPPL ¶51 slow-play warnings, TDA 64 penalty hands still to miss
+HISTORY = ("warnings", "slow_play", "penalties")
+
+
+def check_history(src):  # type: (Any) -> None
+    """Refused unless the history *src* names is right (``carry``)."""
+    if not isinstance(src.get("away_used", False), bool):
+        raise Refused(38)  # "away_used" must be true or false
+    for k in HISTORY:
+        n = src.get(k, 0)
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0 or n > MAX_COUNT:
+            raise Refused(46, k, MAX_COUNT)  # "%s" must be a whole number from 0 to %d
+
+
+def carry(table, seat, src):  # type: (Any, int, Any) -> None
+    """*seat*'s player brings their history from another table, as *src*
+    names it (a ``sit`` event, or an entry of the setup's ``history``):
+    LPPL ¶72's allowance used (``away_used``), and the counts of HISTORY.
+    All is checked before anything changes (docs/rules.md §14)."""
+    check_history(src)
+    if src.get("away_used"):  # LPPL ¶72 "only allowed once per player": used at another table
+        table.away.reached_stage(seat)
+    book = table.floor
+    books = (book.warnings, book.slow, book.penalties)
+    for i in range(3):
+        n = src.get(HISTORY[i], 0)
+        if n:
+            books[i][seat] = n
+        else:
+            books[i].pop(seat, None)
+
+
+def history_of(table):  # type: (Any) -> Dict[str, Dict[str, Any]]
+    """The history of each seated player who has any, as a setup's
+    ``history`` (``carry`` reads it): a re-draw seats them again with it."""
+    out = {}  # type: Dict[str, Dict[str, Any]]
+    book = table.floor
+    for seat in table.stacks:
+        entry = {}  # type: Dict[str, Any]
+        if table.away.used.get(seat):
+            entry["away_used"] = True
+        books = (book.warnings, book.slow, book.penalties)
+        for i in range(3):
+            if books[i].get(seat):
+                entry[HISTORY[i]] = books[i][seat]
+        if entry:
+            out[str(seat)] = entry
+    return out
+
+
+MAX_COUNT = 10000  # warnings or penalty hands a record may carry
+
 TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
     from typing import Any  # noqa: F401
@@ -114,13 +167,9 @@ class SeatEvents:
         c = as_int(ev.get("stack"))
         if c is None or c <= 0 or c > MAX_CHIPS:
             raise Refused(37)  # Sit needs "stack": the player's chips, a positive whole number
-        used = ev.get("away_used", False)
-        if not isinstance(used, bool):
-            raise Refused(38)  # "away_used" must be true or false
+        carry(self, seat, ev)  # what the player brings from another table (checked first)
         self.stacks[seat] = c
         self.seat_changes += 1
-        if used:  # LPPL ¶72 "only allowed once per player": used at another table
-            self.away.reached_stage(seat)
         if self.hands or self.hand is not None:
             self.waiting.append(seat)
         self.last = "Seat %d sits down with %d" % (seat, c)

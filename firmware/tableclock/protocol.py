@@ -51,7 +51,8 @@ KINDS = {
                       " event?:str chip?:pos shot_clock?:dict colour_ups?:list/dict"
                       " late_entry_until_level?:?pos nonce?:id"),
     "clock": ("box", "level_index:nat ms_left:nat paused:bool host_ms:nat"),
-    "seating": ("box", "names:dict/str stacks?:dict/nat button?:?pos keep?:bool"),
+    "seating": ("box", "names:dict/str stacks?:dict/nat button?:?pos keep?:bool"
+                       " history?:dict/dict"),
     "instruction": ("box", "id:id action:str"),
     "ack": ("box", "ids:list/id"),
     "ping": ("box", "t?:nat"),
@@ -97,7 +98,8 @@ def box_key(key, box_id):  # type: (bytes, str) -> bytes
 SUBKINDS = {
     "instruction": ("action", {
         "move_out": "seat:pos to_table:pos to_seat:pos",
-        "receive": "seat:pos name:str stack?:nat from_table?:pos away_used?:bool",
+        "receive": "seat:pos name:str stack?:nat from_table?:pos away_used?:bool"
+                   " warnings?:nat slow_play?:nat penalties?:nat",
         "break_table": "",
         "redraw": "deal?:bool",
         "hand_for_hand_start": "",

@@ -61,4 +61,6 @@ TEXT = (
     # -- an event's fields (fields.py)
     '"%s" must be a whole number, not %r',  # 44
     'This needs "%s": %sseconds from %d to %d',  # 45
+    # -- a player's history from another table (floor.py carry)
+    '"%s" must be a whole number from 0 to %d',  # 46
 )

@@ -95,6 +95,7 @@ def fill(table, put):  # type: (Table, Any) -> None
     put("substantial_action", hand.substantial() if hand is not None else None)
     put("warnings", _map(table.floor.warnings))
     put("penalties", _map(table.floor.penalties))
+    put("slow_play", _map(table.floor.slow))
     put("undone", list(table.undone))
     put("out_of_turn", _oot(hand) if hand is not None else {})
     put("colour_changes", _colour_changes(table, cu))

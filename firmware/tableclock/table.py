@@ -88,6 +88,7 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         for seat in config.absent_of(setup, self.stacks):
             self.away.leave(seat, late=True)
         self.floor = floor.FloorBook()
+        config.history_into(self, setup)
         self.waiting = []  # type: List[int]  # newly seated players waiting for the button
         # waiting seats already held back once: not dealt on the button
         self.held = []  # type: List[int]
@@ -116,7 +117,8 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         self.hold = None  # type: Optional[str]  # None, HFH, HFH_ONE or BROKEN (above)
         # the host's seat changes (and chip removals) waiting for the hand's end
         # (tcbox/orders.py): [instruction id, kind (0 out, 1 in, 2 deduct), seat,
-        # to_table / stack / chips, to_seat / from_table / None]
+        # to_table / stack / chips, to_seat / from_table / None; an arrival's
+        # away_used and [warnings, slow_play, penalties] after]
         self.moves = []  # type: List[List[Any]]
         self.last = None  # type: Optional[str]
         self.error = None  # type: Optional[str]

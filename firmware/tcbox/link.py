@@ -115,7 +115,7 @@ class Link:
         self.got_seating = False  # CONFIGURED: seating came
         self.got_clock = False  # CONFIGURED: clock came
         self.pending_setup = None  # a new setup waiting for seating (and the hand's end)
-        self.pending_players = None  # (players, button) from seating
+        self.pending_players = None  # (players, button, history) from seating
         self.pending_clock = None  # (msg, ms) while a new table waits
         self.names = {}  # seat (str): name, from seating
         self.out = None  # the frame being written

@@ -8,6 +8,7 @@ import json
 from binascii import unhexlify
 
 from tableclock.fields import SetupError
+from tableclock.floor import history_of
 from tableclock.hand import REDRAW
 from tableclock.protocol import HOST, ProtocolError, Stale, decode, parse
 from tableclock.table import Table, drop_setup_code
@@ -108,10 +109,11 @@ def seating(link, msg):
         # A box without a table (a spare) builds one from the stacks below.
         if table.hold == REDRAW and button is not None:
             link.pending_setup = setup_of(table.setup)
-            link.pending_players = (None, button)
+            link.pending_players = (None, button, None)
         return
+    history = msg.get("history")  # what the players bring from other tables
     if link.pending_setup is not None:
-        link.pending_players = (stacks, button)
+        link.pending_players = (stacks, button, history)
         return
     if table is None or not stacks:
         return
@@ -128,7 +130,7 @@ def seating(link, msg):
         return  # no final table to build: wait for one
     if redraw or want != table.stacks or (button is not None and button != table.first_button):
         link.pending_setup = setup_of(table.setup)
-        link.pending_players = (stacks, button)
+        link.pending_players = (stacks, button, history)
 
 
 def apply_pending(link, now):
@@ -141,14 +143,19 @@ def apply_pending(link, now):
     table = link.table
     if table is not None and (table.hand is not None or table.moves):
         return  # (changes waiting for the hand's end go first)
-    stacks, button = link.pending_players
+    stacks, button, history = link.pending_players
     setup = dict(link.pending_setup)
     if stacks and len(stacks) >= 2:
         setup["players"] = stacks
+        if isinstance(history, dict):
+            setup["history"] = history
     elif table is not None:
         if stacks is None and len(table.stacks) < 2:
             return  # a re-draw (``keep``) waits for two players
         setup["players"] = players_of(table.stacks)
+        # its own players again: each keeps their warnings, penalties and LPPL ¶72's
+        # allowance (docs/rules.md §14)
+        setup["history"] = history_of(table)
         if button is not None and button not in table.stacks:
             button = None  # the drawn button's player has left: the first seat
     players = setup.get("players")

@@ -11,6 +11,7 @@ hand's end: docs/rules.md §14.  Pure: no hardware imports.
 """
 
 from tableclock.fields import MAX_CHIPS, Refused, as_int
+from tableclock.floor import HISTORY, check_history
 from tableclock.table import BROKEN, HFH, HFH_ONE
 
 DONE = "done"
@@ -67,8 +68,11 @@ def settle(table):
                 _table(table, {"do": "deduct", "seat": move[2], "chips": move[3]})
             elif move[1] == IN:
                 _open(table)
-                _table(table, {"do": "sit", "seat": move[2], "stack": move[3],
-                           "away_used": len(move) > 5 and move[5] is True})
+                ev = {"do": "sit", "seat": move[2], "stack": move[3],
+                      "away_used": len(move) > 5 and move[5] is True}
+                if len(move) > 6:  # the player's history (older records: none)
+                    _history(ev, move[6])
+                _table(table, ev)
             elif move[1] == TAKE:
                 if move[2] in table.stacks:  # (the hand may have busted them already)
                     stack = _bust(table, move[2])
@@ -151,13 +155,24 @@ def _receive(table, ins):
     if waiting(table, seat, IN):
         raise Refused("Seat %d is taken by a player arriving after this hand" % seat)
     used = ins.get("away_used") is True  # LPPL ¶72: once per player, at any table
+    counts = [ins.get(k, 0) for k in HISTORY]  # their warnings and penalties (TDA 64, LPPL ¶51)
+    ev = {"do": "sit", "seat": seat, "stack": chips, "away_used": used}
+    _history(ev, counts)
     if seat in table.stacks and (waiting(table, seat, OUT)
                                  or waiting(table, seat, TAKE)):  # free after the hand
+        check_history(ev)  # refused now, not after the hand
         table.moves.append([ins.get("id"), IN, seat, chips,
-                            as_int(ins.get("from_table", ins.get("table"))), used])
+                            as_int(ins.get("from_table", ins.get("table"))), used, counts])
         return LATER
-    _table(table, {"do": "sit", "seat": seat, "stack": chips, "away_used": used})
+    _table(table, ev)
     return DONE
+
+
+def _history(ev, counts):
+    """Put a player's history *counts* (HISTORY's order) into the ``sit`` *ev*."""
+    for i in range(len(HISTORY)):
+        if i < len(counts) and counts[i]:
+            ev[HISTORY[i]] = counts[i]
 
 
 def _deduct(table, ins):

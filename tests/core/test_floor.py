@@ -279,6 +279,25 @@ def test_lppl_slow_play_fold_needs_an_earlier_slow_play_warning():
     assert 3 in st["in_hand"] and st["warnings"] == {"3": 2}
 
 
+def test_a_player_seated_from_another_table_keeps_the_slow_play_warning_and_penalty():
+    # LPPL ¶51 "1st time a warning, thereafter automatic fold": a player warned for slow
+    # play at their old table is not warned again "the 1st time" at the new one; their
+    # TDA 64 penalty hands still to miss go on being missed there
+    t = table("lppl", dict(FOUR), button=4, seats=6, levels=level(25, 50))
+    st = do(t, "sit", seat=5, stack=3000, warnings=1, slow_play=1)
+    assert st["warnings"] == {"5": 1} and st["slow_play"] == {"5": 1}
+    st = do(t, "sit", seat=6, stack=3000, penalties=2)
+    assert st["penalties"] == {"6": 2}
+    assert refused(t, "sit", seat=2, stack=3000) == "Seat 2 is taken"
+    t = table("lppl", {1: 3000, 2: 3000, 3: 3000}, button=3, seats=4, levels=level(25, 50))
+    assert refused(t, "sit", seat=4, stack=3000, slow_play="1") == (
+        '"slow_play" must be a whole number from 0 to 10000')
+    do(t, "sit", seat=4, stack=3000, slow_play=1)
+    do(t, "hand")
+    st = do(t, "slow", seat=4)             # their first slow play here: folded
+    assert 4 not in st["in_hand"] and st["last"] == "Seat 4: slow play again, hand folded"
+
+
 def test_wph_small_blind_newcomer_waits_until_the_button_has_passed():
     # WPH: "Players added to a table at the small blind position must wait
     # until the button passes their position" -- not dealt in on the button

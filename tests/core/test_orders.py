@@ -647,3 +647,27 @@ def test_app_withdraw_too_late_or_of_an_unknown_instruction():
     assert not app.awaiting() and not app.table.clock.paused
     assert app.link.sent[-1] == ("i-99", "refused", "withdrawn by the host")
 
+
+
+def test_receive_carries_the_players_warnings_and_penalties():
+    # TDA 64 warnings and penalties and LPPL ¶51's slow-play warning stay with the player
+    # at a new table: a second slow play there folds the hand ("thereafter automatic fold")
+    t = _lppl8({1: 3000, 2: 3000, 3: 3000, 4: 3000, 6: 3000, 7: 3000, 8: 3000})
+    assert _refused(t, dict(CY5, warnings=-1)) == (
+        '"warnings" must be a whole number from 0 to 10000')
+    got = dict(CY5, warnings=2, slow_play=1, penalties=3)
+    assert orders.carry_out(t, got) == ("done", None, None)
+    st = t.state()
+    assert st["warnings"] == {"5": 2} and st["slow_play"] == {"5": 1}
+    assert st["penalties"] == {"5": 3}
+    # arriving after the hand: the record keeps it through a power cut
+    t = _lppl8()
+    do(t, "hand")
+    assert orders.carry_out(t, MOVE3)[0] == "later"
+    assert orders.carry_out(t, dict(got, seat=3)) == ("later", None, None)
+    rec = record.load(record.dump(t))[0]
+    fold_round(rec)
+    assert orders.settle(rec) == [("i-41", "done", None, 3000), ("i-42", "done", None, None)]
+    st = rec.state()
+    assert st["warnings"] == {"3": 2} and st["slow_play"] == {"3": 1}
+    assert st["penalties"] == {"3": 3}

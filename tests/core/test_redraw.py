@@ -193,3 +193,41 @@ def test_a_spare_box_at_a_redrawn_table_builds_its_table_from_the_seating():
     run(link, now, 10)
     assert link.state == LIVE and link.table is not None
     assert link.table.stacks == {1: 2500, 4: 4100} and link.table.first_button == 4
+
+
+def test_a_deal_redraw_keeps_each_players_warnings_penalties_and_allowance():
+    """US 2's re-draw builds the table anew: its players keep what the old one counted
+    for them -- warnings, LPPL ¶51's slow-play warning, TDA 64's penalty hands still to
+    miss, LPPL ¶72's allowance (docs/rules.md §14)."""
+    link, host, tables, now = _live()
+    t = link.table
+    do(t, "warn", seat=1)
+    do(t, "slow", seat=2)
+    do(t, "penalty", seat=3, hands=2)
+    t.away.reached_stage(1)
+    assert orders.carry_out(t, REDRAW) == ("done", None, None)
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "button": 2,
+               "keep": True})
+    run(link, now, 1, 0)
+    new = link.table
+    assert len(tables) == 1 and new is tables[0]
+    st = new.state()
+    assert st["warnings"] == {"1": 1, "2": 1} and st["slow_play"] == {"2": 1}
+    assert st["penalties"] == {"3": 2} and st["away_used"] == [1]
+
+
+def test_the_final_tables_seating_brings_each_players_history():
+    """The final table's players come from other tables: the host's seating names what
+    each brings (``history``), and the new table has it."""
+    link, host, tables, now = _live()
+    t = link.table
+    do(t, "warn", seat=1)  # the old table's seat 1 is somebody else now: not carried
+    assert orders.carry_out(t, REDRAW) == ("done", None, None)
+    host.send(dict(FINAL, history={"3": {"warnings": 2, "slow_play": 1, "penalties": 4},
+                                   "8": {"away_used": True}}))
+    run(link, now, 1, 0)
+    new = link.table
+    assert len(tables) == 1 and new is tables[0]
+    st = new.state()
+    assert st["warnings"] == {"3": 2} and st["slow_play"] == {"3": 1}
+    assert st["penalties"] == {"3": 4} and st["away_used"] == [8]
