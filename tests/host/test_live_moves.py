@@ -188,6 +188,43 @@ def test_a_moved_player_takes_the_lppl_allowance_to_the_new_table(tmp_path):
     assert got_in["seat"] in b1.table.state()["away_used"]
 
 
+def test_a_moved_player_takes_their_warnings_and_penalties_to_the_new_table(tmp_path):
+    """LPPL ¶51 "1st time a warning, thereafter automatic fold", TDA 64: the source box's
+    status counts each seat's warnings, slow-play warnings and penalty hands; the move_out
+    keeps them in the league, the receive carries them to the destination box, and the
+    TD's console shows them on the player's row (docs/rules.md §14)."""
+    from tcbox import orders
+
+    def warned(room):
+        for tb in (2, 3):
+            t = room.boxes[tb].table
+            for s in t.stacks:  # every player there: 2 warnings, 1 for slow play, 3 hands
+                t.handle({"do": "warn", "seat": s})
+                t.handle({"do": "slow", "seat": s})
+                t.handle({"do": "penalty", "seat": s, "hands": 3})
+            assert t.state()["slow_play"] == {str(s): 1 for s in t.stacks}
+        room.run(31000)  # the boxes' next statuses
+
+    room, b1, loser = _single_bust_room(tmp_path, warned)
+    out, got_out, src = _move_out(room)
+    player = out["player"]
+    record = room.live.tournament.instrs[out["id"]]
+    assert (record["warnings"], record["slow_play"], record["penalties"]) == (2, 1, 3)
+    row = [r for r in room.live.snapshot()["registration"] if r["name"] == player][0]
+    assert row["record"] == {"warnings": 2, "slow_play": 1, "penalties": 3}
+    assert row["record_text"] == "2 warnings (1 for slow play), misses 3 more hands"
+    assert "warnings" not in got_out  # the source box needs nothing more
+    src.leave(got_out)
+    room.run(2000)
+    rcv = _receive(room, out)
+    got_in = [i for i in b1.got if i["id"] == rcv["id"]][0]
+    assert (got_in["warnings"], got_in["slow_play"], got_in["penalties"]) == (2, 1, 3)
+    assert orders.carry_out(b1.table, got_in) == ("done", None, None)
+    st = b1.table.state()
+    seat = str(got_in["seat"])
+    assert (st["warnings"][seat], st["slow_play"][seat], st["penalties"][seat]) == (2, 1, 3)
+
+
 def test_a_player_moved_again_right_after_arriving_carries_their_chips(tmp_path):
     """A player planned to move again before any status shows them at their new table
     (gap 2 of protocol 1.1: the receive had no stack, the box refused it): the move_out's

@@ -224,6 +224,51 @@ def test_the_final_tables_box_plays_on_the_leagues_final_seating(tmp_path):
     assert room.boxes[other].table.hold == "broken"
 
 
+def test_the_final_table_seats_each_player_with_their_warnings_and_penalties(tmp_path):
+    """Every player at the final table keeps what their old table counted (docs/rules.md
+    §14; LPPL ¶51 "1st time a warning, thereafter automatic fold"): the ``final_seated``
+    event records it with the chips, the final table's seating carries it per seat, and
+    the box that builds the final table has it, whichever table the player came from."""
+    room = Room(tmp_path, n=9)
+    big = max(room.sizes(), key=lambda tb: room.sizes()[tb])
+    given = {}  # player: (warnings, slow-play warnings, penalty hands)
+    for tb, b in room.boxes.items():
+        fold_round(b)
+        for k, s in enumerate(sorted(b.table.stacks)):
+            name = b.link.names[str(s)]
+            b.do("warn", seat=s)
+            if k % 2:
+                b.do("slow", seat=s)
+            hands = k + 1 if tb != big else 0  # (the big table plays the hand that busts)
+            if hands:
+                b.do("penalty", seat=s, hands=hands)
+            given[name] = (1 + k % 2, k % 2, hands)
+    box = room.boxes[big]
+    seats = sorted(box.table.stacks)
+    allin(box, [seats[0]], max(seats, key=lambda s: box.table.stacks[s]))
+    room.run(3000)
+    t = room.live.tournament
+    keep = t.final["table"]
+    confirm_final(room)
+    room.run(2000)
+    final = room.live.tournament.final
+    assert final["seated"]
+    new = room.boxes[keep].table
+    st = new.state()
+    names = room.boxes[keep].link.names
+    assert len(new.stacks) == 8
+    for s in new.stacks:
+        name = names[str(s)]
+        warnings, slow, hands = given[name]
+        want = {"warnings": warnings}
+        want.update({"slow_play": 1} if slow else {})
+        want.update({"penalties": hands} if hands else {})
+        assert final["records"][name] == want
+        assert st["warnings"][str(s)] == warnings
+        assert st["penalties"].get(str(s), 0) == hands
+        assert st["slow_play"].get(str(s), 0) == slow
+
+
 def _a_move_into_table_3(room):
     """Busts at table 3, one a hand, until a plan moves a player there; its move_out."""
     b3 = room.boxes[3]

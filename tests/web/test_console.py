@@ -591,3 +591,20 @@ def test_a_player_missing_at_the_box_is_seated_again_from_the_console(browser, t
         wait_text(page, row + " td:nth-child(2)", "playing")
         assert not INTERNAL.search(text(page, "body")), INTERNAL.search(text(page, "body"))
         assert js_errors(page) == []
+
+
+def test_a_players_row_shows_their_warnings_and_penalties(browser, tmp_path):
+    """The TD sees each player's record on their row (docs/rules.md §14): what their box
+    counted, which goes with them to every table."""
+    with console(browser, tmp_path) as (night, web, page):
+        tb, seat, name, stack = seated(night)[0]
+
+        def warn(h):  # the dealer enters the TD's warning and a missed-hand penalty
+            for ev in ({"do": "warn", "seat": seat}, {"do": "penalty", "seat": seat, "hands": 2}):
+                assert h.box.box.table.handle(ev) is None
+            h.box.box.dirty = True
+        night.job(tb, warn)
+        night.advance(40000)  # the box's next status
+        row = '#reg tr[data-name="%s"]' % name
+        wait_text(page, row + " td:nth-child(4)", "1 warning, misses 2 more hands")
+        assert js_errors(page) == []

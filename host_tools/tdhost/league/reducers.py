@@ -142,7 +142,9 @@ def on_notice(tournament: Tournament, payload: Payload) -> None:
 def on_final_seated(tournament: Tournament, payload: Payload) -> None:
     # the finalists' chips once every table finished its hand (tdhost.live.final.final_seat)
     if tournament.final is not None:
-        tournament.final = dict(tournament.final, stacks=dict(payload["stacks"]), seated=True)
+        # and what each takes to it (docs/rules.md §14; none in files of older hosts)
+        tournament.final = dict(tournament.final, stacks=dict(payload["stacks"]),
+                                records=dict(payload.get("records") or {}), seated=True)
 
 
 def on_hand_for_hand(tournament: Tournament, payload: Payload) -> None:

@@ -45,6 +45,7 @@ class Seating(Envelope, total=False):
     stacks: dict[str, int]
     button: int | None
     keep: bool
+    history: dict[str, dict[str, Any]]
 
 
 class Instruction(Envelope, total=False):
@@ -59,6 +60,9 @@ class Instruction(Envelope, total=False):
     stack: int
     from_table: int
     away_used: bool
+    warnings: int
+    slow_play: int
+    penalties: int
     chips: int
     instr: str
     text: str

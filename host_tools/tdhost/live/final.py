@@ -67,6 +67,18 @@ def stacks_now(live: "Live") -> Dict[str, int]:
     return out
 
 
+def moved_record(tournament: Tournament, name: str) -> Dict[str, Any]:
+    """What *name* took along on their last move out of a table the league recorded (its
+    move_out's record, tdhost.live.instructions.RECORD), {} without one: for a player
+    whose old table's box no longer shows them."""
+    out: Dict[str, Any] = {}
+    for record in tournament.instrs.values():
+        if record["action"] == "move_out" and record.get("player") == name \
+                and _ins.state(record) == "done":
+            out = {key: record[key] for key in _ins.RECORD if record.get(key)}
+    return out
+
+
 def final_table(live: "Live", seed: int, ace8: Optional[bool] = None) -> Dict[str, Any]:
     """The final table: pending moves off, the league's final draw (with the boxes' chips
     in its ``stacks``: ``stacks_now``), ``redraw`` to every table with players,
@@ -147,6 +159,7 @@ class FinalSeat:
             self.since = live.now
         statuses = live.statuses()
         stacks: Dict[str, int] = {}
+        records: Dict[str, Dict[str, Any]] = {}  # what each takes to the final table (§14)
         late = set()
         for name, where in sorted(final["from"].items()):
             entry = tournament.get(name)
@@ -155,7 +168,9 @@ class FinalSeat:
             if where is None or name in (final.get("walked") or ()) \
                     or not live.boxed(where[0]):
                 chips = (final.get("stacks") or {}).get(name)
+                records[name] = moved_record(tournament, name)
             else:
+                records[name] = _plan.record_at(statuses, where[0], where[1])
                 table = where[0]
                 status = statuses.get(table)
                 instr = redraw.get(table)
@@ -180,6 +195,8 @@ class FinalSeat:
                     "chips of its players are from the draw" % (
                         "s" if len(late) > 1 else "",
                         ", ".join(str(tb) for tb in sorted(late)), FINAL_WAIT_MS // 1000)
-        live.write(lambda t2, lg, seq: ([("final_seated", {"stacks": stacks, "text": text},
-                                          None)], None))
+        records = {name: record for name, record in records.items()
+                   if record and name in stacks}
+        live.write(lambda t2, lg, seq: ([("final_seated", {"stacks": stacks, "records": records,
+                                                           "text": text}, None)], None))
         live.send_seating([final["table"]])

@@ -144,19 +144,25 @@ def _move_text(player: str, frm: Seat, to: Seat) -> str:
                                                                   to[0], to[1])
 
 
+# what a move's receive takes from its move_out's record to the new table (docs/rules.md §14)
+RECORD = ("away_used", "warnings", "slow_play", "penalties")
+
+
 def move_out(lg: League, tournament: Tournament, k: int, player: str, frm: Seat, to: Seat,
-             stack: Optional[int], away_used: bool = False) -> Instr:
+             stack: Optional[int], record: Optional[Dict[str, Any]] = None) -> Instr:
     """The ``instr`` payload of a move's first half: *player* leaves seat *frm* [table,
     seat] for *to*; *stack*: the chips the source box's last status showed (None: unknown),
-    kept as the receive's last resort; *away_used*: that status showed the player has used
-    LPPL ¶72's once-per-player allowance (the receive carries it to the new table).  *k*:
-    how many ids this batch has taken already."""
+    kept as the receive's last resort; *record*: what that status showed the player takes
+    along (tdhost.live.plan.record_at: LPPL ¶72's allowance used, warnings, slow-play
+    warnings, penalty hands), kept in the league with the move and carried to the new
+    table by the receive.  *k*: how many ids this batch has taken already."""
     out_id = new_id(lg, tournament, k)
     payload = instr(out_id, "move_out", frm[0], "%s (out)" % _move_text(player, frm, to), out_id,
               player, frm, to, seat=frm[1], to_table=to[0], to_seat=to[1])
     payload["planned_stack"] = stack
-    if away_used:
-        payload["away_used"] = True
+    for key in RECORD:
+        if (record or {}).get(key):
+            payload[key] = (record or {})[key]
     return payload
 
 
@@ -167,7 +173,7 @@ def receive(lg: League, tournament: Tournament, k: int, out: Instr, stack: int) 
     return instr(new_id(lg, tournament, k), "receive", to[0], "%s (in, %d chips)" % (
         _move_text(player, frm, to), stack), out["move"], player, frm, to, seat=to[1],
         name=player, stack=stack, from_table=frm[0],
-        away_used=True if out.get("away_used") else None)
+        **{key: out[key] for key in RECORD if out.get(key)})
 
 
 def seat_player(lg: League, tournament: Tournament, k: int, player: str, seat: Sequence[int],

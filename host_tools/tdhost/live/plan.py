@@ -170,11 +170,28 @@ def stack_at(statuses: Statuses, table: int, seat: int) -> Optional[int]:
     return None
 
 
-def away_used_at(statuses: Statuses, table: int, seat: int) -> bool:
-    """Has the player at *table* *seat* used LPPL ¶72's allowance (the box's last status)?"""
+# a player's counts in a box's state (docs/replay.md) that go with them to another table
+COUNTS = ("warnings", "slow_play", "penalties")
+
+
+def record_at(statuses: Statuses, table: int, seat: int) -> Dict[str, Any]:
+    """What the player at *table* *seat* takes to another table, from the box's last status
+    (docs/rules.md §14): ``away_used`` True once they have used LPPL ¶72's allowance, and
+    their ``warnings``, ``slow_play`` (LPPL ¶51) and ``penalties`` (hands still to miss)
+    when above 0; {} when there is nothing (or no status)."""
     status = statuses.get(table)
-    used = status.get("away_used") if isinstance(status, dict) else None
-    return isinstance(used, list) and seat in used
+    if not isinstance(status, dict):
+        return {}
+    out: Dict[str, Any] = {}
+    used = status.get("away_used")
+    if isinstance(used, list) and seat in used:
+        out["away_used"] = True
+    for key in COUNTS:
+        counts = status.get(key)
+        value = counts.get(str(seat)) if isinstance(counts, dict) else None
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            out[key] = value
+    return out
 
 
 def moves(lg: League, tournament: Tournament, plan: _balance.BalancePlan, statuses: Statuses,
@@ -197,7 +214,7 @@ def moves(lg: League, tournament: Tournament, plan: _balance.BalancePlan, status
         to = [move["to"]["table"], move["to"]["seat"]]
         out.append(_ins.move_out(lg, tournament, len(out), move["player"], frm, to,
                                  stack_at(statuses, frm[0], frm[1]),
-                                 away_used_at(statuses, frm[0], frm[1])))
+                                 record_at(statuses, frm[0], frm[1])))
     return out, skipped
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
     clock as _clock,
+    final as _final,
     instructions as _ins,
     money as _money,
     plan as _plan,
@@ -96,6 +97,25 @@ def _tables(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
     return out
 
 
+def _records(live: "Live", tournament: Tournament) -> Dict[str, Dict[str, Any]]:
+    """{player: what they take to another table} (docs/rules.md §14): from their box's last
+    status at the seat where they sit now (before the final table sits down: the seat they
+    were drawn from), or the record of the move that took them off their last table."""
+    if not tournament.started:
+        return {}
+    statuses = live.statuses()
+    final = tournament.final
+    where = dict(final["from"]) if final and "from" in final and not final.get("seated") \
+        else _final.where_now(live)
+    out = {}
+    for name, seat in where.items():
+        record = _plan.record_at(statuses, seat[0], seat[1]) if seat \
+            else _final.moved_record(tournament, name)
+        if record:
+            out[name] = record
+    return out
+
+
 def _settled(tournament: Tournament, instr: Instr) -> bool:
     """A pending instruction nobody waits for any more: once the final table has sat
     down, the redraw and table-break instructions of the final draw."""
@@ -181,6 +201,7 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
                     "time": line["time"], "who": line["who"],
                     "undone": ev.seq in lg.undone})
     undo, redo = live.journal.view()
+    records = _records(live, tourney)
     return {
         "event": lg.name,
         "tournament": {"number": tourney.number, "name": tourney.setup["name"],
@@ -205,7 +226,9 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
             _hfh.waiting_for(hfh_state["wait"], ended, tables)) if hfh_state else None,
         "registration": [{"name": entry.name, "member": entry.member, "state": entry.state,
                           "seat": _ts(entry.seat) if entry.state in ("registered", "in") else None,
-                          "not_at_box": entry.name in not_at_box}
+                          "not_at_box": entry.name in not_at_box,
+                          "record": records.get(entry.name, {}),
+                          "record_text": _words.player_record(records.get(entry.name, {}))}
                          for entry in tourney.players.values()],
         "standby": [{"name": tourney.players[k].name,
                      "offered": _ts(offers[k]["seat"]) if k in offers else None}

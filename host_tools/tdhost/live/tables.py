@@ -86,7 +86,7 @@ def seating_msg(tournament: Tournament, table: int,
     """The ``seating`` body for *table* (docs/protocol.md): names per seat from the league,
     stacks where known (chips at entry; the final table's from the boxes), the button of
     the draw; *redrawn*: the seating after a US 2 re-draw (tdhost.live.redraw), if any."""
-    names, stacks = {}, {}
+    names, stacks, history = {}, {}, {}
     final = tournament.final if tournament.final and tournament.final.get(
         "table") == table else None
     if final is not None and "from" in final and not final.get("seated"):
@@ -106,8 +106,13 @@ def seating_msg(tournament: Tournament, table: int,
                 stacks[key] = known
             elif entry.stack:
                 stacks[key] = entry.stack - entry.deducted
+            record = (final or {}).get("records", {}).get(entry.name)
+            if record:  # what the finalist brings from their table (docs/rules.md §14)
+                history[key] = dict(record)
     msg: Message = {"names": names}
     if stacks:
         msg["stacks"] = stacks
+    if history:
+        msg["history"] = history
     msg.update(button(tournament, table))
     return msg

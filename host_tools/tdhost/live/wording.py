@@ -184,3 +184,21 @@ def log_line(ev: Any, lg: League, events: Optional[List[Any]] = None) -> Dict[st
     except (TypeError, ValueError):
         when = ""
     return {"time": when, "who": _who(ev, lg), "text": _text(ev, lg, events)}
+
+
+def player_record(record: Dict[str, Any]) -> str:
+    """A player's record in words for the TD (docs/rules.md §14): "2 warnings (1 for slow
+    play), misses 3 more hands, away allowance used"; "" when there is nothing."""
+    parts = []
+    warnings = record.get("warnings") or 0
+    if warnings:
+        parts.append("%d warning%s" % (warnings, "" if warnings == 1 else "s"))
+        slow = record.get("slow_play") or 0
+        if slow:
+            parts[-1] += " (%d for slow play)" % slow
+    hands = record.get("penalties") or 0
+    if hands:
+        parts.append("misses %d more hand%s" % (hands, "" if hands == 1 else "s"))
+    if record.get("away_used"):
+        parts.append("away allowance used")
+    return ", ".join(parts)

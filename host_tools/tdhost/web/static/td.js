@@ -238,6 +238,7 @@
       el("td", {}, r.name, r.member ? el("span", {class: "member", title: "league member", text: " ★"}) : null),
       el("td", {text: r.state === "in" ? (r.not_at_box ? "not on the box" : "playing") : r.state}),
       el("td", {text: seatWords(r.seat)}),
+      el("td", {class: "record", text: r.record_text || ""}),
       el("td", {}, r.state === "absent" || r.state === "away"
         ? el("button", {type: "button", class: "small", text: "Arrived",
           onclick: () => act("arrive", {name: r.name})})
