@@ -296,6 +296,13 @@ def test_a_player_seated_from_another_table_keeps_the_slow_play_warning_and_pena
     do(t, "hand")
     st = do(t, "slow", seat=4)             # their first slow play here: folded
     assert 4 not in st["in_hand"] and st["last"] == "Seat 4: slow play again, hand folded"
+    # a re-draw's setup names the same record per seat (docs/replay.md ``history``)
+    from tableclock.fields import SetupError
+    try:
+        table("lppl", {1: 3000, 2: 3000}, history={"2": {"penalties": -1}})
+        raise AssertionError("a negative penalty was accepted")
+    except SetupError as e:
+        assert str(e) == 'history: seat 2: "penalties" must be a whole number from 0 to 10000'
 
 
 def test_wph_small_blind_newcomer_waits_until_the_button_has_passed():
