@@ -11,9 +11,11 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -25,7 +27,47 @@ MOSQUITTO = "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd"
 START_S = 10.0  # seconds a broker may take to listen
 STOP_S = 3.0  # seconds amqtt's own shutdown may take before its sockets are closed by hand
-MAX_PACKET = 8192  # bytes: Mosquitto refuses bigger packets (a frame is at most 4096)
+# The limits both brokers are given (docs/mqtt.md, "Limits"); Mosquitto's config_text
+# writes them, the embedded broker holds them (tdhost.links.brokerlimits).
+MAX_PACKET = 8192  # bytes of a whole MQTT packet: a frame is at most 4096 (+ topic)
+CONNECT_S = 10.0  # seconds from the accept to a whole CONNECT (embedded; Mosquitto: below)
+KEEPALIVE_MAX_S = 120  # seconds: the longest keep-alive a client gets (boxes and host: 60)
+CONNECTIONS_MAX = 1100  # open connections: 1,024 boxes (tdhost.links.mqtt) and the host
+FD_SPARE = 256  # descriptors kept for the web pages, the files and the host's own sockets
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may cost a broker: *packet* bytes a packet, *connect_s* seconds to
+    a whole CONNECT, *keep_alive_s* the longest keep-alive (0 asks for no keep-alive: it
+    gets this one), *connections* open at once."""
+
+    packet: int = MAX_PACKET
+    connect_s: float = CONNECT_S
+    keep_alive_s: int = KEEPALIVE_MAX_S
+    connections: int = CONNECTIONS_MAX
+
+
+def connections_allowed(wanted: int) -> int:
+    """*wanted* connections, or fewer so that the process's descriptor limit keeps FD_SPARE
+    for everything else; the soft limit is raised towards the hard one first (a laptop's
+    soft limit is often 1,024 with a hard one far above)."""
+    if sys.platform == "win32":
+        return wanted
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = wanted + FD_SPARE
+    if soft != resource.RLIM_INFINITY and soft < need:
+        new = need if hard == resource.RLIM_INFINITY else min(need, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+            soft = new
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY:
+        return wanted
+    return max(16, min(wanted, soft - FD_SPARE))
 
 
 class BrokerError(RuntimeError):
@@ -82,10 +124,13 @@ class Embedded:
 
     def __init__(self, host: str = "127.0.0.1", port: int = 0,
                  users: dict[str, str] | None = None,
-                 on_refused: RefusedHook | None = None) -> None:
+                 on_refused: RefusedHook | None = None, limits: Limits | None = None) -> None:
         self.host = host
         self.port = port
         self.users = None if users is None else dict(users)
+        limits = limits or Limits()
+        self.limits = Limits(limits.packet, limits.connect_s, limits.keep_alive_s,
+                             connections_allowed(limits.connections))
         self.on_refused = on_refused  # (why, user, client id, address) of a refused login
         self.url: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -114,18 +159,17 @@ class Embedded:
         return broker_url(self.host, self.port, user, self.users[user])
 
     def _run(self) -> None:
-        from amqtt.broker import Broker
-
         from tdhost.links.brokerauth import Guarded
+        from tdhost.links.brokerlimits import Bounded
 
-        make = Broker if self.users is None else Guarded
+        make = Bounded if self.users is None else Guarded
 
         loop = asyncio.new_event_loop()
         self._loop = loop
         asyncio.set_event_loop(loop)
 
         async def start() -> None:
-            self._broker = make(self._config(), loop=loop)
+            self._broker = make(self._config(), loop=loop, limits=self.limits)
             if self.users is not None:  # tdhost.links.brokerauth.Guarded: refusals told
                 self._broker.users = self.users
                 self._broker.on_refused = self.on_refused
@@ -141,9 +185,14 @@ class Embedded:
             loop.close()
             return
         self._ready.set()
+        quiet = _quiet_loggers()
+        for logger in quiet:  # asyncio's and amqtt's repeated lines: said once a minute
+            logger.addFilter(self._broker.tally)
         try:
             loop.run_forever()
         finally:
+            for logger in quiet:
+                logger.removeFilter(self._broker.tally)
             pending = asyncio.all_tasks(loop)  # after a forced close: end them quietly
             for task in pending:
                 task.cancel()
@@ -201,18 +250,29 @@ class Embedded:
         self.stop()
 
 
+def _quiet_loggers() -> list[logging.Logger]:
+    """The loggers whose repeated lines the embedded broker's tally holds back: asyncio's
+    (an accept failing for want of descriptors, each time) and amqtt's."""
+    names = ["asyncio"] + sorted(n for n in logging.Logger.manager.loggerDict
+                                 if n == "amqtt" or n.startswith("amqtt."))
+    return [logging.getLogger(n) for n in names]
+
+
 def start_embedded(port: int = 0, host: str = "127.0.0.1", users: dict[str, str] | None = None,
-                   on_refused: RefusedHook | None = None) -> Embedded:
+                   on_refused: RefusedHook | None = None,
+                   limits: Limits | None = None) -> Embedded:
     """Start amqtt on *host*:*port* (0: a free port) in a background thread with
     *users* ``{name: password}`` and the ACL (None: open to anyone, for tests and
     the simulator only); returns the running ``Embedded`` (``.port``, ``.url``,
     ``.url_for(user)``, ``.stop()``).  *on_refused(why, user, client id, address)*
-    hears each refused login (tdhost.links.brokerauth.refused_as; from the broker's thread)."""
+    hears each refused login (tdhost.links.brokerauth.refused_as; from the broker's thread).
+    *limits*: what one client may cost it (default ``Limits()``, docs/mqtt.md "Limits"; the
+    connections fewer when the descriptor limit cannot hold them)."""
     # amqtt logs every connection at INFO and each refused client as an
     # exception; the host's own messages say what matters
     logging.getLogger("amqtt").setLevel(logging.ERROR)
     logging.getLogger("transitions").setLevel(logging.WARNING)
-    return Embedded(host, port, users, on_refused).start()
+    return Embedded(host, port, users, on_refused, limits).start()
 
 
 # -------------------------------------------------------------- Mosquitto
@@ -236,21 +296,26 @@ def default_acl(host_user: str = "host") -> str:
 
 
 def config_text(port: int, host: str, passwd_path: str, acl_path: str,
-                max_packet: int = MAX_PACKET) -> str:
-    """mosquitto.conf for one listener with users and the ACL."""
+                limits: Limits | None = None) -> str:
+    """mosquitto.conf for one listener with users, the ACL and *limits* (default
+    ``Limits()``; Mosquitto 2.0 has no CONNECT deadline of its own choosing: it closes a
+    connection that sends nothing after 1.5 x 60 s)."""
+    limits = limits or Limits()
     return "\n".join([
         "per_listener_settings false",
         "allow_anonymous false",
         "password_file %s" % passwd_path,
         "acl_file %s" % acl_path,
         "persistence false",
-        "max_packet_size %d" % max_packet,
+        "max_packet_size %d" % limits.packet,
+        "max_keepalive %d" % limits.keep_alive_s,
         "log_dest stderr",
         "log_type error",
         "log_type warning",
         "log_type notice",  # refused logins (tdhost serve --broker mosquitto shows them)
         "connection_messages true",
         "listener %d %s" % (port, host),
+        "max_connections %d" % limits.connections,  # a listener's setting
         # a client's id is its user name whatever it asks for: no login takes over the
         # session of a box or the host (docs/mqtt.md, "Threats"); a listener's setting
         "use_username_as_clientid true",
@@ -270,7 +335,8 @@ class Mosquitto:
 
     def __init__(self, tmpdir: Any, port: int = 0, host: str = "127.0.0.1",
                  users: dict[str, str] | None = None, acl: str | None = None,
-                 binary: str | None = None, on_refused: RefusedHook | None = None) -> None:
+                 binary: str | None = None, on_refused: RefusedHook | None = None,
+                 limits: Limits | None = None) -> None:
         binary = binary or MOSQUITTO
         if not os.path.isfile(binary) or shutil.which(MOSQUITTO_PASSWD) is None:
             raise MosquittoMissing("Mosquitto is not installed (%s or %s missing; on Debian:"
@@ -280,6 +346,10 @@ class Mosquitto:
         self.host = host
         self.port = port or free_port(host)
         self.users = dict(users or {})
+        limits = limits or Limits()
+        # its descriptors are this process's limit, which it inherits
+        self.limits = Limits(limits.packet, limits.connect_s, limits.keep_alive_s,
+                             connections_allowed(limits.connections))
         self.acl = default_acl() if acl is None else acl
         self.proc: subprocess.Popen[bytes] | None = None
         self._log_at = 0
@@ -288,6 +358,7 @@ class Mosquitto:
         self.on_refused = on_refused  # as Embedded's: why is "login" (Mosquitto's log says)
         self.url = broker_url(host, self.port)
         self.conf = os.path.join(self.dir, "mosquitto.conf")
+        os.makedirs(self.dir, mode=0o700, exist_ok=True)  # serve --demo names a new one
         self._write()
 
     def _write(self) -> None:
@@ -300,7 +371,7 @@ class Mosquitto:
         with open(acl, "w") as f:
             f.write(self.acl)
         with open(self.conf, "w") as f:
-            f.write(config_text(self.port, self.host, passwd, acl))
+            f.write(config_text(self.port, self.host, passwd, acl, self.limits))
         for p in (passwd, acl, self.conf):  # mosquitto 2.0 warns about readable secrets
             os.chmod(p, 0o600)
 
@@ -373,13 +444,16 @@ class Mosquitto:
 
 def start_mosquitto(tmpdir: Any, port: int = 0, users: dict[str, str] | None = None,
                     acl: str | None = None, host: str = "127.0.0.1",
-                    on_refused: RefusedHook | None = None) -> Mosquitto:
+                    on_refused: RefusedHook | None = None,
+                    limits: Limits | None = None) -> Mosquitto:
     """Run Mosquitto on *host*:*port* (0: a free port) with *users*
     ``{name: password}`` and *acl* (text; default ``default_acl()``), its
     files in *tmpdir*; returns the running ``Mosquitto``.  Raises
     ``MosquittoMissing`` without the binary.  *on_refused*: as start_embedded's,
-    called from ``poll`` (its log read)."""
-    return Mosquitto(tmpdir, port, host, users, acl, on_refused=on_refused).start()
+    called from ``poll`` (its log read).  *limits*: as start_embedded's (its connect_s
+    unused: Mosquitto's own)."""
+    return Mosquitto(tmpdir, port, host, users, acl, on_refused=on_refused,
+                     limits=limits).start()
 
 
 # ------------------------------------------------------------ the night's broker

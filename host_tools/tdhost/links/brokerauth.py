@@ -10,13 +10,14 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from amqtt.broker import Broker
 from amqtt.contexts import Action
 from amqtt.errors import AMQTTError
 from amqtt.mqtt.protocol.broker_handler import BrokerProtocolHandler
 from amqtt.plugins.base import BaseAuthPlugin
 from amqtt.plugins.topic_checking import TopicAccessControlListPlugin
 from amqtt.utils import format_client_message, gen_client_id
+
+from tdhost.links.brokerlimits import Bounded
 
 log = logging.getLogger("tdhost.broker")
 
@@ -104,10 +105,10 @@ def allowed(user: str | None, topic: str | None, action: Action) -> bool:
     return False
 
 
-class Guarded(Broker):
-    """amqtt's Broker with the authentication before any session is looked up
-    (its ``_initialize_client_session`` otherwise as in 0.12.1) and the ACL
-    checked in line (module notes)."""
+class Guarded(Bounded):
+    """amqtt's Broker (with the limits of tdhost.links.brokerlimits) with the
+    authentication before any session is looked up (its ``_initialize_client_session``
+    otherwise as in 0.12.1) and the ACL checked in line (module notes)."""
 
     async def _topic_filtering(self, session: Any, topic: str, action: Action) -> bool:
         # in line, not through amqtt's plugin manager: that spawns a task per check,
