@@ -234,6 +234,13 @@ class Serving:
                              seed=self.seed)
         except (_store.StoreError, ActionRefused) as err:
             fail("serve", str(err))
+        if opts.key_file is not None:  # the table each box was paired for or moved to
+            from tdhost.links.boxtables import BoxTables
+            try:
+                self.live.box_tables = BoxTables(opts.key_file)
+            except ValueError as err:
+                self.live.close()
+                fail("serve", "%s." % str(err).rstrip("."))
         self.live.store.backup("serve")  # every start of the night (docs/host.md "Backups")
         self.closers = [self.live.close]
         self.transports = []

@@ -5,6 +5,7 @@ raises ``ActionRefused`` with one sentence when refused (nothing written then)."
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
+from tableclock.wire import check_id
 from tdhost.league import reducers as _reducers
 from tdhost.league.busts import decide_bust
 from tdhost.league.entries import (
@@ -21,6 +22,7 @@ from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Tournament
+from tdhost.links.boxtables import check_table
 from tdhost.live import (
     busts as _busts,
     clock as _clock,
@@ -491,6 +493,28 @@ def seat_at_box(live: "Live", args: Args) -> str:
 
 
 @_sentence
+def move_box(live: "Live", args: Args) -> str:
+    """Box ``box`` serves table ``table`` from now on (tdhost.links.boxtables); a box linked
+    now gets that table's set-up at once (docs/live.md "Which box serves which table")."""
+    box = _str(args, "box")
+    try:
+        check_id("a box id", box)
+        table = check_table(args.get("table"))
+    except ValueError as err:
+        raise ActionRefused(str(err))
+    if live.box_tables.table_of(box) == table:
+        return "Box %s serves table %d already." % (box, table)
+    try:
+        live.box_tables.assign(box, table)
+    except (OSError, ValueError) as err:
+        raise ActionRefused("the boxes' tables cannot be written: %s" % err)
+    linked = [link for link in live.links if link.box == box and link.move_to(table)]
+    return "Box %s serves table %d from now on%s." % (
+        box, table, ": it has that table's set-up" if linked else
+        " (it gets that table's set-up at its next hello)")
+
+
+@_sentence
 def final_draw(live: "Live", args: Args) -> str:
     seed = _seed(args, (live.tournament.draw or {}).get("seed", live.seed))
     payload = _final.final_table(live, seed)  # ActionRefused when it cannot form
@@ -516,6 +540,7 @@ ACTS = {
     "confirm": confirm,
     "final_draw": final_draw,
     "seat_at_box": seat_at_box,
+    "move_box": move_box,
     "undo": _undo.undo,
     "redo": _undo.redo,
 }

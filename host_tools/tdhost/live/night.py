@@ -19,7 +19,7 @@ from tdhost.league import (
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.links import wifinotes as _wifinotes
+from tdhost.links import boxtables as _boxtables, wifinotes as _wifinotes
 from tdhost.links.records import Instruction, TablePlan
 from tdhost.live import (
     acts as _acts,
@@ -87,6 +87,7 @@ class Live:
         self._started = self.now
         self.wifi = _wifinotes.WifiNotes(clock=self.clock)  # refused logins, pair again
         self._wifi_rev = 0
+        self.box_tables = _boxtables.BoxTables()  # serve: the event key's (tdhost pair)
         self.cache = _logcache.LeagueCache()
         self.seen: Set[Tuple[Any, Any]] = set()
         try:
@@ -249,6 +250,14 @@ class Live:
         config = tfile.box_config_of(self.tournament.setup)
         return cast(TablePlan, {"config": config, "seating": self.seating_msg(table),
                                 "clock": self.clock_msg()})
+
+    def refusal(self, box: str, table: Optional[int]) -> Optional[str]:
+        """Why *box* may not serve *table* (tdhost.links.boxlink.Feed): not the table it
+        was paired or moved to; the sentence also goes to the console's notes."""
+        why = self.box_tables.refusal(box, table)
+        if why is not None:
+            self.wifi.add(why)
+        return why
 
     def send_seating(self, tables: Optional[Iterable[int]] = None) -> None:
         """Send the league's seating again to the boxes of *tables* (all when None)."""
