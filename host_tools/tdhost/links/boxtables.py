@@ -9,11 +9,11 @@ import json
 import logging
 import os
 
+from tdhost.league.limits import TABLE_MAX
 from tdhost.links import logins
 
 log = logging.getLogger("tdhost.links")
 
-TABLE_MAX = 999  # the table numbers `tdhost pair` takes
 
 
 def path_of(key_file: str) -> str:

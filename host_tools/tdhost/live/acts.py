@@ -16,6 +16,7 @@ from tdhost.league.entries import (
     decide_standby_pass,
     decide_standby_take,
 )
+from tdhost.league.limits import SEAT_MAX, SEED_MAX, TABLE_MAX, WHOLE_MAX
 from tdhost.league.play import decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
@@ -74,21 +75,22 @@ def _bool(args: Args, key: str, default: bool = False) -> bool:
 
 
 def _int(args: Args, key: str, default: Optional[int] = None,
-         low: Optional[int] = None) -> Optional[int]:
+         low: Optional[int] = None, high: int = WHOLE_MAX) -> Optional[int]:
     v = args.get(key, default)
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low):
+    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low) \
+            or abs(v) > high:
         raise ActionRefused("%s must be a whole number%s" % (
-            key, "" if low is None else " from %d" % low))
+            key, " up to %d" % high if low is None else " from %d to %d" % (low, high)))
     return v
 
 
 def _seed(args: Args, default: int) -> int:
     """A draw's ``seed``: *default* when not given; a whole number from 0."""
-    seed = _int(args, "seed", default, 0)
+    seed = _int(args, "seed", default, 0, SEED_MAX)
     if seed is None:  # given as null
-        raise ActionRefused("seed must be a whole number from 0")
+        raise ActionRefused("seed must be a whole number from 0 to %d" % SEED_MAX)
     return seed
 
 
@@ -99,7 +101,11 @@ def _seat(args: Args, key: str = "seat") -> Optional[Seat]:
     parts = str(v).replace(":", ".").replace("/", ".").split(".")
     if not isinstance(v, str) or len(parts) != 2 or not all(payload.isdigit() for payload in parts):
         raise ActionRefused("%r is not a seat: give \"TABLE.SEAT\", e.g. \"2.5\"" % (v,))
-    return [int(parts[0]), int(parts[1])]
+    table, seat = int(parts[0]), int(parts[1])
+    if not (1 <= table <= TABLE_MAX and 1 <= seat <= SEAT_MAX):
+        raise ActionRefused("%r is not a seat: tables are 1 to %d, seats 1 to %d" % (
+            v, TABLE_MAX, SEAT_MAX))
+    return [table, seat]
 
 
 # ------------------------------------------------------------------ helpers
@@ -323,9 +329,10 @@ def bust(live: "Live", args: Args) -> Reply:
     names = _names(args)
     chips = args.get("chips")
     if chips is not None and (not isinstance(chips, list) or len(chips) != len(names) or not all(
-            isinstance(count, int) and not isinstance(count, bool) for count in chips)):
-        raise ActionRefused("give chips as a list of whole numbers, one per name, in the same "
-                            "order")
+            isinstance(count, int) and not isinstance(count, bool)
+            and 0 <= count <= WHOLE_MAX for count in chips)):
+        raise ActionRefused("give chips as a list of whole numbers from 0 to %d, one per name,"
+                            " in the same order" % WHOLE_MAX)
     chip_map = dict(zip(names, chips)) if chips else {}
     when = live.when()
 
