@@ -87,6 +87,7 @@ class Live:
         self._started = self.now
         self.wifi = _wifinotes.WifiNotes(clock=self.clock)  # refused logins, pair again
         self._wifi_rev = 0
+        self._said_replaced: Set[str] = set()
         self.box_tables = _boxtables.BoxTables()  # serve: the event key's (tdhost pair)
         self.cache = _logcache.LeagueCache()
         self.seen: Set[Tuple[Any, Any]] = set()
@@ -286,9 +287,22 @@ class Live:
             text=text), None)], None))
 
     # ------------------------------------------------------------------ polling
+    def replaced(self) -> Optional[str]:
+        """The sentence when the league file was replaced under this Live (``tdhost
+        restore``): it then writes nothing more and its polls do nothing (said once on
+        the terminal and in the console's notes), else None."""
+        gone = self.store.replaced()
+        if gone is not None and gone not in self._said_replaced:
+            self._said_replaced.add(gone)
+            log.error("%s.", gone[:1].upper() + gone[1:])
+            self.wifi.add(gone[:1].upper() + gone[1:])
+        return gone
+
     def poll(self, now: Optional[int] = None) -> None:
         """One bounded step (docs/live.md "Poll"); never blocks, never raises for a box."""
         self.now = self.clock() if now is None else now
+        if self.replaced() is not None:
+            return  # the boxes keep their events; a serve on the new file hears them
         self._external()
         if self.wifi.rev != self._wifi_rev:  # the broker's thread told of a refusal
             self._wifi_rev = self.wifi.rev
@@ -346,6 +360,9 @@ class Live:
         """A TD action (docs/host.md): {"ok": True, "text": sentence}; ActionRefused with a
         sentence when refused (nothing changed)."""
         self.now = self.clock()
+        gone = self.replaced()
+        if gone is not None:
+            raise ActionRefused(gone)
         args = {} if args is None else args
         if not isinstance(args, dict):
             raise ActionRefused("the action's arguments must be an object")
