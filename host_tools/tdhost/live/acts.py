@@ -79,10 +79,11 @@ def _int(args: Args, key: str, default: Optional[int] = None,
     v = args.get(key, default)
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low) \
-            or abs(v) > high:
+    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low):
         raise ActionRefused("%s must be a whole number%s" % (
-            key, " up to %d" % high if low is None else " from %d to %d" % (low, high)))
+            key, "" if low is None else " from %d" % low))
+    if abs(v) > high:
+        raise ActionRefused("%s must be a whole number up to %d" % (key, high))
     return v
 
 
@@ -90,7 +91,7 @@ def _seed(args: Args, default: int) -> int:
     """A draw's ``seed``: *default* when not given; a whole number from 0."""
     seed = _int(args, "seed", default, 0, SEED_MAX)
     if seed is None:  # given as null
-        raise ActionRefused("seed must be a whole number from 0 to %d" % SEED_MAX)
+        raise ActionRefused("seed must be a whole number from 0")
     return seed
 
 
