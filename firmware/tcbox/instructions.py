@@ -118,7 +118,10 @@ class HostInstructions:
 
         table = self.table
         table.error = None  # an older refusal is not this one's
-        result, reason, stack = orders.carry_out(table, ins)
+        link = self.link
+        result, reason, stack = orders.carry_out(
+            table, ins, link.names if link is not None else None,
+            link.table_no if link is not None else None)
         _keep(self.acks, iid)
         self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
         self.info["queued"] = len(self.waiting)

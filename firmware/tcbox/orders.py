@@ -29,12 +29,15 @@ CARRIED_OUT = "already carried out"  # the withdraw's ``refused``: too late
 REDRAW = "redraw"
 
 
-def carry_out(table, ins):
+def carry_out(table, ins, names=None, table_no=None):
     """Carry out instruction *ins* (a dict as the link decodes it; a plain
     string is a message) on *table*.  Returns ``(result, reason, stack)``:
     result DONE, LATER or REFUSED, reason a sentence when REFUSED, else
     None; stack the chips a player moved out with (``move_out`` DONE), else
-    None.  A refusal changes nothing (the table's ``error`` may show why)."""
+    None.  A refusal changes nothing (the table's ``error`` may show why).
+    *names*: the host's seating at this box ({"3": "Ann"}), *table_no* its
+    table: a ``move_out`` or ``take_out`` naming another player than the
+    seat's, or a move to this very seat, is refused (``_fits``)."""
     if not isinstance(ins, dict):
         return DONE, None, None
     action = ins.get("action")
@@ -42,6 +45,8 @@ def carry_out(table, ins):
     if fn is None:
         return REFUSED, "This box does not know the instruction %r" % (str(action)[:20],), None
     try:
+        if action == "move_out" or action == "take_out":
+            _fits(table, ins, names, table_no)
         result = fn(table, ins)
     except Refused as e:
         return REFUSED, str(e), None
@@ -131,6 +136,19 @@ def _leave(table, seat):
     chips = table.stacks.get(seat)
     _table(table, {"do": "leave", "seat": seat})
     return chips
+
+
+def _fits(table, ins, names, table_no):
+    """A seat instruction must fit the seat: the player it names is the one
+    the box seats there, and a move goes somewhere else (Refused, else None)."""
+    seat = _seat(table, ins)
+    want = ins.get("name")
+    have = names.get(str(seat)) if isinstance(names, dict) else None
+    if isinstance(want, str) and isinstance(have, str) and want != have:
+        raise Refused("Seat %d is %s, not %s: ask the TD" % (seat, have[:24], want[:24]))
+    if ins.get("action") == "move_out" and table_no is not None \
+            and as_int(ins.get("to_table")) == table_no and as_int(ins.get("to_seat")) == seat:
+        raise Refused("A move from seat %d to the same seat: ask the TD" % seat)
 
 
 def _move_out(table, ins):

@@ -120,6 +120,45 @@ def test_move_out_of_an_empty_or_unknown_seat_is_refused():
         "There is no seat 9 at this 8-seat table")
 
 
+def test_a_seat_instruction_naming_another_player_is_refused():
+    """The host's seating says seat 4 is Jon and seat 3 is Bo: a take_out or move_out
+    naming someone else is not carried out on whoever sits there."""
+    names = {"3": "Bo", "4": "Jon"}
+    for ins in (dict(OUT4, name="Eve"), dict(MOVE3, name="Eve")):
+        t = _lppl8()
+        before = _snap(t)
+        result, reason, stack = orders.carry_out(t, ins, names, 1)
+        assert (result, stack) == (orders.REFUSED, None)
+        assert reason == "Seat %d is %s, not Eve: ask the TD" % (ins["seat"], names[str(
+            ins["seat"])])
+        assert _snap(t) == before
+    t = _lppl8()
+    assert orders.carry_out(t, OUT4, names, 1) == ("done", None, 3000)  # the right name
+    assert orders.carry_out(t, dict(MOVE3, name="Bo"), names, 1) == ("done", None, 3000)
+    assert 3 not in t.stacks and 4 not in t.stacks
+
+
+def test_a_move_to_the_boxs_own_table_and_seat_is_refused():
+    t = _lppl8()
+    before = _snap(t)
+    move = dict(MOVE3, to_table=2, to_seat=3)
+    assert orders.carry_out(t, move, {}, 2) == (
+        orders.REFUSED, "A move from seat 3 to the same seat: ask the TD", None)
+    assert _snap(t) == before
+    assert orders.carry_out(t, move, {}, 1) == ("done", None, 3000)  # from table 1: a move
+
+
+def test_app_a_take_out_naming_another_player_is_refused_to_the_host():
+    app, screen = _app()
+    app.link.names = {"4": "Jon"}
+    app.instruct(dict(OUT4, name="Eve"))
+    app.step(10)
+    app.press("ok", False)
+    app.step(20)
+    assert app.link.sent == [("i-70", "refused", "Seat 4 is Jon, not Eve: ask the TD")]
+    assert 4 in app.table.stacks and screen.shown["status"] == "Seat 4 is Jon, not Eve: ask the TD"
+
+
 # ---------------------------------------------------------------- arrivals
 def test_receive_seats_the_player_with_the_stack_from_the_other_table():
     t = _lppl8({1: 3000, 2: 3000, 3: 3000, 4: 3000, 6: 3000, 7: 3000, 8: 3000})
@@ -451,6 +490,8 @@ class _Link:
     def __init__(self):
         self.sent = []
         self.stacks = {}
+        self.names = {}  # the host's seating (tcbox/link.py): none given
+        self.table_no = 1
 
     def instruction_done(self, iid, result, reason=None, stack=None):
         self.sent.append((iid, result, reason))

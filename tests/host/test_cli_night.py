@@ -261,7 +261,7 @@ def test_the_full_refusal_says_the_cap_counts_entries(tmp_path):
 
 def test_help_lists_the_commands_in_a_nights_order_with_an_example():
     res = run(["--help"])
-    listed = re.findall(r"^  (\w+)  ", res.output.split("Commands:")[1], re.M)
+    listed = re.findall(r"^  ([\w-]+)  ", res.output.split("Commands:")[1], re.M)
     assert listed == [n for n in NIGHT_ORDER if n in cli.commands]
     assert set(listed) == set(cli.commands)
     assert listed.index("register") < listed.index("draw") < listed.index("start") \

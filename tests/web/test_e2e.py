@@ -125,7 +125,7 @@ def test_the_night_end_to_end(browser, tmp_path):
                 card = '.tcard[data-table="%d"]' % tb
                 wait_text(page, card + " .link", "live")
                 wait_text(page, card, seating[tb][min(seating[tb])])
-                assert text(page, card + " .tfoot").endswith("tc-%02d" % tb)
+                assert text(page, card + " .tfoot .who").endswith("tc-%02d" % tb)
 
             # --- a bust at the short table, through its box's keys
             short = min(seating, key=lambda tb: len(seating[tb]))

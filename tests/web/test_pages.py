@@ -153,7 +153,7 @@ def test_console_shows_the_tables_and_offers_the_balancing_move(browser):
         assert cards.count() == 3
         t1 = page.locator('.tcard[data-table="1"]')
         assert t1.locator(".link").inner_text().lower() == "box live"
-        assert t1.locator(".tfoot").inner_text().endswith("tc-01")
+        assert t1.locator(".tfoot .who").inner_text().endswith("tc-01")
         assert t1.locator(".b.dealer").count() == 1 and t1.locator(".b.bb").count() == 1
         assert page.locator('.tcard[data-table="3"] .link').inner_text().lower() == \
             "box linked"

@@ -24,7 +24,7 @@ from tdhost.cli import (
 NIGHT_ORDER = ("example", "new", "import", "register", "standby", "lock", "unlock", "draw",
                "start", "seats", "level", "late", "arrive", "bust", "plan", "move", "undo",
                "end", "results", "league", "log", "backup", "restore", "serve", "boxes",
-               "pair", "deploy")
+               "pair", "move-box", "deploy")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
 

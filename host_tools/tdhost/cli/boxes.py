@@ -98,7 +98,7 @@ def pair(port: str, table: int, key_file: str, new_key: bool, key_id: str | None
     next to the key file for `tdhost serve --wifi`), and its key is its own
     (derived from the event key: it cannot sign as another box)."""
     from tableclock.protocol import BOX_KEYS, box_key
-    from tdhost.links import logins, usb
+    from tdhost.links import boxtables, logins, usb
 
     if wifi_ssid is None and (wifi_password or mqtt_host or mqtt_port or mqtt_event):
         fail("pair", "the Wi-Fi and MQTT settings need --wifi-ssid (the box's network).")
@@ -147,12 +147,40 @@ def pair(port: str, table: int, key_file: str, new_key: bool, key_id: str | None
     finally:
         ser.close()
     click.echo("box %s is table %d with key %s" % (box, table, key_id))
+    try:
+        boxtables.BoxTables(key_file).assign(box, table)
+    except (OSError, ValueError) as err:
+        fail("pair", "the box is paired, but its table could not be kept: %s." % err)
     if settings:
         assert mqtt_host is not None, "set with the settings above"
         logins.add(wifi_file, box, table, password, mqtt_host, broker_port)
         click.echo("It joins Wi-Fi %s and the broker at mqtt://%s:%d with a login of its"
                    " own (kept in %s for `tdhost serve --wifi`)."
                    % (wifi_ssid, mqtt_host, broker_port, wifi_file))
+
+
+@click.command("move-box")
+@click.argument("box")
+@click.argument("table", type=click.IntRange(1, 999))
+@click.option("--key-file", type=click.Path(dir_okay=False), required=True,
+              help="The event key the box was paired with.")
+def move_box(box: str, table: int, key_file: str) -> None:
+    """Box BOX (its id, e.g. tc-09) serves table TABLE from now on.  The host refuses a
+    box's hello for any other table than the one it was paired for or moved to; a
+    running `tdhost serve` reads the change at the box's next hello (the console's
+    Move box also gives a linked box its new table at once)."""
+    from tableclock.wire import check_id
+    from tdhost.links import boxtables
+
+    try:
+        check_id("a box id", box)
+        tables = boxtables.BoxTables(key_file)
+        was = tables.table_of(box)
+        tables.assign(box, table)
+    except (OSError, ValueError) as err:
+        fail("move-box", "%s." % str(err).rstrip("."))
+    click.echo("Box %s serves table %d from now on%s." % (
+        box, table, "" if was is None or was == table else " (it served table %d)" % was))
 
 
 @click.command("deploy")
@@ -194,4 +222,4 @@ def this_address() -> str:
         probe.close()
 
 
-COMMANDS = (boxes, pair, deploy)
+COMMANDS = (boxes, pair, move_box, deploy)

@@ -24,6 +24,7 @@ from tdhost.cli.output import echo_lines, fail, show_table
 from tdhost.cli.plan import balance_hint, move_words
 from tdhost.league.busts import decide_bust, decide_end
 from tdhost.league.entries import absent_deduction, decide_arrive, decide_late
+from tdhost.league.limits import SEED_MAX, WHOLE_MAX
 from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
@@ -36,7 +37,7 @@ Value = TypeVar("Value")
 
 
 @click.command("draw")
-@click.option("--seed", type=click.IntRange(0), default=None,
+@click.option("--seed", type=click.IntRange(0, SEED_MAX), default=None,
               help="Seed of the draw (default: a random one, printed and logged).")
 @click.option("--ace8", is_flag=True, help="LPPL's Ace-8 card draw at each table.")
 @click.option("--again", is_flag=True, help="Replace an earlier draw.")
@@ -190,8 +191,9 @@ def bust(names: tuple[str, ...], chips: tuple[str, ...], cards: tuple[str, ...],
     typed = dict(zip(names, full))
     chip_map = {}
     for name, value in pairs_value(command, names, chips, "--chips-at-start").items():
-        if not value.isdigit():
-            fail(command, "--chips-at-start %r is not a whole number of chips" % value)
+        if not value.isdigit() or int(value) > WHOLE_MAX:
+            fail(command, "--chips-at-start %r is not a whole number of chips (at most %d)"
+                 % (value, WHOLE_MAX))
         chip_map[typed.get(name, name)] = int(value)
     card_map = {typed.get(name, name): value
                 for name, value in pairs_value(command, names, cards, "--cards").items()}

@@ -225,6 +225,13 @@ class Serving:
             self.transports = self.demo_run.transports
             return
         try:
+            lock = _store.ServeLock(opts.db, "one tdhost serve per league file (stop the"
+                                             " other one first)")
+        except _store.StoreError as err:
+            fail("serve", str(err))
+        except OSError as err:  # a read-only folder: no lock file
+            fail("serve", "%s cannot be served: %s." % (opts.db, err))
+        try:
             checked = _store.Store(opts.db, check=True)  # the whole file, once a night
             try:
                 transaction.replay(checked)
@@ -233,9 +240,18 @@ class Serving:
             self.live = Live(opts.db, opts.number, key=self.key, key_id=self.key_id,
                              seed=self.seed)
         except (_store.StoreError, ActionRefused) as err:
+            lock.release()
             fail("serve", str(err))
+        self.closers = [lock.release, self.live.close]
+        if opts.key_file is not None:  # the table each box was paired for or moved to
+            from tdhost.links.boxtables import BoxTables
+            try:
+                self.live.box_tables = BoxTables(opts.key_file)
+            except ValueError as err:
+                self.live.close()
+                lock.release()
+                fail("serve", "%s." % str(err).rstrip("."))
         self.live.store.backup("serve")  # every start of the night (docs/host.md "Backups")
-        self.closers = [self.live.close]
         self.transports = []
 
     def _open_links(self, boxes: dict[str, Any]) -> None:

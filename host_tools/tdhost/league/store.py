@@ -6,6 +6,7 @@ docs/host.md §3.1 (schema), §3.2 (transactions, crashes), §3.3 (backups).
 """
 
 import datetime
+import fcntl
 import json
 import logging
 import os
@@ -170,11 +171,48 @@ def _not_written(path: str, part: str, err: Exception) -> None:
     _remove(part)
 
 
+class ServeLock:
+    """The league file's one writer for the night: ``tdhost serve`` holds it from start to
+    stop, ``restore`` while it replaces the file.  An advisory lock (flock) on FILE.lock:
+    the kernel drops it when its process ends, however it ends, so it never goes stale
+    (docs/host.md, "One writer at a time").  StoreError with a sentence when it is held."""
+
+    def __init__(self, path: str, who: str) -> None:
+        self.fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self.fd)
+            raise StoreError("%s is open in a running `tdhost serve`: %s." % (path, who))
+
+    def release(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing drops the lock
+            self.fd = -1
+
+
+def identity(path: str) -> Optional[tuple[int, int]]:
+    """Which file *path* is (device, inode), or None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def restore(path: str, source: str) -> tuple[Optional[str], int]:
     """Replace the league file *path* by the backup *source* (checked first).  The file it
     replaces (with its -wal) is kept in FILE.backups/ as NAME-TIME-replaced.sqlite.
     Returns (the kept file or None, events in the restored file).  StoreError when
-    *source* is not a good league file."""
+    *source* is not a good league file, or while `tdhost serve` has *path* open."""
+    lock = ServeLock(path, "stop it (Ctrl-C) first, then restore, and start serve again")
+    try:
+        return _restore(path, source)
+    finally:
+        lock.release()
+
+
+def _restore(path: str, source: str) -> tuple[Optional[str], int]:
     wrong = check_file(source) if os.path.exists(source) else "it does not exist"
     if wrong is not None:
         raise StoreError("%s cannot be restored: %s." % (source, wrong))
@@ -272,6 +310,7 @@ class Store:
         caller serialises: tdhost serve's lock around the live night and the web)."""
         self.path = path
         self.damage: Optional[str] = None  # what a backup found wrong with the whole file
+        self.identity: Optional[tuple[int, int]] = None  # the file opened (``replaced``)
         exists = os.path.exists(path)
         if not exists and not create:
             raise StoreError("%s does not exist: start a league with "
@@ -329,6 +368,7 @@ class Store:
                 self.db.close()
                 raise StoreError("%s has schema version %s; this tdhost reads version %d."
                                  % (path, v[0] if v else "?", SCHEMA_VERSION))
+        self.identity = identity(path)
 
     def _create(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
@@ -389,6 +429,15 @@ class Store:
         return r[0] if r else None
 
     # --------------------------------------------------------------------- writing
+    def replaced(self) -> Optional[str]:
+        """A sentence when the file at ``path`` is no longer the one opened (restored or
+        moved under this process: what it would write would go to the old file), else
+        None."""
+        if self.identity is None or identity(self.path) == self.identity:
+            return None
+        return ("%s was replaced while this tdhost had it open (tdhost restore?): nothing"
+                " more is written to it; stop tdhost serve and start it again" % self.path)
+
     def write(self, decide: Callable[[Optional[list[LoggedEvent]]], tuple[list[Any], Any]],
               read: bool = True,
               after: Optional[Callable[[list[LoggedEvent]], None]] = None
@@ -398,7 +447,11 @@ class Store:
         and committed together (one batch).  An exception from *decide* writes nothing.
         *read* False: *decide* gets None and reads what it needs itself (inside the
         transaction: tdhost.league.cache).  *after(events appended)* writes what goes
-        with them in the same transaction (the TD's undo list: tdhost.live.undo)."""
+        with them in the same transaction (the TD's undo list: tdhost.live.undo).
+        StoreError (nothing written) when the file was ``replaced``."""
+        gone = self.replaced()
+        if gone is not None:
+            raise StoreError(gone + ".")
         self.db.execute("BEGIN IMMEDIATE")
         _wrote()
         try:

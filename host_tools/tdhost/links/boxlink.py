@@ -4,6 +4,7 @@ until answered and each event once (docs/protocol.md, "USB serial" and "Clock sy
 box"; a host crash: docs/host.md §10.3).
 """
 
+import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +43,8 @@ CLOCK_MS = 10000  # the clock snapshot again every 10 s (and at once on a change
 OFFLINE_MS = 20000
 INSTR_RESEND_MS = 5000
 
+log = logging.getLogger("tdhost.links")
+
 BoxEventHandler = Callable[[BoxEvent], object]  # told of each new box event, once
 
 
@@ -50,6 +53,10 @@ class Feed(Protocol):
     ``version``, if it has one, changes when its clock does."""
 
     def for_table(self, table: int, box: str) -> TablePlan | None: ...
+
+    def refusal(self, box: str, table: int | None) -> str | None:
+        """Why *box* may not serve *table* (a sentence: not the table it was paired or
+        assigned to), or None."""
 
 
 class StaticFeed:
@@ -62,6 +69,9 @@ class StaticFeed:
 
     def for_table(self, table: int, box: str) -> TablePlan | None:
         return self.tables.get(table)
+
+    def refusal(self, box: str, table: int | None) -> str | None:
+        return None
 
 
 def _feed_version(feed: Feed) -> object:
@@ -128,6 +138,7 @@ class BoxLink:
         self.scope: str | None = None  # the consumer's: events stay pending until done
         self.hello: Hello | None = None  # its last hello
         self.table: int | None = None
+        self.refused: str | None = None  # why its last hello was refused (another table)
         self.state = "unknown"  # configured, live, offline
         self.status: BoxState | None = None  # the box's last status state
         self.last_rx: int | None = None
@@ -271,6 +282,10 @@ class BoxLink:
             self.state = "configured" if self.hello is not None else "unknown"
         if kind == "hello":
             self._hello(msg, now)
+        elif kind in ("event", "status") and (self.refused is not None or (
+                kind == "status" and self.table is not None
+                and msg.get("table", self.table) != self.table)):
+            return  # a box refused for its table, or a status for another: not heard
         elif kind == "ping":  # 1.1: the box's clock sync
             pong: Ping = {"kind": "pong", "host_ms": self.wall()}
             if "t" in msg:
@@ -318,7 +333,33 @@ class BoxLink:
         self.box = box
         self.hello = msg
         self.state = "unknown"
-        self.table = table = msg.get("table")
+        self.table = None
+        table = msg.get("table")
+        why = self.feed.refusal(box, table) if self.feed is not None else None
+        if why is not None:
+            if why != self.refused:
+                log.warning("%s.", why)
+            self.refused = why
+            return
+        self.refused = None
+        self._configure(table, now)
+
+    def move_to(self, table: int, now: int | None = None) -> bool:
+        """The TD moved this box to *table*: its set-up, seating and clock for that table
+        now, the config echoing its last hello's nonce (the box takes the table number
+        from it and says hello with it from then on).  False before its hello."""
+        if self.box is None or self.hello is None:
+            return False
+        self.state = "unknown"
+        self.refused = None
+        self._configure(table, self.clock() if now is None else now)
+        return True
+
+    def _configure(self, table: int | None, now: int) -> None:
+        """Serve *table*: config, seating and clock, if the feed has them."""
+        assert self.box is not None and self.hello is not None, "after a hello"
+        box, msg = self.box, self.hello
+        self.table = table
         feed = self.feed
         plan = feed.for_table(table, box) if feed and table else None
         if feed is None or not table or not plan:

@@ -5,6 +5,7 @@ raises ``ActionRefused`` with one sentence when refused (nothing written then)."
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
+from tableclock.wire import check_id
 from tdhost.league import reducers as _reducers
 from tdhost.league.busts import decide_bust
 from tdhost.league.entries import (
@@ -15,12 +16,14 @@ from tdhost.league.entries import (
     decide_standby_pass,
     decide_standby_take,
 )
+from tdhost.league.limits import SEAT_MAX, SEED_MAX, TABLE_MAX, WHOLE_MAX
 from tdhost.league.play import decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Tournament
+from tdhost.links.boxtables import check_table
 from tdhost.live import (
     busts as _busts,
     clock as _clock,
@@ -72,19 +75,21 @@ def _bool(args: Args, key: str, default: bool = False) -> bool:
 
 
 def _int(args: Args, key: str, default: Optional[int] = None,
-         low: Optional[int] = None) -> Optional[int]:
+         low: Optional[int] = None, high: int = WHOLE_MAX) -> Optional[int]:
     v = args.get(key, default)
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low):
         raise ActionRefused("%s must be a whole number%s" % (
             key, "" if low is None else " from %d" % low))
+    if abs(v) > high:
+        raise ActionRefused("%s must be a whole number up to %d" % (key, high))
     return v
 
 
 def _seed(args: Args, default: int) -> int:
     """A draw's ``seed``: *default* when not given; a whole number from 0."""
-    seed = _int(args, "seed", default, 0)
+    seed = _int(args, "seed", default, 0, SEED_MAX)
     if seed is None:  # given as null
         raise ActionRefused("seed must be a whole number from 0")
     return seed
@@ -97,7 +102,11 @@ def _seat(args: Args, key: str = "seat") -> Optional[Seat]:
     parts = str(v).replace(":", ".").replace("/", ".").split(".")
     if not isinstance(v, str) or len(parts) != 2 or not all(payload.isdigit() for payload in parts):
         raise ActionRefused("%r is not a seat: give \"TABLE.SEAT\", e.g. \"2.5\"" % (v,))
-    return [int(parts[0]), int(parts[1])]
+    table, seat = int(parts[0]), int(parts[1])
+    if not (1 <= table <= TABLE_MAX and 1 <= seat <= SEAT_MAX):
+        raise ActionRefused("%r is not a seat: tables are 1 to %d, seats 1 to %d" % (
+            v, TABLE_MAX, SEAT_MAX))
+    return [table, seat]
 
 
 # ------------------------------------------------------------------ helpers
@@ -321,9 +330,10 @@ def bust(live: "Live", args: Args) -> Reply:
     names = _names(args)
     chips = args.get("chips")
     if chips is not None and (not isinstance(chips, list) or len(chips) != len(names) or not all(
-            isinstance(count, int) and not isinstance(count, bool) for count in chips)):
-        raise ActionRefused("give chips as a list of whole numbers, one per name, in the same "
-                            "order")
+            isinstance(count, int) and not isinstance(count, bool)
+            and 0 <= count <= WHOLE_MAX for count in chips)):
+        raise ActionRefused("give chips as a list of whole numbers from 0 to %d, one per name,"
+                            " in the same order" % WHOLE_MAX)
     chip_map = dict(zip(names, chips)) if chips else {}
     when = live.when()
 
@@ -491,6 +501,28 @@ def seat_at_box(live: "Live", args: Args) -> str:
 
 
 @_sentence
+def move_box(live: "Live", args: Args) -> str:
+    """Box ``box`` serves table ``table`` from now on (tdhost.links.boxtables); a box linked
+    now gets that table's set-up at once (docs/live.md "Which box serves which table")."""
+    box = _str(args, "box")
+    try:
+        check_id("a box id", box)
+        table = check_table(args.get("table"))
+    except ValueError as err:
+        raise ActionRefused(str(err))
+    if live.box_tables.table_of(box) == table:
+        return "Box %s serves table %d already." % (box, table)
+    try:
+        live.box_tables.assign(box, table)
+    except (OSError, ValueError) as err:
+        raise ActionRefused("the boxes' tables cannot be written: %s" % err)
+    linked = [link for link in live.links if link.box == box and link.move_to(table)]
+    return "Box %s serves table %d from now on%s." % (
+        box, table, ": it has that table's set-up" if linked else
+        " (it gets that table's set-up at its next hello)")
+
+
+@_sentence
 def final_draw(live: "Live", args: Args) -> str:
     seed = _seed(args, (live.tournament.draw or {}).get("seed", live.seed))
     payload = _final.final_table(live, seed)  # ActionRefused when it cannot form
@@ -516,6 +548,7 @@ ACTS = {
     "confirm": confirm,
     "final_draw": final_draw,
     "seat_at_box": seat_at_box,
+    "move_box": move_box,
     "undo": _undo.undo,
     "redo": _undo.redo,
 }

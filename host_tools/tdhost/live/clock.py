@@ -12,6 +12,8 @@ from tdhost.league.times import iso
 from tdhost.league.tournament import Tournament
 
 Level = Tuple[int, int, int, int, int]  # a structure entry: (sb, bb, ante, ms, number)
+LEFT_MAX_MS = 24 * 3600 * 1000  # a level or break never has more than a day left: what the
+#                                 TD adds is bounded so every clock frame can be written
 
 
 def reading(clock: Any) -> Dict[str, Any]:
@@ -98,6 +100,9 @@ def decide(tournament: Tournament, op: str, arg: Any, now_ms: int,
             if isinstance(arg, bool) or not isinstance(arg, int) or arg == 0:
                 raise ActionRefused("give whole seconds to add (or, negative, remove), not %r"
                               % (arg,))
+            if arg > 0 and clock.left_ms + arg * 1000 > LEFT_MAX_MS:
+                raise ActionRefused("%d s cannot be added: a level has at most 24 hours left"
+                                    % arg)
             clock.adjust(arg * 1000)
             text = "%s %d s %s this level: %s left" % (
                 "added" if arg > 0 else "removed", abs(arg), "to" if arg > 0 else "from",

@@ -158,7 +158,7 @@ def move_out(lg: League, tournament: Tournament, k: int, player: str, frm: Seat,
     table by the receive.  *k*: how many ids this batch has taken already."""
     out_id = new_id(lg, tournament, k)
     payload = instr(out_id, "move_out", frm[0], "%s (out)" % _move_text(player, frm, to), out_id,
-              player, frm, to, seat=frm[1], to_table=to[0], to_seat=to[1])
+              player, frm, to, seat=frm[1], to_table=to[0], to_seat=to[1], name=player)
     payload["planned_stack"] = stack
     for key in RECORD:
         if (record or {}).get(key):

@@ -19,7 +19,7 @@ from tdhost.league import (
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.links import wifinotes as _wifinotes
+from tdhost.links import boxtables as _boxtables, wifinotes as _wifinotes
 from tdhost.links.records import Instruction, TablePlan
 from tdhost.live import (
     acts as _acts,
@@ -87,6 +87,8 @@ class Live:
         self._started = self.now
         self.wifi = _wifinotes.WifiNotes(clock=self.clock)  # refused logins, pair again
         self._wifi_rev = 0
+        self._said_replaced: Set[str] = set()
+        self.box_tables = _boxtables.BoxTables()  # serve: the event key's (tdhost pair)
         self.cache = _logcache.LeagueCache()
         self.seen: Set[Tuple[Any, Any]] = set()
         try:
@@ -250,6 +252,14 @@ class Live:
         return cast(TablePlan, {"config": config, "seating": self.seating_msg(table),
                                 "clock": self.clock_msg()})
 
+    def refusal(self, box: str, table: Optional[int]) -> Optional[str]:
+        """Why *box* may not serve *table* (tdhost.links.boxlink.Feed): not the table it
+        was paired or moved to; the sentence also goes to the console's notes."""
+        why = self.box_tables.refusal(box, table)
+        if why is not None:
+            self.wifi.add(why)
+        return why
+
     def send_seating(self, tables: Optional[Iterable[int]] = None) -> None:
         """Send the league's seating again to the boxes of *tables* (all when None)."""
         wanted = None if tables is None else set(tables)
@@ -277,9 +287,22 @@ class Live:
             text=text), None)], None))
 
     # ------------------------------------------------------------------ polling
+    def replaced(self) -> Optional[str]:
+        """The sentence when the league file was replaced under this Live (``tdhost
+        restore``): it then writes nothing more and its polls do nothing (said once on
+        the terminal and in the console's notes), else None."""
+        gone = self.store.replaced()
+        if gone is not None and gone not in self._said_replaced:
+            self._said_replaced.add(gone)
+            log.error("%s.", gone[:1].upper() + gone[1:])
+            self.wifi.add(gone[:1].upper() + gone[1:])
+        return gone
+
     def poll(self, now: Optional[int] = None) -> None:
         """One bounded step (docs/live.md "Poll"); never blocks, never raises for a box."""
         self.now = self.clock() if now is None else now
+        if self.replaced() is not None:
+            return  # the boxes keep their events; a serve on the new file hears them
         self._external()
         if self.wifi.rev != self._wifi_rev:  # the broker's thread told of a refusal
             self._wifi_rev = self.wifi.rev
@@ -337,6 +360,9 @@ class Live:
         """A TD action (docs/host.md): {"ok": True, "text": sentence}; ActionRefused with a
         sentence when refused (nothing changed)."""
         self.now = self.clock()
+        gone = self.replaced()
+        if gone is not None:
+            raise ActionRefused(gone)
         args = {} if args is None else args
         if not isinstance(args, dict):
             raise ActionRefused("the action's arguments must be an object")

@@ -212,6 +212,9 @@ def moves(lg: League, tournament: Tournament, plan: _balance.BalancePlan, status
             continue
         frm = [move["from"]["table"], move["from"]["seat"]]
         to = [move["to"]["table"], move["to"]["seat"]]
+        if frm == to:  # no move: the box would empty the seat (it refuses one, too)
+            skipped.append(move["player"])
+            continue
         out.append(_ins.move_out(lg, tournament, len(out), move["player"], frm, to,
                                  stack_at(statuses, frm[0], frm[1]),
                                  record_at(statuses, frm[0], frm[1])))

@@ -24,6 +24,8 @@ class ServedLink(Protocol):
 
     def poll(self, now: Optional[int] = None) -> None: ...
 
+    def move_to(self, table: int, now: Optional[int] = None) -> bool: ...
+
 
 Instr = Dict[str, Any]  # an instruction as the league keeps it (tdhost.live.instructions)
 Payload = Dict[str, Any]  # an event's payload

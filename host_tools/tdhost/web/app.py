@@ -48,7 +48,7 @@ MAX_BODY = 64 * 1024  # bytes of an action's JSON body
 ACTIONS = frozenset((
     "register", "standby_add", "standby_take", "standby_pass", "draw", "start", "late",
     "arrive", "bust", "pause", "resume", "level", "adjust", "hand_for_hand", "confirm",
-    "final_draw", "undo", "redo", "seat_at_box",
+    "final_draw", "undo", "redo", "seat_at_box", "move_box",
 )) | frozenset(("rebuy", "addon", "knockout", "payouts"))  # money: tdhost.live.money
 # What the room may see on the big screen: no registration, standby list, stacks, box
 # links, instructions, audit log or league table.

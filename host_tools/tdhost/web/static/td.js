@@ -192,8 +192,21 @@
           t.hand === 0 && !t.in_hand ? "no hand yet" :
           "hand " + t.hand + (t.in_hand ? " (playing)" : "")})),
       el("ol", {class: "seats"}, ...rows),
-      el("div", {class: "tfoot", text: plural(seatNos.length, "player", "players") +
-        (t.box ? " · " + t.box : "")}));
+      el("div", {class: "tfoot"}, el("span", {class: "who", text:
+        plural(seatNos.length, "player", "players") + (t.box ? " · " + t.box : "")}), " ",
+        el("button", {type: "button", class: "small", text: "Move box…",
+          title: "give this table another box", onclick: () => moveBox(t)})));
+  }
+
+  // Another box serves this table (a spare for a broken box): the host then refuses the
+  // box's hello for any other table (docs/live.md "Which box serves which table").
+  async function moveBox(t) {
+    const ok = await ask({title: "Move a box to table " + t.table,
+      text: "The box you name serves table " + t.table + " from now on: it gets this " +
+        "table's set-up, and the host refuses it for any other table.",
+      yes: "Move box", field: {label: "Box id (on its screen, e.g. tc-09)", value: ""}});
+    if (!ok || !ok.value.trim()) return;
+    await act("move_box", {box: ok.value.trim(), table: t.table});
   }
 
   // The TD confirms an instruction carried out at the table; a player's move out of a table
