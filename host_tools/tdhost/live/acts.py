@@ -6,7 +6,7 @@ raises ``ActionRefused`` with one sentence when refused (nothing written then)."
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from tdhost.league import reducers as _reducers
-from tdhost.league.busts import decide_bust
+from tdhost.league.busts import bust_sentences, decide_bust
 from tdhost.league.entries import (
     decide_arrive,
     decide_late,
@@ -298,13 +298,7 @@ def bust(live: "Live", args: Args) -> str:
         payload["by"] = "td"
         return [("bust", payload, None)], payload
     payload = live.write(build)
-    tournament = live.tournament
-    out = [name for tier in payload["tiers"] for name in tier]
-    lines = ["%s is out: %s of %d" % (name, tournament.place_of(name), len(tournament.entrants()))
-             for name in reversed(out)] + payload["reasons"]
-    if tournament.ended:
-        lines.append("%s wins" % tournament.ended["tiers"][0][0])
-    return ". ".join(lines) + "."
+    return ". ".join(bust_sentences(live.tournament, payload)) + "."
 
 
 def _clock_act(op: str, key: Optional[str] = None) -> Callable[["Live", Args], Reply]:
