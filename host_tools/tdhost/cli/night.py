@@ -22,7 +22,7 @@ from tdhost.cli.options import (
 )
 from tdhost.cli.output import echo_lines, fail, show_table
 from tdhost.cli.plan import balance_hint, move_words
-from tdhost.league.busts import decide_bust, decide_end
+from tdhost.league.busts import bust_sentences, decide_bust, decide_end
 from tdhost.league.entries import absent_deduction, decide_arrive, decide_late
 from tdhost.league.limits import SEED_MAX, WHOLE_MAX
 from tdhost.league.play import decide_level, decide_start
@@ -206,12 +206,7 @@ def bust(names: tuple[str, ...], chips: tuple[str, ...], cards: tuple[str, ...],
         return [(tournament.number, "bust", payload, None)], payload
     lg, payload = write(command, db, decide)
     tournament = lg.current(number)
-    entrants = len(tournament.entrants())
-    lines = []
-    for tier in reversed(payload["tiers"]):
-        for name in tier:
-            lines.append("%s is out: %s of %d." % (name, tournament.place_of(name), entrants))
-    lines += payload["reasons"]
+    lines = bust_sentences(tournament, payload)
     for seat, freed in payload["offers"]:
         pair = [key for offer, key in tournament.offer_pairs() if offer["seat"] == seat]
         if pair and pair[0]:
@@ -219,11 +214,7 @@ def bust(names: tuple[str, ...], chips: tuple[str, ...], cards: tuple[str, ...],
             lines.append("%s's seat (%s) is offered to standby player %s: `tdhost standby "
                          "--take %s` or `--pass %s`" % (
                              freed, seat_text(seat), taker, quote_name(taker), quote_name(taker)))
-    if tournament.ended:
-        lines.append("%s wins tournament %d." % (tournament.ended["tiers"][0][0],
-                                                  tournament.number))
-    else:
-        lines.append("%d players remain." % len(tournament.remaining()))
+    if not tournament.ended:
         lines.append(balance_hint(tournament) or "")
     echo_lines([line for line in lines if line])
 

@@ -82,6 +82,23 @@ def decide_bust(tournament: Tournament, names: Sequence[str],
 
 
 
+def bust_sentences(tournament: Tournament, payload: Payload) -> list[str]:
+    """The sentences (without their full stops) that tell the TD a recorded ``bust``
+    *payload* of *tournament* (as it is after it): each player's place, worst first, the
+    decision's reasons, then the winner or how many players remain.  The CLI's `tdhost
+    bust` and the live console's bust say the same."""
+    entrants = len(tournament.entrants())
+    lines = ["%s is out: %s of %d" % (name, tournament.place_of(name), entrants)
+             for tier in reversed(payload["tiers"]) for name in tier]
+    lines += payload["reasons"]
+    if tournament.ended:
+        lines.append("%s wins tournament %d" % (tournament.ended["tiers"][0][0],
+                                                tournament.number))
+    else:
+        lines.append("%d players remain" % len(tournament.remaining()))
+    return lines
+
+
 def decide_end(tournament: Tournament, chips: Mapping[str, int], when: datetime.datetime
                ) -> Payload:
     tournament.start_time()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from tableclock.wire import check_id
 from tdhost.league import reducers as _reducers
-from tdhost.league.busts import decide_bust
+from tdhost.league.busts import bust_sentences, decide_bust
 from tdhost.league.entries import (
     decide_arrive,
     decide_late,
@@ -25,7 +25,6 @@ from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Tournament
 from tdhost.links.boxtables import check_table
 from tdhost.live import (
-    busts as _busts,
     clock as _clock,
     final as _final,
     instructions as _ins,
@@ -36,8 +35,7 @@ from tdhost.live import (
     wording as _words,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Instr, Seat
-from tdhost.live.tables import name_at
+from tdhost.live.records import Batch, Seat
 from tdhost.rules import handforhand as _hfh
 
 if TYPE_CHECKING:
@@ -128,41 +126,6 @@ def _joins(live: "Live", name: str) -> Effects:
     live.write(lambda tournament, lg, seq: ([("instr", _ins.seat_player(
         lg, tournament, 0, entry.name, [table, seat], stack, text, entry.dead_bb), None)], None))
     return Effects(plan=True)
-
-
-def _orphans(tournament: Tournament) -> List[Instr]:
-    """Pending instructions an undo left without a reason: those of players no longer in
-    the game, a chip deduction of a player whose arrival was undone, and the take_out of
-    a player whose bust was undone."""
-    out = []
-    for record in _ins.pending(tournament):
-        if not record.get("player") or record["action"] == "withdraw":
-            continue
-        entry = tournament.get(record["player"])
-        if record["action"] == "take_out":  # the TD's bust undone: the player plays on
-            if entry is None or entry.state == "in":
-                out.append(record)
-        elif entry is None or entry.state != "in" \
-                or (record["action"] == "deduct" and entry.absent):
-            out.append(record)
-    return out
-
-
-def cancel_orphans(live: "Live") -> None:
-    """After an undo: the orphaned instructions (``_orphans``) are off, withdrawn from the
-    boxes that may show them."""
-    if not _orphans(live.tournament):
-        return
-
-    def why(record: Instr) -> str:
-        entry = live.tournament.get(record["player"])
-        if entry is not None and entry.state == "in":
-            return "%s's arrival was undone" % record["player"]
-        return "%s is no longer in the game" % record["player"]
-
-    live.write(lambda tournament, lg, seq: (_ins.cancel_all(lg, tournament, _orphans(tournament),
-                                                            why, live.boxed),
-                                   None))
 
 
 # ------------------------------------------------------------------ actions
@@ -326,7 +289,10 @@ def arrive(live: "Live", args: Args) -> str:
     return text + "."
 
 
-def bust(live: "Live", args: Args) -> Reply:
+@_sentence
+def bust(live: "Live", args: Args) -> str:
+    """The TD enters players out; Live's reaction calls their instructions off and has the
+    boxes that still seat them take the seats out (tdhost.live.reactions)."""
     names = _names(args)
     chips = args.get("chips")
     if chips is not None and (not isinstance(chips, list) or len(chips) != len(names) or not all(
@@ -337,45 +303,12 @@ def bust(live: "Live", args: Args) -> Reply:
     chip_map = dict(zip(names, chips)) if chips else {}
     when = live.when()
 
-    at: Dict[str, Optional[Seat]] = {}  # where a box seats them now (before the bust)
-
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
-        at.clear()
-        for name in names:
-            entry = tournament.get(name)
-            if entry is not None:
-                at[entry.name] = _at_box(tournament, entry.name)
         payload = decide_bust(tournament, list(names), chip_map, None, None, when, lg)
         payload["by"] = "td"
         return [("bust", payload, None)], payload
     payload = live.write(build)
-    tournament = live.tournament
-    out = [name for tier in payload["tiers"] for name in tier]
-    effects = _busts.after_bust(live, out)
-    # each box that still seats them takes the seat out (protocol 1.3): a write of its own,
-    # so that an `undo` of the bust finds it pending and calls it off (cancel_orphans)
-    seats = [(name, seat) for name in out if (seat := at.get(name)) is not None]
-    if seats and not tournament.ended:
-        live.write(lambda current, lg, seq: ([("instr", _ins.take_out(
-            lg, current, k, name, seat, "entered by the TD"), None)
-            for k, (name, seat) in enumerate(seats)], None))
-    lines = ["%s is out: %s of %d" % (name, tournament.place_of(name), len(tournament.entrants()))
-             for name in reversed(out)] + payload["reasons"]
-    if tournament.ended:
-        lines.append("%s wins" % tournament.ended["tiers"][0][0])
-    return ". ".join(lines) + ".", effects
-
-
-def _at_box(tournament: Tournament, name: str) -> Optional[Seat]:
-    """[table, seat] where a box seats *name* now (tdhost.live ``name_at``: their league
-    seat, or the destination of a move whose receive the box carried out), or None:
-    walking between tables, or nowhere a box knows."""
-    entry = tournament.get(name)
-    halves = _ins.moving_players(tournament).get(name)
-    for seat in ((entry.seat if entry is not None else None), halves and halves[0]["to"]):
-        if seat and name_at(tournament, seat[0], seat[1]) == name:
-            return list(seat)
-    return None
+    return ". ".join(bust_sentences(live.tournament, payload)) + "."
 
 
 def _clock_act(op: str, key: Optional[str] = None) -> Callable[["Live", Args], Reply]:

@@ -220,7 +220,7 @@ class BoxEvents:
         box events are done in the link stores."""
         live = self.live
         try:
-            live.follow(_busts.decide(live, group))
+            _busts.decide(live, group)
         except Exception:  # noqa: BLE001 -- a box's odd busts must never stop the night
             log.exception("busts %r", group.items)
             live.notice("table %s: the box's busts (%s) could not be recorded" % (

@@ -147,16 +147,17 @@ def td_out(tournament: Tournament, table: int, seat: Any) -> Optional[Instr]:
     return None
 
 
-def decide(live: "Live", group: Group) -> Effects:
-    """One same-hand decision from the busts of *group* (a ``bust`` event, and a
+def decide(live: "Live", group: Group) -> None:
+    """One same-hand decision from the busts of *group* (a ``bust`` event -- Live reacts
+    to it: tdhost.live.reactions -- and a
     ``notice`` for seats where the league has nobody still in -- but a seat whose player
     the TD entered out: ``td_out``, a ``reported`` result of that take_out)."""
     src = group.src()
     if all(tuple(item) in live.seen for item in src):
-        return Effects()
+        return
     if group.table is None:
         live.notice("box %s without a table reports busts: ignored" % group.box, src)
-        return Effects()
+        return
     table: int = group.table
     when = live.when()
 
@@ -197,12 +198,10 @@ def decide(live: "Live", group: Group) -> Effects:
         return [("bust", payload, None), *evs], best_first
 
     try:
-        out = live.write(build)
+        live.write(build)  # Live's reaction calls the players' instructions off (after_bust)
     except ActionRefused as err:
         live.notice("table %d: the box's bust of %s was not recorded: %s" % (
             table, _seats_text(group.seats()), err), src)
-        return Effects()
-    return after_bust(live, out) if out else Effects()
 
 
 def after_bust(live: "Live", names: Sequence[str]) -> Effects:

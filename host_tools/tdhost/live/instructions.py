@@ -68,11 +68,14 @@ def done_stack(record: Instr) -> Optional[int]:
 
 
 def complete(record: Instr) -> bool:
-    """No longer pending: cancelled; a move's half once the move is recorded; a withdraw
-    once the box answered; anything else once acknowledged or done."""
+    """No longer pending: cancelled; a move's half once the move is recorded (of a move
+    the league has already, ``recorded`` by hand: once done); a withdraw once the box
+    answered; anything else once acknowledged or done."""
     if cancelled(record):
         return True
     if record.get("move"):
+        if record.get("recorded"):
+            return state(record) == "done"
         return record.get("moved", False)
     if record["action"] == "withdraw":
         return state(record) in ("acknowledged", "done", "refused")
@@ -94,13 +97,17 @@ def take_outs(tournament: Tournament) -> List[Instr]:
 
 def moves(tournament: Tournament) -> Dict[str, List[Instr]]:
     """{move id: [move_out] or [move_out, receive]} of the moves not recorded and not
-    cancelled (the receive exists once the move_out is done)."""
+    cancelled (the receive exists once the move_out is done); a move the league has
+    already (``recorded`` by hand) until both boxes carried it out."""
     out: Dict[str, List[Instr]] = {}
     for record in tournament.instrs.values():
         if record.get("move") and not record.get("moved") and not cancelled(record):
             out.setdefault(record["move"], []).append(record)
-    for halves in out.values():
+    for key, halves in list(out.items()):
         halves.sort(key=lambda record: record["action"] != "move_out")
+        if halves[0].get("recorded") and len(halves) == 2 \
+                and all(state(half) == "done" for half in halves):
+            del out[key]
     return out
 
 
@@ -170,10 +177,13 @@ def receive(lg: League, tournament: Tournament, k: int, out: Instr, stack: int) 
     """The ``instr`` payload of the second half of the move whose move_out is *out*: the
     player sits down at the destination with *stack* chips."""
     frm, to, player = out["from"], out["to"], out["player"]
-    return instr(new_id(lg, tournament, k), "receive", to[0], "%s (in, %d chips)" % (
+    payload = instr(new_id(lg, tournament, k), "receive", to[0], "%s (in, %d chips)" % (
         _move_text(player, frm, to), stack), out["move"], player, frm, to, seat=to[1],
         name=player, stack=stack, from_table=frm[0],
         **{key: out[key] for key in RECORD if out.get(key)})
+    if out.get("recorded"):
+        payload["recorded"] = True
+    return payload
 
 
 def seat_player(lg: League, tournament: Tournament, k: int, player: str, seat: Sequence[int],
@@ -187,14 +197,19 @@ def seat_player(lg: League, tournament: Tournament, k: int, player: str, seat: S
 
 
 def take_out(lg: League, tournament: Tournament, k: int, player: str, seat: Sequence[int],
-             why: str) -> Instr:
+             why: str, stack: Optional[int] = None) -> Instr:
     """The ``instr`` payload of a ``take_out`` (protocol 1.3): the box at *seat* [table,
     seat] takes *player* out of it; *why* ends the sentence in the log ("entered by the
-    TD").  *k*: how many ids this batch has taken already."""
-    return instr(new_id(lg, tournament, k), "take_out", seat[0],
-                 "table %d: take seat %d out (%s is "
-                 "out, %s)" % (seat[0], seat[1], player, why), player=player, to=list(seat),
-                 seat=seat[1], name=player)
+    TD"); *stack*: the chips its box's last status showed there (None: unknown), kept for
+    an undo of the bust when the box does not say the chips it took out.  *k*: how many
+    ids this batch has taken already."""
+    payload = instr(new_id(lg, tournament, k), "take_out", seat[0],
+                    "table %d: take seat %d out (%s is "
+                    "out, %s)" % (seat[0], seat[1], player, why), player=player, to=list(seat),
+                    seat=seat[1], name=player)
+    if stack is not None:
+        payload["planned_stack"] = stack
+    return payload
 
 
 def withdraw(lg: League, tournament: Tournament, k: int, record: Instr) -> Instr:

@@ -209,6 +209,9 @@ def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: I
     count, whence = stack, None
     if count is None:
         count, whence = _ins.fallback_stack(tournament, out)
+    if out.get("recorded") and list(entry.seat or ()) == list(out["to"]):
+        # a move recorded by hand: the league seats them at the seat that refused them
+        return evs + reseat(live, tournament, lg, seq, evs, name, count, [out["to"]], left)
     mine = [half for half in _ins.moving_players(tournament).get(name, [])
             if half["move"] != out["move"]]
     if mine and _ins.state(mine[0]) == "done":
@@ -354,6 +357,7 @@ def drop_into_broken(live: "Live", broken: Sequence[int],
     carried out yet (the player would sit down at a table that is breaking, then move
     again); returns True when it cancelled any.  A move whose one half is done goes on."""
     drop = [pair for pair in moving.values() if pair[0]["to"][0] in broken
+            and not pair[0].get("recorded")
             and not any(_ins.state(instr) == "done" for instr in pair)]
     if not drop:
         return False
@@ -365,6 +369,7 @@ def drop_refused(live: "Live") -> None:
     """A new plan after a bust replaces moves a box refused (neither half done)."""
     drop = [pair for pair in _ins.moves(live.tournament).values()
             if any(_ins.state(instr) == "refused" for instr in pair)
+            and not pair[0].get("recorded")
             and not any(_ins.state(instr) == "done" for instr in pair)]
     if drop:
         _cancel(live, drop, "refused by a box; a new plan replaces it")

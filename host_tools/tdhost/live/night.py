@@ -31,6 +31,7 @@ from tdhost.live import (
     instructions as _ins,
     moves as _moves,
     plan as _plan,
+    reactions as _reactions,
     redraw as _redraw,
     seatcheck as _seatcheck,
     snapshot as _snap,
@@ -96,6 +97,8 @@ class Live:
         except ActionRefused:
             self.store.close()
             raise
+        # what follows from the events written from now on, whoever wrote them
+        self.reactions = _reactions.Reactions(self.last_seq)
         self._index = self.master().index
         self.scope = scope_of(self.lg, self.tournament)
         self.journal.start(self)  # the TD's undo list as the league file keeps it
@@ -145,18 +148,21 @@ class Live:
                     self.seen.add(tuple(src))
 
     def _external(self) -> None:
-        """Someone else (the CLI) wrote to the league file: read it again."""
+        """Someone else (the CLI) wrote to the league file: read it again, and react to
+        its events as to Live's own (tdhost.live.reactions)."""
         row = self.store.db.execute("SELECT max(seq) FROM events").fetchone()
         if (row[0] or 0) != self.last_seq:
             self._reload()
             self._plan_due = True
             self.send_clock()  # `tdhost level N` may have moved the clock
+            self.reactions.step(self)
 
     def write(self, build: Callable[[Tournament, League, int], Tuple[Batch, Any]]) -> Any:
         """One decision: in one transaction on the league file, *build(t, lg, seq)* returns
         ([(action, payload, undoes)], result) for tournament t; the events are appended
-        together, with the change of the TD's undo list they carry (undo.Journal.wrote).
-        ActionRefused writes nothing and propagates.  Returns the result."""
+        together, with the change of the TD's undo list they carry (undo.Journal.wrote),
+        then Live reacts to them (tdhost.live.reactions).  ActionRefused writes nothing and
+        propagates.  Returns the result."""
         stamp = _times.iso(self.when())
 
         def decide(lg: League, seq: int) -> Tuple[List[Any], Any]:
@@ -175,6 +181,7 @@ class Live:
         if seqs:
             self._reload()
             self.touch()
+            self.reactions.step(self)
         return result
 
     def notice(self, text: str, src: Optional[List[Any]] = None) -> None:

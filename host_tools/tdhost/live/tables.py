@@ -55,9 +55,11 @@ class TableView:
 
 def name_at(tournament: Tournament, table: int, seat: Any) -> Optional[str]:
     """Who sits at *table* *seat*: the league's seating -- unless that player has left it
-    (their move_out done) -- else a player the box has seated there by a move's receive
-    (done; not recorded yet).  From the final draw until the final table sits down
-    (tdhost.live.final) the draw's ``from`` says who sits there (docs/live.md)."""
+    (their move_out done) or is not there yet (a move the TD recorded by hand whose receive
+    is not done) -- else a player the box has seated there by a move's receive (done; not
+    recorded yet), or the player of a move recorded by hand who has not left this seat.
+    From the final draw until the final table sits down (tdhost.live.final) the draw's
+    ``from`` says who sits there (docs/live.md)."""
     final = tournament.final
     if final is not None and not final.get("seated") and "from" in final:
         for name, where in final["from"].items():
@@ -66,12 +68,16 @@ def name_at(tournament: Tournament, table: int, seat: Any) -> Optional[str]:
         return None
     moving = _ins.moving_players(tournament)
     name = tournament.seating().get(table, {}).get(seat)
-    if name is not None and not (name in moving and _ins.state(moving[name][0]) == "done"):
+    if name is not None and not (name in moving and _ins.state(moving[name][0]) == "done") \
+            and not (name in moving and moving[name][0].get("recorded")):
         return name
-    for other, halves in moving.items():  # seated there by the box, not recorded yet
+    for other, halves in moving.items():
         if len(halves) > 1 and halves[0]["to"] == [table, seat] \
                 and _ins.state(halves[1]) == "done":
-            return other
+            return other  # seated there by the box, not recorded yet
+        if halves[0].get("recorded") and halves[0]["from"] == [table, seat] \
+                and _ins.state(halves[0]) != "done":
+            return other  # recorded by hand elsewhere: the box seats them here until they leave
     return None
 
 

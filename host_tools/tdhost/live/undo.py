@@ -31,7 +31,8 @@ UNDOABLE = frozenset(("register", "standby_add", "standby_take", "standby_pass",
                       "start", "late", "arrive", "bust", "pause", "resume", "level", "adjust",
                       "hand_for_hand", "final_draw")) | frozenset((
                       "rebuy", "addon", "knockout", "payouts"))  # money (tdhost.live.money)
-# the events an undo takes back itself; instructions are called off after it (_cancel_orphans)
+# the events an undo takes back itself; instructions are called off after it
+# (tdhost.live.reactions: those left without a reason; _cancel_own: the action's own)
 KEEP = frozenset(("instr", "instr_result", "notice", "undo", "hfh_release", "final_seated"))
 KEPT = 20  # entries kept for undo (the newest)
 CLOCK_ACTS = frozenset(("pause", "resume", "level", "adjust"))
@@ -476,11 +477,7 @@ def undo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
                                                     for ev in reversed(evs)], None))
         finally:
             live.journal.undoing(None)
-        _acts.cancel_orphans(live)
-        _cancel_own(live, entry)
-        live.send_seating()
-        live.send_clock()
-        effects = Effects(plan=True)
+        _cancel_own(live, entry)  # Live reacted to the undo events (tdhost.live.reactions)
     return "Undone: %s (%s) — %s." % (entry["what"], entry["time"], entry["then"]), effects
 
 

@@ -115,8 +115,9 @@ def _who(ev: Any, lg: League) -> str:
     logged = ev.payload
     kind = ev.action
     if kind == "bust":
-        return "TD" if logged.get("by") == "td" else ("table %s's box" % logged["table"]
-                                                if logged.get("table") else "a box")
+        if logged.get("by") != "box":  # the console's ("td") or the CLI's (no "by")
+            return "TD"
+        return "table %s's box" % logged["table"] if logged.get("table") else "a box"
     if kind == "instr_result":
         by = logged.get("by")
         if by == "box":

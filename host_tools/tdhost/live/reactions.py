@@ -1,0 +1,287 @@
+"""What the live host does about the league's new events, whoever wrote them: the console,
+the CLI in another process on the same file, undo and redo, a box (docs/live.md "The
+model").  Live reacts to every event after the last one it reacted to, the same way
+whatever path wrote it:
+
+- a bust: its players' pending instructions are called off (``busts.after_bust``) and,
+  when the TD entered it (the console, `tdhost bust`), each box that still seats one of
+  them takes the seat out (a ``take_out``, protocol 1.3);
+- an undo: a bust undone seats its players back at the boxes that took them out, with the
+  chips the box took out (a ``receive``; another seat when theirs is taken now) or calls
+  off the take_out not carried out yet; the instructions the undo left without a reason
+  are called off; the boxes get the seating and the clock again;
+- a move recorded by hand (`tdhost move`, `tdhost plan --apply`: no instructions of its
+  own): the boxes carry it out as a move (``move_out``, then the ``receive`` with the
+  chips the player left with), marked ``recorded``: the league has it already.
+
+Each reaction writes its instructions through ``Live.write`` and returns what Live does next
+(``Effects``).  A host started on a file reacts to what is written from then on; what a
+host killed between an event and its reaction left undone shows in the seat check."""
+
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+
+from tdhost.league.replay import League
+from tdhost.league.store import LoggedEvent
+from tdhost.league.tournament import Tournament
+from tdhost.live import busts as _busts, instructions as _ins, moves as _moves, plan as _plan
+from tdhost.live.effects import Effects
+from tdhost.live.records import Batch, Instr, Seat
+
+if TYPE_CHECKING:
+    from tdhost.live.night import Live
+
+
+class Reactions:
+    """The last event Live reacted to, and the reacting (never nested: a reaction's own
+    writes are reacted to by the round that wrote them)."""
+
+    def __init__(self, seq: int) -> None:
+        self.seq = seq
+        self._busy = False
+
+    def step(self, live: "Live") -> None:
+        """React to every event written since the last one reacted to."""
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            while live.last_seq > self.seq:
+                new = since(live.lg, self.seq)
+                self.seq = live.last_seq
+                live.follow(react(live, [ev for ev in new if ev.tournament == live.number]))
+        finally:
+            self._busy = False
+
+
+def since(lg: League, seq: int) -> List[LoggedEvent]:
+    """The league's events after *seq*, in order."""
+    out = []
+    for ev in reversed(lg.events):
+        if ev.seq <= seq:
+            break
+        out.append(ev)
+    out.reverse()
+    return out
+
+
+def react(live: "Live", evs: Sequence[LoggedEvent]) -> Effects:
+    """Live's reactions to the new events *evs* of its tournament (module notes)."""
+    effects = Effects()
+    undone: List[LoggedEvent] = []
+    for ev in evs:
+        if ev.seq in live.lg.undone:
+            continue  # taken back already (the CLI wrote and undid it between two polls)
+        if ev.action == "bust":
+            effects += _bust(live, ev.payload)
+        elif ev.action == "move" and "instrs" not in ev.payload:
+            effects += _moved_by_hand(live, ev.payload)
+        elif ev.action == "undo":
+            target = _event(live.lg, ev.undoes)
+            if target is not None:
+                undone.append(target)
+    if undone:
+        effects += _undone(live, undone)
+    return effects
+
+
+def _event(lg: League, seq: Optional[int]) -> Optional[LoggedEvent]:
+    for ev in reversed(lg.events):
+        if ev.seq == seq:
+            return ev
+        if seq is not None and ev.seq < seq:
+            break
+    return None
+
+
+# ------------------------------------------------------------------ where the boxes seat them
+def at_box(tournament: Tournament, name: str) -> Optional[Seat]:
+    """[table, seat] where a box seats *name* now, whether the league counts them in or
+    out, or None: walking between tables, not seated yet by a receive of their own, or
+    nowhere a box knows (tdhost.live.tables.name_at's view)."""
+    final = tournament.final
+    if final is not None and not final.get("seated") and "from" in final:
+        where = final["from"].get(name)
+        return list(where) if where else None
+    halves = _ins.moving_players(tournament).get(name)
+    if halves:
+        if _ins.state(halves[0]) != "done":
+            return list(halves[0]["from"])
+        if len(halves) > 1 and _ins.state(halves[1]) == "done":
+            return list(halves[0]["to"])
+        return None
+    if name in _ins.arriving(tournament):
+        return None
+    entry = tournament.get(name)
+    return list(entry.seat) if entry is not None and entry.seat else None
+
+
+def _bust(live: "Live", payload: Dict[str, Any]) -> Effects:
+    names = [name for tier in payload["tiers"] for name in tier]
+    tournament = live.tournament
+    seats: List[Tuple[str, Seat]] = []
+    if payload.get("by") != "box" and not tournament.ended:
+        for name in names:  # before after_bust: a receive called off seats nobody
+            where = at_box(tournament, name)
+            if where is not None:
+                seats.append((name, where))
+    effects = _busts.after_bust(live, names)
+    if seats:
+        statuses = live.statuses()
+        live.write(lambda current, lg, seq: ([("instr", _ins.take_out(
+            lg, current, k, name, seat, "entered by the TD", _plan.stack_at(statuses, *seat)),
+            None) for k, (name, seat) in enumerate(seats)], None))
+    return effects
+
+
+# ------------------------------------------------------------------ undo
+def _undone(live: "Live", targets: Sequence[LoggedEvent]) -> Effects:
+    for target in targets:
+        if target.action == "bust":
+            _bust_undone(live, [name for tier in target.payload["tiers"] for name in tier])
+    cancel_orphans(live)
+    live.send_seating()
+    live.send_clock()
+    return Effects(plan=True)
+
+
+def _take_out_of(tournament: Tournament, name: str) -> Optional[Instr]:
+    """The last take_out of *name* not called off, unless a receive of their own (not
+    called off) followed it: the box that took them out seats them back."""
+    found = None
+    for record in tournament.instrs.values():
+        if record.get("player") != name or _ins.cancelled(record):
+            continue
+        if record["action"] == "take_out":
+            found = record
+        elif record["action"] == "receive" and not record.get("move"):
+            found = None
+    return found
+
+
+def _bust_undone(live: "Live", names: Sequence[str]) -> None:
+    """The players of a bust the TD undid play on: a take_out of theirs not carried out
+    yet is called off; where a box took them out, it seats them back with the chips it
+    took out (their own ``receive``; another seat when theirs is taken now)."""
+    for name in names:
+        tournament = live.tournament
+        entry = tournament.get(name)
+        take = _take_out_of(tournament, name) if entry is not None else None
+        if entry is None or take is None or entry.state != "in" or not entry.seat:
+            continue
+        _play_on(live, take["id"], "the TD undid %s's bust" % entry.name,
+                 "done" in _ins.results(take))
+
+
+def _play_on(live: "Live", iid: str, why: str, carried_out: bool) -> None:
+    """The take_out *iid* of a player who plays on: seated back where it was carried out,
+    else called off (*why*)."""
+    def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        if carried_out:
+            return _seat_back(live, current, lg, seq, current.instrs[iid]), None
+        return _ins.cancel_all(lg, current, [current.instrs[iid]], why, live.boxed), None
+    live.write(build)
+
+
+def _seat_back(live: "Live", tournament: Tournament, lg: League, seq: int,
+               take: Instr) -> Batch:
+    """The events that seat the player of the done take_out *take* back at the boxes: at
+    their league seat when it is free, else at another (``moves.reseat``)."""
+    name = take["player"]
+    entry = tournament.need(name)
+    seat = list(entry.seat or take["to"])
+    stack = _ins.done_stack(take) or _ins.chips(take.get("planned_stack"))
+    evs: Batch = []
+    if stack is None:
+        stack = _ins.chips((entry.stack or 0) - entry.deducted) \
+            or tournament.setup["starting_stack"]
+        evs.append(("notice", {"text": "%s: no box said how many chips were taken out of %s; "
+                               "they sit down with %d chips, their chips at entry: check them" % (
+                                   name, _where(take), stack), "src": []}, None))
+    why = "%s's bust was undone" % name
+    if _seat_free(tournament, name, seat):
+        return [("instr", _ins.seat_player(
+            lg, tournament, 0, name, seat, stack, "seat %s back at table %d seat %d with %d "
+            "chips (%s)" % (name, seat[0], seat[1], stack, why)), None)] + evs
+    return _moves.reseat(live, tournament, lg, seq, evs, name, stack, [seat],
+                         "%s, but table %d seat %d is taken now" % (why, seat[0], seat[1])) + evs
+
+
+def _where(take: Instr) -> str:
+    return "table %d seat %s" % (take["table"], take["body"].get("seat"))
+
+
+def _seat_free(tournament: Tournament, name: str, seat: Seat) -> bool:
+    """Can *name* sit down at *seat* again: a table not broken, no pending move heading
+    there, nobody else seated or offered it?"""
+    if seat[0] in _plan.broken_tables(tournament):
+        return False
+    if tuple(seat) in _plan.taken_seats(tournament):
+        return False
+    return _plan.seating_after_moves(tournament).get(seat[0], {}).get(seat[1]) in (None, name)
+
+
+def _orphans(tournament: Tournament) -> List[Instr]:
+    """Pending instructions an undo left without a reason: those of players no longer in
+    the game, a chip deduction of a player whose arrival was undone."""
+    out = []
+    for record in _ins.pending(tournament):
+        if not record.get("player") or record["action"] in ("withdraw", "take_out"):
+            continue
+        entry = tournament.get(record["player"])
+        if entry is None or entry.state != "in" \
+                or (record["action"] == "deduct" and entry.absent):
+            out.append(record)
+    return out
+
+
+def cancel_orphans(live: "Live") -> None:
+    """After an undo: the orphaned instructions (``_orphans``) are off, withdrawn from the
+    boxes that may show them."""
+    if not _orphans(live.tournament):
+        return
+
+    def why(record: Instr) -> str:
+        entry = live.tournament.get(record["player"])
+        if entry is not None and entry.state == "in":
+            return "%s's arrival was undone" % record["player"]
+        return "%s is no longer in the game" % record["player"]
+
+    live.write(lambda tournament, lg, seq: (_ins.cancel_all(
+        lg, tournament, _orphans(tournament), why, live.boxed), None))
+
+
+# ------------------------------------------------------------------ moves recorded by hand
+def _moved_by_hand(live: "Live", payload: Dict[str, Any]) -> Effects:
+    """A move the TD recorded by hand (*payload*: the league's ``move``): the boxes carry it
+    out.  The host's own pending moves it crosses (the same player, the same seat) that
+    neither box has begun are called off; when the player's own move is under way at the
+    boxes, the TD hears so instead."""
+    name, frm, to = payload["name"], payload.get("from"), list(payload["seat"])
+    tournament = live.tournament
+    entry = tournament.get(name)
+    if entry is None or entry.state != "in" or not frm or list(entry.seat or ()) != to:
+        return Effects()
+    mine = _ins.moving_players(tournament).get(name)
+    if mine and any(_ins.state(half) == "done" for half in mine):
+        live.notice("%s was moved to table %d seat %d by hand while their move to table %d "
+                    "seat %d is under way at the boxes: the TD seats them" % (
+                        name, to[0], to[1], mine[0]["to"][0], mine[0]["to"][1]))
+        return Effects(plan=True)
+    crossed = [half for halves in _ins.moves(tournament).values()
+               if not any(_ins.state(h) == "done" for h in halves)
+               and (halves[0]["player"] == name or halves[0]["to"] == to)
+               for half in halves]
+    where = list(mine[0]["from"]) if mine else list(frm)
+    statuses = live.statuses()
+
+    def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        evs = _ins.cancel_all(lg, current, [current.instrs[h["id"]] for h in crossed],
+                              "%s was moved by hand" % name, live.boxed)
+        k = sum(1 for action, _, _ in evs if action == "instr")
+        out = _ins.move_out(lg, current, k, name, where, to, _plan.stack_at(statuses, *where),
+                            _plan.away_used_at(statuses, *where))
+        out["recorded"] = True
+        return evs + [("instr", out, None)], None
+
+    live.write(build)
+    return Effects(plan=True)
