@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from tdhost.cli.output import fail
+from tdhost.cli.output import fail, say
 from tdhost.league import checkpoint as _checkpoint, store as _store, transaction
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
@@ -53,7 +53,7 @@ def write(command: str, db: str, decide: transaction.Decide,
         except sqlite3.DatabaseError as err:
             fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
         if store.damage:  # recorded, but the backup after it found the file damaged
-            click.echo("Warning: %s" % store.damage, err=True)
+            say("Warning: %s" % store.damage, err=True)
         try:
             lg = transaction.load(store)
             if close:
