@@ -43,7 +43,7 @@ def echo_lines(lines: Iterable[str]) -> None:
         say(line if line.endswith((".", ":", "?")) or not line else line + ".")
 
 
-class _ToStderr(logging.StreamHandler):  # type: ignore[type-arg]
+class _ToStderr(logging.StreamHandler):
     """The log on whatever standard error is when a line is logged."""
 
     def emit(self, record: logging.LogRecord) -> None:
