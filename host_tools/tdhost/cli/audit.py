@@ -39,9 +39,9 @@ def log(all_: bool, as_json: bool, db: str, number: int | None, plain: bool) -> 
         for event in lg.events:
             if tournament is None or event.tournament == tournament.number:
                 say(json.dumps({"seq": event.seq, "tournament": event.tournament,
-                                       "at": event.at, "action": event.action,
-                                       "payload": event.payload, "undoes": event.undoes,
-                                       "undone_by": lg.undone.get(event.seq)}, sort_keys=True))
+                                "at": event.at, "action": event.action,
+                                "payload": event.payload, "undoes": event.undoes,
+                                "undone_by": lg.undone.get(event.seq)}, sort_keys=True))
         return
     rows = []
     for event in lg.events:
@@ -87,7 +87,7 @@ def restore(backup: str | None, db: str, plain: bool) -> None:
         good = _store.newest_good_backup(db)
         if good:
             say("`tdhost restore --db %s %s` puts the newest good one back (the file "
-                       "it replaces is kept)." % (db, good))
+                "it replaces is kept)." % (db, good))
         return
     if not os.path.exists(backup) and os.path.exists(
             os.path.join(_store.backup_dir(db), backup)):

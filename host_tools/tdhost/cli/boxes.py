@@ -62,7 +62,7 @@ def boxes(listen: float, check_port: str | None, wait: float) -> None:
                     box, hello["table"], hello["key_id"], hello["fw"]))
             if not heard:
                 say("    no hello in %g s (%d frames, %d other lines)"
-                           % (listen, len(frames), other))
+                    % (listen, len(frames), other))
 
 
 @click.command("pair")
@@ -151,8 +151,8 @@ def pair(port: str, table: int, key_file: str, new_key: bool, key_id: str | None
         assert mqtt_host is not None, "set with the settings above"
         logins.add(wifi_file, box, table, password, mqtt_host, broker_port)
         say("It joins Wi-Fi %s and the broker at mqtt://%s:%d with a login of its"
-                   " own (kept in %s for `tdhost serve --wifi`)."
-                   % (wifi_ssid, mqtt_host, broker_port, wifi_file))
+            " own (kept in %s for `tdhost serve --wifi`)."
+            % (wifi_ssid, mqtt_host, broker_port, wifi_file))
 
 
 @click.command("deploy")

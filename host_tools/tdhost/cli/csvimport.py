@@ -207,9 +207,9 @@ def import_players(file: str, apply: bool, skip_bad: bool, db: str,
         say("%s:%d: %s" % (path, line, msg))
     if not apply:
         say("%s %d player%s; %d line%s with errors. Nothing is written: "
-                   "`tdhost import %s --apply` does it."
-                   % (verb, len(done), "" if len(done) == 1 else "s", len(errors),
-                      "" if len(errors) == 1 else "s", path))
+            "`tdhost import %s --apply` does it."
+            % (verb, len(done), "" if len(done) == 1 else "s", len(errors),
+               "" if len(errors) == 1 else "s", path))
         return
     if errors and not skip_bad:
         fail("import", "nothing is imported: fix the %d line%s above, or leave them out "
@@ -225,7 +225,7 @@ def import_players(file: str, apply: bool, skip_bad: bool, db: str,
 
     _, registered = write("import", db, decide_all)
     say("%s %d player%s from %s in one step (`tdhost undo` takes them all back)."
-               % (verb, len(registered), "" if len(registered) == 1 else "s", path))
+        % (verb, len(registered), "" if len(registered) == 1 else "s", path))
 
 
 COMMANDS = (import_players,)

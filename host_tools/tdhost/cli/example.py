@@ -62,7 +62,7 @@ def example(name: str | None, out: str | None) -> None:
     except OSError as err:
         fail("example", "%s cannot be written: %s" % (target, err.strerror or err))
     say("Wrote %s: %s. Set its date, name and levels, then `tdhost new %s`."
-               % (target, known[name], target))
+        % (target, known[name], target))
 
 
 COMMANDS = (example,)

@@ -284,7 +284,7 @@ def end(stacks: tuple[str, ...], at: str | None, db: str, number: int | None,
         for name in names:
             count = payload["chips"][name]
             say("%s %s (%d chip%s)." % (place_text(first, last), name, count,
-                                              "" if count == 1 else "s"))
+                                       "" if count == 1 else "s"))
 
 
 @click.command("undo")

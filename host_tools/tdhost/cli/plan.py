@@ -194,8 +194,8 @@ def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
     moves = result["moves"] if result and not result["final_table"] else []
     if moves and unknown and not apply:
         say("(Who moves is the player due the big blind next; the button is taken from "
-                   "the draw at table%s %s: give --button TABLE.SEAT for where it is now.)" % (
-                       "s" if len(unknown) > 1 else "", ", ".join(map(str, unknown))))
+            "the draw at table%s %s: give --button TABLE.SEAT for where it is now.)" % (
+                "s" if len(unknown) > 1 else "", ", ".join(map(str, unknown))))
     if not apply:
         if moves:
             say("`tdhost plan --apply` records these moves.")
@@ -220,7 +220,7 @@ def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
         return events, None
     lg, _ = write(command, db, decide)
     say("Recorded %d move%s: %s." % (len(moves), "" if len(moves) == 1 else "s",
-                                             sizes_text(league_room(lg.current(number)))))
+                                      sizes_text(league_room(lg.current(number)))))
 
 
 COMMANDS = (plan,)

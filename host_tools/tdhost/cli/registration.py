@@ -206,7 +206,7 @@ def _standby_list(db: str, number: int | None, plain: bool) -> None:
     for offer, key in tournament.offer_pairs():
         if key is None:
             say("%s (freed by %s): no standby player left to offer it to."
-                       % (seat_text(offer["seat"]).capitalize(), offer["freed_by"]))
+                % (seat_text(offer["seat"]).capitalize(), offer["freed_by"]))
 
 
 @click.command("lock")
@@ -240,9 +240,9 @@ def lock(name: str, table: int, seat: int, reason: str, db: str, number: int | N
     tables = _draw.table_count(players, seats_per_table)
     if payload["table"] > tables:
         say("Table %d is not in the draw yet: %d registered player%s fill %d table%s; "
-                   "it is drawn from %d players on (the draw refuses the lock until then)."
-                   % (payload["table"], players, "" if players == 1 else "s", tables,
-                      "" if tables == 1 else "s", (payload["table"] - 1) * seats_per_table + 1))
+            "it is drawn from %d players on (the draw refuses the lock until then)."
+            % (payload["table"], players, "" if players == 1 else "s", tables,
+               "" if tables == 1 else "s", (payload["table"] - 1) * seats_per_table + 1))
 
 
 @click.command("unlock")
@@ -260,7 +260,7 @@ def unlock(name: str, db: str, number: int | None, yes: bool) -> None:
         return [(tournament.number, "unlock", payload, None)], payload
     _, payload = write("unlock", db, decide)
     say("%s is no longer locked to table %d seat %d: the draw seats them at random."
-               % (payload["name"], payload["table"], payload["seat"]))
+        % (payload["name"], payload["table"], payload["seat"]))
 
 
 COMMANDS = (new, register, standby, lock, unlock)

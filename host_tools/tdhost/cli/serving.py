@@ -317,8 +317,8 @@ class Serving:
             lines[1:1] = self.demo_run.lines
         tournament = self.live.tournament
         say("Serving tournament %d, %s (%s), from %s; draws without a seed use "
-                   "seed %d." % (tournament.number, tournament.setup["name"],
-                                 tournament.setup["profile"], opts.db, self.seed))
+            "seed %d." % (tournament.number, tournament.setup["name"],
+                          tournament.setup["profile"], opts.db, self.seed))
         for line in lines or ["No boxes: give --usb DEV or --mqtt URL to serve them."]:
             say(line)
         say("Ctrl-C stops.")
