@@ -1,7 +1,8 @@
 """The tournament file (TOML): read, check, and turn into the normalised setup the host
 stores with the tournament.  Values left out come from the profile; the blind structure is
 checked by the boxes' own parser, so a file the host accepts is one the boxes accept.  Every
-error is one sentence starting with FILE:LINE and naming the key path.  docs/host.md §2.
+error is one sentence starting with FILE:LINE and naming the key path; a file over
+MAX_BYTES or nested deeper than tomllib's recursion goes is one sentence too.  docs/host.md §2.
 """
 
 import datetime
@@ -31,6 +32,7 @@ MAX_MINUTES = 600  # a level or a break
 MAX_PLAYERS = 10000
 MAX_NAME = 80  # characters of a league or tournament name
 MAX_POINTS = 10**6
+MAX_BYTES = 10**6  # a tournament file: a few KB (the blind structure fits in one frame)
 
 
 class FileError(ValueError):
@@ -162,9 +164,11 @@ def load(path: str) -> tuple[dict[str, Any], str]:
     """Read and check the tournament file at *path*; (setup dict, text)."""
     try:
         with open(path, "rb") as f:
-            raw = f.read()
+            raw = f.read(MAX_BYTES + 1)
     except OSError as err:
         raise FileError("%s: cannot be read (%s)." % (path, err.strerror or err))
+    if len(raw) > MAX_BYTES:
+        raise FileError(_too_large(path))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -172,8 +176,23 @@ def load(path: str) -> tuple[dict[str, Any], str]:
     return parse(text, path), text
 
 
+def _too_large(name: str) -> str:
+    return "%s: is larger than %d MB: a tournament file is a few KB." % (
+        name, MAX_BYTES // 10**6)
+
+
 def parse(text: str, name: str = "<file>") -> dict[str, Any]:
     """Check the TOML *text* and return the normalised setup (see the module docstring)."""
+    if len(text) > MAX_BYTES:
+        raise FileError(_too_large(name))
+    try:
+        return _parse(text, name)
+    except (RecursionError, MemoryError):  # tomllib recurses into nested arrays and tables
+        raise FileError("%s: not a tournament file: its arrays or tables are nested too"
+                        " deeply." % name)
+
+
+def _parse(text: str, name: str) -> dict[str, Any]:
     check = FileChecker(name, text)
     try:
         doc = tomllib.loads(text)

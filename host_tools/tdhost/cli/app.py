@@ -19,6 +19,7 @@ from tdhost.cli import (
     results,
     serve,
 )
+from tdhost.cli.output import say
 
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
 NIGHT_ORDER = ("example", "new", "import", "register", "standby", "lock", "unlock", "draw",
@@ -77,13 +78,13 @@ def main(argv: list[str] | None = None) -> None:
     except click.UsageError as err:
         where = err.ctx.command_path if err.ctx is not None else "tdhost"
         msg = " ".join(err.format_message().split()).rstrip(".")
-        click.echo("%s: %s (see `%s --help`)." % (where, msg, where), err=True)
+        say("%s: %s (see `%s --help`)." % (where, msg, where), err=True)
         sys.exit(2)
     except click.Abort:
-        click.echo("Aborted.", err=True)
+        say("Aborted.", err=True)
         sys.exit(1)
     except click.ClickException as err:
-        click.echo("tdhost: %s." % err.format_message().rstrip("."), err=True)
+        say("tdhost: %s." % err.format_message().rstrip("."), err=True)
         sys.exit(err.exit_code)
     sys.exit(code if isinstance(code, int) else 0)
 

@@ -10,7 +10,7 @@ import click
 
 from tdhost.cli.league_access import open_store, read, tournament_of
 from tdhost.cli.options import db_option, league_options, plain_option
-from tdhost.cli.output import echo_lines, fail, show_table
+from tdhost.cli.output import echo_lines, fail, say, show_table
 from tdhost.league import store as _store, transaction
 from tdhost.league.text import summary
 from tdhost.league.times import clock_time
@@ -38,10 +38,10 @@ def log(all_: bool, as_json: bool, db: str, number: int | None, plain: bool) -> 
     if as_json:
         for event in lg.events:
             if tournament is None or event.tournament == tournament.number:
-                click.echo(json.dumps({"seq": event.seq, "tournament": event.tournament,
-                                       "at": event.at, "action": event.action,
-                                       "payload": event.payload, "undoes": event.undoes,
-                                       "undone_by": lg.undone.get(event.seq)}, sort_keys=True))
+                say(json.dumps({"seq": event.seq, "tournament": event.tournament,
+                                "at": event.at, "action": event.action,
+                                "payload": event.payload, "undoes": event.undoes,
+                                "undone_by": lg.undone.get(event.seq)}, sort_keys=True))
         return
     rows = []
     for event in lg.events:
@@ -86,8 +86,8 @@ def restore(backup: str | None, db: str, plain: bool) -> None:
                        db, _store.backup_dir(db)))
         good = _store.newest_good_backup(db)
         if good:
-            click.echo("`tdhost restore --db %s %s` puts the newest good one back (the file "
-                       "it replaces is kept)." % (db, good))
+            say("`tdhost restore --db %s %s` puts the newest good one back (the file "
+                "it replaces is kept)." % (db, good))
         return
     if not os.path.exists(backup) and os.path.exists(
             os.path.join(_store.backup_dir(db), backup)):
@@ -127,7 +127,7 @@ def backup(db: str) -> None:
     if path is None:
         fail("backup", "the backup of %s could not be written in %s"
              % (db, _store.backup_dir(db)))
-    click.echo("Backup written: %s." % path)
+    say("Backup written: %s." % path)
 
 
 COMMANDS = (log, backup, restore)

@@ -10,7 +10,7 @@ import socket
 import click
 
 from tdhost.cli.options import key_id_option, mqtt_event_option
-from tdhost.cli.output import fail
+from tdhost.cli.output import fail, say
 
 
 @click.command("boxes")
@@ -31,14 +31,14 @@ def boxes(listen: float, check_port: str | None, wait: float) -> None:
     if check_port is not None:
         from tdhost.cli.boxcheck import check
 
-        raise SystemExit(check(check_port, wait, click.echo))
+        raise SystemExit(check(check_port, wait, say))
 
     found = usb.candidates()
     if not found:
-        click.echo("no Adafruit or Espressif USB serial ports found")
+        say("no Adafruit or Espressif USB serial ports found")
         return
     for port in found:
-        click.echo("%-22s %04x:%04x  %-9s %s%s%s" % (
+        say("%-22s %04x:%04x  %-9s %s%s%s" % (
             port["device"], port["vid"], port["pid"], port["maker"],
             port["interface"] or port["description"],
             "  serial %s" % port["serial_number"] if port["serial_number"] else "",
@@ -47,7 +47,7 @@ def boxes(listen: float, check_port: str | None, wait: float) -> None:
             try:
                 ser = usb.open_port(port["device"])
             except Exception as err:  # noqa: BLE001 -- a busy or vanished port: say so
-                click.echo("    cannot open: %s" % err)
+                say("    cannot open: %s" % err)
                 continue
             try:
                 frames, other = usb.listen(ser, listen)
@@ -58,11 +58,11 @@ def boxes(listen: float, check_port: str | None, wait: float) -> None:
                 if frame["kind"] == "hello":
                     heard[frame["from"]] = frame
             for box, hello in sorted(heard.items()):
-                click.echo("    box %s: table %s, key %s, firmware %s" % (
+                say("    box %s: table %s, key %s, firmware %s" % (
                     box, hello["table"], hello["key_id"], hello["fw"]))
             if not heard:
-                click.echo("    no hello in %g s (%d frames, %d other lines)"
-                           % (listen, len(frames), other))
+                say("    no hello in %g s (%d frames, %d other lines)"
+                    % (listen, len(frames), other))
 
 
 @click.command("pair")
@@ -146,7 +146,7 @@ def pair(port: str, table: int, key_file: str, new_key: bool, key_id: str | None
         fail("pair", "%s." % err)
     finally:
         ser.close()
-    click.echo("box %s is table %d with key %s" % (box, table, key_id))
+    say("box %s is table %d with key %s" % (box, table, key_id))
     try:
         boxtables.BoxTables(key_file).assign(box, table)
     except (OSError, ValueError) as err:
@@ -154,9 +154,9 @@ def pair(port: str, table: int, key_file: str, new_key: bool, key_id: str | None
     if settings:
         assert mqtt_host is not None, "set with the settings above"
         logins.add(wifi_file, box, table, password, mqtt_host, broker_port)
-        click.echo("It joins Wi-Fi %s and the broker at mqtt://%s:%d with a login of its"
-                   " own (kept in %s for `tdhost serve --wifi`)."
-                   % (wifi_ssid, mqtt_host, broker_port, wifi_file))
+        say("It joins Wi-Fi %s and the broker at mqtt://%s:%d with a login of its"
+            " own (kept in %s for `tdhost serve --wifi`)."
+            % (wifi_ssid, mqtt_host, broker_port, wifi_file))
 
 
 @click.command("move-box")
@@ -179,7 +179,7 @@ def move_box(box: str, table: int, key_file: str) -> None:
         tables.assign(box, table)
     except (OSError, ValueError) as err:
         fail("move-box", "%s." % str(err).rstrip("."))
-    click.echo("Box %s serves table %d from now on%s." % (
+    say("Box %s serves table %d from now on%s." % (
         box, table, "" if was is None or was == table else " (it served table %d)" % was))
 
 

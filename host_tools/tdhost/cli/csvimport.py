@@ -1,18 +1,21 @@
 """Players from a CSV file: `tdhost import FILE.csv` shows what each line would do and
 every line's error, and registers them in one step with `--apply`.  Columns: name
-(required), member (an id or yes/no), lock (TABLE.SEAT), reason.  docs/host.md §12.
+(required), member (an id or yes/no), lock (TABLE.SEAT), reason.  Each line is read by
+itself: a quote left open, a value over the csv module's limit, bytes that are not UTF-8
+or a wrong number of values is that line's error, and the lines around it stay whole.
+docs/host.md §12.
 """
 
 import copy
 import csv
-import io
+import os
 from typing import Any
 
 import click
 
 from tdhost.cli.league_access import read, write
 from tdhost.cli.options import league_options
-from tdhost.cli.output import fail
+from tdhost.cli.output import fail, say
 from tdhost.league import reducers as _reducers
 from tdhost.league.entries import decide_register
 from tdhost.league.refusal import ActionRefused
@@ -28,18 +31,59 @@ Row = dict[str, Any]
 COLUMNS = ("name", "member", "lock", "reason")
 NO = ("", "no", "n", "false", "0")
 MAX_LINES = 1000
+MAX_BYTES = 10 * 10**6  # a players list: 1000 lines of a few columns
 
 
-def read_rows(text: str) -> tuple[list[Row], list[tuple[int, str]]]:
-    """(rows, errors): rows [{"line", "name", "member", "lock": [t, s]|None, "reason"}],
-    errors [(line, sentence)] for lines that cannot be read at all."""
-    if text.startswith("\ufeff"):
-        text = text[1:]  # a spreadsheet's byte-order mark
-    lines = list(csv.reader(io.StringIO(text)))
-    if not lines or not any(c.strip() for c in lines[0]):
+def _lines(raw: bytes) -> list[tuple[int, list[str] | None, str]]:
+    """Each line of the file as (line number, cells or None, why not): every line is read
+    by itself, so a quote left open, a field over the limit or bytes that are not UTF-8
+    spoil that line only, never the lines below it (a cell cannot span lines)."""
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]  # a spreadsheet's byte-order mark
+    out: list[tuple[int, list[str] | None, str]] = []
+    for i, data in enumerate(raw.split(b"\n"), 1):
+        try:
+            line = data.decode("utf-8")
+        except UnicodeDecodeError:
+            out.append((i, None, "it is not UTF-8 text (save the file from the spreadsheet"
+                                 " as CSV UTF-8)"))
+            continue
+        try:
+            cells = next(csv.reader([line.removesuffix("\r")], strict=True), [])
+        except csv.Error as err:
+            out.append((i, None, _csv_error(str(err))))
+            continue
+        out.append((i, cells, ""))
+    while out and out[-1][1] == []:
+        out.pop()  # the empty line after the last newline
+    return out
+
+
+def _csv_error(why: str) -> str:
+    """Python's csv error for one line, in words."""
+    if "field larger than field limit" in why:
+        return "a value is longer than %d characters" % csv.field_size_limit()
+    if "unexpected end of data" in why:
+        return "a quote (\") is opened and not closed on this line"
+    if "expected after" in why:
+        return "text follows a closing quote (\") before the next comma"
+    if "new-line character" in why:
+        return "a value holds a carriage return"
+    return "it cannot be read as CSV (%s)" % why
+
+
+def read_rows(raw: bytes) -> tuple[list[Row], list[tuple[int, str]]]:
+    """(rows, errors) of a players CSV file's bytes: rows [{"line", "name", "member",
+    "lock": [t, s]|None, "reason"}], errors [(line, sentence)] for the lines that cannot be
+    read or used; each line stands alone (``_lines``)."""
+    lines = _lines(raw)
+    if not lines or (lines[0][1] is not None and not any(c.strip() for c in lines[0][1])):
         return [], [(1, "the file is empty: the first line names the columns "
                         "(name, member, lock)")]
-    head = [c.strip().casefold().replace(" id", "") for c in lines[0]]
+    if lines[0][1] is None:
+        return [], [(1, "the first line, the columns' names, cannot be read: %s"
+                     % lines[0][2])]
+    head = [c.strip().casefold().replace(" id", "") for c in lines[0][1]]
     unknown = [c for c in head if c not in COLUMNS]
     if unknown or "name" not in head:
         why = ("there is no column %r (columns: %s)" % (unknown[0], ", ".join(COLUMNS))
@@ -49,11 +93,16 @@ def read_rows(text: str) -> tuple[list[Row], list[tuple[int, str]]]:
         return [], [(MAX_LINES + 2, "the file has more than %d players" % MAX_LINES)]
     rows: list[Row] = []
     errors: list[tuple[int, str]] = []
-    for i, cells in enumerate(lines[1:], 2):
+    for i, cells, why in lines[1:]:
+        if cells is None:
+            errors.append((i, why))
+            continue
         if not any(c.strip() for c in cells):
             continue  # a blank line
-        if len(cells) > len(head):
-            errors.append((i, "%d values for %d columns" % (len(cells), len(head))))
+        if len(cells) != len(head):
+            errors.append((i, "%d value%s for %d column%s" % (
+                len(cells), "" if len(cells) == 1 else "s", len(head),
+                "" if len(head) == 1 else "s")))
             continue
         values = dict(zip(head, [cell.strip() for cell in cells]))
         if not values.get("name"):
@@ -133,14 +182,14 @@ def import_players(file: str, apply: bool, skip_bad: bool, db: str,
     """
     path = file
     try:
-        with open(path, encoding="utf-8", newline="") as f:
-            text = f.read()
+        if os.path.getsize(path) > MAX_BYTES:
+            fail("import", "%s is larger than %d MB: it is not a players list"
+                 % (path, MAX_BYTES // 10**6))
+        with open(path, "rb") as f:
+            raw = f.read()
     except OSError as err:
         fail("import", "%s cannot be read (%s)" % (path, err.strerror or err))
-    except UnicodeDecodeError:
-        fail("import", "%s is not UTF-8 text (save it from the spreadsheet as CSV UTF-8)"
-             % path)
-    rows, bad = read_rows(text)
+    rows, bad = read_rows(raw)
     lg = read("import", db)
     try:
         tournament = lg.current(number)
@@ -151,16 +200,16 @@ def import_players(file: str, apply: bool, skip_bad: bool, db: str,
     errors = sorted(bad + refused)
     verb = "Registered" if apply else "Would register"
     if not apply:
-        click.echo("What %s would do (nothing is written yet):" % path)
+        say("What %s would do (nothing is written yet):" % path)
     lines = [(line, msg) for line, msg in done] + [
         (line, "not imported: %s." % why.rstrip(".")) for line, why in errors]
     for line, msg in sorted(lines):
-        click.echo("%s:%d: %s" % (path, line, msg))
+        say("%s:%d: %s" % (path, line, msg))
     if not apply:
-        click.echo("%s %d player%s; %d line%s with errors. Nothing is written: "
-                   "`tdhost import %s --apply` does it."
-                   % (verb, len(done), "" if len(done) == 1 else "s", len(errors),
-                      "" if len(errors) == 1 else "s", path))
+        say("%s %d player%s; %d line%s with errors. Nothing is written: "
+            "`tdhost import %s --apply` does it."
+            % (verb, len(done), "" if len(done) == 1 else "s", len(errors),
+               "" if len(errors) == 1 else "s", path))
         return
     if errors and not skip_bad:
         fail("import", "nothing is imported: fix the %d line%s above, or leave them out "
@@ -175,8 +224,8 @@ def import_players(file: str, apply: bool, skip_bad: bool, db: str,
                 for action, payload in events], registered
 
     _, registered = write("import", db, decide_all)
-    click.echo("%s %d player%s from %s in one step (`tdhost undo` takes them all back)."
-               % (verb, len(registered), "" if len(registered) == 1 else "s", path))
+    say("%s %d player%s from %s in one step (`tdhost undo` takes them all back)."
+        % (verb, len(registered), "" if len(registered) == 1 else "s", path))
 
 
 COMMANDS = (import_players,)

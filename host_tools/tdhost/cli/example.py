@@ -7,7 +7,7 @@ import os
 
 import click
 
-from tdhost.cli.output import fail
+from tdhost.cli.output import fail, say
 
 _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the tdhost package
 _TREE = os.path.join(os.path.dirname(os.path.dirname(_HERE)), "docs", "examples")
@@ -40,10 +40,10 @@ def example(name: str | None, out: str | None) -> None:
     written to NAME.toml here, to edit (date, name, levels) and give to `tdhost new`."""
     known = examples()
     if name is None:
-        click.echo("Tournament files to start from (`tdhost example NAME` writes NAME.toml):")
+        say("Tournament files to start from (`tdhost example NAME` writes NAME.toml):")
         width = max(len(n) for n in known)
         for n, what in known.items():
-            click.echo("  %s  %s" % (n.ljust(width), what))
+            say("  %s  %s" % (n.ljust(width), what))
         return
     if name.endswith(".toml"):
         name = name[:-len(".toml")]
@@ -61,8 +61,8 @@ def example(name: str | None, out: str | None) -> None:
             f.write(text)
     except OSError as err:
         fail("example", "%s cannot be written: %s" % (target, err.strerror or err))
-    click.echo("Wrote %s: %s. Set its date, name and levels, then `tdhost new %s`."
-               % (target, known[name], target))
+    say("Wrote %s: %s. Set its date, name and levels, then `tdhost new %s`."
+        % (target, known[name], target))
 
 
 COMMANDS = (example,)

@@ -1,7 +1,9 @@
 """A command's use of the league file: open it, read the league, record one TD action in
-one transaction (tdhost.league.transaction), with every refusal and a damaged file said in one
-sentence and exit code 2.  The file is --db, or $TDHOST_DB; the tournament the latest
-unless --tournament.  docs/host.md §1 and §3.
+one transaction (tdhost.league.transaction), with every refusal and a file that cannot be
+used said in one sentence and exit code 2: read-only, the disk full, locked, or damaged
+(tdhost.league.store.unusable).  Reading commands open the file only to read.  The file
+is --db, or $TDHOST_DB; the tournament the latest unless --tournament.  docs/host.md §1
+and §3.
 """
 
 import sqlite3
@@ -9,7 +11,7 @@ from typing import Any
 
 import click
 
-from tdhost.cli.output import fail
+from tdhost.cli.output import fail, say
 from tdhost.league import checkpoint as _checkpoint, store as _store, transaction
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
@@ -17,18 +19,20 @@ from tdhost.league.times import iso, now
 from tdhost.league.tournament import Tournament
 
 
-def open_store(command: str, db: str, create: bool = False) -> _store.Store:
-    """The league file, open; a missing or unusable one refused."""
+def open_store(command: str, db: str, create: bool = False,
+               readonly: bool = False) -> _store.Store:
+    """The league file, open (only to read: *readonly*); a missing or unusable one refused."""
     try:
-        return _store.Store(db, create=create)
+        return _store.Store(db, create=create, readonly=readonly)
     except _store.StoreError as err:
         fail(command, str(err))
 
 
-def _open_for_command(command: str, db: str, create: bool = False) -> tuple[_store.Store, bool]:
+def _open_for_command(command: str, db: str, create: bool = False,
+                      readonly: bool = False) -> tuple[_store.Store, bool]:
     """The league file, open until the command ends (True: the caller closes it): a league
     loaded from a checkpoint reads its tournaments' nights and events from it when used."""
-    store = open_store(command, db, create)
+    store = open_store(command, db, create, readonly)
     ctx = click.get_current_context(silent=True)
     if ctx is None:
         return store, True
@@ -50,10 +54,10 @@ def write(command: str, db: str, decide: transaction.Decide,
             fail(command, "refused: %s" % err)
         except _store.StoreError as err:
             fail(command, str(err))
-        except sqlite3.DatabaseError as err:
-            fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
+        except sqlite3.DatabaseError as err:  # read-only, the disk full, locked, damaged
+            fail(command, _store.unusable(db, err))
         if store.damage:  # recorded, but the backup after it found the file damaged
-            click.echo("Warning: %s" % store.damage, err=True)
+            say("Warning: %s" % store.damage, err=True)
         try:
             lg = transaction.load(store)
             if close:
@@ -67,8 +71,8 @@ def write(command: str, db: str, decide: transaction.Decide,
 
 
 def read(command: str, db: str) -> League:
-    """The league as it is now."""
-    store, close = _open_for_command(command, db)
+    """The league as it is now, the file opened only to read (a read-only file will do)."""
+    store, close = _open_for_command(command, db, readonly=True)
     try:
         lg = transaction.load(store)
         if close:
@@ -77,7 +81,7 @@ def read(command: str, db: str) -> League:
     except _store.StoreError as err:
         fail(command, str(err))
     except sqlite3.DatabaseError as err:
-        fail(command, _store.damaged(db, "it is damaged (%s)" % _store.why(err)))
+        fail(command, _store.unusable(db, err))
     finally:
         if close:
             store.close()

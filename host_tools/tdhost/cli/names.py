@@ -11,10 +11,11 @@ from typing import Callable, NoReturn, Sequence
 import click
 
 from tdhost.cli.league_access import read, tournament_of
-from tdhost.cli.output import fail
+from tdhost.cli.output import fail, say
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import names_text, player_key
 from tdhost.league.tournament import Tournament
+from tdhost.safetext import printable
 
 CLOSE = 0.75  # difflib's ratio for a close spelling
 
@@ -48,15 +49,15 @@ def ask(question: str, yes: bool) -> bool:
     if yes:
         return True
     try:
-        return click.confirm(question, default=False, err=True)
+        return click.confirm(printable(question), default=False, err=True)
     except click.Abort:
-        click.echo("", err=True)  # no answer: end the question's line
+        say("", err=True)  # no answer: end the question's line
         return False
 
 
 def declined(command: str) -> NoReturn:
     """The TD said no: nothing recorded, exit code 1."""
-    click.echo("tdhost %s: nothing recorded." % command, err=True)
+    say("tdhost %s: nothing recorded." % command, err=True)
     click.get_current_context().exit(1)
 
 

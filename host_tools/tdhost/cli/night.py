@@ -20,7 +20,7 @@ from tdhost.cli.options import (
     when_value,
     yes_option,
 )
-from tdhost.cli.output import echo_lines, fail, show_table
+from tdhost.cli.output import echo_lines, fail, say, show_table
 from tdhost.cli.plan import balance_hint, move_words
 from tdhost.league.busts import bust_sentences, decide_bust, decide_end
 from tdhost.league.entries import absent_deduction, decide_arrive, decide_late
@@ -71,9 +71,9 @@ def show_draw(payload: dict[str, Any], plain: bool) -> None:
         show_table(["seat", "player", "card", ""], rows, plain,
                    title="%sTable %d" % ("Final table: " if payload["final"] else "", table))
         if info.get("card_map"):
-            click.echo("Ace-8 cards at table %d: %s; the lowest card deals." % (table, ", ".join(
+            say("Ace-8 cards at table %d: %s; the lowest card deals." % (table, ", ".join(
                 "%s -> seat %d" % (card, seat) for card, seat in info["card_map"].items())))
-    click.echo("%s draw, seed %s (`tdhost draw --again --seed %s%s` repeats it)." % (
+    say("%s draw, seed %s (`tdhost draw --again --seed %s%s` repeats it)." % (
         payload["mode"], payload["seed"], payload["seed"], " --final" if payload["final"] else ""))
 
 
@@ -120,7 +120,7 @@ def level(level: int, at: str | None, db: str, number: int | None) -> None:
         payload = decide_level(tournament, level, when)
         return [(tournament.number, "level", payload, None)], payload
     write("level", db, decide)
-    click.echo("Level %d started at %s." % (level, when.strftime("%H:%M:%S")))
+    say("Level %d started at %s." % (level, when.strftime("%H:%M:%S")))
 
 
 @click.command("late")
@@ -243,7 +243,7 @@ def move(name: str, seat: str, db: str, number: int | None, yes: bool) -> None:
         payload = decide_move(tournament, name, to)
         return [(tournament.number, "move", payload, None)], payload
     _, payload = write("move", db, decide)
-    click.echo("%s." % move_words(payload["name"], payload["from"], payload["seat"]))
+    say("%s." % move_words(payload["name"], payload["from"], payload["seat"]))
 
 
 @click.command("end")
@@ -270,14 +270,14 @@ def end(stacks: tuple[str, ...], at: str | None, db: str, number: int | None,
         return [(tournament.number, "end", payload, None)], payload
     lg, payload = write("end", db, decide)
     tournament = lg.current(number)
-    click.echo("Tournament %d ends on time at %s; the most chips wins." % (
+    say("Tournament %d ends on time at %s; the most chips wins." % (
         tournament.number, when.strftime("%H:%M:%S")))
     for names, first, last in tournament.ranking()[:len(payload["tiers"])]:
         assert first is not None and last is not None, "an ended tournament has places"
         for name in names:
             count = payload["chips"][name]
-            click.echo("%s %s (%d chip%s)." % (place_text(first, last), name, count,
-                                              "" if count == 1 else "s"))
+            say("%s %s (%d chip%s)." % (place_text(first, last), name, count,
+                                       "" if count == 1 else "s"))
 
 
 @click.command("undo")

@@ -12,7 +12,7 @@ from tableclock.button import first_positions
 from tdhost.cli.league_access import read, tournament_of, write
 from tdhost.cli.names import ask, declined
 from tdhost.cli.options import buttons_value, league_options, yes_option
-from tdhost.cli.output import echo_lines, fail, load_json
+from tdhost.cli.output import echo_lines, fail, load_json, say
 from tdhost.league import reducers as _reducers
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
@@ -126,6 +126,12 @@ def format_plan(result: Plan) -> str:
     ])
 
 
+def echo_json(result: Plan, compact: bool) -> None:
+    """The plan as JSON: on one line (*compact*), or ``format_plan``'s lines."""
+    for line in (json.dumps(result) if compact else format_plan(result)).split("\n"):
+        say(line)
+
+
 @click.command("plan")
 @click.argument("file", type=click.File("r", encoding="utf-8"), required=False)
 @click.option("--json", "as_json", is_flag=True,
@@ -161,7 +167,7 @@ def plan(file: IO[str] | None, as_json: bool, compact: bool, apply: bool,
         result = _balance.plan(room)
     except _balance.PlanError as err:
         fail("plan", str(err))
-    click.echo(json.dumps(result) if compact else format_plan(result))
+    echo_json(result, compact)
 
 
 def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
@@ -180,19 +186,19 @@ def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
         fail(command, str(err))
     if as_json:
         out = result or {"moves": [], "broken": [], "final_table": False}
-        click.echo(json.dumps(out) if compact else format_plan(out))
+        echo_json(out, compact)
         return
     echo_lines(plan_lines(tournament, room, result))
     unknown = [table["table"] for table in room["tables"]
                if table["seats"] and table["table"] not in buttons]
     moves = result["moves"] if result and not result["final_table"] else []
     if moves and unknown and not apply:
-        click.echo("(Who moves is the player due the big blind next; the button is taken from "
-                   "the draw at table%s %s: give --button TABLE.SEAT for where it is now.)" % (
-                       "s" if len(unknown) > 1 else "", ", ".join(map(str, unknown))))
+        say("(Who moves is the player due the big blind next; the button is taken from "
+            "the draw at table%s %s: give --button TABLE.SEAT for where it is now.)" % (
+                "s" if len(unknown) > 1 else "", ", ".join(map(str, unknown))))
     if not apply:
         if moves:
-            click.echo("`tdhost plan --apply` records these moves.")
+            say("`tdhost plan --apply` records these moves.")
         return
     if not moves:
         return
@@ -213,8 +219,8 @@ def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
             events.append((now_playing.number, "move", payload, None))
         return events, None
     lg, _ = write(command, db, decide)
-    click.echo("Recorded %d move%s: %s." % (len(moves), "" if len(moves) == 1 else "s",
-                                             sizes_text(league_room(lg.current(number)))))
+    say("Recorded %d move%s: %s." % (len(moves), "" if len(moves) == 1 else "s",
+                                      sizes_text(league_room(lg.current(number)))))
 
 
 COMMANDS = (plan,)

@@ -20,7 +20,7 @@ from tdhost.cli.options import (
     when_value,
     yes_option,
 )
-from tdhost.cli.output import echo_lines, fail, show_table
+from tdhost.cli.output import echo_lines, fail, say, show_table
 from tdhost.league import reducers as _reducers
 from tdhost.league.entries import (
     decide_register,
@@ -205,8 +205,8 @@ def _standby_list(db: str, number: int | None, plain: bool) -> None:
                    tournament.number, len(tournament.standby), tournament.setup["standby"]))
     for offer, key in tournament.offer_pairs():
         if key is None:
-            click.echo("%s (freed by %s): no standby player left to offer it to."
-                       % (seat_text(offer["seat"]).capitalize(), offer["freed_by"]))
+            say("%s (freed by %s): no standby player left to offer it to."
+                % (seat_text(offer["seat"]).capitalize(), offer["freed_by"]))
 
 
 @click.command("lock")
@@ -232,17 +232,17 @@ def lock(name: str, table: int, seat: int, reason: str, db: str, number: int | N
         payload = decide_lock(tournament, name, table, seat, reason)
         return [(tournament.number, "lock", payload, None)], payload
     lg, payload = write("lock", db, decide)
-    click.echo("%s is locked to table %d seat %d (%s)." % (
+    say("%s is locked to table %d seat %d (%s)." % (
         payload["name"], payload["table"], payload["seat"], payload["reason"]))
     tournament = lg.current(number)
     seats_per_table = tournament.setup["seats_per_table"]
     players = len(tournament.entries("registered"))
     tables = _draw.table_count(players, seats_per_table)
     if payload["table"] > tables:
-        click.echo("Table %d is not in the draw yet: %d registered player%s fill %d table%s; "
-                   "it is drawn from %d players on (the draw refuses the lock until then)."
-                   % (payload["table"], players, "" if players == 1 else "s", tables,
-                      "" if tables == 1 else "s", (payload["table"] - 1) * seats_per_table + 1))
+        say("Table %d is not in the draw yet: %d registered player%s fill %d table%s; "
+            "it is drawn from %d players on (the draw refuses the lock until then)."
+            % (payload["table"], players, "" if players == 1 else "s", tables,
+               "" if tables == 1 else "s", (payload["table"] - 1) * seats_per_table + 1))
 
 
 @click.command("unlock")
@@ -259,8 +259,8 @@ def unlock(name: str, db: str, number: int | None, yes: bool) -> None:
         payload = decide_unlock(tournament, name)
         return [(tournament.number, "unlock", payload, None)], payload
     _, payload = write("unlock", db, decide)
-    click.echo("%s is no longer locked to table %d seat %d: the draw seats them at random."
-               % (payload["name"], payload["table"], payload["seat"]))
+    say("%s is no longer locked to table %d seat %d: the draw seats them at random."
+        % (payload["name"], payload["table"], payload["seat"]))
 
 
 COMMANDS = (new, register, standby, lock, unlock)

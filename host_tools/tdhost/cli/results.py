@@ -9,7 +9,7 @@ import click
 
 from tdhost.cli.league_access import read, tournament_of
 from tdhost.cli.options import db_option, league_options, plain_option
-from tdhost.cli.output import show_table, write_csv, write_json
+from tdhost.cli.output import say, show_table, write_csv, write_json
 from tdhost.league.text import ordinal
 from tdhost.league.times import now
 from tdhost.live import money as _livemoney
@@ -51,7 +51,7 @@ def results(csv_file: str | None, json_file: str | None, db: str, number: int | 
                    tournament.number, tournament.setup["name"], status,
                    len(tournament.entrants())))
     if csv_file:
-        click.echo("Written to %s." % csv_file)
+        say("Written to %s." % csv_file)
     if json_file:
         setup = tournament.setup
         write_json("results", json_file, {
@@ -92,7 +92,7 @@ def league(csv_file: str | None, json_file: str | None, members: bool, db: str,
                title="%s leaderboard after %d tournament%s" % (
                    lg.name or "League", len(done), "" if len(done) == 1 else "s"))
     if csv_file:
-        click.echo("Written to %s." % csv_file)
+        say("Written to %s." % csv_file)
     if json_file:
         write_json("league", json_file, {
             "league": lg.name, "tournaments": len(done), "members_only": bool(members),

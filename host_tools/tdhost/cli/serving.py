@@ -16,9 +16,7 @@ import time
 from types import FrameType
 from typing import Any, Callable
 
-import click
-
-from tdhost.cli.output import fail
+from tdhost.cli.output import fail, say
 
 log = logging.getLogger("tdhost.serve")
 
@@ -158,7 +156,7 @@ class Serving:
             self._say_what_runs()
             with Stop() as stop:
                 n = run(self.live, self.transports, opts.poll_ms, lock, opts.polls, stop=stop)
-            click.echo("Stopped after %d polls." % n)
+            say("Stopped after %d polls." % n)
         finally:
             if handle is not None:
                 handle.stop()
@@ -334,12 +332,12 @@ class Serving:
                                 ", on Wi-Fi" if opts.wifi else "", opts.demo_speed))
             lines[1:1] = self.demo_run.lines
         tournament = self.live.tournament
-        click.echo("Serving tournament %d, %s (%s), from %s; draws without a seed use "
-                   "seed %d." % (tournament.number, tournament.setup["name"],
-                                 tournament.setup["profile"], opts.db, self.seed))
+        say("Serving tournament %d, %s (%s), from %s; draws without a seed use "
+            "seed %d." % (tournament.number, tournament.setup["name"],
+                          tournament.setup["profile"], opts.db, self.seed))
         for line in lines or ["No boxes: give --usb DEV or --mqtt URL to serve them."]:
-            click.echo(line)
-        click.echo("Ctrl-C stops.")
+            say(line)
+        say("Ctrl-C stops.")
 
 
 def mqtt_hub(url: str, event: str, key: bytes, key_id: str, store: Any,

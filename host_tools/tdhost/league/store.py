@@ -6,6 +6,7 @@ docs/host.md §3.1 (schema), §3.2 (transactions, crashes), §3.3 (backups).
 """
 
 import datetime
+import errno
 import fcntl
 import json
 import logging
@@ -13,11 +14,13 @@ import os
 import shutil
 import signal
 import sqlite3
+import urllib.parse
 from typing import Any, Callable, Optional
 
 SCHEMA_VERSION = 1
 KEEP_BACKUPS = 30  # the newest backups kept next to the league file
 BACKUP_AFTER = ("new", "start", "level", "bust")  # a backup after each of these commits
+NEAR_FULL = 10**6  # bytes free under which a disk I/O error is taken for a full disk
 
 SCHEMA = [
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -69,7 +72,7 @@ def check_file(path: str) -> Optional[str]:
     try:
         if os.path.getsize(path) == 0:
             return "it is empty (0 bytes)"
-        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+        db = sqlite3.connect(_uri(path, "mode=ro"), uri=True)
     except (OSError, sqlite3.Error) as err:
         return "it cannot be opened (%s)" % why(err)
     try:
@@ -101,6 +104,65 @@ def why(err: object) -> str:
     """An SQLite error as a short phrase on one line."""
     text = " ".join(str(err).replace("*** in database main ***", "").split())
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _uri(path: str, query: str) -> str:
+    """An SQLite URI for *path* (``mode=ro``, ``immutable=1``), any character in it quoted."""
+    return "file:%s?%s" % (urllib.parse.quote(os.path.abspath(path)), query)
+
+
+def _megabytes(n: int) -> str:
+    """A size in words: "0 KB", "1.2 MB", "350 MB"."""
+    if n < 10**6:
+        return "%d KB" % (n // 1000)
+    return "%.1f MB" % (n / 10**6) if n < 10**8 else "%d MB" % (n // 10**6)
+
+
+def _free_space(path: str) -> Optional[int]:
+    """Bytes free for this user on the disk of *path*, or None when unknown."""
+    try:
+        return shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    except OSError:
+        return None
+
+
+def unusable(path: str, err: BaseException) -> str:
+    """The sentence for an SQLite error on the league file *path*: read-only (how to make it
+    writable), the disk full (the space to free), locked by another program, the disk
+    failing -- the file is not at fault, and nothing was recorded -- or else damaged
+    (``damaged``: only a file that fails SQLite's checks is called that)."""
+    name = str(getattr(err, "sqlite_errorname", "") or "")
+    kept = "Nothing was recorded and the file is unharmed"
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM")) or (
+            isinstance(err, OSError) and err.errno in (errno.EROFS, errno.EACCES,
+                                                       errno.EPERM)):
+        return ("%s cannot be written: it or its folder is read-only (%s). %s: make both"
+                " writable (`chmod u+w`; on a read-only drive or share, copy the file to a"
+                " writable one and give that with --db), then run the command again."
+                % (path, why(err), kept))
+    free = _free_space(path)
+    if name.startswith("SQLITE_FULL") or (isinstance(err, OSError) and err.errno == errno.ENOSPC) \
+            or (name.startswith("SQLITE_IOERR") and free is not None and free < NEAR_FULL):
+        # a full disk fails WAL's shared-memory file first: "disk I/O error" (IOERR_SHMSIZE)
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = 0
+        need = size + 10**6  # a backup of the file, and room for the log to grow
+        return ("%s cannot be written: the disk is full (%s free). %s: free at least %s on"
+                " that disk, then run the command again."
+                % (path, _megabytes(free or 0), kept, _megabytes(need)))
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return ("%s is locked by another program (%s). %s: close the other program using"
+                " it (another `tdhost serve`, a database viewer), then run the command"
+                " again." % (path, why(err), kept))
+    if name.startswith("SQLITE_IOERR") or isinstance(err, OSError):
+        return ("%s cannot be read or written: the disk reported an error (%s). Check the"
+                " drive (a USB stick pulled out, a network share gone), then run the command"
+                " again." % (path, why(err)))
+    if name.startswith("SQLITE_NOMEM"):
+        return "%s cannot be read: the computer is out of memory." % path
+    return damaged(path, "it is damaged (%s)" % why(err))
 
 
 def damaged(path: str, what: str) -> str:
@@ -220,7 +282,7 @@ def _restore(path: str, source: str) -> tuple[Optional[str], int]:
     os.makedirs(d, exist_ok=True)
     kept = None
     part = path + ".restoring"
-    src = sqlite3.connect("file:%s?mode=ro" % source, uri=True)
+    src = sqlite3.connect(_uri(source, "mode=ro"), uri=True)
     try:
         dst = sqlite3.connect(part)
         try:
@@ -305,9 +367,11 @@ class Store:
     """An open league file."""
 
     def __init__(self, path: str, create: bool = False, threads: bool = False,
-                 check: bool = False) -> None:
+                 check: bool = False, readonly: bool = False) -> None:
         """*threads*: the connection may be used from several threads, one at a time (the
-        caller serialises: tdhost serve's lock around the live night and the web)."""
+        caller serialises: tdhost serve's lock around the live night and the web).
+        *readonly*: opened only to read (``mode=ro``), so a read-only file or folder
+        still shows the league (``_connect``)."""
         self.path = path
         self.damage: Optional[str] = None  # what a backup found wrong with the whole file
         self.identity: Optional[tuple[int, int]] = None  # the file opened (``replaced``)
@@ -322,13 +386,13 @@ class Store:
             # an empty file: never invite the TD to start over on top of a lost league
             raise StoreError(damaged(path, "it is empty (0 bytes)"))
         try:
-            self.db = sqlite3.connect(path, isolation_level=None, timeout=10,
-                                      check_same_thread=not threads)
+            self.db = self._connect(path, readonly, threads)
         except sqlite3.Error as err:
-            raise StoreError("%s cannot be opened: %s." % (path, why(err)))
+            raise StoreError(unusable(path, err))
         try:
             self.db.execute("PRAGMA busy_timeout = 10000")
-            if self.db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+            if self.db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal" and (
+                    not readonly):
                 self.db.execute("PRAGMA journal_mode = WAL")
                 _wrote()
             self.db.execute("PRAGMA synchronous = FULL")
@@ -347,7 +411,7 @@ class Store:
                     head = f.read(16)
                 if head != b"SQLite format 3\x00" and not backups(path):
                     raise StoreError("%s is not a tdhost league file (not SQLite)." % path)
-            raise StoreError(damaged(path, "it is damaged (%s)" % why(err)))
+            raise StoreError(unusable(path, err))
         if "events" not in tables:
             if tables - {"sqlite_sequence"}:
                 self.db.close()
@@ -363,12 +427,35 @@ class Store:
                 v = self.db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             except sqlite3.DatabaseError as err:
                 self.db.close()
-                raise StoreError(damaged(path, "it is damaged (%s)" % why(err)))
+                raise StoreError(unusable(path, err))
             if v is None or str(v[0]) != str(SCHEMA_VERSION):
                 self.db.close()
                 raise StoreError("%s has schema version %s; this tdhost reads version %d."
                                  % (path, v[0] if v else "?", SCHEMA_VERSION))
         self.identity = identity(path)
+
+    @staticmethod
+    def _connect(path: str, readonly: bool, threads: bool) -> sqlite3.Connection:
+        """The connection; read-only: ``mode=ro``, and where SQLite cannot even create the
+        -shm file it needs to read a WAL file (a read-only folder, a full disk),
+        ``immutable=1`` -- but only with no -wal file holding commits it would not see."""
+        if not readonly:
+            return sqlite3.connect(path, isolation_level=None, timeout=10,
+                                   check_same_thread=not threads)
+        db = sqlite3.connect(_uri(path, "mode=ro"), uri=True, isolation_level=None,
+                             timeout=10, check_same_thread=not threads)
+        try:
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return db
+        except sqlite3.OperationalError as err:
+            db.close()
+            wal = path + "-wal"
+            name = str(getattr(err, "sqlite_errorname", ""))
+            if not name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR_SHM")) or (
+                    os.path.exists(wal) and os.path.getsize(wal) > 0):
+                raise
+        return sqlite3.connect(_uri(path, "immutable=1"), uri=True, isolation_level=None,
+                               check_same_thread=not threads)
 
     def _create(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
@@ -400,7 +487,9 @@ class Store:
                                    "batch FROM events WHERE seq > ? ORDER BY seq", (after,))
             out = [LoggedEvent(seq, number, at, action, json.loads(payload), undoes, batch)
                    for seq, number, at, action, payload, undoes, batch in rows]
-        except (sqlite3.DatabaseError, ValueError, TypeError) as err:
+        except sqlite3.DatabaseError as err:
+            raise StoreError(unusable(self.path, err))
+        except (ValueError, TypeError) as err:
             raise StoreError(damaged(self.path, "its log cannot be read (%s)" % why(err)))
         for ev in out:
             if not (isinstance(ev.seq, int) and isinstance(ev.tournament, int)

@@ -6,6 +6,7 @@ from typing import Iterable
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.store import LoggedEvent
 from tdhost.league.times import clock_time
+from tdhost.safetext import is_printable
 
 MAX_NAME = 40
 
@@ -39,7 +40,7 @@ def clean_name(name: object) -> str:
         raise ActionRefused("a player needs a name")
     if len(text) > MAX_NAME:
         raise ActionRefused("%r is longer than %d characters" % (text, MAX_NAME))
-    if any(ord(ch) < 32 for ch in text) or "=" in text:
+    if not is_printable(text) or "=" in text:
         raise ActionRefused("%r: a name may not contain '=' or control characters" % text)
     return text
 

@@ -1,15 +1,18 @@
 """The Wi-Fi notes the TD must see in plain words: logins the broker refused and boxes to
 pair again, the same words twice counted as one (docs/mqtt.md, "Threats"; the console's
 Wi-Fi card, docs/web.md §4).  The broker's thread and the host's both add: a lock guards
-them; ``rev`` counts changes."""
+them; ``rev`` counts changes.  A user name is the network's: it is shown escaped
+(tdhost.safetext.printable) and cut short."""
 
 import threading
 from collections.abc import Callable
 
 from tdhost.clocks import unix_ms
 from tdhost.links.records import Note
+from tdhost.safetext import printable
 
 SHOWN = 5  # notes in the snapshot (the newest)
+MAX_USER = 40  # characters of a refused user name shown (MQTT allows 65535 bytes)
 KEPT = 50  # notes kept (the oldest go)
 
 
@@ -29,7 +32,10 @@ class WifiNotes:
         if user == "host" or (user or "").startswith("tdhost-"):
             return "the host"
         table = self.tables.get(user or "")
-        return "table %s's box" % table if table else "box %s" % user
+        if table:
+            return "table %s's box" % table
+        shown = printable(user)
+        return "box %s" % (shown if len(shown) <= MAX_USER else shown[:MAX_USER - 3] + "...")
 
     def refused(self, why: str, user: str | None = None, client_id: str | None = None,
                 address: str | None = None) -> None:
@@ -60,7 +66,8 @@ class WifiNotes:
                  " PORT --table %s --key-file ... --wifi-ssid ...)" % (who, table or "N"))
 
     def add(self, text: str) -> None:
-        """One note (the same text again: counted and moved to the top)."""
+        """One note (the same text again: counted and moved to the top), one line."""
+        text = printable(text)
         with self._lock:
             old = self._notes.pop(text, None)
             if old is None and len(self._notes) >= KEPT:
