@@ -279,7 +279,7 @@ def _moved_by_hand(live: "Live", payload: Dict[str, Any]) -> Effects:
                               "%s was moved by hand" % name, live.boxed)
         k = sum(1 for action, _, _ in evs if action == "instr")
         out = _ins.move_out(lg, current, k, name, where, to, _plan.stack_at(statuses, *where),
-                            _plan.away_used_at(statuses, *where))
+                            _plan.record_at(statuses, *where))
         out["recorded"] = True
         return evs + [("instr", out, None)], None
 
