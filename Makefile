@@ -15,8 +15,11 @@ MPY     := $(VENV)/bin/micropython
 # (issue #14) left test_record failing at 256K while passing at 264K and 272K: 272K kept a
 # 16K margin over that. Issue #20 loaded less (rare modules imported where used): the
 # largest failing size is 248K (test_app; `tests/mpy_each.py --margin`), so 264K keeps a 16K
-# margin. A board running a night needs more (bench: 312 KiB as .mpy on the unix port).
-MPY_HEAP ?= 264K
+# margin. Stop 28 (issue #29's seat checks at the box, #32's record carried with a move) left
+# test_link_app failing at 272K while passing at 280K: its Confirm imports orders.py, now 45
+# lines longer, and compiling it needs one more contiguous block; 288K keeps the 16K margin.
+# A board running a night needs more (bench: 312 KiB as .mpy on the unix port).
+MPY_HEAP ?= 288K
 
 # Directories that ruff checks (only those that exist).
 LINT_DIRS := $(wildcard firmware tests host_tools bench hardware)
