@@ -160,10 +160,11 @@ def test_what_the_host_and_simulator_import_is_a_declared_dependency():
     assert missing == []
 
 
-# -- sizes and names (issue #14: "no module over ~600 lines, no class over ~300"; "no two
-# classes with one name"; "module docstrings say what the module owns in a few lines") --------
+# -- sizes and names (issue #14: "no module over ~600 lines"; "no two classes with one name";
+# "module docstrings say what the module owns in a few lines").  A class's size is not capped
+# any more: test_cohesion.py checks what the cap was for (issue #34) --------------------------
 HOST = ("tdhost", "tcsim")
-MAX_MODULE, MAX_CLASS, MAX_DOC = 600, 300, 10
+MAX_MODULE, MAX_DOC = 600, 10
 
 
 def _tree(path):
@@ -171,7 +172,7 @@ def _tree(path):
         return ast.parse(f.read(), path)
 
 
-def test_no_host_module_over_600_lines_and_no_class_over_300():
+def test_no_host_module_over_600_lines():
     big = []
     for package in HOST:
         for name, path in sorted(modules(package).items()):
@@ -179,11 +180,6 @@ def test_no_host_module_over_600_lines_and_no_class_over_300():
                 lines = sum(1 for _ in f)
             if lines > MAX_MODULE:
                 big.append("%s: %d lines" % (name, lines))
-            for node in ast.walk(_tree(path)):
-                if isinstance(node, ast.ClassDef):
-                    size = node.end_lineno - node.lineno + 1
-                    if size > MAX_CLASS:
-                        big.append("%s.%s: %d lines" % (name, node.name, size))
     assert big == []
 
 

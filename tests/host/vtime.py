@@ -85,6 +85,10 @@ class Feed:
         return {"config": setup_of(self.setup), "seating": self.names,
                 "clock": {"level_index": c.index, "ms_left": c.left_ms, "paused": c.paused}}
 
+    def refusal(self, box, table):
+        """Every box may serve any table of this feed (no pairing to check)."""
+        return None
+
     def error(self, clock):
         """|the tournament on *clock* (a box's LevelClock) - the host's|, ms, now."""
         self.run()

@@ -1,15 +1,10 @@
 """What one connection may cost the embedded broker (amqtt 0.12.1; docs/mqtt.md, "Limits"):
 ``Bounded``, amqtt's Broker with the guards Mosquitto has -- each packet's size read from its
 fixed header and refused before any of it is buffered, a whole CONNECT within a deadline of
-the accept, a client silent for 1.5 x its keep-alive closed, at most so many connections
-(the oldest one still without a CONNECT makes room for a new one), and every connection's
-socket closed when it ends, at whatever stage -- and ``Tally``, which says those closings
-and the broker's repeated log lines once a minute instead of once each.
-
-amqtt has none of these: it reads a packet's announced length whole (a 250 MB PUBLISH is
-250 MB in memory), never closes a connection that sends nothing, waits on a semaphore
-instead of refusing past ``max_connections``, and leaves the socket of a client that
-closes before a whole CONNECT to the garbage collector.
+the accept, a client silent for 1.5 x its keep-alive closed, at most so many connections,
+every connection's socket closed when it ends -- and ``Tally``, which says those closings and
+the broker's repeated log lines once a minute instead of once each.  Why amqtt needs them
+(it has none of these on its own): docs/mqtt.md, "Limits".
 """
 
 import asyncio

@@ -1,22 +1,11 @@
 """What the live host does about the league's new events, whoever wrote them: the console,
 the CLI in another process on the same file, undo and redo, a box (docs/live.md "The
 model").  Live reacts to every event after the last one it reacted to, the same way
-whatever path wrote it:
-
-- a bust: its players' pending instructions are called off (``busts.after_bust``) and,
-  when the TD entered it (the console, `tdhost bust`), each box that still seats one of
-  them takes the seat out (a ``take_out``, protocol 1.3);
-- an undo: a bust undone seats its players back at the boxes that took them out, with the
-  chips the box took out (a ``receive``; another seat when theirs is taken now) or calls
-  off the take_out not carried out yet; the instructions the undo left without a reason
-  are called off; the boxes get the seating and the clock again;
-- a move recorded by hand (`tdhost move`, `tdhost plan --apply`: no instructions of its
-  own): the boxes carry it out as a move (``move_out``, then the ``receive`` with the
-  chips the player left with), marked ``recorded``: the league has it already.
-
-Each reaction writes its instructions through ``Live.write`` and returns what Live does next
-(``Effects``).  A host started on a file reacts to what is written from then on; what a
-host killed between an event and its reaction left undone shows in the seat check."""
+whatever path wrote it: a bust takes its players' seats out at the boxes and calls off
+their instructions, an undone bust seats them back with the chips the box took out, a move
+recorded by hand is carried out at the boxes.  Each reaction writes its instructions
+through ``Live.write`` and returns what Live does next (``Effects``); what a host killed
+between an event and its reaction left undone shows in the seat check."""
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
