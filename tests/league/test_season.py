@@ -9,7 +9,19 @@ import time
 
 import psycopg
 import pytest
-from venueutil import night, run
+from venueutil import night, run, tournament_file
+
+from tdhost.league.store import Store
+
+
+def registered(path):
+    """(name, member?) of each registration recorded in the league file, in order."""
+    store = Store(str(path), readonly=True)
+    try:
+        return [(ev.payload["name"], ev.payload["member"]) for ev in store.events()
+                if ev.action == "register"]
+    finally:
+        store.close()
 
 
 def organiser(league_db):
@@ -72,6 +84,11 @@ def test_a_season_across_two_venues(league_db, tmp_path):
                                            db=crown).output.splitlines()[3:]]
     assert [r[1:3] for r in venue] == [["Bob", "Hart"], ["Ann", "Lee"], ["Cal", "Diaz"]]
     assert venue[2][-1] == "10"
+    # after a pull, a member registered in any spelling goes by the league's, as a member
+    run(["new", tournament_file(tmp_path, "Crown Tuesday 2", "2025-03-11")], db=crown)
+    out = run(["register", "ANN lee", "Eve Moss"], db=crown).output.splitlines()
+    assert out[0].startswith("Ann Lee ")
+    assert registered(crown)[-2:] == [("Ann Lee", True), ("Eve Moss", False)]
     # a member's history across venues, by number or by name
     hist = run(["season", "history", "ann lee"], server=league_db).output.splitlines()
     assert hist[0] == "Member #1 Ann Lee"

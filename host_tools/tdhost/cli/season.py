@@ -1,6 +1,7 @@
 """`tdhost season`: the league across venues on a PostgreSQL league server.  The organiser
 sets it up (`init`, `add-venue`, `revoke-venue`); a venue `push`es its league file and
-`pull`s the league's members and standings into it; `standings` shows them offline,
+`pull`s the league's members and standings into it; `standings` shows them offline
+(without psycopg too),
 `history` and `clashes` ask the server.  (`tdhost league` stays the venue's own
 leaderboard.)  Needs the optional extra `tableclock-host[league]` (psycopg).
 docs/league.md.
@@ -13,6 +14,8 @@ import click
 
 from tdhost.cli.options import db_option, plain_option
 from tdhost.cli.output import fail, say, show_table
+from tdhost.league import pulled as _pulled
+from tdhost.league.store import StoreError
 from tdhost.rules.points import points_text
 
 INSTALL = ("the league server needs psycopg, which is not installed: install it with "
@@ -137,12 +140,13 @@ def pull(db: str, server: str) -> None:
 @plain_option
 def standings(scope: str, db: str, plain: bool) -> None:
     """The league's standings as last pulled into the league file (offline)."""
-    _need_driver("standings")
-    from tdhost.season import pull as _pull, server as _server
     try:
-        info, rows = _pull.pulled(db)
-    except _server.SeasonError as err:
+        info, rows = _pulled.standings(db)
+    except StoreError as err:
         fail("season standings", str(err))
+    if not info:
+        fail("season standings", "%s holds no league standings yet: `tdhost season pull` "
+             "brings them from the league server" % db)
     where = {"league": info["league"], "area": "area " + info["area"],
              "venue": info["venue"]}[scope]
     show_table(["rank", "name", "member", "events", "wins", "best", "points"],

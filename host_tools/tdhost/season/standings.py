@@ -8,8 +8,6 @@ from typing import Any, Optional
 
 import psycopg
 
-SCOPES = ("league", "area", "venue")
-
 # league and area: members only (people across the league); a venue: everyone who played
 # there, a non-member by the name that venue knows them by
 _STANDINGS = """
