@@ -21,9 +21,9 @@ os.environ.setdefault("TDHOST_VERIFY_CACHE", "1")
 # short nights load from them too, and verify mode compares each load with a full replay.
 os.environ.setdefault("TDHOST_CHECKPOINT_EVERY", "5")
 
-# Tests that need Debian's mosquitto or chromium skip without them on a developer's machine;
-# .ci/run installs both and sets TC_REQUIRE_SYSTEM=1, and then such a skip is a failure.
-SYSTEM_PACKAGES = ("mosquitto", "chromium")
+# Tests that need Debian's mosquitto, chromium or postgresql skip without them on a developer's
+# machine; .ci/run installs them and sets TC_REQUIRE_SYSTEM=1, and then such a skip is a failure.
+SYSTEM_PACKAGES = ("mosquitto", "chromium", "postgresql")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -17,6 +17,7 @@ from tdhost.cli import (
     plan,
     registration,
     results,
+    season,
     serve,
 )
 from tdhost.cli.output import say
@@ -25,7 +26,7 @@ from tdhost.cli.output import say
 NIGHT_ORDER = ("example", "new", "import", "register", "standby", "lock", "unlock", "draw",
                "start", "seats", "level", "late", "arrive", "bust", "plan", "move", "undo",
                "end", "results", "league", "log", "backup", "restore", "serve", "boxes",
-               "pair", "move-box", "deploy")
+               "pair", "move-box", "deploy", "season")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
 
@@ -65,7 +66,8 @@ def cli() -> None:
     table, with or without the table boxes."""
 
 
-for _module in (example, registration, csvimport, night, plan, results, audit, boxes, serve):
+for _module in (example, registration, csvimport, night, plan, results, audit, boxes, serve,
+                season):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 

@@ -22,6 +22,7 @@ from tdhost.cli.options import (
 )
 from tdhost.cli.output import echo_lines, fail, say, show_table
 from tdhost.cli.plan import balance_hint, move_words
+from tdhost.league import pulled as _pulled
 from tdhost.league.busts import bust_sentences, decide_bust, decide_end
 from tdhost.league.entries import absent_deduction, decide_arrive, decide_late
 from tdhost.league.limits import SEED_MAX, WHOLE_MAX
@@ -134,10 +135,12 @@ def late(name: str, member: bool, seat: str | None, at: str | None, db: str,
     """A latecomer asks to join: the decision, the stack and the seat."""
     when = when_value("late", at)
     chosen = seat_value("late", seat)
+    known = _pulled.members(db)  # the league's members, as last pulled (docs/league.md)
 
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
-        payload = decide_late(tournament, name, member, when, lg, seq, chosen)
+        spelled, is_member = _pulled.league_member(known, lg, name, member)
+        payload = decide_late(tournament, spelled, is_member, when, lg, seq, chosen)
         return [(tournament.number, "late", payload, None)], payload
     _, payload = write("late", db, decide)
     echo_lines(["%s may join: %s." % (payload["name"], "; ".join(payload["reasons"])),

@@ -21,7 +21,7 @@ from tdhost.cli.options import (
     yes_option,
 )
 from tdhost.cli.output import echo_lines, fail, say, show_table
-from tdhost.league import reducers as _reducers
+from tdhost.league import pulled as _pulled, reducers as _reducers
 from tdhost.league.entries import (
     decide_register,
     decide_standby_add,
@@ -100,12 +100,15 @@ def new(file: str, again: bool, db: str) -> None:
 @league_options
 def register(names: tuple[str, ...], member: bool, db: str, number: int | None) -> None:
     """Register players (NAME...); past the cap they go on the standby list."""
+    known = _pulled.members(db)  # the league's members, as last pulled (docs/league.md)
+
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
         events: list[NewEvent] = []
         out: list[str] = []
-        for i, name in enumerate(names):
-            payload, msg = decide_register(tournament, name, member, now(), lg, seq + i)
+        for i, typed in enumerate(names):
+            name, is_member = _pulled.league_member(known, lg, typed, member)
+            payload, msg = decide_register(tournament, name, is_member, now(), lg, seq + i)
             _reducers.apply(tournament, "register", payload)  # the next name sees it
             lg.names.setdefault(player_key(payload["name"]), payload["name"])
             if payload["member"]:

@@ -1,0 +1,206 @@
+"""`tdhost season`: the league across venues on a PostgreSQL league server.  The organiser
+sets it up (`init`, `add-venue`, `revoke-venue`); a venue `push`es its league file and
+`pull`s the league's members and standings into it; `standings` shows them offline
+(without psycopg too),
+`history` and `clashes` ask the server.  (`tdhost league` stays the venue's own
+leaderboard.)  Needs the optional extra `tableclock-host[league]` (psycopg).
+docs/league.md.
+"""
+
+import importlib.util
+from typing import Any, Callable
+
+import click
+
+from tdhost.cli.options import db_option, plain_option
+from tdhost.cli.output import fail, say, show_table
+from tdhost.league import pulled as _pulled
+from tdhost.league.store import StoreError
+from tdhost.rules.points import points_text
+
+INSTALL = ("the league server needs psycopg, which is not installed: install it with "
+           "`pip install 'tableclock-host[league]'` (or `pip install 'psycopg[binary]'`)")
+
+
+def server_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--server: the league server's connection string (also $TDHOST_SEASON)."""
+    return click.option("--server", "server", default="", envvar="TDHOST_SEASON",
+                        metavar="URL", help="The league server: a postgresql:// URL or "
+                        "key=value string with the login (also $TDHOST_SEASON).")(command)
+
+
+def _need_driver(command: str) -> None:
+    if importlib.util.find_spec("psycopg") is None:
+        fail("season " + command, INSTALL)
+
+
+@click.group("season")
+def season() -> None:
+    """The league across venues (a PostgreSQL league server; docs/league.md)."""
+
+
+@season.command("init")
+@click.argument("server", metavar="URL")
+@click.option("--name", default=None, help="The league's name (as in its tournament files).")
+def init(server: str, name: str | None) -> None:
+    """Set up the league's schema on the server URL (an organiser's login), or migrate it."""
+    _need_driver("init")
+    from tdhost.season import schema, server as _server
+    try:
+        db = _server.connect(server, "set-up")
+        try:
+            before, after = schema.init(db, name)
+        finally:
+            db.close()
+    except _server.SeasonError as err:
+        fail("season init", str(err))
+    if before == 0:
+        say("The league %s is set up (schema version %d); add its venues with `tdhost "
+            "season add-venue NAME --area AREA`." % (name, after))
+    elif before < after:
+        say("The league's schema is migrated from version %d to %d." % (before, after))
+    else:
+        say("The league's schema is up to date (version %d)." % after)
+
+
+@season.command("add-venue")
+@click.argument("name")
+@click.option("--area", required=True, help="The venue's area (for the area standings).")
+@server_option
+def add_venue(name: str, area: str, server: str) -> None:
+    """Add venue NAME with a login of its own (--server: an organiser's login)."""
+    _need_driver("add-venue")
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    from tdhost.season import schema, server as _server
+    try:
+        db = _server.connect(server, "set-up")
+        try:
+            role, password = schema.add_venue(db, name, area)
+        finally:
+            db.close()
+    except _server.SeasonError as err:
+        fail("season add-venue", str(err))
+    keep = {k: str(v) for k, v in conninfo_to_dict(server).items()
+            if k in ("host", "hostaddr", "port", "dbname", "sslmode") and v is not None}
+    say("Venue %s is added in area %s. Its connection string, shown this once (give it to its"
+        " TD, who sets TDHOST_SEASON to it):" % (" ".join(name.split()), area))
+    say(make_conninfo("", **keep, user=role, password=password))
+
+
+@season.command("revoke-venue")
+@click.argument("name")
+@server_option
+def revoke_venue(name: str, server: str) -> None:
+    """Take venue NAME's login away (what it pushed stays in the season)."""
+    _need_driver("revoke-venue")
+    from tdhost.season import schema, server as _server
+    try:
+        db = _server.connect(server, "set-up")
+        try:
+            closed = schema.revoke_venue(db, name)
+        finally:
+            db.close()
+    except _server.SeasonError as err:
+        fail("season revoke-venue", str(err))
+    say("Venue %s can no longer log in (%d open session%s closed); its tournaments stay in the"
+        " season." % (name, closed, "" if closed == 1 else "s"))
+
+
+@season.command("push")
+@db_option
+@server_option
+def push(db: str, server: str) -> None:
+    """Send the league file's events since the last push to the league server."""
+    _need_driver("push")
+    from tdhost.season import push as _push, server as _server
+    try:
+        say(_push.push(db, server))
+    except _server.SeasonError as err:
+        fail("season push", str(err))
+
+
+@season.command("pull")
+@db_option
+@server_option
+def pull(db: str, server: str) -> None:
+    """Bring the league's members and standings into the league file (for offline)."""
+    _need_driver("pull")
+    from tdhost.season import pull as _pull, server as _server
+    try:
+        say(_pull.pull(db, server))
+    except _server.SeasonError as err:
+        fail("season pull", str(err))
+
+
+@season.command("standings")
+@click.option("--scope", type=click.Choice(["league", "area", "venue"]), default="area",
+              show_default=True, help="The whole league, the venue's area, or the venue.")
+@db_option
+@plain_option
+def standings(scope: str, db: str, plain: bool) -> None:
+    """The league's standings as last pulled into the league file (offline)."""
+    try:
+        info, rows = _pulled.standings(db)
+    except StoreError as err:
+        fail("season standings", str(err))
+    if not info:
+        fail("season standings", "%s holds no league standings yet: `tdhost season pull` "
+             "brings them from the league server" % db)
+    where = {"league": info["league"], "area": "area " + info["area"],
+             "venue": info["venue"]}[scope]
+    show_table(["rank", "name", "member", "events", "wins", "best", "points"],
+               [[r["rank"], r["name"], "#%d" % r["member"] if r["member"] else "", r["events"],
+                 r["wins"], r["best"] or "", points_text(r["points"])] for r in rows[scope]], plain,
+               title="Standings of %s (pulled %s)" % (where, info["at"]))
+
+
+@season.command("history")
+@click.argument("member")
+@server_option
+@plain_option
+def history(member: str, server: str, plain: bool) -> None:
+    """MEMBER's tournaments across the league's venues (a member number or name)."""
+    _need_driver("history")
+    from tdhost.season import server as _server, standings as _standings
+    try:
+        db = _server.connect(server, "look-up")
+        try:
+            found = _standings.find_member(db, member)
+            rows = _standings.history(db, found[0]) if found else []
+        finally:
+            db.close()
+    except _server.SeasonError as err:
+        fail("season history", str(err))
+    if found is None:
+        fail("season history", "the league has no member %s" % member)
+    show_table(["date", "venue", "tournament", "place", "points", "entries"],
+               [[r["date"], r["venue"], r["tournament"], r["place"],
+                 "" if r["points"] is None else points_text(r["points"]), r["entries"]]
+                for r in rows], plain, title="Member #%d %s" % found)
+
+
+@season.command("clashes")
+@server_option
+@plain_option
+def clashes(server: str, plain: bool) -> None:
+    """Members registered at two venues on the same night (LPPL ¶72)."""
+    _need_driver("clashes")
+    from tdhost.season import server as _server, standings as _standings
+    try:
+        db = _server.connect(server, "look-up")
+        try:
+            rows = _standings.clashes(db)
+        finally:
+            db.close()
+    except _server.SeasonError as err:
+        fail("season clashes", str(err))
+    if not rows:
+        say("No member is registered at two venues on one night.")
+        return
+    show_table(["date", "member", "name", "venues"],
+               [[r["date"], "#%d" % r["member"], r["name"], ", ".join(r["venues"])]
+                for r in rows], plain, title="Members registered at two venues on one night")
+
+
+COMMANDS = (season,)

@@ -1,0 +1,204 @@
+"""The league server's schema, its versions and their migration, and the organiser's commands
+on it: set up a league (``init``), add a venue with its login (``add_venue``), revoke one.
+Each venue logs in as a role of its own; row-level security lets it write only its own
+venue's rows.  docs/league.md, "Roles".
+"""
+
+import re
+import secrets
+from typing import Any, Optional
+
+import psycopg
+from psycopg import sql
+
+from tdhost.season.server import SeasonError
+
+# Migration N takes the schema from version N-1 to N; each is a list of statements in which
+# {venues} is the league's group role of venue logins.  Never edit one that has shipped:
+# add the next.
+MIGRATIONS: list[list[str]] = [[
+    "CREATE TABLE league (key text PRIMARY KEY, value text NOT NULL)",
+    """CREATE TABLE venues (
+        name text PRIMARY KEY,
+        area text NOT NULL,
+        role text NOT NULL UNIQUE,
+        revoked boolean NOT NULL DEFAULT false,
+        last_seq bigint NOT NULL DEFAULT 0,
+        last_event text,
+        pushed_at timestamptz)""",
+    """CREATE TABLE tournaments (
+        uid text PRIMARY KEY,
+        venue text NOT NULL REFERENCES venues,
+        number integer NOT NULL,
+        name text NOT NULL,
+        date date NOT NULL,
+        profile text NOT NULL,
+        entries integer NOT NULL DEFAULT 0,
+        finished boolean NOT NULL DEFAULT false,
+        UNIQUE (venue, number))""",
+    """CREATE TABLE events (
+        venue text NOT NULL REFERENCES venues,
+        seq bigint NOT NULL,
+        tournament text NOT NULL REFERENCES tournaments,
+        at text NOT NULL,
+        action text NOT NULL,
+        payload jsonb NOT NULL,
+        undoes bigint,
+        batch bigint,
+        PRIMARY KEY (venue, seq))""",
+    """CREATE TABLE members (
+        number integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        key text NOT NULL UNIQUE,
+        name text NOT NULL,
+        first_venue text NOT NULL REFERENCES venues)""",
+    """CREATE TABLE entrants (
+        tournament text NOT NULL REFERENCES tournaments,
+        venue text NOT NULL REFERENCES venues,
+        key text NOT NULL,
+        name text NOT NULL,
+        member integer REFERENCES members,
+        place integer,
+        place_text text NOT NULL,
+        points double precision,
+        PRIMARY KEY (tournament, key))""",
+    "CREATE INDEX entrants_member ON entrants (member)",
+    # the venue of the login running the statement (none for a revoked venue)
+    """CREATE FUNCTION league_venue() RETURNS text LANGUAGE sql STABLE AS
+        $$ SELECT name FROM venues WHERE role = current_user AND NOT revoked $$""",
+    "ALTER TABLE venues ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY venues_read ON venues FOR SELECT USING (true)",
+    """CREATE POLICY venues_own ON venues FOR UPDATE
+        USING (role = current_user AND NOT revoked) WITH CHECK (role = current_user)""",
+    "ALTER TABLE tournaments ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY tournaments_read ON tournaments FOR SELECT USING (true)",
+    "CREATE POLICY tournaments_add ON tournaments FOR INSERT WITH CHECK (venue = league_venue())",
+    """CREATE POLICY tournaments_own ON tournaments FOR UPDATE
+        USING (venue = league_venue()) WITH CHECK (venue = league_venue())""",
+    "ALTER TABLE events ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY events_read ON events FOR SELECT USING (true)",
+    "CREATE POLICY events_add ON events FOR INSERT WITH CHECK (venue = league_venue())",
+    "ALTER TABLE members ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY members_read ON members FOR SELECT USING (true)",
+    "CREATE POLICY members_add ON members FOR INSERT WITH CHECK (first_venue = league_venue())",
+    "ALTER TABLE entrants ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY entrants_read ON entrants FOR SELECT USING (true)",
+    "CREATE POLICY entrants_add ON entrants FOR INSERT WITH CHECK (venue = league_venue())",
+    "CREATE POLICY entrants_own ON entrants FOR DELETE USING (venue = league_venue())",
+    "REVOKE ALL ON league, venues, tournaments, events, members, entrants FROM PUBLIC",
+    "GRANT SELECT ON league, venues, tournaments, events, members, entrants TO {venues}",
+    "GRANT UPDATE (last_seq, last_event, pushed_at) ON venues TO {venues}",
+    "GRANT INSERT ON tournaments, events, members, entrants TO {venues}",
+    "GRANT UPDATE (entries, finished) ON tournaments TO {venues}",
+    "GRANT DELETE ON entrants TO {venues}",
+]]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def version(db: psycopg.Connection[Any]) -> int:
+    """The schema version of the league server's database (0: no league yet)."""
+    if db.execute("SELECT to_regclass('league')").fetchone() == (None,):
+        return 0
+    row = db.execute("SELECT value FROM league WHERE key = 'schema'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def check_version(db: psycopg.Connection[Any]) -> None:
+    """SeasonError unless the server's schema is the one this tdhost writes."""
+    have = version(db)
+    if have == 0:
+        raise SeasonError("The league server holds no league yet: the organiser sets it up "
+                          "with `tdhost season init`.")
+    if have != SCHEMA_VERSION:
+        raise SeasonError("The league server's schema is version %d; this tdhost speaks "
+                          "version %d: %s." % (have, SCHEMA_VERSION,
+                                               "update tdhost" if have > SCHEMA_VERSION else
+                                               "the organiser runs `tdhost season init` "
+                                               "again to migrate it"))
+
+
+def group_role(db: psycopg.Connection[Any]) -> str:
+    """The league's group role of venue logins: one per database (roles are the cluster's)."""
+    row = db.execute("SELECT current_database()").fetchone()
+    assert row is not None
+    return "%s_venues" % row[0]
+
+
+def init(db: psycopg.Connection[Any], name: Optional[str]) -> tuple[int, int]:
+    """Create or migrate the league's schema in one transaction (a second organiser waits on
+    the lock); *name*: the league's name (kept when None).  Returns (version before,
+    version after)."""
+    with db.transaction():
+        db.execute("SELECT pg_advisory_xact_lock(hashtext('tdhost season schema'))")
+        before = version(db)
+        if before > SCHEMA_VERSION:
+            raise SeasonError("The league server's schema is version %d, newer than this "
+                              "tdhost's %d: update tdhost." % (before, SCHEMA_VERSION))
+        group = group_role(db)
+        if before == 0:
+            exists = db.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (group,))
+            if exists.fetchone() is None:
+                db.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(group)))
+            if name is None:
+                raise SeasonError("A new league needs its name: `tdhost season init URL "
+                                  "--name \"LPPL Lincolnshire\"`.")
+        for step in MIGRATIONS[before:]:
+            for statement in step:
+                db.execute(sql.SQL(statement).format(venues=sql.Identifier(group)))
+        db.execute("INSERT INTO league VALUES ('schema', %s) ON CONFLICT (key) DO UPDATE "
+                   "SET value = excluded.value", (str(SCHEMA_VERSION),))
+        if name is not None:
+            db.execute("INSERT INTO league VALUES ('name', %s) ON CONFLICT (key) DO UPDATE "
+                       "SET value = excluded.value", (name,))
+    return before, SCHEMA_VERSION
+
+
+def league_name(db: psycopg.Connection[Any]) -> str:
+    row = db.execute("SELECT value FROM league WHERE key = 'name'").fetchone()
+    return str(row[0]) if row else ""
+
+
+def _role_for(db: psycopg.Connection[Any], venue: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "_", venue.casefold()).strip("_")[:30] or "venue"
+    row = db.execute("SELECT current_database()").fetchone()
+    assert row is not None
+    return "%s_v_%s" % (row[0], slug)
+
+
+def add_venue(db: psycopg.Connection[Any], name: str, area: str) -> tuple[str, str]:
+    """A new venue *name* in *area* with a login of its own; returns (role, password): the
+    password is shown once and kept nowhere (the server keeps its SCRAM hash)."""
+    check_version(db)
+    name = " ".join(name.split())
+    if not name:
+        raise SeasonError("A venue needs a name.")
+    role = _role_for(db, name)
+    password = secrets.token_urlsafe(24)
+    with db.transaction():
+        if db.execute("SELECT 1 FROM venues WHERE name = %s OR role = %s",
+                      (name, role)).fetchone():
+            raise SeasonError("The league already has a venue %s (or one whose login would "
+                              "be %s): choose another name." % (name, role))
+        if db.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
+            raise SeasonError("The server already has a login %s (another league's?): "
+                              "choose another venue name." % role)
+        db.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} IN ROLE {}").format(
+            sql.Identifier(role), sql.Literal(password), sql.Identifier(group_role(db))))
+        db.execute("INSERT INTO venues (name, area, role) VALUES (%s, %s, %s)",
+                   (name, " ".join(area.split()), role))
+    return role, password
+
+
+def revoke_venue(db: psycopg.Connection[Any], name: str) -> int:
+    """Take the login of venue *name* away (what it pushed stays in the season) and close its
+    open sessions; returns how many were closed."""
+    check_version(db)
+    with db.transaction():
+        row = db.execute("UPDATE venues SET revoked = true WHERE name = %s RETURNING role",
+                         (name,)).fetchone()
+        if row is None:
+            raise SeasonError("The league has no venue %s." % name)
+        db.execute(sql.SQL("ALTER ROLE {} NOLOGIN PASSWORD NULL").format(
+            sql.Identifier(row[0])))
+    closed = db.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                        "WHERE usename = %s", (row[0],)).fetchone()
+    return int(closed[0]) if closed else 0

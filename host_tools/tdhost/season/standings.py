@@ -1,0 +1,80 @@
+"""What the league server sees of the season: standings for the league, an area or a venue
+(from the entrants' points as each venue's tournament file gave them), a member's history
+across venues, and members registered at two venues on one night (LPPL ¶72).
+docs/league.md, "The season".
+"""
+
+from typing import Any, Optional
+
+import psycopg
+
+# league and area: members only (people across the league); a venue: everyone who played
+# there, a non-member by the name that venue knows them by
+_STANDINGS = """
+    SELECT coalesce(m.name, min(e.name)), e.member, count(*),
+           count(*) FILTER (WHERE e.place = 1), min(e.place), sum(e.points)
+    FROM entrants e JOIN tournaments t ON t.uid = e.tournament
+         JOIN venues v ON v.name = e.venue LEFT JOIN members m ON m.number = e.member
+    WHERE t.finished AND e.points IS NOT NULL AND {where}
+    GROUP BY e.member, m.name, CASE WHEN e.member IS NULL THEN e.venue || '/' || e.key END"""
+_WHERE = {"league": "e.member IS NOT NULL",
+          "area": "e.member IS NOT NULL AND v.area = %(area)s",
+          "venue": "e.venue = %(venue)s"}
+
+
+def standings(db: psycopg.Connection[Any], scope: str, area: str = "",
+              venue: str = "") -> list[dict[str, Any]]:
+    """[{"rank", "name", "member", "events", "wins", "best", "points"}], most points first
+    (ties share a rank, as on a venue's own leaderboard: tdhost.league.replay)."""
+    query = _STANDINGS.format(where=_WHERE[scope])
+    rows = [{"name": name, "member": member, "events": int(events), "wins": int(wins),
+             "best": best, "points": round(float(points), 6)}
+            for name, member, events, wins, best, points
+            in db.execute(query, {"area": area, "venue": venue}).fetchall()]
+    return ranked(rows)
+
+
+def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """*rows* sorted best first, each given its "rank"."""
+    out = sorted(rows, key=lambda row: (-row["points"], -row["wins"], row["best"] or 10**9,
+                                        row["name"].casefold()))
+    rank = 0
+    for i, row in enumerate(out):
+        if i == 0 or row["points"] != out[i - 1]["points"]:
+            rank = i + 1
+        row["rank"] = rank
+    return out
+
+
+def find_member(db: psycopg.Connection[Any], who: str) -> Optional[tuple[int, str]]:
+    """(number, name) of the member *who* (a number, or a name in any case), or None."""
+    if who.strip().lstrip("#").isdigit():
+        row = db.execute("SELECT number, name FROM members WHERE number = %s",
+                         (int(who.strip().lstrip("#")),)).fetchone()
+    else:
+        row = db.execute("SELECT number, name FROM members WHERE key = %s",
+                         (" ".join(who.split()).casefold(),)).fetchone()
+    return (int(row[0]), str(row[1])) if row else None
+
+
+def history(db: psycopg.Connection[Any], number: int) -> list[dict[str, Any]]:
+    """Member *number*'s tournaments across venues, oldest first."""
+    rows = db.execute(
+        "SELECT t.date, e.venue, t.name, e.place_text, e.points, t.entries FROM entrants e "
+        "JOIN tournaments t ON t.uid = e.tournament WHERE e.member = %s "
+        "ORDER BY t.date, e.venue, t.number", (number,)).fetchall()
+    return [{"date": str(date), "venue": venue, "tournament": name, "place": place,
+             "points": points, "entries": entries}
+            for date, venue, name, place, points, entries in rows]
+
+
+def clashes(db: psycopg.Connection[Any]) -> list[dict[str, Any]]:
+    """Members registered at two or more venues on the same date (LPPL ¶72: players moving
+    from one venue to another for points), by date."""
+    rows = db.execute(
+        "SELECT t.date, m.number, m.name, array_agg(DISTINCT e.venue ORDER BY e.venue) "
+        "FROM entrants e JOIN tournaments t ON t.uid = e.tournament "
+        "JOIN members m ON m.number = e.member GROUP BY t.date, m.number, m.name "
+        "HAVING count(DISTINCT e.venue) > 1 ORDER BY t.date, m.name").fetchall()
+    return [{"date": str(date), "member": number, "name": name, "venues": list(venues)}
+            for date, number, name, venues in rows]
