@@ -24,7 +24,8 @@ MPY_HEAP ?= 288K
 # Directories that ruff checks (only those that exist).
 LINT_DIRS := $(wildcard firmware tests host_tools bench hardware)
 
-.PHONY: setup test lint fix compile test-py test-mpy firmware-check host-check demo faults scale \
+.PHONY: setup system test lint fix compile test-py test-mpy firmware-check host-check demo faults \
+	scale \
 	examples bench web-shots \
 	clean distclean help
 # `make test` runs its steps in order and stops at the first failure, even under -j.
@@ -37,12 +38,14 @@ help:
 	@echo "make scale           300 tables on Mosquitto in one process: Wi-Fi drops, a broker restart,"
 	@echo "                     a host kill, then the checks (docs/demo.md §8; SCALE_TABLES=300, ~9 min)"
 	@echo "make examples        print every docs/examples scenario as hand tables"
-	@echo "make test            set up, then lint, compile, firmware-check, host-check, test-py, test-mpy"
+	@echo "make test            set up, then system, lint, compile, firmware-check, host-check, test-py,"
+	@echo "                     test-mpy"
+	@echo "make system          install Debian's mosquitto, chromium, postgresql if missing (as root)"
 	@echo "make setup           create .venv and install requirements-dev.txt (idempotent)"
 	@echo "make lint            ruff over $(LINT_DIRS)"
 	@echo "make fix             ruff --fix (import order and other safe fixes)"
 	@echo "make compile         mpy-cross every firmware/**/*.py into a temp dir (syntax gate)"
-	@echo "make test-py         pytest -q tests (CPython)"
+	@echo "make test-py         pytest over tests on every core (JOBS=auto), then the timing tests alone"
 	@echo "make test-mpy        tests/core under MicroPython ($(MPY_HEAP) heap) + replay comparison"
 	@echo "make firmware-check  mypy over the firmware against circuitpython-stubs, per board"
 	@echo "make host-check      mypy over host_tools/tdhost and tableclock, every function typed"
@@ -70,7 +73,7 @@ $(STAMP): requirements-dev.txt pyproject.toml
 
 # ---------------------------------------------------------------------------------------------
 # No summary echo after the steps: the last line stays the runners' `N passed, M failed`.
-test: $(STAMP) lint compile firmware-check host-check test-py test-mpy
+test: $(STAMP) system lint compile firmware-check host-check test-py test-mpy
 
 lint: $(STAMP)
 	$(RUFF) check $(LINT_DIRS)
@@ -92,9 +95,23 @@ compile: $(STAMP)
 	test $$bad -eq 0
 
 # pytest's exit code 5 ("no tests collected") is a failure here: the suite always has tests,
-# and an empty collection means something is misconfigured.
-test-py: $(STAMP)
-	$(PY) -m pytest -q tests
+# and an empty collection means something is misconfigured.  The tests run on every core
+# (pytest-xdist, JOBS workers; a file's tests stay on one worker, so its module fixtures -- a
+# simulated night -- are built once), then the few that measure wall-clock time (marked
+# `timing`) alone.  Python writes its bytecode cache even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE): without it every `tdhost` subprocess and every re-import of a
+# dropped firmware module compiles its source again.  TC_REQUIRE_SYSTEM=1: a test skipped for
+# want of mosquitto, chromium or postgresql fails (`make system` installed them).
+JOBS ?= auto
+PYTEST := PYTHONDONTWRITEBYTECODE= TC_REQUIRE_SYSTEM=1 $(PY) -m pytest -q
+test-py: $(STAMP) system
+	$(PYTEST) -n $(JOBS) --dist loadfile -m "not timing" tests
+	$(PYTEST) -m timing tests
+
+# Debian's mosquitto, chromium and postgresql, which the MQTT, browser and league tests run
+# against: installed when missing where root can (CI), else the command to install them.
+system:
+	@bash .ci/system-packages
 
 # tests/core under the MicroPython unix port with a board-sized heap, each test module in a
 # fresh interpreter (tests/mpy_each.py) so fragmentation left by one cannot fail the next.

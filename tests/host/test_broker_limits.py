@@ -35,6 +35,10 @@ from tdhost.links.broker import (
     start_mosquitto,
 )
 
+# Run alone, after the parallel run (`make test-py`):
+# a box's publish gaps and the deadlines are wall-clock seconds.
+pytestmark = pytest.mark.timing
+
 USERS = {"host": "h-Zk3pQ9wX", "tc-01": "p1-Jd8sLq2v", "tc-02": "p2-Wm4nRt7c"}
 DEADLINE_S = 0.5  # the embedded broker's CONNECT deadline in these tests
 BIG = 2_000_000  # bytes of the over-size PUBLISH: far over MAX_PACKET, small for a test

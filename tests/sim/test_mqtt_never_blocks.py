@@ -14,6 +14,8 @@ box's clock is injected (10 ms per iteration); only the fake's sleeps are real.
 import errno
 import time
 
+import pytest
+
 from tableclock.table import Table
 from tcbox.link import DISCONNECTED, HELLO_SENT
 from tcbox.mqtt_link import (
@@ -27,6 +29,10 @@ from tcbox.mqtt_link import (
     MqttPort,
     WifiWatch,
 )
+
+# Run alone, after the parallel run (`make test-py`):
+# the socket budget is measured on the wall clock.
+pytestmark = pytest.mark.timing
 
 KEY = bytes(range(32))
 SETUP = {"profile": "lppl", "seats": 6, "players": {"1": 3000, "2": 3000, "3": 3000},

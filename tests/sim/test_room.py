@@ -51,6 +51,10 @@ import keypad  # the simulator's stubs (tcsim.room installed them)
 import microcontroller
 import usb_cdc
 
+# Run alone, after the parallel run (`make test-py`):
+# the pty delivers within the room's real wait.
+pytestmark = pytest.mark.timing
+
 KEY = bytes(range(1, 33))
 KEY_ID = "ev1-k1"
 START_MS = 1_767_000_000_000  # the room's clock: a Unix time in ms
