@@ -29,9 +29,6 @@ from tdhost.links.hoststore import HostStore
 from tdhost.links.mqtt import MqttHub
 from tdhost.links.wifinotes import WifiNotes
 
-# Run alone, after the parallel run (`make test-py`):
-# recovery within 10 s of a real broker restart.
-pytestmark = pytest.mark.timing
 
 KEY = bytes(range(32))
 EVENT = "ev1"
