@@ -5,6 +5,7 @@
 sentences (tdhost.actions); it returns (one sentence for the TD, what Live does next) and
 raises ``ActionRefused`` with one sentence when refused (nothing written then)."""
 
+import functools
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from tableclock.wire import check_id
@@ -70,10 +71,9 @@ def _joins(live: "Live", name: str) -> Effects:
 # ------------------------------------------------------------------ actions
 def _sentence(act: Callable[["Live", Args], str]) -> Callable[["Live", Args], Reply]:
     """An action that asks nothing more of Live than its sentence."""
+    @functools.wraps(act)
     def reply(live: "Live", args: Args) -> Reply:
         return act(live, args), Effects()
-    reply.__name__ = reply.__qualname__ = act.__name__
-    reply.__doc__ = act.__doc__
     return reply
 
 
