@@ -47,9 +47,9 @@ class Floor:
         def here() -> Optional[int]:
             return floor.table_of.get(_world.current().name)
 
-        def carried(table: Any, ins: Any) -> Any:
+        def carried(table: Any, ins: Any, *seat_check: Any) -> Any:
             before = dict(table.stacks)
-            res = carry_out(table, ins)
+            res = carry_out(table, ins, *seat_check)
             if isinstance(ins, dict) and ins.get("action") == "move_out" and \
                     res[0] == orders.DONE:
                 floor._carry(here(), ins.get("to_table"), ins.get("to_seat"),

@@ -69,8 +69,8 @@ class Names:
             me.at.setdefault(box_id, {})[seat] = name
             me._note(box_id, "receive", [seat])
 
-        def carried(table: Any, ins: Any) -> Any:
-            res = carry_out(table, ins)
+        def carried(table: Any, ins: Any, *seat_check: Any) -> Any:
+            res = carry_out(table, ins, *seat_check)
             if isinstance(ins, dict) and ins.get("action") == "receive":
                 box_id = _world.current().name
                 if res[0] == orders.DONE:
