@@ -150,3 +150,28 @@ def test_an_argument_the_action_does_not_take_is_refused(live):
     with pytest.raises(ActionRefused, match=r"^pause takes no seconds$"):
         live.act("pause", {"seconds": 5})
     assert Arg("x", "int", low=1).check({}) is None
+
+
+def test_an_action_written_is_done_even_when_what_follows_it_fails(tmp_path, monkeypatch):
+    """No 500 after a write: the draw is in the league file, so the TD hears it happened;
+    a failure before anything is written stays a failure and writes nothing."""
+    db = str(tmp_path / "league.sqlite")
+    run(["new", os.path.join(EXAMPLES, "lppl.toml"), "--db", db], now=at(-60))
+    run(["register", *players(9), "--db", db], now=at(-50))
+    live = Live(db, clock=lambda: 1741032000000, seed=5)
+    try:
+        def broken(*args):
+            raise OSError("the port is gone")
+        monkeypatch.setattr(live, "send_seating", broken)
+        res = live.act("draw", {"seed": 3})
+        assert res == {"ok": True, "text": "Done: the draw is in the league file, but the host "
+                                           "failed on what follows it (see its log)."}
+        assert live.tournament.draw["seed"] == 3
+        assert live.journal.last()["action"] == "draw"  # the TD can undo it
+        before = _events(live)
+        monkeypatch.setattr(live, "when", broken)  # before the decision
+        with pytest.raises(OSError):
+            live.act("register", {"names": ["Zed"]})
+        assert _events(live) == before
+    finally:
+        live.close()

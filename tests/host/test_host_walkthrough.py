@@ -45,8 +45,8 @@ def test_a_small_lppl_night(tmp_path):
 
     out = td("late", "Uma", minutes=3).output
     assert out.splitlines()[0] == (
-        "Uma joins at table 3 seat 6 — 20 players remain (at least 17 are needed); within 5 minutes of the "
-        "start (3:00): 3000 chips, no deduction; post a dead big blind to enter.")
+        "Uma joins at table 3 seat 6 — 20 players remain (at least 17 are needed); within 5 "
+        "minutes of the start (3:00): 3000 chips, no deduction; post a dead big blind to enter.")
     out = td("late", "Vic", minutes=12).output
     assert "level 1: 2500 chips (3000 less 500)" in out
     out = td("arrive", "Sam", minutes=14).output

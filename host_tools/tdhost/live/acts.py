@@ -6,6 +6,7 @@ sentences (tdhost.actions); it returns (one sentence for the TD, what Live does 
 raises ``ActionRefused`` with one sentence when refused (nothing written then)."""
 
 import functools
+import logging
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from tableclock.wire import check_id
@@ -43,8 +44,32 @@ from tdhost.rules import handforhand as _hfh
 if TYPE_CHECKING:
     from tdhost.live.night import Live
 
+log = logging.getLogger("tdhost.live")
+
 Args = Dict[str, Any]
 Reply = Tuple[str, Effects]  # (the sentence for the TD, what Live does next)
+
+
+# ------------------------------------------------------------------ doing one
+def perform(live: "Live", name: str, args: Args) -> Reply:
+    """The console's action *name* with its checked *args* (tdhost.actions), kept for undo
+    when it can be undone (undo and redo keep themselves).  Whole or nothing: once its
+    events are in the league file it has happened, so a failure after them is logged and
+    its sentence says so (a plan follows); any other error propagates with nothing
+    written."""
+    handler = ACTS[name]
+    written = live.last_seq
+    try:
+        if name in ("undo", "redo"):
+            return handler(live, args)
+        return live.journal.run(live, name, args, handler)
+    except Exception as err:
+        if live.last_seq == written:
+            raise  # refused, or failed before anything was written
+        log.exception("after the TD's %s %r was written", name, args)
+        why = str(err) if isinstance(err, ActionRefused) else "see its log"
+        return "Done: the %s is in the league file, but the host failed on what follows it " \
+               "(%s)." % (name.replace("_", " "), why), Effects(plan=True)
 
 
 # ------------------------------------------------------------------ helpers

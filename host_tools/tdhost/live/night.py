@@ -374,12 +374,7 @@ class Live:
         args = {} if args is None else args
         if not isinstance(args, dict):
             raise ActionRefused("the action's arguments must be an object")
-        checked = declared.check(args)
-        handler = _acts.ACTS[declared.name]
-        if declared.name in ("undo", "redo"):
-            text, effects = handler(self, checked)
-        else:  # kept for undo when it can be undone; redo forgotten
-            text, effects = self.journal.run(self, declared.name, checked, handler)
+        text, effects = _acts.perform(self, declared.name, declared.check(args))
         self.follow(effects)
         self.touch()
         return {"ok": True, "text": text}

@@ -293,7 +293,7 @@ def make_app(live: LiveContract, token: str, lock: Lock = None) -> Starlette:
         except Exception:
             log.exception("action %s %r failed", name, args)
             return _error(500, "The host failed on this action (see its log); "
-                               "nothing may have changed.")
+                               "nothing has changed.")  # Live.act: nothing written
         out = {"ok": True, "text": (result or {}).get("text", ""), "version": version}
         return JSONResponse(out, headers=HEADERS)
 
