@@ -16,10 +16,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from tdhost import tfile
 from tdhost.clocks import unix_ms
 from tdhost.league import store as _store, times as _times, transaction
-from tdhost.links.boxlink import BoxLink
-from tdhost.links.hoststore import HostStore
 from tdhost.live import instructions as _ins
-from tdhost.live.night import Live
+from tdhost.live.host import Host
 
 from . import EXAMPLES
 from .dealers import RoomNight
@@ -60,16 +58,16 @@ def new_tournament(db: str, toml: str = LPPL) -> int:
     return number
 
 
-def link_boxes(live: Any, room: Room, store: HostStore, key: bytes, key_id: str = KEY_ID,
-               boards: Optional[Dict[int, str]] = None) -> Dict[int, Box]:
+def link_boxes(host: Host, room: Room, boards: Optional[Dict[int, str]] = None
+               ) -> Dict[int, Box]:
     """One simulated box per table of *boards* ({table: board name}, default BOARDS) in
-    *room*, paired with *key* for that table, on a cable to a host BoxLink (link store
-    *store*, the room's clock) that *live* serves.  Returns {table: tcsim.room.Box}."""
+    *room*, paired with the host's event key for that table, on a cable to a port of
+    *host* (tdhost.live.host).  Returns {table: tcsim.room.Box}."""
     out = {}
+    assert host.key is not None and host.key_id is not None, "the demo's host has a key"
     for table, board in sorted((boards or BOARDS).items()):
-        box = room.add_box(table, board, key=key, key_id=key_id)
-        live.add_link(BoxLink(box.host_port, key, key_id, store, clock=room.clock,
-                              wall=room.clock))
+        box = room.add_box(table, board, key=host.key, key_id=host.key_id)
+        host.add_port(box.host_port)
         out[table] = box
     return out
 
@@ -158,14 +156,15 @@ class Demo:
         new_tournament(self.db)
         self.room = Room(clock_ms_start=start_ms, seed=seed)
         self.clock = ScaledClock(start_ms, speed, monotonic) if realtime else self.room.clock
-        self.live = Live(self.db, clock=self.clock, key=self.key, key_id=KEY_ID, seed=seed)
-        self.store = HostStore(os.path.join(workdir, "demo-links.sqlite"))
-        self.broker: Any = None  # a Wi-Fi night's broker, hub and Net (serve --demo --wifi)
-        self.hub: Any = None
+        # the host as serve builds it; the boxes' cables on the room's clock
+        self.host = Host(self.db, os.path.join(workdir, "demo-links.sqlite"), self.key, KEY_ID,
+                         clock=self.clock, seed=seed, link_clock=self.room.clock)
+        self.live = self.host.live
+        self.broker: Any = None  # a Wi-Fi night's broker and Net (serve --demo --wifi)
         self.net: Any = None
         self.lines: List[str] = []  # what serve prints about it (the broker's line)
         if wifi is None:
-            self.boxes = link_boxes(self.live, self.room, self.store, self.key)
+            self.boxes = link_boxes(self.host, self.room)
         else:
             self.boxes = self._wifi_boxes(*wifi)
         self.stepper: Optional[RoomStepper] = None
@@ -174,7 +173,7 @@ class Demo:
         if realtime:
             self.stepper = RoomStepper(self.room, after=self._dealers)
         else:
-            self.room.on_host = self.live.poll
+            self.room.on_host = self.host.poll
 
     def _wifi_boxes(self, kind: str, listen: str, port: int) -> Dict[int, Box]:
         """``serve --demo --wifi``: the broker of a Wi-Fi night (tdhost.links.broker.start_night:
@@ -185,7 +184,6 @@ class Demo:
         from tcsim.nightnet import Net
         from tcsim.room import provision
         from tdhost.links import broker as _broker, logins
-        from tdhost.links.mqtt import MqttHub
 
         names = {table_no: "tc-%02d" % table_no for table_no in BOARDS}
         users = {name: logins.new_password() for name in names.values()}
@@ -215,16 +213,10 @@ class Demo:
             provision(box.world.nvm, None, pairing)  # paired for Wi-Fi: boot again
             box.boot()
             out[table] = box
-        self.hub = MqttHub(self.broker.url_for("host"), KEY_ID, self.key, KEY_ID, self.store,
-                           on_link=self._hub_link, clock=self.clock, start=False,
-                           notes=notes)
-        net.watch_hub(self.hub)
-        self.hub.start()
+        hub = self.host.start_hub(self.broker.url_for("host"), start=False)
+        net.watch_hub(hub)
+        hub.start()
         return out
-
-    def _hub_link(self, link: Any) -> None:
-        link.wall = self.clock
-        self.live.add_link(link)
 
     @property
     def transports(self) -> List[Any]:
@@ -232,7 +224,7 @@ class Demo:
         its log's refused logins)."""
         mosquitto = getattr(self, "broker", None)
         mosquitto = mosquitto if hasattr(mosquitto, "poll") else None
-        return [part for part in (self.stepper, self.hub, mosquitto) if part is not None]
+        return [part for part in (self.stepper, self.host.hub, mosquitto) if part is not None]
 
     @classmethod
     def build(cls, workdir: str, seed: int = 7, speed: float = 1.0, realtime: bool = True,
@@ -322,8 +314,7 @@ class Demo:
     def close(self) -> None:
         """Stop the dealers and close the league and link files (the caller removes
         *workdir*)."""
-        for close in (self.room.close, self.hub and self.hub.close, self.store.close,
-                      self.live.close, self.net and self.net.uninstall,
+        for close in (self.room.close, self.host.close, self.net and self.net.uninstall,
                       self.broker and self.broker.stop):
             if not close:
                 continue

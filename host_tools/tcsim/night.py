@@ -20,9 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 
 from tableclock.protocol import BOX_KEYS, box_key
 from tdhost.league.refusal import ActionRefused
-from tdhost.links.boxlink import BoxLink
-from tdhost.links.hoststore import HostStore
-from tdhost.live.night import Live
+from tdhost.live.host import Host
 
 from . import nightshow
 from .nightbots import Floor, LeagueDealer
@@ -78,11 +76,9 @@ class Night:
         self.floor = Floor()
         self.broker: Any = None  # the embedded MQTT broker
         self.net: Any = None  # a tcsim.nightnet.Net while the boxes are on MQTT
-        self.hub: Any = None  # the host's tdhost.links.mqtt.MqttHub
         self.faults: Optional["Faults"] = None  # make faults
         self.links_db = os.path.join(self.tmp, "league-links.sqlite")
-        self.store = HostStore(self.links_db)
-        self.live = self.new_live()
+        self.host: Optional[Host] = self.new_host()  # None while the host is down
         self.show = nightshow.Show(self, echo)
         self.td = TD(self.live, self.setup, self.cast, self.t0, self.show.say, seed,
                      ace8=(profile == "lppl"))
@@ -102,8 +98,20 @@ class Night:
                 raise
 
     # -- the host -------------------------------------------------------------
-    def new_live(self) -> Live:
-        return Live(self.db, clock=self.room.clock, key=KEY, key_id=KEY_ID, seed=self.seed)
+    def new_host(self) -> Host:
+        """The host as serve builds it (tdhost.live.host), all on the room's clock."""
+        return Host(self.db, self.links_db, KEY, KEY_ID, clock=self.room.clock, seed=self.seed,
+                    link_clock=self.room.clock)
+
+    @property
+    def live(self) -> Any:
+        """The host's Live (None while the host is down)."""
+        return None if self.host is None else self.host.live
+
+    @property
+    def hub(self) -> Any:
+        """The host's MQTT hub (None while the host is down, or with no MQTT)."""
+        return None if self.host is None else self.host.hub
 
     def _start_mqtt(self) -> None:
         try:
@@ -121,14 +129,11 @@ class Night:
         self._start_hub()
 
     def _start_hub(self) -> None:
-        from tdhost.links.mqtt import MqttHub
-
+        assert self.host is not None, "the host runs"
         subacks = self.net.subacks
-        self.hub = MqttHub(self.net.broker.url, KEY_ID, KEY, KEY_ID, self.store,
-                           on_link=self._hub_link, clock=self.room.clock,
-                           client_id="tdhost-night", start=False, box_keys=True)
-        self.net.watch_hub(self.hub)  # before it connects: its socket without Nagle's delay
-        self.hub.start()
+        hub = self.host.start_hub(self.net.broker.url, client_id="tdhost-night", start=False)
+        self.net.watch_hub(hub)  # before it connects: its socket without Nagle's delay
+        hub.start()
         end = time.monotonic() + 10
         while self.net.subacks == subacks and time.monotonic() < end:
             time.sleep(0.005)
@@ -138,40 +143,33 @@ class Night:
     def kill_host(self) -> None:
         """kill -9: the host's Live, link store, MQTT hub and USB link are dropped as they
         are, nothing closed or flushed (the files are SQLite's: consistent at any moment)."""
-        self.dead += [self.live, self.store, self.hub]  # dropped as they are, closed at the end
-        self.live = None
+        self.dead.append(self.host)  # dropped as it is, closed at the end
+        self.host = None
         if self.net is not None:
             self.net.kill_hub()
-        self.hub = None
 
     def start_host(self) -> None:
         """The host starts again on the same files: a new Live, link store, hub and USB link
         (the boxes' links find it by themselves)."""
-        self.store = HostStore(self.links_db)
-        self.live = self.new_live()
-        self.td.live = self.live
+        self.host = host = self.new_host()
+        self.td.live = host.live
         for n, kind in self.transport_of.items():
             if kind != "mqtt" and n not in self.unplugged:
-                self.live.add_link(BoxLink(self.boxes[n].host_port, KEY, KEY_ID, self.store,
-                                           clock=self.room.clock, wall=self.room.clock))
+                host.add_port(self.boxes[n].host_port)
         if self.net is not None:
             self._start_hub()
         self.restarts += 1
-
-    def _hub_link(self, link: Any) -> None:
-        link.wall = self.room.clock  # host_ms on the room's clock (the hub's default is Unix)
-        self.live.add_link(link)
 
     def host_poll(self, now: int) -> None:
         """After every HOST_EVERY-th room step: the hub, Live, the TD, the
         progress lines (``tdhost serve`` polls every 50 ms of real time; 200 ms of virtual
         time is as good for the night and halves the host's share of the wall time)."""
-        if self.room.steps % HOST_EVERY or self.live is None:
+        host = self.host
+        if self.room.steps % HOST_EVERY or host is None:
             return  # (None: the host is down)
-        if self.hub is not None:
+        if host.hub is not None:
             self.net.order_hub()
-            self.hub.poll(now)
-        self.live.poll(now)
+        host.poll(now)
         self.td.poll(now)
         if self.room.steps % 50 == 0:
             self.unplug(now)
@@ -189,8 +187,8 @@ class Night:
             if n == pty or self.net is None:
                 kind = "pty" if n == pty else "cable"
                 box = self.room.add_box(n, board, transport=kind, key=KEY, key_id=KEY_ID)
-                self.live.add_link(BoxLink(box.host_port, KEY, KEY_ID, self.store,
-                                           clock=self.room.clock, wall=self.room.clock))
+                assert self.host is not None, "the boxes come with the host up"
+                self.host.add_port(box.host_port)
             else:
                 kind = "mqtt"
                 box = self.room.add_box(n, board, transport=self.net.transport(name), key=KEY,
@@ -313,8 +311,12 @@ class Night:
         for box in self.room.boxes:
             box.stop()
         self.room.close()
-        if self.hub is not None:
-            self.hub.close()
+        for host in [self.host] + self.dead:
+            try:
+                if host is not None:
+                    host.close()
+            except Exception:  # noqa: BLE001 -- closing what may be gone already
+                pass
         broker = self.broker
         if self.net is not None:
             broker = self.net.broker  # (a new one after a restart)
@@ -322,12 +324,6 @@ class Night:
         if broker is not None:
             broker.stop()
         self.show.close()
-        closers = [self.live, self.store] + [x for x in self.dead if x is not None]
-        for obj in closers:
-            try:
-                obj.close()
-            except Exception:  # noqa: BLE001 -- closing what may be gone already
-                pass
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     # -- what came of it --------------------------------------------------------

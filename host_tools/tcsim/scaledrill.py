@@ -12,9 +12,8 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tableclock.protocol import BOX_KEYS, box_key
 from tdhost.league.refusal import ActionRefused
-from tdhost.links.hoststore import HostStore
 from tdhost.live import instructions as _ins
-from tdhost.live.night import Live
+from tdhost.live.host import Host
 
 from .room import Box, Room, provision
 from .scalecheck import LevelWatch, Names, hms
@@ -105,10 +104,8 @@ class Drill:
         self.names = Names(self.room.clock)
         self.boxes: Dict[int, Box] = {}
         self.dead: List[Any] = []
-        self.hub: Any = None
-        self.hubs: List[Any] = []
-        self.live: Any = None  # a tdhost.live.Live while the host runs
-        self.store: Optional[HostStore] = None
+        self.hubs: List[Any] = []  # every host's hub (their counts)
+        self.host: Optional[Host] = None  # the host (tdhost.live.host) while it runs
         self.net: Any = None  # a MosquittoNet once start_mqtt ran
         self.broker: Any = None
         self.users: Dict[str, str] = {}
@@ -139,35 +136,31 @@ class Drill:
         self.net.install()
 
     def start_host(self) -> None:
-        """A host on the league and link files (again after a kill): Live, the link store,
-        the MQTT hub on the broker's URL with the host's user and password."""
-        from tdhost.links.mqtt import MqttHub
+        """A host on the league and link files (again after a kill), as serve builds it
+        (tdhost.live.host) on the room's clock: Live, the link store, the MQTT hub on the
+        broker's URL with the host's user and password."""
+        self.host = Host(self.db, self.links_db, KEY, KEY_ID, clock=self.room.clock,
+                         seed=self.seed, link_clock=self.room.clock)
+        self.hubs.append(self.net.start_hub(self.host.start_hub(self.broker.url_for("host"),
+                                                                start=False)))
 
-        self.store = HostStore(self.links_db)
-        self.live = Live(self.db, clock=self.room.clock, key=KEY, key_id=KEY_ID,
-                         seed=self.seed)
-        self.hub = self.net.start_hub(MqttHub(
-            self.broker.url_for("host"), KEY_ID, KEY, KEY_ID, self.store, on_link=self._link,
-            clock=self.room.clock, box_keys=True, start=False))
-        self.hubs.append(self.hub)
-
-    def _link(self, link: Any) -> None:
-        link.wall = self.room.clock  # host_ms on the room's clock
-        self.live.add_link(link)
+    @property
+    def live(self) -> Any:
+        """The host's Live (None while the host is down)."""
+        return None if self.host is None else self.host.live
 
     def kill_host(self) -> None:
-        self.dead += [self.live, self.store]
-        self.live = self.store = None
+        self.dead.append(self.host)
+        self.host = None
         self.net.kill_hub()
-        self.hub = None
 
     def host_poll(self, now: int) -> None:
-        if self.room.steps % HOST_EVERY or self.live is None:
+        host = self.host
+        if self.room.steps % HOST_EVERY or host is None:
             return
         wall0 = time.perf_counter()
         self.net.order_hub()
-        self.hub.poll(now)
-        self.live.poll(now)
+        host.poll(now)
         self.poll_s.append(time.perf_counter() - wall0)
 
     # -- the boxes ----------------------------------------------------------------------
@@ -354,20 +347,15 @@ class Drill:
         for box in self.room.boxes:
             box.stop()
         self.room.close()
-        for hub in self.hubs:
+        for host in [self.host] + self.dead:  # with its hub (a killed one's client)
             try:
-                hub.close()
-            except Exception:  # noqa: BLE001 -- a killed hub's client
+                if host is not None:
+                    host.close()
+            except Exception:  # noqa: BLE001 -- closing what may be gone already
                 pass
         if self.net is not None:
             self.net.close()
         if self.broker is not None:
             self.broker.stop()
         self.names.uninstall()
-        for obj in [self.live, self.store] + self.dead:
-            try:
-                if obj is not None:
-                    obj.close()
-            except Exception:  # noqa: BLE001 -- closing what may be gone already
-                pass
         shutil.rmtree(self.tmp, ignore_errors=True)

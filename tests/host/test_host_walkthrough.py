@@ -32,7 +32,8 @@ def test_a_small_lppl_night(tmp_path):
 
     out = td("draw", "--seed", "2025", "--ace8", minutes=-30).output
     assert out.count("Ace-8 cards at table") == 3 and out.count("deals (button)") == 3
-    assert "Ace-8 draw, seed 2025 (`tdhost draw --again --seed 2025` repeats it)." in out
+    assert ("Ace-8 draw, seed 2025: 20 players at 3 tables (`tdhost draw --again --seed 2025`"
+            " repeats it).") in out
     seats = td("seats", minutes=-29).output
     assert [ln.split()[:3] for ln in seats.splitlines() if ln.split()[2:3] == ["Tom"]] == [
         ["1", "1", "Tom"]]
@@ -44,19 +45,20 @@ def test_a_small_lppl_night(tmp_path):
 
     out = td("late", "Uma", minutes=3).output
     assert out.splitlines()[0] == (
-        "Uma may join: 20 players remain (at least 17 are needed); within 5 minutes of the "
-        "start (3:00): 3000 chips, no deduction; post a dead big blind to enter.")
+        "Uma joins at table 3 seat 6 — 20 players remain (at least 17 are needed); within 5 "
+        "minutes of the start (3:00): 3000 chips, no deduction; post a dead big blind to enter.")
     out = td("late", "Vic", minutes=12).output
     assert "level 1: 2500 chips (3000 less 500)" in out
     out = td("arrive", "Sam", minutes=14).output
-    assert "Remove 500 chips from Sam's stack." in out
+    assert out.endswith("500 chips removed (500 after 5 minutes); remove 500 chips from Sam's "
+                        "stack.\n")
 
     order = []  # finishing order, worst first
     td("bust", "Ann", minutes=15)
     order.append("Ann")
     out = td("late", "Wes", minutes=25).output  # 21 remain; level 2
-    assert "Wes may join: 21 players remain (at least 17 are needed); level 2: 1500 chips " \
-           "(3000 less 1500)." in out
+    assert out.startswith("Wes joins at table ") and " — 21 players remain (at least 17 are " \
+        "needed); level 2: 1500 chips (3000 less 1500)." in out
 
     # two players out in one hand with equal chips: the better hand finishes higher
     res = td("bust", "Bob", "Cat", "--chips-at-start", "800", "--chips-at-start", "800",

@@ -34,7 +34,8 @@ def test_an_absent_player_arriving_late_loses_chips_at_the_box(tmp_path):
     b1, b2 = room.boxes[1], room.boxes[2]
     room.wait(T0_MS + 10 * 60000 - room.now)
     res = live.act("arrive", {"name": a})
-    assert res["text"].endswith("500 chips removed (500 after 5 minutes); remove 500 chips.")
+    assert res["text"].endswith("500 chips removed (500 after 5 minutes); remove 500 chips from "
+                                "Jon's stack.")
     room.run(1000)
     seat = live.tournament.get(a).seat[1]
     assert [(i["action"], i["seat"], i["chips"]) for i in b1.instructions("deduct")] == [
@@ -52,7 +53,7 @@ def test_an_absent_player_arriving_late_loses_chips_at_the_box(tmp_path):
     room.run(1000)
     res = live.act("arrive", {"name": b})
     assert res["text"].endswith("1500 chips removed (500 after 5 minutes, 1000 more at level "
-                                "2); remove 1500 chips.")
+                                "2); remove 1500 chips from Ivy's stack.")
     room.run(1000)
     seat = live.tournament.get(b).seat[1]
     assert [(i["seat"], i["chips"]) for i in b2.instructions("deduct")] == [(seat, 1500)]

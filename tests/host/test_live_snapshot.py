@@ -67,7 +67,8 @@ def test_the_snapshot_through_a_night_without_boxes(tmp_path):
 
     room.now = T0_MS + 10 * 60000
     res = live.act("arrive", {"name": "Ann"})
-    assert res["text"].endswith("remove 500 chips.")  # LPPL ¶14: 500 after 5 minutes
+    # LPPL ¶14: 500 after 5 minutes
+    assert res["text"].endswith("remove 500 chips from Ann's stack.")
     live.poll(room.now)
     pend = _check(live.snapshot())["pending"]
     assert [(p["action"], p["state"], p["player"]) for p in pend] == [

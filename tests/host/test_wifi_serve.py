@@ -51,7 +51,7 @@ def test_the_demo_on_wifi_has_three_live_boxes_and_refuses_strangers(tmp_path):
             poll()
             time.sleep(0.02)
         assert live(), [lk.state for lk in demo.live.links]
-        assert sorted(demo.hub.links) == ["tc-01", "tc-02", "tc-03"]
+        assert sorted(demo.host.hub.links) == ["tc-01", "tc-02", "tc-03"]
         assert demo.live.snapshot()["wifi"] == []
         version = demo.live.version
         assert _connack(demo.broker.port, "x").is_failure  # anonymous
@@ -59,7 +59,7 @@ def test_the_demo_on_wifi_has_three_live_boxes_and_refuses_strangers(tmp_path):
         for _ in range(50):
             poll()
             time.sleep(0.02)
-        assert live() and demo.hub.connects == 1
+        assert live() and demo.host.hub.connects == 1
         # each refusal in the console's snapshot, in plain words, the newest first
         assert [w["text"] for w in demo.live.snapshot()["wifi"]] == [
             "Refused: a login for table 1's box with a wrong password from 127.0.0.1",

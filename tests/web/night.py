@@ -17,8 +17,7 @@ import os
 from tcsim import demo
 from tcsim.driver import Dealer
 from tcsim.room import Room
-from tdhost.links.hoststore import HostStore
-from tdhost.live.night import Live
+from tdhost.live.host import Host
 
 KEY = bytes(range(7, 39))
 STEP_MS = 100
@@ -65,10 +64,11 @@ class Night:
         self.db = os.path.join(tmp_path, "league.sqlite")
         demo.new_tournament(self.db)
         self.room = Room(clock_ms_start=demo.unix_ms(), seed=3)
-        self.live = Live(self.db, clock=self.room.clock, key=KEY, key_id=demo.KEY_ID, seed=5)
-        self.store = HostStore(os.path.join(tmp_path, "links.sqlite"))
-        self.boxes = demo.link_boxes(self.live, self.room, self.store, KEY)
-        self.room.on_host = self.live.poll
+        self.host = Host(self.db, os.path.join(tmp_path, "links.sqlite"), KEY, demo.KEY_ID,
+                         clock=self.room.clock, seed=5, link_clock=self.room.clock)
+        self.live = self.host.live
+        self.boxes = demo.link_boxes(self.host, self.room)
+        self.room.on_host = self.host.poll
         self.hands = {}
         for tb, box in self.boxes.items():
             self.hands[tb] = Hands(box)
@@ -108,8 +108,7 @@ class Night:
 
     def close(self):
         self.room.close()
-        self.store.close()
-        self.live.close()
+        self.host.close()
 
 
 def allin_hand(loser, winner):

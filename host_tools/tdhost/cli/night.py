@@ -1,7 +1,8 @@
 """The night as the TD records it by hand: `tdhost draw`, `start`, `level`, `late`,
 `arrive`, `bust`, `move`, `end`, `undo` and `seats` (who sits where).  Each change is one
 transaction on the league file; times default to now, --at enters one after the fact.
-docs/host.md §1.
+Each command is an action of tdhost.actions: the same decision and sentences as the
+console's.  docs/host.md §1.
 """
 
 import secrets
@@ -9,6 +10,13 @@ from typing import Any, Sequence, TypeVar
 
 import click
 
+from tdhost.actions import (
+    ACTIONS,
+    arrive_sentence,
+    draw_sentence,
+    late_sentence,
+    start_sentences,
+)
 from tdhost.cli.league_access import read, tournament_of, write
 from tdhost.cli.names import match, resolve_all
 from tdhost.cli.options import (
@@ -25,7 +33,7 @@ from tdhost.cli.plan import balance_hint, move_words
 from tdhost.league import pulled as _pulled
 from tdhost.league.busts import bust_sentences, decide_bust, decide_end
 from tdhost.league.entries import absent_deduction, decide_arrive, decide_late
-from tdhost.league.limits import SEED_MAX, WHOLE_MAX
+from tdhost.league.limits import SEED_MAX
 from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
@@ -38,7 +46,7 @@ Value = TypeVar("Value")
 
 
 @click.command("draw")
-@click.option("--seed", type=click.IntRange(0, SEED_MAX), default=None,
+@click.option("--seed", type=click.IntRange(0, SEED_MAX), default=None,  # tdhost.actions
               help="Seed of the draw (default: a random one, printed and logged).")
 @click.option("--ace8", is_flag=True, help="LPPL's Ace-8 card draw at each table.")
 @click.option("--again", is_flag=True, help="Replace an earlier draw.")
@@ -74,8 +82,8 @@ def show_draw(payload: dict[str, Any], plain: bool) -> None:
         if info.get("card_map"):
             say("Ace-8 cards at table %d: %s; the lowest card deals." % (table, ", ".join(
                 "%s -> seat %d" % (card, seat) for card, seat in info["card_map"].items())))
-    say("%s draw, seed %s (`tdhost draw --again --seed %s%s` repeats it)." % (
-        payload["mode"], payload["seed"], payload["seed"], " --final" if payload["final"] else ""))
+    say("%s (`tdhost draw --again --seed %s%s` repeats it)." % (
+        draw_sentence(payload), payload["seed"], " --final" if payload["final"] else ""))
 
 
 @click.command("start")
@@ -102,10 +110,7 @@ def start(absent: tuple[str, ...], away: tuple[str, ...], at: str | None, db: st
         payload, notes = decide_start(tournament, when, absent_names, away_names)
         return [(tournament.number, "start", payload, None)], (payload, notes)
     lg, (payload, notes) = write("start", db, decide)
-    tournament = lg.current(number)
-    echo_lines(["Shuffle up and deal at %s: %d players in, %d started on time." % (
-        when.strftime("%H:%M:%S"), len(tournament.remaining()), payload["started_on_time"])]
-        + notes)
+    echo_lines(start_sentences(lg.current(number), payload, notes, when))
 
 
 @click.command("level")
@@ -143,11 +148,7 @@ def late(name: str, member: bool, seat: str | None, at: str | None, db: str,
         payload = decide_late(tournament, spelled, is_member, when, lg, seq, chosen)
         return [(tournament.number, "late", payload, None)], payload
     _, payload = write("late", db, decide)
-    echo_lines(["%s may join: %s." % (payload["name"], "; ".join(payload["reasons"])),
-                "%s: %d chips at %s%s." % (payload["name"], payload["stack"],
-                                           seat_text(payload["seat"]),
-                                           ", post a dead big blind to enter"
-                                           if payload["dead_bb"] else "")])
+    echo_lines([late_sentence(payload)])
 
 
 @click.command("arrive")
@@ -167,9 +168,7 @@ def arrive(name: str, at: str | None, db: str, number: int | None, yes: bool) ->
     lg, payload = write("arrive", db, decide)
     entry = lg.current(number).get(payload["name"])
     assert entry is not None and entry.seat is not None, "an arrival seats the player"
-    echo_lines(["%s takes %s: %s." % (payload["name"], seat_text(entry.seat), payload["reason"]),
-                "Remove %d chips from %s's stack." % (payload["deduction"], payload["name"])
-                if payload["deduction"] else ""])
+    echo_lines([arrive_sentence(payload, entry.seat)])
 
 
 @click.command("bust")
@@ -194,9 +193,9 @@ def bust(names: tuple[str, ...], chips: tuple[str, ...], cards: tuple[str, ...],
     typed = dict(zip(names, full))
     chip_map = {}
     for name, value in pairs_value(command, names, chips, "--chips-at-start").items():
-        if not value.isdigit() or int(value) > WHOLE_MAX:
+        if not value.isdigit() or int(value) > ACTIONS["bust"].args[1].high:
             fail(command, "--chips-at-start %r is not a whole number of chips (at most %d)"
-                 % (value, WHOLE_MAX))
+                 % (value, ACTIONS["bust"].args[1].high))
         chip_map[typed.get(name, name)] = int(value)
     card_map = {typed.get(name, name): value
                 for name, value in pairs_value(command, names, cards, "--cards").items()}

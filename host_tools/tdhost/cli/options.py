@@ -8,6 +8,7 @@ from typing import Any, Callable, Sequence, TypeVar, overload
 
 import click
 
+from tdhost.actions import seat_of
 from tdhost.cli.output import fail
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.times import now, parse_when
@@ -72,13 +73,14 @@ def seat_value(command: str, value: str) -> list[int]: ...
 @overload
 def seat_value(command: str, value: str | None) -> list[int] | None: ...
 def seat_value(command: str, value: str | None) -> list[int] | None:
-    """TABLE.SEAT (or T:S, T/S) as [table, seat]; None stays None."""
+    """TABLE.SEAT (or T:S, T/S) as [table, seat] (tdhost.actions.seat_of); None stays
+    None."""
     if value is None:
         return None
-    parts = value.replace(":", ".").replace("/", ".").split(".")
-    if len(parts) != 2 or not all(part.isdigit() for part in parts):
-        fail(command, "%r is not a seat: give TABLE.SEAT, e.g. 2.5" % value)
-    return [int(parts[0]), int(parts[1])]
+    try:
+        return seat_of(value)  # the console's check (tdhost.actions)
+    except ActionRefused as err:
+        fail(command, str(err))
 
 
 def when_value(command: str, at: str | None) -> datetime.datetime:

@@ -9,6 +9,7 @@ import os
 import click
 
 from tdhost import tfile
+from tdhost.actions import standby_pass_sentence, standby_take_sentence
 from tdhost.cli.league_access import read, tournament_of, write
 from tdhost.cli.names import resolve_all
 from tdhost.cli.options import (
@@ -175,10 +176,7 @@ def _standby_take(take: str, when: datetime.datetime, seat: list[int] | None, db
         payload = decide_standby_take(tournament, take, when, seat)
         return [(tournament.number, "standby_take", payload, None)], payload
     _, payload = write("standby", db, decide)
-    echo_lines(["%s takes %s with %d chips%s." % (
-        payload["name"], seat_text(payload["seat"]), payload["stack"],
-        " and posts a dead big blind to enter" if payload["dead_bb"] else "")]
-        + payload["reasons"])
+    echo_lines([standby_take_sentence(payload)] + payload["reasons"])
 
 
 def _standby_pass(pass_: str, db: str, number: int | None) -> None:
@@ -190,7 +188,7 @@ def _standby_pass(pass_: str, db: str, number: int | None) -> None:
     tournament = lg.current(number)
     following = [key for offer, key in tournament.offer_pairs()
                  if offer["seat"] == payload["offer"]]
-    echo_lines(["%s is not available for %s." % (payload["name"], seat_text(payload["offer"])),
+    echo_lines([standby_pass_sentence(payload),
                 "The seat is offered to %s." % tournament.players[following[0]].name
                 if following and following[0]
                 else "No other standby player is left for the seat."])

@@ -1,5 +1,6 @@
 """The night `tdhost serve` runs: its set-up from the options (``Serving``: the league or
-the demo, the event key, the USB ports, the broker and MQTT hub, the web pages), the poll
+the demo, the event key, the host with its USB ports and MQTT hub (built by
+tdhost.live.host, as the demo and the drills build theirs), the broker, the web pages), the poll
 loop (``run``) and its clean stop (``Stop``).  The MQTT hub, the broker and the web are
 imported only when asked for.  docs/host.md, "The live night".
 """
@@ -129,7 +130,8 @@ class Serving:
         self.transports: list[Any] = []
         self.lines: list[str] = []
         self.demo_run: Any = None
-        self.live: Any = None
+        self.host: Any = None  # tdhost.live.host.Host: Live, the links' store, links, hub
+        self.live: Any = None  # the host's Live
         self.seed = 0  # for draws from the console without one
 
     def run(self) -> None:
@@ -208,15 +210,16 @@ class Serving:
         return boxes
 
     def _open_live(self) -> None:
-        """Live on the league file (checked first: a damaged file is one sentence), or
-        the demo's."""
+        """The host (tdhost.live.host) on the league file (checked first: a damaged file
+        is one sentence), or the demo's."""
         from tdhost.league import store as _store, transaction
         from tdhost.league.refusal import ActionRefused
-        from tdhost.live.night import Live
+        from tdhost.live.host import Host
 
         opts = self.options
         if self.demo_run is not None:
-            self.live = self.demo_run.live
+            self.host = self.demo_run.host
+            self.live = self.host.live
             workdir = self.demo_run.workdir
             self.closers = [lambda: shutil.rmtree(workdir, ignore_errors=True),
                             self.demo_run.close]
@@ -235,40 +238,36 @@ class Serving:
                 transaction.replay(checked)
             finally:
                 checked.close()
-            self.live = Live(opts.db, opts.number, key=self.key, key_id=self.key_id,
-                             seed=self.seed)
+            self.host = Host(opts.db, opts.links_db or links_db_of(opts.db), self.key,
+                             self.key_id, opts.number, seed=self.seed)
         except (_store.StoreError, ActionRefused) as err:
             lock.release()
             fail("serve", str(err))
-        self.closers = [lock.release, self.live.close]
+        self.live = self.host.live
+        self.closers = [lock.release, self.host.close]
         if opts.key_file is not None:  # the table each box was paired for or moved to
             from tdhost.links.boxtables import BoxTables
             try:
                 self.live.box_tables = BoxTables(opts.key_file)
             except ValueError as err:
-                self.live.close()
+                self.host.close()
                 lock.release()
                 fail("serve", "%s." % str(err).rstrip("."))
         self.live.store.backup("serve")  # every start of the night (docs/host.md "Backups")
         self.transports = []
 
     def _open_links(self, boxes: dict[str, Any]) -> None:
-        """The box links' store, the USB ports, the broker (--wifi) and the MQTT hub."""
+        """The host's links: the USB ports, the broker (--wifi) and the MQTT hub."""
         from tdhost.links import usb
-        from tdhost.links.boxlink import BoxLink
-        from tdhost.links.hoststore import HostStore
 
         opts = self.options
-        store = HostStore(opts.links_db or links_db_of(opts.db))
-        self.closers.append(store.close)
         for dev in opts.devices:
             try:
                 port = usb.open_port(dev)
             except Exception as err:  # noqa: BLE001 -- no such port, busy, permissions
                 fail("serve", "cannot open %s: %s." % (dev, str(err).rstrip(".")))
             self.closers.append(port.close)
-            key, key_id = self._event_key()
-            self.live.add_link(BoxLink(port, key, key_id, store))
+            self.host.add_port(port)
             self.lines.append("Boxes on USB: %s." % dev)
         mqtt_url = opts.mqtt_url
         if opts.wifi and not opts.demo:
@@ -276,28 +275,19 @@ class Serving:
                                     opts.broker_port, self.closers, self.lines,
                                     self.transports, notes=self.live.wifi)
         if mqtt_url:
-            self._start_hub(mqtt_url, store)
+            self._start_hub(mqtt_url)
 
-    def _event_key(self) -> tuple[bytes, str]:
-        """The event key and its id, for a box link (``run`` refuses links without one)."""
-        assert self.key is not None and self.key_id is not None, "run() checks the key first"
-        return self.key, self.key_id
-
-    def _start_hub(self, mqtt_url: str, store: Any) -> None:
+    def _start_hub(self, mqtt_url: str) -> None:
+        """The host's MQTT hub (closed with the host), polled with the transports: one
+        that fails is logged and polled again (``run``)."""
         opts = self.options
-        key, key_id = self._event_key()
         try:
-            hub = mqtt_hub(mqtt_url, opts.mqtt_event or key_id, key, key_id,
-                           store, self.live.add_link, self.live.clock)
-            if hub is not None:
-                hub.notes = self.live.wifi  # boxes to pair again: in the console
+            hub = self.host.start_hub(mqtt_url, opts.mqtt_event)
+        except ImportError:
+            fail("serve", "--mqtt needs tdhost.links.mqtt, which this installation does not have.")
         except (ValueError, OSError) as err:  # a bad URL or event name
             fail("serve", "--mqtt: %s." % str(err).rstrip("."))
-        if hub is None:
-            fail("serve", "--mqtt needs tdhost.links.mqtt, which this installation does not have.")
         self.transports.append(hub)
-        if hasattr(hub, "close"):
-            self.closers.append(hub.close)
         if not opts.wifi:
             self.lines.append("Boxes over MQTT: %s." % mqtt_url)
 
@@ -338,17 +328,6 @@ class Serving:
         for line in lines or ["No boxes: give --usb DEV or --mqtt URL to serve them."]:
             say(line)
         say("Ctrl-C stops.")
-
-
-def mqtt_hub(url: str, event: str, key: bytes, key_id: str, store: Any,
-             on_link: Callable[[Any], object], clock: Callable[[], int]) -> Any:
-    """The MQTT hub (tdhost.links.mqtt) on *clock* (Live's: the hub's links are polled with its
-    time), or None when this installation has none."""
-    try:
-        from tdhost.links import mqtt
-    except ImportError:
-        return None
-    return mqtt.MqttHub(url, event, key, key_id, store, on_link=on_link, clock=clock)
 
 
 def start_broker(boxes: dict[str, Any], kind: str, listen: str, port: int,

@@ -1,11 +1,16 @@
-"""The TD's actions on the live night: ``Live.act(action, args)`` (docs/host.md §10.2,
-"act()").  Each is the CLI command of the same name through the same ``decide_*`` methods,
-written with ``Live.write``; it returns (one sentence for the TD, what Live does next) and
+"""The console's handlers of the TD's actions on the live night: ``Live.act(action, args)``
+(docs/host.md §10.2, "act()") checks *args* against the action's declaration
+(tdhost.actions) and calls the handler of ``ACTS``.  Each decides through the same
+``decide_*`` as its `tdhost` command, written with ``Live.write``, and says the same
+sentences (tdhost.actions); it returns (one sentence for the TD, what Live does next) and
 raises ``ActionRefused`` with one sentence when refused (nothing written then)."""
 
+import functools
+import logging
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from tableclock.wire import check_id
+from tdhost import actions as _actions
 from tdhost.league import reducers as _reducers
 from tdhost.league.busts import bust_sentences, decide_bust
 from tdhost.league.entries import (
@@ -16,14 +21,12 @@ from tdhost.league.entries import (
     decide_standby_pass,
     decide_standby_take,
 )
-from tdhost.league.limits import SEAT_MAX, SEED_MAX, TABLE_MAX, WHOLE_MAX
 from tdhost.league.play import decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Tournament
-from tdhost.links.boxtables import check_table
 from tdhost.live import (
     clock as _clock,
     final as _final,
@@ -35,76 +38,38 @@ from tdhost.live import (
     wording as _words,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Seat
+from tdhost.live.records import Batch
 from tdhost.rules import handforhand as _hfh
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
 
+log = logging.getLogger("tdhost.live")
+
 Args = Dict[str, Any]
 Reply = Tuple[str, Effects]  # (the sentence for the TD, what Live does next)
 
 
-# ------------------------------------------------------------------ arguments
-def _str(args: Args, key: str, required: bool = True) -> Any:
-    v = args.get(key)
-    if v is None and not required:
-        return None
-    if not isinstance(v, str) or not v.strip():
-        raise ActionRefused("give %s as text" % key)
-    return v
-
-
-def _names(args: Args, key: str = "names", required: bool = True) -> List[str]:
-    v = args.get(key)
-    if v is None and not required:
-        return []
-    if not isinstance(v, list) or (required and not v) or not all(
-            isinstance(x, str) and x.strip() for x in v):
-        raise ActionRefused("give %s as a list of names" % key)
-    return v
-
-
-def _bool(args: Args, key: str, default: bool = False) -> bool:
-    v = args.get(key, default)
-    if not isinstance(v, bool):
-        raise ActionRefused("%s must be true or false" % key)
-    return v
-
-
-def _int(args: Args, key: str, default: Optional[int] = None,
-         low: Optional[int] = None, high: int = WHOLE_MAX) -> Optional[int]:
-    v = args.get(key, default)
-    if v is None:
-        return None
-    if isinstance(v, bool) or not isinstance(v, int) or (low is not None and v < low):
-        raise ActionRefused("%s must be a whole number%s" % (
-            key, "" if low is None else " from %d" % low))
-    if abs(v) > high:
-        raise ActionRefused("%s must be a whole number up to %d" % (key, high))
-    return v
-
-
-def _seed(args: Args, default: int) -> int:
-    """A draw's ``seed``: *default* when not given; a whole number from 0."""
-    seed = _int(args, "seed", default, 0, SEED_MAX)
-    if seed is None:  # given as null
-        raise ActionRefused("seed must be a whole number from 0")
-    return seed
-
-
-def _seat(args: Args, key: str = "seat") -> Optional[Seat]:
-    v = args.get(key)
-    if v is None:
-        return None
-    parts = str(v).replace(":", ".").replace("/", ".").split(".")
-    if not isinstance(v, str) or len(parts) != 2 or not all(payload.isdigit() for payload in parts):
-        raise ActionRefused("%r is not a seat: give \"TABLE.SEAT\", e.g. \"2.5\"" % (v,))
-    table, seat = int(parts[0]), int(parts[1])
-    if not (1 <= table <= TABLE_MAX and 1 <= seat <= SEAT_MAX):
-        raise ActionRefused("%r is not a seat: tables are 1 to %d, seats 1 to %d" % (
-            v, TABLE_MAX, SEAT_MAX))
-    return [table, seat]
+# ------------------------------------------------------------------ doing one
+def perform(live: "Live", name: str, args: Args) -> Reply:
+    """The console's action *name* with its checked *args* (tdhost.actions), kept for undo
+    when it can be undone (undo and redo keep themselves).  Whole or nothing: once its
+    events are in the league file it has happened, so a failure after them is logged and
+    its sentence says so (a plan follows); any other error propagates with nothing
+    written."""
+    handler = ACTS[name]
+    written = live.last_seq
+    try:
+        if name in ("undo", "redo"):
+            return handler(live, args)
+        return live.journal.run(live, name, args, handler)
+    except Exception as err:
+        if live.last_seq == written:
+            raise  # refused, or failed before anything was written
+        log.exception("after the TD's %s %r was written", name, args)
+        why = str(err) if isinstance(err, ActionRefused) else "see its log"
+        return "Done: the %s is in the league file, but the host failed on what follows it " \
+               "(%s)." % (name.replace("_", " "), why), Effects(plan=True)
 
 
 # ------------------------------------------------------------------ helpers
@@ -131,17 +96,15 @@ def _joins(live: "Live", name: str) -> Effects:
 # ------------------------------------------------------------------ actions
 def _sentence(act: Callable[["Live", Args], str]) -> Callable[["Live", Args], Reply]:
     """An action that asks nothing more of Live than its sentence."""
+    @functools.wraps(act)
     def reply(live: "Live", args: Args) -> Reply:
         return act(live, args), Effects()
-    reply.__name__ = reply.__qualname__ = act.__name__
-    reply.__doc__ = act.__doc__
     return reply
 
 
 @_sentence
 def register(live: "Live", args: Args) -> str:
-    names = _names(args)
-    member = _bool(args, "member")
+    names, member = args["names"], args["member"]
     when = live.when()
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
@@ -165,8 +128,7 @@ def register(live: "Live", args: Args) -> str:
 
 @_sentence
 def standby_add(live: "Live", args: Args) -> str:
-    name = _str(args, "name")
-    member = _bool(args, "member")
+    name, member = args["name"], args["member"]
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload, msg = decide_standby_add(tournament, name, member, lg)
@@ -175,52 +137,43 @@ def standby_add(live: "Live", args: Args) -> str:
 
 
 def standby_take(live: "Live", args: Args) -> Reply:
-    name = _str(args, "name")
-    seat = _seat(args)
+    name, seat = args["name"], args["seat"]
     when = live.when()
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload = decide_standby_take(tournament, name, when, seat)
         return [("standby_take", payload, None)], payload
     payload = live.write(build)
-    return "%s takes %s with %d chips%s." % (
-        payload["name"], seat_text(payload["seat"]), payload["stack"],
-        " and posts a dead big blind to enter" if payload["dead_bb"] else ""), \
-        _joins(live, payload["name"])
+    return _actions.standby_take_sentence(payload) + ".", _joins(live, payload["name"])
 
 
 @_sentence
 def standby_pass(live: "Live", args: Args) -> str:
-    name = _str(args, "name")
+    name = args["name"]
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload = decide_standby_pass(tournament, name)
         return [("standby_pass", payload, None)], payload
     payload = live.write(build)
-    return "%s is not available for %s." % (payload["name"], seat_text(payload["offer"]))
+    return _actions.standby_pass_sentence(payload) + "."
 
 
 @_sentence
 def draw(live: "Live", args: Args) -> str:
-    seed = _seed(args, live.seed)
-    ace8 = _bool(args, "ace8")
-    again = _bool(args, "again")
+    seed = live.seed if args["seed"] is None else args["seed"]
+    ace8, again = args["ace8"], args["again"]
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload = decide_draw(tournament, seed, ace8, again, False)
         return [("draw", payload, None)], payload
     payload = live.write(build)
     live.send_seating()
-    tables = sorted({seat[0] for seat in payload["seats"].values()})
-    return "%s draw, seed %s: %d players at %d tables." % (payload["mode"].capitalize(),
-                                                           payload["seed"],
-                                                          len(payload["seats"]), len(tables))
+    return _actions.draw_sentence(payload) + "."
 
 
 @_sentence
 def start(live: "Live", args: Args) -> str:
-    absent = _names(args, "absent", required=False)
-    away = _names(args, "away", required=False)
+    absent, away = args["absent"], args["away"]
     when = live.when()
     now = live.now
 
@@ -231,15 +184,12 @@ def start(live: "Live", args: Args) -> str:
     payload, notes = live.write(build)
     live.send_seating()
     live.send_clock()
-    return " ".join(["Shuffle up and deal at %s: %d players in, %d started on time." % (
-        when.strftime("%H:%M:%S"), len(live.tournament.remaining()), payload["started_on_time"])]
-        + [line + "." for line in notes])
+    return " ".join(line + "." for line in _actions.start_sentences(live.tournament, payload,
+                                                                    notes, when))
 
 
 def late(live: "Live", args: Args) -> Reply:
-    name = _str(args, "name")
-    member = _bool(args, "member")
-    seat = _seat(args)
+    name, member, seat = args["name"], args["member"], args["seat"]
     when = live.when()
     note: List[str] = []  # what the TD must know about the seat (a new table without a box)
 
@@ -255,14 +205,12 @@ def late(live: "Live", args: Args) -> Reply:
     payload = live.write(build)
     effects = _joins(live, payload["name"])
     # the reasons say the chips and the dead big blind already (tdhost.league.entries.late_stack)
-    return "%s joins at %s — %s%s." % (payload["name"], seat_text(payload["seat"]),
-                                       "; ".join(payload["reasons"]),
-                                       "".join("; " + line for line in note)), effects
+    return _actions.late_sentence(payload, note) + ".", effects
 
 
 @_sentence
 def arrive(live: "Live", args: Args) -> str:
-    name = _str(args, "name")
+    name = args["name"]
     when = live.when()
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
@@ -271,9 +219,7 @@ def arrive(live: "Live", args: Args) -> str:
     payload = live.write(build)
     entry = live.tournament.get(payload["name"])
     assert entry is not None and entry.seat is not None, "an arrival seats the player"
-    text = "%s takes %s: %s%s" % (payload["name"], seat_text(entry.seat), payload["reason"],
-                                  "; remove %d chips" % payload["deduction"]
-                                  if payload["deduction"] else "")
+    text = _actions.arrive_sentence(payload, entry.seat)
     table, seat = entry.seat
     link = live.link_for(table)
     if not payload["deduction"]:
@@ -293,13 +239,7 @@ def arrive(live: "Live", args: Args) -> str:
 def bust(live: "Live", args: Args) -> str:
     """The TD enters players out; Live's reaction calls their instructions off and has the
     boxes that still seat them take the seats out (tdhost.live.reactions)."""
-    names = _names(args)
-    chips = args.get("chips")
-    if chips is not None and (not isinstance(chips, list) or len(chips) != len(names) or not all(
-            isinstance(count, int) and not isinstance(count, bool)
-            and 0 <= count <= WHOLE_MAX for count in chips)):
-        raise ActionRefused("give chips as a list of whole numbers from 0 to %d, one per name,"
-                            " in the same order" % WHOLE_MAX)
+    names, chips = args["names"], args["chips"]
     chip_map = dict(zip(names, chips)) if chips else {}
     when = live.when()
 
@@ -314,11 +254,7 @@ def bust(live: "Live", args: Args) -> str:
 def _clock_act(op: str, key: Optional[str] = None) -> Callable[["Live", Args], Reply]:
     @_sentence
     def act(live: "Live", args: Args) -> str:
-        arg = None
-        if key is not None:
-            if key not in args:
-                raise ActionRefused("give %s" % key)
-            arg = args[key]
+        arg = None if key is None else args[key]
         now, when = live.now, live.when()
 
         def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
@@ -332,9 +268,7 @@ def _clock_act(op: str, key: Optional[str] = None) -> Callable[["Live", Args], R
 
 @_sentence
 def hand_for_hand(live: "Live", args: Args) -> str:
-    if "on" not in args:
-        raise ActionRefused("give on: true or false")
-    on = _bool(args, "on")
+    on = args["on"]
     tables = live.playing_tables()
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
@@ -369,8 +303,7 @@ def confirm(live: "Live", args: Args) -> Reply:
     """The TD saw instruction ``id`` carried out; for a ``move_out``, ``stack`` (optional) is
     the chips the player left with: the receive takes them (without it: the box's answer,
     else the stack planned with the move, with a notice)."""
-    iid = _str(args, "id")
-    stack = _int(args, "stack", None, 1)
+    iid, stack = args["id"], args["stack"]
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         record = tournament.instrs.get(iid)
@@ -398,8 +331,7 @@ def seat_at_box(live: "Live", args: Args) -> str:
     """The box of *name*'s league seat seats them again with *stack* chips, counted at the
     table: the seat check found that seat empty at the box (docs/live.md "The seat
     check"); a ``receive`` the dealer confirms."""
-    name = _str(args, "name")
-    stack = _int(args, "stack", None, 1)
+    name, stack = args["name"], args["stack"]
     if stack is None:
         raise ActionRefused("give the chips %s has at the table (stack), a whole number "
                             "from 1" % name.strip())
@@ -437,10 +369,9 @@ def seat_at_box(live: "Live", args: Args) -> str:
 def move_box(live: "Live", args: Args) -> str:
     """Box ``box`` serves table ``table`` from now on (tdhost.links.boxtables); a box linked
     now gets that table's set-up at once (docs/live.md "Which box serves which table")."""
-    box = _str(args, "box")
+    box, table = args["box"], args["table"]
     try:
         check_id("a box id", box)
-        table = check_table(args.get("table"))
     except ValueError as err:
         raise ActionRefused(str(err))
     if live.box_tables.table_of(box) == table:
@@ -457,7 +388,9 @@ def move_box(live: "Live", args: Args) -> str:
 
 @_sentence
 def final_draw(live: "Live", args: Args) -> str:
-    seed = _seed(args, (live.tournament.draw or {}).get("seed", live.seed))
+    seed = args["seed"]
+    if seed is None:
+        seed = (live.tournament.draw or {}).get("seed", live.seed)
     payload = _final.final_table(live, seed)  # ActionRefused when it cannot form
     return "Final table at table %d (seed %s): %d players." % (payload["table"], payload["seed"],
                                                               len(payload["seats"]))

@@ -8,7 +8,7 @@ import hashlib
 import logging
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, cast
 
-from tdhost import tfile
+from tdhost import actions as _actions, tfile
 from tdhost.clocks import unix_ms
 from tdhost.league import (
     cache as _logcache,
@@ -364,23 +364,17 @@ class Live:
 
     # ------------------------------------------------------------------ the contract
     def act(self, action: str, args: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-        """A TD action (docs/host.md): {"ok": True, "text": sentence}; ActionRefused with a
-        sentence when refused (nothing changed)."""
+        """A TD action of the console (tdhost.actions.ACTIONS; docs/host.md): {"ok": True,
+        "text": sentence}; ActionRefused with a sentence when refused (nothing changed)."""
         self.now = self.clock()
         gone = self.replaced()
         if gone is not None:
             raise ActionRefused(gone)
+        declared = _actions.console_action(action)  # one of the TD's actions (tdhost.actions)
         args = {} if args is None else args
         if not isinstance(args, dict):
             raise ActionRefused("the action's arguments must be an object")
-        handler = _acts.ACTS.get(action) if isinstance(action, str) else None
-        if handler is None:
-            raise ActionRefused("there is no action %r (actions: %s)" % (
-                action, ", ".join(sorted(_acts.ACTS))))
-        if action in ("undo", "redo"):
-            text, effects = handler(self, args)
-        else:
-            text, effects = self.journal.run(self, action, args, handler)
+        text, effects = _acts.perform(self, declared.name, declared.check(args))
         self.follow(effects)
         self.touch()
         return {"ok": True, "text": text}

@@ -8,6 +8,7 @@ import logging
 import sqlite3
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
+from tdhost.actions import ACTIONS
 from tdhost.league import replay as _replay, store as _store, text as _text
 from tdhost.league.refusal import ActionRefused
 from tdhost.live import instructions as _ins, plan as _plan
@@ -27,10 +28,7 @@ TABLE = ("CREATE TABLE IF NOT EXISTS undo_journal (tournament INTEGER NOT NULL, 
          "n INTEGER NOT NULL, state TEXT NOT NULL, pos INTEGER NOT NULL, entry TEXT NOT NULL, "
          "PRIMARY KEY (tournament, n))")  # state done|undone; pos: n, or its place in redo
 
-UNDOABLE = frozenset(("register", "standby_add", "standby_take", "standby_pass", "draw",
-                      "start", "late", "arrive", "bust", "pause", "resume", "level", "adjust",
-                      "hand_for_hand", "final_draw")) | frozenset((
-                      "rebuy", "addon", "knockout", "payouts"))  # money (tdhost.live.money)
+UNDOABLE = frozenset(name for name, action in ACTIONS.items() if action.undoable)
 # the events an undo takes back itself; instructions are called off after it
 # (tdhost.live.reactions: those left without a reason; _cancel_own: the action's own)
 KEEP = frozenset(("instr", "instr_result", "notice", "undo", "hfh_release", "final_seated"))
@@ -495,7 +493,8 @@ def redo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
     ctx = before(live, entry["action"], entry["args"])
     live.journal.begin(live, entry["action"], entry["args"], ctx, redoing=entry)
     try:
-        text, effects = _acts.ACTS[entry["action"]](live, dict(entry["args"]))
+        text, effects = _acts.ACTS[entry["action"]](
+            live, ACTIONS[entry["action"]].check(entry["args"]))
     except BaseException:
         live.journal.end(live, ok=False)
         raise

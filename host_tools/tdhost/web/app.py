@@ -31,6 +31,7 @@ from starlette.responses import (
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from tdhost.actions import console_names
 from tdhost.league.refusal import ActionRefused
 from tdhost.web import room as _room
 
@@ -44,12 +45,8 @@ RESEND_S = 15.0  # a fresh snapshot at least this often (seconds): keep-alive an
 FRESH_S = 0.3  # a snapshot this recent (seconds) is shared between streams of one version
 MAX_BODY = 64 * 1024  # bytes of an action's JSON body
 
-# The actions of the Live contract; anything else is refused before Live sees it.
-ACTIONS = frozenset((
-    "register", "standby_add", "standby_take", "standby_pass", "draw", "start", "late",
-    "arrive", "bust", "pause", "resume", "level", "adjust", "hand_for_hand", "confirm",
-    "final_draw", "undo", "redo", "seat_at_box", "move_box",
-)) | frozenset(("rebuy", "addon", "knockout", "payouts"))  # money: tdhost.live.money
+# The console's actions (tdhost.actions); anything else is refused before Live sees it.
+ACTIONS = frozenset(console_names())
 # What the room may see on the big screen: no registration, standby list, stacks, box
 # links, instructions, audit log or league table.
 PUBLIC_KEYS = ("event", "tournament", "now_ms", "clock", "players", "moves", "broken",
@@ -296,7 +293,7 @@ def make_app(live: LiveContract, token: str, lock: Lock = None) -> Starlette:
         except Exception:
             log.exception("action %s %r failed", name, args)
             return _error(500, "The host failed on this action (see its log); "
-                               "nothing may have changed.")
+                               "nothing has changed.")  # Live.act: nothing written
         out = {"ok": True, "text": (result or {}).get("text", ""), "version": version}
         return JSONResponse(out, headers=HEADERS)
 
