@@ -29,7 +29,6 @@ from tdhost.links.hoststore import HostStore
 from tdhost.links.mqtt import MqttHub
 from tdhost.links.wifinotes import WifiNotes
 
-
 KEY = bytes(range(32))
 EVENT = "ev1"
 LEVELS = [{"sb": 25, "bb": 50, "ante": 0, "minutes": 20}]
