@@ -103,8 +103,12 @@ def seating_msg(tournament: Tournament, table: int,
                                and player.state == "in"}}, **button(tournament, table))
     if redrawn is not None:
         return redrawn
+    # a player whose own receive is not carried out is seated by that receive, never by a
+    # seating: a box building its table from this one would have them twice (name_at)
+    arriving = _ins.arriving(tournament)
     for entry in tournament.players.values():
-        if entry.seat and entry.seat[0] == table and entry.state in ("registered", "in"):
+        if entry.seat and entry.seat[0] == table and entry.state in ("registered", "in") \
+                and entry.name not in arriving:
             key = str(entry.seat[1])
             names[key] = entry.name
             known = (final or {}).get("stacks", {}).get(entry.name)
