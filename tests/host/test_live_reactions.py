@@ -137,3 +137,24 @@ def test_plan_apply_while_the_host_runs_sends_the_boxes_the_moves(tmp_path):
         assert sorted(b.table.stacks) == sorted(room.live.tournament.seating()[tb]), tb
     assert [p for p in room.pending() if p["action"] in ("move_out", "receive")] == []
     assert _notices(room) == []
+
+
+def test_a_move_recorded_by_hand_gives_the_destination_box_the_players_name(tmp_path):
+    """After table 1's first hand the TD records `tdhost move` of a table 2 player to table
+    1's free seat while the host runs.  Once both dealers carried it out, table 1's box
+    names the mover at that seat: the league had the move already, so no ``move`` is
+    written whose effects would send the names (the chaos drill's seed 1: the box showed
+    the seat's chips with no name)."""
+    room, _, _ = _room(tmp_path)
+    seating = room.live.tournament.seating()
+    free = min(s for s in range(1, 9) if s not in seating[1])
+    name = seating[2][min(seating[2])]
+    run(["move", name, "1.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    for _ in range(2):
+        carry_out(room, ("move_out", "receive"))
+        room.run(2000)
+    b1 = room.boxes[1]
+    assert b1.table.stacks[free] == 3000
+    assert b1.link.names[str(free)] == name
+    assert [p for p in room.pending() if p["player"] == name] == []
