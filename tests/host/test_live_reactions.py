@@ -239,3 +239,25 @@ def test_a_late_entry_undone_after_the_box_seated_the_player_takes_them_out(tmp_
     held = [(tb, s) for tb, b in room.boxes.items() for s in b.table.stacks
             if b.link.names.get(str(s)) == "Ada"]
     assert held == [where] and room.boxes[where[0]].table.stacks[where[1]] == 3000
+
+
+def test_a_bust_undone_before_the_take_out_calls_off_the_move_into_that_seat(tmp_path):
+    """The TD enters table 1 seat 4 out (5, 7, 7): the host plans a move into that very
+    seat (the box empties it with the take_out).  The TD undoes the bust before either
+    dealer acts: the player keeps seat 4, so the take_out and the move heading there are
+    called off and withdrawn (the chaos drill's seed 6: the move went on, table 1 refused
+    the mover as "Seat 4 is taken", and the host sent them to a table without a box)."""
+    room = Room(tmp_path)
+    name = room.live.tournament.seating()[1][4]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    (out,) = [p for p in room.pending() if p["action"] == "move_out"]
+    assert (out["to_table"], out["to_seat"]) == (1, 4)
+    room.live.act("undo", {})
+    room.run(2000)
+    t = room.live.tournament
+    assert _ins.state(t.instrs[out["id"]]) == "cancelled"
+    assert [i["instr"] for i in room.boxes[out["table"]].instructions("withdraw")] == [
+        out["id"]]
+    assert room.table_of(name) == (1, 4)
+    assert [p for p in room.pending() if p["action"] in ("move_out", "receive")] == []

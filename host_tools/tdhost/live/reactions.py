@@ -209,9 +209,15 @@ def _play_on(live: "Live", iid: str, why: str, carried_out: bool) -> None:
     """The take_out *iid* of a player who plays on: seated back where it was carried out,
     else called off (*why*)."""
     def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        take = current.instrs[iid]
         if carried_out:
-            return _seat_back(live, current, lg, seq, current.instrs[iid]), None
-        return _ins.cancel_all(lg, current, [current.instrs[iid]], why, live.boxed), None
+            return _seat_back(live, current, lg, seq, take), None
+        # the seat is theirs again: a move planned into it that neither box has begun is off
+        seat = [take["table"], take["body"].get("seat")]
+        heading = [half for halves in _ins.moves(current).values()
+                   if halves[0]["to"] == seat
+                   and not any(_ins.state(h) == "done" for h in halves) for half in halves]
+        return _ins.cancel_all(lg, current, [take] + heading, why, live.boxed), None
     live.write(build)
 
 
