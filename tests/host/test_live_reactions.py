@@ -261,3 +261,23 @@ def test_a_bust_undone_before_the_take_out_calls_off_the_move_into_that_seat(tmp
         out["id"]]
     assert room.table_of(name) == (1, 4)
     assert [p for p in room.pending() if p["action"] in ("move_out", "receive")] == []
+
+
+def test_the_cli_undo_leaves_a_bust_the_box_reported(tmp_path):
+    """Table 1's box reports a player out in a hand (all in and lost): `tdhost undo` from
+    another connection refuses with one sentence and writes nothing, as the console's undo
+    does (the chaos drill's seed 15: the CLI undid the box's bust, the league had the player
+    back in, the box had no seat or chips for them)."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    seats = sorted(b1.table.stacks)
+    allin(b1, [seats[3]], seats[4])
+    room.run(2000)
+    out = room.live.tournament.seating()[1].get(seats[3])
+    assert out is None
+    before = len(room.live.store.events())
+    res = run(["undo", "--db", room.db], expect=2)
+    assert res.stderr.startswith("tdhost undo: refused: the last event of tournament 1 is "
+                                 "the boxes' own (bust ")
+    assert res.stderr.endswith("): undo takes back only the TD's actions.\n")
+    assert len(room.live.store.events()) == before
