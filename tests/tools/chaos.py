@@ -761,6 +761,7 @@ def run_seed(seed, rounds=None, out=None, echo=print, silent_drops=False):
         echo("seed %s: ok (%d steps, %s, %.1f s)" % (seed, sum(len(r) for r in rounds),
                                                      room.summary(), secs))
         return True, None
+    os.makedirs(out or tempfile.gettempdir(), exist_ok=True)
     path = os.path.join(out or tempfile.gettempdir(), "chaos-%s.json" % seed)
     with open(path, "w", encoding="utf-8") as f:
         json.dump({"seed": seed, "rounds": rounds, "problems": problems,
