@@ -5,6 +5,8 @@ latecomer sits: never at a broken table, a spare box before a new table without 
 
 from liveroom import T0_MS, Box, Room, allin, carry_out, fold_round
 
+from tcbox import orders
+
 
 def _absent_room(tmp_path):
     """LPPL, 20 players; one player at each of tables 1 and 2 is not seated at "shuffle up
@@ -215,3 +217,33 @@ def test_an_lppl_latecomer_joins_from_the_big_blind_position(tmp_path):
         fold_round(b1)
         bbs.append(b1.table.state()["bb_seat"])
     assert bbs == [4, 5]
+
+
+def test_a_latecomer_is_seated_by_their_receive_not_by_a_seating_sent_meanwhile(tmp_path):
+    """LPPL, 20 players, no hand dealt yet: Ada joins 10 s after the start (3000 chips and
+    a dead big blind: a ``receive`` to her table's box).  Before the dealer confirms it the
+    host is killed and started again, and the box gets the league's seating once more
+    before its first hand: it builds its table from it.  That seating leaves Ada out (her
+    receive seats her), so the dealer's Confirm seats her once, at her seat (the chaos
+    drill's seed 2: the box had her from the seating, refused the receive as "Seat 2 is
+    taken", and the host seated her at a second table)."""
+    room = Room(tmp_path)
+    room.run(10000)
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    table, seat = room.table_of("Ada")
+    box = room.boxes[table]
+    ins = box.instructions("receive")[-1]
+    assert (ins["name"], ins["seat"], ins["stack"]) == ("Ada", seat, 3000)
+    room.restart()
+    room.run(2000)
+    assert seat not in box.table.stacks and str(seat) not in box.link.names
+    result, why, _ = orders.carry_out(box.table, ins, box.link.names, box.link.table_no)
+    assert (result, why) == ("done", None)
+    box.done(ins["id"])
+    room.run(2000)
+    assert room.table_of("Ada") == (table, seat) and box.table.stacks[seat] == 3000
+    assert [ev for ev in room.live.lg.events if ev.action == "move"] == []
+    assert box.link.names[str(seat)] == "Ada"
+    for tb, b in room.boxes.items():
+        assert sorted(b.table.stacks) == sorted(room.live.tournament.seating()[tb]), tb

@@ -137,3 +137,147 @@ def test_plan_apply_while_the_host_runs_sends_the_boxes_the_moves(tmp_path):
         assert sorted(b.table.stacks) == sorted(room.live.tournament.seating()[tb]), tb
     assert [p for p in room.pending() if p["action"] in ("move_out", "receive")] == []
     assert _notices(room) == []
+
+
+def test_a_move_recorded_by_hand_gives_the_destination_box_the_players_name(tmp_path):
+    """After table 1's first hand the TD records `tdhost move` of a table 2 player to table
+    1's free seat while the host runs.  Once both dealers carried it out, table 1's box
+    names the mover at that seat: the league had the move already, so no ``move`` is
+    written whose effects would send the names (the chaos drill's seed 1: the box showed
+    the seat's chips with no name)."""
+    room, _, _ = _room(tmp_path)
+    seating = room.live.tournament.seating()
+    free = min(s for s in range(1, 9) if s not in seating[1])
+    name = seating[2][min(seating[2])]
+    run(["move", name, "1.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    for _ in range(2):
+        carry_out(room, ("move_out", "receive"))
+        room.run(2000)
+    b1 = room.boxes[1]
+    assert b1.table.stacks[free] == 3000
+    assert b1.link.names[str(free)] == name
+    assert [p for p in room.pending() if p["player"] == name] == []
+
+
+def test_a_box_rebuilt_before_its_first_hand_keeps_a_mover_until_they_left(tmp_path):
+    """No hand dealt yet: the TD records `tdhost move` of a table 2 player to table 1's
+    free seat, and the host is killed and started again before either dealer acts: both
+    boxes get the seating again and build their tables from it.  Table 2's still seats the
+    mover (they have not left), table 1's not yet, so the move is carried out as sent and
+    the 3000 chips arrive (the chaos drill's seed 8: the source box lost the mover, refused
+    the move_out as "Seat 1 is empty", and their chips were gone)."""
+    room = Room(tmp_path)
+    seating = room.live.tournament.seating()
+    free = min(s for s in range(1, 9) if s not in seating[1])
+    old = min(seating[2])
+    name = seating[2][old]
+    run(["move", name, "1.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    room.restart()
+    room.run(2000)
+    b1, b2 = room.boxes[1], room.boxes[2]
+    assert b2.table.stacks[old] == 3000 and b2.link.names[str(old)] == name
+    assert free not in b1.table.stacks
+    for _ in range(2):
+        carry_out(room, ("move_out", "receive"))
+        room.run(2000)
+    assert old not in b2.table.stacks and b1.table.stacks[free] == 3000
+    assert [p for p in room.pending() if p["player"] == name] == []
+
+
+def test_a_box_rebuilt_before_its_first_hand_keeps_a_player_the_td_entered_out(tmp_path):
+    """No hand dealt yet: the TD enters a table 2 player out, and the host is killed and
+    started again before the dealer takes the seat out: table 2's box gets the seating
+    again and builds its table from it.  The player still sits there with 3000 chips
+    until the take_out, which then says how many chips left play (the chaos drill's seed
+    5: the rebuilt table had lost them and their chips, and the take_out answered done
+    with none)."""
+    room = Room(tmp_path)
+    seating = room.live.tournament.seating()
+    seat = min(seating[2])
+    name = seating[2][seat]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    room.restart()
+    room.run(2000)
+    b2 = room.boxes[2]
+    assert b2.table.stacks[seat] == 3000 and b2.link.names[str(seat)] == name
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert seat not in b2.table.stacks
+    (taken,) = [r for r in room.live.tournament.instrs.values() if r["action"] == "take_out"]
+    assert _ins.done_stack(taken) == 3000
+
+
+def test_a_late_entry_undone_after_the_box_seated_the_player_takes_them_out(tmp_path):
+    """Ada joins late (3000 chips, a dead big blind) and her table's dealer seats her; then
+    the TD undoes the late entry: the box takes her seat out again (her 3000 chips leave
+    play with her), and a redo seats her once more, not twice (the chaos drill's seed 7:
+    the box kept her after the undo, and the redo seated her at a second table)."""
+    room = Room(tmp_path)
+    room.run(10000)
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    table, seat = room.table_of("Ada")
+    box = room.boxes[table]
+    carry_out(room, ("receive",))
+    room.run(2000)
+    assert box.table.stacks[seat] == 3000
+    res = room.live.act("undo", {})
+    assert res["text"].startswith("Undone: late entry of Ada")
+    room.run(2000)
+    assert [(i["seat"], i["name"]) for i in box.instructions("take_out")] == [(seat, "Ada")]
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert seat not in box.table.stacks
+    room.live.act("redo", {})
+    room.run(1000)
+    carry_out(room, ("receive",))
+    room.run(2000)
+    where = room.table_of("Ada")
+    held = [(tb, s) for tb, b in room.boxes.items() for s in b.table.stacks
+            if b.link.names.get(str(s)) == "Ada"]
+    assert held == [where] and room.boxes[where[0]].table.stacks[where[1]] == 3000
+
+
+def test_a_bust_undone_before_the_take_out_calls_off_the_move_into_that_seat(tmp_path):
+    """The TD enters table 1 seat 4 out (5, 7, 7): the host plans a move into that very
+    seat (the box empties it with the take_out).  The TD undoes the bust before either
+    dealer acts: the player keeps seat 4, so the take_out and the move heading there are
+    called off and withdrawn (the chaos drill's seed 6: the move went on, table 1 refused
+    the mover as "Seat 4 is taken", and the host sent them to a table without a box)."""
+    room = Room(tmp_path)
+    name = room.live.tournament.seating()[1][4]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    (out,) = [p for p in room.pending() if p["action"] == "move_out"]
+    assert (out["to_table"], out["to_seat"]) == (1, 4)
+    room.live.act("undo", {})
+    room.run(2000)
+    t = room.live.tournament
+    assert _ins.state(t.instrs[out["id"]]) == "cancelled"
+    assert [i["instr"] for i in room.boxes[out["table"]].instructions("withdraw")] == [
+        out["id"]]
+    assert room.table_of(name) == (1, 4)
+    assert [p for p in room.pending() if p["action"] in ("move_out", "receive")] == []
+
+
+def test_the_cli_undo_leaves_a_bust_the_box_reported(tmp_path):
+    """Table 1's box reports a player out in a hand (all in and lost): `tdhost undo` from
+    another connection refuses with one sentence and writes nothing, as the console's undo
+    does (the chaos drill's seed 15: the CLI undid the box's bust, the league had the player
+    back in, the box had no seat or chips for them)."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    seats = sorted(b1.table.stacks)
+    allin(b1, [seats[3]], seats[4])
+    room.run(2000)
+    out = room.live.tournament.seating()[1].get(seats[3])
+    assert out is None
+    before = len(room.live.store.events())
+    res = run(["undo", "--db", room.db], expect=2)
+    assert res.stderr.startswith("tdhost undo: refused: the last event of tournament 1 is "
+                                 "the boxes' own (bust ")
+    assert res.stderr.endswith("): undo takes back only the TD's actions.\n")
+    assert len(room.live.store.events()) == before

@@ -291,6 +291,12 @@ def undo(db: str, number: int | None) -> None:
         events = lg.last_action(tournament.number)
         if not events:
             raise ActionRefused("there is nothing to undo in tournament %d" % tournament.number)
+        if all(event.payload.get("by") in ("box", "boxes", "host") for event in events):
+            # as the console's undo: the boxes' own reports stand (the box plays on without
+            # the player), docs/live.md "The TD's actions and undo"
+            raise ActionRefused("the last event of tournament %d is the boxes' own (%s): undo "
+                                "takes back only the TD's actions" % (
+                                    tournament.number, summary(events[-1])))
         out: list[NewEvent] = [(tournament.number, "undo",
                 {"action": event.action, "summary": summary(event)}, event.seq)
                for event in reversed(events)]

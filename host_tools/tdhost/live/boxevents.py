@@ -208,6 +208,10 @@ class BoxEvents:
         if res == "done" and instr["action"] == "receive" and not instr.get("move"):
             # a player seated: the plan skipped them until now
             live.follow(Effects(plan=True, names=[instr["table"]]))
+        elif res == "done" and instr["action"] == "receive" and instr.get("recorded"):
+            # a move recorded by hand sat down: the league has it already (no ``move`` to
+            # write, whose effects would send the names), so the box gets its names now
+            live.follow(Effects(names=[instr["table"]]))
         final = live.tournament.final
         if instr["action"] == "redraw":  # final_seat takes its chips from a later status
             live.view(instr["table"]).redraw_answered()

@@ -241,11 +241,14 @@ class Live:
         return _tables.seating_msg(self.tournament, table, _redraw.seating_for(self, table))
 
     def send_names(self, tables: Iterable[int]) -> None:
-        """The league's seating again to the boxes of *tables* in play after their seats
-        changed (they take only the names then); not before a table's first hand nor once
-        the final table is drawn (docs/live.md "Seating")."""
+        """The league's seating again to the boxes of *tables* after their seats changed:
+        in play they take only the names; before a table's first hand it says ``keep`` (the
+        box keeps its seats and chips, it would build its table from the seating's chips
+        otherwise); nothing once the final table is drawn (docs/live.md "Seating")."""
         if self.tournament.final is None:
-            self.send_seating([tb for tb in set(tables) if self.view(tb).hand])
+            wanted = set(tables)
+            self.send_seating([tb for tb in wanted if self.view(tb).hand])
+            self.send_seating([tb for tb in wanted if not self.view(tb).hand], keep=True)
 
     def clock_msg(self, now: Optional[int] = None) -> Message:
         now = self.clock() if now is None else now
@@ -267,13 +270,17 @@ class Live:
             self.wifi.add(why)
         return why
 
-    def send_seating(self, tables: Optional[Iterable[int]] = None) -> None:
-        """Send the league's seating again to the boxes of *tables* (all when None)."""
+    def send_seating(self, tables: Optional[Iterable[int]] = None, keep: bool = False) -> None:
+        """Send the league's seating again to the boxes of *tables* (all when None); *keep*:
+        the names only, the box keeps its own seats and chips (docs/protocol.md)."""
         wanted = None if tables is None else set(tables)
         for link in self.links:
             if link.box is not None and link.table is not None and (
                     wanted is None or link.table in wanted):
-                link.send(dict(self.seating_msg(link.table), kind="seating"))
+                msg = dict(self.seating_msg(link.table), kind="seating")
+                if keep:
+                    msg["keep"] = True
+                link.send(msg)
 
     def send_clock(self) -> None:
         """The master clock changed: every box gets it now."""

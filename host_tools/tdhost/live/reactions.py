@@ -127,6 +127,8 @@ def _undone(live: "Live", targets: Sequence[LoggedEvent]) -> Effects:
     for target in targets:
         if target.action == "bust":
             _bust_undone(live, [name for tier in target.payload["tiers"] for name in tier])
+        elif target.action == "late":
+            _entry_undone(live, target.payload["name"])
     cancel_orphans(live)
     live.send_seating()
     live.send_clock()
@@ -161,13 +163,50 @@ def _bust_undone(live: "Live", names: Sequence[str]) -> None:
                  "done" in _ins.results(take))
 
 
+def _seated_by_box(tournament: Tournament, name: str) -> Optional[Seat]:
+    """[table, seat] where the last receive of *name* a box carried out seated them, unless
+    they left it since (a move_out or a take_out carried out), else None."""
+    where: Optional[Seat] = None
+    for record in tournament.instrs.values():
+        if record.get("player") != name or "done" not in _ins.results(record):
+            continue
+        if record["action"] == "receive":
+            where = list(record["to"])
+        elif record["action"] in ("move_out", "take_out"):
+            where = None
+    return where
+
+
+def _entry_undone(live: "Live", name: str) -> None:
+    """A late entry the TD undid: a box that seated the player takes them out again (a
+    ``take_out``: they are no longer in the game); a receive not carried out is called off
+    with the other orphans."""
+    tournament = live.tournament
+    entry = tournament.get(name)
+    if entry is not None and entry.state == "in":
+        return
+    seat = _seated_by_box(tournament, name)
+    if seat is None:
+        return
+    statuses = live.statuses()
+    live.write(lambda current, lg, seq: ([("instr", _ins.take_out(
+        lg, current, 0, name, seat, "the TD undid their late entry",
+        _plan.stack_at(statuses, *seat)), None)], None))
+
+
 def _play_on(live: "Live", iid: str, why: str, carried_out: bool) -> None:
     """The take_out *iid* of a player who plays on: seated back where it was carried out,
     else called off (*why*)."""
     def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        take = current.instrs[iid]
         if carried_out:
-            return _seat_back(live, current, lg, seq, current.instrs[iid]), None
-        return _ins.cancel_all(lg, current, [current.instrs[iid]], why, live.boxed), None
+            return _seat_back(live, current, lg, seq, take), None
+        # the seat is theirs again: a move planned into it that neither box has begun is off
+        seat = [take["table"], take["body"].get("seat")]
+        heading = [half for halves in _ins.moves(current).values()
+                   if halves[0]["to"] == seat
+                   and not any(_ins.state(h) == "done" for h in halves) for half in halves]
+        return _ins.cancel_all(lg, current, [take] + heading, why, live.boxed), None
     live.write(build)
 
 

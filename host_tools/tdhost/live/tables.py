@@ -103,9 +103,29 @@ def seating_msg(tournament: Tournament, table: int,
                                and player.state == "in"}}, **button(tournament, table))
     if redrawn is not None:
         return redrawn
+    # who sits at the box (name_at): a player whose own receive is not carried out is
+    # seated by that receive, never by a seating (a box building its table from this one
+    # would have them twice); the player of a move recorded by hand sits at their old seat
+    # until they left it, and at the new one once its receive is carried out; a player the
+    # TD entered out stays until the box carried out their take_out
+    arriving = _ins.arriving(tournament)
+    taking = {record["player"]: [record["table"], record["body"].get("seat")]
+              for record in _ins.take_outs(tournament) if record.get("player")}
+    where: Dict[str, Any] = {}
+    for halves in _ins.moving_players(tournament).values():
+        if halves[0].get("recorded"):
+            left = _ins.state(halves[0]) == "done"
+            sat = len(halves) > 1 and _ins.state(halves[1]) == "done"
+            where[halves[0]["player"]] = halves[0]["to"] if sat else (
+                None if left else halves[0]["from"])
     for entry in tournament.players.values():
-        if entry.seat and entry.seat[0] == table and entry.state in ("registered", "in"):
-            key = str(entry.seat[1])
+        seat_now = where.get(entry.name, entry.seat) if entry.name not in arriving else None
+        if entry.state == "out":
+            seat_now = taking.get(entry.name)
+        elif entry.state not in ("registered", "in"):
+            seat_now = None
+        if seat_now and seat_now[0] == table:
+            key = str(seat_now[1])
             names[key] = entry.name
             known = (final or {}).get("stacks", {}).get(entry.name)
             if known:
