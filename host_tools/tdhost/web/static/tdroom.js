@@ -103,22 +103,19 @@
   // The players' page: its address, or why no phone can open it (tdhost serve --listen)
   const phoneLine = el("p", {class: "hint", id: "room-phones"}, "Players' page (no token): ",
     el("a", {href: "/p", target: "_blank", text: "/p"}), " – its QR code is on the big screen.");
-  const phoneWarn = el("p", {class: "msg bad", id: "room-phones-warn", hidden: true});
+  const phoneWarn = el("p", {class: "card msg bad", id: "room-phones-warn", hidden: true});
   fetch("/api/phone-link").then((r) => r.json()).then((j) => {
     if (j.problem) {
       phoneWarn.textContent = j.problem;
       phoneWarn.hidden = false;
       phoneLine.hidden = true;
-      card.open = true; // a warning is not folded away
     } else if (j.url) {
       phoneLine.lastChild.textContent = " (" + j.url + ") – its QR code is on the big screen.";
     }
   }).catch(() => {});
 
   // Folded under the night's controls: opened when the TD wants it (or a warning shows)
-  const card = el("details", {class: "card", id: "room-card"},
-    el("summary", null, "Big screen, phones and printouts"),
-    phoneWarn,
+  const settings = el("div", {id: "room-settings"},
     el("div", {class: "td-row"}, mute, el("label", null, speak, " speak the new blinds"),
       theme, layout),
     el("div", {class: "td-row panels"}, ...boxes),
@@ -128,13 +125,15 @@
     el("p", {class: "hint"}, el("a", {href: "/td/print", target: "_blank",
       text: "Printouts"}), ": the seat list and seat cards, table sheets, the sign-in " +
       "sheet, results, the league table."));
+  const card = el("details", {class: "card", id: "room-card"},
+    el("summary", null, "Big screen, phones and printouts"), settings);
 
-  card.inert = true; // nothing to change before the host has said what is set
+  settings.inert = true; // nothing to change before the host has said what is set
 
   function render(s) {
     last = s;
     display = s.display || display;
-    card.inert = !display;
+    settings.inert = !display;
     moneyBox.inert = !display;
     money = s.money;
     if (display && !changing) {
@@ -165,7 +164,7 @@
 
   function mount() {
     const at = document.querySelector(".td-right") || document.body;
-    at.append(card);
+    at.append(phoneWarn, card); // a warning is not folded away
     const bust = document.getElementById("bust-card");
     if (bust) bust.after(moneyBox);
     else at.append(moneyBox);
