@@ -127,19 +127,21 @@
       (to.length === 1 ? "table " : "tables ") + list(to) : "");
   }
 
-  // The footer: the last seat moves of the past NEWS_MS and the broken tables (not once the
+  // The footer: the broken tables and the last seat moves of the past NEWS_MS (not once the
   // final table plays: its pill says it); the places once the night is over.
   function news(s) {
     const items = [];
     const now = TC.nowMs(s);
-    const recent = (s.moves || []).filter((m) => now - m.at_ms < NEWS_MS);
+    // a broken table first (the footer keeps what fits, from the start)
+    const broke = s.final_table ? [] : (s.broken || []).slice(-2).reverse();
+    for (const t of broke) items.push(el("span", {class: "broke", text: brokeWords(s, t)}));
+    // (the moves out of a broken table are in its line)
+    const recent = (s.moves || []).filter((m) => now - m.at_ms < NEWS_MS &&
+      broke.indexOf(Number(tableOf(m.from))) < 0);
     for (const m of recent.slice(-4).reverse()) {
       items.push(el("span", {class: "move"},
         el("b", {text: m.player}), ": " + seatWords(m.from) + " → " + seatWords(m.to),
         el("span", {class: "age", "data-at": m.at_ms, text: ago(now - m.at_ms)})));
-    }
-    for (const t of s.final_table ? [] : (s.broken || []).slice(-2).reverse()) {
-      items.push(el("span", {class: "broke", text: brokeWords(s, t)}));
     }
     if (s.tournament.state === "finished") items.length = 0; // the places say it all
     return items;
