@@ -44,7 +44,8 @@ def _shot(browser, url, path, width, height, full_page=False, ready="#time", tou
     try:
         page.goto(url)
         page.wait_for_function("document.querySelector(%r).textContent.includes(':')" % ready)
-        page.wait_for_timeout(300)  # fonts and the first tick settled
+        page.keyboard.press("Shift")  # the TV set up: no "Click for sound" any more
+        page.wait_for_timeout(300)  # fonts, the first tick and the QR code's address settled
         page.screenshot(path=path, full_page=full_page)
     finally:
         ctx.close()
@@ -130,7 +131,7 @@ def demo_shots(out_dir, seed=DEMO_SEED):
         demo = Demo.build(workdir, seed=seed, realtime=False)
         try:
             _demo_until(demo, move_waiting, "a waiting balancing move", 30 * 60000)
-            web = run_in_thread(demo.live, "127.0.0.1", 0, TOKEN)
+            web = run_in_thread(demo.live, "0.0.0.0", 0, TOKEN)  # the QR code
 
             def between(name):
                 if name == "big-4x3":
@@ -164,7 +165,7 @@ def room_shots(out_dir):
     night = Night(workdir)
     live = night.live
     try:
-        web = run_in_thread(live, "127.0.0.1", 0, TOKEN)
+        web = run_in_thread(live, "0.0.0.0", 0, TOKEN)  # the QR code: phones could connect
         night.lock = web.lock
         try:
             night.until("every box live", lambda: all(lk.state == "live" for lk in live.links))
@@ -204,13 +205,10 @@ def room_shots(out_dir):
 
 
 def _print_shot(browser, url, path):
-    """The printouts page as paper shows it (print media): the table sheets."""
+    """The table sheets' page as paper shows it (print media)."""
     page = browser.new_page(viewport={"width": 800, "height": 1000})
     try:
-        page.goto(url + "/td?token=" + TOKEN)
-        page.goto(url + "/td/print")
-        page.wait_for_function("() => document.querySelectorAll('.sheet').length > 0")
-        page.evaluate("document.body.dataset.part = 'sheets'")
+        page.goto(url + "/td/print/tables?token=" + TOKEN)
         page.emulate_media(media="print")
         page.wait_for_timeout(300)
         page.screenshot(path=path, full_page=True)
@@ -248,7 +246,7 @@ def money_shots(out_dir):
                         ("Kate Morris", "Ben Taylor")):
             live.act("bust", {"names": [out]})
             live.act("knockout", {"name": out, "by": by})
-        web = run_in_thread(live, "127.0.0.1", 0, TOKEN)
+        web = run_in_thread(live, "0.0.0.0", 0, TOKEN)  # the QR code: phones could connect
         paths = []
         try:
             from playwright.sync_api import sync_playwright
@@ -302,7 +300,7 @@ def main(argv=None):
         from tdhost.web.server import run_in_thread
 
         live = sample_night()
-        web = run_in_thread(live, "127.0.0.1", 0, TOKEN)
+        web = run_in_thread(live, "0.0.0.0", 0, TOKEN)  # the QR code: phones could connect
 
         def between(name):
             if name == "big-4x3":

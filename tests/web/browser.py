@@ -40,10 +40,10 @@ def chromium():
 
 
 @contextlib.contextmanager
-def served(live, token=TOKEN, lock=None):
-    """``live`` served on 127.0.0.1 at a free port for the block: yields the Handle
-    (``url``, ``console_url``, ``lock``)."""
-    web = run_in_thread(live, "127.0.0.1", 0, token, lock)
+def served(live, token=TOKEN, lock=None, listen="127.0.0.1"):
+    """``live`` served on *listen* (0.0.0.0: phones could reach it, so the QR code shows)
+    at a free port for the block: yields the Handle (``url``, ``console_url``, ``lock``)."""
+    web = run_in_thread(live, listen, 0, token, lock)
     try:
         yield web
     finally:

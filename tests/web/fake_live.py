@@ -260,6 +260,37 @@ class FakeLive:
         self.version += 1
         return {"ok": True, "text": text}
 
+    def check(self, action, args):
+        """Would act(action, args) be taken now (bust, level)? Tried on a copy and put back;
+        a bust's names each resolved to the one seated player whose name, or a word of it,
+        starts with what was typed: {"ok": True, "names"?}."""
+        if action not in ("bust", "level"):
+            raise ActionRefused("only bust and level can be checked")
+        args = dict(args)
+        out = {"ok": True}
+        if action == "bust":
+            typed = args.get("names")
+            if not isinstance(typed, list) or not all(isinstance(n, str) for n in typed):
+                raise ActionRefused("type the name of the player who is out")
+            out["names"] = args["names"] = [self._who(n) for n in typed]
+        saved, rng = copy.deepcopy(self._s), self._rng.getstate()
+        try:
+            getattr(self, "_act_" + action)(args)
+        finally:
+            self._s = saved
+            self._rng.setstate(rng)
+        return out
+
+    def _who(self, typed):
+        key = " ".join(typed.split()).lower()
+        seated = [p["name"] for seats in self._s["tables"].values() for p in seats.values()]
+        found = [n for n in seated if n.lower() == key] or [
+            n for n in seated if any(w.startswith(key) for w in n.lower().split())]
+        if len(found) != 1:
+            raise ActionRefused("%s could be %s: type more of the name" % (typed, " or ".join(
+                found)) if found else "nobody called %s is playing" % typed)
+        return found[0]
+
     def _act_pause(self, args):
         s = self._s
         if s["paused_left"] is not None:

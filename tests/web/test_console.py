@@ -176,10 +176,15 @@ def test_room_wide_and_destructive_actions_ask_first(browser, tmp_path):
         answer(page, True)
         wait_text(page, "#h4h", "Hand for hand: off")
 
-        # a level jump says which level and what happens to the time left
+        # a level LPPL may not skip to is refused before any question (the box's rule)
         page.fill("#level-no", "3")
         page.press("#level-no", "Enter")
-        asks(page, re.compile(r"^Level 3 starts now, at its full time, on every box and the big "
+        wait_text(page, "#msg", "Levels can only be dropped after the chip-up that follows")
+        assert page.is_hidden("#ask")
+        # a level jump says which level and what happens to the time left
+        page.fill("#level-no", "2")
+        page.press("#level-no", "Enter")
+        asks(page, re.compile(r"^Level 2 starts now, at its full time, on every box and the big "
                               r"screen; the 1?\d:\d\d of level 1 left is dropped\.$"))
         page.keyboard.press("Escape")
         wait_visible(page, "#ask", visible=False)
@@ -405,11 +410,15 @@ def test_the_console_fits_a_1366x768_laptop(browser, tmp_path):
         _busy(night, page)
         assert page.evaluate("document.documentElement.scrollWidth") <= 1366
         for sel in ('.tcard[data-table="1"]', '.tcard[data-table="3"]', "#bust-card",
-                    "#pending", "#moves-none", "#undo", "#pause"):
+                    "#pending", "#moves-none", "#undo", "#pause", "#late-form"):
             box = page.locator(sel).bounding_box()
             assert box["y"] >= 0 and box["y"] + box["height"] <= 768, (sel, box)
             assert box["x"] >= 0 and box["x"] + box["width"] <= 1366, (sel, box)
         assert page.evaluate(CLIPPED) == []
+        # the big screen's settings are folded away under the night's controls
+        assert page.is_hidden("#room-sound")
+        assert page.locator("#room-card").bounding_box()["y"] > \
+            page.locator("#pending").bounding_box()["y"]
 
 
 def test_the_console_fits_a_390px_phone(browser, tmp_path):
@@ -418,6 +427,10 @@ def test_the_console_fits_a_390px_phone(browser, tmp_path):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         assert page.evaluate(CLIPPED) == []
         assert page.evaluate(SMALL, 40) == []  # touch-sized
+        # on a phone the tables come first, then the bust box, then the log
+        ys = [page.locator(sel).bounding_box()["y"] for sel in (
+            '.tcard[data-table="1"]', "#bust-card", "#log")]
+        assert ys == sorted(ys) and ys[0] < 844, ys
         assert page.locator("kbd").count() == 0
         page.click("#h4h")  # the question fits too
         wait_visible(page, "#ask")
@@ -425,6 +438,27 @@ def test_the_console_fits_a_390px_phone(browser, tmp_path):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
         assert page.evaluate(CLIPPED) == []
         answer(page, False)
+
+
+def test_the_console_asks_only_for_what_the_host_will_take(browser, tmp_path):
+    """A name typed short ("dev") is the one player it means before the question; a name
+    that is nobody's, or a level that does not exist, is refused with no question."""
+    with console(browser, tmp_path) as (night, web, page):
+        tb, seat, name, stack = seated(night)[8]
+        page.fill("#bust-names", name.split()[0].lower())
+        page.press("#bust-names", "Enter")
+        asks_now = asks(page, "%s (table %d seat %d" % (name, tb, seat))
+        assert " is out in 20th place of 20" in asks_now, asks_now
+        changes(night, page, lambda: answer(page, True))
+        wait_text(page, "#msg", "%s is out: 20th of 20." % name)
+        before = state(night)
+        page.fill("#bust-names", name)  # out already
+        page.press("#bust-names", "Enter")
+        wait_text(page, "#msg", "Nobody called %s is playing." % name)
+        page.fill("#level-no", "99")
+        page.press("#level-no", "Enter")
+        wait_text(page, "#msg", "There is no level 99.")
+        assert page.is_hidden("#ask") and state(night) == before
 
 
 # ---------------------------------------------------------------------- final table

@@ -147,8 +147,6 @@ def test_the_night_end_to_end(browser, tmp_path):
             mover = out["player"]
             assert out["to_table"] == short
             src, dst = out["table"], short
-            old = "%d.%d" % (src, out["seat"])
-            new = "%d.%d" % (dst, out["to_seat"])
             assert len(seating[src]) == 7 and out["seat"] in seating[src]
             assert seating[src][out["seat"]] == mover
 
@@ -196,7 +194,8 @@ def test_the_night_end_to_end(browser, tmp_path):
             wait_text(page, "#moves", "%s: table %d seat %d → table %d seat %d" % (
                 mover, src, out["seat"], dst, out["to_seat"]))
             wait_text(page, '.tcard[data-table="%d"]' % dst, mover)
-            wait_text(big, "#news", "%s %s → %s" % (mover, old, new))
+            wait_text(big, "#news", "%s: table %d seat %d → table %d seat %d" % (
+                mover, src, out["seat"], dst, out["to_seat"]))  # in words on the TV too
             assert night.boxes[dst].table.stacks[out["to_seat"]] == 3000
             with night.lock:
                 assert sorted(len(s) for s in live.tournament.seating().values()) == [6, 6, 7]

@@ -44,7 +44,8 @@ def test_big_screen_shows_the_clock_and_follows_actions(browser):
         wait_text(page, "#time", re.compile(r"^(20:00|19:5\d)$"))
         wait_text(page, "#time", re.compile(r"^19:5\d$"))  # counts down by itself
         assert text(page, "#left") == "23" and text(page, "#entries") == "23"
-        assert text(page, "#blinds-label") == "BLINDS" and text(page, "#ante-label") == "ANTE"
+        assert text(page, "#blinds-label") == "BLINDS"
+        assert page.is_hidden("#ante-cell")  # LPPL has no ante: the blinds have the line
         assert text(page, "#avg") == "3,000"
         assert page.is_hidden("#paused") and page.is_hidden("#h4h")
 
@@ -85,14 +86,15 @@ def test_big_screen_shows_breaks_colour_ups_and_moves(browser):
         td(web, live, "confirm", {"id": out["id"]})  # the player left table 1 ...
         rcv = [p for p in snap(web, live)["pending"] if p["action"] == "receive"][0]
         td(web, live, "confirm", {"id": rcv["id"]})  # ... and sat down at table 3
-        wait_text(page, "#news", "Vince Polley 1.8 → 3.3")
+        wait_text(page, "#news", "Vince Polley: table 1 seat 8 → table 3 seat 3")
         assert text(page, "#news").upper().startswith("MOVES")
         assert "Alice" not in page.content()  # no seat list on the big screen
-        with web.lock:  # the night is over: the footer shows the places, not the moves
+        with web.lock:  # the night is over: the places instead of the clock and the moves
             live._s["state"] = "finished"
             live.version += 1
-        wait_text(page, "#news", re.compile(r"^Places\s*Ian McAllister", re.I))
-        assert "Vince Polley" not in text(page, "#news")
+        wait_visible(page, "#finish")
+        assert "Ian McAllister" in text(page, "#places")
+        assert page.is_hidden(".bs-clock") and page.is_hidden("#news")
         assert js_errors(page) == []
 
 
@@ -104,8 +106,7 @@ def test_big_screen_fits_16_9_and_4_3(browser):
             page = open_page(browser, web.url + "/", w, h)
             wait_text(page, "#blinds", "3,000 / 6,000")
             assert page.evaluate("document.documentElement.scrollWidth") <= w
-            for sel in ("#time", "#blinds", "#ante", "#level", "#breakin", "#left", "#entries",
-                        "#avg"):
+            for sel in ("#time", "#blinds", "#level", "#breakin", "#left", "#entries", "#avg"):
                 box = page.locator(sel).bounding_box()
                 assert box["x"] >= 0 and box["x"] + box["width"] <= w, (w, h, sel, box)
                 assert box["y"] >= 0 and box["y"] + box["height"] <= h, (w, h, sel, box)
@@ -164,7 +165,7 @@ def test_console_shows_the_tables_and_offers_the_balancing_move(browser):
         page.press("#search", "Enter")
         assert page.input_value("#bust-names") == "Ian McAllister"
         page.press("#bust-names", "Enter")
-        assert "Ian McAllister (table 3 seat 3, " in text(page, "#ask-text")
+        wait_text(page, "#ask-text", "Ian McAllister (table 3 seat 3, ")
         answer(page, True)
         wait_text(page, "#msg", "Out: Ian McAllister (23).")
         wait_text(page, "#pending", "Vince Polley")
@@ -172,12 +173,17 @@ def test_console_shows_the_tables_and_offers_the_balancing_move(browser):
         assert "Ian McAllister" not in page.locator("#tables").inner_text()
 
         # the move's Confirm asks for the chips the player left with: cancelled, it
-        # confirms nothing; a bad number is refused on the page; 4,250 goes to the receive
+        # confirms nothing; without a number it asks again (and Cancel there confirms
+        # nothing either); 4,250 goes to the receive
         row.locator("button.confirm").click()
         answer(page, False, "4,250")
         row.locator("button.confirm").click()
-        answer(page, True, "lots")
-        wait_text(page, "#msg", "Give the chips as a whole number from 1.")
+        for given in ("lots", ""):
+            wait_visible(page, "#ask")
+            page.fill("#ask-input", given)
+            page.click("#ask-yes")
+            wait_text(page, "#ask-note", "Without it nothing is recorded.")
+        answer(page, False)
         assert snap(web, live)["pending"][0]["state"] == "sent"
         row.locator("button.confirm").click()
         answer(page, True, "4,250")
@@ -201,9 +207,13 @@ def test_console_refusal_is_shown_and_changes_nothing(browser):
         page = open_console(browser, web)
         page.fill("#bust-names", "Nobody Here")
         page.press("#bust-names", "Enter")
-        answer(page, True)
-        wait_text(page, "#msg", "Nobody Here is not playing at any table.")
-        assert "bad" in page.get_attribute("#msg", "class")
+        # refused before any question: no "Are you sure?" for what the host will not take
+        wait_text(page, "#msg", "Nobody called Nobody Here is playing.")
+        assert "bad" in page.get_attribute("#msg", "class") and page.is_hidden("#ask")
+        page.fill("#level-no", "99")
+        page.press("#level-no", "Enter")
+        wait_text(page, "#msg", "The level must be a whole number from 1 to 14.")
+        assert page.is_hidden("#ask")
         assert live.version == 1
 
 

@@ -8,9 +8,11 @@ import json
 import time
 
 import segno
+from starlette.testclient import TestClient
 from test_web_api import BEARER, JSON, TOKEN, client, night
 
 from tdhost.web import room
+from tdhost.web.app import make_app
 
 
 def test_find_my_seat_answers_one_name_and_nothing_private():
@@ -64,11 +66,26 @@ def test_the_qr_code_is_svg_of_the_phone_page():
     assert room.qr_svg("http://192.168.1.20:8000/p") != room.qr_svg("http://10.0.0.1:8000/p")
     assert code.designator.endswith("-M")
     assert c.get("/api/phone-link", headers={"host": "pub.local:8000"}).json() == {
-        "url": "http://pub.local:8000/p"}
+        "url": "http://pub.local:8000/p", "problem": None}
     # a big screen opened on the laptop itself: the QR names its network address instead
     lan = room.lan_address()
     if lan:
         assert room.phone_url("127.0.0.1:8000") == "http://%s:8000/p" % lan
+    # served on an address of its own on the network: that one
+    assert room.phone_url("127.0.0.1:8000", "192.168.1.20") == "http://192.168.1.20:8000/p"
+
+
+def test_no_qr_code_phones_cannot_open():
+    """tdhost serve on 127.0.0.1 (its default): no phone reaches it, so no QR code, and the
+    sentence that says how to fix it."""
+    why = "Phones can't reach 127.0.0.1: start tdhost serve with --listen 0.0.0.0"
+    c = TestClient(make_app(night(), TOKEN, listen="127.0.0.1"), base_url="http://testserver")
+    link = c.get("/api/phone-link", headers={"host": "127.0.0.1:8000"}).json()
+    assert link["url"] is None and link["problem"].startswith(why)
+    r = c.get("/qr.svg", headers={"host": "127.0.0.1:8000"})
+    assert r.status_code == 404 and r.json()["error"].startswith(why)
+    assert room.unreachable("::1").startswith("Phones can't reach ::1")
+    assert room.unreachable("192.168.1.20") is None and room.unreachable(None) is None
 
 
 def test_display_settings_need_the_token_and_refuse_bad_values():

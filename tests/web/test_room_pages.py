@@ -47,12 +47,12 @@ def played(page):
 
 def test_big_screen_panels_of_a_free_tournament(browser):
     live = FakeLive()
-    with served(live) as web:
+    with served(live, listen="0.0.0.0") as web:  # phones could reach it: the QR code shows
         for w, h in SIZES:
             page = open_page(browser, web.url + "/", w, h)
             wait_text(page, "#schedule", "Level 2")
             assert text(page, "#blinds-label") == "BLINDS" and text(page, "#blinds") == "25 / 50"
-            assert text(page, "#ante-label") == "ANTE" and text(page, "#ante") == "none"
+            assert page.is_hidden("#ante-cell")  # no ante: no "ante none" on the screen
             rows = page.locator("#schedule li").all_inner_texts()
             assert [r.split("\n")[:2] for r in rows[:5]] == [
                 ["Level 2", "50 / 100"], ["Level 3", "75 / 150"], ["Level 4", "100 / 200"],
@@ -71,7 +71,9 @@ def test_big_screen_panels_of_a_free_tournament(browser):
             # a free tournament: no money anywhere on the page
             assert page.is_hidden("#pool-stat") and page.is_hidden("#p-payouts")
             assert not re.search(r"[£$€]|prize|payout", page.inner_text("body"), re.I)
-            assert page.locator("#qr").evaluate("(i) => i.complete && i.naturalWidth > 0")
+            if w > 700:  # not on a phone-sized window
+                page.wait_for_function("() => { const i = document.getElementById('qr');"
+                                       " return i.complete && i.naturalWidth > 0; }")
             no_overflow(page, w)
             # no empty band at the bottom: the last thing shown reaches the bottom
             bottom = page.evaluate("""Math.max(...[...document.body.children]
@@ -138,9 +140,10 @@ def test_chimes_and_spoken_blinds(browser):
 
         # the TD mutes the big screen from the console, then asks for the spoken blinds
         console = open_console(browser, web)
+        console.click("#room-card summary")  # folded under the night's controls
         wait_text(console, "#room-sound", "Mute the big screen")
         console.click("#room-sound")
-        wait_text(console, "#room-msg", "sound muted")
+        wait_text(console, "#msg", "sound muted")
         wait_text(console, "#room-sound", "Sound on the big screen")
         n = len(played(page))
         td(web, live, "level", {"level": 8})
@@ -148,9 +151,9 @@ def test_chimes_and_spoken_blinds(browser):
         page.wait_for_timeout(300)
         assert len(played(page)) == n  # muted: no chime
         console.click("#room-sound")
-        wait_text(console, "#room-msg", "sound on")
+        wait_text(console, "#msg", "sound on")
         console.check("#room-speak")
-        wait_text(console, "#room-msg", "blinds spoken")
+        wait_text(console, "#msg", "blinds spoken")
         td(web, live, "level", {"level": 9})
         wait_text(page, "#blinds", "500 / 1,000")
         assert played(page)[-2:] == ["level", "speak:Level 9. Blinds 500 and 1000."]
@@ -164,13 +167,14 @@ def test_the_td_chooses_panels_layout_and_theme(browser):
         wait_text(page, "#blinds", "25 / 50")
         assert "lay-16x9" in page.get_attribute("body", "class")
         console = open_console(browser, web)
+        console.click("#room-card summary")
         wait_text(console, "#room-sound", "Mute")
         console.select_option("#room-layout", "4x3")
-        wait_text(console, "#room-msg", "4:3 layout")
+        wait_text(console, "#msg", "4:3 layout")
         console.select_option("#room-theme", "contrast")
-        wait_text(console, "#room-msg", "high-contrast theme")
+        wait_text(console, "#msg", "high-contrast theme")
         console.uncheck('[data-panel="qr"]')
-        wait_text(console, "#room-msg", "The big screen: blind schedule, chip-ups, players "
+        wait_text(console, "#msg", "The big screen: blind schedule, chip-ups, players "
                                         "and stacks, seat moves; 4:3 layout")
         page.wait_for_function("() => document.body.classList.contains('theme-contrast')")
         page.wait_for_selector("#p-qr", state="hidden")
@@ -239,14 +243,14 @@ def test_the_money_card_on_a_home_game(browser, tmp_path):
             assert console.is_hidden("#ko-form") is False  # a bounty game
             console.fill("#rebuy-name", "Ben Taylor")
             console.press("#rebuy-name", "Enter")
-            wait_text(console, "#room-msg", "Re-buy Ben Taylor: £20 for 10000 chips.")
+            wait_text(console, "#msg", "Re-buy Ben Taylor: £20 for 10000 chips.")
             # £236 at 40/25/15/12/8 % in £5 steps: 90, 55, 35, 25, 15; 1st + £16
             wait_text(big, "#pool", "£236")
             assert big.locator("#payouts li").all_inner_texts() == [
                 "1st\n£106", "2nd\n£55", "3rd\n£35", "4th\n£25", "5th\n£15"]
             console.fill("#addon-name", "Ben Taylor")
             console.press("#addon-name", "Enter")
-            wait_text(console, "#room-msg", "Add-ons are taken in level 4 and the break after "
+            wait_text(console, "#msg", "Add-ons are taken in level 4 and the break after "
                                             "it; this is level 1.")
             # the console's Undo (its question in words, then yes) takes the re-buy back
             wait_text(console, "#undo", "Undo: re-buy Ben Taylor: £20 for 10000 chips")
@@ -290,10 +294,9 @@ def test_tied_players_share_their_prize_on_every_page(browser, tmp_path):
             assert [x.split("\n") for x in phone.locator("#payouts li").all_inner_texts()][4:] \
                 == [["5th=", a, "£10"], ["5th=", b, "£5"]]
             printout = open_console(browser, web)
-            printout.goto(web.url + "/td/print")
-            wait_text(printout, "#result-table", b)
+            printout.goto(web.url + "/td/print/results")
             rows = [r.split("\t") for r in printout.locator(
-                "#result-table tbody tr").all_inner_texts()]
+                ".pr-table tbody tr").all_inner_texts()]
             assert [r for r in rows if r[1] in (a, b)] == [
                 ["5th=", a, "", "£10"], ["5th=", b, "", "£5"]]
             assert js_errors(big) == [] and js_errors(phone) == [] and js_errors(printout) == []
@@ -305,14 +308,19 @@ def test_printouts_seat_cards_table_sheets_results_league(browser):
     live = FakeLive()
     with served(live) as web:
         anon = open_page(browser, web.url + "/td/print")
-        assert "need the TD's token" in anon.content()
+        assert "The printouts need the TD's token." in anon.inner_text("body")  # a page
+        # the token in the address signs in, as the console's link does
+        page = open_page(browser, web.url + "/td/print/seats?token=" + TOKEN)
+        assert page.url == web.url + "/td/print/seats"
+        assert page.locator(".card-seat").count() == 23  # every player seated
+        assert page.locator(".card-seat").first.inner_text().split("\n") == [
+            "Table 1 · Seat 1", "Alice Moreton", "Monday night at the Red Lion"]
+        names = [r.split("\t")[0] for r in page.locator(".seat-list tbody tr").all_inner_texts()]
+        assert names == sorted(names) and len(names) == 23  # the seat list, by name
+        page.context.close()
         for w, h in SIZES:
             page = open_console(browser, web, w, h)
-            page.goto(web.url + "/td/print")
-            wait_text(page, "#card-list", "Table 1 · Seat 1")
-            assert page.locator(".card-seat").count() == 23  # every player seated
-            first = page.locator(".card-seat").first.inner_text().split("\n")
-            assert first == ["Table 1 · Seat 1", "Alice Moreton", "Monday night at the Red Lion"]
+            page.goto(web.url + "/td/print/tables")
             assert page.locator(".sheet").count() == 3
             assert page.locator(".sheet").nth(2).locator("tbody tr").all_inner_texts()[-1] \
                 == "8\tempty"  # table 3 has 7 players
@@ -321,13 +329,16 @@ def test_printouts_seat_cards_table_sheets_results_league(browser):
         td(web, live, "bust", {"names": ["Ian McAllister"]})
         page = open_console(browser, web)
         page.goto(web.url + "/td/print")
-        wait_text(page, "#result-table", "Ian McAllister")
-        assert page.locator("#league-table tbody tr").first.inner_text().split("\t")[:2] == \
+        page.click("text=Results")
+        assert "Ian McAllister" in page.inner_text(".pr-table")
+        page.goto(web.url + "/td/print/league")
+        assert page.locator(".pr-table tbody tr").first.inner_text().split("\t")[:2] == \
             ["1", "Alice Moreton"]
-        # on paper: only the part asked for, a table sheet a page, black on white
-        page.evaluate("document.body.dataset.part = 'sheets'")
+        page.goto(web.url + "/td/print/signin")
+        assert page.locator(".signin tbody tr").count() == 23 + 8  # and 8 for walk-ins
+        # on paper: a table sheet a page, black on white, no buttons
+        page.goto(web.url + "/td/print/tables")
         page.emulate_media(media="print")
-        assert page.is_hidden("#cards") and page.is_visible("#sheets")
         assert page.is_hidden(".pr-bar")
         assert page.locator(".sheet").first.evaluate(
             "(e) => getComputedStyle(e).breakAfter") == "page"

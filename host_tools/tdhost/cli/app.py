@@ -15,6 +15,7 @@ from tdhost.cli import (
     example,
     night,
     plan,
+    printing,
     registration,
     results,
     season,
@@ -25,7 +26,7 @@ from tdhost.cli.output import say
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
 NIGHT_ORDER = ("example", "new", "import", "register", "standby", "lock", "unlock", "draw",
                "start", "seats", "level", "late", "arrive", "bust", "plan", "move", "undo",
-               "end", "results", "league", "log", "backup", "restore", "serve", "boxes",
+               "end", "print", "results", "league", "log", "backup", "restore", "serve", "boxes",
                "pair", "move-box", "deploy", "season")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
@@ -66,8 +67,8 @@ def cli() -> None:
     table, with or without the table boxes."""
 
 
-for _module in (example, registration, csvimport, night, plan, results, audit, boxes, serve,
-                season):
+for _module in (example, registration, csvimport, night, plan, printing, results, audit, boxes,
+                serve, season):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 

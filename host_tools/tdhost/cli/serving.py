@@ -310,6 +310,8 @@ class Serving:
         self.lines.append("Big screen: %s" % handle.url)
         self.lines.append("TD console: %s" % handle.console_url)
         self.lines.append("TD token: %s" % token)
+        if handle.phones:
+            self.lines.append(handle.phones)
         return handle
 
     def _say_what_runs(self) -> None:

@@ -25,6 +25,7 @@ from tdhost.live import (
     acts as _acts,
     boxevents as _boxevents,
     busts as _busts,
+    checks as _checks,
     clock as _clock,
     final as _final,
     handforhand as _livehfh,
@@ -385,6 +386,13 @@ class Live:
         self.follow(effects)
         self.touch()
         return {"ok": True, "text": text}
+
+    def check(self, action: str, args: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+        """Whether act(*action*, *args*) would be taken now (bust, level), deciding as it
+        would and writing nothing: {"ok": True, ...}; ActionRefused otherwise
+        (tdhost.live.checks)."""
+        self.now = self.clock()
+        return _checks.check(self, action, args if isinstance(args, dict) else {})
 
     def snapshot(self) -> Dict[str, Any]:
         """The night as one JSON-ready dict (docs/host.md, "snapshot()")."""

@@ -6,6 +6,7 @@ only *tries* the lock.
 """
 
 import hmac
+import html
 import json
 import logging
 import os
@@ -33,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 
 from tdhost.actions import console_names
 from tdhost.league.refusal import ActionRefused
-from tdhost.web import room as _room
+from tdhost.web import paper as _paper, room as _room
 
 log = logging.getLogger("tdhost.web")
 
@@ -54,14 +55,17 @@ PUBLIC_KEYS = ("event", "tournament", "now_ms", "clock", "players", "moves", "br
 
 
 class LiveContract(Protocol):
-    """What the web needs of tdhost.live.night.Live: its version, a snapshot and the TD's acts
-    (tdhost.league.refusal.ActionRefused, with a sentence, when refused)."""
+    """What the web needs of tdhost.live.night.Live: its version, a snapshot, the TD's acts
+    and the check of one before the console asks (tdhost.league.refusal.ActionRefused,
+    with a sentence, when refused)."""
 
     version: int
 
     def snapshot(self) -> dict[str, Any]: ...
 
     def act(self, action: str, args: dict[str, Any]) -> Any: ...
+
+    def check(self, action: str, args: dict[str, Any]) -> Any: ...
 
 
 Lock = Any  # a threading.RLock (or Lock) held around every call into Live
@@ -96,8 +100,9 @@ class Hub:
     ``closing`` (a threading.Event) ends every event stream: set it before stopping the server.
     """
 
-    def __init__(self, live: LiveContract, lock: Lock) -> None:
+    def __init__(self, live: LiveContract, lock: Lock, listen: str | None = None) -> None:
         self.live = live
+        self.listen = listen  # the address the web listens on (None: not known)
         self.lock = lock
         self.closing = threading.Event()
         self.display = _room.Display()  # the big screens' panels, theme, sound (room.py)
@@ -128,6 +133,11 @@ class Hub:
                      _dumps(dict(public(snap), view="public", display=shown)))
                 self._cache = c
         return version, c[3] if full else c[4]
+
+    def check(self, action: str, args: dict[str, Any]) -> Any:
+        """live.check under the lock: would the action be taken (nothing is written)."""
+        with self.lock:
+            return self.live.check(action, args)
 
     def act(self, action: str, args: dict[str, Any]) -> tuple[Any, int]:
         """live.act under the lock: (result dict, version after)."""
@@ -186,18 +196,18 @@ def _error(status: int, sentence: str) -> JSONResponse:
     return JSONResponse({"error": sentence}, status_code=status, headers=HEADERS)
 
 
-def _login_page(status: int, note: str) -> HTMLResponse:
+def _login_page(status: int, note: str, path: str = "/td") -> HTMLResponse:
     body = (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>TD console</title>'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<link rel="stylesheet" href="/static/style.css"></head><body class="td login">'
         "<main><h1>TD console</h1><p>%s</p>"
-        '<form method="get" action="/td"><label>TD token <input name="token" '
+        '<form method="get" action="%s"><label>TD token <input name="token" '
         'autocomplete="current-password" type="password" autofocus></label> '
         "<button>Open the console</button></form>"
         '<p class="hint">The token is printed by <code>tdhost serve</code>. '
         'The big screen needs none: <a href="/">the clock</a>.</p></main></body></html>'
-    ) % note
+    ) % (note, path)
     return HTMLResponse(body, status_code=status, headers=HEADERS)
 
 
@@ -216,29 +226,57 @@ async def read_body(request: Request, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def make_app(live: LiveContract, token: str, lock: Lock = None) -> Starlette:
+def make_app(live: LiveContract, token: str, lock: Lock = None,
+             listen: str | None = None) -> Starlette:
     """The Starlette app over ``live`` (the Live contract); ``token``: the TD's secret
     (non-empty text); ``lock``: the lock the host's poll loop holds around ``live.poll()``
-    (a new RLock when None).  ``app.state.hub.closing.set()`` ends all event streams."""
+    (a new RLock when None); ``listen``: the address it is served on (phones cannot reach
+    127.0.0.1: no QR code then; None: not known).  ``app.state.hub.closing.set()`` ends
+    all event streams."""
     if not isinstance(token, str) or len(token) < 8:
         raise ValueError("the TD token must be text of at least 8 characters")
-    hub = Hub(live, lock if lock is not None else threading.RLock())
+    hub = Hub(live, lock if lock is not None else threading.RLock(), listen)
 
     async def big(request: Request) -> Response:
         return FileResponse(os.path.join(STATIC, "big.html"), headers=HEADERS)
 
-    async def td(request: Request) -> Response:
+    def sign_in(request: Request, what: str) -> Response | None:
+        """None when *request* is the TD's; else the page that signs in: the token in the
+        address sets the cookie and comes back without it, no token asks for it."""
+        path = request.url.path
         given = request.query_params.get("token")
         if given is not None:
             if not _same(given, token):
-                return _login_page(401, "That token is not the TD's token.")
-            r = RedirectResponse("/td", status_code=303, headers=HEADERS)
+                return _login_page(401, "That token is not the TD's token.", path)
+            r = RedirectResponse(path, status_code=303, headers=HEADERS)
             r.set_cookie(COOKIE, token, max_age=COOKIE_AGE_S, path="/", httponly=True,
                          samesite="lax")
             return r
         if _auth(request, token) is None:
-            return _login_page(401, "The console needs the TD's token.")
-        return FileResponse(os.path.join(STATIC, "td.html"), headers=HEADERS)
+            return _login_page(401, "%s the TD's token." % what, path)
+        return None
+
+    async def td(request: Request) -> Response:
+        return sign_in(request, "The console needs") or FileResponse(
+            os.path.join(STATIC, "td.html"), headers=HEADERS)
+
+    async def printout(request: Request) -> Response:
+        """/td/print: the list of printouts; /td/print/PART: one, as a page (tdhost.web.paper)."""
+        refused = sign_in(request, "The printouts need")
+        if refused is not None:
+            return refused
+        part = request.path_params.get("part")
+        if part is not None and part not in _paper.PARTS:
+            return HTMLResponse("<!doctype html><title>No such printout</title><p>There is "
+                                "no printout called %s: <a href=\"/td/print\">the printouts"
+                                "</a>.</p>" % html.escape(part), status_code=404,
+                                headers=HEADERS)
+
+        def page() -> str:
+            with hub.lock:
+                snap = hub.live.snapshot()
+            return _paper.index(snap) if part is None else _paper.render(part, snap, web=True)
+        return HTMLResponse(await run_in_threadpool(page), headers=HEADERS)
 
     async def logout(request: Request) -> Response:
         r = RedirectResponse("/", status_code=303, headers=HEADERS)
@@ -271,6 +309,14 @@ def make_app(live: LiveContract, token: str, lock: Lock = None) -> Starlette:
         return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     async def act(request: Request) -> Response:
+        return await run_act(request, checking=False)
+
+    async def check(request: Request) -> Response:
+        return await run_act(request, checking=True)
+
+    async def run_act(request: Request, checking: bool) -> Response:
+        """POST /api/act/NAME does the action; POST /api/check/NAME (bust, level) only
+        says whether the host would take it, and for a bust whom the names mean."""
         name = request.path_params["action"]
         refused = await td_may_act(request)
         if refused is not None:
@@ -287,6 +333,9 @@ def make_app(live: LiveContract, token: str, lock: Lock = None) -> Starlette:
         if not isinstance(args, dict):
             return _error(400, "The arguments must be a JSON object.")
         try:
+            if checking:
+                found = await run_in_threadpool(hub.check, name, args)
+                return JSONResponse(dict(found or {}, ok=True), headers=HEADERS)
             result, version = await run_in_threadpool(hub.act, name, args)
         except ActionRefused as err:
             return _error(400, str(err))
@@ -316,11 +365,14 @@ def make_app(live: LiveContract, token: str, lock: Lock = None) -> Starlette:
         Route("/", big),
         Route("/td", td),
         Route("/td/logout", logout),
+        Route("/td/print", printout),
+        Route("/td/print/{part}", printout),
         Route("/api/state", state),
         Route("/api/events", events),
         Route("/api/act/{action}", act, methods=["POST"]),
+        Route("/api/check/{action}", check, methods=["POST"]),
         Route("/favicon.ico", favicon),
-        *_room.routes(hub, HEADERS, td_may_act, lambda r: _auth(r, token) is not None),
+        *_room.routes(hub, HEADERS, td_may_act),
         Mount("/static", _NoCache(StaticFiles(directory=STATIC)), name="static"),
     ]
     app = Starlette(routes=routes)

@@ -1,7 +1,7 @@
 """The room's side of the web (docs/web.md §7-§9): the players' phone page with its QR code
 and "find my seat" (one name at a time, never a list of players), the big screen's display
-settings, the TD's printouts, and a per-address rate limit for the public routes.
-Only ``POST /api/display`` and ``/td/print`` are TD-only.
+settings, and a per-address rate limit for the public routes.
+Only ``POST /api/display`` is TD-only (the printouts: tdhost.web.paper).
 """
 
 import io
@@ -99,15 +99,38 @@ def lan_address() -> str | None:
         s.close()
 
 
-def phone_url(host_header: str | None) -> str:
-    """The phone page's address for a QR code: the host the big screen was opened on, or
-    this machine's network address when that is the laptop itself (127.0.0.1, localhost)."""
+def loopback(host: str) -> bool:
+    """True for an address only this laptop reaches (127.x, localhost, ::1)."""
+    host = host.strip("[]").lower()
+    return host.startswith("127.") or host in ("localhost", "::1")
+
+
+def unreachable(listen: str | None) -> str | None:
+    """Why no phone can open the players' page when the web listens on *listen* (the
+    address given to tdhost serve --listen; None: not known), or None.  One sentence with
+    the fix, for the console and the terminal."""
+    if listen is None:
+        return None
+    if loopback(listen):
+        return ("Phones can't reach %s: start tdhost serve with --listen 0.0.0.0 for the "
+                "players' page and its QR code." % listen.strip("[]"))
+    if listen in ("", "0.0.0.0", "::") and lan_address() is None:
+        return ("This laptop has no network address phones can reach: join the room's "
+                "Wi-Fi, then start tdhost serve again.")
+    return None
+
+
+def phone_url(host_header: str | None, listen: str | None = None) -> str:
+    """The phone page's address for a QR code: the host the big screen was opened on, or,
+    when that is the laptop itself (127.0.0.1, localhost), the address the web listens on
+    or this machine's network address."""
     host = host_header or "127.0.0.1"
     name, _, port = host.rpartition(":") if host.count(":") == 1 else (host, "", "")
-    if name in ("127.0.0.1", "localhost", "::1", "[::1]"):
-        lan = lan_address()
-        if lan:
-            host = lan + (":" + port if port else "")
+    if loopback(name):
+        own = listen if listen and listen not in ("0.0.0.0", "::") and not loopback(listen) \
+            else lan_address()
+        if own:
+            host = ("[%s]" % own if ":" in own else own) + (":" + port if port else "")
     return "http://%s/p" % host
 
 
@@ -164,11 +187,9 @@ def find_seat(snap: dict[str, Any], query: str) -> list[dict[str, Any]]:
 
 
 def routes(hub: "Hub", headers: dict[str, str],
-           act_ok: Callable[[Request], Awaitable[Response | None]],
-           token_ok: Callable[[Request], bool]) -> list[BaseRoute]:
+           act_ok: Callable[[Request], Awaitable[Response | None]]) -> list[BaseRoute]:
     """The routes of this module.  ``act_ok(request)`` (async): None when a TD action may
-    go ahead, else its error response; ``token_ok(request)``: the request carries the TD's
-    token (tdhost.web.app's checks)."""
+    go ahead, else its error response (tdhost.web.app's checks)."""
     limit = RateLimit()
 
     def limited(request: Request) -> Response | None:
@@ -186,11 +207,16 @@ def routes(hub: "Hub", headers: dict[str, str],
         busy = limited(request)
         if busy:
             return busy
-        svg = qr_svg(phone_url(request.headers.get("host")))
+        problem = unreachable(hub.listen)
+        if problem:
+            return JSONResponse({"error": problem}, status_code=404, headers=headers)
+        svg = qr_svg(phone_url(request.headers.get("host"), hub.listen))
         return Response(svg, media_type="image/svg+xml", headers=headers)
 
     async def phone_link(request: Request) -> Response:
-        return JSONResponse({"url": phone_url(request.headers.get("host"))}, headers=headers)
+        problem = unreachable(hub.listen)
+        url = None if problem else phone_url(request.headers.get("host"), hub.listen)
+        return JSONResponse({"url": url, "problem": problem}, headers=headers)
 
     async def seat(request: Request) -> Response:
         busy = limited(request)
@@ -241,15 +267,7 @@ def routes(hub: "Hub", headers: dict[str, str],
         return JSONResponse({"ok": True, "text": "The big screen: %s." % words,
                              "display": new}, headers=headers)
 
-    async def printable(request: Request) -> Response:
-        if not token_ok(request):
-            return JSONResponse({"error": "The printouts need the TD's token: open the "
-                                          "console link again."},
-                                status_code=401, headers=headers)
-        return FileResponse(os.path.join(STATIC, "print.html"), headers=headers)
-
     return [
-        Route("/td/print", printable),
         Route("/p", phone),
         Route("/qr.svg", qr),
         Route("/api/phone-link", phone_link),

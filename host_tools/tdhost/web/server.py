@@ -11,6 +11,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
+from tdhost.web import room as _room
 from tdhost.web.app import LiveContract, make_app
 
 START_TIMEOUT_S = 10.0
@@ -19,13 +20,15 @@ STOP_TIMEOUT_S = 5.0
 
 class Handle:
     """A running web server: ``url`` (big screen), ``console_url`` (with the token),
-    ``port``, ``lock``, ``app``; ``stop()``."""
+    ``port``, ``lock``, ``app``, ``phones`` (why no phone can open the players' page, or
+    None); ``stop()``."""
 
     def __init__(self, url: str, token: str, port: int, lock: Any, app: Starlette,
                  server: uvicorn.Server, thread: threading.Thread) -> None:
         self.url = url
         self.console_url = url + "/td?token=" + token
         self.port = port
+        self.phones = _room.unreachable(app.state.hub.listen)  # why phones can't, or None
         self.lock = lock
         self.app = app
         self._server = server
@@ -71,7 +74,7 @@ def run_in_thread(live: LiveContract, host: str = "127.0.0.1", port: int = 8000,
     Handle once the server accepts connections.  ``lock`` must be the lock the caller holds
     around ``live.poll()`` (a new RLock when None: then only the web touches live)."""
     lock = lock if lock is not None else threading.RLock()
-    app = make_app(live, token, lock)
+    app = make_app(live, token, lock, host)
     sock = _bind(host, port)
     port = sock.getsockname()[1]
     config = uvicorn.Config(app, log_config=None, log_level=log_level, access_log=False,

@@ -1,7 +1,9 @@
 // The big screen (docs/web.md §4): level, BLINDS and ANTE, time left, time of day, the blind
 // schedule (next levels and breaks), the chip-ups, players left / entries / average stack,
 // the prize pool and payouts when the tournament has money, the QR code of the players'
-// page, recent seat moves, the hand-for-hand banner; chimes at a new level, one minute left
+// page (only when phones can reach this host), recent seat moves in words and where a broken
+// table's players went, the hand-for-hand banner; once the tournament is over the winner
+// and the places instead of the clock; chimes at a new level, one minute left
 // and the end of a break (sound.js). The TD chooses panels, layout, theme and sound on the
 // console (snapshot `display`). Read-only: the public part of the snapshot.
 "use strict";
@@ -13,6 +15,10 @@
   let display = {panels: ["schedule", "chipups", "stats", "payouts", "qr", "news"],
                  theme: "dark", layout: "auto", sound: true, speak: false};
   let lastIndex = null, lastWasBreak = false, lastLeft = null;
+  let phones = false; // the players' page is reachable (/api/phone-link): the QR may show
+  let touched = false; // someone clicked or pressed a key here (sound allowed, hint gone)
+  const loadedAt = performance.now();
+  const HINT_MS = 20000; // "Click for sound" shows at most this long after the page opens
 
   const NEWS_MS = 15 * 60000; // seat moves older than this are no news (ms)
   const SCHEDULE_ROWS = 5; // levels and breaks listed in the schedule panel
@@ -101,29 +107,60 @@
       p.name ? el("span", {class: "who", text: p.name}) : null));
   }
 
-  // The footer: the last seat moves of the past NEWS_MS and the broken tables (not once the
+  // "3.7" -> "table 3 seat 7"
+  const seatWords = (ts) => String(ts || "").replace(/^(\d+)\.(\d+)$/, "table $1 seat $2");
+  const tableOf = (ts) => String(ts || "").split(".")[0];
+  const list = (xs) => xs.length <= 1 ? xs.join("") :
+    xs.slice(0, -1).join(", ") + " and " + xs[xs.length - 1];
+
+  // "Table 3 has broken: its players went to tables 1 and 2" (from the seat moves)
+  function brokeWords(s, t) {
+    const to = [];
+    for (const m of s.moves || []) {
+      const dest = tableOf(m.to);
+      if (tableOf(m.from) === String(t) && dest !== String(t) && to.indexOf(dest) < 0) {
+        to.push(dest);
+      }
+    }
+    to.sort((a, b) => a - b);
+    return "Table " + t + " has broken" + (to.length ? ": its players went to " +
+      (to.length === 1 ? "table " : "tables ") + list(to) : "");
+  }
+
+  // The footer: the broken tables and the last seat moves of the past NEWS_MS (not once the
   // final table plays: its pill says it); the places once the night is over.
   function news(s) {
     const items = [];
     const now = TC.nowMs(s);
-    const recent = (s.moves || []).filter((m) => now - m.at_ms < NEWS_MS);
+    // a broken table first (the footer keeps what fits, from the start)
+    const broke = s.final_table ? [] : (s.broken || []).slice(-2).reverse();
+    for (const t of broke) items.push(el("span", {class: "broke", text: brokeWords(s, t)}));
+    // (the moves out of a broken table are in its line)
+    const recent = (s.moves || []).filter((m) => now - m.at_ms < NEWS_MS &&
+      broke.indexOf(Number(tableOf(m.from))) < 0);
     for (const m of recent.slice(-4).reverse()) {
       items.push(el("span", {class: "move"},
-        el("b", {text: m.player}), " " + m.from + " → " + m.to,
+        el("b", {text: m.player}), ": " + seatWords(m.from) + " → " + seatWords(m.to),
         el("span", {class: "age", "data-at": m.at_ms, text: ago(now - m.at_ms)})));
     }
-    for (const t of s.final_table ? [] : (s.broken || []).slice(-2).reverse()) {
-      items.push(el("span", {class: "broke", text: "Table " + t + " has broken"}));
-    }
-    if (s.tournament.state === "finished") {
-      items.length = 0; // the night is over: the places, not the last moves
-      for (const r of (s.results || []).slice(0, 3)) {
-        items.push(el("span", {class: "move"}, el("b", {text: r.name}),
-          " " + (r.place === null ? "" : ordinal(r.place) + (r.tied ? "=" : "")),
-          r.prize ? el("span", {class: "age", text: r.prize}) : null));
-      }
-    }
+    if (s.tournament.state === "finished") items.length = 0; // the places say it all
     return items;
+  }
+
+  // The night is over: the winner, then the places (with the prize or the points).
+  function finish(s) {
+    const res = (s.results || []).filter((r) => r.place !== null)
+      .sort((a, b) => a.place - b.place);
+    const win = res.filter((r) => r.place === 1);
+    $("winner").textContent = win.map((r) => r.name).join(" & ") || "–";
+    const w = win[0];
+    $("winner-what").textContent = w ? (w.prize ? w.prize : w.points !== null &&
+      w.points !== undefined ? w.points + " points" : "") : "";
+    TC.fill($("places"), res.filter((r) => r.place !== 1).slice(0, 9).map((r) =>
+      el("li", null, el("span", {class: "pl", text: ordinal(r.place) + (r.tied ? "=" : "")}),
+        el("span", {class: "who", text: r.name}),
+        el("span", {class: "amt", text: r.prize ? r.prize : r.points !== null &&
+          r.points !== undefined ? r.points + " pts" : ""}))));
   }
 
   // ------------------------------------------------------------------ sound
@@ -161,6 +198,31 @@
     }
   }
 
+  // Nothing cut off: a panel that does not fit its box drops its last rows (the schedule's
+  // later levels, the later chip-ups and payouts, the older moves), then shrinks its text.
+  function fitBox(box, rows) {
+    box.style.fontSize = "";
+    const over = () => box.scrollHeight > box.clientHeight + 1 ||
+      [...box.querySelectorAll("*")].some((e) => e.clientWidth > 0 &&
+        e.scrollWidth > e.clientWidth + 1);
+    const items = [...box.querySelectorAll(rows)];
+    while (box.scrollHeight > box.clientHeight + 1 && items.length > 1) items.pop().remove();
+    let size = parseFloat(getComputedStyle(box).fontSize);
+    const least = size * 0.6;
+    while (over() && size > least) {
+      size *= 0.92;
+      box.style.fontSize = size.toFixed(1) + "px";
+    }
+  }
+
+  function fitPanels() {
+    for (const id of ["p-schedule", "p-chipups", "p-payouts"]) {
+      if (!$(id).hidden) fitBox($(id), "li");
+    }
+    if (!$("news").hidden) fitBox($("news"), ".move, .broke");
+    if (!$("finish").hidden) fitBox($("finish"), "#places li");
+  }
+
   function render(s) {
     snap = s;
     if (s.display) display = s.display;
@@ -172,6 +234,10 @@
     $("tname").textContent = s.tournament.name || "";
     $("final").hidden = !s.final_table;
     $("h4h").hidden = !s.hand_for_hand;
+    const over = s.tournament.state === "finished";
+    document.body.classList.toggle("is-over", over);
+    $("finish").hidden = !over;
+    if (over) finish(s);
     document.body.classList.toggle("on-break", !!c.is_break);
     document.body.classList.toggle("is-paused", !!c.paused);
     $("level").textContent = levelLabel(s);
@@ -181,8 +247,8 @@
     $("blinds-label").textContent = c.is_break ? "Next level blinds" : "Blinds";
     $("blinds").textContent = shown && !shown.is_break ? TC.blinds(shown) : "–";
     const ante = shown && !shown.is_break ? shown.ante : 0;
-    $("ante").textContent = ante ? TC.chips(ante) : "none";
-    $("ante-cell").classList.toggle("none", !ante);
+    $("ante").textContent = ante ? TC.chips(ante) : "";
+    $("ante-cell").hidden = !ante; // no ante: the blinds have the line to themselves
     // without the schedule panel, the next level has a line of its own
     const n = c.next;
     $("next-line").hidden = shows("schedule") || c.is_break || !n;
@@ -195,12 +261,12 @@
     $("avg").textContent = TC.chips(p.average_stack);
     $("pool-stat").hidden = !m;
     $("pool").textContent = m ? m.pool : "";
-    $("stats").hidden = !shows("stats");
-    $("p-schedule").hidden = !shows("schedule");
-    $("p-chipups").hidden = !shows("chipups") ||
+    $("stats").hidden = !shows("stats") || over;
+    $("p-schedule").hidden = !shows("schedule") || over;
+    $("p-chipups").hidden = !shows("chipups") || over ||
       !(s.schedule && s.schedule.chip_ups.some((u) => !u.done));
-    $("p-payouts").hidden = !shows("payouts") || !m || !m.payouts.length;
-    $("p-qr").hidden = !shows("qr");
+    $("p-payouts").hidden = !shows("payouts") || !m || !m.payouts.length || over;
+    $("p-qr").hidden = !shows("qr") || !phones;
     TC.fill($("schedule"), scheduleRows(s));
     TC.fill($("chipups"), chipUpRows(s));
     TC.fill($("payouts"), m ? payoutRows(m) : []);
@@ -210,10 +276,10 @@
     $("colour").textContent = c.colour_up || "";
     const items = shows("news") ? news(s) : [];
     $("news").hidden = items.length === 0;
-    const label = s.tournament.state === "finished" ? "Places" : "Moves";
-    TC.fill($("news"), items.length ? [el("span", {class: "label", text: label}), ...items] : []);
+    TC.fill($("news"), items.length ? [el("span", {class: "label", text: "Moves"}), ...items] : []);
     tick();
     fitAll();
+    fitPanels();
   }
 
   function tick() {
@@ -231,7 +297,10 @@
     for (const a of document.querySelectorAll("#schedule .at")) {
       a.textContent = soon(startsIn(Number(a.dataset.ms)));
     }
-    $("sound-hint").hidden = !(display.sound && TCsound.blocked());
+    // a hint for whoever set the TV up, not for the room: gone after a click or key, or
+    // HINT_MS after the page opened (the console's room card says it too)
+    $("sound-hint").hidden = !(display.sound && TCsound.blocked() && !touched &&
+      performance.now() - loadedAt < HINT_MS);
     minuteChime();
   }
 
@@ -249,10 +318,11 @@
     else document.documentElement.requestFullscreen().catch(() => {});
   }
   document.addEventListener("keydown", (e) => {
+    touched = true;
     TCsound.unlock();
     if (e.key === "f") fullscreen();
   });
-  document.addEventListener("click", () => TCsound.unlock());
+  document.addEventListener("click", () => { touched = true; TCsound.unlock(); });
   document.addEventListener("dblclick", fullscreen);
   let still = 0;
   document.addEventListener("mousemove", () => {
@@ -271,9 +341,15 @@
   stayAwake();
 
   fetch("/api/phone-link").then((r) => r.json())
-    .then((j) => { $("qr-url").textContent = j.url.replace(/^https?:\/\//, ""); })
+    .then((j) => {
+      // no address phones can reach (tdhost serve --listen 127.0.0.1): no QR code at all
+      phones = !!j.url;
+      $("qr-url").textContent = phones ? j.url.replace(/^https?:\/\//, "") : "";
+      if (phones) $("qr").src = "/qr.svg";
+      if (snap) render(snap);
+    })
     .catch(() => {});
   TC.connect(render, link);
   setInterval(tick, 200);
-  window.addEventListener("resize", () => { if (snap) { applyDisplay(); fitAll(); } });
+  window.addEventListener("resize", () => { if (snap) render(snap); });
 })();

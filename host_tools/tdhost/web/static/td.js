@@ -21,10 +21,17 @@
     m.className = "msg " + (bad ? "bad" : "good");
   }
 
-  async function act(name, args) {
+  // The host's look before the question (POST /api/check/NAME: bust, level): the answer
+  // ({ok, names?}) when it would take the action, else null with its sentence said: the
+  // console asks "Are you sure?" only for what the host will accept.
+  function check(name, args) {
+    return act(name, args, "/api/check/");
+  }
+
+  async function act(name, args, path) {
     let r;
     try {
-      r = await fetch("/api/act/" + name, {
+      r = await fetch((path || "/api/act/") + name, {
         method: "POST", credentials: "same-origin",
         headers: {"Content-Type": "application/json"},
         body: JSON.stringify(args || {}),
@@ -35,7 +42,7 @@
     }
     let body = {};
     try { body = await r.json(); } catch (e) { /* not JSON */ }
-    if (r.ok) { say(body.text || "Done.", false); return body; }
+    if (r.ok) { if (!path) say(body.text || "Done.", false); return body; }
     say(body.error ? body.error[0].toUpperCase() + body.error.slice(1) +
       (/[.!?]$/.test(body.error) ? "" : ".") : "The host answered " + r.status + ".", true);
     return null;
@@ -210,7 +217,7 @@
   }
 
   // The TD confirms an instruction carried out at the table; a player's move out of a table
-  // asks for the chips they left with (blank: the box's count).
+  // asks for the chips they left with, and is not confirmed without them.
   async function confirmRow(p) {
     const words = p.words || p.text || "this instruction";
     const leaving = p.action === "move_out";
@@ -219,16 +226,19 @@
         ? "Its players must have left table " + p.table + " for their new seats." : ""};
     if (leaving) {
       o.field = {label: "Chips " + (p.player || "the player") + " left table " + p.table +
-        " with (blank: the box's count)", value: ""};
+        " with (count them: needed)", value: ""};
     }
-    const ok = await ask(o);
+    let ok = await ask(o);
     if (!ok) return;
     if (!leaving) { await act("confirm", {id: p.id}); return; }
-    const given = ok.value.replace(/[\s,]/g, "");
-    if (given === "") { await act("confirm", {id: p.id}); return; }
-    if (!/^[0-9]+$/.test(given) || Number(given) < 1) {
-      say("Give the chips as a whole number from 1.", true);
-      return;
+    // a move needs the chips counted: asked again until given (Cancel: nothing happens)
+    let given = ok.value.replace(/[\s,]/g, "");
+    while (!/^[0-9]+$/.test(given) || Number(given) < 1) {
+      o.note = "Count the chips " + (p.player || "the player") + " takes along: a whole " +
+        "number from 1. Without it nothing is recorded.";
+      ok = await ask(o);
+      if (!ok) return;
+      given = ok.value.replace(/[\s,]/g, "");
     }
     await act("confirm", {id: p.id, stack: Number(given)});
   }
@@ -430,11 +440,17 @@
   }
 
   onSubmit("bust-form", async () => {
-    const who = names($("bust-names").value);
-    if (!who.length) { say("Type the name of the player who is out.", true); return; }
-    const args = {names: who};
+    const typed = names($("bust-names").value);
+    if (!typed.length) { say("Type the name of the player who is out.", true); return; }
+    const args = {names: typed};
     const chips = $("bust-chips").value.trim();
     if (chips) args.chips = chips.split(",").map((x) => parseInt(x.replace(/[^0-9]/g, ""), 10));
+    // each name resolved to one player by the host, and the bust checked, before asking
+    const checked = await check("bust", args);
+    if (!checked) return;
+    const who = checked.names || typed;
+    args.names = who;
+    say("", false);
     const at = who.map(seatOf);
     const left = snap.players.left;
     const parts = who.map((n, i) => {
@@ -461,6 +477,8 @@
   onSubmit("level-form", async () => {
     const n = parseInt($("level-no").value, 10);
     if (!(n >= 1)) { say("Type the level number to go to.", true); return; }
+    if (!await check("level", {level: n})) return; // no such level, or not now: said
+    say("", false);
     const c = snap.clock;
     const ok = await ask({title: "Go to level " + n,
       text: "Level " + n + " starts now, at its full time, on every box and the big screen; " +

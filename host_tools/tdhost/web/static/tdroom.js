@@ -1,7 +1,8 @@
 // The console's card for the room (docs/web.md §4 and §8): what the big screens show
 // (panels, layout, theme), their sound (mute, spoken blinds), the players' page, and the
 // money of a tournament that has it (re-buys, add-ons, knockouts for the bounties, the
-// payout table). A card of its own beside td.js: POST /api/display and /api/act/NAME.
+// payout table), the printouts' link; folded at the foot of the console's right-hand
+// column (the night's controls come first). A card of its own beside td.js: POST /api/display and /api/act/NAME.
 "use strict";
 
 (function () {
@@ -11,8 +12,9 @@
                   ["qr", "Phone QR code"], ["news", "Seat moves"]];
   let display = null, money = null;
 
-  const msg = el("div", {id: "room-msg", class: "msg"});
+  // the console's message line (td.html #msg), at the top where every answer shows
   function say(text, bad) {
+    const msg = document.getElementById("msg");
     // one sentence: a capital first, a full stop last (the host's refusals are bare)
     text = text.charAt(0).toUpperCase() + text.slice(1);
     if (!/[.!?]$/.test(text)) text += ".";
@@ -92,29 +94,47 @@
   const payForm = el("form", {class: "inline", id: "payout-form", onsubmit: (e) => {
     e.preventDefault(); post("/api/act/payouts", {places: nums(places.value)});
   }}, places, el("button", null, "Set payouts %"));
-  const moneyBox = el("div", {id: "room-money", hidden: true},
+  // the money is the night's, not a setting: a card of its own under the bust box
+  const moneyBox = el("div", {id: "room-money", class: "card", hidden: true},
     el("h2", null, "Money ", pool), table, rebuyForm, addonForm, koForm, payForm,
     el("p", {class: "hint", text: "Every line here is in the league's log: the console's " +
       "Undo takes back the last one."}));
 
-  const card = el("div", {class: "card", id: "room-card"},
-    el("h2", null, "Big screen and players' phones"),
+  // The players' page: its address, or why no phone can open it (tdhost serve --listen)
+  const phoneLine = el("p", {class: "hint", id: "room-phones"}, "Players' page (no token): ",
+    el("a", {href: "/p", target: "_blank", text: "/p"}), " – its QR code is on the big screen.");
+  const phoneWarn = el("p", {class: "card msg bad", id: "room-phones-warn", hidden: true});
+  fetch("/api/phone-link").then((r) => r.json()).then((j) => {
+    if (j.problem) {
+      phoneWarn.textContent = j.problem;
+      phoneWarn.hidden = false;
+      phoneLine.hidden = true;
+    } else if (j.url) {
+      phoneLine.lastChild.textContent = " (" + j.url + ") – its QR code is on the big screen.";
+    }
+  }).catch(() => {});
+
+  // Folded under the night's controls: opened when the TD wants it (or a warning shows)
+  const settings = el("div", {id: "room-settings"},
     el("div", {class: "td-row"}, mute, el("label", null, speak, " speak the new blinds"),
       theme, layout),
     el("div", {class: "td-row panels"}, ...boxes),
-    el("p", {class: "hint"}, "Players' page (no token): ",
-      el("a", {href: "/p", target: "_blank", text: "/p"}),
-      " – its QR code is on the big screen."),
+    el("p", {class: "hint", text: "The big screen plays its chimes once someone has " +
+      "clicked it or pressed a key on it (browsers want that first)."}),
+    phoneLine,
     el("p", {class: "hint"}, el("a", {href: "/td/print", target: "_blank",
-      text: "Printouts"}), ": seat cards, table sheets, results, the league table."),
-    msg, moneyBox);
+      text: "Printouts"}), ": the seat list and seat cards, table sheets, the sign-in " +
+      "sheet, results, the league table."));
+  const card = el("details", {class: "card", id: "room-card"},
+    el("summary", null, "Big screen, phones and printouts"), settings);
 
-  card.inert = true; // nothing to change before the host has said what is set
+  settings.inert = true; // nothing to change before the host has said what is set
 
   function render(s) {
     last = s;
     display = s.display || display;
-    card.inert = !display;
+    settings.inert = !display;
+    moneyBox.inert = !display;
     money = s.money;
     if (display && !changing) {
       mute.disabled = false; // the settings are known: the button can toggle them
@@ -144,7 +164,10 @@
 
   function mount() {
     const at = document.querySelector(".td-right") || document.body;
-    at.prepend(card);
+    at.append(phoneWarn, card); // a warning is not folded away
+    const bust = document.getElementById("bust-card");
+    if (bust) bust.after(moneyBox);
+    else at.append(moneyBox);
     TC.connect(render, () => {});
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);

@@ -1,0 +1,59 @@
+"""The console's look before it asks: which players the names typed in the bust box mean,
+and whether the host would take a bust or a level jump, decided as the action decides it
+but never written (``Live.check``; docs/web.md §4).  The console shows its "Are you sure?"
+only for what passes, with the names resolved to one player each.
+"""
+
+from typing import TYPE_CHECKING, Any, Dict, List
+
+from tdhost.cli.names import match  # the CLI's rule for a short or misspelt name
+from tdhost.league.busts import decide_bust
+from tdhost.league.refusal import ActionRefused
+from tdhost.league.text import names_text
+from tdhost.live import clock as _clock
+
+if TYPE_CHECKING:
+    from tdhost.live.night import Live
+
+CHECKED = ("bust", "level")
+
+
+def who(live: "Live", typed: str) -> str:
+    """The one player in play that *typed* means (the whole name, a whole word of it, or
+    the start of one); ActionRefused naming the candidates when it is not one."""
+    tournament = live.tournament
+    playing = [entry.name for entry in tournament.players.values() if entry.state == "in"]
+    how, found = match(typed, playing)
+    if how in ("exact", "prefix") and len(found) == 1:
+        return found[0]
+    shown = " ".join(str(typed).split())[:40]
+    if how == "prefix":
+        raise ActionRefused("%s could be %s: type more of the name" % (
+            shown, names_text(found)))
+    if how == "close":
+        raise ActionRefused("nobody called %s is playing; do you mean %s?" % (
+            shown, names_text(found)))
+    raise ActionRefused("nobody called %s is playing" % shown)
+
+
+def check(live: "Live", action: str, args: Dict[str, Any]) -> Dict[str, Any]:
+    """{"ok": True, "names": [...]} (the full names, for a bust) when the host would take
+    *action* with *args* now; ActionRefused with its sentence otherwise.  Writes nothing."""
+    if action not in CHECKED:
+        raise ActionRefused("only %s can be checked" % " and ".join(CHECKED))
+    tournament = live.tournament
+    if action == "level":
+        _clock.decide(tournament, "level", args.get("level"), live.now, live.when())
+        return {"ok": True}
+    typed = args.get("names")
+    if not isinstance(typed, list) or not typed or not all(isinstance(n, str) for n in typed):
+        raise ActionRefused("type the name of the player who is out")
+    names: List[str] = [who(live, n) for n in typed]
+    chips = args.get("chips")
+    chip_map = dict(zip(names, chips)) if isinstance(chips, list) \
+        and len(chips) == len(names) and all(isinstance(c, int) for c in chips) else {}
+    if chips is not None and not chip_map:
+        raise ActionRefused("give the chips once for each player, as whole numbers, "
+                            "in the same order")
+    decide_bust(tournament, list(names), chip_map, None, None, live.when(), live.lg)
+    return {"ok": True, "names": names}
