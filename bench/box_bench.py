@@ -46,10 +46,12 @@ it: ``Sim.boot``, an erased nvm, the default table):
    each board; every dealer action (new hand, bet, showdown) counts.
 
 Under MicroPython (bench/box_mpy.py, one interpreter per board, the firmware
-precompiled by mpy-cross, the stubs and tests/sim/mpy_fakes as the hardware
-and display modules): heap after boot (``gc.mem_alloc``), bytes allocated per
-idle loop (collector off around each ``App.step``), and the time of the step
-that handles a press.
+as `tdhost deploy` ships it: .mpy, bench/modules_mpy.py; the stubs and
+tests/sim/mpy_fakes as the hardware and display modules): heap after boot
+(``gc.mem_alloc``), bytes allocated per idle loop (collector off around each
+``App.step``), and the time of the step that handles a press.  Then the way
+back to the table after a power cut mid-hand, .mpy against .py
+(bench/powerup_bench.py).
 
 Goals (BOX_GOALS, each with its reason): the idle redraw (the clock's digits
 only) and the idle allocation (none) are the issue's ("table box"); the heap

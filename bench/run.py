@@ -14,15 +14,17 @@ Every figure is described in bench/README.md.  In short:
    KiB above the result must succeed too (a failure moves the result up): success is not
    monotonic in the heap size (fragmentation), so one lucky size is not the minimum;
    each once with the .py sources (compiled at import, as CircuitPython does with .py files)
-   and once with .mpy files precompiled by mpy-cross (as a release ships them).
+   and once with .mpy files made as `tdhost deploy` ships them (bench/modules_mpy.py).
+   MicroPython's figures are the 64-bit unix port's (board-like 32-bit builds: 69-75 %).
    Session working memory = replay minimum - import minimum.
 3. Bytes allocated per event under MicroPython: bench/alloc_mpy.py on the .mpy build.
 4. Mean time per Table.handle() on CPython and MicroPython: bench/time_events.py.
 5. The box (bench/box_bench.py, in a subprocess, a few minutes): pixels redrawn per idle
    second on the simulator, bytes allocated per idle loop, heap after boot and the smallest
    heap for boot and a 200-hand night under MicroPython (and the heap on CPython), key press to
-   updated frame; its figures join the table, its goals and details go to results.json under
-   "box".
+   updated frame, the way back to the table after a power cut mid-hand, .mpy against .py
+   (bench/powerup_bench.py); its figures join the table, its goals and details go to
+   results.json under "box".
 6. Clock sync (bench/clock_bench.py, in a subprocess, about 1 s): the box's shown clock vs the
    host's over a simulated hour with jittery delays (p50/p99), and a level change's way to the
    box; its goals and details go to results.json under "clock".
