@@ -165,8 +165,11 @@ class Compiler:
     def compile(self, source: str, rel: str, out: str) -> None:
         """*source* (the drive's *rel*, ``pkg/mod.py``) into CircuitPython's .mpy at *out*;
         ValueError when mpy-cross refuses it or writes another format."""
-        p = subprocess.run(self.cmd + ["-s", rel, "-o", out, source], capture_output=True,
-                           text=True, timeout=60)
+        try:
+            p = subprocess.run(self.cmd + ["-s", rel, "-o", out, source], capture_output=True,
+                               text=True, timeout=60)
+        except (OSError, subprocess.SubprocessError) as error:
+            raise ValueError("mpy-cross did not compile %s: %s" % (rel, error))
         if p.returncode != 0 or not os.path.isfile(out):
             raise ValueError("mpy-cross refused %s: %s"
                              % (rel, (p.stderr.strip().splitlines() or ["?"])[-1]))
@@ -207,7 +210,7 @@ def compiler(path: str | None = None) -> tuple[Compiler | None, str]:
     for cmd in cmds:
         try:
             p = subprocess.run(cmd + ["--version"], capture_output=True, text=True, timeout=60)
-        except OSError as error:
+        except (OSError, subprocess.SubprocessError) as error:
             why = "%s does not run: %s" % (cmd[-1], error)
             continue
         m = re.search(r"MicroPython v(\d+\.\d+\.\d+)\S*.* mpy v(\d+)\.", p.stdout)
