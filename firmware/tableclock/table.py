@@ -24,20 +24,14 @@ if False:  # for mypy's type comments: MicroPython compiles this block away
         from .hand import Hand  # noqa: F401
 
 
-# hand and floor first: a board compiles each .py as it is imported, the
-# larger modules best before the others hold the heap
-from .hand import BROKEN, HFH, HFH_ONE, REDRAW, Dealing  # noqa: F401 -- re-exported
-
-# isort: split
-from .floor import SeatEvents
-
-# isort: split
 from . import drop, floor
 from .actions import BettingEvents
 from .away import AwayBook
 from .button import first_positions
 from .clock import ClockError, ClockEvents
 from .fields import Refused, SetupError, as_int, check_whole
+from .floor import SeatEvents
+from .hand import BROKEN, HFH, HFH_ONE, REDRAW, Dealing  # noqa: F401 -- re-exported
 from .state import state
 
 __all__ = ["Table", "Refused", "SetupError"]

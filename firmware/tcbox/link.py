@@ -5,8 +5,19 @@ tcbox/linkhost.py, the record and the App's wiring in tcbox/linkparts.py.
 Pure logic: no hardware import.
 """
 
-# linkhost and linkparts first: a board compiles each .py as it is imported,
-# and the larger modules compile best before the rest holds the heap
+import json
+from binascii import hexlify
+
+from tableclock.clocksync import OffsetEstimator
+from tableclock.protocol import (
+    HOST,
+    UNPAIRED_KEY,
+    UNPAIRED_KEY_ID,
+    ProtocolError,
+    Receiver,
+    Sender,
+)
+
 from . import linkhost
 from .linkparts import (  # noqa: F401 -- re-exported: the link's pure parts
     CLOCK_SLACK_MS,
@@ -38,22 +49,6 @@ from .linkparts import (  # noqa: F401 -- re-exported: the link's pure parts
     setup_of,
     tick,
 )
-
-# isort: split
-
-import json
-from binascii import hexlify
-
-from tableclock.clocksync import OffsetEstimator
-from tableclock.protocol import (
-    HOST,
-    UNPAIRED_KEY,
-    UNPAIRED_KEY_ID,
-    ProtocolError,
-    Receiver,
-    Sender,
-)
-
 from .presses import ticks_diff
 
 try:

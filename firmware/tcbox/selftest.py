@@ -38,8 +38,16 @@ def _kb(n):
     return "%d KB" % (n // 1024)
 
 
+def form():
+    """How the firmware was shipped: "mpy" (bytecode, as ``tdhost deploy`` writes it for a
+    CircuitPython it knows) or "py" (compiled at every start).  A module loaded from a .mpy
+    file has that file as its ``__file__``."""
+    return "mpy" if str(globals().get("__file__", "")).endswith(".mpy") else "py"
+
+
 def versions():
-    """The firmware's facts: CircuitPython, firmware, free heap and flash (bytes)."""
+    """The firmware's facts: CircuitPython, firmware and its form (``form``), free heap and
+    flash (bytes)."""
     impl = sys.implementation
     cp = "%s %s" % ("CircuitPython" if impl.name == "circuitpython" else impl.name,
                     ".".join(str(v) for v in impl.version[:3]))
@@ -54,7 +62,7 @@ def versions():
         flash = st[0] * st[3]
     except (ImportError, AttributeError, OSError):
         pass
-    return {"cp": cp, "fw": VERSION, "heap_free": heap, "flash_free": flash}
+    return {"cp": cp, "fw": VERSION, "form": form(), "heap_free": heap, "flash_free": flash}
 
 
 class SelfTest(SelfTestSteps):
@@ -215,7 +223,7 @@ class SelfTest(SelfTestSteps):
             v = versions()
             self.facts = v
             self.screen.heading("SELF-TEST " + self.p["name"], (
-                "%s  firmware %s" % (v["cp"], v["fw"]),
+                "%s  firmware %s .%s" % (v["cp"], v["fw"], v["form"]),
                 "heap %s free  flash %s free" % (_kb(v["heap_free"]), _kb(v["flash_free"]))))
             self.screen.ask("Let go of the keys", "then each step asks for what it needs")
             d = {"selftest": "start", "board": self.board, "name": self.p["name"],
@@ -228,8 +236,8 @@ class SelfTest(SelfTestSteps):
         if waited < PATTERN_MS or (self.down and waited < KEY_WAIT_MS):
             return None
         v = self.facts
-        return (PASS, "%s, firmware %s, heap %s free, flash %s free"
-                % (v["cp"], v["fw"], _kb(v["heap_free"]), _kb(v["flash_free"])), v)
+        return (PASS, "%s, firmware %s as .%s, heap %s free, flash %s free"
+                % (v["cp"], v["fw"], v["form"], _kb(v["heap_free"]), _kb(v["flash_free"])), v)
 
     def close(self):
         """Give the pins back for the table (the ring dark, the buzzer silent)."""

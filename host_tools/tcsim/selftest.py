@@ -47,7 +47,8 @@ def sim_versions() -> Any:
     it has none of them (the screenshots must not show the PC's figures)."""
     from tcbox import VERSION
 
-    return {"cp": "simulator", "fw": VERSION, "heap_free": None, "flash_free": None}
+    return {"cp": "simulator", "fw": VERSION, "form": "py", "heap_free": None,
+            "flash_free": None}
 
 
 class Bench:

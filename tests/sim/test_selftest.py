@@ -243,8 +243,9 @@ def test_versions_names_the_firmware_and_measures_what_it_can():
     from tcsim.selftest import board_versions
 
     v = board_versions()  # the firmware's own, not the simulator's stand-in
-    assert v["fw"] == VERSION and set(v) == {"cp", "fw", "heap_free", "flash_free"}
+    assert v["fw"] == VERSION and set(v) == {"cp", "fw", "form", "heap_free", "flash_free"}
     assert isinstance(v["flash_free"], int) and v["flash_free"] > 0
+    assert v["form"] == "py"  # CPython runs the sources; a .mpy box: tests/sim/test_powerup.py
 
 
 def test_the_steps_run_under_micropython():

@@ -120,8 +120,9 @@ def render(report: Report) -> list[str]:
     """The results as text lines: a table, the failures' advice, the pin map."""
     board, profile = _profile(report)
     start = report.start or {}
-    out = ["%s, board %s: %s, firmware %s, heap %s B free, flash %s B free" % (
-        start.get("name", "?"), board, start.get("cp"), start.get("fw"),
+    form = " as .%s" % start["form"] if start.get("form") else ""  # older firmware: none
+    out = ["%s, board %s: %s, firmware %s%s, heap %s B free, flash %s B free" % (
+        start.get("name", "?"), board, start.get("cp"), start.get("fw"), form,
         start.get("heap_free"), start.get("flash_free"))]
     rows = []
     for result in report.results:

@@ -196,8 +196,10 @@ def deploy(drive: str, force: bool) -> None:
     \b
       tdhost deploy /media/$USER/CIRCUITPY     (macOS: /Volumes/CIRCUITPY)
 
-    Copies this installation's firmware as .py files, code.py last; files already there
-    with the same bytes are left alone, modules the firmware no longer has are removed.
+    Copies this installation's firmware, code.py last: its packages as bytecode (.mpy,
+    compiled with mpy-cross) for a CircuitPython version whose .mpy format it knows (10.0 to
+    10.3), else as .py, and says which; files already there with the same bytes are left
+    alone, modules the firmware no longer has are removed.
     It stops, copying nothing, when the drive is not a CircuitPython drive, names a board
     with no profile or lacks an Adafruit library the firmware imports (--force copies
     anyway), or has too little space.  docs/box.md, "Installing the firmware".

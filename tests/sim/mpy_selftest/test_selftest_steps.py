@@ -114,3 +114,4 @@ def test_a_store_that_does_not_keep_fails():
 def test_versions_on_this_port():
     v = selftest.versions()
     assert v["fw"] and v["cp"]
+    assert v["form"] == "py"  # the sources: MICROPYPATH=firmware
