@@ -1,11 +1,7 @@
-"""Which player a TD means by a name typed short or misspelt, and the question that
-confirms it (docs/host.md, "Names").
+"""The question that confirms which player a TD means by a name typed short or misspelt
+(docs/host.md, "Names"; the rule itself is ``tdhost.league.text.match``, which the console
+shares)."""
 
-    match("Yan", ["Yan Irons", "Bob Hart"])   -> ("prefix", ["Yan Irons"])
-    match("Yan Iorns", [...])                 -> ("close", ["Yan Irons"])
-"""
-
-import difflib
 from typing import Callable, NoReturn, Sequence
 
 import click
@@ -13,35 +9,9 @@ import click
 from tdhost.cli.league_access import read, tournament_of
 from tdhost.cli.output import fail, say
 from tdhost.league.refusal import ActionRefused
-from tdhost.league.text import names_text, player_key
+from tdhost.league.text import match, names_text
 from tdhost.league.tournament import Tournament
 from tdhost.safetext import printable
-
-CLOSE = 0.75  # difflib's ratio for a close spelling
-
-
-def match(typed: str, names: Sequence[str]) -> tuple[str | None, list[str]]:
-    """(how, [candidates]) for *typed* among *names*: how is "exact", "prefix", "close"
-    or None (no candidate).  The exact name (any case, any spacing) wins; else the names
-    with what was typed as a whole word ("Yan", "Irons"); else the names that start with
-    it, or one of whose words does ("Ya"); else close spellings (difflib)."""
-    key = player_key(typed)
-    if not key:
-        return None, []
-    keys = {player_key(name): name for name in names}
-    if key in keys:
-        return "exact", [keys[key]]
-    words = [name for k, name in keys.items() if key in k.split() or k.startswith(key + " ")]
-    if words:  # whole words first: "Yan" is Yan Irons, not Yanis Petrov
-        return "prefix", sorted(words)
-    starts = [name for k, name in keys.items()
-              if k.startswith(key) or any(word.startswith(key) for word in k.split())]
-    if starts:
-        return "prefix", sorted(starts)
-    close = difflib.get_close_matches(key, list(keys), n=5, cutoff=CLOSE)
-    if close:
-        return "close", [keys[k] for k in close]
-    return None, []
 
 
 def ask(question: str, yes: bool) -> bool:

@@ -18,7 +18,7 @@ from tdhost.actions import (
     start_sentences,
 )
 from tdhost.cli.league_access import read, tournament_of, write
-from tdhost.cli.names import match, resolve_all
+from tdhost.cli.names import resolve_all
 from tdhost.cli.options import (
     at_option,
     league_options,
@@ -38,7 +38,7 @@ from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw, decide_move
-from tdhost.league.text import place_text, quote_name, seat_text, summary
+from tdhost.league.text import match, place_text, quote_name, seat_text, summary
 from tdhost.league.times import now
 from tdhost.league.transaction import Decision, NewEvent
 

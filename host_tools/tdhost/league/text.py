@@ -1,7 +1,8 @@
 """The league's words: player names and their keys, places, seats, numbers, and the one
 line `tdhost log` shows for each event (docs/host.md §3)."""
 
-from typing import Iterable
+import difflib
+from typing import Iterable, Sequence
 
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.store import LoggedEvent
@@ -121,3 +122,31 @@ def summary(event: LoggedEvent) -> str:
                   "final_seated"):
         return str(payload.get("text") or action)
     return str(action)
+
+
+CLOSE = 0.75  # difflib's ratio for a close spelling
+
+
+def match(typed: str, names: Sequence[str]) -> tuple[str | None, list[str]]:
+    """Which player a TD means by a name typed short or misspelt: (how, [candidates]) for
+    *typed* among *names*: how is "exact", "prefix", "close"
+    or None (no candidate).  The exact name (any case, any spacing) wins; else the names
+    with what was typed as a whole word ("Yan", "Irons"); else the names that start with
+    it, or one of whose words does ("Ya"); else close spellings (difflib)."""
+    key = player_key(typed)
+    if not key:
+        return None, []
+    keys = {player_key(name): name for name in names}
+    if key in keys:
+        return "exact", [keys[key]]
+    words = [name for k, name in keys.items() if key in k.split() or k.startswith(key + " ")]
+    if words:  # whole words first: "Yan" is Yan Irons, not Yanis Petrov
+        return "prefix", sorted(words)
+    starts = [name for k, name in keys.items()
+              if k.startswith(key) or any(word.startswith(key) for word in k.split())]
+    if starts:
+        return "prefix", sorted(starts)
+    close = difflib.get_close_matches(key, list(keys), n=5, cutoff=CLOSE)
+    if close:
+        return "close", [keys[k] for k in close]
+    return None, []

@@ -6,10 +6,12 @@ only for what passes, with the names resolved to one player each.
 
 from typing import TYPE_CHECKING, Any, Dict, List
 
-from tdhost.cli.names import match  # the CLI's rule for a short or misspelt name
 from tdhost.league.busts import decide_bust
 from tdhost.league.refusal import ActionRefused
-from tdhost.league.text import names_text
+from tdhost.league.text import (
+    match,  # the rule for a short or misspelt name
+    names_text,
+)
 from tdhost.live import clock as _clock
 
 if TYPE_CHECKING:
