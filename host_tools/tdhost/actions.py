@@ -51,13 +51,24 @@ class Arg:
     option: Optional[str] = None
     null: bool = True  # JSON null is "not given" (False: refused, e.g. a seed)
 
+    def wanted(self) -> str:
+        """What a missing value should be, in the words of its refusal (", a whole number
+        from 1 to 999"), or nothing for a kind the decision checks."""
+        if self.kind == "int" and self.low is not None:
+            return ", a whole number from %d%s" % (
+                self.low, "" if self.high == WHOLE_MAX else " to %d" % self.high)
+        if self.kind == "int":
+            return ", a whole number"
+        return {"text": " as text", "names": " as a list of names",
+                "seat": " as TABLE.SEAT", "bool": ", true or false"}.get(self.kind, "")
+
     def check(self, args: Mapping[str, Any]) -> Any:
         """This argument's value in *args*, checked (its default when not given);
         ActionRefused with one sentence otherwise."""
         value = args.get(self.name)
         if value is None and (self.null or self.name not in args):
             if self.required:
-                raise ActionRefused("give %s" % self.name)
+                raise ActionRefused("give %s%s" % (self.name, self.wanted()))
             return False if self.kind == "bool" else [] if self.kind == "names" else None
         if self.kind == "text":
             if not isinstance(value, str) or not value.strip():
@@ -122,12 +133,14 @@ def whole_number(what: str, value: Any, low: Optional[int] = None,
                  high: int = WHOLE_MAX) -> int:
     """*value* as a whole number from *low* (if given) up to *high* (and from -*high*);
     ActionRefused with one sentence otherwise."""
-    if isinstance(value, bool) or not isinstance(value, int) or (low is not None and value < low):
+    whole = not isinstance(value, bool) and isinstance(value, int)
+    if whole and (low is None or value >= low) and abs(value) <= high:
+        return value
+    if low is None:
         raise ActionRefused("%s must be a whole number%s" % (
-            what, "" if low is None else " from %d" % low))
-    if abs(value) > high:
-        raise ActionRefused("%s must be a whole number up to %d" % (what, high))
-    return value
+            what, " up to %d" % high if whole else ""))
+    raise ActionRefused("%s must be a whole number from %d%s" % (
+        what, low, "" if high == WHOLE_MAX else " to %d" % high))
 
 
 def seat_of(value: Any) -> list[int]:
