@@ -3,8 +3,9 @@ user name, a player's name in a league or CSV file) is printed, logged and writt
 through these.  ``printable`` turns every character a terminal acts on into an escape
 (ESC -> ``\\x1b``, a newline -> ``\\n``), so no text can clear the screen, move the cursor,
 reorder what is shown or forge a line; ``EscapingFormatter`` does it for every log line;
-``csv_cell`` keeps a spreadsheet from taking a text cell for a formula.  docs/host.md §1,
-docs/mqtt.md "Threats".
+``shortened`` also cuts a string from outside to a length a line can hold (an MQTT user
+name may be 64 KB); ``csv_cell`` keeps a spreadsheet from taking a text cell for a
+formula.  docs/host.md §1, docs/mqtt.md "Threats".
 """
 
 import logging
@@ -22,6 +23,8 @@ _SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # cell as a formula: OWASP's "CSV injection" list
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
+MAX_SHOWN = 80  # characters of a string from outside shown or logged (``shortened``)
+
 
 def _escape(match: "re.Match[str]") -> str:
     ch = match.group()
@@ -33,6 +36,17 @@ def printable(text: object) -> str:
     (``"Ann\\x1b[2J\\nTD token"`` -> ``Ann\\x1b[2J\\nTD token``, literally)."""
     s = str(text)
     return _UNSAFE.sub(_escape, s) if _UNSAFE.search(s) else s
+
+
+def shortened(text: object, limit: int = MAX_SHOWN) -> str:
+    """*text* from outside (a refused login's user name or client id) as ``printable``
+    shows it, cut after its first *limit* characters with how many more it had:
+    ``"aaa…(65455 more)"``.  Cut before escaping, so no escape is cut in two (a line holds
+    at most 6 x *limit* characters of it: ``\\u202e``)."""
+    s = str(text)
+    if len(s) <= limit:
+        return printable(s)
+    return "%s\u2026(%d more)" % (printable(s[:limit]), len(s) - limit)
 
 
 def is_printable(text: str) -> bool:

@@ -16,7 +16,7 @@ from hostutil import EXAMPLES, at, run
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tdhost.cli.output import log_to_stderr
-from tdhost.links.broker import start_embedded
+from tdhost.links.broker import Limits, start_embedded
 from tdhost.links.wifinotes import WifiNotes
 
 ATTACK = "x\x1b[2J\x1b[H\nTD token: 0wned"
@@ -111,3 +111,35 @@ def test_csv_cells_a_spreadsheet_would_run_are_defused_numbers_stay(tmp_path):
             ["'+cmd|' /C calc'!A0", "'-2+3", "'@SUM(A1)", "Ann"])
         # the numbers the host writes stay numbers: LPPL's 10 * sqrt(4 entries / place)
         assert [float(row[-1]) for row in rows[1:]] == [20, 14.14, 11.55, 10], rows
+
+
+def test_a_64_kb_user_name_is_logged_and_noted_shortened(capsys):
+    """MQTT allows a user name of 65,535 bytes: the refusal line and the Wi-Fi note show
+    its first 80 characters and how many more it had (tdhost.safetext.shortened)."""
+    long_name = "\x1b" + "a" * 65534
+    shown = "\\x1b" + "a" * 79 + "\u2026(65455 more)"
+    notes = WifiNotes()
+    root = logging.getLogger()
+    before = list(root.handlers)
+    log_to_stderr()
+    # a packet limit that lets the 64 KB CONNECT through to the login check (the default
+    # 8 KB closes it unread: tests/host/test_broker_limits.py)
+    broker = start_embedded(users={"host": "h-pw"}, on_refused=notes.refused,
+                            limits=Limits(packet=1 << 17))
+    try:
+        capsys.readouterr()
+        _login(broker.port, "c1", long_name, "guess")  # unknown: named in the log
+        _login(broker.port, long_name, "host", "h-pw")  # posing as a 64 KB client id
+        time.sleep(0.2)
+    finally:
+        broker.stop()
+        for handler in [h for h in root.handlers if h not in before]:
+            root.removeHandler(handler)
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        "The broker refused user %s, which is no paired box of this event (a box paired"
+        " before each box had its own login must be paired again: tdhost pair)." % shown,
+        "The broker refused user host claiming client id %s (a client's id must be its"
+        " user name)." % shown]
+    assert [n["text"] for n in notes.view()][0] == (
+        "Refused: the host's login from 127.0.0.1 posing as box %s" % shown)

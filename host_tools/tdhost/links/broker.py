@@ -298,8 +298,9 @@ def default_acl(host_user: str = "host") -> str:
 def config_text(port: int, host: str, passwd_path: str, acl_path: str,
                 limits: Limits | None = None) -> str:
     """mosquitto.conf for one listener with users, the ACL and *limits* (default
-    ``Limits()``; Mosquitto 2.0 has no CONNECT deadline of its own choosing: it closes a
-    connection that sends nothing after 1.5 x 60 s)."""
+    ``Limits()``; Mosquitto 2.0 has no option for a CONNECT deadline: it closes a
+    connection that sends nothing after 1.5 x 60 s, and ``max_connections`` bounds how many
+    it holds meanwhile -- docs/mqtt.md "Limits")."""
     limits = limits or Limits()
     return "\n".join([
         "per_listener_settings false",

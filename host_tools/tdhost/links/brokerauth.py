@@ -18,6 +18,7 @@ from amqtt.plugins.topic_checking import TopicAccessControlListPlugin
 from amqtt.utils import format_client_message, gen_client_id
 
 from tdhost.links.brokerlimits import Bounded
+from tdhost.safetext import shortened
 
 log = logging.getLogger("tdhost.broker")
 
@@ -50,11 +51,12 @@ def refused_as(users: dict[str, str], session: Any) -> tuple[str, str | None, An
 
 
 def refusal(users: dict[str, str], session: Any) -> str | None:
-    """Why *session*'s CONNECT is refused (a sentence), or None when it may log in."""
+    """Why *session*'s CONNECT is refused (a sentence), or None when it may log in; the
+    user name and client id are the network's: shortened (tdhost.safetext)."""
     r = refused_as(users, session)
     if r is None:
         return None
-    why, user, cid = r
+    why, user, cid = r[0], shortened(r[1]), shortened(r[2])
     if why == "anonymous":
         return "a client without a user name (anonymous clients are refused)"
     if why == "unknown":

@@ -2,17 +2,16 @@
 pair again, the same words twice counted as one (docs/mqtt.md, "Threats"; the console's
 Wi-Fi card, docs/web.md §4).  The broker's thread and the host's both add: a lock guards
 them; ``rev`` counts changes.  A user name is the network's: it is shown escaped
-(tdhost.safetext.printable) and cut short."""
+and cut short (tdhost.safetext.shortened)."""
 
 import threading
 from collections.abc import Callable
 
 from tdhost.clocks import unix_ms
 from tdhost.links.records import Note
-from tdhost.safetext import printable
+from tdhost.safetext import printable, shortened
 
 SHOWN = 5  # notes in the snapshot (the newest)
-MAX_USER = 40  # characters of a refused user name shown (MQTT allows 65535 bytes)
 KEPT = 50  # notes kept (the oldest go)
 
 
@@ -34,8 +33,7 @@ class WifiNotes:
         table = self.tables.get(user or "")
         if table:
             return "table %s's box" % table
-        shown = printable(user)
-        return "box %s" % (shown if len(shown) <= MAX_USER else shown[:MAX_USER - 3] + "...")
+        return "box %s" % shortened(user)
 
     def refused(self, why: str, user: str | None = None, client_id: str | None = None,
                 address: str | None = None) -> None:

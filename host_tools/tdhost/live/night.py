@@ -6,6 +6,7 @@ started again on the same file carries on.  Times are integer Unix milliseconds.
 import datetime
 import hashlib
 import logging
+import sqlite3
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, cast
 
 from tdhost import actions as _actions, tfile
@@ -163,7 +164,9 @@ class Live:
         ([(action, payload, undoes)], result) for tournament t; the events are appended
         together, with the change of the TD's undo list they carry (undo.Journal.wrote),
         then Live reacts to them (tdhost.live.reactions).  ActionRefused writes nothing and
-        propagates.  Returns the result."""
+        propagates; a league file that cannot be written now (read-only, the disk full,
+        locked) writes nothing and raises StoreError with the CLI's sentence
+        (tdhost.league.store.unusable).  Returns the result."""
         stamp = _times.iso(self.when())
 
         def decide(lg: League, seq: int) -> Tuple[List[Any], Any]:
@@ -175,9 +178,11 @@ class Live:
         mark, after = self.journal.for_write(self)  # the undo list's change, if any
         try:
             seqs, result = transaction.append(self.store, decide, stamp, self.cache, after)
-        except BaseException:
+        except BaseException as err:
             self.journal.restore(mark)
             self._reload()  # the decision may have changed the kept league: the log again
+            if isinstance(err, sqlite3.DatabaseError):
+                raise _store.StoreError(_store.unusable(self.store.path, err)) from err
             raise
         if seqs:
             self._reload()

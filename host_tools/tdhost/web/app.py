@@ -34,6 +34,7 @@ from starlette.staticfiles import StaticFiles
 
 from tdhost.actions import console_names
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.store import StoreError
 from tdhost.web import paper as _paper, room as _room
 
 log = logging.getLogger("tdhost.web")
@@ -57,7 +58,8 @@ PUBLIC_KEYS = ("event", "tournament", "now_ms", "clock", "players", "moves", "br
 class LiveContract(Protocol):
     """What the web needs of tdhost.live.night.Live: its version, a snapshot, the TD's acts
     and the check of one before the console asks (tdhost.league.refusal.ActionRefused,
-    with a sentence, when refused)."""
+    with a sentence, when refused; tdhost.league.store.StoreError, with the CLI's
+    sentence, when the league file cannot be written now)."""
 
     version: int
 
@@ -339,6 +341,9 @@ def make_app(live: LiveContract, token: str, lock: Lock = None,
             result, version = await run_in_threadpool(hub.act, name, args)
         except ActionRefused as err:
             return _error(400, str(err))
+        except StoreError as err:  # the league file cannot be written now: nothing was
+            log.warning("%s", err)  # recorded; the CLI's sentence (store.unusable)
+            return _error(503, str(err))
         except Exception:
             log.exception("action %s %r failed", name, args)
             return _error(500, "The host failed on this action (see its log); "
