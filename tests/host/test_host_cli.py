@@ -19,8 +19,9 @@ def refused(res, sentence):
 
 def test_league_file_errors(tmp_path):
     db = tmp_path / "l.sqlite"
-    refused(run(["results"], db=db, expect=2), "does not exist: start a league with "
-                                               "`tdhost new FILE.toml --db")
+    refused(run(["results"], db=db, expect=2), "does not exist: name the league file with "
+            "--db FILE or `export TDHOST_DB=FILE`, or start a league with "
+            "`tdhost new FILE.toml --db")
     other = tmp_path / "other.sqlite"
     other.write_bytes(b"not a database at all, just text" * 10)
     refused(run(["new", LPPL, "--db", str(other)], expect=2), "is not a tdhost league file")
@@ -38,6 +39,19 @@ def test_league_file_errors(tmp_path):
     refused(run(["new", us, "--db", str(db)], expect=2),
             "is the league file of 'LPPL Lincolnshire'")
     refused(run(["results", "-t", "7"], db=db, expect=2), "there is no tournament 7")
+
+
+def test_new_says_how_to_make_its_league_file_the_default(tmp_path):
+    db = str(tmp_path / "x.sqlite")
+    out = run(["new", LPPL, "--db", db]).output.splitlines()
+    assert out[-2:] == [
+        "League file: %s." % db,
+        "The next commands use it with --db %s, or once for all: `export TDHOST_DB=%s` "
+        "(Windows: `set TDHOST_DB=%s`)." % (db, db, db)]
+    # with $TDHOST_DB set to it, every command finds it and nothing more is said
+    out = run(["new", LPPL, "--again"], db=db).output.splitlines()
+    assert out[-1] == "League file: %s." % db
+    assert "tournament 2" in run(["log"], db=db).output
 
 
 def test_refusals_are_sentences(tmp_path):

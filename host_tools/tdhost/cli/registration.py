@@ -28,11 +28,12 @@ from tdhost.league.entries import (
     decide_standby_add,
     decide_standby_pass,
     decide_standby_take,
+    duplicate_doubt,
 )
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_lock, decide_unlock
-from tdhost.league.text import player_key, seat_text
+from tdhost.league.text import player_key, quote_name, seat_text
 from tdhost.league.times import now
 from tdhost.league.transaction import Decision, NewEvent
 from tdhost.rules import draw as _draw
@@ -92,16 +93,27 @@ def new(file: str, again: bool, db: str) -> None:
     else:
         lines.append("No late entry.")
     lines.append("League file: %s." % db)
+    if os.environ.get("TDHOST_DB") != db:
+        lines.append("The next commands use it with --db %s, or once for all: "
+                     "`export TDHOST_DB=%s` (Windows: `set TDHOST_DB=%s`)." % (
+                         quote_name(db), quote_name(db), quote_name(db)))
     echo_lines(lines)
 
 
 @click.command("register")
 @click.argument("names", nargs=-1, required=True)
 @click.option("--member", is_flag=True, help="League member (kept for later events).")
+@click.option("--allow-duplicate", "allow", metavar="NAME", multiple=True,
+              help="Register NAME although it may be a player already in (the same but "
+                   "for accents, a close spelling).")
 @league_options
-def register(names: tuple[str, ...], member: bool, db: str, number: int | None) -> None:
-    """Register players (NAME...); past the cap they go on the standby list."""
+def register(names: tuple[str, ...], member: bool, allow: tuple[str, ...], db: str,
+             number: int | None) -> None:
+    """Register players (NAME...); past the cap they go on the standby list.  A name that
+    may be a player already in (the same but for accents, a close spelling) is refused
+    until --allow-duplicate NAME says it is another player."""
     known = _pulled.members(db)  # the league's members, as last pulled (docs/league.md)
+    allowed = {player_key(name) for name in allow}
 
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
@@ -110,6 +122,10 @@ def register(names: tuple[str, ...], member: bool, db: str, number: int | None) 
         for i, typed in enumerate(names):
             name, is_member = _pulled.league_member(known, lg, typed, member)
             payload, msg = decide_register(tournament, name, is_member, now(), lg, seq + i)
+            doubt = duplicate_doubt(tournament, lg, name)
+            if doubt and player_key(name) not in allowed:
+                raise ActionRefused("%s: `--allow-duplicate %s` registers them as another "
+                                    "player" % (doubt, quote_name(payload["name"])))
             _reducers.apply(tournament, "register", payload)  # the next name sees it
             lg.names.setdefault(player_key(payload["name"]), payload["name"])
             if payload["member"]:
