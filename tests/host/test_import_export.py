@@ -54,7 +54,8 @@ def test_import_previews_every_line_and_writes_nothing(tmp_path):
                                     "takes them all back)." % p)
     log = run(["log", "--db", db]).output
     assert "register Ann Lee (member M1042)" in log and "lock Bob Hart to table 2 seat 5" in log
-    undo = run(["undo", "--db", db], now=at(-45)).output
+    undo = run(["undo", "--db", db], now=at(-45), input="y\n").output
+    assert "Undo the registration of 2 players (Ann Lee and Bob Hart)? [y/N]: y" in undo
     assert "register Ann Lee" in undo and "lock Bob Hart" in undo
 
 

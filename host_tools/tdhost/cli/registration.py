@@ -1,6 +1,7 @@
 """Before the cards are in the air: `tdhost new` (a tournament from its file), `register`,
-`standby` (the list and its seat offers), `lock` and `unlock` (a seat fixed before the
-draw).  Players from a CSV file: tdhost.cli.csvimport.  docs/host.md §1-§2.
+`unregister` (a registration made in error), `standby` (the list and its seat offers),
+`lock` and `unlock` (a seat fixed before the draw).  Players from a CSV file:
+tdhost.cli.csvimport.  docs/host.md §1-§2.
 """
 
 import datetime
@@ -9,9 +10,9 @@ import os
 import click
 
 from tdhost import tfile
-from tdhost.actions import standby_pass_sentence, standby_take_sentence
+from tdhost.actions import standby_pass_sentence, standby_take_sentence, unregister_sentence
 from tdhost.cli.league_access import read, tournament_of, write
-from tdhost.cli.names import resolve_all
+from tdhost.cli.names import ask, declined, resolve_all
 from tdhost.cli.options import (
     at_option,
     db_option,
@@ -28,6 +29,7 @@ from tdhost.league.entries import (
     decide_standby_add,
     decide_standby_pass,
     decide_standby_take,
+    decide_unregister,
     duplicate_doubt,
 )
 from tdhost.league.refusal import ActionRefused
@@ -280,4 +282,24 @@ def unlock(name: str, db: str, number: int | None, yes: bool) -> None:
         % (payload["name"], payload["table"], payload["seat"]))
 
 
-COMMANDS = (new, register, standby, lock, unlock)
+@click.command("unregister")
+@click.argument("name")
+@league_options
+@yes_option
+def unregister(name: str, db: str, number: int | None, yes: bool) -> None:
+    """Take back NAME's registration made in error (registered, on the standby list, or
+    never seated after the start); asks first, `tdhost undo` registers them again."""
+    name = resolve_all("unregister", db, number, [name], ("registered", "standby", "in"), yes,
+                       lambda tournament, found: decide_unregister(tournament, found[0]))[0]
+    if not ask("Unregister %s?" % name, yes):
+        declined("unregister")
+
+    def decide(lg: League, seq: int) -> Decision:
+        tournament = lg.current(number)
+        payload = decide_unregister(tournament, name)
+        return [(tournament.number, "unregister", payload, None)], payload
+    _, payload = write("unregister", db, decide)
+    say(unregister_sentence(payload) + ".")
+
+
+COMMANDS = (new, register, unregister, standby, lock, unlock)

@@ -138,6 +138,23 @@ def duplicate_doubt(tournament: Tournament, league: League, name: str) -> str | 
     return None
 
 
+def decide_unregister(tournament: Tournament, name: str) -> Payload:
+    """Take back a registration made in error: a player registered or on the standby list,
+    or, after the start, one never seated (absent); a player who has played is busted,
+    never unregistered."""
+    tournament.refuse_if_finished()
+    entry = tournament.need(name)
+    if entry.state == "out":
+        raise ActionRefused("%s is already out: a player who has played stays in the "
+                            "results" % entry.name)
+    if entry.state == "in" and not entry.absent:
+        raise ActionRefused("%s is playing at %s: a player who has played is busted "
+                            "(`tdhost bust %s`), not unregistered" % (
+                                entry.name, seat_text(entry.seat) if entry.seat else
+                                "a table", quote_name(entry.name)))
+    return {"name": entry.name, "state": entry.state, "seat": entry.seat}
+
+
 def full_text(tournament: Tournament) -> str:
     """Why a newcomer is refused at the cap, naming the rule: max_players counts entries
     (players knocked out too), not seats in play."""

@@ -93,6 +93,9 @@ def summary(event: LoggedEvent) -> str:
                               " (member %s)" % payload["member_no"] if payload.get("member_no")
                               else " (member)" if payload["member"] else "",
                               ", " + seat_text(payload["seat"]) if payload.get("seat") else "")
+    if action == "unregister":
+        return "unregister %s%s" % (payload["name"], " (was at %s)" % seat_text(payload["seat"])
+                                    if payload.get("seat") else "")
     if action == "lock":
         return "lock %s to table %d seat %d (%s)" % (payload["name"], payload["table"],
                                                      payload["seat"], payload["reason"])
