@@ -210,8 +210,6 @@ def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
         echo_json(out, compact)
         return
     echo_lines(plan_lines(tournament, room, result))
-    unknown = [table["table"] for table in room["tables"]
-               if table["seats"] and table["table"] not in buttons]
     moves = result["moves"] if result and not result["final_table"] else []
     if moves:
         say(buttons_note(room, buttons))
