@@ -17,6 +17,7 @@ from hostutil import EXAMPLES, run
 from tdhost.cli.app import NIGHT_ORDER, cli
 from tdhost.cli.plan import league_room, these_moves
 from tdhost.league import replay as _replay, store as S
+from tdhost.live.wording import log_line
 from tdhost.rules import balance
 
 LPPL = EXAMPLES + "/lppl.toml"
@@ -133,6 +134,11 @@ def test_plan_prints_the_leagues_moves_in_words_and_apply_records_them(tmp_path)
     run(["plan", "--apply", "--yes"], db=db)
     assert run(["plan"], db=db).output == (
         "The tables are balanced (table 1: 8, table 3: 8): no moves.\n")
+    # the console's log says who did it: the TD at the command line, not a box or the dealers
+    lg = league(db)
+    whos = {ev.action: log_line(ev, lg)["who"] for ev in lg.events
+            if ev.action in ("bust", "move") and ev.seq not in lg.undone}
+    assert whos == {"bust": "TD at the command line", "move": "TD at the command line"}
 
 
 def test_plan_with_the_button_where_it_is_now(tmp_path):
