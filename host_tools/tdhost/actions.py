@@ -20,6 +20,7 @@ from tdhost.league.entries import (
     decide_standby_add,
     decide_standby_pass,
     decide_standby_take,
+    decide_unregister,
 )
 from tdhost.league.limits import SEAT_MAX, SEED_MAX, TABLE_MAX, WHOLE_MAX
 from tdhost.league.play import decide_level, decide_start
@@ -194,6 +195,14 @@ def arrive_sentence(payload: Payload, seat: Sequence[int]) -> str:
                                   if payload["deduction"] else "")
 
 
+def unregister_sentence(payload: Payload) -> str:
+    """A recorded ``unregister``."""
+    return "%s is no longer %s%s (undo takes it back)" % (
+        payload["name"], "on the standby list" if payload["state"] == "standby"
+        else "registered", "; %s is free" % seat_text(payload["seat"])
+        if payload.get("seat") else "")
+
+
 def standby_take_sentence(payload: Payload) -> str:
     """A recorded ``standby_take``."""
     return "%s takes %s with %d chips%s" % (
@@ -219,6 +228,8 @@ def _declare(*actions: Action) -> dict[str, Action]:
 ACTIONS: dict[str, Action] = _declare(
     Action("register", (Arg("names", "names", True, option="NAMES"), _MEMBER),
            decide_register, cli="register", undoable=True),
+    Action("unregister", (_NAME,), decide_unregister, cli="unregister", asks_first=True,
+           undoable=True),
     Action("standby_add", (_NAME, _MEMBER), decide_standby_add, cli="standby",
            undoable=True),
     Action("standby_take", (_NAME, Arg("seat", "seat", option="--seat")), decide_standby_take,

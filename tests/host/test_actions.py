@@ -175,3 +175,19 @@ def test_an_action_written_is_done_even_when_what_follows_it_fails(tmp_path, mon
         assert _events(live) == before
     finally:
         live.close()
+
+
+def test_the_console_unregisters_and_its_undo_registers_again(tmp_path):
+    db = str(tmp_path / "league.sqlite")
+    run(["new", os.path.join(EXAMPLES, "lppl.toml"), "--db", db], now=at(-60))
+    run(["register", *players(9), "--db", db], now=at(-50))
+    live = Live(db, clock=lambda: 1741032000000, seed=5)
+    try:
+        res = live.act("unregister", {"name": "Bob"})
+        assert res["text"] == "Bob is no longer registered (undo takes it back)."
+        assert live.tournament.get("Bob") is None
+        live.act("undo", {})
+        assert live.tournament.get("Bob").state == "registered"
+    finally:
+        live.close()
+    assert "unregister Bob" in run(["log", "--db", db]).output

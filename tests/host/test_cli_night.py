@@ -15,8 +15,9 @@ import pytest
 from hostutil import EXAMPLES, run
 
 from tdhost.cli.app import NIGHT_ORDER, cli
-from tdhost.cli.plan import league_room
+from tdhost.cli.plan import league_room, these_moves
 from tdhost.league import replay as _replay, store as S
+from tdhost.live.wording import log_line
 from tdhost.rules import balance
 
 LPPL = EXAMPLES + "/lppl.toml"
@@ -95,7 +96,14 @@ def test_plan_prints_the_leagues_moves_in_words_and_apply_records_them(tmp_path)
     assert sorted(m.group(1) for m in moves) == breaking
     assert {m.group(2) for m in moves} == {"2"}
     assert sorted(m.group(4) for m in moves) == ["1", "1", "3", "3"]  # to 8 and 8
-    assert out[-1] == "`tdhost plan --apply` records these moves."
+    assert out[-2:] == [
+        "(Who moves is the player due the big blind next, from the buttons: the draw's at "
+        "table 1, table 2 and table 3; --button TABLE.SEAT says where one is now.)",
+        "`tdhost plan --apply` records these 4 moves."]
+    note = run(["plan", "--button", "1.3"], db=db).output.splitlines()[-2]
+    assert note.startswith("(Who moves is the player due the big blind next, from the "
+                           "buttons: yours at table 1 and the draw's at table 2 and table 3")
+    assert (these_moves(1), these_moves(2)) == ("this move", "these 2 moves")
     assert "internal" not in " ".join(out) and "move_out" not in " ".join(out)
 
     # --json: the file contract's output, for the same room
@@ -126,6 +134,11 @@ def test_plan_prints_the_leagues_moves_in_words_and_apply_records_them(tmp_path)
     run(["plan", "--apply", "--yes"], db=db)
     assert run(["plan"], db=db).output == (
         "The tables are balanced (table 1: 8, table 3: 8): no moves.\n")
+    # the console's log says who did it: the TD at the command line, not a box or the dealers
+    lg = league(db)
+    whos = {ev.action: log_line(ev, lg)["who"] for ev in lg.events
+            if ev.action in ("bust", "move") and ev.seq not in lg.undone}
+    assert whos == {"bust": "TD at the command line", "move": "TD at the command line"}
 
 
 def test_plan_with_the_button_where_it_is_now(tmp_path):

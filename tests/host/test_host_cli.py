@@ -19,8 +19,9 @@ def refused(res, sentence):
 
 def test_league_file_errors(tmp_path):
     db = tmp_path / "l.sqlite"
-    refused(run(["results"], db=db, expect=2), "does not exist: start a league with "
-                                               "`tdhost new FILE.toml --db")
+    refused(run(["results"], db=db, expect=2), "does not exist: name the league file with "
+            "--db FILE or `export TDHOST_DB=FILE`, or start a league with "
+            "`tdhost new FILE.toml --db")
     other = tmp_path / "other.sqlite"
     other.write_bytes(b"not a database at all, just text" * 10)
     refused(run(["new", LPPL, "--db", str(other)], expect=2), "is not a tdhost league file")
@@ -38,6 +39,19 @@ def test_league_file_errors(tmp_path):
     refused(run(["new", us, "--db", str(db)], expect=2),
             "is the league file of 'LPPL Lincolnshire'")
     refused(run(["results", "-t", "7"], db=db, expect=2), "there is no tournament 7")
+
+
+def test_new_says_how_to_make_its_league_file_the_default(tmp_path):
+    db = str(tmp_path / "x.sqlite")
+    out = run(["new", LPPL, "--db", db]).output.splitlines()
+    assert out[-2:] == [
+        "League file: %s." % db,
+        "The next commands use it with --db %s, or once for all: `export TDHOST_DB=%s` "
+        "(Windows: `set TDHOST_DB=%s`)." % (db, db, db)]
+    # with $TDHOST_DB set to it, every command finds it and nothing more is said
+    out = run(["new", LPPL, "--again"], db=db).output.splitlines()
+    assert out[-1] == "League file: %s." % db
+    assert "tournament 2" in run(["log"], db=db).output
 
 
 def test_refusals_are_sentences(tmp_path):
@@ -65,9 +79,36 @@ def test_refusals_are_sentences(tmp_path):
     refused(run(["level", "99"], db=db, expect=2), "there is no level 99 (levels 1 to 14)")
     assert run(["undo"], db=db).output.startswith("Undone #13: shuffle up and deal")
     assert run(["undo"], db=db).output.startswith("Undone #12: draw, random, seed 1")
-    out = run(["undo"], db=db).output  # one command, one TD action: all ten registrations
+    # one command, one TD action: all ten registrations, after asking how many
+    res = run(["undo"], db=db, input="n\n", expect=1)
+    assert res.stderr.splitlines() == [
+        "Undo the registration of 10 players (Ann, Bob, Cat and 7 more)? [y/N]: n",
+        "tdhost undo: nothing recorded."]
+    out = run(["undo"], db=db, input="y\n").stdout
     assert out.splitlines()[0] == "Undone #2: register Ann." and out.count("Undone") == 10
     refused(run(["undo"], db=db, expect=2), "there is nothing to undo in tournament 1")
+
+
+def test_unregister_a_player_not_yet_out(tmp_path):
+    db = tmp_path / "l.sqlite"
+    run(["new", LPPL], db=db)
+    run(["register", *players(10)], db=db)
+    run(["lock", "Bob", "--table", "1", "--seat", "3"], db=db)
+    res = run(["unregister", "Bob"], db=db, input="n\n", expect=1)
+    assert "tdhost unregister: nothing recorded." in res.stderr
+    assert run(["unregister", "Bob", "--yes"], db=db).output == (
+        "Bob is no longer registered (undo takes it back).\n")
+    assert "unregister Bob" in run(["log"], db=db).output
+    run(["draw", "--seed", "1"], db=db)  # Bob's lock went with him
+    assert "Bob" not in run(["seats"], db=db).output
+    run(["undo"], db=db)  # the draw
+    assert run(["undo"], db=db).output == "Undone #13: unregister Bob.\n"
+    run(["draw", "--seed", "1"], db=db)
+    run(["start"], db=db)
+    refused(run(["unregister", "Ann", "--yes"], db=db, expect=2),
+            "Ann is playing at table 2 seat 2: a player who has played is busted")
+    run(["bust", "Ann", "--yes"], db=db)
+    refused(run(["unregister", "Ann", "--yes"], db=db, expect=2), "Ann is already out")
 
 
 def test_standby_on_the_command_line(tmp_path):

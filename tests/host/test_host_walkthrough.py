@@ -96,7 +96,7 @@ def test_a_small_lppl_night(tmp_path):
     csv_file = tmp_path / "results.csv"
     out = td("results", "--csv", str(csv_file), minutes=minute + 2).output
     assert "Results of tournament 1, Monday night at the Red Lion (final; 23 entries)" in out
-    with open(csv_file, newline="", encoding="utf-8") as f:
+    with open(csv_file, newline="", encoding="utf-8-sig") as f:
         rows = list(csv.DictReader(f))
     assert [r["name"] for r in rows] == [rest[0]] + order[::-1]
     assert [r["place"] for r in rows] == ["%d%s" % (i, {1: "st", 2: "nd", 3: "rd"}.get(
@@ -123,7 +123,7 @@ def test_a_small_lppl_night(tmp_path):
     league_csv = tmp_path / "league.csv"
     out = td("league", "--csv", str(league_csv), minutes=24 * 60 + 201).output
     assert "LPPL Lincolnshire leaderboard after 2 tournaments" in out
-    with open(league_csv, newline="", encoding="utf-8") as f:
+    with open(league_csv, newline="", encoding="utf-8-sig") as f:
         table = list(csv.DictReader(f))
     by_name = {r["name"]: r for r in table}
     assert by_name["Ann"]["events"] == "2" and by_name["Ann"]["member"] == "yes"

@@ -33,15 +33,15 @@ def test_import_previews_every_line_and_writes_nothing(tmp_path):
     p = path
     assert out.splitlines() == [
         "What %s would do (nothing is written yet):" % p,
-        "%s:2: Ann Lee is registered (1 of 48), a member." % p,
+        "%s:2: Ann Lee is registered (1 of 48), member M1042." % p,
         "%s:3: Bob Hart is registered (2 of 48); locked to table 2 seat 5." % p,
         "%s:5: not imported: seat 9 does not exist: tables have seats 1 to 8." % p,
         "%s:6: not imported: Ann Lee is already registered." % p,
         "%s:7: not imported: 'x' is not a seat: give the lock as TABLE.SEAT, e.g. 2.5." % p,
         "%s:8: not imported: table 2 seat 5 is locked for Bob Hart already." % p,
         "%s:9: not imported: 5 values for 4 columns." % p,
-        "Would register 2 players; 5 lines with errors. Nothing is written: "
-        "`tdhost import %s --apply` does it." % p]
+        "Would register 2 players; 5 lines with errors. Nothing is written: fix the lines "
+        "above, or `tdhost import %s --apply --skip-bad` registers the 2 without errors." % p]
     assert "register" not in run(["log", "--db", db]).output
     # --apply refuses a file with errors, unless told to leave those lines out
     res = run(["import", path, "--apply", "--db", db], now=at(-50), expect=2)
@@ -53,8 +53,9 @@ def test_import_previews_every_line_and_writes_nothing(tmp_path):
     assert out.splitlines()[-1] == ("Registered 2 players from %s in one step (`tdhost undo` "
                                     "takes them all back)." % p)
     log = run(["log", "--db", db]).output
-    assert "register Ann Lee (member)" in log and "lock Bob Hart to table 2 seat 5" in log
-    undo = run(["undo", "--db", db], now=at(-45)).output
+    assert "register Ann Lee (member M1042)" in log and "lock Bob Hart to table 2 seat 5" in log
+    undo = run(["undo", "--db", db], now=at(-45), input="y\n").output
+    assert "Undo the registration of 2 players (Ann Lee and Bob Hart)? [y/N]: y" in undo
     assert "register Ann Lee" in undo and "lock Bob Hart" in undo
 
 
@@ -62,8 +63,8 @@ def test_import_refuses_a_file_it_cannot_read(tmp_path):
     db, _ = _night(tmp_path)
     bad = tmp_path / "bad.csv"
     for text, line in (("Player,Club\nAnn,Red Lion\n",
-                        "bad.csv:1: not imported: there is no column 'player' (columns: "
-                        "name, member, lock, reason)."),
+                        "bad.csv:1: not imported: the first line has no column \"name\" "
+                        "(columns: name, member, lock, reason)."),
                        ("", "bad.csv:1: not imported: the file is empty: the first line "
                             "names the columns (name, member, lock).")):
         bad.write_text(text, encoding="utf-8")
@@ -77,6 +78,46 @@ def test_import_refuses_a_file_it_cannot_read(tmp_path):
         "%s:3: not imported: it is not UTF-8 text (save the file from the spreadsheet as"
         " CSV UTF-8)." % bad,
         "%s:4: Bob is registered (2 of 48)." % bad]
+
+
+def test_import_leaves_out_unknown_columns_and_asks_about_duplicates(tmp_path):
+    """A spreadsheet's extra column is left out with a note; a name that may be a player
+    already in needs --allow-duplicate, a member number is one player's in the league."""
+    db, _ = _night(tmp_path)
+    path = tmp_path / "club.csv"
+    path.write_text("Name,Email,Member Number\n"
+                    "Jon Smith,jon@example.org,M1042\n"
+                    "Jon Smyth,js@example.org,M1042\n"
+                    "Carla Núñez,,M7\n"
+                    "Carla Nunez,,\n"
+                    "Dee Park,,\n", encoding="utf-8")
+    p = str(path)
+    out = run(["import", p, "--db", db], now=at(-50)).output.splitlines()
+    assert out[1:] == [
+        "The column 'email' is left out (tdhost reads name, member, lock, reason).",
+        "%s:2: Jon Smith is registered (1 of 48), member M1042." % p,
+        "%s:3: not imported: M1042 is the member number of Jon Smith: register them by "
+        "that name, or give Jon Smyth their own number." % p,
+        "%s:4: Carla Núñez is registered (2 of 48), member M7." % p,
+        "%s:5: not imported: Carla Nunez may be Carla Núñez, already registered (the same "
+        "name but for accents): `--allow-duplicate \"Carla Nunez\"` registers them as "
+        "another player." % p,
+        "%s:6: Dee Park is registered (3 of 48)." % p,
+        "Would register 3 players; 2 lines with errors. Nothing is written: fix the lines "
+        "above, or `tdhost import %s --apply --skip-bad` registers the 3 without errors." % p]
+    out = run(["import", p, "--apply", "--skip-bad", "--allow-duplicate", "carla nunez",
+               "--db", db], now=at(-50)).output
+    assert out.splitlines()[-1] == ("Registered 4 players from %s in one step (`tdhost undo` "
+                                    "takes them all back)." % p)
+    log = run(["log", "--db", db]).output
+    assert "register Carla Nunez\n" in log and "Jon Smyth" not in log
+    # the close spelling by hand: the register command asks the same
+    res = run(["register", "Dee Parks", "--db", db], now=at(-49), expect=2)
+    assert res.output.strip() == (
+        "tdhost register: refused: Dee Parks may be Dee Park, already registered (a close "
+        "spelling): "
+        "`--allow-duplicate \"Dee Parks\"` registers them as another player.")
+    run(["register", "Dee Parks", "--allow-duplicate", "Dee Parks", "--db", db], now=at(-49))
 
 
 def test_results_and_league_as_json(tmp_path):

@@ -93,7 +93,8 @@ def test_a_cli_bust_while_the_host_runs_takes_the_seat_out_and_calls_the_move_of
     t = room.live.tournament
     assert t.get(out["player"]).state == "out"
     line = [x for x in room.live.snapshot()["log"] if x["action"] == "bust"][-1]
-    assert (line["who"], line["text"]) == ("TD", "%s (19th) out" % out["player"])
+    assert (line["who"], line["text"]) == ("TD at the command line",
+                                           "%s (19th) out" % out["player"])
     assert _ins.state(t.instrs[out["id"]]) == "cancelled"
     assert [i["instr"] for i in src.instructions("withdraw")] == [out["id"]]
     assert [(i["seat"], i["name"]) for i in src.instructions("take_out")] == [

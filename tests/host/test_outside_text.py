@@ -103,7 +103,9 @@ def test_csv_cells_a_spreadsheet_would_run_are_defused_numbers_stay(tmp_path):
     for command in ("results", "league"):
         path = str(tmp_path / (command + ".csv"))
         run([command, "--csv", path, "--db", db], now=at(30))
-        with open(path, newline="", encoding="utf-8") as f:
+        with open(path, "rb") as raw:
+            assert raw.read(3) == b"\xef\xbb\xbf"  # Excel reads the accents right
+        with open(path, newline="", encoding="utf-8-sig") as f:
             rows = list(csv.reader(f))
         cells = [cell for row in rows[1:] for cell in row]
         assert not [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")], rows

@@ -24,10 +24,10 @@ from tdhost.cli import (
 from tdhost.cli.output import say
 
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
-NIGHT_ORDER = ("example", "new", "import", "register", "standby", "lock", "unlock", "draw",
-               "start", "seats", "level", "late", "arrive", "bust", "plan", "move", "undo",
-               "end", "print", "results", "league", "log", "backup", "restore", "serve", "boxes",
-               "pair", "move-box", "deploy", "season")
+NIGHT_ORDER = ("example", "new", "import", "register", "unregister", "standby", "lock",
+               "unlock", "draw", "start", "seats", "level", "late", "arrive", "bust", "plan",
+               "move", "undo", "end", "print", "results", "league", "log", "backup",
+               "restore", "serve", "boxes", "pair", "move-box", "deploy", "season")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
 

@@ -1,6 +1,10 @@
 """Players from a CSV file: `tdhost import FILE.csv` shows what each line would do and
 every line's error, and registers them in one step with `--apply`.  Columns: name
-(required), member (an id or yes/no), lock (TABLE.SEAT), reason.  Each line is read by
+(required), member (a member number or yes/no), lock (TABLE.SEAT), reason; other columns
+(an email, a phone) are left out with a note.  A name that may be a player already in
+(the same but for accents, a close spelling) is that line's error until the TD says
+`--allow-duplicate NAME`; a member number is the player's identity in the league
+(tdhost.league.entries.check_member_no).  Each line is read by
 itself: a quote left open, a value over the csv module's limit, bytes that are not UTF-8
 or a wrong number of values is that line's error, and the lines around it stay whole.
 docs/host.md §12.
@@ -17,11 +21,11 @@ from tdhost.cli.league_access import read, write
 from tdhost.cli.options import league_options
 from tdhost.cli.output import fail, say
 from tdhost.league import reducers as _reducers
-from tdhost.league.entries import decide_register
+from tdhost.league.entries import decide_register, duplicate_doubt
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_lock
-from tdhost.league.text import player_key, seat_text
+from tdhost.league.text import player_key, quote_name, seat_text
 from tdhost.league.times import now
 from tdhost.league.tournament import Tournament
 from tdhost.league.transaction import Decision
@@ -30,6 +34,7 @@ Row = dict[str, Any]
 
 COLUMNS = ("name", "member", "lock", "reason")
 NO = ("", "no", "n", "false", "0")
+YES = ("yes", "y", "true", "1", "x", "member")
 MAX_LINES = 1000
 MAX_BYTES = 10 * 10**6  # a players list: 1000 lines of a few columns
 
@@ -72,25 +77,29 @@ def _csv_error(why: str) -> str:
     return "it cannot be read as CSV (%s)" % why
 
 
-def read_rows(raw: bytes) -> tuple[list[Row], list[tuple[int, str]]]:
-    """(rows, errors) of a players CSV file's bytes: rows [{"line", "name", "member",
-    "lock": [t, s]|None, "reason"}], errors [(line, sentence)] for the lines that cannot be
-    read or used; each line stands alone (``_lines``)."""
+def read_rows(raw: bytes) -> tuple[list[Row], list[tuple[int, str]], list[str]]:
+    """(rows, errors, notes) of a players CSV file's bytes: rows [{"line", "name", "member",
+    "member_no", "lock": [t, s]|None, "reason"}], errors [(line, sentence)] for the lines
+    that cannot be read or used, notes on the columns left out; each line stands alone
+    (``_lines``)."""
     lines = _lines(raw)
     if not lines or (lines[0][1] is not None and not any(c.strip() for c in lines[0][1])):
         return [], [(1, "the file is empty: the first line names the columns "
-                        "(name, member, lock)")]
+                        "(name, member, lock)")], []
     if lines[0][1] is None:
         return [], [(1, "the first line, the columns' names, cannot be read: %s"
-                     % lines[0][2])]
-    head = [c.strip().casefold().replace(" id", "") for c in lines[0][1]]
+                     % lines[0][2])], []
+    head = [" ".join(c.split()).casefold().replace(" id", "").replace(" number", "")
+            for c in lines[0][1]]
     unknown = [c for c in head if c not in COLUMNS]
-    if unknown or "name" not in head:
-        why = ("there is no column %r (columns: %s)" % (unknown[0], ", ".join(COLUMNS))
-               if unknown else "the first line has no column \"name\"")
-        return [], [(1, why)]
+    if "name" not in head:
+        return [], [(1, "the first line has no column \"name\" (columns: %s)"
+                     % ", ".join(COLUMNS))], []
+    notes = ["The column%s %s %s left out (tdhost reads %s)." % (
+        "" if len(unknown) == 1 else "s", ", ".join(repr(c) for c in unknown),
+        "is" if len(unknown) == 1 else "are", ", ".join(COLUMNS))] if unknown else []
     if len(lines) > MAX_LINES + 1:
-        return [], [(MAX_LINES + 2, "the file has more than %d players" % MAX_LINES)]
+        return [], [(MAX_LINES + 2, "the file has more than %d players" % MAX_LINES)], notes
     rows: list[Row] = []
     errors: list[tuple[int, str]] = []
     for i, cells, why in lines[1:]:
@@ -116,25 +125,32 @@ def read_rows(raw: bytes) -> tuple[list[Row], list[tuple[int, str]]]:
                                % values["lock"]))
                 continue
             lock = [int(parts[0]), int(parts[1])]
+        member = values.get("member", "")
         rows.append({"line": i, "name": values["name"],
-                     "member": values.get("member", "").casefold() not in NO,
+                     "member": member.casefold() not in NO,
+                     "member_no": None if member.casefold() in NO + YES else member,
                      "lock": lock, "reason": values.get("reason") or "from the CSV import"})
-    return rows, errors
+    return rows, errors, notes
 
 
 def decide(lg: League, tournament: Tournament, rows: list[Row], seq: int,
-           when: Any) -> tuple[list[tuple[str, Any]], list[tuple[int, str]],
-                               list[tuple[int, str]]]:
+           when: Any, allowed: frozenset[str] = frozenset()
+           ) -> tuple[list[tuple[str, Any]], list[tuple[int, str]], list[tuple[int, str]]]:
     """The events the rows make in *tournament* (applied to it as they go, so each line
     sees the ones before): (events [(action, payload)], done [(line, sentence)],
-    errors [(line, sentence)]); a refused line is an error and changes nothing."""
+    errors [(line, sentence)]); a refused line is an error and changes nothing, and so is
+    a name that may be a player already in, unless its key is in *allowed*."""
     events: list[tuple[str, Any]] = []
     done: list[tuple[int, str]] = []
     errors: list[tuple[int, str]] = []
     for row in rows:
         try:
             payload, msg = decide_register(tournament, row["name"], row["member"], when, lg,
-                                           seq + len(events))
+                                           seq + len(events), row["member_no"])
+            doubt = duplicate_doubt(tournament, lg, row["name"])
+            if doubt and player_key(row["name"]) not in allowed:
+                raise ActionRefused("%s: `--allow-duplicate %s` registers them as another "
+                                    "player" % (doubt, quote_name(payload["name"])))
             lock = None
             if row["lock"]:
                 if payload["standby"]:
@@ -151,6 +167,8 @@ def decide(lg: League, tournament: Tournament, rows: list[Row], seq: int,
         lg.names.setdefault(player_key(payload["name"]), payload["name"])
         if payload["member"]:
             lg.members.add(player_key(payload["name"]))
+        if payload.get("member_no"):
+            lg.numbers.setdefault(payload["member_no"].casefold(), player_key(payload["name"]))
         events.append(("register", payload))
         if lock is not None:
             _reducers.apply(tournament, "lock", lock)
@@ -167,10 +185,17 @@ def decide(lg: League, tournament: Tournament, rows: list[Row], seq: int,
                                             "what each line would do).")
 @click.option("--skip-bad", is_flag=True, help="With --apply: leave out the lines with "
                                                "errors instead of refusing the file.")
+@click.option("--allow-duplicate", "allow", metavar="NAME", multiple=True,
+              help="Register NAME although it may be a player already in (the same but "
+                   "for accents, a close spelling); repeat for each.")
 @league_options
-def import_players(file: str, apply: bool, skip_bad: bool, db: str,
+def import_players(file: str, apply: bool, skip_bad: bool, allow: tuple[str, ...], db: str,
                    number: int | None) -> None:
-    """Register players from a CSV file: name, member (id or yes/no), lock (T.S).
+    """Register players from a CSV file: name, member (number or yes/no), lock (T.S).
+
+    Other columns (an email) are left out with a note.  A name that may be a player
+    already in (the same but for accents, a close spelling) is that line's error until
+    --allow-duplicate NAME says it is another player.
 
     \b
       name,member,lock
@@ -189,27 +214,36 @@ def import_players(file: str, apply: bool, skip_bad: bool, db: str,
             raw = f.read()
     except OSError as err:
         fail("import", "%s cannot be read (%s)" % (path, err.strerror or err))
-    rows, bad = read_rows(raw)
+    rows, bad, notes = read_rows(raw)
+    allowed = frozenset(player_key(name) for name in allow)
     lg = read("import", db)
     try:
         tournament = lg.current(number)
     except ActionRefused as err:
         fail("import", str(err))
     seq = (lg.events[-1].seq if lg.events else 0) + 1
-    _, done, refused = decide(lg, tournament, rows, seq, now())
+    _, done, refused = decide(lg, tournament, rows, seq, now(), allowed)
     errors = sorted(bad + refused)
     verb = "Registered" if apply else "Would register"
     if not apply:
         say("What %s would do (nothing is written yet):" % path)
+    for note in notes:
+        say(note)
     lines = [(line, msg) for line, msg in done] + [
         (line, "not imported: %s." % why.rstrip(".")) for line, why in errors]
     for line, msg in sorted(lines):
         say("%s:%d: %s" % (path, line, msg))
     if not apply:
-        say("%s %d player%s; %d line%s with errors. Nothing is written: "
-            "`tdhost import %s --apply` does it."
+        if not done:
+            how = "there is nobody to import: fix the lines above"
+        elif errors:
+            how = ("fix the lines above, or `tdhost import %s --apply --skip-bad` registers "
+                   "the %d without errors" % (path, len(done)))
+        else:
+            how = "`tdhost import %s --apply` does it" % path
+        say("%s %d player%s; %d line%s with errors. Nothing is written: %s."
             % (verb, len(done), "" if len(done) == 1 else "s", len(errors),
-               "" if len(errors) == 1 else "s", path))
+               "" if len(errors) == 1 else "s", how))
         return
     if errors and not skip_bad:
         fail("import", "nothing is imported: fix the %d line%s above, or leave them out "
@@ -219,7 +253,7 @@ def import_players(file: str, apply: bool, skip_bad: bool, db: str,
 
     def decide_all(now_league: League, now_seq: int) -> Decision:
         now_playing = now_league.current(number)
-        events, registered, _ = decide(now_league, now_playing, rows, now_seq, now())
+        events, registered, _ = decide(now_league, now_playing, rows, now_seq, now(), allowed)
         return [(now_playing.number, action, payload, None)
                 for action, payload in events], registered
 

@@ -40,6 +40,12 @@ def _open_for_command(command: str, db: str, create: bool = False,
     return store, False
 
 
+STAMPED = frozenset(("register", "unregister", "lock", "unlock", "draw", "start", "level",
+                     "late", "arrive", "standby_take", "standby_pass", "move", "bust", "end"))
+"""The TD's actions the CLI writes, stamped ``"by": "cli"`` so the console's log says who
+did what (the console's are ``"td"``, a box's ``"box"``, the dealers' ``"boxes"``)."""
+
+
 def write(command: str, db: str, decide: transaction.Decide,
           create: bool = False) -> tuple[League, Any]:
     """Run *decide(league, seq)* -> ([(tournament, action, payload, undoes)], result)
@@ -47,9 +53,16 @@ def write(command: str, db: str, decide: transaction.Decide,
     Returns (league after, result)."""
     store, close = _open_for_command(command, db, create)
     stamp = iso(now())
+
+    def by_the_cli(lg: League, seq: int) -> Any:
+        events, result = decide(lg, seq)
+        for _, action, payload, _ in events:
+            if action in STAMPED and isinstance(payload, dict):
+                payload.setdefault("by", "cli")
+        return events, result
     try:
         try:
-            _, result = transaction.append(store, decide, stamp)  # its load finds damage first
+            _, result = transaction.append(store, by_the_cli, stamp)  # its load finds damage first
         except ActionRefused as err:
             fail(command, "refused: %s" % err)
         except _store.StoreError as err:

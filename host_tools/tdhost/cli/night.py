@@ -18,7 +18,7 @@ from tdhost.actions import (
     start_sentences,
 )
 from tdhost.cli.league_access import read, tournament_of, write
-from tdhost.cli.names import resolve_all
+from tdhost.cli.names import ask, declined, resolve_all
 from tdhost.cli.options import (
     at_option,
     league_options,
@@ -38,7 +38,7 @@ from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw, decide_move
-from tdhost.league.text import match, place_text, quote_name, seat_text, summary
+from tdhost.league.text import match, names_text, place_text, quote_name, seat_text, summary
 from tdhost.league.times import now
 from tdhost.league.transaction import Decision, NewEvent
 
@@ -284,11 +284,30 @@ def end(stacks: tuple[str, ...], at: str | None, db: str, number: int | None,
 
 @click.command("undo")
 @league_options
-def undo(db: str, number: int | None) -> None:
-    """Undo the last TD action of the tournament (a compensating event)."""
+@yes_option
+def undo(db: str, number: int | None, yes: bool) -> None:
+    """Undo the last TD action of the tournament (a compensating event); an action that
+    registered several players (an import) asks first, saying how many it takes back."""
+    lg = read("undo", db)
+    try:
+        last = lg.last_action(lg.current(number).number)
+    except ActionRefused as err:
+        fail("undo", str(err))
+    registered = [event.payload["name"] for event in last if event.action == "register"]
+    if len(registered) > 1 and not ask(
+            "Undo the registration of %d players (%s)?" % (
+                len(registered), names_text(registered[:3] + (
+                    ["%d more" % (len(registered) - 3)] if len(registered) > 3 else []))),
+            yes):
+        declined("undo")
+    batch = {event.seq for event in last}
+
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
         events = lg.last_action(tournament.number)
+        if {event.seq for event in events} != batch:
+            raise ActionRefused("the last action changed while you were asked: run "
+                                "`tdhost undo` again")
         if not events:
             raise ActionRefused("there is nothing to undo in tournament %d" % tournament.number)
         if all(event.payload.get("by") in ("box", "boxes", "host") for event in events):

@@ -91,9 +91,10 @@ def show_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], plain: boo
 def write_csv(command: str, path: str, fields: Sequence[str],
               rows: Iterable[Sequence[Any]]) -> None:
     """`--csv FILE`: a header line and the rows, every text cell that a spreadsheet would
-    take for a formula made safe (tdhost.safetext.csv_cell; numbers stay numbers)."""
+    take for a formula made safe (tdhost.safetext.csv_cell; numbers stay numbers); UTF-8
+    with a byte-order mark, so Excel opens "Núñez" as it is written."""
     try:
-        with open(path, "w", newline="", encoding="utf-8") as f:
+        with open(path, "w", newline="", encoding="utf-8-sig") as f:
             writer = csv.writer(f)
             writer.writerow([csv_cell(field) for field in fields])
             writer.writerows([csv_cell(value) for value in row] for row in rows)

@@ -170,6 +170,27 @@ def plan(file: IO[str] | None, as_json: bool, compact: bool, apply: bool,
     echo_json(result, compact)
 
 
+def these_moves(n: int) -> str:
+    """"this move", "these 2 moves"."""
+    return "this move" if n == 1 else "these %d moves" % n
+
+
+def buttons_note(room: Room, buttons: dict[int, int]) -> str:
+    """Which buttons the plan used: the TD's (--button) and the draw's, table by table
+    (who moves is the player due the big blind next)."""
+    given = [table["table"] for table in room["tables"]
+             if table["seats"] and table["table"] in buttons]
+    drawn = [table["table"] for table in room["tables"]
+             if table["seats"] and table["table"] not in buttons]
+    parts = []
+    if given:
+        parts.append("yours at %s" % names_text(["table %d" % t for t in given]))
+    if drawn:
+        parts.append("the draw's at %s" % names_text(["table %d" % t for t in drawn]))
+    return ("(Who moves is the player due the big blind next, from the buttons: %s%s.)" % (
+        " and ".join(parts), "; --button TABLE.SEAT says where one is now" if drawn else ""))
+
+
 def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
                  buttons: dict[int, int], db: str, number: int | None) -> None:
     """`tdhost plan` with no file: the league's seating."""
@@ -189,20 +210,16 @@ def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
         echo_json(out, compact)
         return
     echo_lines(plan_lines(tournament, room, result))
-    unknown = [table["table"] for table in room["tables"]
-               if table["seats"] and table["table"] not in buttons]
     moves = result["moves"] if result and not result["final_table"] else []
-    if moves and unknown and not apply:
-        say("(Who moves is the player due the big blind next; the button is taken from "
-            "the draw at table%s %s: give --button TABLE.SEAT for where it is now.)" % (
-                "s" if len(unknown) > 1 else "", ", ".join(map(str, unknown))))
+    if moves:
+        say(buttons_note(room, buttons))
     if not apply:
         if moves:
-            say("`tdhost plan --apply` records these moves.")
+            say("`tdhost plan --apply` records %s." % these_moves(len(moves)))
         return
     if not moves:
         return
-    if not ask("Record these %d move%s?" % (len(moves), "" if len(moves) == 1 else "s"), yes):
+    if not ask("Record %s?" % these_moves(len(moves)), yes):
         declined(command)
 
     def decide(lg: League, seq: int) -> Decision:

@@ -1,6 +1,7 @@
 """Before the cards are in the air: `tdhost new` (a tournament from its file), `register`,
-`standby` (the list and its seat offers), `lock` and `unlock` (a seat fixed before the
-draw).  Players from a CSV file: tdhost.cli.csvimport.  docs/host.md §1-§2.
+`unregister` (a registration made in error), `standby` (the list and its seat offers),
+`lock` and `unlock` (a seat fixed before the draw).  Players from a CSV file:
+tdhost.cli.csvimport.  docs/host.md §1-§2.
 """
 
 import datetime
@@ -9,9 +10,9 @@ import os
 import click
 
 from tdhost import tfile
-from tdhost.actions import standby_pass_sentence, standby_take_sentence
+from tdhost.actions import standby_pass_sentence, standby_take_sentence, unregister_sentence
 from tdhost.cli.league_access import read, tournament_of, write
-from tdhost.cli.names import resolve_all
+from tdhost.cli.names import ask, declined, resolve_all
 from tdhost.cli.options import (
     at_option,
     db_option,
@@ -28,11 +29,13 @@ from tdhost.league.entries import (
     decide_standby_add,
     decide_standby_pass,
     decide_standby_take,
+    decide_unregister,
+    duplicate_doubt,
 )
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_lock, decide_unlock
-from tdhost.league.text import player_key, seat_text
+from tdhost.league.text import player_key, quote_name, seat_text
 from tdhost.league.times import now
 from tdhost.league.transaction import Decision, NewEvent
 from tdhost.rules import draw as _draw
@@ -92,16 +95,27 @@ def new(file: str, again: bool, db: str) -> None:
     else:
         lines.append("No late entry.")
     lines.append("League file: %s." % db)
+    if os.environ.get("TDHOST_DB") != db:
+        lines.append("The next commands use it with --db %s, or once for all: "
+                     "`export TDHOST_DB=%s` (Windows: `set TDHOST_DB=%s`)." % (
+                         quote_name(db), quote_name(db), quote_name(db)))
     echo_lines(lines)
 
 
 @click.command("register")
 @click.argument("names", nargs=-1, required=True)
 @click.option("--member", is_flag=True, help="League member (kept for later events).")
+@click.option("--allow-duplicate", "allow", metavar="NAME", multiple=True,
+              help="Register NAME although it may be a player already in (the same but "
+                   "for accents, a close spelling).")
 @league_options
-def register(names: tuple[str, ...], member: bool, db: str, number: int | None) -> None:
-    """Register players (NAME...); past the cap they go on the standby list."""
+def register(names: tuple[str, ...], member: bool, allow: tuple[str, ...], db: str,
+             number: int | None) -> None:
+    """Register players (NAME...); past the cap they go on the standby list.  A name that
+    may be a player already in (the same but for accents, a close spelling) is refused
+    until --allow-duplicate NAME says it is another player."""
     known = _pulled.members(db)  # the league's members, as last pulled (docs/league.md)
+    allowed = {player_key(name) for name in allow}
 
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
@@ -110,6 +124,10 @@ def register(names: tuple[str, ...], member: bool, db: str, number: int | None) 
         for i, typed in enumerate(names):
             name, is_member = _pulled.league_member(known, lg, typed, member)
             payload, msg = decide_register(tournament, name, is_member, now(), lg, seq + i)
+            doubt = duplicate_doubt(tournament, lg, name)
+            if doubt and player_key(name) not in allowed:
+                raise ActionRefused("%s: `--allow-duplicate %s` registers them as another "
+                                    "player" % (doubt, quote_name(payload["name"])))
             _reducers.apply(tournament, "register", payload)  # the next name sees it
             lg.names.setdefault(player_key(payload["name"]), payload["name"])
             if payload["member"]:
@@ -264,4 +282,24 @@ def unlock(name: str, db: str, number: int | None, yes: bool) -> None:
         % (payload["name"], payload["table"], payload["seat"]))
 
 
-COMMANDS = (new, register, standby, lock, unlock)
+@click.command("unregister")
+@click.argument("name")
+@league_options
+@yes_option
+def unregister(name: str, db: str, number: int | None, yes: bool) -> None:
+    """Take back NAME's registration made in error (registered, on the standby list, or
+    never seated after the start); asks first, `tdhost undo` registers them again."""
+    name = resolve_all("unregister", db, number, [name], ("registered", "standby", "in"), yes,
+                       lambda tournament, found: decide_unregister(tournament, found[0]))[0]
+    if not ask("Unregister %s?" % name, yes):
+        declined("unregister")
+
+    def decide(lg: League, seq: int) -> Decision:
+        tournament = lg.current(number)
+        payload = decide_unregister(tournament, name)
+        return [(tournament.number, "unregister", payload, None)], payload
+    _, payload = write("unregister", db, decide)
+    say(unregister_sentence(payload) + ".")
+
+
+COMMANDS = (new, register, unregister, standby, lock, unlock)

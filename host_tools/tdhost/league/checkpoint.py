@@ -97,7 +97,7 @@ def dump(lg: League, refs: dict[int, list[Any]]) -> str:
     their parts (*refs*: {number: [core seq, night seq]})."""
     return json.dumps({
         "seq": lg.seq, "count": lg.count, "name": lg.name, "names": lg.names,
-        "members": sorted(lg.members),
+        "members": sorted(lg.members), "numbers": lg.numbers,
         "undone": [[k, v] for k, v in sorted(lg.undone.items())],
         "tournaments": [[n, refs[n][0], refs[n][1]] for n in sorted(lg.tournaments)]},
         separators=(",", ":"))
@@ -131,6 +131,7 @@ def undump(text: str, part: Callable[[int, str, int], Any]) -> League:
     lg = League()
     lg.seq, lg.count, lg.name, lg.names = d["seq"], d["count"], d["name"], d["names"]
     lg.members = set(d["members"])
+    lg.numbers = d.get("numbers", {})
     lg.undone = {k: v for k, v in d["undone"]}
     lg.parts = {}
     for n, core, night in d["tournaments"]:

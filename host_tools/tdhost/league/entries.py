@@ -9,7 +9,7 @@ from typing import Collection, Optional
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import check_free, pick_seat
-from tdhost.league.text import clean_name, player_key, quote_name, seat_text
+from tdhost.league.text import clean_name, player_key, quote_name, same_person, seat_text
 from tdhost.league.times import iso, mmss
 from tdhost.league.tournament import Payload, Seat, Tournament
 
@@ -60,10 +60,13 @@ def absent_deduction(tournament: Tournament, when: datetime.datetime
 
 
 def decide_register(tournament: Tournament, name: str, member: bool,
-                    when: datetime.datetime, league: League, seq: int
-                    ) -> tuple[Payload, str]:
+                    when: datetime.datetime, league: League, seq: int,
+                    member_no: str | None = None) -> tuple[Payload, str]:
+    """The register event of *name* (a member with *member_no*, the league's identity,
+    when given) and its sentence."""
     tournament.refuse_if_finished()
     name = clean_name(name)
+    check_member_no(league, name, member_no)
     entry = tournament.get(name)
     if entry is not None:
         if entry.state == "standby":
@@ -76,7 +79,10 @@ def decide_register(tournament: Tournament, name: str, member: bool,
     name = league.display_name(name)
     member = member or league.is_member(name)
     cap, sb = tournament.setup["max_players"], tournament.setup["standby"]
-    payload = {"name": name, "member": member, "standby": False, "seat": None}
+    payload = {"name": name, "member": member or bool(member_no), "standby": False,
+               "seat": None}
+    if member_no:
+        payload["member_no"] = member_no
     if cap is not None and tournament.field_size() >= cap:
         if len(tournament.standby) >= sb:
             raise ActionRefused("%s and %s" % (
@@ -92,9 +98,61 @@ def decide_register(tournament: Tournament, name: str, member: bool,
         payload["seat"] = seat
         return payload, "%s is registered (%s) and drawn to %s." % (
             name, count, seat_text(seat))
-    return payload, "%s is registered (%s)%s." % (name, count,
-                                                  ", a member" if member else "")
+    return payload, "%s is registered (%s)%s." % (
+        name, count, ", member %s" % member_no if member_no else ", a member" if member else "")
 
+
+
+def check_member_no(league: League, name: str, member_no: str | None) -> None:
+    """A member number is the player's identity in the league: ActionRefused when
+    *member_no* is another player's, or *name* has another number."""
+    if not member_no:
+        return
+    owner = league.numbers.get(member_no.casefold())
+    if owner is not None and owner != player_key(name):
+        raise ActionRefused("%s is the member number of %s: register them by that name, or "
+                            "give %s their own number" % (
+                                member_no, league.names.get(owner, owner), clean_name(name)))
+    known = league.number_of(name)
+    if known is not None and known != member_no.casefold():
+        raise ActionRefused("%s's member number is %s, not %s" % (
+            league.display_name(name), known.upper(), member_no))
+
+
+def duplicate_doubt(tournament: Tournament, league: League, name: str) -> str | None:
+    """Why *name* may be a player already entered under another spelling ("Carla Nunez may
+    be Carla Núñez, already registered (the same name but for accents)"), or None: the
+    tournament's players by accents and close spellings, the league's by accents."""
+    key = player_key(name)
+    for entry in tournament.players.values():
+        why = same_person(name, entry.name) if player_key(entry.name) != key else None
+        if why:
+            return "%s may be %s, already %s (%s)" % (
+                clean_name(name), entry.name,
+                "on the standby list" if entry.state == "standby" else "registered", why)
+    if key not in league.names:
+        for other in league.names.values():
+            why = same_person(name, other)
+            if why == "the same name but for accents":
+                return "%s may be %s of the league (%s)" % (clean_name(name), other, why)
+    return None
+
+
+def decide_unregister(tournament: Tournament, name: str) -> Payload:
+    """Take back a registration made in error: a player registered or on the standby list,
+    or, after the start, one never seated (absent); a player who has played is busted,
+    never unregistered."""
+    tournament.refuse_if_finished()
+    entry = tournament.need(name)
+    if entry.state == "out":
+        raise ActionRefused("%s is already out: a player who has played stays in the "
+                            "results" % entry.name)
+    if entry.state == "in" and not entry.absent:
+        raise ActionRefused("%s is playing at %s: a player who has played is busted "
+                            "(`tdhost bust %s`), not unregistered" % (
+                                entry.name, seat_text(entry.seat) if entry.seat else
+                                "a table", quote_name(entry.name)))
+    return {"name": entry.name, "state": entry.state, "seat": entry.seat}
 
 
 def full_text(tournament: Tournament) -> str:

@@ -28,6 +28,14 @@ def on_register(tournament: Tournament, payload: Payload) -> None:
             tournament.tables_used.add(entry.seat[0])
 
 
+def on_unregister(tournament: Tournament, payload: Payload) -> None:
+    key = player_key(payload["name"])
+    tournament.players.pop(key, None)
+    tournament.locks.pop(key, None)
+    if key in tournament.standby:
+        tournament.standby.remove(key)
+
+
 def on_lock(tournament: Tournament, payload: Payload) -> None:
     tournament.locks[player_key(payload["name"])] = [payload["table"], payload["seat"],
                                                      payload["reason"]]
@@ -180,7 +188,8 @@ def on_end(tournament: Tournament, payload: Payload) -> None:
 
 
 REDUCERS: dict[str, Callable[[Tournament, Payload], None]] = {
-    "register": on_register, "lock": on_lock, "unlock": on_unlock, "draw": on_draw,
+    "register": on_register, "unregister": on_unregister, "lock": on_lock,
+    "unlock": on_unlock, "draw": on_draw,
     "start": on_start, "level": on_level, "late": on_late, "arrive": on_arrive,
     "standby_take": on_standby_take, "standby_pass": on_standby_pass, "move": on_move,
     "clock": on_clock, "instr": on_instr, "instr_result": on_instr_result,

@@ -23,6 +23,7 @@ class League:
         self.tournaments: dict[int, Tournament] = {}
         self.members: set[str] = set()
         self.names: dict[str, str] = {}  # key -> display name (first spelling)
+        self.numbers: dict[str, str] = {}  # member number (case folded) -> key
         self._events: list[LoggedEvent] = []
         # a league from a checkpoint: reads the whole log on demand
         self.load_events: Optional[Callable[[], list[LoggedEvent]]] = None
@@ -50,6 +51,14 @@ class League:
 
     def is_member(self, name: str) -> bool:
         return player_key(name) in self.members
+
+    def number_of(self, name: str) -> Optional[str]:
+        """The league member number *name* registered with, or None."""
+        key = player_key(name)
+        for number, owner in self.numbers.items():
+            if owner == key:
+                return number
+        return None
 
     def display_name(self, name: str) -> str:
         return self.names.get(player_key(name), name)
@@ -149,3 +158,5 @@ def apply_event(league: League, ev: LoggedEvent) -> None:
         league.names.setdefault(key, ev.payload["name"])
         if ev.payload["member"]:
             league.members.add(key)
+        if ev.payload.get("member_no"):
+            league.numbers.setdefault(ev.payload["member_no"].casefold(), key)

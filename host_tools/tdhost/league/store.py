@@ -377,7 +377,8 @@ class Store:
         self.identity: Optional[tuple[int, int]] = None  # the file opened (``replaced``)
         exists = os.path.exists(path)
         if not exists and not create:
-            raise StoreError("%s does not exist: start a league with "
+            raise StoreError("%s does not exist: name the league file with --db FILE or "
+                             "`export TDHOST_DB=FILE`, or start a league with "
                              "`tdhost new FILE.toml --db %s`." % (path, path))
         if os.path.isdir(path):
             raise StoreError("%s is a folder, not a league file." % path)

@@ -2,6 +2,7 @@
 line `tdhost log` shows for each event (docs/host.md §3)."""
 
 import difflib
+import unicodedata
 from typing import Iterable, Sequence
 
 from tdhost.league.refusal import ActionRefused
@@ -32,6 +33,28 @@ def names_text(names: Iterable[str]) -> str:
 def player_key(name: str) -> str:
     """The key a player is known by: whitespace tidied, case folded."""
     return " ".join(name.split()).casefold()
+
+
+def plain_key(name: str) -> str:
+    """A name's key without accents: "Carla Núñez" and "carla nunez" are the same."""
+    text = unicodedata.normalize("NFKD", player_key(name))
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+SAME_PERSON = 0.85  # difflib's ratio of two names' plain keys that may be one person
+
+
+def same_person(a: str, b: str) -> str | None:
+    """Why names *a* and *b* may be one person ("the same name but for accents", "a close
+    spelling"), or None; the same key (case, spacing) is not asked here."""
+    ka, kb = plain_key(a), plain_key(b)
+    if ka == kb:
+        return "the same name but for accents"
+    if [c for c in ka if c.isdigit()] != [c for c in kb if c.isdigit()]:
+        return None  # "Player 1" and "Player 2" are two players
+    if difflib.SequenceMatcher(None, ka, kb).ratio() >= SAME_PERSON:
+        return "a close spelling"
+    return None
 
 
 def clean_name(name: object) -> str:
@@ -67,8 +90,12 @@ def summary(event: LoggedEvent) -> str:
                                                setup["profile"], payload.get("file", "?"))
     if action == "register":
         return "%s %s%s%s" % ("standby" if payload["standby"] else "register", payload["name"],
-                              " (member)" if payload["member"] else "",
+                              " (member %s)" % payload["member_no"] if payload.get("member_no")
+                              else " (member)" if payload["member"] else "",
                               ", " + seat_text(payload["seat"]) if payload.get("seat") else "")
+    if action == "unregister":
+        return "unregister %s%s" % (payload["name"], " (was at %s)" % seat_text(payload["seat"])
+                                    if payload.get("seat") else "")
     if action == "lock":
         return "lock %s to table %d seat %d (%s)" % (payload["name"], payload["table"],
                                                      payload["seat"], payload["reason"])

@@ -20,6 +20,7 @@ from tdhost.league.entries import (
     decide_standby_add,
     decide_standby_pass,
     decide_standby_take,
+    decide_unregister,
 )
 from tdhost.league.play import decide_start
 from tdhost.league.refusal import ActionRefused
@@ -124,6 +125,19 @@ def register(live: "Live", args: Args) -> str:
     if live.tournament.draw:
         live.send_seating()
     return " ".join(out)
+
+
+@_sentence
+def unregister(live: "Live", args: Args) -> str:
+    name = args["name"]
+
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        payload = decide_unregister(tournament, name)
+        return [("unregister", payload, None)], payload
+    payload = live.write(build)
+    if payload["seat"] and live.tournament.draw:
+        live.send_seating()
+    return _actions.unregister_sentence(payload) + "."
 
 
 @_sentence
@@ -398,6 +412,7 @@ def final_draw(live: "Live", args: Args) -> str:
 
 ACTS = {
     "register": register,
+    "unregister": unregister,
     "standby_add": standby_add,
     "standby_take": standby_take,
     "standby_pass": standby_pass,

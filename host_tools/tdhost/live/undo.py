@@ -107,6 +107,10 @@ def _words(action: str, args: Dict[str, Any], ctx: Dict[str, Any],
         return ("registration of %s" % ", ".join(names),
                 "%s %s no longer registered" % (", ".join(names),
                                                 "is" if len(names) == 1 else "are"))
+    if action == "unregister":
+        return ("%s unregistered" % logged.get("name"),
+                "%s is %s again" % (logged.get("name"), "on the standby list"
+                                    if logged.get("state") == "standby" else "registered"))
     if action == "standby_add":
         return ("%s on the standby list" % logged.get("name"),
                 "%s leaves the standby list" % logged.get("name"))

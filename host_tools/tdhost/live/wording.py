@@ -114,8 +114,10 @@ RESULT_WORDS = {"acknowledged": "has", "done": "did", "refused": "refused",
 def _who(ev: Any, lg: League) -> str:
     logged = ev.payload
     kind = ev.action
+    if logged.get("by") == "cli" or (kind == "move" and "by" not in logged):
+        return "TD at the command line"  # a move without "by": the CLI's before the stamp
     if kind == "bust":
-        if logged.get("by") != "box":  # the console's ("td") or the CLI's (no "by")
+        if logged.get("by") != "box":  # the console's ("td") or the CLI's before the stamp
             return "TD"
         return "table %s's box" % logged["table"] if logged.get("table") else "a box"
     if kind == "instr_result":
