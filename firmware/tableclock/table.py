@@ -26,7 +26,7 @@ if False:  # for mypy's type comments: MicroPython compiles this block away
 
 # hand and floor first: a board compiles each .py as it is imported, the
 # larger modules best before the others hold the heap
-from .hand import BROKEN, HFH, HFH_ONE, REDRAW, Dealing  # noqa: F401 -- re-exported
+from .hand import Dealing
 
 # isort: split
 from .floor import SeatEvents
@@ -37,7 +37,7 @@ from .actions import BettingEvents
 from .away import AwayBook
 from .button import first_positions
 from .clock import ClockError, ClockEvents
-from .fields import Refused, SetupError, as_int, check_whole
+from .fields import Refused, SetupError, as_int, check_whole, setup_int
 from .state import state
 
 __all__ = ["Table", "Refused", "SetupError"]
@@ -78,9 +78,9 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         self.setup = setup  # kept for the power-loss record (record.py)
         self.profile = profile
         self.profile_name = setup.get("profile")
-        self.n = config.setup_int(setup, "seats", 2, 10)
+        self.n = setup_int(setup, "seats", 2, 10)
         self.stacks = config.seats_of(setup, self.n)
-        self.first_button = config.setup_int(setup, "button", 1, self.n)
+        self.first_button = setup_int(setup, "button", 1, self.n)
         self.chip = config.chip_of(setup)
         self.clock = config.clock_of(setup, profile)
         self.shot = config.shot_clock_of(setup, profile)

@@ -10,7 +10,7 @@ from .menu import MAIN, Menu
 # isort: split
 # (the menu first: a board compiles each .py as it is imported, the larger
 # modules best before the smaller ones hold the heap)
-from .instructions import ACKS_KEPT, HostInstructions  # noqa: F401 -- re-exported
+from .instructions import HostInstructions
 from .presses import Presses, ticks_diff
 from .ring import colours
 from .view import fields
