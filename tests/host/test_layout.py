@@ -210,3 +210,145 @@ def test_host_module_docstrings_are_a_few_lines():
             if not doc:
                 long.append("%s: no docstring" % name)
     assert long == []
+
+
+# -- import cycles (issue #34): modules of firmware/ and host_tools/ that import each other,
+# at the top or inside a function; an import under `if False:` or `if TYPE_CHECKING:` never
+# runs (type comments and annotations only) and is left out --------------------------------
+CYCLE_ROOTS = ("firmware", "host_tools")
+
+
+def tree_modules():
+    """{dotted name: path} of every module under firmware/ and host_tools/."""
+    out = {}
+    for top in CYCLE_ROOTS:
+        base = os.path.join(ROOT, top)
+        for dirpath, dirs, files in os.walk(base):
+            dirs[:] = [d for d in dirs if d != "__pycache__" and not d.endswith(".egg-info")]
+            for f in files:
+                if f.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(dirpath, f), base)[:-3].split(os.sep)
+                    out[".".join(rel[:-1] if rel[-1] == "__init__" else rel)] = \
+                        os.path.join(dirpath, f)
+    return out
+
+
+def _runs(tree):
+    """The import statements of *tree* that can run (not under ``if False``/TYPE_CHECKING)."""
+    def typing_only(node):
+        t = node.test
+        return (isinstance(t, ast.Constant) and t.value is False) or (
+            isinstance(t, ast.Name) and t.id == "TYPE_CHECKING")
+
+    out, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and typing_only(child):
+                todo.extend(child.orelse)
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                out.append(child)
+            todo.append(child)
+    return out
+
+
+def import_graph(mods):
+    """{module: the modules of *mods* it imports}; ``from p import m`` counts p and p.m,
+    ``import p.q`` counts p and p.q."""
+    graph = {}
+    for name, path in mods.items():
+        package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+        deps = set()
+        for node in _runs(_tree(path)):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".") if package else []
+                    parts = parts[:len(parts) - node.level + 1]
+                    base = ".".join(parts + ([node.module] if node.module else []))
+                targets = [base] + ["%s.%s" % (base, a.name) for a in node.names]
+            for t in targets:  # a module imports its packages too (their __init__)
+                parts = t.split(".")
+                deps |= {p for p in (".".join(parts[:i + 1]) for i in range(len(parts)))
+                         if p in mods and p != name}
+        graph[name] = deps
+    return graph
+
+
+def cycles(graph):
+    """The import cycles of *graph*: its strongly connected parts of two modules or more, as
+    sorted tuples (Tarjan's algorithm, without recursion)."""
+    index, low, on, stack, found = {}, {}, set(), [], []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                part = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    part.append(w)
+                    if w == v:
+                        break
+                if len(part) > 1:
+                    found.append(tuple(sorted(part)))
+    return sorted(found)
+
+
+def listed_cycles():
+    """{the modules of a cycle: its justification} from docs/architecture.md "Import cycles"."""
+    with open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("\n## Import cycles\n", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for item in re.split(r"\n(?=- )", section):
+        if not item.startswith("- "):
+            continue
+        head, _, why = item.partition(": ")
+        out[tuple(sorted(re.findall(r"`([\w.]+)`", head)))] = " ".join(why.split())
+    return out
+
+
+def test_every_import_cycle_is_listed_in_architecture_md_with_its_reason():
+    found = cycles(import_graph(tree_modules()))
+    listed = listed_cycles()
+    assert [c for c in found if c not in listed] == []  # a new cycle: break it, or list it
+    assert [c for c in listed if c not in found] == []  # a listed one is gone: drop its item
+    assert [c for c, why in listed.items() if len(why.split()) < 12] == []  # says why
+
+
+def test_the_cycle_finder_sees_a_lazy_cycle_and_skips_type_only_imports(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text("from .b import X\n")
+    (tmp_path / "pkg" / "b.py").write_text("def f():\n    from . import a\n")
+    (tmp_path / "pkg" / "c.py").write_text("if TYPE_CHECKING:\n    from .a import Y\n")
+    (tmp_path / "pkg" / "d.py").write_text("if False:\n    import pkg.c\nimport pkg.a\n")
+    mods = {"pkg": str(tmp_path / "pkg" / "__init__.py")}
+    mods.update({"pkg." + m: str(tmp_path / "pkg" / (m + ".py")) for m in "abcd"})
+    graph = import_graph(mods)
+    assert graph["pkg.b"] == {"pkg", "pkg.a"} and graph["pkg.c"] == set()
+    assert graph["pkg.d"] == {"pkg", "pkg.a"}
+    assert cycles(graph) == [("pkg.a", "pkg.b")]
