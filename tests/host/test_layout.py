@@ -352,3 +352,135 @@ def test_the_cycle_finder_sees_a_lazy_cycle_and_skips_type_only_imports(tmp_path
     assert graph["pkg.b"] == {"pkg", "pkg.a"} and graph["pkg.c"] == set()
     assert graph["pkg.d"] == {"pkg", "pkg.a"}
     assert cycles(graph) == [("pkg.a", "pkg.b")]
+
+
+# -- what docs/architecture.md states holds (issue #34): the modules its tables name exist,
+# every module of the host and the simulator is named, and the directions it states between
+# the parts are those of the imports ------------------------------------------------------
+TOPS = ("tableclock", "tcbox", "tdhost", "tcsim", "tcfirmware")
+
+
+def _architecture():
+    with open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8") as f:
+        return f.read()
+
+
+def _sections(text):
+    """[(the package a section's heading names in backticks or None, its lines)]."""
+    out = []
+    for part in re.split(r"\n(?=## )", text):
+        head = part.split("\n", 1)[0]
+        named = re.findall(r"`((?:%s)[\w.]*)`" % "|".join(TOPS), head) if head.startswith(
+            "## ") else []
+        out.append((named[0] if named else None, part.split("\n")))
+    return out
+
+
+def _resolve(token, package):
+    """A module named in a table: dotted in full, or bare within its section's package."""
+    if token.split(".")[0] in TOPS or package is None:
+        return token
+    return "%s.%s" % (package, token)
+
+
+def architecture_tables():
+    """[[(the modules named in a row's first cell, [the other cells]) per row] per table]."""
+    tables = []
+    for package, lines in _sections(_architecture()):
+        rows = None
+        for line in lines + [""]:
+            if line.startswith("|"):
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if rows is None:
+                    rows = []  # the header
+                elif not set(cells[0]) <= set("- "):
+                    rows.append(([_resolve(t, package) for t in
+                                  re.findall(r"`([\w.]+)`", cells[0])], cells[1:]))
+            elif rows is not None:
+                tables.append(rows)
+                rows = None
+    return tables
+
+
+def test_every_module_a_table_of_architecture_md_names_exists():
+    named = [m for rows in architecture_tables() for mods, _ in rows for m in mods]
+    assert len(named) > 40
+    assert [m for m in named if not _exists(m)] == []
+
+
+def _named_in(doc):
+    """The ``name.py`` files a doc names in backticks (docs/live.md, docs/web.md)."""
+    with open(os.path.join(ROOT, "docs", doc), encoding="utf-8") as f:
+        return set(re.findall(r"`(\w+)\.py`", f.read()))
+
+
+def test_every_module_of_the_host_and_simulator_is_named_in_architecture_md():
+    """Named in full, or in the table of its package; the modules of `tdhost.live` and
+    `tdhost.web` in the docs architecture.md sends them to (their tables of modules), the
+    stand-ins of `tcsim.stubs` by their package."""
+    text = _architecture()
+    named = _named(text)[0] | {m for rows in architecture_tables() for mods, _ in rows
+                               for m in mods}
+    elsewhere = {"tdhost.live": _named_in("live.md"), "tdhost.web": _named_in("web.md")}
+    missing = []
+    for name in sorted(set(modules("tdhost")) | set(modules("tcsim"))):
+        package, _, last = name.rpartition(".")
+        if name in named or last == "__main__" or package == "tcsim.stubs":
+            continue
+        if last not in elsewhere.get(package, ()):
+            missing.append(name)
+    assert missing == []
+
+
+def _part_of(name, parts):
+    found = [p for p in parts if name == p or name.startswith(p + ".")]
+    return max(found, key=len) if found else None
+
+
+def test_the_directions_inside_tdhost_that_architecture_md_states_hold():
+    table = [rows for rows in architecture_tables() if rows and rows[0][1] == ["none"]][0]
+    allowed = {}
+    for parts, (imports,) in table:
+        for part in parts:
+            allowed[part] = set(re.findall(r"`([\w.]+)`", imports)) if imports not in (
+                "none", "all the others") else (set() if imports == "none" else None)
+    graph = import_graph(tree_modules())
+    bad = []
+    for name in sorted(modules("tdhost")):
+        part = _part_of(name, allowed)
+        if part is None:
+            assert name in ("tdhost", "tdhost.__main__"), "%s is in no part" % name
+            continue
+        for dep in sorted(graph[name]):
+            other = _part_of(dep, allowed)
+            if other not in (None, part) and allowed[part] is not None and \
+                    other not in allowed[part]:
+                bad.append("%s imports %s" % (name, dep))
+    assert bad == []
+
+
+def _levels(groups, graph, exempt=()):
+    """Imports from a module to one of a later group (*groups*: [modules] in order)."""
+    level = {m: i for i, group in enumerate(groups) for m in group}
+    return ["%s imports %s" % (m, d) for m in sorted(level) for d in sorted(graph[m])
+            if level.get(d, -1) > level[m] and tuple(sorted((m, d))) not in exempt]
+
+
+def test_the_league_and_the_simulator_depend_one_way_as_architecture_md_says():
+    graph = import_graph(tree_modules())
+    league = [part for package, part in _sections(_architecture())
+              if part[0] == "## The league"][0]
+    items = re.split(r"\n(?=- )", "\n".join(league))
+    groups = [[m for m in re.findall(r"`(tdhost\.league\.\w+)`", item)] for item in items
+              if item.startswith("- ")]
+    assert len(groups) >= 5 and "tdhost.league.store" in groups[0]
+    assert _levels(groups, graph) == []
+    tcsim = [rows for rows in architecture_tables() if rows[0][0] == ["tcsim.stubs"]][0]
+    assert len(tcsim) >= 8
+    assert _levels([mods for mods, _ in tcsim], graph, exempt=set(listed_cycles())) == []
+
+
+def test_the_level_check_sees_an_import_upwards():
+    graph = {"a": {"b"}, "b": set(), "c": {"a"}}
+    assert _levels([["a"], ["b", "c"]], graph) == ["a imports b"]
+    assert _levels([["a"], ["b", "c"]], graph, exempt={("a", "b")}) == []
