@@ -40,8 +40,6 @@ from .clock import ClockError, ClockEvents
 from .fields import Refused, SetupError, as_int, check_whole, setup_int
 from .state import state
 
-__all__ = ["Table", "Refused", "SetupError"]
-
 # events after which the dealer's undo still takes back the last action: the
 # actions themselves (each saves a new undo point) and what leaves a hand alone
 _ACTIONS = ("check", "call", "fold", "bet", "raise", "allin")

@@ -17,6 +17,7 @@ import os
 from tcsim import demo
 from tcsim.driver import Dealer
 from tcsim.room import Room
+from tdhost.clocks import unix_ms
 from tdhost.links.hoststore import HostStore
 from tdhost.live.night import Live
 
@@ -64,7 +65,7 @@ class Night:
         tmp_path = str(tmp_path)
         self.db = os.path.join(tmp_path, "league.sqlite")
         demo.new_tournament(self.db)
-        self.room = Room(clock_ms_start=demo.unix_ms(), seed=3)
+        self.room = Room(clock_ms_start=unix_ms(), seed=3)
         self.live = Live(self.db, clock=self.room.clock, key=KEY, key_id=demo.KEY_ID, seed=5)
         self.store = HostStore(os.path.join(tmp_path, "links.sqlite"))
         self.boxes = demo.link_boxes(self.live, self.room, self.store, KEY)
