@@ -277,7 +277,7 @@ def players_view(board: str) -> dict:
     import math
 
     from tcbox.app import PLAYERS_MS
-    from tcbox.screen import INK
+    from tcbox.widgets import INK
     from tcsim.bots import slot
     from tcsim.sim import Sim, world
 

@@ -208,7 +208,7 @@ def league_figures(tmp: Path, sizes=SIZES) -> dict:
             w = [_ms(cli_write, db, i, stamp) for i in range(20)]
             r = [_ms(cli_read, db) for _ in range(5)]
             t0 = time.perf_counter()
-            cache = LeagueCache(verify=False)
+            cache = LeagueCache()
             cache.league(st)  # the live host has its league already
             load_s = time.perf_counter() - t0
             t0 = time.perf_counter()

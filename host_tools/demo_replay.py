@@ -19,7 +19,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "firmware"))
 
-from tableclock.table import SetupError, Table  # noqa: E402
+from tableclock.fields import SetupError  # noqa: E402
+from tableclock.table import Table  # noqa: E402
 
 EXAMPLES = ROOT / "docs" / "examples"
 WIDTH = 96

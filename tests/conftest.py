@@ -14,12 +14,21 @@ if FIRMWARE not in sys.path:
 
 import pytest  # noqa: E402
 
-# The live host keeps its league in memory between writes (tdhost.league.cache); in the tests it
-# also replays the whole log after every update and compares (a mismatch is an error).
-os.environ.setdefault("TDHOST_VERIFY_CACHE", "1")
-# The league file's checkpoints (tdhost.league.checkpoint) every 5 events instead of 500: the tests'
-# short nights load from them too, and verify mode compares each load with a full replay.
-os.environ.setdefault("TDHOST_CHECKPOINT_EVERY", "5")
+import leaguecheck  # noqa: E402 -- tests/tools
+
+# The live host keeps its league in memory between writes (tdhost.league.cache) and loads it
+# from the league file's checkpoints (tdhost.league.checkpoint); in the tests each of those is
+# compared with a full replay of the log (a mismatch is an error), and a checkpoint is taken
+# every 5 events instead of 500, so that the tests' short nights load from them too.
+leaguecheck.install()
+
+
+@pytest.fixture
+def unchecked_league():
+    """No comparison with a full replay in this test (it writes a long log on purpose)."""
+    leaguecheck.ON[0] = False
+    yield
+    leaguecheck.ON[0] = True
 
 # Tests that need Debian's mosquitto, chromium or postgresql skip without them on a developer's
 # machine; .ci/run installs them and sets TC_REQUIRE_SYSTEM=1, and then such a skip is a failure.

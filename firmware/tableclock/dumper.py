@@ -2,7 +2,7 @@
 the table's objects into a stream: no dict of the whole table is built (issue
 #20: offering the record allocated 27 KB per offer that way; now a few small
 objects).  ``record.dump`` and ``record.Saver`` use it; the tags and the
-attributes recorded are record.py's (``FIELDS``, ``OBJECTS``, ``_TAGS``).
+attributes recorded are recordfields.py's (``FIELDS``, ``OBJECTS``, ``TAGS``).
 
 Only scalars go through json.dump; the structure is written here.
 MicroPython's json.dump writes into an io.BytesIO; CPython's writes str, into
@@ -15,7 +15,7 @@ import io
 import json
 import sys
 
-from .record import _LEVEL, _NONE, _SEPARATORS, _TAGS, FIELDS, OBJECTS, PAST
+from .recordfields import ABSENT, FIELDS, LEVEL_KEYS, OBJECTS, PAST, SEPARATORS, TAGS
 
 if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import TYPE_CHECKING, Any  # noqa: F401 (type comments)
@@ -33,7 +33,7 @@ BYTES = sys.implementation.name != "cpython"  # json.dump into a BytesIO (not CP
 def _plain(v, out):
     """Plain JSON data (the setup's parts, the app's extra) as it is."""
     try:
-        json.dump(v, out, separators=_SEPARATORS)
+        json.dump(v, out, separators=SEPARATORS)
     except TypeError:  # a json without separators=: larger, still valid
         json.dump(v, out)
 
@@ -97,7 +97,7 @@ def _w_dict(out, v, table):
     wrap = False
     if len(v) == 1:
         for k in v:
-            wrap = k != "" and k[0] in _TAGS  # a plain dict that would look tagged
+            wrap = k != "" and k[0] in TAGS  # a plain dict that would look tagged
     if wrap:
         out.write('{"{":')
     out.write("{")
@@ -127,8 +127,8 @@ def _w_obj(out, o, fields, table, quiet):
     for f in fields or FIELDS[cls]:
         if quiet and f == "left_ms":
             continue
-        v = getattr(o, f, _NONE)
-        if v is _NONE:  # an attribute this engine version lacks
+        v = getattr(o, f, ABSENT)
+        if v is ABSENT:  # an attribute this engine version lacks
             continue
         if not first:
             out.write(",")
@@ -154,11 +154,11 @@ def _w_level(out, e):
             out.write("]")
             return
         short = len(e) == 4
-        for k in _LEVEL:
+        for k in LEVEL_KEYS:
             short = short and _num(e.get(k))
         if short:
             sep = "["
-            for k in _LEVEL:
+            for k in LEVEL_KEYS:
                 out.write(sep)
                 json.dump(e[k], out)
                 sep = ","
@@ -200,8 +200,8 @@ def write(out, table, extra, quiet):  # type: (Any, Table, Any, bool) -> None
     for f in FIELDS["Table"]:
         if quiet and f == "error":
             continue
-        v = getattr(table, f, _NONE)
-        if v is _NONE:
+        v = getattr(table, f, ABSENT)
+        if v is ABSENT:
             continue
         if not first:
             out.write(",")

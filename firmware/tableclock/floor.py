@@ -103,8 +103,6 @@ TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
     from typing import Any  # noqa: F401
 
-    from .table import Table  # noqa: F401
-
 
 class SeatEvents:
     """The table's seat events: away and back, TD business, a player seated,

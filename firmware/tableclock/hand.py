@@ -263,8 +263,6 @@ TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
     from typing import Any, Collection, Dict, Iterable, List, Optional, Sequence, Tuple  # noqa: F401
 
-    from .table import Table  # noqa: F401
-
 
 def showdown_order(hand):  # type: (Hand) -> List[int]
     """Who shows first at *hand*'s showdown: the last aggressor, else the first live seat

@@ -9,7 +9,6 @@ if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import TYPE_CHECKING, Any, Dict, Optional  # noqa: F401 (type comments)
     if TYPE_CHECKING:
         from .hand import Hand  # noqa: F401
-        from .table import Table  # noqa: F401
 
 
 ACTS = ("check", "call", "fold", "bet", "raise", "allin")

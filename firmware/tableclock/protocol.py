@@ -11,13 +11,11 @@ the types: ``_is``); fields not in the table are kept.
 
 from binascii import hexlify
 
-from .canonjson import (  # noqa: F401 -- the codec's names, re-exported
-    MAX_INT,
+from .canonjson import (
     ProtocolError,
     _enc,
     _q,
     _TooLarge,
-    canonical,
     parse,
 )
 from .hmac256 import hmac_sha256, same

@@ -1,7 +1,7 @@
 """The power-loss record: the whole table in one small, versioned, checked
 frame (docs/box.md, "Power loss").  ``dump``/``load``: table <-> record
-(``{"setup", "table", "extra"}``; attributes by ``FIELDS``, the rest
-``DERIVED``); ``encode``/``decode``: record <-> frame bytes; ``Slots``: the
+(``{"setup", "table", "extra"}``; attributes by recordfields.py's ``FIELDS``,
+the rest ``DERIVED``); ``encode``/``decode``: record <-> frame bytes; ``Slots``: the
 two-slot writer over a byte store (store.py); ``Saver``: when to write.
 """
 
@@ -11,6 +11,7 @@ import json
 from . import drop
 from .betting import Street
 from .hand import Hand
+from .recordfields import FIELDS, OBJECTS, TAGS
 from .state import state
 from .table import Table
 
@@ -28,7 +29,6 @@ FORMAT = 1  # the frame layout and the record's keys; bump on any change
 HEADER = 9  # magic 2 + version 1 + sequence 4 + length 2
 TRAILER = 4  # CRC-32
 MASK = 0xFFFFFFFF
-_SEPARATORS = (",", ":")  # compact JSON (a module constant: no tuple per call)
 
 _table32 = None
 
@@ -58,44 +58,8 @@ def crc32(data, crc=0):  # type: (Union[bytes, bytearray, memoryview], int) -> i
     return _crc_py(data, crc)
 
 
-# ------------------------------------------------- what is recorded, by name
-# Attributes recorded per class, by name (getattr/setattr: no __dict__ needed
-# on the board).  DERIVED: what ``Table(setup)`` rebuilds from the setup (or
-# a back-reference).  tests/core/test_record.py checks on every platform with
-# instance __dict__ that each attribute of each object is in one of the two:
-# an attribute added to the engine and missing here fails that test.
-FIELDS = {
-    "Table": ("stacks", "chip", "waiting", "held", "entering", "seat_changes", "hands",
-              "btn", "sb_pos", "bb_pos", "sb_seat", "dealer", "busted", "bust_ties",
-              "winners", "removed", "last", "error", "undone",
-              "undo_ok", "undo_text", "clock", "shot", "away", "floor", "hand", "last_hand",
-              "predeal", "hold", "moves"),
-    "LevelClock": ("index", "left_ms", "paused"),
-    "ShotClock": ("seat", "left_ms"),
-    "AwayBook": ("away", "used", "late", "td"),
-    "FloorBook": ("warnings", "slow", "penalties"),
-    "Hand": ("number", "level", "dealt", "start", "contrib", "live", "posts", "street", "bet",
-             "actor", "show_order", "penalised", "log", "mark", "actions", "paid", "oot"),
-    "Street": ("bb", "bets", "highest", "full_level", "last_full", "acted", "aggressor",
-               "hist"),
-}
-DERIVED = {
-    # replaying: True only inside an undo, never between events
-    "Table": ("setup", "profile", "profile_name", "n", "first_button", "replaying",
-              "spare_predeal"),
-    "LevelClock": ("levels", "colour_ups", "drop_after", "late_until", "shown", "shown_blinds"),
-    "ShotClock": ("limit_ms", "warn_ms"),
-    "AwayBook": ("rounds",),
-    "FloorBook": (),
-    "Hand": ("t", "spare_posts"),
-    "Street": ("rule",),
-}
-# the finished hand (``Table.last_hand``): only what the state shows
-PAST = ("number", "level", "posts")
-# the table's objects: written in full once, elsewhere as a reference
-OBJECTS = ("clock", "shot", "away", "floor", "hand", "last_hand")
-
-_NONE = object()
+# ------------------------------------------------------------------ values
+# (the attributes recorded and the tags of encoded values: recordfields.py)
 
 
 def _new_hand(table):
@@ -108,22 +72,13 @@ def _new_street(table):
 
 FACTORY = {"Hand": _new_hand, "Street": _new_street}
 
-# ------------------------------------------------------------------ values
-# JSON has no tuples, no int keys and no objects.  A one-key object whose key
-# starts with one of these characters carries a tag:
-#   {"(": [...]}          a tuple
-#   {"#": [k, v, ...]}    a dict with int keys, ascending
-#   {"@Hand": {...}}      an object of a FIELDS class, by attribute name
-#   {"^": "last_hand"}    the table's object of that name (OBJECTS)
-#   {"{": {...}}          a plain dict that would look like one of these
-_TAGS = "(#@^{"
 
 
 def _tag(v):
     """The tag of an encoded value, or None for a plain value."""
     if isinstance(v, dict) and len(v) == 1:
         for k in v:
-            if k[:1] in _TAGS:
+            if k[:1] in TAGS:
                 return k
     return None
 
@@ -172,7 +127,6 @@ def _fill(o, body, table, refs):
 
 
 # ------------------------------------------------------------------- setup
-_LEVEL = ("sb", "bb", "ante", "minutes")
 
 
 def _level_in(e):

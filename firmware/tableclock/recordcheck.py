@@ -17,7 +17,7 @@ MAX_DEPTH = 24  # a real record nests about 8 deep
 
 
 def shape(rec, fields):  # type: (Any, Container[str]) -> None
-    """A setup and a table of known *fields* (record.FIELDS["Table"]), nested
+    """A setup and a table of known *fields* (recordfields.FIELDS["Table"]), nested
     at most MAX_DEPTH deep (checked without recursion: the rebuild recurses,
     a 500-deep record must not reach it)."""
     if not isinstance(rec, dict) or not isinstance(rec.get("setup"), dict) or \

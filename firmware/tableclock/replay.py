@@ -31,8 +31,9 @@ if False:  # for mypy's type comments: MicroPython compiles this block away
 if hasattr(gc, "threshold"):
     gc.threshold(2048)
 
+from .fields import SetupError
 from .state import fill  # noqa: E402
-from .table import SetupError, Table, drop_setup_code  # noqa: E402 -- after the threshold: it loads the engine
+from .table import Table, drop_setup_code  # noqa: E402 -- after the threshold: it loads the engine
 
 _sep = "{"  # what _put writes before its key: "{" first, then ", "
 

@@ -29,12 +29,10 @@ from .actions import BettingEvents
 from .away import AwayBook
 from .button import first_positions
 from .clock import ClockError, ClockEvents
-from .fields import Refused, SetupError, as_int, check_whole
+from .fields import Refused, SetupError, as_int, check_whole, setup_int
 from .floor import SeatEvents
-from .hand import BROKEN, HFH, HFH_ONE, REDRAW, Dealing  # noqa: F401 -- re-exported
+from .hand import Dealing
 from .state import state
-
-__all__ = ["Table", "Refused", "SetupError"]
 
 # events after which the dealer's undo still takes back the last action: the
 # actions themselves (each saves a new undo point) and what leaves a hand alone
@@ -72,9 +70,9 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         self.setup = setup  # kept for the power-loss record (record.py)
         self.profile = profile
         self.profile_name = setup.get("profile")
-        self.n = config.setup_int(setup, "seats", 2, 10)
+        self.n = setup_int(setup, "seats", 2, 10)
         self.stacks = config.seats_of(setup, self.n)
-        self.first_button = config.setup_int(setup, "button", 1, self.n)
+        self.first_button = setup_int(setup, "button", 1, self.n)
         self.chip = config.chip_of(setup)
         self.clock = config.clock_of(setup, profile)
         self.shot = config.shot_clock_of(setup, profile)

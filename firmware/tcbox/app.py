@@ -5,7 +5,7 @@ link's calls: docs/box.md, "Firmware files"; docs/protocol.md, "On the box".
 """
 
 from . import VERSION
-from .instructions import ACKS_KEPT, HostInstructions  # noqa: F401 -- re-exported
+from .instructions import HostInstructions
 from .menu import MAIN, Menu
 from .presses import Presses, ticks_diff
 from .ring import colours

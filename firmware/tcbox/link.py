@@ -8,46 +8,26 @@ Pure logic: no hardware import.
 import json
 from binascii import hexlify
 
+from tableclock.canonjson import ProtocolError
 from tableclock.clocksync import OffsetEstimator
-from tableclock.protocol import (
-    HOST,
-    UNPAIRED_KEY,
-    UNPAIRED_KEY_ID,
-    ProtocolError,
-    Receiver,
-    Sender,
-)
+from tableclock.protocol import HOST, UNPAIRED_KEY, UNPAIRED_KEY_ID, Receiver, Sender
+from tableclock.wire import Lines
 
 from . import linkhost
-from .linkparts import (  # noqa: F401 -- re-exported: the link's pure parts
-    CLOCK_SLACK_MS,
+from .linkparts import (
     CONFIGURED,
     DISCONNECTED,
-    EVENT_FIELDS,
-    EXTRA_EVENTS_MAX,
     HELLO_FAST,
     HELLO_MS,
     HELLO_SENT,
     HELLO_SLOW_MS,
-    INSTR_KEEP,
-    INSTR_MAX,
-    INSTR_PENDING_MAX,
     LIVE,
-    SETUP_KEYS,
     STATES,
-    Lines,
-    SavesExtra,
-    attach,
-    clock_toward,
     event_message,
     events_between,
     instruction_event,
-    players_of,
     record_of,
     restore_record,
-    same_setup,
-    setup_of,
-    tick,
 )
 from .presses import ticks_diff
 

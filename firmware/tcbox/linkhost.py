@@ -7,10 +7,11 @@ argument).  Pure: no hardware imports.
 import json
 from binascii import unhexlify
 
+from tableclock.canonjson import ProtocolError, parse
 from tableclock.fields import SetupError
 from tableclock.floor import history_of
 from tableclock.hand import REDRAW
-from tableclock.protocol import HOST, ProtocolError, Stale, decode, parse
+from tableclock.protocol import HOST, Stale, decode
 from tableclock.table import Table, drop_setup_code
 
 from .linkparts import (

@@ -1,4 +1,4 @@
-"""The pure parts of the box's link (tcbox/link.py uses and re-exports them):
+"""The pure parts of the box's link (tcbox/link.py uses them):
 the link states and timings, the box events between two table states, the
 host's clock and config applied to the table, the link's part of the
 power-loss record, and the wiring of a Link to tcbox.app.App.  No hardware
@@ -10,7 +10,6 @@ from binascii import unhexlify
 
 from tableclock.clocksync import Slew
 from tableclock.protocol import MAX_COUNTER
-from tableclock.wire import Lines  # noqa: F401 -- re-exported
 
 # link states (docs/protocol.md, "Link states")
 DISCONNECTED = 0

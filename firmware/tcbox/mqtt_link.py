@@ -12,15 +12,11 @@ Pairing stays on USB (docs/mqtt.md, "Pairing a box for Wi-Fi").
 
 
 from tableclock.protocol import BOX_KEYS, MAX_FRAME
-from tableclock.wire import check_id, kind_of  # noqa: F401 -- re-exported
+from tableclock.wire import Lines, kind_of
 
-from .link import HELLO_SENT, LIVE, Link
-from .linkparts import Lines, settings_of, wants_mqtt  # noqa: F401 -- re-exported
-from .mqtt_net import (  # noqa: F401 -- the session's names, re-exported
-    BACKOFF_MAX_MS,
-    BUDGET_MS,
-    IDLE,
-    IN_MAX,
+from .link import Link
+from .linkparts import HELLO_SENT, LIVE, settings_of, wants_mqtt
+from .mqtt_net import (
     MASK,
     OFF,
     STATES,

@@ -12,7 +12,7 @@ hand's end: docs/rules.md §14.  Pure: no hardware imports.
 
 from tableclock.fields import MAX_CHIPS, Refused, as_int
 from tableclock.floor import HISTORY, check_history
-from tableclock.table import BROKEN, HFH, HFH_ONE
+from tableclock.hand import BROKEN, HFH, HFH_ONE
 
 DONE = "done"
 REFUSED = "refused"

@@ -6,7 +6,7 @@ screen's layout".
 
 import displayio
 
-from .widgets import (  # noqa: F401 -- CW, INK and the colours are re-exported
+from .widgets import (
     AMBER,
     BLACK,
     CENTRE,
@@ -28,7 +28,6 @@ from .widgets import (  # noqa: F401 -- CW, INK and the colours are re-exported
     ClockSlot,
     MenuRows,
     Slot,
-    menu_top,
     scale_for,
     share,
     vectorio,

@@ -11,21 +11,13 @@ import sys
 from . import VERSION
 from .boards import BOARDS
 from .presses import ticks_diff
-from .selftest_steps import (  # noqa: F401 -- re-exported
-    ANSWER_MS,
+from .selftest_steps import (
     FAIL,
-    JOIN_S,
     KEY_WAIT_MS,
     LOG,
     PASS,
     PATTERN_MS,
-    PIXEL_MS,
-    ROLE_TEXT,
     SKIP,
-    STORE_BYTES,
-    USB_WAIT_MS,
-    WHITE_MS,
-    YES_ROLES,
     SelfTestSteps,
 )
 

@@ -8,7 +8,7 @@ docs/simulator.md, "Long sessions and power cuts".
 import random
 from typing import Any, Dict, List, Optional, Tuple
 
-from tcbox.screen import RED, WHITE
+from tcbox.widgets import RED, WHITE
 
 from .driver import Dealer, DriverError
 from .sim import world

@@ -7,6 +7,8 @@ events and instructions; a PNG and a JSON of what shows after each line) or in a
 The script's lines and the files written: docs/simulator.md, "Scripts (headless)".
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import os
@@ -16,8 +18,13 @@ from typing import Any, Dict, List, Optional, Tuple
 from tableclock.fields import Refused, SetupError, check_whole
 from tableclock.table import Table
 
-from .driver import Dealer, DriverError
-from .sim import Sim, board_names, world as _world
+try:
+    from .driver import Dealer, DriverError
+    from .sim import Sim, board_names, world as _world
+except ImportError as err:  # installed without the extra `sim` (pyproject.toml): main says so
+    MISSING = err.name or "a package it uses"
+else:
+    MISSING = ""
 
 Line = Dict[str, Any]  # one script line (docs/simulator.md, "Scripts (headless)")
 
@@ -187,6 +194,10 @@ def run(board: str, setup: Dict[str, Any], lines: List[Line], out: Optional[str]
 
 def main(argv: Optional[List[str]] = None) -> int:
     """The command line; bad input gives one line on stderr and exit code 2."""
+    if MISSING:
+        sys.stderr.write("tableclock-sim: the simulator needs %s, which is not installed:"
+                         " pip install 'tableclock-host[sim]' adds it.\n" % MISSING)
+        return 2
     try:
         return _main(argv)
     except InputError as e:

@@ -8,7 +8,8 @@ table directly (``"via": "host"``) what the keys cannot make.  docs/simulator.md
 import copy
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, cast
 
-from tcbox.menu import AMOUNT, COLOUR, MAIN, RANK, SEAT, SEATS, SETUP
+from tcbox.menu import AMOUNT, COLOUR, MAIN, RANK, SEAT, SEATS
+from tcbox.view import SETUP
 
 BETTING = ("check", "call", "fold", "bet", "raise", "allin")
 COMMENTS = ("note", "expect", "title", "source", "shot", "info", "instruct")

@@ -7,8 +7,6 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from tdhost.league.text import ordinal
-
 if TYPE_CHECKING:
     from .night import Night
 
@@ -325,4 +323,4 @@ def _hm(ms: int) -> str:
     return "%dh%02d" % (minutes // 60, minutes % 60)
 
 
-__all__ = ["Show", "clock_text", "ordinal"]
+__all__ = ["Show", "clock_text"]

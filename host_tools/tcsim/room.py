@@ -27,7 +27,7 @@ import usb_cdc  # noqa: E402
 from tableclock import record  # noqa: E402
 from tableclock.store import NvmStore  # noqa: E402
 from tableclock.table import Table  # noqa: E402
-from tcbox import hardware, screen as _screen_mod, usb_link  # noqa: E402
+from tcbox import hardware, screen as _screen_mod, usb_link, widgets  # noqa: E402
 from tcbox.boards import BOARDS  # noqa: E402
 from tcbox.crashlog import LOG  # noqa: E402
 from tcbox.defaults import SETUP as DEFAULT_SETUP  # noqa: E402
@@ -102,7 +102,7 @@ class LazyScreen:
         self.shown = dict(fields)
         page = self.which(fields)
         if self.rows[page]:
-            self.tops[page] = _screen_mod.menu_top(self.tops[page],
+            self.tops[page] = widgets.menu_top(self.tops[page],
                                                    len(fields.get("menu") or ()),
                                                    fields.get("menu_i") or 0, self.rows[page])
         self.stale = True

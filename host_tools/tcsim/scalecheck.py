@@ -143,7 +143,7 @@ class LevelWatch:
 def checks(drill: "Drill") -> Tuple[List[Check], Dict[str, Any]]:
     """The drill's checks (docs/demo.md §8), each {"check", "ok", "detail", "failures"}, and
     the figures they measured on the way."""
-    from tcbox.link import LIVE
+    from tcbox.linkparts import LIVE
 
     live = drill.live
     tournament = live.tournament

@@ -17,7 +17,7 @@ import microcontroller  # noqa: E402
 import usb_cdc  # noqa: E402
 import wifi  # noqa: E402
 
-from tcbox import hardware, selftest  # noqa: E402
+from tcbox import hardware, selftest, selftest_steps  # noqa: E402
 from tcbox.boards import BOARDS  # noqa: E402
 
 from .display import make_display, render_png  # noqa: E402
@@ -175,7 +175,7 @@ def _pair(nvm: Any, wifi_pair: Any) -> None:
     ssid, password = wifi_pair
     extra = {"p": {"table": 3, "key_id": "k-test", "settings": {
         "wifi_ssid": ssid, "wifi_password": password, "mqtt_host": "10.0.0.2"}}}
-    slots = record.Slots(NvmStore(nvm, 0, selftest.LOG))
+    slots = record.Slots(NvmStore(nvm, 0, selftest_steps.LOG))
     slots.save(record.dump(Table(SETUP), extra))
 
 
@@ -210,8 +210,8 @@ def answer_all(bench: Any, missing: Any = None) -> None:
         if i != missing:
             bench.press(bench.profile["keys"][i]["role"])
     roles = [k["role"] for k in bench.profile["keys"]]
-    yes = [role for role in roles if role in selftest.YES_ROLES][0]
-    no = [role for role in roles if role not in selftest.YES_ROLES][0]
+    yes = [role for role in roles if role in selftest_steps.YES_ROLES][0]
+    no = [role for role in roles if role not in selftest_steps.YES_ROLES][0]
     if bench.profile["ring"] and bench.test.ring is not None:
         bench.until("ring")
         bench.run_for(8000)
@@ -220,7 +220,7 @@ def answer_all(bench: Any, missing: Any = None) -> None:
         bench.until("buzzer")
         bench.run_for(8000)
         bench.press(yes if bench.tones() else no)
-    bench.run_for(selftest.USB_WAIT_MS + 100)
+    bench.run_for(selftest_steps.USB_WAIT_MS + 100)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ import tomllib
 from typing import Any, NoReturn, Sequence
 
 from tableclock import config as box_config, protocol
+from tableclock.canonjson import ProtocolError
 from tableclock.clock import ClockError
 from tableclock.fields import SetupError
 from tableclock.levels import parse_levels
@@ -444,7 +445,7 @@ def config_size(config: dict[str, Any]) -> int:
     try:
         return len(protocol.encode(dict(config, **_WORST), b"k" * 32, top, boot=top,
                                    to="b" * 32))
-    except protocol.ProtocolError as err:
+    except ProtocolError as err:
         if "too large" not in str(err):
             raise ValueError(str(err))
         return protocol.MAX_FRAME + 1

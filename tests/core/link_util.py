@@ -2,7 +2,8 @@
 usb_cdc port, a hand-driven host, a table and its config.  Portable."""
 
 # the link first: its compile (the largest of these modules) on a heap nothing fragmented yet
-from tcbox.link import LIVE, Link, setup_of  # noqa: I001
+from tcbox.link import Link  # noqa: I001
+from tcbox.linkparts import LIVE, setup_of
 from tableclock.protocol import Receiver, Sender
 from tc_util import table
 

@@ -289,7 +289,7 @@ def test_the_shot_clock_warning_flashes_its_label_and_the_action_pixel():
 def test_a_move_confirmed_mid_hand_on_the_usb_link_is_acknowledged_then_done():
     # tcbox/orders.py through the real link (tests/core/test_orders.py: the rest)
     from link_util import live
-    from tcbox.link import attach, tick
+    from tcbox.linkparts import attach, tick
 
     link, port, host, now = live()                  # LPPL, seats 1-3, button 1
     app = App(link.table, ["left", "ok", "right"], FakeScreen(), FakeKeys())

@@ -19,13 +19,13 @@ from link_util import (
     run,
 )
 from tableclock.protocol import encode
+from tableclock.wire import Lines
 from tc_util import do
-from tcbox.link import (
+from tcbox.link import Link
+from tcbox.linkparts import (
     CONFIGURED,
     HELLO_SENT,
     LIVE,
-    Lines,
-    Link,
     clock_toward,
     event_message,
     events_between,

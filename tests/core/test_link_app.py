@@ -9,7 +9,8 @@ import json
 
 from link_util import BOX, KEY, FakePort, Host, config, link_table
 from tcbox.app import App
-from tcbox.link import LIVE, Link, attach, tick
+from tcbox.link import Link
+from tcbox.linkparts import LIVE, attach, tick
 
 
 # ---------------------------------------------------------------- the app

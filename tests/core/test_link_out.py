@@ -18,16 +18,9 @@ from link_util import (
 )
 from tableclock.protocol import UNPAIRED_KEY, decode, encode
 from tc_util import do
-from tcbox import link as L
-from tcbox.link import (
-    DISCONNECTED,
-    HELLO_SENT,
-    LIVE,
-    OUTBOX_MAX,
-    RESEND_MS,
-    SILENCE_MS,
-    Link,
-)
+from tcbox import linkhost
+from tcbox.link import OUTBOX_MAX, RESEND_MS, SILENCE_MS, Link
+from tcbox.linkparts import DISCONNECTED, EXTRA_EVENTS_MAX, HELLO_SENT, LIVE
 
 
 # ---------------------------------------------------------------- events out
@@ -64,7 +57,7 @@ def test_the_outbox_is_bounded_dropping_the_oldest():
     size = 0
     for e in link.outbox[-len(extra["o"]):]:
         size += e[2]
-    assert size <= L.EXTRA_EVENTS_MAX
+    assert size <= EXTRA_EVENTS_MAX
 
 
 def test_events_survive_a_reboot_with_their_ids():
@@ -218,7 +211,7 @@ def test_a_move_outs_answer_carries_the_stack_again_after_a_reboot():
     box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
     box2.restore(json.loads(json.dumps(link.extra())))  # the power-loss record
     assert [r for r in box2.instrs if r[0] == "i-41"] == [["i-41", "done", None, 3075]]
-    L.linkhost.instruction(box2, dict(out, v="1.0", boot=1, seq=9))
+    linkhost.instruction(box2, dict(out, v="1.0", boot=1, seq=9))
     assert box2.outbox[-1][0][1:] == ["instruction", "i-41", "done", None, 3075]
 
 
@@ -256,7 +249,7 @@ def test_a_withdraw_of_an_instruction_restored_but_not_yet_shown():
     assert [h["id"] for h in box2.rehand] == ["i-7"]
     handed = []
     box2.on_instruction = handed.append
-    L.linkhost.instruction(box2, {"kind": "instruction", "id": "w-7", "action": "withdraw",
+    linkhost.instruction(box2, {"kind": "instruction", "id": "w-7", "action": "withdraw",
                                   "instr": "i-7", "v": "1.2", "boot": 1, "seq": 9})
     assert box2.rehand == []
     assert [e[0][1:4] for e in box2.outbox] == [["instruction", "i-7", "refused"],

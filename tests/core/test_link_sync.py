@@ -14,8 +14,9 @@ from link_util import BOX, KEY, FakePort, config, counter, link_table, live, run
 from tableclock.clock import LevelClock
 from tableclock.clocksync import ticks_diff
 from tableclock.protocol import Receiver, Sender
-from tcbox.link import CONFIGURED, DISCONNECTED, LIVE, Link, tick
+from tcbox.link import Link
 from tcbox.linkhost import PING_FAST_MS, PING_MS, PONG_MAX_MS
+from tcbox.linkparts import CONFIGURED, DISCONNECTED, LIVE, tick
 
 MIN = 60000
 WRAP = 1 << 29

@@ -4,16 +4,10 @@ back-off and the Wi-Fi rejoin schedule (docs/mqtt.md).  Portable: these run
 under MicroPython too, where the module must work as on the board (no
 adafruit_minimqtt here: a recording stand-in plays the client)."""
 
-from tcbox import mqtt_link as M
-from tcbox.mqtt_link import (
-    BACKOFF_MAX_MS,
-    IDLE,
-    INBOX_BYTES,
-    INBOX_MAX,
-    UP,
-    MqttPort,
-    WifiWatch,
-)
+from tableclock.wire import check_id
+from tcbox.linkparts import settings_of, wants_mqtt
+from tcbox.mqtt_link import INBOX_BYTES, INBOX_MAX, MqttPort
+from tcbox.mqtt_net import BACKOFF_MAX_MS, IDLE, UP, WifiWatch
 
 HELLO = b'{"v":"1.0","kind":"hello","from":"tc-01","to":"host","boot":1,"seq":1,"body":{}}\n'
 STATUS = b'{"v":"1.0","kind":"status","from":"tc-01","to":"host","boot":1,"seq":2,"body":{}}\n'
@@ -177,14 +171,14 @@ def test_wifi_rejoins_are_spaced_and_wait_for_a_calm_table():
 
 def test_settings_choose_the_transport_and_ids_are_checked():
     s = {"wifi_ssid": "club", "mqtt_host": "10.0.0.2"}
-    assert M.wants_mqtt(s) and not M.wants_mqtt({"wifi_ssid": "club"})
-    assert not M.wants_mqtt(None) and not M.wants_mqtt({"wifi_ssid": "", "mqtt_host": "h"})
-    assert M.settings_of({"key_id": "k-1", "settings": s}) == (s, "k-1")
-    assert M.settings_of({"key_id": "k-1", "settings": dict(s, mqtt_event="e")})[1] == "e"
-    assert M.settings_of({"key_id": "k-1"}) == (None, None)
+    assert wants_mqtt(s) and not wants_mqtt({"wifi_ssid": "club"})
+    assert not wants_mqtt(None) and not wants_mqtt({"wifi_ssid": "", "mqtt_host": "h"})
+    assert settings_of({"key_id": "k-1", "settings": s}) == (s, "k-1")
+    assert settings_of({"key_id": "k-1", "settings": dict(s, mqtt_event="e")})[1] == "e"
+    assert settings_of({"key_id": "k-1"}) == (None, None)
     for bad in ("", "a/b", "a+b", "#", "x" * 33, 5):
         try:
-            M.check_id("the event", bad)
+            check_id("the event", bad)
         except ValueError:
             continue
         raise AssertionError("accepted %r" % (bad,))

@@ -6,6 +6,7 @@ the test vectors must come out byte for byte the same on both.
 
 from binascii import hexlify, unhexlify
 
+from tableclock.canonjson import ProtocolError, canonical, parse
 from tableclock.hmac256 import hmac_sha256, same, sha256
 from tableclock.protocol import (
     ADDED,
@@ -16,16 +17,13 @@ from tableclock.protocol import (
     VERSION,
     WINDOW,
     Forged,
-    ProtocolError,
     Receiver,
     Sender,
     Stale,
     box_key,
-    canonical,
     check_body,
     decode,
     encode,
-    parse,
     version_of,
 )
 from tc_util import table

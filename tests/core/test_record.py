@@ -7,7 +7,7 @@ import gc
 import json
 import os
 
-from tableclock import record
+from tableclock import record, recordfields
 from tableclock.store import FileStore, MemoryStore, NvmStore
 from tc_util import LEVELS, do, level, table
 
@@ -275,7 +275,7 @@ def test_restore_at_every_point_of_a_session():
 
 def test_every_attribute_is_recorded_or_derived():
     # record.py names what it records; an attribute added to the engine must
-    # be added to record.FIELDS (or DERIVED when Table(setup) rebuilds it)
+    # be added to recordfields.FIELDS (or DERIVED when Table(setup) rebuilds it)
     t = table("wph", dict(FOUR), button=4, levels=LEVELS)
     do(t, "hand")
     do(t, "call")
@@ -286,8 +286,8 @@ def test_every_attribute_is_recorded_or_derived():
         return  # a port without instance __dict__
     for o, have in zip(objs, names):
         cls = type(o).__name__
-        want = set(record.FIELDS[cls]) | set(record.DERIVED[cls])
-        assert have == want, "%s: not in record.FIELDS/DERIVED: %s; gone: %s" % (
+        want = set(recordfields.FIELDS[cls]) | set(recordfields.DERIVED[cls])
+        assert have == want, "%s: not in recordfields.FIELDS/DERIVED: %s; gone: %s" % (
             cls, sorted(have - want), sorted(want - have))
 
 

@@ -7,10 +7,11 @@ table, between hands only, and the clock runs on.  Portable (CPython and
 MicroPython)."""
 
 from link_util import BOX, KEY, LEVELS, FakePort, Host, config, live, run
-from tableclock.table import BROKEN
+from tableclock.hand import BROKEN
 from tc_util import do, fold_round, table
 from tcbox import orders
-from tcbox.link import LIVE, Link
+from tcbox.link import Link
+from tcbox.linkparts import LIVE
 
 REDRAW = {"id": "i-9", "action": "redraw"}
 # the final draw: five players at new seats with the boxes' chips; card 1 (the

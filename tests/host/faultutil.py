@@ -29,8 +29,9 @@ from tableclock import record
 from tableclock.clocksync import ticks_diff
 from tableclock.protocol import BOX_KEYS, box_key
 from tableclock.table import Table
-from tcbox.link import LIVE, attach, tick
-from tcbox.mqtt_link import MASK, MqttLink, MqttPort
+from tcbox.linkparts import LIVE, attach, tick
+from tcbox.mqtt_link import MqttLink, MqttPort
+from tcbox.mqtt_net import MASK
 from tdhost.links.broker import start_embedded, start_mosquitto
 from tdhost.links.hoststore import HostStore
 from tdhost.links.mqtt import MqttHub

@@ -14,7 +14,8 @@ import os
 from hostutil import EXAMPLES, T0, at, players, run
 
 from tcbox import orders
-from tcbox.link import LIVE, Link
+from tcbox.link import Link
+from tcbox.linkparts import LIVE
 from tdhost.links.boxlink import BoxLink
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable

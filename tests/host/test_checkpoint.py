@@ -9,6 +9,7 @@ import os
 import pytest
 from hostutil import EXAMPLES, at, run
 
+from leaguecheck import state
 from tdhost.league import (
     checkpoint as C,
     replay as _replay,
@@ -16,7 +17,6 @@ from tdhost.league import (
     times as _times,
     tournament as _tournament,
 )
-from tdhost.league.cache import state
 from tdhost.league.refusal import ActionRefused
 
 LPPL = os.path.join(EXAMPLES, "lppl.toml")

@@ -20,9 +20,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 from vtime import App, Feed, V
 
 from faultproxy import DOWN, UP, publish_packet
-from tableclock.protocol import HOST, MAX_FRAME, ProtocolError, Sender, box_key, decode
+from tableclock.canonjson import ProtocolError
+from tableclock.protocol import HOST, MAX_FRAME, Sender, box_key, decode
 from tableclock.table import Table
-from tcbox.link import LIVE, OUTBOX_MAX, Link, tick
+from tcbox.link import OUTBOX_MAX, Link
+from tcbox.linkparts import LIVE, tick
 from tdhost.links.boxlink import BoxLink
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable

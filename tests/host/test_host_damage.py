@@ -173,13 +173,12 @@ def _notices(lg, seq):
 
 
 def test_a_command_reads_from_its_checkpoint_and_a_backup_checks_the_whole_file(
-        tmp_path, monkeypatch):
+        tmp_path, monkeypatch, unchecked_league):
     """A command checks the pages it reads -- tonight's, from the league's checkpoint on, so
     that it costs the same all season (docs/host.md §3.3) -- not the whole file; a damaged
     page of an earlier night is found when the next backup copies the file (a warning with
     what to do, and no damaged backup kept), and when `tdhost serve` opens it."""
     monkeypatch.setattr(_checkpoint, "EVERY", 100)
-    monkeypatch.delenv("TDHOST_VERIFY_CACHE", raising=False)  # it replays the whole log
     db = night(tmp_path)
     store = _store.Store(str(db))
     try:

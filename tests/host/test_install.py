@@ -1,7 +1,10 @@
-"""`pip install .` into a fresh venv gives a working host and simulator from any folder (issue
-#14 "Installable"): the wheel is built from a copy of the tree, installed with its dependencies
-(from the index pip is configured with), then `tdhost --help`, `tableclock-sim --help`,
-`tdhost deploy` and a few seconds of `tdhost serve --demo` run in an empty temporary folder."""
+"""`pip install .` into a fresh venv gives a working host from any folder (issue #14
+"Installable"), without the simulator's packages (issue #34); `pip install '.[sim]'` adds the
+simulator. The wheel is built from a copy of the tree and installed with its dependencies (from
+the index pip is configured with): `tdhost --help`, `tdhost example`, `tdhost deploy` and the
+one sentence of `tdhost serve --demo` without the simulator run in an empty temporary folder;
+then the same venv gets the extra `sim`, and `tableclock-sim --help` and a few seconds of
+`tdhost serve --demo` run. The tests run in this file's order (the venv grows at `with_sim`)."""
 
 import os
 import re
@@ -48,14 +51,39 @@ def installed(tmp_path_factory):
     _run([str(bin_ / "python"), "-m", "pip", "install", "-q", str(wheel)], tmp, env)
     run = tmp / "elsewhere"
     run.mkdir()
+    return bin_, run, env, wheel
+
+
+# the simulator's packages (the extra `sim` in pyproject.toml), as imported
+SIM_MODULES = ("pygame", "PIL", "displayio", "greenlet", "adafruit_display_text",
+               "adafruit_minimqtt")
+
+
+def _importable(bin_, run, env, modules):
+    out = _run([str(bin_ / "python"), "-c", "import importlib.util as u; print(*[m for m in %r "
+                "if u.find_spec(m)])" % (modules,)], run, env)
+    return out.split()
+
+
+@pytest.fixture(scope="module")
+def with_sim(installed):
+    """The same venv once `pip install 'WHEEL[sim]'` added the simulator's packages."""
+    bin_, run, env, wheel = installed
+    _run([str(bin_ / "python"), "-m", "pip", "install", "-q", "%s[sim]" % wheel], run, env)
     return bin_, run, env
 
 
-def test_the_commands_run_from_any_folder(installed):
-    bin_, run, env = installed
+def test_the_host_runs_from_any_folder_without_the_simulator(installed):
+    bin_, run, env, _ = installed
+    assert _importable(bin_, run, env, SIM_MODULES) == []
     assert "Table Clock TD host" in _run([str(bin_ / "tdhost"), "--help"], run, env)
     assert "deploy" in _run([str(bin_ / "tdhost"), "--help"], run, env)
-    assert "--board" in _run([str(bin_ / "tableclock-sim"), "--help"], run, env)
+    for cmd in (["tdhost", "serve", "--demo", "--port", "0"], ["tableclock-sim", "--help"]):
+        r = subprocess.run([str(bin_ / cmd[0])] + cmd[1:], cwd=run, env=env,
+                           capture_output=True, text=True, timeout=60)
+        said = r.stdout + r.stderr
+        assert r.returncode != 0 and len(said.strip().splitlines()) == 1, said
+        assert "pip install 'tableclock-host[sim]'" in said and "Traceback" not in said, said
     where = _run([str(bin_ / "python"), "-c", "import tableclock, tcbox, tdhost, tcsim; print("
                   "tableclock.__file__, tcbox.__file__, tdhost.__file__, tcsim.__file__)"],
                  run, env)
@@ -64,7 +92,7 @@ def test_the_commands_run_from_any_folder(installed):
 
 
 def test_a_td_starts_from_an_example_file(installed):
-    bin_, run, env = installed
+    bin_, run, env, _ = installed
     here = run.parent / "night"
     here.mkdir()
     assert "lppl  " in _run([str(bin_ / "tdhost"), "example"], here, env)
@@ -75,7 +103,7 @@ def test_a_td_starts_from_an_example_file(installed):
 
 
 def test_tdhost_deploy_puts_the_installed_firmware_on_a_drive(installed):
-    bin_, run, env = installed
+    bin_, run, env, _ = installed
     drive = run.parent / "CIRCUITPY"
     drive.mkdir()
     (drive / "boot_out.txt").write_text(
@@ -97,8 +125,14 @@ def test_tdhost_deploy_puts_the_installed_firmware_on_a_drive(installed):
     assert os.path.isfile(req) and str(bin_.parent) in req
 
 
-def test_serve_demo_runs_from_an_empty_folder(installed):
-    bin_, run, env = installed
+def test_the_simulator_runs_with_the_extra_sim(with_sim):
+    bin_, run, env = with_sim
+    assert _importable(bin_, run, env, SIM_MODULES) == list(SIM_MODULES)
+    assert "--board" in _run([str(bin_ / "tableclock-sim"), "--help"], run, env)
+
+
+def test_serve_demo_runs_from_an_empty_folder(with_sim):
+    bin_, run, env = with_sim
     proc = subprocess.Popen([str(bin_ / "tdhost"), "serve", "--demo", "--demo-speed", "20",
                              "--port", "0"], cwd=run, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)

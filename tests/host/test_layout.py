@@ -210,3 +210,277 @@ def test_host_module_docstrings_are_a_few_lines():
             if not doc:
                 long.append("%s: no docstring" % name)
     assert long == []
+
+
+# -- import cycles (issue #34): modules of firmware/ and host_tools/ that import each other,
+# at the top or inside a function; an import under `if False:` or `if TYPE_CHECKING:` never
+# runs (type comments and annotations only) and is left out --------------------------------
+CYCLE_ROOTS = ("firmware", "host_tools")
+
+
+def tree_modules():
+    """{dotted name: path} of every module under firmware/ and host_tools/."""
+    out = {}
+    for top in CYCLE_ROOTS:
+        base = os.path.join(ROOT, top)
+        for dirpath, dirs, files in os.walk(base):
+            dirs[:] = [d for d in dirs if d != "__pycache__" and not d.endswith(".egg-info")]
+            for f in files:
+                if f.endswith(".py"):
+                    rel = os.path.relpath(os.path.join(dirpath, f), base)[:-3].split(os.sep)
+                    out[".".join(rel[:-1] if rel[-1] == "__init__" else rel)] = \
+                        os.path.join(dirpath, f)
+    return out
+
+
+def _runs(tree):
+    """The import statements of *tree* that can run (not under ``if False``/TYPE_CHECKING)."""
+    def typing_only(node):
+        t = node.test
+        return (isinstance(t, ast.Constant) and t.value is False) or (
+            isinstance(t, ast.Name) and t.id == "TYPE_CHECKING")
+
+    out, todo = [], [tree]
+    while todo:
+        node = todo.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and typing_only(child):
+                todo.extend(child.orelse)
+                continue
+            if isinstance(child, (ast.Import, ast.ImportFrom)):
+                out.append(child)
+            todo.append(child)
+    return out
+
+
+def import_graph(mods):
+    """{module: the modules of *mods* it imports}; ``from p import m`` counts p and p.m,
+    ``import p.q`` counts p and p.q."""
+    graph = {}
+    for name, path in mods.items():
+        package = name if path.endswith("__init__.py") else name.rpartition(".")[0]
+        deps = set()
+        for node in _runs(_tree(path)):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".") if package else []
+                    parts = parts[:len(parts) - node.level + 1]
+                    base = ".".join(parts + ([node.module] if node.module else []))
+                targets = [base] + ["%s.%s" % (base, a.name) for a in node.names]
+            for t in targets:  # a module imports its packages too (their __init__)
+                parts = t.split(".")
+                deps |= {p for p in (".".join(parts[:i + 1]) for i in range(len(parts)))
+                         if p in mods and p != name}
+        graph[name] = deps
+    return graph
+
+
+def cycles(graph):
+    """The import cycles of *graph*: its strongly connected parts of two modules or more, as
+    sorted tuples (Tarjan's algorithm, without recursion)."""
+    index, low, on, stack, found = {}, {}, set(), [], []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            w = next(it, None)
+            if w is not None:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                elif w in on:
+                    low[v] = min(low[v], index[w])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                part = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    part.append(w)
+                    if w == v:
+                        break
+                if len(part) > 1:
+                    found.append(tuple(sorted(part)))
+    return sorted(found)
+
+
+def listed_cycles():
+    """{the modules of a cycle: its justification} from docs/architecture.md "Import cycles"."""
+    with open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("\n## Import cycles\n", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for item in re.split(r"\n(?=- )", section):
+        if not item.startswith("- "):
+            continue
+        head, _, why = item.partition(": ")
+        out[tuple(sorted(re.findall(r"`([\w.]+)`", head)))] = " ".join(why.split())
+    return out
+
+
+def test_every_import_cycle_is_listed_in_architecture_md_with_its_reason():
+    found = cycles(import_graph(tree_modules()))
+    listed = listed_cycles()
+    assert [c for c in found if c not in listed] == []  # a new cycle: break it, or list it
+    assert [c for c in listed if c not in found] == []  # a listed one is gone: drop its item
+    assert [c for c, why in listed.items() if len(why.split()) < 12] == []  # says why
+
+
+def test_the_cycle_finder_sees_a_lazy_cycle_and_skips_type_only_imports(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text("from .b import X\n")
+    (tmp_path / "pkg" / "b.py").write_text("def f():\n    from . import a\n")
+    (tmp_path / "pkg" / "c.py").write_text("if TYPE_CHECKING:\n    from .a import Y\n")
+    (tmp_path / "pkg" / "d.py").write_text("if False:\n    import pkg.c\nimport pkg.a\n")
+    mods = {"pkg": str(tmp_path / "pkg" / "__init__.py")}
+    mods.update({"pkg." + m: str(tmp_path / "pkg" / (m + ".py")) for m in "abcd"})
+    graph = import_graph(mods)
+    assert graph["pkg.b"] == {"pkg", "pkg.a"} and graph["pkg.c"] == set()
+    assert graph["pkg.d"] == {"pkg", "pkg.a"}
+    assert cycles(graph) == [("pkg.a", "pkg.b")]
+
+
+# -- what docs/architecture.md states holds (issue #34): the modules its tables name exist,
+# every module of the host and the simulator is named, and the directions it states between
+# the parts are those of the imports ------------------------------------------------------
+TOPS = ("tableclock", "tcbox", "tdhost", "tcsim", "tcfirmware")
+
+
+def _architecture():
+    with open(os.path.join(ROOT, "docs", "architecture.md"), encoding="utf-8") as f:
+        return f.read()
+
+
+def _sections(text):
+    """[(the package a section's heading names in backticks or None, its lines)]."""
+    out = []
+    for part in re.split(r"\n(?=## )", text):
+        head = part.split("\n", 1)[0]
+        named = re.findall(r"`((?:%s)[\w.]*)`" % "|".join(TOPS), head) if head.startswith(
+            "## ") else []
+        out.append((named[0] if named else None, part.split("\n")))
+    return out
+
+
+def _resolve(token, package):
+    """A module named in a table: dotted in full, or bare within its section's package."""
+    if token.split(".")[0] in TOPS or package is None:
+        return token
+    return "%s.%s" % (package, token)
+
+
+def architecture_tables():
+    """[[(the modules named in a row's first cell, [the other cells]) per row] per table]."""
+    tables = []
+    for package, lines in _sections(_architecture()):
+        rows = None
+        for line in lines + [""]:
+            if line.startswith("|"):
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if rows is None:
+                    rows = []  # the header
+                elif not set(cells[0]) <= set("- "):
+                    rows.append(([_resolve(t, package) for t in
+                                  re.findall(r"`([\w.]+)`", cells[0])], cells[1:]))
+            elif rows is not None:
+                tables.append(rows)
+                rows = None
+    return tables
+
+
+def test_every_module_a_table_of_architecture_md_names_exists():
+    named = [m for rows in architecture_tables() for mods, _ in rows for m in mods]
+    assert len(named) > 40
+    assert [m for m in named if not _exists(m)] == []
+
+
+def _named_in(doc):
+    """The ``name.py`` files a doc names in backticks (docs/live.md, docs/web.md)."""
+    with open(os.path.join(ROOT, "docs", doc), encoding="utf-8") as f:
+        return set(re.findall(r"`(\w+)\.py`", f.read()))
+
+
+def test_every_module_of_the_host_and_simulator_is_named_in_architecture_md():
+    """Named in full, or in the table of its package; the modules of `tdhost.live` and
+    `tdhost.web` in the docs architecture.md sends them to (their tables of modules), the
+    stand-ins of `tcsim.stubs` by their package."""
+    text = _architecture()
+    named = _named(text)[0] | {m for rows in architecture_tables() for mods, _ in rows
+                               for m in mods}
+    elsewhere = {"tdhost.live": _named_in("live.md"), "tdhost.web": _named_in("web.md")}
+    missing = []
+    for name in sorted(set(modules("tdhost")) | set(modules("tcsim"))):
+        package, _, last = name.rpartition(".")
+        if name in named or last == "__main__" or package == "tcsim.stubs":
+            continue
+        if last not in elsewhere.get(package, ()):
+            missing.append(name)
+    assert missing == []
+
+
+def _part_of(name, parts):
+    found = [p for p in parts if name == p or name.startswith(p + ".")]
+    return max(found, key=len) if found else None
+
+
+def test_the_directions_inside_tdhost_that_architecture_md_states_hold():
+    table = [rows for rows in architecture_tables() if rows and rows[0][1] == ["none"]][0]
+    allowed = {}
+    for parts, (imports,) in table:
+        for part in parts:
+            allowed[part] = set(re.findall(r"`([\w.]+)`", imports)) if imports not in (
+                "none", "all the others") else (set() if imports == "none" else None)
+    graph = import_graph(tree_modules())
+    bad = []
+    for name in sorted(modules("tdhost")):
+        part = _part_of(name, allowed)
+        if part is None:
+            assert name in ("tdhost", "tdhost.__main__"), "%s is in no part" % name
+            continue
+        for dep in sorted(graph[name]):
+            other = _part_of(dep, allowed)
+            if other not in (None, part) and allowed[part] is not None and \
+                    other not in allowed[part]:
+                bad.append("%s imports %s" % (name, dep))
+    assert bad == []
+
+
+def _levels(groups, graph, exempt=()):
+    """Imports from a module to one of a later group (*groups*: [modules] in order)."""
+    level = {m: i for i, group in enumerate(groups) for m in group}
+    return ["%s imports %s" % (m, d) for m in sorted(level) for d in sorted(graph[m])
+            if level.get(d, -1) > level[m] and tuple(sorted((m, d))) not in exempt]
+
+
+def test_the_league_and_the_simulator_depend_one_way_as_architecture_md_says():
+    graph = import_graph(tree_modules())
+    league = [part for package, part in _sections(_architecture())
+              if part[0] == "## The league"][0]
+    items = re.split(r"\n(?=- )", "\n".join(league))
+    groups = [[m for m in re.findall(r"`(tdhost\.league\.\w+)`", item)] for item in items
+              if item.startswith("- ")]
+    assert len(groups) >= 5 and "tdhost.league.store" in groups[0]
+    assert _levels(groups, graph) == []
+    tcsim = [rows for rows in architecture_tables() if rows[0][0] == ["tcsim.stubs"]][0]
+    assert len(tcsim) >= 8
+    assert _levels([mods for mods, _ in tcsim], graph, exempt=set(listed_cycles())) == []
+
+
+def test_the_level_check_sees_an_import_upwards():
+    graph = {"a": {"b"}, "b": set(), "c": {"a"}}
+    assert _levels([["a"], ["b", "c"]], graph) == ["a imports b"]
+    assert _levels([["a"], ["b", "c"]], graph, exempt={("a", "b")}) == []

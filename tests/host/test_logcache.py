@@ -7,8 +7,9 @@ import os
 import pytest
 from hostutil import EXAMPLES, at, run
 
+from leaguecheck import CacheMismatch, state
 from tdhost.league import replay as _replay, store as _store, times as _times, transaction
-from tdhost.league.cache import CacheMismatch, LeagueCache, state
+from tdhost.league.cache import LeagueCache
 from tdhost.league.refusal import ActionRefused
 
 LPPL = os.path.join(EXAMPLES, "lppl.toml")
@@ -25,7 +26,7 @@ def test_the_kept_league_is_the_replayed_log_after_every_command(tmp_path):
     db = tmp_path / "lg.sqlite"
     run(["new", LPPL, "--db", str(db)], now=at(-60))
     store = _store.Store(str(db))
-    cache = LeagueCache(verify=False)
+    cache = LeagueCache()
     try:
         _same(cache, store)
         assert (cache.replays, cache.applied) == (1, 0)
@@ -60,7 +61,7 @@ def test_a_refused_decision_that_changed_the_league_leaves_no_trace(tmp_path):
     run(["new", LPPL, "--db", str(db)], now=at(-60))
     run(["register", *NAMES[:4]], now=at(-50), db=db)
     store = _store.Store(str(db))
-    cache = LeagueCache(verify=True)
+    cache = LeagueCache()
     try:
         cache.league(store)
 
@@ -82,11 +83,11 @@ def test_a_refused_decision_that_changed_the_league_leaves_no_trace(tmp_path):
         store.close()
 
 
-def test_verify_mode_catches_a_league_that_drifted(tmp_path):
+def test_the_tests_check_catches_a_league_that_drifted(tmp_path):
     db = tmp_path / "lg.sqlite"
     run(["new", LPPL, "--db", str(db)], now=at(-60))
     store = _store.Store(str(db))
-    cache = LeagueCache(verify=True)
+    cache = LeagueCache()
     try:
         cache.league(store).current().standby.append("ghost")  # a bug changing the league
         run(["register", "Ann"], now=at(-50), db=db)

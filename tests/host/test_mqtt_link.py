@@ -20,8 +20,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tableclock.protocol import Sender, box_key
 from tableclock.table import Table
-from tcbox.link import DISCONNECTED, HELLO_SENT, LIVE, setup_of
-from tcbox.mqtt_link import UP, MqttLink, MqttPort
+from tcbox.linkparts import DISCONNECTED, HELLO_SENT, LIVE, setup_of
+from tcbox.mqtt_link import MqttLink, MqttPort
+from tcbox.mqtt_net import UP
 from tdhost.links.boxlink import StaticFeed
 from tdhost.links.broker import MosquittoMissing
 from tdhost.links.hoststore import HostStore

@@ -22,7 +22,8 @@ from click.testing import CliRunner
 from serial.tools.list_ports_common import ListPortInfo
 
 from tableclock.protocol import Sender, box_key, encode
-from tcbox.link import HELLO_SENT, LIVE, OUTBOX_MAX, Link, setup_of
+from tcbox.link import OUTBOX_MAX, Link
+from tcbox.linkparts import HELLO_SENT, LIVE, setup_of
 from tdhost.cli.app import cli
 from tdhost.links import logins, usb
 from tdhost.links.boxlink import QUEUE_MAX, BoxLink, StaticFeed
@@ -520,7 +521,7 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
     from tableclock.store import MemoryStore
     from tcbox import linkhost
     from tcbox.app import App
-    from tcbox.link import attach, tick
+    from tcbox.linkparts import attach, tick
 
     class Screen:
         def update(self, f):
@@ -656,7 +657,7 @@ def test_the_clock_s_saves_do_not_rebuild_the_table_s_state():
     from tableclock import record
     from tableclock.store import MemoryStore
     from tcbox.app import App
-    from tcbox.link import attach, tick
+    from tcbox.linkparts import attach, tick
 
     class Screen:
         def update(self, f):

@@ -18,7 +18,8 @@ from delayed import DelayedEnd, jitter
 
 from tableclock.clock import LevelClock
 from tableclock.table import Table
-from tcbox.link import Link, setup_of, tick
+from tcbox.link import Link
+from tcbox.linkparts import setup_of, tick
 from tdhost.links.boxlink import BoxLink
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable

@@ -536,7 +536,8 @@ def next_event(state, setup, ch, illegal_rate=0.15):
 # --------------------------------------------------------------------------- session / checks
 
 def _table_api():
-    from tableclock.table import SetupError, Table
+    from tableclock.fields import SetupError
+    from tableclock.table import Table
     return Table, SetupError
 
 

@@ -20,22 +20,19 @@ import re
 from hypothesis import assume, given, settings, strategies as st
 
 import test_protocol  # tests/core/test_protocol.py (portable test vectors)
+from tableclock.canonjson import MAX_INT, ProtocolError, canonical, parse
 from tableclock.hmac256 import hmac_sha256
 from tableclock.protocol import (
     ADDED,
     KINDS,
     MAX_FRAME,
-    MAX_INT,
     SUBKINDS,
     WINDOW,
-    ProtocolError,
     Receiver,
     Stale,
-    canonical,
     check_body,
     decode,
     encode,
-    parse,
     version_of,
 )
 

@@ -6,7 +6,7 @@ setup screen, the colour-up per seat, the shot clock's flash and away seats.
 import json
 import os
 
-from tcbox import screen as scr
+from tcbox import widgets
 from tcsim.cli import read_script, run
 from tcsim.driver import Dealer
 from tcsim.sim import Sim, board_names
@@ -127,7 +127,7 @@ def test_the_shot_clock_warning_flashes_on_screen_and_ring():
                 leds.add(tuple(sim.leds()[2]))  # seat 3 acts
             sim.tick(0.1)
         # inverted digits, blinking: seen without colour
-        assert seen == {(scr.BLACK, scr.WHITE), (scr.WHITE, None)}, (board, seen)
+        assert seen == {(widgets.BLACK, widgets.WHITE), (widgets.WHITE, None)}, (board, seen)
         if board == "table":
             assert leds == {(240, 228, 66), (24, 24, 24)}, leds
 
@@ -180,7 +180,7 @@ def test_the_players_view_is_large_on_every_board():
         assert sim.box.players
         page = sim.screen.pages[sim.screen.page][1]
         scales = {k: s.scale for s, k in page if s.label.text}
-        assert scales["time"] * scr.INK * 100 >= 40 * sim.height, (board, scales)
+        assert scales["time"] * widgets.INK * 100 >= 40 * sim.height, (board, scales)
         others = [v for k, v in scales.items() if k not in ("time", "blinds")]
         assert scales["blinds"] > max(others) and scales["time"] >= scales["blinds"], scales
         sim.press(sim.roles[0])                     # any key: the dealer's detail again

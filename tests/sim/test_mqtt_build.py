@@ -15,7 +15,8 @@ import microcontroller
 from tableclock import record
 from tableclock.store import NvmStore
 from tableclock.table import Table
-from tcbox import hardware, mqtt_link
+from tableclock.wire import check_id
+from tcbox import hardware, mqtt_link, mqtt_net
 from tcbox.boards import BOARDS
 from tcbox.crashlog import LOG
 from tcbox.defaults import SETUP
@@ -60,7 +61,7 @@ def test_a_box_paired_for_wifi_before_per_box_keys_says_pair_again(capsys):
     old = {k: v for k, v in PAIRING.items() if k != "keys"}  # the event's key, no marker
     app = _boot({"b": 3, "p": old, "t": 4})
     link = app.link
-    assert isinstance(link, mqtt_link.MqttLink) and link.port.state == mqtt_link.OFF
+    assert isinstance(link, mqtt_link.MqttLink) and link.port.state == mqtt_net.OFF
     for _ in range(5):
         _world.advance(50)
         now = _world.ticks_ms()
@@ -82,7 +83,7 @@ def test_bad_settings_are_refused_with_a_sentence():
     bad = dict(PAIRING["settings"], mqtt_event="ev/1")
     assert mqtt_link.make(Table(SETUP), {"p": PAIRING}, bad) is None  # printed, USB then
     try:
-        mqtt_link.check_id("the MQTT event", "ev/1")
+        check_id("the MQTT event", "ev/1")
     except ValueError as e:
         assert str(e) == "the MQTT event 'ev/1' has a character topics cannot carry ('/')"
     else:

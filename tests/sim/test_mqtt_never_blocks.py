@@ -17,18 +17,9 @@ import time
 import pytest
 
 from tableclock.table import Table
-from tcbox.link import DISCONNECTED, HELLO_SENT
-from tcbox.mqtt_link import (
-    BACKOFF_MAX_MS,
-    BUDGET_MS,
-    IN_MAX,
-    MASK,
-    UP,
-    WIFI,
-    MqttLink,
-    MqttPort,
-    WifiWatch,
-)
+from tcbox.linkparts import DISCONNECTED, HELLO_SENT
+from tcbox.mqtt_link import MqttLink, MqttPort
+from tcbox.mqtt_net import BACKOFF_MAX_MS, BUDGET_MS, IN_MAX, MASK, UP, WIFI, WifiWatch
 
 # Run alone, after the parallel run (`make test-py`):
 # the socket budget is measured on the wall clock.

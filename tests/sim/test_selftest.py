@@ -10,7 +10,7 @@ import pytest
 
 from tcsim.selftest import Bench, answer_all, leave, world
 
-from tcbox import hardware, selftest
+from tcbox import hardware, selftest, selftest_steps
 from tcbox.hardware import PATTERNS
 
 
@@ -157,7 +157,7 @@ def test_the_buzzer_plays_its_three_tunes_and_nobody_answering_fails():
     played = [t[2] for t in b.tones() if t[1] == "D12"]
     want = [f for name in ("level", "minute", "shot") for f, ms in PATTERNS[name] if f]
     assert played == want
-    b.run_for(selftest.ANSWER_MS)
+    b.run_for(selftest_steps.ANSWER_MS)
     r = b.results()["buzzer"]
     assert r["result"] == "fail" and r["detail"] == "nobody answered in 20 s"
 
@@ -173,7 +173,7 @@ def test_the_record_store_is_written_read_back_and_restored():
     assert b.results()["store"]["result"] == "pass"
     assert b.world.nvm.writes == writes + 2  # the test bytes, then the old ones back
     assert bytes(b.world.nvm[0:8192]) == before
-    slot = record.Slots(NvmStore(b.world.nvm, 0, selftest.LOG))
+    slot = record.Slots(NvmStore(b.world.nvm, 0, selftest_steps.LOG))
     assert slot.load()["extra"]["p"]["settings"]["wifi_ssid"] == "club"
 
 

@@ -10,7 +10,7 @@ import os
 import subprocess
 
 from tableclock.table import Table
-from tcbox import screen as scr
+from tcbox import screen as scr, widgets
 from tcbox.view import fields
 from tcsim.cli import main, read_script, run
 from tcsim.display import make_display
@@ -119,7 +119,8 @@ def refused_press(board, role):
     same_table(st, before)  # the refusal changed nothing
     page = sim.screen.pages[sim.screen.page]
     status = [s for s, k in page[1] if k == "status"][0]
-    assert status.background == scr.RED and status.colour == scr.WHITE  # a refusal's colours
+    # a refusal's colours
+    assert status.background == widgets.RED and status.colour == widgets.WHITE
     sim.press(sim.roles[-1])  # the next press: the refusal stays until something happens
     return sim
 
@@ -138,7 +139,7 @@ def test_a_menu_refusal_is_a_note():
     assert "No raise: call or fold" in sim.texts()
     page = sim.screen.pages[sim.screen.page]
     status = [s for s, k in page[1] if k == "status"][0]
-    assert status.colour == scr.AMBER and status.background is None
+    assert status.colour == widgets.AMBER and status.background is None
 
 
 def counting(sim):
@@ -206,7 +207,7 @@ def test_the_clock_shows_minutes_and_seconds():
     # "1:02:05" is 7 characters: the clock's scale drops so that it fits its box
     f["time"] = 3725
     s.update(f)
-    assert clock.n * scr.CW * clock.scale <= clock.w
+    assert clock.n * widgets.CW * clock.scale <= clock.w
 
 
 def test_nothing_is_cut_or_clipped_on_the_boards():

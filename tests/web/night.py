@@ -17,6 +17,7 @@ import os
 from tcsim import demo
 from tcsim.driver import Dealer
 from tcsim.room import Room
+from tdhost.clocks import unix_ms
 from tdhost.live.host import Host
 
 KEY = bytes(range(7, 39))
@@ -63,7 +64,7 @@ class Night:
         tmp_path = str(tmp_path)
         self.db = os.path.join(tmp_path, "league.sqlite")
         demo.new_tournament(self.db)
-        self.room = Room(clock_ms_start=demo.unix_ms(), seed=3)
+        self.room = Room(clock_ms_start=unix_ms(), seed=3)
         self.host = Host(self.db, os.path.join(tmp_path, "links.sqlite"), KEY, demo.KEY_ID,
                          clock=self.room.clock, seed=5, link_clock=self.room.clock)
         self.live = self.host.live

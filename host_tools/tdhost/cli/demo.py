@@ -19,7 +19,8 @@ def night_class() -> Any:
         try:
             return entry_point.load()
         except ImportError as err:
-            raise NoSimulator("--demo needs the box simulator, and %s is not installed"
+            raise NoSimulator("--demo needs the box simulator, and %s is not installed:"
+                              " pip install 'tableclock-host[sim]' adds it"
                               % (err.name or "a package it uses"))
     raise NoSimulator("--demo needs the box simulator (tableclock-sim), and it is not "
-                      "installed: pip install tableclock-host gives both")
+                      "installed: pip install 'tableclock-host[sim]' gives both")

@@ -1,11 +1,9 @@
 """The league kept in memory between writes by the live host: replayed once, then only
 the events written since are applied, read inside the writing transaction; the whole log
-is replayed again after an ``undo``, a refused decision or ``drop()``.  ``verify`` (or
-TDHOST_VERIFY_CACHE=1, the tests) compares it with a full replay after every update.
-docs/host.md §10.3.
+is replayed again after an ``undo``, a refused decision or ``drop()``.  docs/host.md §10.3
+(the tests compare it with a full replay after every update: tests/tools/leaguecheck.py).
 """
 
-import os
 from typing import Any, Optional
 
 from tdhost.league import checkpoint as _checkpoint
@@ -13,17 +11,10 @@ from tdhost.league.replay import League, apply_event, replay
 from tdhost.league.store import LoggedEvent, Store
 
 
-class CacheMismatch(AssertionError):
-    """The kept league differs from a full replay of the log (a bug: verify mode)."""
-
-
 class LeagueCache:
     """A league replayed once and kept up to date (module notes)."""
 
-    def __init__(self, verify: Optional[bool] = None) -> None:
-        if verify is None:
-            verify = os.environ.get("TDHOST_VERIFY_CACHE") == "1"
-        self.verify = verify
+    def __init__(self) -> None:
         self.lg: Optional[League] = None
         self.seq = 0  # the last event's seq in self.lg
         # the events the last league() applied, None after a full replay
@@ -70,8 +61,6 @@ class LeagueCache:
                     self.seq = new[-1].seq
                 self.applied += len(new)
                 self.new = new
-                if self.verify and new:
-                    self._check(store)
                 return self.lg
         events = store.events()
         self.lg = replay(events)
@@ -80,41 +69,3 @@ class LeagueCache:
         self.new = None
         self.replays += 1
         return self.lg
-
-    def _check(self, store: Store) -> None:
-        assert self.lg is not None
-        full = replay(store.events())
-        a, b = state(self.lg), state(full)
-        if a != b:
-            self.lg = None
-            raise CacheMismatch("the league kept in memory differs from the replayed log "
-                                "after seq %d" % self.seq)
-
-
-def state(obj: Any, depth: int = 0, events: bool = True) -> Any:
-    """A comparable picture of a league (or any part of it): objects by their attributes,
-    sets sorted, the event list by its sequence numbers (left out when not *events*)."""
-    if depth > 40:
-        raise ValueError("the league nests too deep to compare")
-    if isinstance(obj, (str, int, float, bool)) or obj is None:
-        return obj
-    if isinstance(obj, dict):
-        return sorted(((repr(k), state(v, depth + 1)) for k, v in obj.items()), key=repr)
-    if isinstance(obj, (list, tuple)):
-        return [state(v, depth + 1) for v in obj]
-    if isinstance(obj, (set, frozenset)):
-        return sorted((state(v, depth + 1) for v in obj), key=repr)
-    if isinstance(obj, League):
-        d = {k: v for k, v in vars(obj).items()
-             if k not in ("_events", "load_events", "applied", "checkpoint", "parts")}
-        if events:
-            d["events"] = [ev.seq for ev in obj.events]
-        return ("League", state(d, depth + 1))
-    if hasattr(type(obj), "read_lazy"):
-        obj.read_lazy()  # a Tournament from a checkpoint: all of it read now
-    attrs = getattr(obj, "__dict__", None)
-    if attrs is None and hasattr(obj, "__slots__"):
-        attrs = {k: getattr(obj, k) for k in obj.__slots__ if hasattr(obj, k)}
-    if attrs is None:
-        return repr(obj)  # a datetime, a date: their repr is their value
-    return (type(obj).__name__, state(attrs, depth + 1))

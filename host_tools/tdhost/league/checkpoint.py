@@ -17,7 +17,7 @@ from tdhost.league.tournament import Entry, Tournament
 
 # a checkpoint every 500 applied events: writing one costs a few ms on a season's league,
 # loading 500 events about 3 ms (bench/host_bench.py: CLI time against the log's length)
-EVERY = int(os.environ.get("TDHOST_CHECKPOINT_EVERY") or 500)
+EVERY = 500
 KEEP = 2
 FORMAT = 2  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts)
 APPLYING = ("tournament", "reducers", "replay", "text", "times")  # modules hashed in CODE
@@ -34,10 +34,6 @@ def _code() -> str:
 
 
 CODE = _code()
-
-
-class CheckpointMismatch(AssertionError):
-    """A league loaded from a checkpoint differs from a full replay (a bug: verify mode)."""
 
 
 # ------------------------------------------------------------------------ the state as JSON
@@ -203,14 +199,7 @@ def load(store: Store) -> League:
     """The league after every event of *store*, from its newest usable checkpoint and the
     events after it.  ``lg.applied``: how many events that took (a full replay: all).
     *store* must stay open while the league is used (its nights and events are read when
-    first used).  Verify mode: a second load is compared with a full replay."""
-    lg = _load(store)
-    if lg.checkpoint and os.environ.get("TDHOST_VERIFY_CACHE") == "1":
-        verify(_load(store), store)  # not *lg*: comparing reads every night
-    return lg
-
-
-def _load(store: Store) -> League:
+    first used)."""
     found = _usable(store)
     if found is None:
         events = store.events()
@@ -239,28 +228,6 @@ def read_all(lg: League) -> None:
     lg.events  # noqa: B018 -- the property reads them
     for tournament in lg.tournaments.values():
         tournament.read_lazy()
-
-
-def verify(lg: League, store: Store) -> None:
-    """Raise CheckpointMismatch unless *lg* is what a full replay of *store* gives."""
-    from tdhost.league.cache import state  # noqa: PLC0415 -- only the tests' verify mode
-    full = replay(store.events())
-    a, b = state(lg, events=False), state(full, events=False)
-    if a != b:
-        raise CheckpointMismatch("the league loaded from the checkpoint at seq %d differs "
-                                 "from the replayed log at %s" % (lg.checkpoint,
-                                                                  _difference(a, b)))
-
-
-def _difference(a: Any, b: Any, path: str = "") -> str:
-    """Where two ``state`` pictures first differ, and how (for the message)."""
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
-            if x != y:
-                return _difference(x, y, "%s/%s" % (path, x[0] if isinstance(x, tuple)
-                                                    and len(x) == 2 and
-                                                    isinstance(x[0], str) else i))
-    return "%s: %.200r != %.200r" % (path or "/", a, b)
 
 
 def due(lg: League) -> bool:

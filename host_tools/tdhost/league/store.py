@@ -514,10 +514,6 @@ class Store:
             logging.getLogger("tdhost.league.store").warning("%s", err)
             return None
 
-    def meta(self, key: str) -> Optional[str]:
-        r = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return r[0] if r else None
-
     # --------------------------------------------------------------------- writing
     def replaced(self) -> Optional[str]:
         """A sentence when the file at ``path`` is no longer the one opened (restored or

@@ -10,12 +10,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from tableclock.canonjson import ProtocolError
 from tableclock.protocol import (
     HOST,
     UNPAIRED_KEY,
     UNPAIRED_KEY_ID,
     Forged,
-    ProtocolError,
     Receiver,
     Sender,
     Stale,

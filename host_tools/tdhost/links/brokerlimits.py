@@ -7,18 +7,22 @@ the broker's repeated log lines once a minute instead of once each.  Why amqtt n
 (it has none of these on its own): docs/mqtt.md, "Limits".
 """
 
+from __future__ import annotations
+
 import asyncio
 import logging
 import threading
 import time
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from amqtt.adapters import ReaderAdapter, StreamWriterAdapter
 from amqtt.broker import Broker
 from amqtt.contexts import ListenerType
 
-from tdhost.links.broker import Limits
+if TYPE_CHECKING:  # the broker's settings (tdhost.links.broker, which imports this module)
+    from tdhost.links.broker import Limits
+
 
 log = logging.getLogger("tdhost.broker")
 
@@ -203,10 +207,10 @@ class PacketReader(ReaderAdapter):
 class Bounded(Broker):
     """amqtt's Broker with the limits (module notes); ``limits`` a tdhost.links.broker.Limits."""
 
-    def __init__(self, config: Any, loop: asyncio.AbstractEventLoop | None = None,
-                 limits: Limits | None = None) -> None:
+    def __init__(self, config: Any, *, loop: asyncio.AbstractEventLoop | None = None,
+                 limits: Limits) -> None:
         super().__init__(config, loop=loop)
-        self.limits = limits or Limits()
+        self.limits = limits
         self.tally = Tally(self.limits)
         self.conns: dict[int, Conn] = {}  # open connections, oldest first
         self.waiting: dict[int, Conn] = {}  # those without a CONNECT yet, oldest first

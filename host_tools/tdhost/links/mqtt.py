@@ -14,15 +14,8 @@ from urllib.parse import unquote, urlsplit
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tableclock.protocol import (
-    HOST,
-    MAX_FRAME,
-    UNPAIRED_KEY,
-    Forged,
-    ProtocolError,
-    box_key,
-    decode,
-)
+from tableclock.canonjson import ProtocolError
+from tableclock.protocol import HOST, MAX_FRAME, UNPAIRED_KEY, Forged, box_key, decode
 from tableclock.wire import check_id, kind_of
 from tdhost.clocks import monotonic_ms
 from tdhost.links.boxlink import BoxEventHandler, BoxLink, Feed

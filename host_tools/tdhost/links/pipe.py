@@ -67,9 +67,3 @@ class Cable:
 
     def mend(self) -> None:
         self.up = True
-
-
-def pipe_pair(capacity: int = 65536) -> tuple[CableEnd, CableEnd]:
-    """(box_end, host_end) of a new Cable."""
-    c = Cable(capacity)
-    return c.a, c.b

@@ -68,12 +68,6 @@ class Instruction(Envelope, total=False):
     text: str
 
 
-class Ack(Envelope, total=False):
-    """The box events the host has kept."""
-
-    ids: list[str]
-
-
 class Ping(Envelope, total=False):
     """Either side's "are you there": ``t`` is the sender's tick; a host's pong adds
     ``host_ms``."""
@@ -113,7 +107,7 @@ class Hello(Envelope, total=False):
 
 
 class BoxState(TypedDict, total=False):
-    """A status's ``state``: the replay contract (docs/replay.md), the main fields."""
+    """A status message's ``state``: the replay contract (docs/replay.md), the main fields."""
 
     profile: str
     level: int
@@ -125,13 +119,6 @@ class BoxState(TypedDict, total=False):
     hand: int
     stacks: dict[str, int]
     error: str | None
-
-
-class Status(Envelope, total=False):
-    """The box's table as it stands."""
-
-    table: int | None
-    state: BoxState
 
 
 class BoxEvent(Envelope, total=False):

@@ -14,7 +14,8 @@ from typing import Any, Protocol
 import serial
 import serial.tools.list_ports
 
-from tableclock.protocol import HOST, ProtocolError, Sender, decode, parse
+from tableclock.canonjson import ProtocolError, parse
+from tableclock.protocol import HOST, Sender, decode
 from tableclock.wire import Lines
 from tdhost.links.records import Candidate, Pair, Peek
 
