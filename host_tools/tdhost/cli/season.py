@@ -115,7 +115,7 @@ def push(db: str, server: str) -> None:
     _need_driver("push")
     from tdhost.season import push as _push, server as _server
     try:
-        say(_push.push(db, server))
+        say(_push.push(db, server).sentence)
     except _server.SeasonError as err:
         fail("season push", str(err))
 

@@ -1,0 +1,95 @@
+"""The league during the night: `tdhost serve`'s background push (tdhost.season.autopush)
+and its line in the console's snapshot, offline included; the web console's registration
+taking the league's spelling of a member after a pull (as `register` and `late` do)."""
+
+import time
+
+from test_season import organiser, set_up
+from venueutil import night, run, tournament_file
+
+from tdhost.live.leaguepush import LeaguePush
+from tdhost.live.night import Live
+from tdhost.season.autopush import AutoPush
+
+NOW = 1741032000000
+
+
+def _live(path):
+    return Live(str(path), clock=lambda: NOW, seed=5)
+
+
+def test_serve_pushes_in_the_background_and_the_console_shows_it(league_db, tmp_path):
+    logins = set_up(league_db)
+    lion = tmp_path / "lion.sqlite"
+    night(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee", "Bob Hart"],
+          ["Cal Diaz"], finish=False)
+    live = _live(lion)
+    try:
+        live.league_push = LeaguePush()
+        assert live.snapshot()["league"] == {"text": "Not pushed yet this night.", "ok": False,
+                                             "at_ms": None, "waiting": None}
+        pusher = AutoPush(str(lion), logins["Red Lion"], live.league_push, every_s=0.05)
+        version = live.version
+        pusher.start()
+        try:
+            for _ in range(200):
+                if live.league_push.rev:
+                    break
+                time.sleep(0.02)
+        finally:
+            pusher.stop()
+        live.poll(NOW)
+        assert live.version != version  # the console hears of it
+        seen = live.snapshot()["league"]
+        assert seen["ok"] and seen["waiting"] == 0
+        assert seen["text"].startswith("Pushed ") and "of Red Lion (tournament 1)" in seen["text"]
+        with organiser(league_db) as db:
+            assert db.execute("SELECT count(*) FROM entrants").fetchone()[0] == 3
+        # a registration later waits for the next push
+        live.act("register", {"names": ["Dan Roe"]})
+        assert live.snapshot()["league"]["waiting"] == 1
+    finally:
+        live.close()
+
+
+def test_offline_the_night_goes_on_and_the_console_says_so(tmp_path):
+    lion = tmp_path / "lion.sqlite"
+    night(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee"], finish=False)
+    live = _live(lion)
+    try:
+        live.league_push = LeaguePush()
+        pusher = AutoPush(str(lion), "host=/nonexistent/sock dbname=x user=y",
+                          live.league_push, timeout_s=1)
+        started = time.monotonic()
+        pusher.push_once()
+        assert time.monotonic() - started < 3
+        seen = live.snapshot()["league"]
+        assert not seen["ok"] and seen["waiting"] is None
+        assert seen["text"].startswith("The league server cannot be reached")
+        assert "push again later" in seen["text"]
+        assert "Dan Roe" in live.act("register", {"names": ["Dan Roe"]})["text"]
+    finally:
+        live.close()
+
+
+def test_the_console_registers_a_member_by_the_league_s_spelling(league_db, tmp_path):
+    logins = set_up(league_db)
+    lion, crown = tmp_path / "lion.sqlite", tmp_path / "crown.sqlite"
+    night(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee", "Bob Hart"])
+    run(["season", "push"], db=lion, server=logins["Red Lion"])
+    run(["new", tournament_file(tmp_path, "Crown Tuesday", "2025-03-04")], db=crown)
+    run(["register", "Eve Moss"], db=crown)
+    run(["season", "pull"], db=crown, server=logins["Crown"])
+    live = _live(crown)
+    try:
+        out = live.act("register", {"names": ["ANN  lee", "Zoe Park"]})
+        assert out["text"].startswith("Ann Lee ")
+        players = {p["name"]: p["member"] for p in live.snapshot()["registration"]}
+        assert players == {"Eve Moss": False, "Ann Lee": True, "Zoe Park": False}
+        live.act("draw", {"seed": 3})
+        live.act("start", {})
+        live.act("late", {"name": "bob HART"})
+        players = {p["name"]: p["member"] for p in live.snapshot()["registration"]}
+        assert players["Bob Hart"] is True and "bob HART" not in players
+    finally:
+        live.close()
