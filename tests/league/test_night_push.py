@@ -93,3 +93,12 @@ def test_the_console_registers_a_member_by_the_league_s_spelling(league_db, tmp_
         assert players["Bob Hart"] is True and "bob HART" not in players
     finally:
         live.close()
+
+
+def test_serve_says_it_pushes_and_runs_the_night_offline(tmp_path):
+    lion = tmp_path / "lion.sqlite"
+    night(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee"], finish=False)
+    out = run(["serve", "--no-web", "--polls", "2", "--poll-ms", "1"], db=lion,
+              server="host=/nonexistent/sock dbname=x user=y").output
+    assert "League server: the league file is pushed in the background" in out
+    assert out.rstrip().endswith("Stopped after 2 polls.")
