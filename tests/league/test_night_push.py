@@ -102,3 +102,31 @@ def test_serve_says_it_pushes_and_runs_the_night_offline(tmp_path):
               server="host=/nonexistent/sock dbname=x user=y").output
     assert "League server: the league file is pushed in the background" in out
     assert out.rstrip().endswith("Stopped after 2 polls.")
+
+
+def test_two_records_of_one_person_merge_with_an_audit_row(league_db, tmp_path):
+    logins = set_up(league_db)
+    lion, crown = tmp_path / "lion.sqlite", tmp_path / "crown.sqlite"
+    night(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee", "Bob Hart"])
+    night(crown, tmp_path, "Crown Tuesday", "2025-03-04", ["Anne Lee", "Bob Hart"])
+    run(["season", "push"], db=lion, server=logins["Red Lion"])
+    run(["season", "push"], db=crown, server=logins["Crown"])
+    # Bob Hart and Ann Lee played one tournament: two people, refused
+    res = run(["season", "merge-members", "1", "2", "--yes"], server=league_db, expect=2)
+    assert "both played Red Lion Monday on 2025-03-03, so they are two people" in res.output
+    out = run(["season", "merge-members", "Ann Lee", "anne lee", "--yes"],
+              server=league_db).output
+    assert out.startswith("Member #3 Anne Lee is merged into #1 Ann Lee: 1 entry moved")
+    with organiser(league_db) as db:
+        assert db.execute("SELECT kept, merged, name, key, entries, by_login FROM "
+                          "member_merges").fetchall() == [(1, 3, "Anne Lee", "anne lee", 1,
+                                                           "tcadmin")]
+        assert db.execute("SELECT number FROM members ORDER BY 1").fetchall() == [(1,), (2,)]
+    hist = run(["season", "history", "Anne Lee"], server=league_db).output.splitlines()
+    assert hist[0] == "Member #1 Ann Lee" and len(hist[3:]) == 2
+    # the Crown's next night: its Anne Lee counts as #1, no new member
+    night(crown, tmp_path, "Crown Tuesday 2", "2025-03-11", ["Anne Lee", "Bob Hart"])
+    run(["season", "push"], db=crown, server=logins["Crown"])
+    with organiser(league_db) as db:
+        assert db.execute("SELECT count(*) FROM members").fetchone()[0] == 2
+        assert db.execute("SELECT count(*) FROM entrants WHERE member = 1").fetchone()[0] == 3

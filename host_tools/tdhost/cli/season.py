@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import click
 
-from tdhost.cli.options import db_option, plain_option
+from tdhost.cli.options import db_option, plain_option, yes_option
 from tdhost.cli.output import fail, say, show_table
 from tdhost.league import pulled as _pulled
 from tdhost.league.store import StoreError
@@ -201,6 +201,34 @@ def clashes(server: str, plain: bool) -> None:
     show_table(["date", "member", "name", "venues"],
                [[r["date"], "#%d" % r["member"], r["name"], ", ".join(r["venues"])]
                 for r in rows], plain, title="Members registered at two venues on one night")
+
+
+@season.command("merge-members")
+@click.argument("keep", metavar="KEPT")
+@click.argument("drop", metavar="MERGED")
+@server_option
+@yes_option
+def merge_members(keep: str, drop: str, server: str, yes: bool) -> None:
+    """Merge member MERGED into member KEPT (one person with two records; each a number or a
+    name): MERGED's entries count for KEPT, and an audit row records it (an organiser's
+    login)."""
+    _need_driver("merge-members")
+    from tdhost.season import members as _members, server as _server, standings as _standings
+    try:
+        db = _server.connect(server, "merge")
+        try:
+            if not yes:
+                kept, merged = (_standings.find_member(db, keep),
+                                _standings.find_member(db, drop))
+                if kept and merged and not click.confirm(
+                        "Merge #%d %s into #%d %s? It cannot be undone from here."
+                        % (merged + kept)):
+                    fail("season merge-members", "nothing was merged")
+            say(_members.merge(db, keep, drop))
+        finally:
+            db.close()
+    except _server.SeasonError as err:
+        fail("season merge-members", str(err))
 
 
 COMMANDS = (season,)

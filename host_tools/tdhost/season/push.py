@@ -151,13 +151,16 @@ def _members(db: psycopg.Connection[Any], venue: str, tournaments: list[Any]
                 names.setdefault(key, entry.name)
     if not names:
         return {}
-    with db.cursor() as cur:
+    merged = {str(key): int(number) for key, number in db.execute(
+        "SELECT key, number FROM member_keys WHERE key = ANY(%s)", (sorted(names),))}
+    with db.cursor() as cur:  # a merged member's key leads to the member kept
         cur.executemany("INSERT INTO members (key, name, first_venue) VALUES (%s, %s, %s) "
                         "ON CONFLICT (key) DO NOTHING",
-                        [(key, name, venue) for key, name in sorted(names.items())])
+                        [(key, name, venue) for key, name in sorted(names.items())
+                         if key not in merged])
     rows = db.execute("SELECT key, number FROM members WHERE key = ANY(%s)",
                       (sorted(names),)).fetchall()
-    return {str(key): int(number) for key, number in rows}
+    return {str(key): int(number) for key, number in rows} | merged
 
 
 def _entrants(venue: str, uid: str, lg: League, number: int,

@@ -90,6 +90,26 @@ MIGRATIONS: list[list[str]] = [[
     "GRANT INSERT ON tournaments, events, members, entrants TO {venues}",
     "GRANT UPDATE (entries, finished) ON tournaments TO {venues}",
     "GRANT DELETE ON entrants TO {venues}",
+], [
+    # 2: merged members (`tdhost season merge-members`): the merged member's keys lead to
+    # the kept member, and each merge leaves an audit row
+    """CREATE TABLE member_keys (
+        key text PRIMARY KEY,
+        number integer NOT NULL REFERENCES members)""",
+    """CREATE TABLE member_merges (
+        at timestamptz NOT NULL DEFAULT now(),
+        by_login text NOT NULL DEFAULT current_user,
+        kept integer NOT NULL REFERENCES members,
+        merged integer NOT NULL,
+        name text NOT NULL,
+        key text NOT NULL,
+        entries integer NOT NULL)""",
+    "ALTER TABLE member_keys ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY member_keys_read ON member_keys FOR SELECT USING (true)",
+    "ALTER TABLE member_merges ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY member_merges_read ON member_merges FOR SELECT USING (true)",
+    "REVOKE ALL ON member_keys, member_merges FROM PUBLIC",
+    "GRANT SELECT ON member_keys, member_merges TO {venues}",
 ]]
 SCHEMA_VERSION = len(MIGRATIONS)
 

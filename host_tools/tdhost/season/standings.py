@@ -51,9 +51,11 @@ def find_member(db: psycopg.Connection[Any], who: str) -> Optional[tuple[int, st
     if who.strip().lstrip("#").isdigit():
         row = db.execute("SELECT number, name FROM members WHERE number = %s",
                          (int(who.strip().lstrip("#")),)).fetchone()
-    else:
-        row = db.execute("SELECT number, name FROM members WHERE key = %s",
-                         (" ".join(who.split()).casefold(),)).fetchone()
+    else:  # a merged member's key leads to the member kept
+        row = db.execute("SELECT number, name FROM members WHERE key = %(k)s UNION ALL "
+                         "SELECT m.number, m.name FROM member_keys k JOIN members m USING "
+                         "(number) WHERE k.key = %(k)s",
+                         {"k": " ".join(who.split()).casefold()}).fetchone()
     return (int(row[0]), str(row[1])) if row else None
 
 
