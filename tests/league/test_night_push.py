@@ -130,3 +130,33 @@ def test_two_records_of_one_person_merge_with_an_audit_row(league_db, tmp_path):
     with organiser(league_db) as db:
         assert db.execute("SELECT count(*) FROM members").fetchone()[0] == 2
         assert db.execute("SELECT count(*) FROM entrants WHERE member = 1").fetchone()[0] == 3
+
+
+def test_the_league_s_page_shows_the_standings_and_their_csv(league_db, tmp_path):
+    from starlette.testclient import TestClient
+
+    from tdhost.season.page import make_app
+
+    logins = set_up(league_db)
+    lion, swan = tmp_path / "lion.sqlite", tmp_path / "swan.sqlite"
+    night(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee", "@Bo Hart"],
+          ["Cal Diaz"])
+    night(swan, tmp_path, "Swan Monday", "2025-03-03", ["Dan Roe", "Eve Moss"])
+    run(["season", "push"], db=lion, server=logins["Red Lion"])
+    run(["season", "push"], db=swan, server=logins["Swan"])
+    page = TestClient(make_app(logins["Crown"]))  # any venue's login reads the league
+    html = page.get("/").text
+    assert "<h1>Standings of LPPL Lincolnshire</h1>" in html and "/static/style.css" in html
+    assert "Dan Roe" in html and "Cal Diaz" not in html  # members only
+    area = page.get("/area/Lincoln").text
+    assert "Ann Lee" in area and "Dan Roe" not in area
+    venue = page.get("/venue/Red%20Lion.csv")
+    assert venue.headers["content-type"].startswith("text/csv")
+    # 1st of 3 (17.32); a name a spreadsheet would take for a formula is quoted
+    assert venue.text.splitlines() == [
+        "rank,name,member,events,wins,best,points", "1,Ann Lee,2,1,1,1,17.32",
+        "2,'@Bo Hart,1,1,0,2,12.25", "3,Cal Diaz,,1,0,3,10.0"]
+    assert page.get("/league.csv").text.count("\n") == 5
+    res = page.get("/venue/Nowhere")
+    assert res.status_code == 404 and res.text == "The league has no venue Nowhere.\n"
+    assert page.get("/static/style.css").status_code == 200

@@ -203,6 +203,25 @@ def clashes(server: str, plain: bool) -> None:
                 for r in rows], plain, title="Members registered at two venues on one night")
 
 
+@season.command("serve")
+@server_option
+@click.option("--listen", default="127.0.0.1", show_default=True,
+              help="The page's address (0.0.0.0: the whole network).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8100, show_default=True,
+              help="The page's port.")
+def serve(server: str, listen: str, port: int) -> None:
+    """The league's page: standings per league, area and venue, printable and as CSV."""
+    _need_driver("serve")
+    import uvicorn
+
+    from tdhost.season import page as _page
+    if not server:
+        fail("season serve", "no league server given: pass --server with a login that may"
+                             " read the league or set TDHOST_SEASON")
+    say("The league's page: http://%s:%d/ (Ctrl-C stops)." % (listen, port))
+    uvicorn.run(_page.make_app(server), host=listen, port=port, log_level="warning")
+
+
 @season.command("merge-members")
 @click.argument("keep", metavar="KEPT")
 @click.argument("drop", metavar="MERGED")
