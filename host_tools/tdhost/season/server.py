@@ -24,7 +24,9 @@ def connect(conninfo: str, doing: str, timeout: int = CONNECT_TIMEOUT
         raise SeasonError("No league server given: pass --server with the venue's connection "
                           "string (from `tdhost season add-venue`) or set TDHOST_SEASON.")
     try:
-        return psycopg.connect(conninfo, connect_timeout=timeout,
+        # no JIT: compiling a standings query costs more than running it (docs/league.md,
+        # "Figures")
+        return psycopg.connect(conninfo, connect_timeout=timeout, options="-c jit=off",
                                autocommit=True, application_name="tdhost " + doing)
     except psycopg.ProgrammingError as err:  # a malformed connection string
         raise SeasonError("The league server's connection string cannot be read (%s)."
