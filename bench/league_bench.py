@@ -57,6 +57,7 @@ def _load(admin: str) -> dict:
     from psycopg.types.json import Jsonb
 
     from tdhost.season import schema
+    from tdhost.season.standings import TOTALS
 
     logins = {}
     with psycopg.connect(admin, autocommit=True) as db:
@@ -110,6 +111,7 @@ def _load(admin: str) -> dict:
                                 cp.write_row(("b%02d-%02d" % (v, n), "Venue %02d" % v, key,
                                               name, numbers[key], place, str(place),
                                               round(math.sqrt(PLAYERS / place) * 10, 2)))
+            db.execute(TOTALS.format(where="true"))  # as each push keeps them
         db.execute("ANALYZE")
         sizes = {t: db.execute("SELECT count(*) FROM %s" % t).fetchone()[0]
                  for t in ("members", "tournaments", "events", "entrants")}

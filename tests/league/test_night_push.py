@@ -124,6 +124,10 @@ def test_two_records_of_one_person_merge_with_an_audit_row(league_db, tmp_path):
         assert db.execute("SELECT number FROM members ORDER BY 1").fetchall() == [(1,), (2,)]
     hist = run(["season", "history", "Anne Lee"], server=league_db).output.splitlines()
     assert hist[0] == "Member #1 Ann Lee" and len(hist[3:]) == 2
+    # the league's standings count both nights for #1 (each 1st of 2: 14.14)
+    run(["season", "pull"], db=crown, server=logins["Crown"])
+    table = run(["season", "standings", "--scope", "league"], db=crown).output.splitlines()
+    assert table[3].split() == ["1", "Ann", "Lee", "#1", "2", "2", "1", "28.28"]
     # the Crown's next night: its Anne Lee counts as #1, no new member
     night(crown, tmp_path, "Crown Tuesday 2", "2025-03-11", ["Anne Lee", "Bob Hart"])
     run(["season", "push"], db=crown, server=logins["Crown"])

@@ -11,7 +11,7 @@ import psycopg
 
 from tdhost.season import schema
 from tdhost.season.server import SeasonError, failed
-from tdhost.season.standings import find_member
+from tdhost.season.standings import TOTALS, find_member
 
 
 def merge(db: psycopg.Connection[Any], keep: str, drop: str) -> str:
@@ -48,6 +48,8 @@ def _merge(db: psycopg.Connection[Any], keep: str, drop: str) -> str:
                    (kept[0], merged[0]))
         db.execute("INSERT INTO member_merges (kept, merged, name, key, entries) "
                    "VALUES (%s, %s, %s, %s, %s)", (kept[0], merged[0], merged[1], key, moved))
+        db.execute("DELETE FROM member_totals WHERE member IN (%s, %s)", (kept[0], merged[0]))
+        db.execute(TOTALS.format(where="e.member = %(member)s"), {"member": kept[0]})
         db.execute("DELETE FROM members WHERE number = %s", (merged[0],))
         db.execute("INSERT INTO member_keys VALUES (%s, %s)", (key, kept[0]))
     return ("Member #%d %s is merged into #%d %s: %d entr%s moved, and a venue's %s now counts"

@@ -16,7 +16,7 @@ from tdhost.league import store as _store
 from tdhost.league.replay import League, replay
 from tdhost.league.store import LoggedEvent
 from tdhost.league.text import player_key
-from tdhost.season import schema
+from tdhost.season import schema, standings as _standings
 from tdhost.season.server import CONNECT_TIMEOUT, SeasonError, connect, failed
 
 
@@ -112,6 +112,8 @@ def _push(db: psycopg.Connection[Any], events: list[LoggedEvent], lg: League) ->
     with db.cursor() as cur:
         cur.executemany("INSERT INTO entrants (tournament, venue, key, name, member, place, "
                         "place_text, points) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows)
+    db.execute("DELETE FROM member_totals WHERE venue = %s", (venue,))
+    db.execute(_standings.TOTALS.format(where="e.venue = %(venue)s"), {"venue": venue})
     db.execute("UPDATE venues SET last_seq = %s, last_event = %s, pushed_at = now() "
                "WHERE role = current_user", (new[-1].seq, event_digest(new[-1])))
     return Pushed("Pushed %d event%s of %s (tournament%s %s) to the league %s." % (
