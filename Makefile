@@ -53,6 +53,7 @@ help:
 	@echo "make firmware-check  mypy over the firmware against circuitpython-stubs, per board"
 	@echo "make host-check      mypy over host_tools/tdhost and tableclock, every function typed"
 	@echo "make test-board PORT=/dev/ttyACM0 [CIRCUITPY=DRIVE]  tests/core on a connected board"
+	@echo "make demo-league     five venues' nights pushed to a throwaway PostgreSQL, the standings (docs/league.md)"
 	@echo "make bench           heap, allocation, time of a 200-hand session -> bench/results.json"
 	@echo "make hardware-diagrams  re-render hardware/*/wiring.png and docs/box-buttons-*.png"
 	@echo "make sim             the box in a window (BOARD=compact|table SETUP=file.json; keys: docs/simulator.md)"
@@ -187,6 +188,13 @@ chaos: $(STAMP)
 
 examples: $(STAMP)
 	$(PY) host_tools/demo_replay.py
+
+# The league across venues (docs/league.md "The demo"): five venues' nights pushed to a
+# throwaway PostgreSQL, the standings printed, the league's page served (LEAGUE_DEMO=--no-page:
+# print only). Needs Debian's postgresql; not part of `make demo`.
+.PHONY: demo-league
+demo-league: $(STAMP)
+	PYTHONPATH=host_tools $(PY) -m tcsim.leaguedemo $(LEAGUE_DEMO)
 
 bench: $(STAMP)
 	$(PY) bench/run.py --micropython $(MPY) --mpy-cross $(MPYCROSS)

@@ -44,6 +44,10 @@ Every figure is described in bench/README.md.  In short:
 11. The scale drill (bench/scale_bench.py, in a subprocess, about 10 min): `make scale`'s 300
    tables on Mosquitto under faults: its checks, a level change's way to every box, wall time,
    room step and host poll p50/p99, frames through the broker; under "scale" in results.json.
+12. The league server (bench/league_bench.py, in a subprocess, about 1.5 min; needs Debian's
+   postgresql): a season of 50 venues x 40 nights x 60 players on a throwaway PostgreSQL, one
+   night's push (median, p99), the standings of the league and an area and a member's history
+   (p99), a venue's pull; under "league" in results.json (docs/league.md, "Figures").
 
 Writes bench/results.json (date, machine, interpreter versions, every figure with its goal and
 status) and prints a table: figure | value | goal | status.  A missed goal is reported as MISSED
@@ -81,6 +85,7 @@ HOST = BENCH / "host_bench.py"
 SYNC = BENCH / "sync_bench.py"
 SCALE = BENCH / "scale_bench.py"
 PLAN = BENCH / "plan_bench.py"
+LEAGUE = BENCH / "league_bench.py"
 SESSION = BENCH / "session200.jsonl"
 RESULTS = BENCH / "results.json"
 RUN_TIMEOUT_S = 180
@@ -402,6 +407,8 @@ def main() -> int:
     print("  the scale drill: 300 tables on Mosquitto under faults (about 10 min) ...",
           flush=True)
     scale = run_sub(SCALE, 1800)
+    print("  the league server: a season of 50 venues on PostgreSQL ...", flush=True)
+    league = run_sub(LEAGUE, 600)
 
     def hv(k: str):
         return heap[k]["min_heap_kib"]
@@ -466,7 +473,8 @@ def main() -> int:
             ("host", "the host's SQLite (bench/host_bench.py)", host),
             ("sync", "sync over MQTT (bench/sync_bench.py)", sync),
             ("plan", "the balancing plan (bench/plan_bench.py)", plan),
-            ("scale", "the scale drill (bench/scale_bench.py)", scale)]
+            ("scale", "the scale drill (bench/scale_bench.py)", scale),
+            ("league", "the league server (bench/league_bench.py)", league)]
     for key, what, d in subs:
         if "error" in d:
             figs.append(figure(key, what, None, "", error=d["error"]))

@@ -510,6 +510,33 @@ def test_the_final_table_shows_every_finalists_stack(browser, tmp_path):
         assert js_errors(page) == []
 
 
+# ---------------------------------------------------------------------- league server
+
+def test_the_league_push_shows_its_last_attempt_and_what_waits(browser, tmp_path):
+    """`serve --season`'s pushes (docs/league.md "Pushing during the night"): no card without
+    a league server; then the last attempt in words and the events waiting."""
+    from tdhost.live.leaguepush import LeaguePush
+
+    with console(browser, tmp_path) as (night, web, page):
+        assert not page.is_visible("#league-card")
+        pushes = LeaguePush()
+        with web.lock:
+            night.live.league_push = pushes
+        pushes.told(1741032000000, False, "The league server cannot be reached (timeout): "
+                    "nothing was sent; the venue goes on offline, push again later.")
+        night.advance(200)
+        wait_visible(page, "#league-card")
+        wait_text(page, "#league-push", "Not pushed: The league server cannot be reached")
+        with web.lock:
+            seq = night.live.last_seq
+        pushes.told(1741032000000, True, "Pushed 12 events of Red Lion (tournament 1) to the "
+                    "league LPPL Lincolnshire.", seq - 3)
+        night.advance(200)
+        wait_text(page, "#league-push", "3 events wait for the next push.")
+        assert text(page, "#league-push").startswith("Pushed 12 events of Red Lion")
+        assert js_errors(page) == []
+
+
 # ---------------------------------------------------------------------- Wi-Fi notes
 
 def test_refused_logins_and_boxes_to_pair_again_show_in_plain_words(browser, tmp_path):

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 import click
 
-from tdhost.cli.options import db_option, plain_option
+from tdhost.cli.options import db_option, plain_option, yes_option
 from tdhost.cli.output import fail, say, show_table
 from tdhost.league import pulled as _pulled
 from tdhost.league.store import StoreError
@@ -115,7 +115,7 @@ def push(db: str, server: str) -> None:
     _need_driver("push")
     from tdhost.season import push as _push, server as _server
     try:
-        say(_push.push(db, server))
+        say(_push.push(db, server).sentence)
     except _server.SeasonError as err:
         fail("season push", str(err))
 
@@ -201,6 +201,53 @@ def clashes(server: str, plain: bool) -> None:
     show_table(["date", "member", "name", "venues"],
                [[r["date"], "#%d" % r["member"], r["name"], ", ".join(r["venues"])]
                 for r in rows], plain, title="Members registered at two venues on one night")
+
+
+@season.command("serve")
+@server_option
+@click.option("--listen", default="127.0.0.1", show_default=True,
+              help="The page's address (0.0.0.0: the whole network).")
+@click.option("--port", type=click.IntRange(1, 65535), default=8100, show_default=True,
+              help="The page's port.")
+def serve(server: str, listen: str, port: int) -> None:
+    """The league's page: standings per league, area and venue, printable and as CSV."""
+    _need_driver("serve")
+    import uvicorn
+
+    from tdhost.season import page as _page
+    if not server:
+        fail("season serve", "no league server given: pass --server with a login that may"
+                             " read the league or set TDHOST_SEASON")
+    say("The league's page: http://%s:%d/ (Ctrl-C stops)." % (listen, port))
+    uvicorn.run(_page.make_app(server), host=listen, port=port, log_level="warning")
+
+
+@season.command("merge-members")
+@click.argument("keep", metavar="KEPT")
+@click.argument("drop", metavar="MERGED")
+@server_option
+@yes_option
+def merge_members(keep: str, drop: str, server: str, yes: bool) -> None:
+    """Merge member MERGED into member KEPT (one person with two records; each a number or a
+    name): MERGED's entries count for KEPT, and an audit row records it (an organiser's
+    login)."""
+    _need_driver("merge-members")
+    from tdhost.season import members as _members, server as _server, standings as _standings
+    try:
+        db = _server.connect(server, "merge")
+        try:
+            if not yes:
+                kept, merged = (_standings.find_member(db, keep),
+                                _standings.find_member(db, drop))
+                if kept and merged and not click.confirm(
+                        "Merge #%d %s into #%d %s? It cannot be undone from here."
+                        % (merged + kept)):
+                    fail("season merge-members", "nothing was merged")
+            say(_members.merge(db, keep, drop))
+        finally:
+            db.close()
+    except _server.SeasonError as err:
+        fail("season merge-members", str(err))
 
 
 COMMANDS = (season,)

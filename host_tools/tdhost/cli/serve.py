@@ -56,6 +56,9 @@ from tdhost.cli.serving import DEFAULT_POLL_MS, ServeOptions, Serving
 @click.option("--demo-speed", type=click.FloatRange(0.1, 50), default=1.0,
               show_default=True,
               help="With --demo: how many times faster than real time the night runs.")
+@click.option("--season", default="", envvar="TDHOST_SEASON", metavar="URL",
+              help="The league server (also $TDHOST_SEASON): the league file is pushed to it"
+                   " in the background, at the start and every minute (docs/league.md).")
 @click.option("--polls", type=click.IntRange(1), default=None, hidden=True,
               help="Stop after this many polls (tests).")
 def serve(**options: Any) -> None:

@@ -116,6 +116,7 @@ class ServeOptions:
     seed: int | None
     demo: bool
     demo_speed: float
+    season: str
     polls: int | None
 
 
@@ -153,6 +154,8 @@ class Serving:
         try:
             self._open_links(boxes)
             lock = threading.RLock()
+            if opts.season and not opts.demo:
+                self._start_push()
             if opts.web:
                 handle = self._start_web(lock)
             self._say_what_runs()
@@ -290,6 +293,24 @@ class Serving:
         self.transports.append(hub)
         if not opts.wifi:
             self.lines.append("Boxes over MQTT: %s." % mqtt_url)
+
+    def _start_push(self) -> None:
+        """The league file pushed to the league server in a thread of its own
+        (tdhost.season.autopush); without psycopg, one line says so and the night goes on."""
+        import importlib.util
+
+        if importlib.util.find_spec("psycopg") is None:
+            self.lines.append("League server: not pushed, psycopg is not installed (pip "
+                              "install 'tableclock-host[league]').")
+            return
+        from tdhost.live.leaguepush import LeaguePush
+        from tdhost.season.autopush import EVERY_S, AutoPush
+
+        self.live.league_push = LeaguePush()
+        pusher = AutoPush(self.options.db, self.options.season, self.live.league_push).start()
+        self.closers.append(pusher.stop)
+        self.lines.append("League server: the league file is pushed in the background, now "
+                          "and every %d seconds." % EVERY_S)
 
     def _start_web(self, lock: Any) -> Any:
         """The big screen and the TD console in a thread; its handle."""

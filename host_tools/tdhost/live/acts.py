@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from tableclock.wire import check_id
 from tdhost import actions as _actions
-from tdhost.league import reducers as _reducers
+from tdhost.league import pulled as _pulled, reducers as _reducers
 from tdhost.league.busts import bust_sentences, decide_bust
 from tdhost.league.entries import (
     decide_arrive,
@@ -107,12 +107,14 @@ def _sentence(act: Callable[["Live", Args], str]) -> Callable[["Live", Args], Re
 def register(live: "Live", args: Args) -> str:
     names, member = args["names"], args["member"]
     when = live.when()
+    known = _pulled.members(live.store.path)  # the league's members, as last pulled
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         evs: Batch = []
         out: List[str] = []
-        for i, name in enumerate(names):
-            payload, msg = decide_register(tournament, name, member, when, lg, seq + i)
+        for i, typed in enumerate(names):
+            name, is_member = _pulled.league_member(known, lg, typed, member)
+            payload, msg = decide_register(tournament, name, is_member, when, lg, seq + i)
             _reducers.apply(tournament, "register", payload)  # the next name sees this one
             lg.names.setdefault(player_key(payload["name"]), payload["name"])
             if payload["member"]:
@@ -203,11 +205,13 @@ def start(live: "Live", args: Args) -> str:
 
 
 def late(live: "Live", args: Args) -> Reply:
-    name, member, seat = args["name"], args["member"], args["seat"]
+    seat = args["seat"]
     when = live.when()
     note: List[str] = []  # what the TD must know about the seat (a new table without a box)
+    known = _pulled.members(live.store.path)  # the league's members, as last pulled
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        name, member = _pulled.league_member(known, lg, args["name"], args["member"])
         where, spare, why = seat, _plan.spare_tables(live, tournament), None
         if where is None:
             where, why = _plan.new_seat(live, tournament, name, seq, spare)

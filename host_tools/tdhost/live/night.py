@@ -41,6 +41,7 @@ from tdhost.live import (
     undo as _undo,
 )
 from tdhost.live.effects import Effects
+from tdhost.live.leaguepush import LeaguePush
 from tdhost.live.records import Batch, Message, ServedLink, Statuses
 from tdhost.rules import handforhand as _hfh
 
@@ -90,6 +91,8 @@ class Live:
         self._started = self.now
         self.wifi = _wifinotes.WifiNotes(clock=self.clock)  # refused logins, pair again
         self._wifi_rev = 0
+        self.league_push: Optional[LeaguePush] = None  # serve with a league server
+        self._league_rev = 0
         self._said_replaced: Set[str] = set()
         self.box_tables = _boxtables.BoxTables()  # serve: the event key's (tdhost pair)
         self.cache = _logcache.LeagueCache()
@@ -326,6 +329,9 @@ class Live:
         self._external()
         if self.wifi.rev != self._wifi_rev:  # the broker's thread told of a refusal
             self._wifi_rev = self.wifi.rev
+            self.touch()
+        if self.league_push is not None and self.league_push.rev != self._league_rev:
+            self._league_rev = self.league_push.rev  # the pusher's thread told of a push
             self.touch()
         self.events.poll()
         for group in self.busts.due(self.now):

@@ -240,4 +240,6 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
         "undo": undo,
         "redo": redo,
         "wifi": live.wifi.view(),
+        "league": (live.league_push.view(live.last_seq) if live.league_push is not None
+                   else None),
     }

@@ -7,7 +7,7 @@ again, leaves the league as one whole push.  docs/league.md, "Push".
 
 import hashlib
 import json
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import psycopg
 from psycopg.types.json import Jsonb
@@ -16,8 +16,14 @@ from tdhost.league import store as _store
 from tdhost.league.replay import League, replay
 from tdhost.league.store import LoggedEvent
 from tdhost.league.text import player_key
-from tdhost.season import schema
-from tdhost.season.server import SeasonError, connect, failed
+from tdhost.season import schema, standings as _standings
+from tdhost.season.server import CONNECT_TIMEOUT, SeasonError, connect, failed
+
+
+class Pushed(NamedTuple):
+    """What a push did: its sentence, and the venue's last event the league now holds."""
+    sentence: str
+    seq: int
 
 
 def event_digest(ev: LoggedEvent) -> str:
@@ -50,11 +56,12 @@ def read_file(path: str) -> tuple[list[LoggedEvent], League]:
     return events, replay(events)
 
 
-def push(path: str, conninfo: str) -> str:
-    """Push the league file *path* to the league server *conninfo*; the sentence saying what
-    was sent.  SeasonError (nothing sent) with the sentence when refused or cut off."""
+def push(path: str, conninfo: str, timeout: int = CONNECT_TIMEOUT) -> Pushed:
+    """Push the league file *path* to the league server *conninfo* (given up after *timeout*
+    seconds unreachable).  SeasonError (nothing sent) with the sentence when refused or cut
+    off."""
     events, lg = read_file(path)
-    db = connect(conninfo, "push")
+    db = connect(conninfo, "push", timeout)
     try:
         schema.check_version(db)
         with db.transaction():
@@ -65,7 +72,7 @@ def push(path: str, conninfo: str) -> str:
         db.close()
 
 
-def _push(db: psycopg.Connection[Any], events: list[LoggedEvent], lg: League) -> str:
+def _push(db: psycopg.Connection[Any], events: list[LoggedEvent], lg: League) -> Pushed:
     row = db.execute("SELECT name, last_seq, last_event FROM venues WHERE role = current_user"
                      " AND NOT revoked FOR UPDATE").fetchone()
     if row is None:
@@ -83,7 +90,8 @@ def _push(db: psycopg.Connection[Any], events: list[LoggedEvent], lg: League) ->
                           "file?): nothing was sent; ask the league's organiser." % (venue, last))
     new = [ev for ev in events if ev.seq > last]
     if not new:
-        return "Nothing new to push: the league has all %d events of %s." % (last, venue)
+        return Pushed("Nothing new to push: the league has all %d events of %s." % (
+            last, venue), last)
     uids = {ev.tournament: tournament_uid(ev) for ev in events if ev.action == "new"}
     setups = {ev.tournament: ev.payload["setup"] for ev in events if ev.action == "new"}
     touched = sorted({ev.tournament for ev in new})
@@ -104,11 +112,13 @@ def _push(db: psycopg.Connection[Any], events: list[LoggedEvent], lg: League) ->
     with db.cursor() as cur:
         cur.executemany("INSERT INTO entrants (tournament, venue, key, name, member, place, "
                         "place_text, points) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows)
+    db.execute("DELETE FROM member_totals WHERE venue = %s", (venue,))
+    db.execute(_standings.TOTALS.format(where="e.venue = %(venue)s"), {"venue": venue})
     db.execute("UPDATE venues SET last_seq = %s, last_event = %s, pushed_at = now() "
                "WHERE role = current_user", (new[-1].seq, event_digest(new[-1])))
-    return "Pushed %d event%s of %s (tournament%s %s) to the league %s." % (
+    return Pushed("Pushed %d event%s of %s (tournament%s %s) to the league %s." % (
         len(new), "" if len(new) == 1 else "s", venue, "" if len(touched) == 1 else "s",
-        ", ".join(str(n) for n in touched), league)
+        ", ".join(str(n) for n in touched), league), new[-1].seq)
 
 
 def _claim(db: psycopg.Connection[Any], venue: str, number: int, uid: str,
@@ -143,13 +153,16 @@ def _members(db: psycopg.Connection[Any], venue: str, tournaments: list[Any]
                 names.setdefault(key, entry.name)
     if not names:
         return {}
-    with db.cursor() as cur:
+    merged = {str(key): int(number) for key, number in db.execute(
+        "SELECT key, number FROM member_keys WHERE key = ANY(%s)", (sorted(names),))}
+    with db.cursor() as cur:  # a merged member's key leads to the member kept
         cur.executemany("INSERT INTO members (key, name, first_venue) VALUES (%s, %s, %s) "
                         "ON CONFLICT (key) DO NOTHING",
-                        [(key, name, venue) for key, name in sorted(names.items())])
+                        [(key, name, venue) for key, name in sorted(names.items())
+                         if key not in merged])
     rows = db.execute("SELECT key, number FROM members WHERE key = ANY(%s)",
                       (sorted(names),)).fetchall()
-    return {str(key): int(number) for key, number in rows}
+    return {str(key): int(number) for key, number in rows} | merged
 
 
 def _entrants(venue: str, uid: str, lg: League, number: int,

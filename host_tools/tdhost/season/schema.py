@@ -90,6 +90,44 @@ MIGRATIONS: list[list[str]] = [[
     "GRANT INSERT ON tournaments, events, members, entrants TO {venues}",
     "GRANT UPDATE (entries, finished) ON tournaments TO {venues}",
     "GRANT DELETE ON entrants TO {venues}",
+], [
+    # 2: merged members (`tdhost season merge-members`): the merged member's keys lead to
+    # the kept member, and each merge leaves an audit row
+    """CREATE TABLE member_keys (
+        key text PRIMARY KEY,
+        number integer NOT NULL REFERENCES members)""",
+    """CREATE TABLE member_merges (
+        at timestamptz NOT NULL DEFAULT now(),
+        by_login text NOT NULL DEFAULT current_user,
+        kept integer NOT NULL REFERENCES members,
+        merged integer NOT NULL,
+        name text NOT NULL,
+        key text NOT NULL,
+        entries integer NOT NULL)""",
+    "ALTER TABLE member_keys ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY member_keys_read ON member_keys FOR SELECT USING (true)",
+    "ALTER TABLE member_merges ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY member_merges_read ON member_merges FOR SELECT USING (true)",
+    "REVOKE ALL ON member_keys, member_merges FROM PUBLIC",
+    "GRANT SELECT ON member_keys, member_merges TO {venues}",
+    # each member's finished tournaments per venue, kept by each push for its venue (and by a
+    # merge): the league and area standings sum these instead of every entrant
+    """CREATE TABLE member_totals (
+        member integer NOT NULL REFERENCES members,
+        venue text NOT NULL REFERENCES venues,
+        events integer NOT NULL,
+        wins integer NOT NULL,
+        best integer,
+        points double precision NOT NULL,
+        PRIMARY KEY (member, venue))""",
+    "CREATE INDEX entrants_venue ON entrants (venue, member)",
+    "ALTER TABLE member_totals ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY member_totals_read ON member_totals FOR SELECT USING (true)",
+    """CREATE POLICY member_totals_add ON member_totals FOR INSERT
+        WITH CHECK (venue = league_venue())""",
+    "CREATE POLICY member_totals_own ON member_totals FOR DELETE USING (venue = league_venue())",
+    "REVOKE ALL ON member_totals FROM PUBLIC",
+    "GRANT SELECT, INSERT, DELETE ON member_totals TO {venues}",
 ]]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -14,15 +14,19 @@ class SeasonError(Exception):
     """A league-server command that did nothing; str(err) is the sentence for the TD."""
 
 
-def connect(conninfo: str, doing: str) -> psycopg.Connection[Any]:
+def connect(conninfo: str, doing: str, timeout: int = CONNECT_TIMEOUT
+            ) -> psycopg.Connection[Any]:
     """A connection to the league server at *conninfo* (a postgresql:// URL or key=value
     string) in autocommit: each command makes its own ``transaction()``.  SeasonError with
-    one sentence when it cannot be had.  *doing*: what the command was about to do."""
+    one sentence when it cannot be had.  *doing*: what the command was about to do;
+    *timeout*: seconds before an unreachable server is given up."""
     if not conninfo:
         raise SeasonError("No league server given: pass --server with the venue's connection "
                           "string (from `tdhost season add-venue`) or set TDHOST_SEASON.")
     try:
-        return psycopg.connect(conninfo, connect_timeout=CONNECT_TIMEOUT,
+        # no JIT: compiling a standings query costs more than running it (docs/league.md,
+        # "Figures")
+        return psycopg.connect(conninfo, connect_timeout=timeout, options="-c jit=off",
                                autocommit=True, application_name="tdhost " + doing)
     except psycopg.ProgrammingError as err:  # a malformed connection string
         raise SeasonError("The league server's connection string cannot be read (%s)."

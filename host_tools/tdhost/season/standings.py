@@ -8,25 +8,39 @@ from typing import Any, Optional
 
 import psycopg
 
-# league and area: members only (people across the league); a venue: everyone who played
-# there, a non-member by the name that venue knows them by
-_STANDINGS = """
+# league and area: members only (people across the league), summed from each member's totals
+# per venue (member_totals, kept by each push: TOTALS); a venue: everyone who played there, a
+# non-member by the name that venue knows them by
+_BY_MEMBER = """
+    SELECT m.name, s.member, sum(s.events), sum(s.wins), min(s.best), sum(s.points)
+    FROM member_totals s JOIN members m ON m.number = s.member
+         JOIN venues v ON v.name = s.venue
+    WHERE {where} GROUP BY s.member, m.name"""
+_BY_VENUE = """
     SELECT coalesce(m.name, min(e.name)), e.member, count(*),
            count(*) FILTER (WHERE e.place = 1), min(e.place), sum(e.points)
     FROM entrants e JOIN tournaments t ON t.uid = e.tournament
-         JOIN venues v ON v.name = e.venue LEFT JOIN members m ON m.number = e.member
-    WHERE t.finished AND e.points IS NOT NULL AND {where}
-    GROUP BY e.member, m.name, CASE WHEN e.member IS NULL THEN e.venue || '/' || e.key END"""
-_WHERE = {"league": "e.member IS NOT NULL",
-          "area": "e.member IS NOT NULL AND v.area = %(area)s",
-          "venue": "e.venue = %(venue)s"}
+         LEFT JOIN members m ON m.number = e.member
+    WHERE t.finished AND e.points IS NOT NULL AND e.venue = %(venue)s
+    GROUP BY e.member, m.name, CASE WHEN e.member IS NULL THEN e.key END"""
+_QUERIES = {"league": _BY_MEMBER.format(where="true"),
+            "area": _BY_MEMBER.format(where="v.area = %(area)s"),
+            "venue": _BY_VENUE}
+# a member's totals at a venue, from its entrants (%(venue)s and %(members)s: which to count)
+TOTALS = """
+    INSERT INTO member_totals
+    SELECT e.member, e.venue, count(*), count(*) FILTER (WHERE e.place = 1), min(e.place),
+           sum(e.points)
+    FROM entrants e JOIN tournaments t ON t.uid = e.tournament
+    WHERE t.finished AND e.points IS NOT NULL AND e.member IS NOT NULL AND {where}
+    GROUP BY e.member, e.venue"""
 
 
 def standings(db: psycopg.Connection[Any], scope: str, area: str = "",
               venue: str = "") -> list[dict[str, Any]]:
     """[{"rank", "name", "member", "events", "wins", "best", "points"}], most points first
     (ties share a rank, as on a venue's own leaderboard: tdhost.league.replay)."""
-    query = _STANDINGS.format(where=_WHERE[scope])
+    query = _QUERIES[scope]
     rows = [{"name": name, "member": member, "events": int(events), "wins": int(wins),
              "best": best, "points": round(float(points), 6)}
             for name, member, events, wins, best, points
@@ -51,9 +65,11 @@ def find_member(db: psycopg.Connection[Any], who: str) -> Optional[tuple[int, st
     if who.strip().lstrip("#").isdigit():
         row = db.execute("SELECT number, name FROM members WHERE number = %s",
                          (int(who.strip().lstrip("#")),)).fetchone()
-    else:
-        row = db.execute("SELECT number, name FROM members WHERE key = %s",
-                         (" ".join(who.split()).casefold(),)).fetchone()
+    else:  # a merged member's key leads to the member kept
+        row = db.execute("SELECT number, name FROM members WHERE key = %(k)s UNION ALL "
+                         "SELECT m.number, m.name FROM member_keys k JOIN members m USING "
+                         "(number) WHERE k.key = %(k)s",
+                         {"k": " ".join(who.split()).casefold()}).fetchone()
     return (int(row[0]), str(row[1])) if row else None
 
 

@@ -364,6 +364,15 @@
     TC.fill($("wifi"), wifi.map((w) => el("li", {},
       w.text + (w.times > 1 ? " (" + w.times + " times)" : "") + " ",
       el("span", {class: "age", "data-at": w.at_ms}))));
+    // the pushes to the league server (docs/league.md "Pushing during the night")
+    const lp = s.league;
+    $("league-card").hidden = !lp;
+    if (lp) {
+      const waits = lp.waiting === null ? "" : lp.waiting === 0 ? " Nothing waits." :
+        " " + lp.waiting + (lp.waiting === 1 ? " event waits" : " events wait") + " for the next push.";
+      TC.fill($("league-push"), [(lp.ok ? "" : "Not pushed: ") + lp.text + waits + " ",
+        lp.at_ms === null ? "" : el("span", {class: "age", "data-at": lp.at_ms})]);
+    }
     const out = (s.results || []).filter((x) => x.place !== null); // the players still in: no place
     $("results-none").hidden = out.length !== 0;
     $("results").hidden = out.length === 0;
@@ -396,7 +405,7 @@
       const at = a.dataset.contact;
       a.textContent = at === "" ? "never heard" : "heard " + TC.age(now - Number(at)) + (TC.age(now - Number(at)) === "now" ? "" : " ago");
     }
-    for (const a of document.querySelectorAll("#moves .age, #wifi .age")) {
+    for (const a of document.querySelectorAll("#moves .age, #wifi .age, #league-push .age")) {
       const x = TC.age(now - Number(a.dataset.at));
       a.textContent = x === "now" ? x : x + " ago";
     }
