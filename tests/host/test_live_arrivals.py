@@ -247,3 +247,26 @@ def test_a_latecomer_is_seated_by_their_receive_not_by_a_seating_sent_meanwhile(
     assert box.link.names[str(seat)] == "Ada"
     for tb, b in room.boxes.items():
         assert sorted(b.table.stacks) == sorted(room.live.tournament.seating()[tb]), tb
+
+
+def test_a_latecomer_takes_the_seat_a_bust_frees_rather_than_sit_alone(tmp_path):
+    """Every table full, a spare box for table 5, and the TD has just entered a player at
+    table 1 out (their take_out not carried out yet): the latecomer is sent to that seat,
+    where the box seats them once the busted player has left -- never alone at table 5,
+    where nobody plays against them (the box does not deal to one player)."""
+    room = _broken_room(tmp_path, spare=5)
+    fold_round(room.boxes[1])
+    room.run(1000)
+    seats = room.live.tournament.seating()[1]
+    chair = min(seats)
+    room.live.act("bust", {"names": [seats[chair]]})
+    room.run(1000)
+    room.live.act("late", {"name": "Ada"})
+    assert room.table_of("Ada") == (1, chair)
+    for _ in range(2):
+        carry_out(room, ("take_out", "receive"))
+        room.run(2000)
+    assert room.boxes[1].table.stacks[chair] == 5000
+    assert room.boxes[1].link.names[str(chair)] == "Ada"
+    assert [p for p in room.pending() if p["player"] == "Ada"] == []
+    assert room.boxes[5].instructions("receive") == []

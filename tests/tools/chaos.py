@@ -268,6 +268,10 @@ class ChaosBox:
             ins = self._shown.get(iid)
             if ins and ins.get("action") == "take_out" and result == "done":
                 self.taken[ins.get("name")] = (stack or 0, self.room.live.last_seq)
+            elif ins and ins.get("action") == "move_out" and result == "done":
+                self.room.walking[ins.get("name")] = (stack or 0, self.room.live.last_seq)
+            elif ins and ins.get("action") == "receive" and result == "done":
+                self.room.walking.pop(ins.get("name"), None)
             return done(iid, result, reason, stack)
         self.link.instruction_done = answered
         self.desk.on_result = answered
@@ -433,6 +437,7 @@ class ChaosRoom(Room):
         run(["backup", "--db", self.db], now=self.when())
         self.backup = _store.backups(self.db)[-1]
         self.boxes = {}
+        self.walking = {}  # player -> (chips, seq): left a box in a move_out, not sat down yet
         drawn = sorted(self.live.tournament.seating())
         for tb in drawn + [drawn[-1] + 1]:  # and a spare box for a table opened tonight
             self.boxes[tb] = ChaosBox(self, tb, "tc-%02d" % tb)
@@ -649,6 +654,29 @@ def stacks(box):
     return box.table.stacks if box.table is not None else {}
 
 
+def chips_gone(left, states, entered_at, undone_lates):
+    """The chips that left play with players the TD entered out, of *left* [(player,
+    (chips, seq))]: chips a take_out took off them, or that they left a box with for
+    another table (a move_out done) and never sat down with; *states*: player -> their
+    entry's state now (None: no entry); *entered_at*: player -> seq of their late entry that
+    stands; *undone_lates*: [(seq, player, chips)] of late entries undone since.
+
+    Chips taken from an entry that stands count when the player is out now (the receive
+    of a player entered out on their way is called off: nobody carries those chips).  A
+    take_out of a late entry undone since (the entry gone, or entered afresh after it,
+    with new chips) took chips the entries do not count: what stays in play is what that
+    entry brought to its seat less what it took away (a dead big blind posted, a pot lost),
+    so the difference counts."""
+    gone = 0
+    for name, (chips, seq) in left:
+        if states.get(name) not in (None, "in") and entered_at.get(name, 0) < seq:
+            gone += chips
+        elif chips and (states.get(name) is None or entered_at.get(name, 0) > seq):
+            brought = [c for at, who, c in undone_lates if who == name and at < seq]
+            gone += chips - (brought[-1] if brought else 0)
+    return gone
+
+
 def check(room):
     """The invariants after a quiet period (docs/live.md "The chaos drill")."""
     live = room.live
@@ -676,14 +704,16 @@ def check(room):
     for b in room.boxes.values():
         taken.update(b.taken)
     entered_at = {}  # player -> seq of their late entry that stands
+    undone_lates = []  # (seq, player, chips) of the late entries undone since
     for ev in live.lg.events:
         if ev.action == "late" and ev.seq not in live.lg.undone:
             entered_at[ev.payload["name"]] = ev.seq
-    # a take_out's chips left play when the player is out (or not entered) now, or entered
-    # afresh after it (a late entry undone, then redone: new chips)
-    gone = sum(c for name, (c, seq) in taken.items()
-               if t.get(name) is None or t.get(name).state != "in"
-               or entered_at.get(name, 0) > seq)
+        elif ev.action == "late":
+            undone_lates.append((ev.seq, ev.payload["name"], ev.payload.get("stack") or start))
+    gone = chips_gone(list(taken.items()) + list(room.walking.items()),
+                      {name: t.get(name).state if t.get(name) else None
+                       for name in list(taken) + list(room.walking)},
+                      entered_at, undone_lates)
     money = sum(m.get("chips", 0) or 0 for m in t.money)
     on_boxes = sum(sum(stacks(b).values()) for tb, b in room.boxes.items()
                    if seating.get(tb) or not broken(b))

@@ -76,6 +76,13 @@ def new_seat(live: "Live", tournament: Tournament, name: str, seq: int,
         spare = spare_tables(live, tournament)
     excluded = taken_seats(tournament) + [tuple(x) for x in exclude]
     seat = pick_seat(tournament, name, seq, exclude=excluded, closed=closed, spare=spare)
+    if not seating_after_moves(tournament).get(seat[0]):
+        # never alone at a table: a seat a bust frees, once its player has left (at a table
+        # that has dealt: before its first hand the box takes a seating instead)
+        freed = [chair for chair in leaving_seats(tournament, closed, exclude)
+                 if live.view(chair[0]).hand]
+        if freed:
+            return list(random.Random("%s|freed|%s" % (seq, name)).choice(freed)), None
     better = joining_seat(live, tournament, seat[0], excluded, "%s|%s" % (seq, name))
     if better is not None:
         seat = [seat[0], better]
@@ -83,6 +90,20 @@ def new_seat(live: "Live", tournament: Tournament, name: str, seq: int,
     if seat[0] not in used and live.link_for(seat[0]) is None:
         return seat, "table %d has no box: confirm its instructions in the console" % seat[0]
     return seat, None
+
+
+def leaving_seats(tournament: Tournament, closed: Set[int],
+                  exclude: Sequence[Any] = ()) -> List[Tuple[int, int]]:
+    """The seats of take_outs not carried out yet at tables in play (not broken), that no
+    pending move heads for and not in *exclude*, in order: free once the busted player has
+    left (the box seats an arrival there after the hand)."""
+    heading = {tuple(halves[0]["to"]) for halves in _ins.moving_players(tournament).values()}
+    skip = heading | {tuple(x) for x in exclude} | set(tournament.offered_seats()) | {
+        (tb, seat) for tb, seats in tournament.seating().items() for seat in seats}
+    return sorted({(record["table"], record["body"]["seat"])
+                   for record in _ins.take_outs(tournament)
+                   if record["table"] not in closed
+                   and (record["table"], record["body"]["seat"]) not in skip})
 
 
 def joining_seat(live: "Live", tournament: Tournament, table: int, excluded: Sequence[Any],
