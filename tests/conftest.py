@@ -45,3 +45,11 @@ def pytest_runtest_makereport(item, call):
     if any(p in reason.lower() for p in SYSTEM_PACKAGES):
         report.outcome = "failed"
         report.longrepr = "TC_REQUIRE_SYSTEM=1 but skipped: " + reason
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """The files with a long simulated session (marked ``slow``) first: `make test-py` hands
+    whole files to its workers in this order, so the longest start at once instead of
+    leaving one worker busy at the end while the others wait."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)  # stable: each file's order kept

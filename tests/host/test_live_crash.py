@@ -23,6 +23,7 @@ its instructions in a batch of their own, the seating, the boxes' answers), endi
 final table's box on the league's final seating.
 """
 
+import pytest
 from liveroom import Room, allin, carry_out, fold_round, withdraw_all
 from test_live_tables import confirm_final
 
@@ -144,6 +145,7 @@ def test_the_undisturbed_night(tmp_path):
     assert sizes == {1: 6, 2: 6} and pending == []
 
 
+@pytest.mark.slow
 def test_a_host_killed_between_any_two_writes_loses_and_doubles_nothing(tmp_path):
     ref = _start(tmp_path / "ref")
     writes, _ = _night(ref)
@@ -206,6 +208,7 @@ def _withdraw_outcome(room):
              if r["action"] == "withdraw"])
 
 
+@pytest.mark.slow
 def test_a_host_killed_around_a_withdrawn_move_writes_the_withdraw_once(tmp_path):
     """The mover busts at the old table before leaving (LPPL ¶45's move after the double
     bust): at every write of the night the cancellation and its withdraw are written
@@ -310,6 +313,7 @@ def _final_outcome(room):
             b.table.first_button, room.pending())
 
 
+@pytest.mark.slow
 def test_a_host_killed_while_the_final_table_forms_still_seats_it_on_the_box(tmp_path):
     """The same at every write of the final table's forming: the final draw, the redraw and
     break instructions (written after the draw in a batch of their own: a host killed in

@@ -14,6 +14,7 @@
 import copy
 import json
 
+import pytest
 from hypothesis import given, strategies as st
 
 import gen
@@ -35,6 +36,7 @@ def _restore(t, extra, seq):
     return t2, x2
 
 
+@pytest.mark.slow
 @gen.props_settings(150)
 @given(setup=gen.setups(), rnd=RANDOMS, n=st.integers(1, 150))
 def test_restored_table_goes_on_identically(setup, rnd, n):
