@@ -32,7 +32,7 @@ def set_up(league_db, venues=(("Red Lion", "Lincoln"), ("Crown", "Lincoln"),
                               ("Swan", "Boston"))):
     """init and add-venue through the commands; {venue: its connection string}."""
     out = run(["season", "init", league_db, "--name", "LPPL Lincolnshire"]).output
-    assert "is set up (schema version 2)" in out
+    assert "is set up (schema version 3)" in out
     logins = {}
     for name, area in venues:
         lines = run(["season", "add-venue", name, "--area", area], server=league_db
@@ -269,7 +269,7 @@ def test_a_file_restored_from_an_older_backup_is_refused(league_db, tmp_path):
 
 def test_schema_init_again_and_bad_server(league_db, tmp_path):
     set_up(league_db, venues=())
-    assert "up to date (version 2)" in run(["season", "init", league_db]).output
+    assert "up to date (version 3)" in run(["season", "init", league_db]).output
     res = run(["season", "push"], db=tmp_path / "x.sqlite", server="", expect=2)
     assert "does not exist" in res.output  # the file is read first
     res = run(["season", "pull"], db=tmp_path / "x.sqlite", expect=2,

@@ -20,7 +20,7 @@ import click
 from tdhost.cli.league_access import read, write
 from tdhost.cli.options import league_options
 from tdhost.cli.output import fail, say
-from tdhost.league import reducers as _reducers
+from tdhost.league import pulled as _pulled, reducers as _reducers
 from tdhost.league.entries import decide_register, duplicate_doubt
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
@@ -134,21 +134,24 @@ def read_rows(raw: bytes) -> tuple[list[Row], list[tuple[int, str]], list[str]]:
 
 
 def decide(lg: League, tournament: Tournament, rows: list[Row], seq: int,
-           when: Any, allowed: frozenset[str] = frozenset()
+           when: Any, known: _pulled.Members, allowed: frozenset[str] = frozenset()
            ) -> tuple[list[tuple[str, Any]], list[tuple[int, str]], list[tuple[int, str]]]:
     """The events the rows make in *tournament* (applied to it as they go, so each line
     sees the ones before): (events [(action, payload)], done [(line, sentence)],
     errors [(line, sentence)]); a refused line is an error and changes nothing, and so is
-    a name that may be a player already in, unless its key is in *allowed*."""
+    a name that may be a player already in, unless its key is in *allowed*.  A league
+    member (*known*, as last pulled) goes by the league's spelling."""
     events: list[tuple[str, Any]] = []
     done: list[tuple[int, str]] = []
     errors: list[tuple[int, str]] = []
     for row in rows:
         try:
-            payload, msg = decide_register(tournament, row["name"], row["member"], when, lg,
+            name, member = _pulled.league_member(known, lg, row["name"], row["member"],
+                                                 row["member_no"])
+            payload, msg = decide_register(tournament, name, member, when, lg,
                                            seq + len(events), row["member_no"])
-            doubt = duplicate_doubt(tournament, lg, row["name"])
-            if doubt and player_key(row["name"]) not in allowed:
+            doubt = duplicate_doubt(tournament, lg, name)
+            if doubt and player_key(name) not in allowed:
                 raise ActionRefused("%s: `--allow-duplicate %s` registers them as another "
                                     "player" % (doubt, quote_name(payload["name"])))
             lock = None
@@ -222,7 +225,8 @@ def import_players(file: str, apply: bool, skip_bad: bool, allow: tuple[str, ...
     except ActionRefused as err:
         fail("import", str(err))
     seq = (lg.events[-1].seq if lg.events else 0) + 1
-    _, done, refused = decide(lg, tournament, rows, seq, now(), allowed)
+    known = _pulled.members(db)  # the league's members, as last pulled (docs/league.md)
+    _, done, refused = decide(lg, tournament, rows, seq, now(), known, allowed)
     errors = sorted(bad + refused)
     verb = "Registered" if apply else "Would register"
     if not apply:
@@ -253,7 +257,8 @@ def import_players(file: str, apply: bool, skip_bad: bool, allow: tuple[str, ...
 
     def decide_all(now_league: League, now_seq: int) -> Decision:
         now_playing = now_league.current(number)
-        events, registered, _ = decide(now_league, now_playing, rows, now_seq, now(), allowed)
+        events, registered, _ = decide(now_league, now_playing, rows, now_seq, now(), known,
+                                          allowed)
         return [(now_playing.number, action, payload, None)
                 for action, payload in events], registered
 

@@ -160,7 +160,8 @@ def standings(scope: str, db: str, plain: bool) -> None:
 @server_option
 @plain_option
 def history(member: str, server: str, plain: bool) -> None:
-    """MEMBER's tournaments across the league's venues (a member number or name)."""
+    """MEMBER's tournaments across the league's venues (the league's number, #12, a venue's
+    member number, M1042, or a name)."""
     _need_driver("history")
     from tdhost.season import server as _server, standings as _standings
     try:

@@ -1,7 +1,8 @@
 """What the last pull from the league server (tdhost.season.pull) left in the league file: the
-league's members (number and spelling) and its standings, in tables season_* that each pull
-replaces whole.  The league server owns their content; the venue only reads it, offline
-(`tdhost season standings`, and `register`/`late` taking the league's spelling of a member).
+league's members (number, spelling and the venues' member number) and its standings, in
+tables season_* that each pull replaces whole.  The league server owns their content; the
+venue only reads it, offline (`tdhost season standings`, and `register`/`late`/`import`
+taking the league's spelling of a member).
 docs/league.md, "Pull".
 """
 
@@ -9,12 +10,13 @@ import sqlite3
 from typing import Any, NamedTuple
 
 from tdhost.league import store as _store
+from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
-from tdhost.league.text import player_key
+from tdhost.league.text import clean_name, player_key, same_person
 
 TABLES = (
-    "CREATE TABLE IF NOT EXISTS season_members (number INTEGER PRIMARY KEY, key TEXT NOT NULL"
-    " UNIQUE, name TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS season_members (number INTEGER PRIMARY KEY, key TEXT NOT NULL,"
+    " name TEXT NOT NULL, member_no TEXT UNIQUE)",
     "CREATE TABLE IF NOT EXISTS season_standings (scope TEXT NOT NULL, rank INTEGER NOT NULL,"
     " name TEXT NOT NULL, member INTEGER, events INTEGER NOT NULL, wins INTEGER NOT NULL,"
     " best INTEGER, points REAL NOT NULL)",
@@ -29,30 +31,58 @@ class Member(NamedTuple):
     name: str
 
 
-def members(path: str) -> dict[str, Member]:
-    """{player key: Member} as last pulled into league file *path*; {} before a first pull
-    (or when the file cannot be read: the command itself then says why)."""
+class Members(NamedTuple):
+    """The league's members as last pulled: by member number (case folded, as the venue's
+    league file keeps them), and by name key (of two members of one name, the one without a
+    member number, else the oldest: the league server's choice for a player without one)."""
+    by_no: dict[str, Member]
+    by_key: dict[str, Member]
+
+
+def members(path: str) -> Members:
+    """The league's members as last pulled into league file *path*; none before a first
+    pull (or when the file cannot be read: the command itself then says why)."""
+    out = Members({}, {})
     try:
         store = _store.Store(path, readonly=True)
     except _store.StoreError:
-        return {}
+        return out
     try:
-        rows = store.db.execute("SELECT key, number, name FROM season_members").fetchall()
-    except sqlite3.Error:
-        return {}
+        rows = store.db.execute("SELECT key, number, name, member_no FROM season_members "
+                                "ORDER BY member_no IS NOT NULL, number").fetchall()
+    except sqlite3.Error:  # no pull yet, or one before member numbers: pull again
+        return out
     finally:
         store.close()
-    return {str(key): Member(int(number), str(name)) for key, number, name in rows}
+    for key, number, name, member_no in rows:
+        found = Member(int(number), str(name))
+        out.by_key.setdefault(str(key), found)
+        if member_no:
+            out.by_no[str(member_no)] = found
+    return out
 
 
-def league_member(known: dict[str, Member], league: League, name: str,
-                  member: bool) -> tuple[str, bool]:
-    """(the name to record, member?) for a player the TD typed as *name*: a league member
-    goes by the league's spelling (over the venue's own, in *league* for this decision) and
-    counts as a member at every venue."""
-    found = known.get(player_key(name))
-    if found is None:
-        return name, member
+def league_member(known: Members, league: League, name: str, member: bool,
+                  member_no: str | None = None) -> tuple[str, bool]:
+    """(the name to record, member?) for a player the TD typed as *name* (with *member_no*,
+    a venue's member number, when given): a league member goes by the league's spelling
+    (over the venue's own, in *league* for this decision) and counts as a member at every
+    venue.  A member number the league knows finds its member in any spelling (ActionRefused
+    for another name: the number is that member's); a number new to the league is a new
+    member, whatever their name."""
+    if member_no:
+        found = known.by_no.get(member_no.casefold())
+        if found is None:
+            return name, member
+        if player_key(found.name) != player_key(name) and not same_person(found.name, name):
+            raise ActionRefused("%s is the member number of %s in the league: register them "
+                                "by that name, or give %s their own number" % (
+                                    member_no, found.name, clean_name(name)))
+        league.numbers[member_no.casefold()] = player_key(found.name)
+    else:
+        found = known.by_key.get(player_key(name))
+        if found is None:
+            return name, member
     league.names[player_key(found.name)] = found.name
     return found.name, True
 

@@ -1,6 +1,7 @@
 """The league's members as the organiser mends them: two member records of one person merged
 into one (``merge``), the merged record's entries moved to the member kept, its key kept as
-a way to the member kept (table member_keys, read by each push), and an audit row
+a way to the member kept (table member_keys, read by each push), its member number too
+(two members with two numbers are two people: refused), and an audit row
 (member_merges: when, which login, both numbers, the merged name and key, how many entries
 moved).  docs/league.md, "Members".
 """
@@ -39,6 +40,13 @@ def _merge(db: psycopg.Connection[Any], keep: str, drop: str) -> str:
         if both is not None:
             raise SeasonError("#%d %s and #%d %s both played %s on %s, so they are two people:"
                               " nothing was merged." % (kept + merged + (both[0], both[1])))
+        nos = dict(db.execute("SELECT number, member_no FROM members WHERE number IN (%s, %s)",
+                              (kept[0], merged[0])).fetchall())
+        if nos[kept[0]] and nos[merged[0]]:
+            raise SeasonError("#%d %s and #%d %s have two member numbers (%s and %s), so they "
+                              "are two people: nothing was merged." % (
+                                  kept + merged + (nos[kept[0]].upper(),
+                                                   nos[merged[0]].upper())))
         row = db.execute("SELECT key FROM members WHERE number = %s", (merged[0],)).fetchone()
         assert row is not None  # locked above
         key = str(row[0])
@@ -51,6 +59,9 @@ def _merge(db: psycopg.Connection[Any], keep: str, drop: str) -> str:
         db.execute("DELETE FROM member_totals WHERE member IN (%s, %s)", (kept[0], merged[0]))
         db.execute(TOTALS.format(where="e.member = %(member)s"), {"member": kept[0]})
         db.execute("DELETE FROM members WHERE number = %s", (merged[0],))
+        if nos[merged[0]]:  # the merged member's number now leads to the member kept
+            db.execute("UPDATE members SET member_no = %s WHERE number = %s",
+                       (nos[merged[0]], kept[0]))
         db.execute("INSERT INTO member_keys VALUES (%s, %s)", (key, kept[0]))
     return ("Member #%d %s is merged into #%d %s: %d entr%s moved, and a venue's %s now counts"
             " as #%d (recorded in the league's merges)." % (

@@ -40,7 +40,8 @@ def _fetch(db: psycopg.Connection[Any]) -> dict[str, Any]:
         raise SeasonError("This login is not a venue of the league: nothing was pulled.")
     venue, area = str(row[0]), str(row[1])
     return {"league": schema.league_name(db), "venue": venue, "area": area,
-            "members": db.execute("SELECT number, key, name FROM members").fetchall(),
+            "members": db.execute("SELECT number, key, name, member_no FROM members"
+                                  ).fetchall(),
             "league_rows": _standings.standings(db, "league"),
             "area_rows": _standings.standings(db, "area", area=area),
             "venue_rows": _standings.standings(db, "venue", venue=venue)}
@@ -54,12 +55,12 @@ def _write(path: str, got: dict[str, Any]) -> None:
     db = store.db
     try:
         db.execute("BEGIN IMMEDIATE")
+        db.execute("DROP TABLE IF EXISTS season_members")  # a pull before member numbers
         for statement in _pulled.TABLES:
             db.execute(statement)
-        db.execute("DELETE FROM season_members")
         db.execute("DELETE FROM season_standings")
         db.execute("DELETE FROM season_pulled")
-        db.executemany("INSERT INTO season_members VALUES (?, ?, ?)", got["members"])
+        db.executemany("INSERT INTO season_members VALUES (?, ?, ?, ?)", got["members"])
         for scope in _pulled.SCOPES:
             db.executemany("INSERT INTO season_standings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                            [(scope, r["rank"], r["name"], r["member"], r["events"], r["wins"],

@@ -15,7 +15,7 @@ from psycopg.types.json import Jsonb
 from tdhost.league import store as _store
 from tdhost.league.replay import League, replay
 from tdhost.league.store import LoggedEvent
-from tdhost.league.text import player_key
+from tdhost.league.text import player_key, same_person
 from tdhost.season import schema, standings as _standings
 from tdhost.season.server import CONNECT_TIMEOUT, SeasonError, connect, failed
 
@@ -103,7 +103,8 @@ def _push(db: psycopg.Connection[Any], events: list[LoggedEvent], lg: League) ->
             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
             [(venue, ev.seq, uids[ev.tournament], ev.at, ev.action,
               Jsonb(ev.payload), ev.undoes, ev.batch) for ev in new])
-    numbers = _members(db, venue, [lg.tournaments[n] for n in touched if n in lg.tournaments])
+    numbers, notes = _members(db, venue, [lg.tournaments[n] for n in touched
+                                          if n in lg.tournaments], lg)
     db.execute("DELETE FROM entrants WHERE tournament = ANY(%s)", ([uids[n] for n in touched],))
     rows = []
     for number in touched:
@@ -116,9 +117,9 @@ def _push(db: psycopg.Connection[Any], events: list[LoggedEvent], lg: League) ->
     db.execute(_standings.TOTALS.format(where="e.venue = %(venue)s"), {"venue": venue})
     db.execute("UPDATE venues SET last_seq = %s, last_event = %s, pushed_at = now() "
                "WHERE role = current_user", (new[-1].seq, event_digest(new[-1])))
-    return Pushed("Pushed %d event%s of %s (tournament%s %s) to the league %s." % (
+    return Pushed(" ".join(["Pushed %d event%s of %s (tournament%s %s) to the league %s." % (
         len(new), "" if len(new) == 1 else "s", venue, "" if len(touched) == 1 else "s",
-        ", ".join(str(n) for n in touched), league), new[-1].seq)
+        ", ".join(str(n) for n in touched), league)] + notes), new[-1].seq)
 
 
 def _claim(db: psycopg.Connection[Any], venue: str, number: int, uid: str,
@@ -142,27 +143,58 @@ def _claim(db: psycopg.Connection[Any], venue: str, number: int, uid: str,
                    (entries, finished, uid))
 
 
-def _members(db: psycopg.Connection[Any], venue: str, tournaments: list[Any]
-             ) -> dict[str, int]:
-    """{player key: member number} of the members entered in *tournaments*; a member new
-    to the league gets the next number, with this venue's spelling."""
+def _members(db: psycopg.Connection[Any], venue: str, tournaments: list[Any], lg: League
+             ) -> tuple[dict[str, int], list[str]]:
+    """({player key: member number} of the members entered in *tournaments*, notes): a
+    member number the league knows leads to its member whatever the spelling, a new number
+    makes a new member (even when the name is another member's), and a player without a
+    number goes by the name key as before; a new member takes this venue's spelling.  A
+    number the league gives another name is that member's still (the first venue wins):
+    the player counts by name, and a note says so."""
     names: dict[str, str] = {}
     for tournament in tournaments:
         for key, entry in tournament.players.items():
             if entry.member:
                 names.setdefault(key, entry.name)
     if not names:
-        return {}
+        return {}, []
+    numbers = {key: no for no, key in sorted(lg.numbers.items()) if key in names}
+    with db.cursor() as cur:
+        # (not asking for a number when the row is there: no gap in the members' numbers)
+        cur.executemany("INSERT INTO members (key, name, first_venue, member_no) SELECT "
+                        "%(k)s, %(n)s, %(v)s, %(no)s WHERE NOT EXISTS (SELECT 1 FROM members "
+                        "WHERE member_no = %(no)s) ON CONFLICT (member_no) "
+                        "WHERE member_no IS NOT NULL DO NOTHING",
+                        [{"k": key, "n": names[key], "v": venue, "no": no}
+                         for key, no in sorted(numbers.items())])
+    owners = {str(no): (int(number), str(name)) for no, number, name in db.execute(
+        "SELECT member_no, number, name FROM members WHERE member_no = ANY(%s)",
+        (sorted(set(numbers.values())),))}
+    found: dict[str, int] = {}
+    notes = []
+    for key, no in sorted(numbers.items()):
+        number, name = owners[no]
+        if player_key(name) == key or same_person(name, names[key]):
+            found[key] = number  # the league's spelling: the venue's comes with a pull
+        else:
+            notes.append("%s is the member number of #%d %s in the league, so %s's %s counts"
+                         " by name: give %s their own number." % (
+                             no.upper(), number, name, venue, names[key], names[key]))
+    rest = sorted(key for key in names if key not in found)
     merged = {str(key): int(number) for key, number in db.execute(
-        "SELECT key, number FROM member_keys WHERE key = ANY(%s)", (sorted(names),))}
+        "SELECT key, number FROM member_keys WHERE key = ANY(%s)", (rest,))}
     with db.cursor() as cur:  # a merged member's key leads to the member kept
-        cur.executemany("INSERT INTO members (key, name, first_venue) VALUES (%s, %s, %s) "
-                        "ON CONFLICT (key) DO NOTHING",
-                        [(key, name, venue) for key, name in sorted(names.items())
+        cur.executemany("INSERT INTO members (key, name, first_venue) SELECT %(k)s, %(n)s, "
+                        "%(v)s WHERE NOT EXISTS (SELECT 1 FROM members WHERE key = %(k)s) "
+                        "ON CONFLICT (key) WHERE member_no IS NULL DO NOTHING",
+                        [{"k": key, "n": names[key], "v": venue} for key in rest
                          if key not in merged])
-    rows = db.execute("SELECT key, number FROM members WHERE key = ANY(%s)",
-                      (sorted(names),)).fetchall()
-    return {str(key): int(number) for key, number in rows} | merged
+    # by name: the member of that name without a number, else the oldest of that name
+    for key, number in db.execute(
+            "SELECT DISTINCT ON (key) key, number FROM members WHERE key = ANY(%s) "
+            "ORDER BY key, member_no IS NOT NULL, number", (rest,)).fetchall():
+        found.setdefault(str(key), int(number))
+    return found | merged, notes
 
 
 def _entrants(venue: str, uid: str, lg: League, number: int,

@@ -128,6 +128,16 @@ MIGRATIONS: list[list[str]] = [[
     "CREATE POLICY member_totals_own ON member_totals FOR DELETE USING (venue = league_venue())",
     "REVOKE ALL ON member_totals FROM PUBLIC",
     "GRANT SELECT, INSERT, DELETE ON member_totals TO {venues}",
+], [
+    # 3: a venue's member number (its register events' member_no, case folded as in the
+    # venue's league file) is the member's identity: one number, one member; a name may be
+    # two members' (two people of one name, told apart by their numbers), but only one
+    # member without a number per name
+    "ALTER TABLE members ADD COLUMN member_no text",
+    "CREATE UNIQUE INDEX members_member_no ON members (member_no) WHERE member_no IS NOT NULL",
+    "ALTER TABLE members DROP CONSTRAINT members_key_key",
+    "CREATE UNIQUE INDEX members_key_unnumbered ON members (key) WHERE member_no IS NULL",
+    "CREATE INDEX members_key ON members (key)",
 ]]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -61,15 +61,20 @@ def ranked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def find_member(db: psycopg.Connection[Any], who: str) -> Optional[tuple[int, str]]:
-    """(number, name) of the member *who* (a number, or a name in any case), or None."""
+    """(number, name) of the member *who* (the league's number "#12", a venue's member
+    number "M1042", or a name in any case), or None.  A name two members share finds the
+    one without a member number, else the oldest: their numbers tell them apart."""
     if who.strip().lstrip("#").isdigit():
         row = db.execute("SELECT number, name FROM members WHERE number = %s",
                          (int(who.strip().lstrip("#")),)).fetchone()
     else:  # a merged member's key leads to the member kept
-        row = db.execute("SELECT number, name FROM members WHERE key = %(k)s UNION ALL "
-                         "SELECT m.number, m.name FROM member_keys k JOIN members m USING "
-                         "(number) WHERE k.key = %(k)s",
-                         {"k": " ".join(who.split()).casefold()}).fetchone()
+        row = db.execute(
+            "SELECT number, name FROM (SELECT 0 AS pick, number, name, false AS numbered "
+            "FROM members WHERE member_no = %(k)s UNION ALL SELECT 1, number, name, "
+            "member_no IS NOT NULL FROM members WHERE key = %(k)s UNION ALL SELECT 2, "
+            "m.number, m.name, false FROM member_keys k JOIN members m USING (number) "
+            "WHERE k.key = %(k)s) found ORDER BY pick, numbered, number LIMIT 1",
+            {"k": " ".join(who.split()).casefold()}).fetchone()
     return (int(row[0]), str(row[1])) if row else None
 
 
