@@ -8,6 +8,7 @@ LPPL (docs/examples/lppl.toml): 20-minute levels, level 1 25/50, level 2 50/100.
 import datetime
 
 from hostutil import EXAMPLES, T0, at, run
+from liveroom import Room, fold_round
 
 from tdhost.league import times as _times
 from tdhost.live.host import Host
@@ -55,3 +56,38 @@ def test_serve_on_a_night_written_at_tdhost_now_runs_from_that_time(tmp_path, mo
     clock = served_clock(tmp_path, db)
     assert (clock["level"], clock["sb"], clock["bb"], clock["paused"]) == (2, 50, 100, False)
     assert 19 * 60000 - 2000 <= clock["ms_left"] <= 19 * 60000, clock
+
+
+# ------------------------------------------------------------------ the boxes' buttons
+
+def test_plan_takes_the_button_the_box_last_reported(tmp_path):
+    """A box reports its button between hands: the league records it once per change, and
+    `tdhost plan` (another process on the same file) moves from it, saying whose it used."""
+    room = Room(tmp_path, n=20)  # seed 7: tables 1-3 with 7, 7 and 6
+    big = [tb for tb, n in room.sizes().items() if n == 7][0]
+    box = room.boxes[big]
+    for _ in range(3):
+        fold_round(box)
+        room.run(1000)
+    button = box.table.state()["button"]
+    t = room.live.tournament
+    assert t.buttons[str(big)]["button"] == button
+    recorded = [ev for ev in room.live.lg.events if ev.action == "button"]
+    assert [ev.payload["hand"] for ev in recorded] == [1, 2, 3]
+    room.run(3000)  # more statuses, the same button: nothing more
+    assert len([ev for ev in room.live.lg.events if ev.action == "button"]) == 3
+    # two players out at the table of 6: 7, 7, 4 -- a move from each table of 7
+    small = [tb for tb, n in room.sizes().items() if n == 6][0]
+    for name in sorted(t.seating()[small].values())[:2]:
+        run(["bust", name, "--yes"], db=room.db, now=at(30))
+    out = run(["plan"], db=room.db, now=at(31)).output
+    assert "the boxes' last at table %d" % big in out, out
+    given = run(["plan", "--button", "%d.%d" % (big, button)], db=room.db, now=at(31)).output
+    assert out.splitlines()[:3] == given.splitlines()[:3]
+    moves = [line for line in out.splitlines() if line.startswith("Move")]
+    assert moves == [line for line in given.splitlines() if line.startswith("Move")]
+    drawn = run(["plan", "--button", "%d.%d" % (big, t.draw["tables"][str(big)]["button"])],
+                db=room.db, now=at(31)).output  # the draw's button: another player moves
+    assert [line for line in drawn.splitlines() if line.startswith("Move")] != moves
+    # the console's log keeps to the TD's and the tables' doings
+    assert not [line for line in room.live.snapshot()["log"] if "the button at" in line["text"]]

@@ -51,6 +51,7 @@ def on_draw(tournament: Tournament, payload: Payload) -> None:
     else:
         tournament.draw = payload
     tournament.tables_used = set()
+    tournament.buttons = {}  # a new draw: the boxes' buttons of before count no more
     for name, seat in payload["seats"].items():
         tournament.players[player_key(name)].seat = list(seat)
         tournament.tables_used.add(seat[0])
@@ -147,6 +148,10 @@ def on_notice(tournament: Tournament, payload: Payload) -> None:
     pass
 
 
+def on_button(tournament: Tournament, payload: Payload) -> None:
+    tournament.buttons[str(payload["table"])] = payload
+
+
 def on_final_seated(tournament: Tournament, payload: Payload) -> None:
     # the finalists' chips once every table finished its hand (tdhost.live.final.final_seat)
     if tournament.final is not None:
@@ -193,6 +198,7 @@ REDUCERS: dict[str, Callable[[Tournament, Payload], None]] = {
     "start": on_start, "level": on_level, "late": on_late, "arrive": on_arrive,
     "standby_take": on_standby_take, "standby_pass": on_standby_pass, "move": on_move,
     "clock": on_clock, "instr": on_instr, "instr_result": on_instr_result,
-    "notice": on_notice, "final_seated": on_final_seated, "hand_for_hand": on_hand_for_hand,
+    "notice": on_notice, "button": on_button, "final_seated": on_final_seated,
+    "hand_for_hand": on_hand_for_hand,
     "hfh_release": on_hfh_release, "bust": on_bust, "money": on_money, "end": on_end,
 }

@@ -12,7 +12,7 @@ from tdhost.league.tournament import Payload, Tournament
 
 # events written by tdhost.live for the boxes and the clock, not TD actions: undo skips them
 SYSTEM_ACTIONS = frozenset(("clock", "instr", "instr_result", "notice", "hand_for_hand",
-                            "hfh_release", "final_seated"))
+                            "hfh_release", "final_seated", "button"))
 
 
 class League:

@@ -146,7 +146,7 @@ def summary(event: LoggedEvent) -> str:
     if action == "undo":
         return "undo #%s (%s)" % (event.undoes, payload["summary"])
     if action in ("clock", "notice", "instr", "instr_result", "hand_for_hand", "hfh_release",
-                  "final_seated"):
+                  "final_seated", "button"):
         return str(payload.get("text") or action)
     return str(action)
 

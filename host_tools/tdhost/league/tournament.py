@@ -38,7 +38,7 @@ class Tournament:
     attribute __init__ sets."""
 
     # what a tournament from a checkpoint reads only when used (docs/host.md §3.4)
-    NIGHT = ("clocks", "instrs", "moves")
+    NIGHT = ("clocks", "instrs", "moves", "buttons")
 
     def __init__(self, number: int, setup: Payload, created: str) -> None:
         self.number = number
@@ -61,6 +61,7 @@ class Tournament:
         self.clocks: list[Payload] = []       # the master clock after each change
         self.instrs: dict[Any, Payload] = {}  # instruction id -> `instr` + "results"
         self.moves: list[Payload] = []        # `move` payloads, in order
+        self.buttons: dict[str, Payload] = {}  # table -> the `button` its box last reported
         self.hfh: Optional[Payload] = None    # hand for hand: {"wait", "round"} or None
         self.money: list[Payload] = []        # re-buys, add-ons, knockouts, payouts
 

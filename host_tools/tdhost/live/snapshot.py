@@ -194,7 +194,8 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
                             "tied": instr["first"] != instr["last"],
                             "prize": prize.get(instr["name"]) if money else None})
     log = []
-    mine = [ev for ev in lg.events if ev.tournament == tourney.number]
+    # the boxes' buttons between hands are for `tdhost plan`, not the TD's log
+    mine = [ev for ev in lg.events if ev.tournament == tourney.number and ev.action != "button"]
     for ev in mine[-LOG_MAX:]:
         line = _words.log_line(ev, lg, mine)
         log.append({"seq": ev.seq, "action": ev.action, "text": line["text"],
