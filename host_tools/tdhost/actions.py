@@ -16,6 +16,7 @@ from tdhost.league.busts import decide_bust, decide_end
 from tdhost.league.entries import (
     decide_arrive,
     decide_late,
+    decide_reenter,
     decide_register,
     decide_standby_add,
     decide_standby_pass,
@@ -187,6 +188,13 @@ def late_sentence(payload: Payload, notes: Sequence[str] = ()) -> str:
                                       "".join("; " + line for line in notes))
 
 
+def reenter_sentence(payload: Payload, notes: Sequence[str] = ()) -> str:
+    """A recorded ``reenter``: the entry, the seat and the chips."""
+    return "%s re-enters (entry %d) at %s with %d chips%s" % (
+        payload["name"], payload["entry"], seat_text(payload["seat"]), payload["stack"],
+        "".join("; " + line for line in notes))
+
+
 def arrive_sentence(payload: Payload, seat: Sequence[int]) -> str:
     """A recorded ``arrive`` at *seat*: the reason, and the chips the dealer removes."""
     return "%s takes %s: %s%s" % (payload["name"], seat_text(seat), payload["reason"],
@@ -244,6 +252,8 @@ ACTIONS: dict[str, Action] = _declare(
            decide_start, cli="start", asks_first=True, undoable=True),
     Action("late", (_NAME, _MEMBER, Arg("seat", "seat", option="--seat")), decide_late,
            cli="late", undoable=True),
+    Action("reenter", (_NAME, Arg("seat", "seat", option="--seat")), decide_reenter,
+           cli="reenter", undoable=True),
     Action("arrive", (_NAME,), decide_arrive, cli="arrive", undoable=True),
     Action("bust", (Arg("names", "names", True, option="NAMES"),
                     Arg("chips", "counts", option="--chips-at-start")),

@@ -25,8 +25,8 @@ from tdhost.cli.output import say
 
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
 NIGHT_ORDER = ("example", "new", "import", "register", "unregister", "standby", "lock",
-               "unlock", "draw", "start", "seats", "level", "late", "arrive", "bust", "plan",
-               "move", "undo", "end", "print", "results", "league", "log", "backup",
+               "unlock", "draw", "start", "seats", "level", "late", "arrive", "bust", "reenter",
+               "plan", "move", "undo", "end", "print", "results", "league", "log", "backup",
                "restore", "serve", "boxes", "pair", "move-box", "deploy", "season")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):

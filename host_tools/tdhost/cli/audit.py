@@ -22,6 +22,7 @@ ACTION_WORDS = {
     "instr_result": "answer from a box", "notice": "notice", "final_seated":
     "final table seated", "hand_for_hand": "hand for hand", "hfh_release": "hand for hand: "
     "deal", "arrive": "arrival", "button": "button at a table", "late": "latecomer",
+    "reenter": "re-entry",
     "end": "end on time",
 }
 

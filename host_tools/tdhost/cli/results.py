@@ -49,7 +49,7 @@ def results(csv_file: str | None, json_file: str | None, db: str, number: int | 
                         + extra(row) for row in rows], plain,
                title="Results of tournament %d, %s (%s; %d entries)" % (
                    tournament.number, tournament.setup["name"], status,
-                   len(tournament.entrants())))
+                   tournament.entry_count()))
     if csv_file:
         say("Written to %s." % csv_file)
     if json_file:
@@ -57,7 +57,7 @@ def results(csv_file: str | None, json_file: str | None, db: str, number: int | 
         write_json("results", json_file, {
             "league": lg.name, "tournament": tournament.number, "name": setup["name"],
             "date": setup["date"], "profile": setup["profile"],
-            "finished": bool(tournament.ended), "entries": len(tournament.entrants()),
+            "finished": bool(tournament.ended), "entries": tournament.entry_count(),
             "results": [dict({"place": row["first"], "place_text": row["place"],
                               "name": row["name"], "member": row["member"],
                               "entry": row["entry"], "points": row["points"]},

@@ -19,7 +19,7 @@ from tdhost.league.tournament import Entry, Tournament
 # loading 500 events about 3 ms (bench/host_bench.py: CLI time against the log's length)
 EVERY = 500
 KEEP = 2
-FORMAT = 2  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts)
+FORMAT = 3  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts); 3: re-entries
 APPLYING = ("tournament", "reducers", "replay", "text", "times")  # modules hashed in CODE
 
 
@@ -39,7 +39,7 @@ CODE = _code()
 # ------------------------------------------------------------------------ the state as JSON
 
 _ENTRY = ("name", "member", "state", "seat", "entry", "stack", "dead_bb", "absent",
-          "deducted")
+          "deducted", "reentries", "earlier")
 # Tournament attributes kept as they are (JSON values: payloads or built from them)
 _PLAIN = ("number", "setup", "created", "players", "standby", "locks", "draw", "final",
           "started_on_time", "busts", "offers", "ended", "hfh", "money")

@@ -266,6 +266,43 @@ def decide_late(tournament: Tournament, name: str, member: bool, when: datetime.
 
 
 
+def decide_reenter(tournament: Tournament, name: str, when: datetime.datetime, seq: int,
+                   seat: Optional[Seat] = None, spare: Collection[int] = ()) -> Payload:
+    """A player who is out buys a new entry where the tournament file allows it
+    (``[reentry]``: at most ``max`` a player, up to the end of level ``until_level``): a new
+    seat (drawn as a latecomer's) and the starting stack.  The new entry counts in the
+    field and for the points (docs/host.md §4.3 "Re-entry")."""
+    tournament.start_time()
+    rule = tournament.reentry_rule()
+    if not rule["max"]:
+        raise ActionRefused("tournament %d allows no re-entry (its file's [reentry] max is 0)"
+                            % tournament.number)
+    entry = tournament.get(name)
+    if entry is None or entry.state != "out":
+        raise ActionRefused("only a player who is out may re-enter: %s" % (
+            tournament.state_sentence(entry) if entry is not None
+            else "%s is not in tournament %d" % (name, tournament.number)))
+    if entry.reentries >= rule["max"]:
+        raise ActionRefused("%s has re-entered %s already, the most a player may (reentry max"
+                            " = %d)" % (entry.name, "once" if entry.reentries == 1 else
+                                        "%d times" % entry.reentries, rule["max"]))
+    tournament.refuse_if_before_start(when)
+    level, _ = tournament.level_at(when)
+    if level > rule["until_level"]:
+        raise ActionRefused("re-entry closed at the end of level %d; this is level %d"
+                            % (rule["until_level"], level))
+    cap = tournament.setup["max_players"]
+    if cap is not None and tournament.field_size() >= cap:
+        raise ActionRefused(full_text(tournament))
+    if seat is None:
+        seat = pick_seat(tournament, entry.name, seq)
+    else:
+        check_free(tournament, seat, spare)
+    return {"name": entry.name, "time": iso(when), "level": level,
+            "stack": tournament.setup["starting_stack"], "seat": seat,
+            "entry": entry.reentries + 2}
+
+
 def decide_arrive(tournament: Tournament, name: str, when: datetime.datetime) -> Payload:
     tournament.start_time()
     entry = tournament.need(name, ("in",))

@@ -123,6 +123,10 @@ def summary(event: LoggedEvent) -> str:
         return "latecomer %s at %s: %d chips%s, %s" % (
             payload["name"], clock_time(payload["time"]), payload["stack"], dead_bb,
             seat_text(payload["seat"]))
+    if action == "reenter":
+        return "%s re-enters at %s: entry %d, %d chips, %s" % (
+            payload["name"], clock_time(payload["time"]), payload["entry"], payload["stack"],
+            seat_text(payload["seat"]))
     if action == "arrive":
         return "%s arrives at %s: %d chips removed%s" % (
             payload["name"], clock_time(payload["time"]), payload["deduction"], dead_bb)

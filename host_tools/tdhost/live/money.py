@@ -98,7 +98,7 @@ def view(tournament: Tournament, now_ms: int) -> Optional[Dict[str, Any]]:
         return None
     cur = cfg["currency"]
     bought = tally(tournament)
-    entries = len(tournament.entrants()) if tournament.started \
+    entries = tournament.entry_count() if tournament.started \
         else len(tournament.entries("registered"))
     rebuys, addons = sum(bought["rebuys"].values()), len(bought["addons"])
     pool_c = _money.pool(cfg, entries, rebuys, addons)
