@@ -93,7 +93,7 @@ def dump(lg: League, refs: dict[int, list[Any]]) -> str:
     their parts (*refs*: {number: [core seq, night seq]})."""
     return json.dumps({
         "seq": lg.seq, "count": lg.count, "name": lg.name, "names": lg.names,
-        "members": sorted(lg.members), "numbers": lg.numbers,
+        "members": sorted(lg.members), "numbers": lg.numbers, "number_keys": lg.number_keys,
         "undone": [[k, v] for k, v in sorted(lg.undone.items())],
         "tournaments": [[n, refs[n][0], refs[n][1]] for n in sorted(lg.tournaments)]},
         separators=(",", ":"))
@@ -128,6 +128,7 @@ def undump(text: str, part: Callable[[int, str, int], Any]) -> League:
     lg.seq, lg.count, lg.name, lg.names = d["seq"], d["count"], d["name"], d["names"]
     lg.members = set(d["members"])
     lg.numbers = d.get("numbers", {})
+    lg.number_keys = d.get("number_keys", {})
     lg.undone = {k: v for k, v in d["undone"]}
     lg.parts = {}
     for n, core, night in d["tournaments"]:
