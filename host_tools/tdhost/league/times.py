@@ -4,9 +4,7 @@ texts, the TD's `--at`, Unix milliseconds for the clocks (docs/host.md §3)."""
 import datetime
 import os
 import re
-from typing import Callable
 
-from tdhost.clocks import monotonic_ms, unix_ms
 from tdhost.league.refusal import ActionRefused
 
 
@@ -51,17 +49,6 @@ def clock_time(text: str) -> str:
 def to_unix_ms(when: datetime.datetime) -> int:
     """A datetime as Unix milliseconds."""
     return int(round(when.timestamp() * 1000))
-
-
-def live_clock() -> Callable[[], int]:
-    """The live night's clock in Unix ms: the computer's, or, when TDHOST_NOW is set, one
-    that runs from that time (the CLI's `start` and `level` were written at TDHOST_NOW:
-    serve on the same file carries on at their level and time left, not at the computer's
-    date)."""
-    if not os.environ.get("TDHOST_NOW"):
-        return unix_ms
-    start, mono0 = to_unix_ms(now()), monotonic_ms()
-    return lambda: start + monotonic_ms() - mono0
 
 
 def mmss(minutes: float) -> str:

@@ -67,7 +67,7 @@ class Live:
                  clock: Optional[Callable[[], int]] = None, key: Optional[bytes] = None,
                  key_id: Optional[str] = None, seed: int = 1) -> None:
         self.store = _store.Store(db_path, threads=True)  # the web acts from its threads
-        self.clock = clock or _times.live_clock()  # TDHOST_NOW: the CLI's time
+        self.clock = clock or _clock.live_clock()  # TDHOST_NOW: the CLI's time
         self.key = key
         self.key_id = key_id
         self.seed = seed
