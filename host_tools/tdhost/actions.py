@@ -16,6 +16,7 @@ from tdhost.league.busts import decide_bust, decide_end
 from tdhost.league.entries import (
     decide_arrive,
     decide_late,
+    decide_reenter,
     decide_register,
     decide_standby_add,
     decide_standby_pass,
@@ -23,6 +24,7 @@ from tdhost.league.entries import (
     decide_unregister,
 )
 from tdhost.league.limits import SEAT_MAX, SEED_MAX, TABLE_MAX, WHOLE_MAX
+from tdhost.league.money import decide_money
 from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.seats import decide_draw, decide_lock, decide_move, decide_unlock
@@ -187,6 +189,13 @@ def late_sentence(payload: Payload, notes: Sequence[str] = ()) -> str:
                                       "".join("; " + line for line in notes))
 
 
+def reenter_sentence(payload: Payload, notes: Sequence[str] = ()) -> str:
+    """A recorded ``reenter``: the entry, the seat and the chips."""
+    return "%s re-enters (entry %d) at %s with %d chips%s" % (
+        payload["name"], payload["entry"], seat_text(payload["seat"]), payload["stack"],
+        "".join("; " + line for line in notes))
+
+
 def arrive_sentence(payload: Payload, seat: Sequence[int]) -> str:
     """A recorded ``arrive`` at *seat*: the reason, and the chips the dealer removes."""
     return "%s takes %s: %s%s" % (payload["name"], seat_text(seat), payload["reason"],
@@ -244,6 +253,8 @@ ACTIONS: dict[str, Action] = _declare(
            decide_start, cli="start", asks_first=True, undoable=True),
     Action("late", (_NAME, _MEMBER, Arg("seat", "seat", option="--seat")), decide_late,
            cli="late", undoable=True),
+    Action("reenter", (_NAME, Arg("seat", "seat", option="--seat")), decide_reenter,
+           cli="reenter", undoable=True),
     Action("arrive", (_NAME,), decide_arrive, cli="arrive", undoable=True),
     Action("bust", (Arg("names", "names", True, option="NAMES"),
                     Arg("chips", "counts", option="--chips-at-start")),
@@ -269,12 +280,12 @@ ACTIONS: dict[str, Action] = _declare(
                "the tournament's last action in the league file"),
     Action("redo", (Arg("n", "int", low=1),), asks_first=True,
            why="the CLI's undo is an event in the league file: it has no redo"),
-    Action("rebuy", (_NAME,), undoable=True, why="money is the console's"),
-    Action("addon", (_NAME,), undoable=True, why="money is the console's"),
-    Action("knockout", (_NAME, Arg("by", "text", True)), undoable=True,
-           why="money is the console's"),
-    Action("payouts", (Arg("places", "list", True),), undoable=True,
-           why="money is the console's"),
+    Action("rebuy", (_NAME,), decide_money, cli="rebuy", undoable=True),
+    Action("addon", (_NAME,), decide_money, cli="addon", undoable=True),
+    Action("knockout", (_NAME, Arg("by", "text", True, option="--by")), decide_money,
+           cli="knockout", undoable=True),
+    Action("payouts", (Arg("places", "list", True, option="PERCENT..."),), decide_money,
+           cli="payouts", undoable=True),
     Action("move", (_NAME, Arg("seat", "seat", True, option="T.S")), decide_move, cli="move",
            console=False, why="the live host moves players itself, with instructions"),
     Action("end", (Arg("chips", "counts", True, option="NAME=CHIPS"),), decide_end, cli="end",

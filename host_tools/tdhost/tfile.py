@@ -18,7 +18,8 @@ from tableclock.fields import SetupError
 from tableclock.levels import parse_levels
 from tdhost.rules import house as _house, money as _money, points as _points
 
-TOP = ("league", "tournament", "late_entry", "levels", "colour_ups", "points", "money")
+TOP = ("league", "tournament", "late_entry", "reentry", "levels", "colour_ups", "points",
+       "money")
 LEAGUE_KEYS = ("name",)
 TOURNAMENT_KEYS = ("name", "date", "profile", "seats_per_table", "max_players", "standby",
                    "starting_stack", "deepstack")
@@ -26,6 +27,8 @@ LATE_KEYS = ("until_level", "min_players", "grace_minutes", "dead_big_blind", "d
              "absent_deductions", "standby_replaces_absent")
 LEVEL_KEYS = ("sb", "bb", "ante", "minutes", "break")
 COLOUR_KEYS = ("after_level", "remove", "chip")
+REENTRY_KEYS = ("max", "until_level")
+MAX_REENTRIES = 100  # a player's re-entries in one tournament
 POINTS_KEYS = ("formula", "places", "participation", "decimals")
 MIN_SEATS, MAX_SEATS = 2, 10
 MAX_CHIPS = 10**9  # a stack, a blind, a deduction: far above any night, far below the frame's
@@ -323,6 +326,8 @@ def _parse(text: str, name: str) -> dict[str, Any]:
                                 "of %d bytes): at most %d like these do"
                    % (len(levels), protocol.MAX_FRAME, lo))
 
+    reentry = _reentry(doc, check, numbers[-1])
+
     pp = ("points",)
     pts_in = check.table(doc.get("points", {}), pp, POINTS_KEYS)
     formula = check.str_(pts_in, pp, "formula", "sqrt")
@@ -355,11 +360,27 @@ def _parse(text: str, name: str) -> dict[str, Any]:
         "starting_stack": stack,
         "deepstack": deepstack,
         "late": late,
+        "reentry": reentry,
         "levels": levels,
         "colour_ups": colour_ups,
         "points": pts,
         "money": _money_table(doc, check),
     }
+
+
+def _reentry(doc: dict[str, Any], check: FileChecker, last: int) -> dict[str, Any]:
+    """``[reentry]``: ``max`` re-entries a player may make (0, the default: none) and
+    ``until_level``, the last level in which one is taken (needed when max > 0)."""
+    rp = ("reentry",)
+    re_in = check.table(doc.get("reentry", {}), rp, REENTRY_KEYS)
+    most = check.int_(re_in, rp, "max", 0, MAX_REENTRIES, 0)
+    until = check.int_(re_in, rp, "until_level", 1, 1000)
+    if most and until is None:
+        check.fail(rp, "the key 'until_level' is missing: the last level in which a player"
+                       " may re-enter")
+    if until is not None and until > last:
+        check.fail(rp + ("until_level",), "there are only %d levels" % last)
+    return {"max": most, "until_level": until}
 
 
 def _money_table(doc: dict[str, Any], check: FileChecker) -> Any:

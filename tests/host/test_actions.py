@@ -13,14 +13,20 @@ from hostutil import at, players, run
 
 from tcsim import EXAMPLES
 from tdhost.actions import ACTIONS, CLI_VIEWS, Arg, console_names
-from tdhost.cli import app as _app, night as _night, plan as _plan, registration as _reg
+from tdhost.cli import (
+    app as _app,
+    money as _money,
+    night as _night,
+    plan as _plan,
+    registration as _reg,
+)
 from tdhost.league.refusal import ActionRefused
 from tdhost.live import acts as _acts
 from tdhost.live.night import Live
 from tdhost.web import app as _web
 
 TD_JS = os.path.join(os.path.dirname(_web.__file__), "static", "td.js")
-NIGHT_COMMANDS = {command.name for module in (_night, _reg, _plan) for command in
+NIGHT_COMMANDS = {command.name for module in (_night, _reg, _plan, _money) for command in
                   module.COMMANDS} | {"move-box"}
 
 

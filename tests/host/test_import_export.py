@@ -134,11 +134,12 @@ def test_results_and_league_as_json(tmp_path):
     assert (res["league"], res["finished"], res["entries"]) == ("LPPL Lincolnshire", True, 9)
     # LPPL points 10 * sqrt(entries / place): the winner 10 * sqrt(9) = 30; free: no prize
     assert res["results"][0] == {"place": 1, "place_text": "1st", "name": "Ivy",
-                                 "member": False, "entry": "registered", "points": 30.0}
+                                 "played_as": "Ivy", "member_no": None, "member": False,
+                                 "entry": "registered", "points": 30.0}
     assert [r["name"] for r in res["results"]][-1] == "Ann"
     lg = tmp_path / "league.json"
     run(["league", "--json", str(lg), "--db", db], now=at(31))
     board = json.loads(lg.read_text(encoding="utf-8"))
     assert board["tournaments"] == 1 and board["standings"][0] == {
-        "rank": 1, "name": "Ivy", "member": False, "events": 1, "wins": 1, "best": 1,
-        "points": 30.0}
+        "rank": 1, "name": "Ivy", "member": False, "member_no": None, "events": 1, "wins": 1,
+        "best": 1, "points": 30.0}

@@ -669,3 +669,25 @@ def test_a_players_row_shows_their_warnings_and_penalties(browser, tmp_path):
         row = '#reg tr[data-name="%s"]' % name
         wait_text(page, row + " td:nth-child(4)", "1 warning, misses 2 more hands")
         assert js_errors(page) == []
+
+
+def test_a_registration_made_in_error_is_taken_back_from_the_players_row(browser, tmp_path):
+    """Unregister… (issue #31): a player not yet out who has not played -- registered and
+    drawn, before the start -- is taken off after the console asks; once play starts a
+    player at a table has no such button (a player who played is busted)."""
+    with console(browser, tmp_path, start=False) as (night, web, page):
+        name = NAMES[0]
+        row = '#reg tr[data-name="%s"]' % name
+        page.locator(row + " button", has_text="Unregister").click()
+        asks(page, "%s is taken off the tournament; table " % name)
+        answer(page, False)
+        assert night.live.tournament.get(name) is not None
+        page.locator(row + " button", has_text="Unregister").click()
+        answer(page, True)
+        wait_text(page, "#msg", "%s is no longer registered" % name)
+        wait_visible(page, row, visible=False)
+        with night.lock:
+            night.live.act("start", {})
+        wait_text(page, "#tstate", "in play")
+        assert page.locator("#reg button", has_text="Unregister").count() == 0
+        assert js_errors(page) == []

@@ -13,6 +13,7 @@ from tdhost.cli import (
     boxes,
     csvimport,
     example,
+    money,
     night,
     plan,
     printing,
@@ -25,9 +26,10 @@ from tdhost.cli.output import say
 
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
 NIGHT_ORDER = ("example", "new", "import", "register", "unregister", "standby", "lock",
-               "unlock", "draw", "start", "seats", "level", "late", "arrive", "bust", "plan",
-               "move", "undo", "end", "print", "results", "league", "log", "backup",
-               "restore", "serve", "boxes", "pair", "move-box", "deploy", "season")
+               "unlock", "draw", "start", "seats", "level", "late", "arrive", "bust", "reenter",
+               "rebuy", "addon", "knockout", "payouts", "plan", "move", "undo", "end", "print",
+               "results", "league", "log", "backup", "restore", "serve", "boxes", "pair",
+               "move-box", "deploy", "season")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
 
@@ -67,8 +69,8 @@ def cli() -> None:
     table, with or without the table boxes."""
 
 
-for _module in (example, registration, csvimport, night, plan, printing, results, audit, boxes,
-                serve, season):
+for _module in (example, registration, csvimport, night, money, plan, printing, results, audit,
+                boxes, serve, season):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 

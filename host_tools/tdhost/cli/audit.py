@@ -21,7 +21,9 @@ ACTION_WORDS = {
     "standby_pass": "standby passes", "clock": "clock", "instr": "instruction to a box",
     "instr_result": "answer from a box", "notice": "notice", "final_seated":
     "final table seated", "hand_for_hand": "hand for hand", "hfh_release": "hand for hand: "
-    "deal", "arrive": "arrival", "late": "latecomer", "end": "end on time",
+    "deal", "arrive": "arrival", "button": "button at a table", "late": "latecomer",
+    "reenter": "re-entry",
+    "end": "end on time",
 }
 
 

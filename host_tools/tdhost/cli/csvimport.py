@@ -171,7 +171,7 @@ def decide(lg: League, tournament: Tournament, rows: list[Row], seq: int,
         if payload["member"]:
             lg.members.add(player_key(payload["name"]))
         if payload.get("member_no"):
-            lg.numbers.setdefault(payload["member_no"].casefold(), player_key(payload["name"]))
+            lg.note_member_no(payload["name"], payload["member_no"])
         events.append(("register", payload))
         if lock is not None:
             _reducers.apply(tournament, "lock", lock)

@@ -15,6 +15,7 @@ from tdhost.actions import (
     arrive_sentence,
     draw_sentence,
     late_sentence,
+    reenter_sentence,
     start_sentences,
 )
 from tdhost.cli.league_access import read, tournament_of, write
@@ -32,7 +33,12 @@ from tdhost.cli.output import echo_lines, fail, say, show_table
 from tdhost.cli.plan import balance_hint, move_words
 from tdhost.league import pulled as _pulled
 from tdhost.league.busts import bust_sentences, decide_bust, decide_end
-from tdhost.league.entries import absent_deduction, decide_arrive, decide_late
+from tdhost.league.entries import (
+    absent_deduction,
+    decide_arrive,
+    decide_late,
+    decide_reenter,
+)
 from tdhost.league.limits import SEED_MAX
 from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
@@ -149,6 +155,29 @@ def late(name: str, member: bool, seat: str | None, at: str | None, db: str,
         return [(tournament.number, "late", payload, None)], payload
     _, payload = write("late", db, decide)
     echo_lines([late_sentence(payload)])
+
+
+@click.command("reenter")
+@click.argument("name")
+@click.option("--seat", default=None, metavar="T.S", help="The seat (default: drawn).")
+@at_option
+@league_options
+@yes_option
+def reenter(name: str, seat: str | None, at: str | None, db: str, number: int | None,
+            yes: bool) -> None:
+    """A player who is out buys a new entry, where the tournament file allows it
+    ([reentry]): a new seat and the starting stack; undo takes it back."""
+    when = when_value("reenter", at)
+    chosen = seat_value("reenter", seat)
+    name = resolve_all("reenter", db, number, [name], ("out",), yes, check=lambda t, names:
+                       decide_reenter(t, names[0], when, 0, chosen))[0]
+
+    def decide(lg: League, seq: int) -> Decision:
+        tournament = lg.current(number)
+        payload = decide_reenter(tournament, name, when, seq, chosen)
+        return [(tournament.number, "reenter", payload, None)], payload
+    _, payload = write("reenter", db, decide)
+    echo_lines([reenter_sentence(payload)])
 
 
 @click.command("arrive")
@@ -353,4 +382,4 @@ def seats(db: str, number: int | None, plain: bool) -> None:
     show_table(["table", "seat", "player", "chips at entry", ""], rows, plain, title=head)
 
 
-COMMANDS = (draw, start, level, late, arrive, bust, move, end, undo, seats)
+COMMANDS = (draw, start, level, late, reenter, arrive, bust, move, end, undo, seats)

@@ -32,10 +32,20 @@ def move_words(name: str, origin: Sequence[int], to: Sequence[int]) -> str:
     return "Move %s: %s \u2192 %s" % (name, seat_text(origin), seat_text(to))
 
 
+def box_buttons(tournament: Tournament) -> dict[int, Any]:
+    """{table: status} of the buttons and blinds the boxes last reported between hands
+    (``button`` events, tdhost.live.tables.button_report), for the tables in play."""
+    seating = tournament.seating()
+    return {int(table): {"button": payload["button"], "sb_seat": payload.get("sb_seat"),
+                         "bb_seat": payload.get("bb_seat")}
+            for table, payload in tournament.buttons.items() if int(table) in seating}
+
+
 def league_room(tournament: Tournament, buttons: dict[int, int] | None = None) -> Room:
     """The plan input (docs/balancing.md) for *tournament*'s seating now; *buttons*
-    {table: seat of the button now}: the blinds follow from it (default: the draw's)."""
-    statuses = {}
+    {table: seat of the button now}: the blinds follow from it (default: the button the
+    table's box last reported, else the draw's)."""
+    statuses = box_buttons(tournament)
     seating = tournament.seating()
     seats_per_table = tournament.setup["seats_per_table"]
     for table, button in (buttons or {}).items():
@@ -175,16 +185,21 @@ def these_moves(n: int) -> str:
     return "this move" if n == 1 else "these %d moves" % n
 
 
-def buttons_note(room: Room, buttons: dict[int, int]) -> str:
-    """Which buttons the plan used: the TD's (--button) and the draw's, table by table
-    (who moves is the player due the big blind next)."""
+def buttons_note(room: Room, buttons: dict[int, int], boxes: Sequence[int] = ()) -> str:
+    """Which buttons the plan used: the TD's (--button), the ones the boxes last reported
+    (*boxes*: their tables) and the draw's, table by table (who moves is the player due
+    the big blind next)."""
     given = [table["table"] for table in room["tables"]
              if table["seats"] and table["table"] in buttons]
-    drawn = [table["table"] for table in room["tables"]
-             if table["seats"] and table["table"] not in buttons]
+    boxed = [table["table"] for table in room["tables"] if table["seats"]
+             and table["table"] not in buttons and table["table"] in boxes]
+    drawn = [table["table"] for table in room["tables"] if table["seats"]
+             and table["table"] not in buttons and table["table"] not in boxes]
     parts = []
     if given:
         parts.append("yours at %s" % names_text(["table %d" % t for t in given]))
+    if boxed:
+        parts.append("the boxes' last at %s" % names_text(["table %d" % t for t in boxed]))
     if drawn:
         parts.append("the draw's at %s" % names_text(["table %d" % t for t in drawn]))
     return ("(Who moves is the player due the big blind next, from the buttons: %s%s.)" % (
@@ -212,7 +227,7 @@ def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
     echo_lines(plan_lines(tournament, room, result))
     moves = result["moves"] if result and not result["final_table"] else []
     if moves:
-        say(buttons_note(room, buttons))
+        say(buttons_note(room, buttons, sorted(box_buttons(tournament))))
     if not apply:
         if moves:
             say("`tdhost plan --apply` records %s." % these_moves(len(moves)))

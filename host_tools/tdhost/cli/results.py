@@ -10,6 +10,7 @@ import click
 from tdhost.cli.league_access import read, tournament_of
 from tdhost.cli.options import db_option, league_options, plain_option
 from tdhost.cli.output import say, show_table, write_csv, write_json
+from tdhost.league.replay import League
 from tdhost.league.text import ordinal
 from tdhost.league.times import now
 from tdhost.live import money as _livemoney
@@ -43,13 +44,13 @@ def results(csv_file: str | None, json_file: str | None, db: str, number: int | 
              "" if row["points"] is None else row["points"]] + extra(row) for row in rows])
     status = ("final" if tournament.ended
               else "so far, %d players in" % len(tournament.remaining()))
-    show_table(fields, [[row["place"], row["name"], "yes" if row["member"] else "",
-                         row["entry"],
+    show_table(fields, [[row["place"], lg.identity(row["name"])[1],
+                         _member_text(lg, row["name"], row["member"]), row["entry"],
                          points_text(row["points"]) if row["points"] is not None else ""]
                         + extra(row) for row in rows], plain,
                title="Results of tournament %d, %s (%s; %d entries)" % (
                    tournament.number, tournament.setup["name"], status,
-                   len(tournament.entrants())))
+                   tournament.entry_count()))
     if csv_file:
         say("Written to %s." % csv_file)
     if json_file:
@@ -57,12 +58,24 @@ def results(csv_file: str | None, json_file: str | None, db: str, number: int | 
         write_json("results", json_file, {
             "league": lg.name, "tournament": tournament.number, "name": setup["name"],
             "date": setup["date"], "profile": setup["profile"],
-            "finished": bool(tournament.ended), "entries": len(tournament.entrants()),
+            "finished": bool(tournament.ended), "entries": tournament.entry_count(),
             "results": [dict({"place": row["first"], "place_text": row["place"],
-                              "name": row["name"], "member": row["member"],
+                              "name": lg.identity(row["name"])[1], "played_as": row["name"],
+                              "member_no": _member_no(lg, row["name"]), "member": row["member"],
                               "entry": row["entry"], "points": row["points"]},
                              **({"prize": prize.get(row["name"])} if prize is not None
                                 else {})) for row in rows]})
+
+
+def _member_no(lg: League, name: str) -> str | None:
+    """*name*'s league member number as the TD typed it (upper case), or None."""
+    number = lg.number_of(name)
+    return number.upper() if number else None
+
+
+def _member_text(lg: League, name: str, member: bool) -> str:
+    """The member column: the member number, else "yes" for a member."""
+    return _member_no(lg, name) or ("yes" if member else "")
 
 
 @click.command("league")
@@ -86,8 +99,9 @@ def league(csv_file: str | None, json_file: str | None, members: bool, db: str,
             [row["rank"], row["name"], "yes" if row["member"] else "no", row["events"],
              row["wins"], row["best"], points_text(row["points"])] for row in rows])
     done = lg.finished()
-    show_table(fields, [[row["rank"], row["name"], "yes" if row["member"] else "",
-                         row["events"], row["wins"], ordinal(row["best"]),
+    show_table(fields, [[row["rank"], row["name"],
+                         row["member_no"] or ("yes" if row["member"] else ""), row["events"],
+                         row["wins"], ordinal(row["best"]),
                          points_text(row["points"])] for row in rows], plain,
                title="%s leaderboard after %d tournament%s" % (
                    lg.name or "League", len(done), "" if len(done) == 1 else "s"))
@@ -96,8 +110,8 @@ def league(csv_file: str | None, json_file: str | None, members: bool, db: str,
     if json_file:
         write_json("league", json_file, {
             "league": lg.name, "tournaments": len(done), "members_only": bool(members),
-            "standings": [{key: row[key] for key in ("rank", "name", "member", "events",
-                                                     "wins", "best", "points")}
+            "standings": [{key: row[key] for key in ("rank", "name", "member", "member_no",
+                                                     "events", "wins", "best", "points")}
                           for row in rows]})
 
 

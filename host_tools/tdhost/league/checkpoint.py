@@ -19,7 +19,7 @@ from tdhost.league.tournament import Entry, Tournament
 # loading 500 events about 3 ms (bench/host_bench.py: CLI time against the log's length)
 EVERY = 500
 KEEP = 2
-FORMAT = 2  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts)
+FORMAT = 3  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts); 3: re-entries
 APPLYING = ("tournament", "reducers", "replay", "text", "times")  # modules hashed in CODE
 
 
@@ -39,7 +39,7 @@ CODE = _code()
 # ------------------------------------------------------------------------ the state as JSON
 
 _ENTRY = ("name", "member", "state", "seat", "entry", "stack", "dead_bb", "absent",
-          "deducted")
+          "deducted", "reentries", "earlier")
 # Tournament attributes kept as they are (JSON values: payloads or built from them)
 _PLAIN = ("number", "setup", "created", "players", "standby", "locks", "draw", "final",
           "started_on_time", "busts", "offers", "ended", "hfh", "money")
@@ -93,7 +93,7 @@ def dump(lg: League, refs: dict[int, list[Any]]) -> str:
     their parts (*refs*: {number: [core seq, night seq]})."""
     return json.dumps({
         "seq": lg.seq, "count": lg.count, "name": lg.name, "names": lg.names,
-        "members": sorted(lg.members), "numbers": lg.numbers,
+        "members": sorted(lg.members), "numbers": lg.numbers, "number_keys": lg.number_keys,
         "undone": [[k, v] for k, v in sorted(lg.undone.items())],
         "tournaments": [[n, refs[n][0], refs[n][1]] for n in sorted(lg.tournaments)]},
         separators=(",", ":"))
@@ -128,6 +128,7 @@ def undump(text: str, part: Callable[[int, str, int], Any]) -> League:
     lg.seq, lg.count, lg.name, lg.names = d["seq"], d["count"], d["name"], d["names"]
     lg.members = set(d["members"])
     lg.numbers = d.get("numbers", {})
+    lg.number_keys = d.get("number_keys", {})
     lg.undone = {k: v for k, v in d["undone"]}
     lg.parts = {}
     for n, core, night in d["tournaments"]:

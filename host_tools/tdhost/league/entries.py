@@ -66,7 +66,7 @@ def decide_register(tournament: Tournament, name: str, member: bool,
     when given) and its sentence."""
     tournament.refuse_if_finished()
     name = clean_name(name)
-    check_member_no(league, name, member_no)
+    check_member_no(league, name, member_no, tournament)
     entry = tournament.get(name)
     if entry is not None:
         if entry.state == "standby":
@@ -78,6 +78,9 @@ def decide_register(tournament: Tournament, name: str, member: bool,
                             "`tdhost late %s`" % quote_name(name))
     name = league.display_name(name)
     member = member or league.is_member(name)
+    was = league.numbers.get(member_no.casefold()) if member_no else None
+    renamed = " (the league knew %s as %s)" % (member_no, league.names.get(was, was)) \
+        if was is not None and was != player_key(name) else ""
     cap, sb = tournament.setup["max_players"], tournament.setup["standby"]
     payload = {"name": name, "member": member or bool(member_no), "standby": False,
                "seat": None}
@@ -96,20 +99,26 @@ def decide_register(tournament: Tournament, name: str, member: bool,
     if tournament.draw:
         seat = pick_seat(tournament, name, seq)
         payload["seat"] = seat
-        return payload, "%s is registered (%s) and drawn to %s." % (
-            name, count, seat_text(seat))
-    return payload, "%s is registered (%s)%s." % (
-        name, count, ", member %s" % member_no if member_no else ", a member" if member else "")
+        return payload, "%s is registered (%s) and drawn to %s%s." % (
+            name, count, seat_text(seat), renamed)
+    return payload, "%s is registered (%s)%s%s." % (
+        name, count, ", member %s" % member_no if member_no else ", a member" if member else "",
+        renamed)
 
 
 
-def check_member_no(league: League, name: str, member_no: str | None) -> None:
+def check_member_no(league: League, name: str, member_no: str | None,
+                    tournament: Tournament) -> None:
     """A member number is the player's identity in the league: ActionRefused when
-    *member_no* is another player's, or *name* has another number."""
+    *member_no* is another player's in *tournament*, or *name* has another number.  A
+    known number with a new name, its member not in this tournament, is the member under
+    a new name (the league table shows the latest)."""
     if not member_no:
         return
     owner = league.numbers.get(member_no.casefold())
-    if owner is not None and owner != player_key(name):
+    if owner is not None and owner != player_key(name) and any(
+            league.number_of(entry.name) == member_no.casefold()
+            for entry in tournament.players.values()):
         raise ActionRefused("%s is the member number of %s: register them by that name, or "
                             "give %s their own number" % (
                                 member_no, league.names.get(owner, owner), clean_name(name)))
@@ -264,6 +273,43 @@ def decide_late(tournament: Tournament, name: str, member: bool, when: datetime.
             "level": lv, "stack": stack, "dead_bb": dead, "seat": seat,
             "reasons": reasons}
 
+
+
+def decide_reenter(tournament: Tournament, name: str, when: datetime.datetime, seq: int,
+                   seat: Optional[Seat] = None, spare: Collection[int] = ()) -> Payload:
+    """A player who is out buys a new entry where the tournament file allows it
+    (``[reentry]``: at most ``max`` a player, up to the end of level ``until_level``): a new
+    seat (drawn as a latecomer's) and the starting stack.  The new entry counts in the
+    field and for the points (docs/host.md §4.3 "Re-entry")."""
+    tournament.start_time()
+    rule = tournament.reentry_rule()
+    if not rule["max"]:
+        raise ActionRefused("tournament %d allows no re-entry (its file's [reentry] max is 0)"
+                            % tournament.number)
+    entry = tournament.get(name)
+    if entry is None or entry.state != "out":
+        raise ActionRefused("only a player who is out may re-enter: %s" % (
+            tournament.state_sentence(entry) if entry is not None
+            else "%s is not in tournament %d" % (name, tournament.number)))
+    if entry.reentries >= rule["max"]:
+        raise ActionRefused("%s has re-entered %s already, the most a player may (reentry max"
+                            " = %d)" % (entry.name, "once" if entry.reentries == 1 else
+                                        "%d times" % entry.reentries, rule["max"]))
+    tournament.refuse_if_before_start(when)
+    level, _ = tournament.level_at(when)
+    if level > rule["until_level"]:
+        raise ActionRefused("re-entry closed at the end of level %d; this is level %d"
+                            % (rule["until_level"], level))
+    cap = tournament.setup["max_players"]
+    if cap is not None and tournament.field_size() >= cap:
+        raise ActionRefused(full_text(tournament))
+    if seat is None:
+        seat = pick_seat(tournament, entry.name, seq)
+    else:
+        check_free(tournament, seat, spare)
+    return {"name": entry.name, "time": iso(when), "level": level,
+            "stack": tournament.setup["starting_stack"], "seat": seat,
+            "entry": entry.reentries + 2}
 
 
 def decide_arrive(tournament: Tournament, name: str, when: datetime.datetime) -> Payload:

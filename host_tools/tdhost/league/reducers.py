@@ -51,6 +51,7 @@ def on_draw(tournament: Tournament, payload: Payload) -> None:
     else:
         tournament.draw = payload
     tournament.tables_used = set()
+    tournament.buttons = {}  # a new draw: the boxes' buttons of before count no more
     for name, seat in payload["seats"].items():
         tournament.players[player_key(name)].seat = list(seat)
         tournament.tables_used.add(seat[0])
@@ -84,6 +85,20 @@ def on_late(tournament: Tournament, payload: Payload) -> None:
         "late", payload["seat"], payload["stack"], payload["dead_bb"]
     tournament.players[player_key(payload["name"])] = entry
     tournament.tables_used.add(payload["seat"][0])
+
+
+def on_reenter(tournament: Tournament, payload: Payload) -> None:
+    """A new entry of a player who was out: in again with a new seat and stack; the
+    earlier entry's place goes (the player finishes where the last entry does)."""
+    entry = tournament.need(payload["name"])
+    entry.earlier += (entry.stack or 0) - entry.deducted
+    entry.state, entry.seat, entry.stack = "in", payload["seat"], payload["stack"]
+    entry.dead_bb, entry.absent, entry.deducted = False, None, 0
+    entry.reentries += 1
+    tournament.tables_used.add(payload["seat"][0])
+    tournament.busts = [dict(bust, tiers=[tier for tier in (
+        [name for name in tier if name != entry.name] for tier in bust["tiers"]) if tier])
+        for bust in tournament.busts]
 
 
 def on_arrive(tournament: Tournament, payload: Payload) -> None:
@@ -147,6 +162,10 @@ def on_notice(tournament: Tournament, payload: Payload) -> None:
     pass
 
 
+def on_button(tournament: Tournament, payload: Payload) -> None:
+    tournament.buttons[str(payload["table"])] = payload
+
+
 def on_final_seated(tournament: Tournament, payload: Payload) -> None:
     # the finalists' chips once every table finished its hand (tdhost.live.final.final_seat)
     if tournament.final is not None:
@@ -190,9 +209,11 @@ def on_end(tournament: Tournament, payload: Payload) -> None:
 REDUCERS: dict[str, Callable[[Tournament, Payload], None]] = {
     "register": on_register, "unregister": on_unregister, "lock": on_lock,
     "unlock": on_unlock, "draw": on_draw,
-    "start": on_start, "level": on_level, "late": on_late, "arrive": on_arrive,
+    "start": on_start, "level": on_level, "late": on_late, "reenter": on_reenter,
+    "arrive": on_arrive,
     "standby_take": on_standby_take, "standby_pass": on_standby_pass, "move": on_move,
     "clock": on_clock, "instr": on_instr, "instr_result": on_instr_result,
-    "notice": on_notice, "final_seated": on_final_seated, "hand_for_hand": on_hand_for_hand,
+    "notice": on_notice, "button": on_button, "final_seated": on_final_seated,
+    "hand_for_hand": on_hand_for_hand,
     "hfh_release": on_hfh_release, "bust": on_bust, "money": on_money, "end": on_end,
 }

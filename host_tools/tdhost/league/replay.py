@@ -12,7 +12,7 @@ from tdhost.league.tournament import Payload, Tournament
 
 # events written by tdhost.live for the boxes and the clock, not TD actions: undo skips them
 SYSTEM_ACTIONS = frozenset(("clock", "instr", "instr_result", "notice", "hand_for_hand",
-                            "hfh_release", "final_seated"))
+                            "hfh_release", "final_seated", "button"))
 
 
 class League:
@@ -23,7 +23,9 @@ class League:
         self.tournaments: dict[int, Tournament] = {}
         self.members: set[str] = set()
         self.names: dict[str, str] = {}  # key -> display name (first spelling)
-        self.numbers: dict[str, str] = {}  # member number (case folded) -> key
+        self.numbers: dict[str, str] = {}  # member number (case folded) -> key of its
+        #                                    latest name (a member may change their name)
+        self.number_keys: dict[str, str] = {}  # key -> member number (every name it had)
         self._events: list[LoggedEvent] = []
         # a league from a checkpoint: reads the whole log on demand
         self.load_events: Optional[Callable[[], list[LoggedEvent]]] = None
@@ -54,11 +56,23 @@ class League:
 
     def number_of(self, name: str) -> Optional[str]:
         """The league member number *name* registered with, or None."""
+        return self.number_keys.get(player_key(name))
+
+    def note_member_no(self, name: str, member_no: str) -> None:
+        """*name* registered with *member_no*: the member's current name."""
+        key, number = player_key(name), member_no.casefold()
+        self.numbers[number] = key
+        self.number_keys[key] = number
+
+    def identity(self, name: str) -> tuple[str, str]:
+        """(who, current name) of player *name* across the league: a member number groups
+        every name its member registered with, shown with the latest; else the name."""
         key = player_key(name)
-        for number, owner in self.numbers.items():
-            if owner == key:
-                return number
-        return None
+        number = self.number_keys.get(key)
+        if number is None:
+            return key, self.names.get(key, name)
+        latest = self.numbers[number]
+        return "#" + number, self.names.get(latest, latest)
 
     def display_name(self, name: str) -> str:
         return self.names.get(player_key(name), name)
@@ -83,10 +97,13 @@ class League:
         rows: dict[str, Payload] = {}
         for tournament in self.finished(before):
             for result in tournament.results():
-                key = player_key(result["name"])
-                row = rows.setdefault(key, {"name": self.names.get(key, result["name"]),
-                                            "member": key in self.members, "events": 0,
-                                            "wins": 0, "best": None, "points": 0})
+                who, name = self.identity(result["name"])  # by member number where known
+                row = rows.setdefault(who, {"name": name, "member": False, "events": 0,
+                                            "wins": 0, "best": None, "points": 0,
+                                            "member_no": None})
+                row["member"] = row["member"] or player_key(result["name"]) in self.members
+                if who.startswith("#"):
+                    row["member_no"] = who[1:].upper()
                 row["events"] += 1
                 row["points"] = round(row["points"] + result["points"], 6)
                 if result["first"] == 1:
@@ -159,4 +176,4 @@ def apply_event(league: League, ev: LoggedEvent) -> None:
         if ev.payload["member"]:
             league.members.add(key)
         if ev.payload.get("member_no"):
-            league.numbers.setdefault(ev.payload["member_no"].casefold(), key)
+            league.note_member_no(ev.payload["name"], ev.payload["member_no"])

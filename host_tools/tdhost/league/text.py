@@ -123,6 +123,10 @@ def summary(event: LoggedEvent) -> str:
         return "latecomer %s at %s: %d chips%s, %s" % (
             payload["name"], clock_time(payload["time"]), payload["stack"], dead_bb,
             seat_text(payload["seat"]))
+    if action == "reenter":
+        return "%s re-enters at %s: entry %d, %d chips, %s" % (
+            payload["name"], clock_time(payload["time"]), payload["entry"], payload["stack"],
+            seat_text(payload["seat"]))
     if action == "arrive":
         return "%s arrives at %s: %d chips removed%s" % (
             payload["name"], clock_time(payload["time"]), payload["deduction"], dead_bb)
@@ -146,7 +150,7 @@ def summary(event: LoggedEvent) -> str:
     if action == "undo":
         return "undo #%s (%s)" % (event.undoes, payload["summary"])
     if action in ("clock", "notice", "instr", "instr_result", "hand_for_hand", "hfh_release",
-                  "final_seated"):
+                  "final_seated", "button"):
         return str(payload.get("text") or action)
     return str(action)
 

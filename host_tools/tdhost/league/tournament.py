@@ -31,6 +31,8 @@ class Entry:
         self.dead_bb = False
         self.absent: Optional[str] = None   # None | awol | away (in the game, not seated)
         self.deducted = 0                   # chips removed for a late arrival
+        self.reentries = 0                  # entries after the first (`reenter`)
+        self.earlier = 0                    # the chips of those earlier entries
 
 
 class Tournament:
@@ -38,7 +40,7 @@ class Tournament:
     attribute __init__ sets."""
 
     # what a tournament from a checkpoint reads only when used (docs/host.md §3.4)
-    NIGHT = ("clocks", "instrs", "moves")
+    NIGHT = ("clocks", "instrs", "moves", "buttons")
 
     def __init__(self, number: int, setup: Payload, created: str) -> None:
         self.number = number
@@ -61,6 +63,7 @@ class Tournament:
         self.clocks: list[Payload] = []       # the master clock after each change
         self.instrs: dict[Any, Payload] = {}  # instruction id -> `instr` + "results"
         self.moves: list[Payload] = []        # `move` payloads, in order
+        self.buttons: dict[str, Payload] = {}  # table -> the `button` its box last reported
         self.hfh: Optional[Payload] = None    # hand for hand: {"wait", "round"} or None
         self.money: list[Payload] = []        # re-buys, add-ons, knockouts, payouts
 
@@ -123,9 +126,25 @@ class Tournament:
 
     def field_size(self) -> int:
         """Entries that count against max_players: registered, late and replacement
-        players (standby players who take a freed seat come on top)."""
+        players and re-entries (standby players who take a freed seat come on top)."""
         return len([entry for entry in self.players.values()
-                    if entry.state in ("registered", "in", "out") and entry.entry != "standby"])
+                    if entry.state in ("registered", "in", "out") and entry.entry != "standby"]
+                   ) + self.reentries()
+
+    def reentry_rule(self) -> dict[str, Any]:
+        """The file's ``[reentry]``: {"max", "until_level"} (a league file written before
+        it: none)."""
+        rule: dict[str, Any] = self.setup.get("reentry") or {"max": 0, "until_level": None}
+        return rule
+
+    def reentries(self) -> int:
+        """Re-entries taken (each counts as a new entry: the field, the points)."""
+        return sum(entry.reentries for entry in self.players.values())
+
+    def entry_count(self) -> int:
+        """The entries of the night for the points: every player who played, and every
+        re-entry."""
+        return len(self.entrants()) + self.reentries()
 
     def seating(self) -> dict[int, dict[int, str]]:
         """{table: {seat: name}} of the players in the game (or registered, before the
@@ -244,7 +263,7 @@ class Tournament:
 
     def results(self) -> list[Payload]:
         """[{"place", "first", "last", "name", "member", "entry", "points"}] best first."""
-        n = len(self.entrants())
+        n = self.entry_count()
         rows = []
         for names, first, last in self.ranking():
             for name in names:

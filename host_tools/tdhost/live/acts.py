@@ -16,6 +16,7 @@ from tdhost.league.busts import bust_sentences, decide_bust
 from tdhost.league.entries import (
     decide_arrive,
     decide_late,
+    decide_reenter,
     decide_register,
     decide_standby_add,
     decide_standby_pass,
@@ -226,6 +227,26 @@ def late(live: "Live", args: Args) -> Reply:
     return _actions.late_sentence(payload, note) + ".", effects
 
 
+def reenter(live: "Live", args: Args) -> Reply:
+    """A player who is out re-enters (tdhost.league.entries.decide_reenter): seated as a
+    latecomer is, at a table with a box when there is one."""
+    seat = args["seat"]
+    when = live.when()
+    note: List[str] = []
+
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        where, spare, why = seat, _plan.spare_tables(live, tournament), None
+        if where is None:
+            where, why = _plan.new_seat(live, tournament, args["name"], seq, spare)
+        elif where[0] in _plan.broken_tables(tournament):
+            raise ActionRefused("table %d is broken: it takes no players" % where[0])
+        payload = decide_reenter(tournament, args["name"], when, seq, where, spare)
+        note[:] = [why] if why else []
+        return [("reenter", payload, None)], payload
+    payload = live.write(build)
+    return _actions.reenter_sentence(payload, note) + ".", _joins(live, payload["name"])
+
+
 @_sentence
 def arrive(live: "Live", args: Args) -> str:
     name = args["name"]
@@ -423,6 +444,7 @@ ACTS = {
     "draw": draw,
     "start": start,
     "late": late,
+    "reenter": reenter,
     "arrive": arrive,
     "bust": bust,
     "pause": _clock_act("pause"),

@@ -7,8 +7,15 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
+from tdhost.league.store import StoreError
 from tdhost.league.tournament import Tournament
-from tdhost.live import busts as _busts, instructions as _ins, moves as _moves, plan as _plan
+from tdhost.live import (
+    busts as _busts,
+    instructions as _ins,
+    moves as _moves,
+    plan as _plan,
+    tables as _tables,
+)
 from tdhost.live.effects import Effects
 from tdhost.live.records import Batch, Message, ServedLink
 from tdhost.live.tables import name_at
@@ -79,9 +86,21 @@ class BoxEvents:
             if isinstance(status, dict):
                 view.took_status(status, _hfh.ended_hand(status)
                                  if isinstance(status.get("hand"), int) else view.ended)
+                self.record_button(link.table, status)
                 for group in live.busts.status(link.box, status):
                     self.decide_busts(group)
                 live.touch()
+
+    def record_button(self, table: int, status: Dict[str, Any]) -> None:
+        """The box's button between hands, in the league when it changed
+        (tdhost.live.tables.button_report): `tdhost plan` then knows it."""
+        payload = _tables.button_report(self.live.tournament, table, status)
+        if payload is None:
+            return
+        try:
+            self.live.write(lambda tournament, lg, seq: ([("button", payload, None)], None))
+        except (ActionRefused, StoreError) as err:  # the next status tries again
+            log.warning("table %d's button not recorded: %s", table, err)
 
     def store_of(self, link: ServedLink) -> Any:
         """The link store that keeps *link*'s events pending for Live, or None (a link

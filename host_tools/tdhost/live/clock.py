@@ -3,17 +3,30 @@
 every TD change is a ``clock`` event with the reading after it.  Integer milliseconds."""
 
 import datetime
-from typing import Any, Dict, Optional, Tuple
+import os
+from typing import Any, Callable, Dict, Optional, Tuple
 
 from tableclock import profiles
 from tableclock.clock import ClockError
+from tdhost.clocks import monotonic_ms, unix_ms
 from tdhost.league.refusal import ActionRefused
-from tdhost.league.times import iso
+from tdhost.league.times import iso, now, to_unix_ms
 from tdhost.league.tournament import Tournament
 
 Level = Tuple[int, int, int, int, int]  # a structure entry: (sb, bb, ante, ms, number)
 LEFT_MAX_MS = 24 * 3600 * 1000  # a level or break never has more than a day left: what the
 #                                 TD adds is bounded so every clock frame can be written
+
+
+def live_clock() -> Callable[[], int]:
+    """The live night's clock in Unix ms: the computer's, or, when TDHOST_NOW is set, one
+    that runs from that time (the CLI's `start` and `level` were written at TDHOST_NOW:
+    serve on the same file carries on at their level and time left, not at the computer's
+    date)."""
+    if not os.environ.get("TDHOST_NOW"):
+        return unix_ms
+    start, mono0 = to_unix_ms(now()), monotonic_ms()
+    return lambda: start + monotonic_ms() - mono0
 
 
 def reading(clock: Any) -> Dict[str, Any]:

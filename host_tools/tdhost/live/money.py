@@ -5,10 +5,8 @@ them all and its snapshot's ``money`` is None.  Amounts are integer cents."""
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, TypedDict
 
-from tdhost.league.refusal import ActionRefused
+from tdhost.league.money import config, decide_money, money_sentence, tally
 from tdhost.league.replay import League
-from tdhost.league.text import player_key
-from tdhost.league.times import iso
 from tdhost.league.tournament import Tournament
 from tdhost.live.effects import Effects
 from tdhost.live.records import Batch
@@ -27,36 +25,6 @@ class PayoutRow(TypedDict):
     text: str
     name: Optional[str]
     tied: bool
-
-
-def config(tournament: Tournament) -> Optional[Dict[str, Any]]:
-    return tournament.setup.get("money")
-
-
-def _need(tournament: Tournament) -> Dict[str, Any]:
-    cfg = config(tournament)
-    if cfg is None:
-        raise ActionRefused("%s is a free tournament: no money is taken or paid"
-                      % tournament.setup["name"])
-    return cfg
-
-
-def tally(tournament: Tournament) -> Dict[str, Any]:
-    """What the money events add up to: {"rebuys": {key: n}, "addons": set of keys,
-    "knockouts": [(victim, by)], "places": TD's payout row or None}."""
-    out: Dict[str, Any] = {"rebuys": {}, "addons": set(), "knockouts": [], "places": None}
-    for payload in tournament.money:
-        k = payload["kind"]
-        if k == "rebuy":
-            key = player_key(payload["name"])
-            out["rebuys"][key] = out["rebuys"].get(key, 0) + 1
-        elif k == "addon":
-            out["addons"].add(player_key(payload["name"]))
-        elif k == "knockout":
-            out["knockouts"].append((payload["name"], payload["by"]))
-        elif k == "payouts":
-            out["places"] = payload["places"]
-    return out
 
 
 def chips_added(tournament: Tournament) -> int:
@@ -98,7 +66,7 @@ def view(tournament: Tournament, now_ms: int) -> Optional[Dict[str, Any]]:
         return None
     cur = cfg["currency"]
     bought = tally(tournament)
-    entries = len(tournament.entrants()) if tournament.started \
+    entries = tournament.entry_count() if tournament.started \
         else len(tournament.entries("registered"))
     rebuys, addons = sum(bought["rebuys"].values()), len(bought["addons"])
     pool_c = _money.pool(cfg, entries, rebuys, addons)
@@ -160,88 +128,16 @@ def prizes(tournament: Tournament, now_ms: int,
 
 
 # ------------------------------------------------------------------ the TD's actions
-
-def _name(args: Args, key: str = "name") -> str:
-    value = args.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ActionRefused("give %s as a player's name" % key)
-    return value
-
-
-def _in_play(tournament: Tournament, name: str) -> Any:
-    entry = tournament.get(name)
-    if entry is None or entry.state != "in":
-        raise ActionRefused("%s is not playing in this tournament" % name)
-    return entry
-
-
-def _window(tournament: Tournament, live: "Live", window: Dict[str, Any], what: str) -> int:
-    if tournament.started is None or tournament.ended:
-        raise ActionRefused("%s are taken while the tournament is playing" % what)
-    level = tournament.clock_at(live.now).started_level()
-    lo = window.get("from_level", 1)
-    if not lo <= max(level, 1) <= window["until_level"]:
-        when = "level %d and the break after it" % lo if lo == window["until_level"] else \
-            "levels %d to %d" % (lo, window["until_level"])
-        raise ActionRefused("%s are taken in %s; this is level %d" % (what, when, level))
-    return level
-
-
 def _act(kind: str) -> Callable[["Live", Args], Tuple[str, Effects]]:
+    """The console's money action *kind*: tdhost.league.money.decide_money, as the CLI's."""
     def act(live: "Live", args: Args) -> Tuple[str, Effects]:
-        when = iso(live.when())
+        when = live.when()
 
         def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Dict[str, Any]]:
-            cfg = _need(tournament)
-            cur = cfg["currency"]
-            bought = tally(tournament)
-            if kind == "rebuy":
-                window = cfg["rebuy"]
-                if not window:
-                    raise ActionRefused("this tournament has no re-buys")
-                entry = _in_play(tournament, _name(args))
-                _window(tournament, live, window, "re-buys")
-                had = bought["rebuys"].get(player_key(entry.name), 0)
-                if window["max"] is not None and had >= window["max"]:
-                    raise ActionRefused("%s has had the re-buys allowed (%d a player)"
-                                  % (entry.name, window["max"]))
-                payload = {"kind": kind, "name": entry.name, "time": when,
-                     "text": "re-buy %s: %s for %d chips" % (
-                         entry.name, _money.fmt(window["price"], cur), window["chips"])}
-            elif kind == "addon":
-                window = cfg["addon"]
-                if not window:
-                    raise ActionRefused("this tournament has no add-on")
-                entry = _in_play(tournament, _name(args))
-                _window(tournament, live, window, "add-ons")
-                if player_key(entry.name) in bought["addons"]:
-                    raise ActionRefused("%s has taken the add-on already" % entry.name)
-                payload = {"kind": kind, "name": entry.name, "time": when,
-                     "text": "add-on %s: %s for %d chips" % (
-                         entry.name, _money.fmt(window["price"], cur), window["chips"])}
-            elif kind == "knockout":
-                if not cfg["bounty"]:
-                    raise ActionRefused("this tournament has no bounties")
-                victim, by = tournament.get(_name(args)), tournament.get(_name(args, "by"))
-                if victim is None or victim.state != "out":
-                    raise ActionRefused("%s is not out of the tournament: enter the bust first"
-                                  % args["name"])
-                if by is None or by.state not in ("in", "out") or by is victim:
-                    raise ActionRefused("%s did not play in this tournament" % args["by"])
-                if any(victim_name == victim.name for victim_name, _ in bought["knockouts"]):
-                    raise ActionRefused("%s's bounty has been paid already" % victim.name)
-                payload = {"kind": kind, "name": victim.name, "by": by.name, "time": when,
-                     "text": "bounty: %s knocked out %s" % (by.name, victim.name)}
-            elif kind == "payouts":
-                places: Any = args.get("places")
-                why = _money.check_places(places)
-                if why:
-                    raise ActionRefused(why)
-                payload = {"kind": kind, "places": list(places), "time": when,
-                     "text": "payouts set to %s%%" % ", ".join("%g" % x for x in places)}
+            payload = decide_money(tournament, kind, args, when)
             return [("money", payload, None)], payload
         payload = live.write(build)
-        return payload["text"][:1].upper() + payload["text"][1:] + ".", Effects()
+        return money_sentence(payload) + ".", Effects()
     return act
 
 

@@ -10,7 +10,6 @@ import sqlite3
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, cast
 
 from tdhost import actions as _actions, tfile
-from tdhost.clocks import unix_ms
 from tdhost.league import (
     cache as _logcache,
     store as _store,
@@ -68,7 +67,7 @@ class Live:
                  clock: Optional[Callable[[], int]] = None, key: Optional[bytes] = None,
                  key_id: Optional[str] = None, seed: int = 1) -> None:
         self.store = _store.Store(db_path, threads=True)  # the web acts from its threads
-        self.clock = clock or unix_ms
+        self.clock = clock or _clock.live_clock()  # TDHOST_NOW: the CLI's time
         self.key = key
         self.key_id = key_id
         self.seed = seed

@@ -127,8 +127,8 @@ def _undone(live: "Live", targets: Sequence[LoggedEvent]) -> Effects:
     for target in targets:
         if target.action == "bust":
             _bust_undone(live, [name for tier in target.payload["tiers"] for name in tier])
-        elif target.action == "late":
-            _entry_undone(live, target.payload["name"])
+        elif target.action in ("late", "reenter"):
+            _entry_undone(live, target.payload["name"], target.action)
     cancel_orphans(live)
     live.send_seating()
     live.send_clock()
@@ -177,10 +177,10 @@ def _seated_by_box(tournament: Tournament, name: str) -> Optional[Seat]:
     return where
 
 
-def _entry_undone(live: "Live", name: str) -> None:
-    """A late entry the TD undid: a box that seated the player takes them out again (a
-    ``take_out``: they are no longer in the game); a receive not carried out is called off
-    with the other orphans."""
+def _entry_undone(live: "Live", name: str, action: str = "late") -> None:
+    """A late entry or a re-entry (*action*) the TD undid: a box that seated the player
+    takes them out again (a ``take_out``: they are no longer in the game); a receive not
+    carried out is called off with the other orphans."""
     tournament = live.tournament
     entry = tournament.get(name)
     if entry is not None and entry.state == "in":
@@ -190,7 +190,8 @@ def _entry_undone(live: "Live", name: str) -> None:
         return
     statuses = live.statuses()
     live.write(lambda current, lg, seq: ([("instr", _ins.take_out(
-        lg, current, 0, name, seat, "the TD undid their late entry",
+        lg, current, 0, name, seat, "the TD undid their %s" % (
+            "re-entry" if action == "reenter" else "late entry"),
         _plan.stack_at(statuses, *seat)), None)], None))
 
 

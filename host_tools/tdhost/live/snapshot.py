@@ -43,9 +43,9 @@ def _players(tournament: Tournament) -> Dict[str, Any]:
         return {"entries": n, "left": n, "average_stack": None, "chips_in_play": None}
     entrants = tournament.entrants()
     left = len(tournament.remaining())
-    chips = sum((entry.stack or 0) - entry.deducted for entry in entrants) \
+    chips = sum((entry.stack or 0) - entry.deducted + entry.earlier for entry in entrants) \
         + _money.chips_added(tournament)
-    return {"entries": len(entrants), "left": left,
+    return {"entries": tournament.entry_count(), "left": left,
             "average_stack": chips // left if left else None, "chips_in_play": chips}
 
 
@@ -194,7 +194,8 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
                             "tied": instr["first"] != instr["last"],
                             "prize": prize.get(instr["name"]) if money else None})
     log = []
-    mine = [ev for ev in lg.events if ev.tournament == tourney.number]
+    # the boxes' buttons between hands are for `tdhost plan`, not the TD's log
+    mine = [ev for ev in lg.events if ev.tournament == tourney.number and ev.action != "button"]
     for ev in mine[-LOG_MAX:]:
         line = _words.log_line(ev, lg, mine)
         log.append({"seq": ev.seq, "action": ev.action, "text": line["text"],
@@ -227,9 +228,11 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
         "registration": [{"name": entry.name, "member": entry.member, "state": entry.state,
                           "seat": _ts(entry.seat) if entry.state in ("registered", "in") else None,
                           "not_at_box": entry.name in not_at_box,
+                          "absent": entry.absent, "reentries": entry.reentries,
                           "record": records.get(entry.name, {}),
                           "record_text": _words.player_record(records.get(entry.name, {}))}
                          for entry in tourney.players.values()],
+        "reentry": tourney.reentry_rule(),
         "standby": [{"name": tourney.players[k].name,
                      "offered": _ts(offers[k]["seat"]) if k in offers else None}
                     for k in tourney.standby],

@@ -53,6 +53,28 @@ class TableView:
         return True
 
 
+def button_report(tournament: Tournament, table: int,
+                  status: Any) -> Optional[Dict[str, Any]]:
+    """The ``button`` event for the status *status* of *table*'s box: between hands (no
+    street), after its first hand, when its button or blinds are not those the league last
+    recorded for the table; else None.  `tdhost plan` takes the boxes' last buttons from
+    these events (docs/live.md "Buttons")."""
+    if not isinstance(status, dict) or status.get("street") or not tournament.started \
+            or tournament.ended:
+        return None
+    button, hand = status.get("button"), status.get("hand")
+    if not isinstance(button, int) or not isinstance(hand, int) or isinstance(button, bool) \
+            or hand < 1:
+        return None
+    now = {"table": table, "button": button, "sb_seat": status.get("sb_seat"),
+           "bb_seat": status.get("bb_seat")}
+    last = tournament.buttons.get(str(table))
+    if last is not None and all(last.get(key) == value for key, value in now.items()):
+        return None
+    return dict(now, hand=hand, by="box", text="table %d: the button at seat %d after hand %d"
+                % (table, button, hand))
+
+
 def name_at(tournament: Tournament, table: int, seat: Any) -> Optional[str]:
     """Who sits at *table* *seat*: the league's seating -- unless that player has left it
     (their move_out done) or is not there yet (a move the TD recorded by hand whose receive

@@ -31,7 +31,8 @@ TABLE = ("CREATE TABLE IF NOT EXISTS undo_journal (tournament INTEGER NOT NULL, 
 UNDOABLE = frozenset(name for name, action in ACTIONS.items() if action.undoable)
 # the events an undo takes back itself; instructions are called off after it
 # (tdhost.live.reactions: those left without a reason; _cancel_own: the action's own)
-KEEP = frozenset(("instr", "instr_result", "notice", "undo", "hfh_release", "final_seated"))
+KEEP = frozenset(("instr", "instr_result", "notice", "undo", "hfh_release", "final_seated",
+                  "button"))
 KEPT = 20  # entries kept for undo (the newest)
 CLOCK_ACTS = frozenset(("pause", "resume", "level", "adjust"))
 

@@ -116,6 +116,8 @@ def _who(ev: Any, lg: League) -> str:
     kind = ev.action
     if logged.get("by") == "cli" or (kind == "move" and "by" not in logged):
         return "TD at the command line"  # a move without "by": the CLI's before the stamp
+    if kind == "button":
+        return "table %s's box" % logged["table"]
     if kind == "bust":
         if logged.get("by") != "box":  # the console's ("td") or the CLI's before the stamp
             return "TD"

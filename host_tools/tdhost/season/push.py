@@ -127,7 +127,7 @@ def _claim(db: psycopg.Connection[Any], venue: str, number: int, uid: str,
     """The tournament *number* recorded as this venue's (refused when another venue's)."""
     tournament = lg.tournaments.get(number)
     finished = bool(tournament is not None and tournament.ended)
-    entries = len(tournament.entrants()) if tournament is not None else 0
+    entries = tournament.entry_count() if tournament is not None else 0
     owner = db.execute("SELECT venue FROM tournaments WHERE uid = %s", (uid,)).fetchone()
     if owner is not None and owner[0] != venue:
         raise SeasonError("Tournament %d (%s, %s) is %s's in the league, so %s cannot push it "

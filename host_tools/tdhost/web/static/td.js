@@ -262,13 +262,45 @@
       el("td", {text: r.state === "in" ? (r.not_at_box ? "not on the box" : "playing") : r.state}),
       el("td", {text: seatWords(r.seat)}),
       el("td", {class: "record", text: r.record_text || ""}),
-      el("td", {}, r.state === "absent" || r.state === "away"
-        ? el("button", {type: "button", class: "small", text: "Arrived",
-          onclick: () => act("arrive", {name: r.name})})
-        : r.not_at_box
-          ? el("button", {type: "button", class: "small", text: "Seat at the box…",
-            onclick: () => seatAtBox(r)})
-          : null)));
+      el("td", {}, ...regButtons(r))));
+  }
+
+  // What the TD may do about a player of the list: the arrival of one not seated at the
+  // start, the seat check's "seat at the box", taking back a registration made in error
+  // (a player not yet out: registered, or never seated), a re-entry where the file allows it.
+  function regButtons(r) {
+    const out = [];
+    const button = (text, onclick) => el("button", {type: "button", class: "small", text, onclick});
+    if (r.state === "absent" || r.state === "away" || (r.state === "in" && r.absent)) {
+      out.push(button("Arrived", () => act("arrive", {name: r.name})));
+    } else if (r.not_at_box) {
+      out.push(button("Seat at the box…", () => seatAtBox(r)));
+    }
+    if (r.state === "registered" || ((r.state === "in" || r.state === "absent" ||
+        r.state === "away") && r.absent)) {
+      out.push(button("Unregister…", () => unregister(r)));
+    }
+    const re = snap && snap.reentry;
+    if (r.state === "out" && re && re.max > (r.reentries || 0) && snap.tournament.state === "running") {
+      out.push(button("Re-enter…", () => reenter(r)));
+    }
+    return out.flatMap((b, i) => i ? [" ", b] : [b]);
+  }
+
+  async function unregister(r) {
+    const ok = await ask({title: "Unregister " + r.name,
+      text: r.name + " is taken off the tournament" + (r.seat ? "; " + seatWords(r.seat) +
+        " is free" : "") + ".", note: "Undo takes it back.", yes: "Unregister " + r.name});
+    if (ok) await act("unregister", {name: r.name});
+  }
+
+  async function reenter(r) {
+    const re = snap.reentry;
+    const ok = await ask({title: "Re-enter " + r.name,
+      text: r.name + " buys a new entry: a new seat and the starting stack. It counts as an " +
+        "entry of its own.", note: "Up to " + re.max + " a player, until the end of level " +
+        re.until_level + ". Undo takes it back.", yes: "Re-enter " + r.name});
+    if (ok) await act("reenter", {name: r.name});
   }
 
   // The seat check (docs/live.md): the league seats r.name where the box shows nobody. The
