@@ -15,7 +15,7 @@ from tcsim import EXAMPLES
 from tdhost.actions import ACTIONS, CLI_VIEWS, Arg, console_names
 from tdhost.cli import app as _app, night as _night, plan as _plan, registration as _reg
 from tdhost.league.refusal import ActionRefused
-from tdhost.live import acts as _acts
+from tdhost.live import console_actions as _acts
 from tdhost.live.night import Live
 from tdhost.web import app as _web
 

@@ -120,7 +120,7 @@ def _seats_text(seats: Sequence[Any]) -> str:
 
 def td_out(tournament: Tournament, table: int, seat: Any) -> Optional[Instr]:
     """The ``take_out`` of *table*, *seat* (the TD entered that seat's player out by hand:
-    tdhost.live.acts.bust) whose player the box may still report out, or None: one not
+    tdhost.live.console_actions.bust) whose player the box may still report out, or None: one not
     cancelled, not ``reported`` yet (below) and written since the final table's draw,
     carried out or not (the box answers first, then reports the seat out: ``done`` with
     the chips it took out, or without chips when the hand busted them) -- unless a

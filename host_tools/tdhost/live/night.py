@@ -23,11 +23,11 @@ from tdhost.league.tournament import Tournament
 from tdhost.links import boxtables as _boxtables, wifinotes as _wifinotes
 from tdhost.links.records import Instruction, TablePlan
 from tdhost.live import (
-    acts as _acts,
     boxevents as _boxevents,
     busts as _busts,
     checks as _checks,
     clock as _clock,
+    console_actions as _acts,
     final as _final,
     handforhand as _livehfh,
     instructions as _ins,

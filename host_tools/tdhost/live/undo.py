@@ -450,7 +450,7 @@ def _cancel_own(live: "Live", entry: Entry) -> None:
 def undo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
     """Takes back the TD's own last action (``args["n"]``, when given, must be the one the
     console showed)."""
-    from tdhost.live import acts as _acts
+    from tdhost.live import console_actions as _acts
     entry = live.journal.last()
     if entry is None:
         raise ActionRefused("there is nothing of yours to undo")
@@ -486,7 +486,7 @@ def undo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
 def redo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
     """Does the last undone action again (``args["n"]``, when given, must be the one
     shown)."""
-    from tdhost.live import acts as _acts
+    from tdhost.live import console_actions as _acts
     entry = live.journal.last(undone=True)
     if entry is None:
         raise ActionRefused("there is nothing to redo")
