@@ -21,7 +21,7 @@ from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.links import boxtables as _boxtables, wifinotes as _wifinotes
-from tdhost.links.records import Instruction, TablePlan
+from tdhost.links.wire_messages import Instruction, TablePlan
 from tdhost.live import (
     boxevents as _boxevents,
     busts as _busts,

@@ -4,7 +4,7 @@ events to append, box messages (the league's objects: tdhost.league)."""
 from typing import Any, Dict, List, Optional, Protocol, Tuple
 
 from tdhost.links.boxlink import BoxEventHandler, Feed
-from tdhost.links.records import Instruction
+from tdhost.links.wire_messages import Instruction
 
 
 class ServedLink(Protocol):
