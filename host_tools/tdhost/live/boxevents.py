@@ -10,7 +10,7 @@ from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.live import busts as _busts, instructions as _ins, moves as _moves, plan as _plan
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Message, ServedLink
+from tdhost.live.shapes import Batch, Message, ServedLink
 from tdhost.live.tables import name_at
 from tdhost.rules import handforhand as _hfh
 

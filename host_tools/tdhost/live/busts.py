@@ -11,7 +11,7 @@ from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Instr, Message
+from tdhost.live.shapes import Batch, Instr, Message
 from tdhost.live.tables import name_at
 from tdhost.rules import finishing as _finishing
 

@@ -39,7 +39,7 @@ from tdhost.live import (
     wording as _words,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch
+from tdhost.live.shapes import Batch
 from tdhost.rules import handforhand as _hfh
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins, plan as _plan
-from tdhost.live.records import Batch
+from tdhost.live.shapes import Batch
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live

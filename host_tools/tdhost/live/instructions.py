@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Un
 
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.live.records import Batch, Instr, Payload, Seat
+from tdhost.live.shapes import Batch, Instr, Payload, Seat
 
 ACTIONS = ("move_out", "receive", "break_table", "redraw", "hand_for_hand_start",
            "hand_for_hand_stop", "next_hand", "pause", "resume", "message", "withdraw",

@@ -11,7 +11,7 @@ from tdhost.league.text import player_key
 from tdhost.league.times import iso
 from tdhost.league.tournament import Tournament
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch
+from tdhost.live.shapes import Batch
 from tdhost.rules import money as _money
 
 if TYPE_CHECKING:

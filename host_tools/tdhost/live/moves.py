@@ -18,7 +18,7 @@ from tdhost.live import (
     redraw as _redraw,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Instr, Payload
+from tdhost.live.shapes import Batch, Instr, Payload
 from tdhost.rules import balance as _balance
 
 if TYPE_CHECKING:

@@ -42,7 +42,7 @@ from tdhost.live import (
 )
 from tdhost.live.effects import Effects
 from tdhost.live.leaguepush import LeaguePush
-from tdhost.live.records import Batch, Message, ServedLink, Statuses
+from tdhost.live.shapes import Batch, Message, ServedLink, Statuses
 from tdhost.rules import handforhand as _hfh
 
 log = logging.getLogger("tdhost.live")

@@ -11,7 +11,7 @@ from tdhost.league.replay import League
 from tdhost.league.seats import pick_seat
 from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins
-from tdhost.live.records import Instr, Seat, Seating, Statuses
+from tdhost.live.shapes import Instr, Seat, Seating, Statuses
 from tdhost.rules import balance as _balance, house as _house, seats as _seats
 
 if TYPE_CHECKING:

@@ -14,7 +14,7 @@ from tdhost.league.store import LoggedEvent
 from tdhost.league.tournament import Tournament
 from tdhost.live import busts as _busts, instructions as _ins, moves as _moves, plan as _plan
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Instr, Seat
+from tdhost.live.shapes import Batch, Instr, Seat
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live

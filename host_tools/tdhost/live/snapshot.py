@@ -13,7 +13,7 @@ from tdhost.live import (
     plan as _plan,
     wording as _words,
 )
-from tdhost.live.records import Instr, Seat
+from tdhost.live.shapes import Instr, Seat
 from tdhost.rules import handforhand as _hfh, schedule as _schedule
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional
 
 from tdhost.league.tournament import Tournament
 from tdhost.live import instructions as _ins
-from tdhost.live.records import Message
+from tdhost.live.shapes import Message
 
 
 class TableView:

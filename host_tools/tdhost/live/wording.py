@@ -11,7 +11,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 from tdhost.league.replay import League
 from tdhost.league.text import summary
 from tdhost.league.times import clock_time
-from tdhost.live.records import Instr
+from tdhost.live.shapes import Instr
 
 STATE_WORDS = {
     "queued": "not sent to a box yet",
