@@ -13,7 +13,7 @@ import secrets
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from tdhost import tfile
+from tdhost import tournamentfile
 from tdhost.clocks import unix_ms
 from tdhost.league import store as _store, times as _times, transaction
 from tdhost.live import instructions as _ins
@@ -44,7 +44,7 @@ NAMES = [
 def new_tournament(db: str, toml: str = LPPL) -> int:
     """Create the league file *db* (it must not exist yet) with one tournament set up from
     the tournament file *toml*, as ``tdhost new TOML --db DB`` does.  Returns its number."""
-    setup, text = tfile.load(toml)
+    setup, text = tournamentfile.load(toml)
     store = _store.Store(db, create=True)
     try:
         def decide(lg: Any, seq: int) -> Tuple[List[Any], int]:

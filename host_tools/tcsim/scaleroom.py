@@ -47,10 +47,10 @@ def players_for(tables: int) -> int:
 
 def new_league(db: str, toml_path: str) -> Dict[str, Any]:
     """The league file *db* with the tournament of *toml_path* (``tdhost new``)."""
-    from tdhost import tfile
+    from tdhost import tournamentfile
     from tdhost.league import store as _store, times as _times, transaction
 
-    setup, text = tfile.load(toml_path)
+    setup, text = tournamentfile.load(toml_path)
     store = _store.Store(db, create=True)
     try:
         transaction.append(store, lambda lg, seq: ([(1, "new", {

@@ -9,7 +9,7 @@ import logging
 import sqlite3
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, cast
 
-from tdhost import actions as _actions, tfile
+from tdhost import actions as _actions, tournamentfile
 from tdhost.clocks import unix_ms
 from tdhost.league import (
     cache as _logcache,
@@ -267,7 +267,7 @@ class Live:
         """The feed of a box at *table* (tdhost.links.boxlink.BoxLink): config, seating and
         clock."""
         # what `tdhost new` checked fits a frame
-        config = tfile.box_config_of(self.tournament.setup)
+        config = tournamentfile.box_config_of(self.tournament.setup)
         return cast(TablePlan, {"config": config, "seating": self.seating_msg(table),
                                 "clock": self.clock_msg()})
 
