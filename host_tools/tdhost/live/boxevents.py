@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.live import busts as _busts, instructions as _ins, moves as _moves, plan as _plan
+from tdhost.live import (
+    bust_collector as _busts,
+    instructions as _ins,
+    moves as _moves,
+    plan as _plan,
+)
 from tdhost.live.effects import Effects
 from tdhost.live.shapes import Batch, Message, ServedLink
 from tdhost.live.tables import name_at
@@ -220,7 +225,7 @@ class BoxEvents:
             live.send_seating([instr["table"]])  # it sat down before this box confirmed
 
     def decide_busts(self, group: _busts.Group) -> None:
-        """The decision of a complete group of busts (tdhost.live.busts.decide); then its
+        """The decision of a complete group of busts (tdhost.live.bust_collector.decide); then its
         box events are done in the link stores."""
         live = self.live
         try:

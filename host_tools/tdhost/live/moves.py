@@ -11,7 +11,7 @@ from tdhost.league.replay import League
 from tdhost.league.seats import decide_move
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
-    busts as _busts,
+    bust_collector as _busts,
     final as _final,
     instructions as _ins,
     plan as _plan,
@@ -378,7 +378,7 @@ def drop_refused(live: "Live") -> None:
 # ------------------------------------------------------------------ the final table
 def recover(live: "Live") -> Effects:
     """Finish what a host killed between two writes left half done (docs/live.md "Moves"): the
-    pending moves of players who are out (tdhost.live.busts.after_bust), the final table's
+    pending moves of players who are out (tdhost.live.bust_collector.after_bust), the final table's
     instructions when its draw has none after it."""
     tournament = live.tournament
     gone = [name for name in _ins.moving_players(tournament)

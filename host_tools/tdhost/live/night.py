@@ -24,7 +24,7 @@ from tdhost.links import boxtables as _boxtables, wifinotes as _wifinotes
 from tdhost.links.wire_messages import Instruction, TablePlan
 from tdhost.live import (
     boxevents as _boxevents,
-    busts as _busts,
+    bust_collector as _busts,
     checks as _checks,
     clock as _clock,
     console_actions as _acts,
