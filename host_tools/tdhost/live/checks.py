@@ -12,7 +12,7 @@ from tdhost.league.text import (
     match,  # the rule for a short or misspelt name
     names_text,
 )
-from tdhost.live import clock as _clock
+from tdhost.live import master_clock as _clock
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live

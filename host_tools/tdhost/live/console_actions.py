@@ -29,9 +29,9 @@ from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
-    clock as _clock,
     final as _final,
     instructions as _ins,
+    master_clock as _clock,
     money as _livemoney,
     moves as _moves,
     plan as _plan,

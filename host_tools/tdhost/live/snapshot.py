@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
-    clock as _clock,
     final as _final,
     instructions as _ins,
+    master_clock as _clock,
     money as _money,
     plan as _plan,
     wording as _words,
