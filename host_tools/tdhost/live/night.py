@@ -28,7 +28,7 @@ from tdhost.live import (
     checks as _checks,
     console_actions as _acts,
     final as _final,
-    handforhand as _livehfh,
+    handforhand_release as _livehfh,
     instructions as _ins,
     master_clock as _clock,
     moves as _moves,
