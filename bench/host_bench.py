@@ -54,7 +54,7 @@ from tdhost.league.entries import decide_register  # noqa: E402
 from tdhost.league.play import decide_start  # noqa: E402
 from tdhost.league.seats import decide_draw  # noqa: E402
 from tdhost.links.hoststore import HostStore  # noqa: E402
-from tdhost.live import instructions as _ins  # noqa: E402
+from tdhost.live import instruction_log as _ins  # noqa: E402
 
 HOST_GOALS = {
     "cli_ms": {

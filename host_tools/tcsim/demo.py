@@ -16,7 +16,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 from tdhost import tournamentfile
 from tdhost.clocks import unix_ms
 from tdhost.league import store as _store, times as _times, transaction
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 from tdhost.live.host import Host
 
 from . import EXAMPLES

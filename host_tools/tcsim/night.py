@@ -207,7 +207,7 @@ class Night:
         """The TD switches off the box of a table the night no longer uses (broken, or the
         spare): nobody of the league sits there for UNPLUG_MS, no instruction for it is
         pending, and its box has nothing left to say (every event acknowledged) or to show."""
-        from tdhost.live import instructions as _ins
+        from tdhost.live import instruction_log as _ins
 
         tournament = self.live.tournament
         if not tournament.started:

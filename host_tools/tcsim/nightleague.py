@@ -168,7 +168,7 @@ class TD:
     def by_hand(self) -> None:
         """Instructions for a table without a box wait as ``queued``: the TD carries them
         out and confirms them (docs/host.md §10.5), walking a moved player over."""
-        from tdhost.live import instructions as _ins
+        from tdhost.live import instruction_log as _ins
 
         for row in list(_ins.pending(self.live.tournament)):
             if row["table"] in self.boxed or _ins.state(row) != "queued":

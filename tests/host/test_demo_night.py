@@ -24,7 +24,7 @@ import pytest
 
 from tcsim import demo as _demo
 from tdhost.cli import serving as serve
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 
 pytestmark = pytest.mark.slow  # about 20 s a night
 

@@ -9,7 +9,7 @@ from tdhost.league.busts import decide_bust
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 from tdhost.live.effects import Effects
 from tdhost.live.shapes import Batch, Instr, Message
 from tdhost.live.tables import name_at
@@ -206,7 +206,7 @@ def decide(live: "Live", group: Group) -> None:
 
 def after_bust(live: "Live", names: Sequence[str]) -> Effects:
     """Players are out: their pending moves and other instructions are off, each withdrawn
-    from the box that may still show it (a ``withdraw``: tdhost.live.instructions.cancel_all, in
+    from the box that may still show it (a ``withdraw``: tdhost.live.instruction_log.cancel_all, in
     one batch with the cancellations); a new plan is due."""
     out = set(names)
     keep = ("withdraw", "take_out")  # a take_out is the TD's bust itself, at the box

@@ -30,7 +30,7 @@ from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
     final as _final,
-    instructions as _ins,
+    instruction_log as _ins,
     master_clock as _clock,
     money as _livemoney,
     moves as _moves,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins, plan as _plan
+from tdhost.live import instruction_log as _ins, plan as _plan
 from tdhost.live.shapes import Batch
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ def stacks_now(live: "Live") -> Dict[str, int]:
 
 def moved_record(tournament: Tournament, name: str) -> Dict[str, Any]:
     """What *name* took along on their last move out of a table the league recorded (its
-    move_out's record, tdhost.live.instructions.RECORD), {} without one: for a player
+    move_out's record, tdhost.live.instruction_log.RECORD), {} without one: for a player
     whose old table's box no longer shows them."""
     out: Dict[str, Any] = {}
     for record in tournament.instrs.values():

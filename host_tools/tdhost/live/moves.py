@@ -13,7 +13,7 @@ from tdhost.league.tournament import Tournament
 from tdhost.live import (
     bust_collector as _busts,
     final as _final,
-    instructions as _ins,
+    instruction_log as _ins,
     plan as _plan,
     redraw as _redraw,
 )
@@ -343,7 +343,7 @@ def plan(live: "Live", after_bust: bool) -> None:
 def _cancel(live: "Live", halves: Sequence[List[Instr]],
             why: Union[str, Callable[[Instr], str]]) -> None:
     """Call off the moves *halves* (lists of instructions), withdrawing what the boxes may
-    still show (tdhost.live.instructions.cancel_all), in one batch."""
+    still show (tdhost.live.instruction_log.cancel_all), in one batch."""
     ids = [instr["id"] for pair in halves for instr in pair]
     live.write(lambda tournament, lg, seq: (_ins.cancel_all(lg, tournament,
                                                             [tournament.instrs[i] for i in ids],

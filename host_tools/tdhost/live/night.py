@@ -29,7 +29,7 @@ from tdhost.live import (
     console_actions as _acts,
     final as _final,
     handforhand_release as _livehfh,
-    instructions as _ins,
+    instruction_log as _ins,
     master_clock as _clock,
     moves as _moves,
     plan as _plan,

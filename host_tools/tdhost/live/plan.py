@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tupl
 from tdhost.league.replay import League
 from tdhost.league.seats import pick_seat
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 from tdhost.live.shapes import Instr, Seat, Seating, Statuses
 from tdhost.rules import balance as _balance, house as _house, seats as _seats
 

@@ -14,7 +14,7 @@ from tdhost.league.store import LoggedEvent
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
     bust_collector as _busts,
-    instructions as _ins,
+    instruction_log as _ins,
     moves as _moves,
     plan as _plan,
 )

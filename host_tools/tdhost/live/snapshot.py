@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
     final as _final,
-    instructions as _ins,
+    instruction_log as _ins,
     master_clock as _clock,
     money as _money,
     plan as _plan,
