@@ -32,7 +32,7 @@ from tdhost.live import (
     final as _final,
     instruction_log as _ins,
     master_clock as _clock,
-    money as _livemoney,
+    money_events as _livemoney,
     moves as _moves,
     plan as _plan,
     undo as _undo,

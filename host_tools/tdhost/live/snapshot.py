@@ -9,7 +9,7 @@ from tdhost.live import (
     final as _final,
     instruction_log as _ins,
     master_clock as _clock,
-    money as _money,
+    money_events as _money,
     plan as _plan,
     wording as _words,
 )
