@@ -69,7 +69,7 @@ def bust_picks(tournament: Any, rng: random.Random, count: int) -> List[str]:
     """The *count* players the TD busts: two at each of a few tables (so they are short and
     balancing moves players), none who is moving or waiting to sit down (a receive of
     their own pending: the chips they carry would leave play uncounted by any box)."""
-    from tdhost.live import instruction_log as _ins, plan as _plan
+    from tdhost.live import instruction_log as _ins, room_plan as _plan
 
     moving = set(_ins.moving_players(tournament)) | _ins.arriving(tournament)
     broken = _plan.broken_tables(tournament)

@@ -12,7 +12,7 @@ from tdhost.live import (
     bust_collector as _busts,
     instruction_log as _ins,
     moves as _moves,
-    plan as _plan,
+    room_plan as _plan,
 )
 from tdhost.live.effects import Effects
 from tdhost.live.shapes import Batch, Message, ServedLink

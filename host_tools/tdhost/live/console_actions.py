@@ -34,7 +34,7 @@ from tdhost.live import (
     master_clock as _clock,
     money_events as _livemoney,
     moves as _moves,
-    plan as _plan,
+    room_plan as _plan,
     undo as _undo,
     wording as _words,
 )

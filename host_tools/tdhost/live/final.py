@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.tournament import Tournament
-from tdhost.live import instruction_log as _ins, plan as _plan
+from tdhost.live import instruction_log as _ins, room_plan as _plan
 from tdhost.live.shapes import Batch
 
 if TYPE_CHECKING:

@@ -1,5 +1,5 @@
 """Plans on the live night and the moves they make (docs/host.md §10.5–§10.7;
-docs/live.md "Moves"): a plan after a change (tdhost.rules.balance on tdhost.live.plan's room),
+docs/live.md "Moves"): a plan after a change (tdhost.rules.balance on tdhost.live.room_plan's room),
 each move's ``receive`` once its ``move_out`` is done, a move recorded once both boxes
 carried it out, refused and late moves; each returns what Live does next (Effects)."""
 
@@ -14,8 +14,8 @@ from tdhost.live import (
     bust_collector as _busts,
     final as _final,
     instruction_log as _ins,
-    plan as _plan,
     redraw as _redraw,
+    room_plan as _plan,
 )
 from tdhost.live.effects import Effects
 from tdhost.live.shapes import Batch, Instr, Payload
@@ -250,7 +250,7 @@ def _instrs(evs: Batch) -> int:
 def reseat(live: "Live", tournament: Tournament, lg: League, seq: int, evs: Batch, name: str,
            stack: int, exclude: List[Any], why: str, dead_bb: Any = None) -> Batch:
     """The events (after the batch *evs*) that give *name*, standing with *stack* chips
-    and no seat at any box, a new seat (tdhost.live.plan.new_seat: not in *exclude*, nor
+    and no seat at any box, a new seat (tdhost.live.room_plan.new_seat: not in *exclude*, nor
     at a broken table): the league's ``move`` there at once (``by`` "host") and a
     ``receive`` of their own for its box (*dead_bb*: a latecomer's dead big blind goes
     along), with a notice saying why (*why*)."""

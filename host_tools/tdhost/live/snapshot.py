@@ -10,7 +10,7 @@ from tdhost.live import (
     instruction_log as _ins,
     master_clock as _clock,
     money_events as _money,
-    plan as _plan,
+    room_plan as _plan,
     wording as _words,
 )
 from tdhost.live.shapes import Instr, Seat

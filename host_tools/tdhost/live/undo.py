@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 from tdhost.actions import ACTIONS
 from tdhost.league import replay as _replay, store as _store, text as _text
 from tdhost.league.refusal import ActionRefused
-from tdhost.live import instruction_log as _ins, plan as _plan
+from tdhost.live import instruction_log as _ins, room_plan as _plan
 from tdhost.live.effects import Effects
 from tdhost.live.wording import chips, log_line as _words_of, seat, tables
 
