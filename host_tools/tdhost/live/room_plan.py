@@ -12,7 +12,7 @@ from tdhost.league.seats import pick_seat
 from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins
 from tdhost.live.shapes import Instr, Seat, Seating, Statuses
-from tdhost.rules import balance as _balance, house as _house, seats as _seats
+from tdhost.rules import balance as _balance, house as _house, seat_order as _seats
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
@@ -94,10 +94,10 @@ def joining_seat(live: "Live", tournament: Tournament, table: int, excluded: Seq
 
     ``worst`` (LPPL ¶45 "New players joining a table join from the Big Blind position or
     the next available seat to the left of the Big Blind"): the first free seat clockwise
-    after the last BB seat, as for a balancing move (tdhost.rules.seats.bb_soonest_seats).
+    after the last BB seat, as for a balancing move (tdhost.rules.seat_order.bb_soonest_seats).
     ``dealt_in`` (WPH 7 "can get any seat ... and be dealt in, except between the SB and
     button"): a seeded draw among the free seats where the box deals them in at once
-    (tdhost.rules.seats.draw_seats with the profile's wait zone)."""
+    (tdhost.rules.seat_order.draw_seats with the profile's wait zone)."""
     box, hs = _house.get(tournament.setup["profile"])
     how = hs["join_seating"]
     seating = seating_after_moves(tournament).get(table, {})
@@ -124,7 +124,7 @@ def joining_seat(live: "Live", tournament: Tournament, table: int, excluded: Seq
 def positions(tournament: Tournament, table: int, seats: Dict[int, str],
               status: Any) -> _seats.Positions:
     """(button, sb or None, bb) of the last hand at *table* (docs/live.md "Plans";
-    tdhost.rules.seats.last_positions)."""
+    tdhost.rules.seat_order.last_positions)."""
     reported = None
     if isinstance(status, dict):
         reported = (status.get("button"), status.get("sb_seat"), status.get("bb_seat"))
