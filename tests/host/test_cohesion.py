@@ -90,7 +90,7 @@ APART = {
     # test benches and patches: their installing and their counting
     "tcsim.nightbots.Floor": "a patch and its record",
     "tcsim.scalecheck.Names": "a patch and its record",
-    "tcsim.selftest.Bench": "a bench: keys, screen, log",
+    "tcsim.selftest_bench.Bench": "a bench: keys, screen, log",
     # issue #34's debt: to be split by what they own
     "tdhost.league.replay.League": "the log and the standings",
     "tdhost.live.tables.TableView": "a box's redraw, its hand, its contact",
