@@ -403,7 +403,8 @@ class Live:
         would and writing nothing: {"ok": True, ...}; ActionRefused otherwise
         (tdhost.live.checks)."""
         self.now = self.clock()
-        return _checks.check(self, action, args if isinstance(args, dict) else {})
+        return _checks.check(self.lg, self.tournament, self.now, self.when(), action,
+                             args if isinstance(args, dict) else {})
 
     def snapshot(self) -> Dict[str, Any]:
         """The night as one JSON-ready dict (docs/host.md, "snapshot()")."""
