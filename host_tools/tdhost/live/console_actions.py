@@ -212,7 +212,7 @@ def late(live: "Live", args: Args) -> Reply:
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         name, member = _pulled.league_member(known, lg, args["name"], args["member"])
-        where, spare, why = seat, _plan.spare_tables(live, tournament), None
+        where, spare, why = seat, _plan.spare_tables(live.links, tournament), None
         if where is None:
             where, why = _plan.new_seat(live, tournament, name, seq, spare)
         elif where[0] in _plan.broken_tables(tournament):

@@ -11,7 +11,7 @@ from tdhost.league.replay import League
 from tdhost.league.seats import pick_seat
 from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins
-from tdhost.live.shapes import Instr, Seat, Seating, Statuses
+from tdhost.live.shapes import Instr, Seat, Seating, ServedLink, Statuses
 from tdhost.rules import balance as _balance, house as _house, seat_order as _seats
 
 if TYPE_CHECKING:
@@ -52,12 +52,12 @@ def taken_seats(tournament: Tournament) -> List[Tuple[int, int]]:
         (record["table"], record["body"]["seat"]) for record in _ins.take_outs(tournament)]
 
 
-def spare_tables(live: "Live", tournament: Tournament) -> List[int]:
-    """Spare boxes: the numbers of tables whose box is linked, with no players (a move
+def spare_tables(links: Sequence[ServedLink], tournament: Tournament) -> List[int]:
+    """Spare boxes among *links*: the numbers of tables whose box is linked, with no players (a move
     heading there counts) and not broken, in order."""
     closed = broken_tables(tournament)
     seating = seating_after_moves(tournament)
-    return sorted({link.table for link in live.links
+    return sorted({link.table for link in links
                    if link.box is not None and link.table is not None and link.table not in closed
                    and not seating.get(link.table)})
 
@@ -73,7 +73,7 @@ def new_seat(live: "Live", tournament: Tournament, name: str, seq: int,
     follows the profile's ``join_seating`` (``joining_seat``)."""
     closed = broken_tables(tournament)
     if spare is None:
-        spare = spare_tables(live, tournament)
+        spare = spare_tables(live.links, tournament)
     excluded = taken_seats(tournament) + [tuple(x) for x in exclude]
     seat = pick_seat(tournament, name, seq, exclude=excluded, closed=closed, spare=spare)
     better = joining_seat(live, tournament, seat[0], excluded, "%s|%s" % (seq, name))
