@@ -161,11 +161,11 @@ TABLES ?= 7
 PROFILE ?= lppl
 DEMO ?=
 demo: $(STAMP)
-	PYTHONPATH=host_tools $(PY) -m tcsim.night --seed $(SEED) --tables $(TABLES) \
+	PYTHONPATH=host_tools $(PY) -m tcsim.virtualnight --seed $(SEED) --tables $(TABLES) \
 		--profile $(PROFILE) $(DEMO)
 
 faults: $(STAMP)
-	PYTHONPATH=host_tools $(PY) -m tcsim.night --faults --seed $(SEED) --tables $(TABLES) \
+	PYTHONPATH=host_tools $(PY) -m tcsim.virtualnight --faults --seed $(SEED) --tables $(TABLES) \
 		--profile $(PROFILE)
 
 # The scale drill (docs/demo.md §8, issue #7 "Scale"): SCALE_TABLES boxes on /usr/sbin/mosquitto

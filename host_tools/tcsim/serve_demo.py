@@ -294,7 +294,7 @@ class Demo:
         """Tables whose dealer has nothing left to do: the league seats nobody there, no
         instruction for it is pending (a broken table's ``break_table``, the final draw's
         ``redraw``: its dealer confirms them), the final table is not waiting for the end
-        of its hand, and its box awaits no answer (as tcsim.night's ``unplug``)."""
+        of its hand, and its box awaits no answer (as tcsim.virtualnight's ``unplug``)."""
         tournament = self.live.tournament
         seating = tournament.seating()
         busy = {row["table"] for row in _ins.pending(tournament)}

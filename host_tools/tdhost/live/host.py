@@ -2,7 +2,7 @@
 owns Live on the league file, the box links' store, a BoxLink for each port and the MQTT
 hub, wired the one way serve wires them (every link Live's, the hub on Live's clock, its
 links' host time Live's, the Wi-Fi notes the console's).  serve, its demo (tcsim.serve_demo),
-the simulated nights (tcsim.night: `make demo`, `make faults`) and the scale drill
+the simulated nights (tcsim.virtualnight: `make demo`, `make faults`) and the scale drill
 (tcsim.scaledrill) all build the host here, so the drills run serve's own wiring."""
 
 from typing import Any, Callable, List, Optional
