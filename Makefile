@@ -161,11 +161,11 @@ TABLES ?= 7
 PROFILE ?= lppl
 DEMO ?=
 demo: $(STAMP)
-	PYTHONPATH=host_tools $(PY) -m tcsim.night --seed $(SEED) --tables $(TABLES) \
+	PYTHONPATH=host_tools $(PY) -m tcsim.virtualnight --seed $(SEED) --tables $(TABLES) \
 		--profile $(PROFILE) $(DEMO)
 
 faults: $(STAMP)
-	PYTHONPATH=host_tools $(PY) -m tcsim.night --faults --seed $(SEED) --tables $(TABLES) \
+	PYTHONPATH=host_tools $(PY) -m tcsim.virtualnight --faults --seed $(SEED) --tables $(TABLES) \
 		--profile $(PROFILE)
 
 # The scale drill (docs/demo.md §8, issue #7 "Scale"): SCALE_TABLES boxes on /usr/sbin/mosquitto
@@ -211,7 +211,7 @@ hardware-diagrams: $(STAMP)
 # The box simulator (host_tools/tcsim, docs/simulator.md): the firmware's screen and menu on the
 # PC. `make sim BOARD=table SETUP=docs/examples/lppl_away_seat.json` opens the pygame window;
 # `make sim-shots` plays host_tools/tcsim/scenes/shots.jsonl on every board profile and writes
-# docs/screens/BOARD-KIND.png, the self-test's screens (tcsim/selftest.py:
+# docs/screens/BOARD-KIND.png, the self-test's screens (tcsim/selftest_bench.py:
 # docs/screens/BOARD-selftest.png and BOARD-selftest-done.png), then draws
 # docs/box-buttons-*.png from the firmware (committed; tests/sim/test_pictures.py fails when
 # they no longer match what the firmware draws).

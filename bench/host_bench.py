@@ -42,7 +42,7 @@ sys.path[:0] = [str(ROOT / "host_tools")]
 sys.path.append(str(ROOT / "firmware"))  # at the end: firmware/code.py is not stdlib's code
 
 from figures import figure, goal_of, report  # noqa: E402
-from tdhost import tfile  # noqa: E402
+from tdhost import tournamentfile  # noqa: E402
 from tdhost.league import (  # noqa: E402
     checkpoint as _checkpoint,
     store as _store,
@@ -54,7 +54,7 @@ from tdhost.league.entries import decide_register  # noqa: E402
 from tdhost.league.play import decide_start  # noqa: E402
 from tdhost.league.seats import decide_draw  # noqa: E402
 from tdhost.links.hoststore import HostStore  # noqa: E402
-from tdhost.live import instructions as _ins  # noqa: E402
+from tdhost.live import instruction_log as _ins  # noqa: E402
 
 HOST_GOALS = {
     "cli_ms": {
@@ -129,7 +129,7 @@ def season(store, upto, stamp, rng):
     """Fill *store* up to *upto* events with tournaments of NIGHT events (module notes);
     the night's events a thousand a transaction (filling is not measured)."""
     path = ROOT / "docs" / "examples" / "lppl.toml"
-    setup, text = tfile.load(str(path))
+    setup, text = tournamentfile.load(str(path))
     while True:
         have = store.db.execute("SELECT count(*) FROM events").fetchone()[0]
         if have >= upto:

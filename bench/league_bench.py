@@ -168,9 +168,9 @@ def _unpush(admin: str) -> None:
 def measure(pushes: int, queries: int) -> dict:
     from tcsim import pgcluster
     from tdhost.season import (
+        connection as _server,
         pull as _pull,
         push as _push,
-        server as _server,
         standings as _standings,
     )
 

@@ -3,7 +3,7 @@
 The real firmware modules (tableclock, tcbox) run unchanged on CPython with stand-ins for
 CircuitPython's hardware modules (tcsim/stubs) and Blinka's displayio drawing the real screen
 (tcsim/display.py). Headless runs play a script and write PNG + JSON per line (tcsim/cli.py);
-tcsim/window.py is the interactive pygame window; tcsim/demo.py is `tdhost serve --demo`'s
+tcsim/window.py is the interactive pygame window; tcsim/serve_demo.py is `tdhost serve --demo`'s
 night.
 """
 

@@ -17,7 +17,7 @@ from tableclock import protocol
 from .nightresult import tournament_ms
 
 if TYPE_CHECKING:
-    from .night import Night
+    from .virtualnight import Night
 
 MIN = 60000
 HOST_DOWN_MS = 5000  # a killed host is back this long after (virtual ms)
@@ -88,7 +88,7 @@ class Faults:
         self.plan = plan
         self.clean = clean
         self.rng = random.Random("faults/%s" % plan.seed)
-        self.night: Any = None  # the tcsim.night.Night attached
+        self.night: Any = None  # the tcsim.virtualnight.Night attached
         self.todo: List[Fault] = []  # by time
         self.log: List[Tuple[int, str]] = []  # (unix ms, text)
         self.skipped: List[str] = []
@@ -422,7 +422,7 @@ def run_faults(tables: int = 7, profile: str = "lppl", seed: int = 1, plan: Opti
     import os
     import time
 
-    from .night import run_night
+    from .virtualnight import run_night
 
     plan = plan or Plan(seed)
     t0 = time.monotonic()
@@ -482,7 +482,7 @@ def report(result: Dict[str, Any], echo: Callable[[str], None] = print) -> None:
 
 
 def main_faults(args: argparse.Namespace) -> int:
-    """`python -m tcsim.night --faults` (make faults): 0 when identical, 1 otherwise."""
+    """`python -m tcsim.virtualnight --faults` (make faults): 0 when identical, 1 otherwise."""
     result = run_faults(args.tables, args.profile, args.seed, out_dir=args.out)
     report(result)
     return 1 if result["differences"] else 0

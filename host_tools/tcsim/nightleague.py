@@ -8,7 +8,7 @@ handles the absent player, the one at the bar, the latecomer and the standby sea
 import os
 from typing import Any, Callable, Collection, List, Optional, Tuple
 
-from tdhost import tfile
+from tdhost import tournamentfile
 from tdhost.league import times as _times, transaction
 from tdhost.league.refusal import ActionRefused
 
@@ -61,7 +61,7 @@ def new_league(db: str, profile: str, minutes: Optional[int] = None) -> Any:
         fd, path = tempfile.mkstemp(suffix="-%s-%dmin.toml" % (profile, minutes))
         with os.fdopen(fd, "w", encoding="utf-8") as toml_file:
             toml_file.write(text)
-    setup, text = tfile.load(path)
+    setup, text = tournamentfile.load(path)
     if minutes is not None:
         os.remove(path)
     store = _store.Store(db, create=True)
@@ -168,7 +168,7 @@ class TD:
     def by_hand(self) -> None:
         """Instructions for a table without a box wait as ``queued``: the TD carries them
         out and confirms them (docs/host.md §10.5), walking a moved player over."""
-        from tdhost.live import instructions as _ins
+        from tdhost.live import instruction_log as _ins
 
         for row in list(_ins.pending(self.live.tournament)):
             if row["table"] in self.boxed or _ins.state(row) != "queued":

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Tuple
 from tdhost.links.hoststore import HostStore
 
 if TYPE_CHECKING:
-    from .night import Night
+    from .virtualnight import Night
 
 
 def tournament_ms(clock: Any) -> int:
@@ -57,7 +57,7 @@ def exactly_once(links_db: str, league_store: Any) -> Dict[str, Any]:
 
 
 def night_result(night: "Night", wall_s: float) -> Dict[str, Any]:
-    """The result dict of a night that was played (tcsim.night.run_night's)."""
+    """The result dict of a night that was played (tcsim.virtualnight.run_night's)."""
     tournament = night.live.tournament
     res: Dict[str, Any] = {
         "seed": night.seed, "profile": night.profile, "tables": night.tables,

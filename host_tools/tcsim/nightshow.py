@@ -1,6 +1,6 @@
-"""What a simulated league night shows (tcsim.night): a progress line per key moment (from the
-league's events and the master clock), screenshots of the boxes and the big screen at five
-moments, and the results and league table at the end.  docs/demo.md, "What happens".
+"""What a simulated league night shows (tcsim.virtualnight): a progress line per key moment
+(from the league's events and the master clock), screenshots of the boxes and the big screen
+at five moments, and the results and league table at the end.  docs/demo.md, "What happens".
 """
 
 import os
@@ -8,7 +8,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 if TYPE_CHECKING:
-    from .night import Night
+    from .virtualnight import Night
 
 MOMENTS = ("first-hand", "first-move", "table-broken", "final-table", "winner")
 FINAL_SHOT_DELAY_MS = 90000  # the final table's box is shot this long after the redraw

@@ -7,7 +7,7 @@ import statistics
 import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 
 from .nightresult import exactly_once, tournament_ms
 

@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from tableclock.protocol import BOX_KEYS, box_key
 from tdhost.league.refusal import ActionRefused
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 from tdhost.live.host import Host
 
 from .room import Box, Room, provision

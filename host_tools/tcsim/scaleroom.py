@@ -47,10 +47,10 @@ def players_for(tables: int) -> int:
 
 def new_league(db: str, toml_path: str) -> Dict[str, Any]:
     """The league file *db* with the tournament of *toml_path* (``tdhost new``)."""
-    from tdhost import tfile
+    from tdhost import tournamentfile
     from tdhost.league import store as _store, times as _times, transaction
 
-    setup, text = tfile.load(toml_path)
+    setup, text = tournamentfile.load(toml_path)
     store = _store.Store(db, create=True)
     try:
         transaction.append(store, lambda lg, seq: ([(1, "new", {
@@ -69,7 +69,7 @@ def bust_picks(tournament: Any, rng: random.Random, count: int) -> List[str]:
     """The *count* players the TD busts: two at each of a few tables (so they are short and
     balancing moves players), none who is moving or waiting to sit down (a receive of
     their own pending: the chips they carry would leave play uncounted by any box)."""
-    from tdhost.live import instructions as _ins, plan as _plan
+    from tdhost.live import instruction_log as _ins, room_plan as _plan
 
     moving = set(_ins.moving_players(tournament)) | _ins.arriving(tournament)
     broken = _plan.broken_tables(tournament)

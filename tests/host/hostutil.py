@@ -6,7 +6,7 @@ import os
 
 from click.testing import CliRunner
 
-from tdhost import tfile
+from tdhost import tournamentfile
 from tdhost.cli.app import cli
 from tdhost.league import reducers as _reducers, replay as _replay, text as _text, times as _times
 from tdhost.league.busts import decide_bust, decide_end
@@ -41,7 +41,7 @@ def at(minutes):
 
 def setup(example="lppl", **over):
     with open(os.path.join(EXAMPLES, example + ".toml"), encoding="utf-8") as f:
-        s = tfile.parse(f.read(), example + ".toml")
+        s = tournamentfile.parse(f.read(), example + ".toml")
     late = over.pop("late", None)
     s.update(over)
     if late:

@@ -21,7 +21,7 @@ from tdhost.cli import (
     registration as _reg,
 )
 from tdhost.league.refusal import ActionRefused
-from tdhost.live import acts as _acts
+from tdhost.live import console_actions as _acts
 from tdhost.live.night import Live
 from tdhost.web import app as _web
 

@@ -12,7 +12,7 @@ import tty
 import pytest
 
 from tcsim.transports import PtyPort
-from tcsim.selftest import Bench, answer_all, leave, world
+from tcsim.selftest_bench import Bench, answer_all, leave, world
 
 from tdhost.cli.boxcheck import Report, render
 

@@ -295,7 +295,7 @@ def test_every_command_and_option_has_help(name):
 
 
 def test_the_log_of_a_live_night_speaks_plain_words(tmp_path):
-    from tcsim import demo as _demo
+    from tcsim import serve_demo as _demo
 
     d = _demo.Demo.build(str(tmp_path), seed=7, realtime=False)
     try:

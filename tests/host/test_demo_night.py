@@ -1,4 +1,4 @@
-"""`tdhost serve --demo` plays its night to a winner (host_tools/tcsim/demo.py; issue #17).
+"""`tdhost serve --demo` plays its night to a winner (host_tools/tcsim/serve_demo.py; issue #17).
 
 The demo's 20 players (docs/examples/lppl.toml: 3000 chips each) at three simulated boxes
 dealt by bots, run to the end:
@@ -22,9 +22,9 @@ import threading
 
 import pytest
 
-from tcsim import demo as _demo
+from tcsim import serve_demo as _demo
 from tdhost.cli import serving as serve
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 
 pytestmark = pytest.mark.slow  # about 20 s a night
 

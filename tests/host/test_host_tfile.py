@@ -5,7 +5,7 @@ import os
 import pytest
 from hostutil import EXAMPLES
 
-from tdhost import tfile
+from tdhost import tournamentfile
 from tdhost.rules import points
 
 GOOD = """\
@@ -33,28 +33,28 @@ minutes = 20
 
 
 def err(text):
-    with pytest.raises(tfile.FileError) as e:
-        tfile.parse(text, "night.toml")
+    with pytest.raises(tournamentfile.FileError) as e:
+        tournamentfile.parse(text, "night.toml")
     return str(e.value)
 
 
 def test_examples_load_with_the_profile_rules():
-    lppl = tfile.load(os.path.join(EXAMPLES, "lppl.toml"))[0]
+    lppl = tournamentfile.load(os.path.join(EXAMPLES, "lppl.toml"))[0]
     assert (lppl["max_players"], lppl["standby"], lppl["starting_stack"]) == (48, 8, 3000)
     assert lppl["late"]["until_level"] == 3 and lppl["late"]["min_players"] == 17
     assert lppl["late"]["deductions"] == [500, 1000]
     assert [c["after_level"] for c in lppl["colour_ups"]] == [5, 10]  # from the profile
-    deep = tfile.load(os.path.join(EXAMPLES, "lppl_deepstack.toml"))[0]
+    deep = tournamentfile.load(os.path.join(EXAMPLES, "lppl_deepstack.toml"))[0]
     assert deep["starting_stack"] == 5000 and deep["late"]["deductions"] == [750, 1500]
-    us = tfile.load(os.path.join(EXAMPLES, "us_free.toml"))[0]
+    us = tournamentfile.load(os.path.join(EXAMPLES, "us_free.toml"))[0]
     assert us["late"]["until_level"] == 4 and us["late"]["min_players"] is None
     assert us["points"]["formula"] == "table"
-    wph = tfile.load(os.path.join(EXAMPLES, "wph.toml"))[0]
+    wph = tournamentfile.load(os.path.join(EXAMPLES, "wph.toml"))[0]
     assert wph["late"]["until_level"] == 5 and wph["seats_per_table"] == 10
 
 
 def test_defaults_from_the_profile():
-    s = tfile.parse(GOOD)
+    s = tournamentfile.parse(GOOD)
     assert s["starting_stack"] == 3000 and s["max_players"] == 48
     assert s["points"] == {"formula": "sqrt", "places": None, "participation": 0,
                            "decimals": 2}

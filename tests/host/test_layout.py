@@ -484,3 +484,47 @@ def test_the_level_check_sees_an_import_upwards():
     graph = {"a": {"b"}, "b": set(), "c": {"a"}}
     assert _levels([["a"], ["b", "c"]], graph) == ["a imports b"]
     assert _levels([["a"], ["b", "c"]], graph, exempt={("a", "b")}) == []
+
+
+# -- file names (issue #34): a module's file name says what it holds, so no two modules of
+# firmware/ and host_tools/ share one (``__init__.py`` and ``__main__.py`` aside, and the
+# simulator's stand-ins under tcsim/stubs, which keep CircuitPython's module names).  Today's
+# shared names may only go: rename a module for the concept it owns, then drop its name here.
+SHARED_NAMES = {
+    "actions": "tableclock.actions (the box's actions) and tdhost.actions (the TD's)",
+    "app": "tcbox.app, tdhost.cli.app and tdhost.web.app",
+    "night": "tdhost.cli.night and tdhost.live.night",
+    "replay": "tableclock.replay and tdhost.league.replay",
+    "store": "tableclock.store and tdhost.league.store",
+}
+
+
+def shared_file_names(mods):
+    """{file name without .py: the modules of *mods* ({dotted name: path}) that have it},
+    for the names two modules or more share."""
+    by_name = {}
+    for name, path in mods.items():
+        base = os.path.basename(path)[:-3]
+        stub = os.sep + os.path.join("tcsim", "stubs") + os.sep in path
+        if base in ("__init__", "__main__") or stub:
+            continue
+        by_name.setdefault(base, []).append(name)
+    return {k: sorted(v) for k, v in by_name.items() if len(v) > 1}
+
+
+def test_no_new_module_shares_its_file_name_with_another():
+    shared = shared_file_names(tree_modules())
+    new = {k: v for k, v in shared.items() if k not in SHARED_NAMES}
+    assert new == {}  # name the module for what it owns
+    assert [k for k in SHARED_NAMES if k not in shared] == []  # gone: drop it from the list
+
+
+def test_the_file_name_check_sees_a_shared_name_and_skips_the_stubs(tmp_path):
+    paths = {"tdhost.live.clock": tmp_path / "tdhost" / "live" / "clock.py",
+             "tableclock.clock": tmp_path / "tableclock" / "clock.py",
+             "tdhost.live": tmp_path / "tdhost" / "live" / "__init__.py",
+             "tableclock": tmp_path / "tableclock" / "__init__.py",
+             "tcsim.stubs.board": tmp_path / "tcsim" / "stubs" / "board.py",
+             "tcsim.board": tmp_path / "tcsim" / "board.py"}
+    shared = shared_file_names({k: str(v) for k, v in paths.items()})
+    assert shared == {"clock": ["tableclock.clock", "tdhost.live.clock"]}

@@ -29,7 +29,7 @@ from test_live_tables import confirm_final
 
 from tdhost.league import store as _store
 from tdhost.links.hoststore import HostStore
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 
 
 class Killed(BaseException):

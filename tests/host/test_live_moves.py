@@ -8,7 +8,7 @@ live night")."""
 from liveroom import KEY, T0_MS, Room, allin, carry_out, fold_round, win_hand, withdraw_all
 
 from tdhost.links.hoststore import HostStore
-from tdhost.live import instructions as _ins, moves as _moves, plan as _plan
+from tdhost.live import instruction_log as _ins, moves as _moves, room_plan as _plan
 
 
 def _busts(live):

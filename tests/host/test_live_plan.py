@@ -1,4 +1,4 @@
-"""tdhost.live.plan: the plan's input on the live night -- pending moves counted as made,
+"""tdhost.live.room_plan: the plan's input on the live night -- pending moves counted as made,
 seats offered to standby players kept, each table's button and blinds from its box or, for
 a table without one, from the draw (docs/host.md "The live night", §10.5)."""
 
@@ -6,7 +6,7 @@ from hostutil import Night
 from liveroom import Room
 
 from tdhost.league.seats import decide_move
-from tdhost.live import plan as liveplan
+from tdhost.live import room_plan as liveplan
 from tdhost.rules import balance
 
 

@@ -8,7 +8,7 @@ plays one hand first, everyone folding to the big blind, who then has 3,025 chip
 from hostutil import run
 from liveroom import Room, allin, carry_out, fold_round
 
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 
 
 def _room(tmp_path):

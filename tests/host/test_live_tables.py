@@ -6,7 +6,7 @@ after the player left, and a box reporting seats the league does not know (docs/
 from liveroom import T0_MS, Room, allin, carry_out, fold_round, win_hand
 
 from tcbox import orders
-from tdhost.live import instructions as _ins, redraw as _redraw
+from tdhost.live import instruction_log as _ins, redraw as _redraw
 from tdhost.rules import balance, house
 
 

@@ -16,7 +16,7 @@ from liveroom import Room, allin, fold_round
 
 from tdhost.league import store as _store
 from tdhost.league.refusal import ActionRefused
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 from tdhost.live.night import Live
 
 

@@ -113,10 +113,10 @@ def test_progressive_bounties_and_prizes_in_the_results(tmp_path):
 def test_the_money_table_in_the_tournament_file():
     from hostutil import EXAMPLES
 
-    from tdhost import tfile
+    from tdhost import tournamentfile
     with open(EXAMPLES + "/home_money.toml", encoding="utf-8") as f:
         text = f.read()
-    s = tfile.parse(text, "home.toml")["money"]
+    s = tournamentfile.parse(text, "home.toml")["money"]
     assert (s["buy_in"], s["fee"], s["unit"], s["bounty"]) == (2000, 200, 500, 500)
     assert s["rebuy"] == {"price": 2000, "fee": 0, "chips": 10000, "until_level": 4, "max": 1}
     for old, new, why in (
@@ -130,14 +130,14 @@ def test_the_money_table_in_the_tournament_file():
              "home.toml:24: money.bounty_kind: must be \"fixed\" or \"progressive\", "
              "not 'pko'.")):
         assert old in text
-        with pytest.raises(tfile.FileError) as err:
-            tfile.parse(text.replace(old, new, 1), "home.toml")
+        with pytest.raises(tournamentfile.FileError) as err:
+            tournamentfile.parse(text.replace(old, new, 1), "home.toml")
         assert str(err.value) == why
     for name in ("lppl", "us_free"):  # the free leagues: no [money]
         with open("%s/%s.toml" % (EXAMPLES, name), encoding="utf-8") as f:
-            assert tfile.parse(f.read(), name)["money"] is None
-    with pytest.raises(tfile.FileError) as err:
-        tfile.parse(text.replace("chips = 15000", "chips = 0", 1), "home.toml")
+            assert tournamentfile.parse(f.read(), name)["money"] is None
+    with pytest.raises(tournamentfile.FileError) as err:
+        tournamentfile.parse(text.replace("chips = 15000", "chips = 0", 1), "home.toml")
     assert str(err.value) == ("home.toml:34: money.addon.chips: must be the whole number of "
                               "chips it buys.")
 

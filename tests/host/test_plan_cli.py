@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from tableclock.button import must_wait, next_positions
 from tdhost.cli.app import cli
-from tdhost.rules import balance, seats
+from tdhost.rules import balance, seat_order
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -83,8 +83,8 @@ def test_arrival_never_in_the_small_blind_or_between_sb_and_button():
     # the next BB: it takes that BB), 8, 3; seat 4, the next button, comes last.
     r = room("lppl", 8, table(1, range(1, 9), 1, 2, 3), table(2, [1, 2, 5, 7], 3, 4, 5))
     t2 = balance.parse_room(r)["tables"][1]
-    assert seats.late_zone(t2, 8) == [4, 5]
-    assert seats.bb_soonest_seats(t2, 8) == [6, 8, 3, 4]
+    assert seat_order.late_zone(t2, 8) == [4, 5]
+    assert seat_order.bb_soonest_seats(t2, 8) == [6, 8, 3, 4]
     assert [m["to"]["seat"] for m in balance.plan(r)["moves"]] == [6, 8]
 
 
@@ -93,8 +93,8 @@ def test_dead_small_blind_reported_null_avoids_the_whole_arc():
     # so seats 2 and 3 are avoided as well as 4; the free seats after the BB come first.
     r = room("lppl", 6, table(1, range(1, 6), 1, 2, 3), table(2, [1, 5], 1, None, 4))
     t2 = balance.parse_room(r)["tables"][1]
-    assert seats.late_zone(t2, 6) == [2, 3, 4]
-    assert seats.bb_soonest_seats(t2, 6) == [6, 2, 3, 4]
+    assert seat_order.late_zone(t2, 6) == [2, 3, 4]
+    assert seat_order.bb_soonest_seats(t2, 6) == [6, 2, 3, 4]
     assert balance.plan(r)["moves"] == [move("A4", (1, 4), (2, 6))]
 
 

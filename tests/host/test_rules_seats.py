@@ -2,37 +2,37 @@
 and the finishing order of players out together (docs/balancing.md §2, docs/host.md §6)."""
 
 from tableclock import profiles
-from tdhost.rules import finishing, house, seats
+from tdhost.rules import finishing, house, seat_order
 
 
 def test_the_late_zone_wraps_past_seat_1():
     # last hand: button 6, SB 7, BB 2 at 8 seats -> next button 7, next SB position 2
     table = {"seats": {2: "Ann", 4: "Bo", 6: "Cy", 7: "Di"}, "button": 6, "sb": 7, "bb": 2}
-    assert seats.late_zone(table, 8) == [7, 8, 1, 2]
+    assert seat_order.late_zone(table, 8) == [7, 8, 1, 2]
 
 
 def test_a_dead_sb_right_before_the_bb_leaves_the_bb_seat_alone_in_the_zone():
     table = {"seats": {4: "Ann", 6: "Bo"}, "button": 3, "sb": None, "bb": 4}
-    assert seats.late_zone(table, 8) == [4]
+    assert seat_order.late_zone(table, 8) == [4]
 
 
 def test_the_box_positions_stand_when_they_make_sense():
-    assert seats.last_positions((3, None, 5), [1, 3, 5], 1, 6) == (3, None, 5)
-    assert seats.last_positions((3, 4, 5), [1, 3, 4, 5], 1, 6) == (3, 4, 5)
+    assert seat_order.last_positions((3, None, 5), [1, 3, 5], 1, 6) == (3, None, 5)
+    assert seat_order.last_positions((3, 4, 5), [1, 3, 4, 5], 1, 6) == (3, 4, 5)
 
 
 def test_positions_that_cannot_be_fall_back_to_the_draws_first_hand():
     # BB on the button, SB outside button..BB, a seat out of range, a bool: the draw's button
     # 4 with players 2, 4, 6 deals its first hand button 4, SB 6, BB 2
     for reported in ((4, None, 4), (3, 6, 5), (3, None, 7), (True, None, 2), None):
-        assert seats.last_positions(reported, [2, 4, 6], 4, 6) == (4, 6, 2), reported
+        assert seat_order.last_positions(reported, [2, 4, 6], 4, 6) == (4, 6, 2), reported
     # no drawn button: the lowest occupied seat
-    assert seats.last_positions(None, [6, 2, 4], None, 6) == (2, 4, 6)
+    assert seat_order.last_positions(None, [6, 2, 4], None, 6) == (2, 4, 6)
 
 
 def test_a_table_of_one_player_has_the_bb_after_them():
-    assert seats.last_positions(None, [6], None, 6) == (6, None, 1)
-    assert seats.last_positions(None, [], None, 6) == (1, None, 2)
+    assert seat_order.last_positions(None, [6], None, 6) == (6, None, 1)
+    assert seat_order.last_positions(None, [], None, 6) == (1, None, 2)
 
 
 def test_one_record_holds_a_profiles_host_rules():

@@ -8,7 +8,7 @@ import paho.mqtt.client as mqtt
 from click.testing import CliRunner
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tcsim.demo import Demo
+from tcsim.serve_demo import Demo
 from tdhost.cli.app import cli
 from tdhost.links import broker as _broker, logins
 from tdhost.links.usb import new_key_file

@@ -18,7 +18,7 @@ import gen
 from tableclock import protocol, record
 from tableclock.levels import parse_levels
 from tableclock.table import Table
-from tdhost import tfile
+from tdhost import tournamentfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "host"))
@@ -103,7 +103,7 @@ def tournament_docs(draw):
 def sound(setup):
     """What an accepted file must be: what the boxes and the protocol take."""
     for name in (setup["league"], setup["name"]):
-        assert name.isprintable() and 0 < len(name) <= tfile.MAX_NAME
+        assert name.isprintable() and 0 < len(name) <= tournamentfile.MAX_NAME
     if setup["date"] is not None:
         datetime.date.fromisoformat(setup["date"])
     for lv in setup["levels"]:
@@ -112,7 +112,7 @@ def sound(setup):
         if "break" not in lv:
             assert 1 <= lv["sb"] <= lv["bb"] and 1 <= lv["minutes"]
     parse_levels(setup["levels"])
-    assert tfile.config_size(tfile.box_config_of(setup)) <= protocol.MAX_FRAME
+    assert tournamentfile.config_size(tournamentfile.box_config_of(setup)) <= protocol.MAX_FRAME
     assert math.isfinite(setup["points"]["participation"])
 
 
@@ -121,8 +121,8 @@ def sound(setup):
 def test_tournament_files_accepted_are_sound_and_refusals_one_line(doc):
     text = toml_text(doc)
     try:
-        setup = tfile.parse(text, "night.toml")
-    except tfile.FileError as err:
+        setup = tournamentfile.parse(text, "night.toml")
+    except tournamentfile.FileError as err:
         msg = str(err)
         assert "\n" not in msg and msg.startswith("night.toml") and msg.endswith("."), msg
         return
@@ -143,7 +143,7 @@ def test_tdhost_new_refuses_in_one_line_and_leaves_the_league_file(tmp_path_fact
     before = run(["log", "--json", "--all"], db=db).output
     res = run(["new", str(bad), "--db", str(db), "--again"], expect=None)
     if res.exit_code == 0:
-        sound(tfile.load(str(bad))[0])
+        sound(tournamentfile.load(str(bad))[0])
         return
     assert res.exit_code == 2
     assert res.stderr.count("\n") == 1 and res.stderr.startswith("tdhost new: "), res.stderr

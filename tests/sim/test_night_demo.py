@@ -1,5 +1,5 @@
 # ruff: noqa: I001 -- the simulator must install its hardware stubs before board imports
-"""`make demo` and `make faults` reduced (host_tools/tcsim/night.py, nightfaults.py;
+"""`make demo` and `make faults` reduced (host_tools/tcsim/virtualnight.py, nightfaults.py;
 docs/demo.md; issue #7).
 
 A quick LPPL night (docs/examples/lppl.toml with every level and break 5 minutes long): three
@@ -28,7 +28,7 @@ import os
 
 import pytest
 
-from tcsim.night import run_night
+from tcsim.virtualnight import run_night
 from tcsim.nightfaults import CLOCK_ANY_MS, CLOCK_BOUND_MS, Faults, Plan, compare
 
 SEED = 4  # its night has a ten-minute quiet moment for the Wi-Fi drop (nightfaults)

@@ -35,7 +35,7 @@ def test_every_committed_screen_is_what_the_firmware_draws(tmp_path):
         setup = json.load(f)
     for board in board_names():
         run(board, setup, lines, shots=str(tmp_path))
-    from tcsim.selftest import leave, shots, world
+    from tcsim.selftest_bench import leave, shots, world
 
     saved = world.current()
     try:

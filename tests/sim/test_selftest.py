@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from tcsim.selftest import Bench, answer_all, leave, world
+from tcsim.selftest_bench import Bench, answer_all, leave, world
 
 from tcbox import hardware, selftest, selftest_steps
 from tcbox.hardware import PATTERNS
@@ -240,7 +240,7 @@ def test_the_lines_are_json_with_a_result_for_every_step():
 
 def test_versions_names_the_firmware_and_measures_what_it_can():
     from tcbox import VERSION
-    from tcsim.selftest import board_versions
+    from tcsim.selftest_bench import board_versions
 
     v = board_versions()  # the firmware's own, not the simulator's stand-in
     assert v["fw"] == VERSION and set(v) == {"cp", "fw", "form", "heap_free", "flash_free"}

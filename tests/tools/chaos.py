@@ -55,7 +55,7 @@ from tcbox.linkparts import attach  # noqa: E402
 from tdhost.league import store as _store  # noqa: E402
 from tdhost.league.refusal import ActionRefused  # noqa: E402
 from tdhost.links.boxlink import BoxLink  # noqa: E402
-from tdhost.live import instructions as _ins  # noqa: E402
+from tdhost.live import instruction_log as _ins  # noqa: E402
 from tdhost.live.night import Live  # noqa: E402
 
 STEP_MS = 100  # the room's loop: every box and the host once

@@ -2,7 +2,7 @@
 chromium driven by Playwright (no downloaded browser: never ``playwright install``).
 
     make web-shots                                       # the real host, three boxes
-    .venv/bin/python tests/tools/web_shots.py --demo     # the demo night (tcsim.demo)
+    .venv/bin/python tests/tools/web_shots.py --demo     # the demo night (tcsim.serve_demo)
     .venv/bin/python tests/tools/web_shots.py --url http://127.0.0.1:8000 --token TOKEN
                                                          # a running `tdhost serve` instead
     .venv/bin/python tests/tools/web_shots.py --fake     # tests/web/fake_live.py's night
@@ -33,7 +33,7 @@ from tdhost.web.chromium import chromium_missing, launch_chromium
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "docs", "screens")
 TOKEN = "sample-td-token"
-DEMO_SEED = 22  # a night whose first minutes show a move made and one waiting (tcsim.demo)
+DEMO_SEED = 22  # a night whose first minutes show a move made and one waiting (tcsim.serve_demo)
 DEMO_STEP_MS = 5000  # the demo's time moves on in these steps between looks (virtual ms)
 
 
@@ -120,7 +120,7 @@ def move_waiting(snap):
 
 
 def demo_shots(out_dir, seed=DEMO_SEED):
-    """tdhost serve --demo's night (tcsim.demo, virtual time), served and photographed."""
+    """tdhost serve --demo's night (tcsim.serve_demo, virtual time), served and photographed."""
     from tdhost.cli.demo import night_class
     from tdhost.web.server import run_in_thread
 
@@ -280,7 +280,7 @@ def main(argv=None):
     ap.add_argument("--url", help="a running host (default: the real host and three "
                     "simulated boxes, scripted by tests/web/night.py)")
     ap.add_argument("--demo", action="store_true",
-                    help="the demo night of tcsim.demo (dealer bots) instead")
+                    help="the demo night of tcsim.serve_demo (dealer bots) instead")
     ap.add_argument("--fake", action="store_true",
                     help="the sample night of tests/web/fake_live.py instead of the demo")
     ap.add_argument("--seed", type=int, default=DEMO_SEED, help="the demo night's seed")

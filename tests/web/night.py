@@ -14,7 +14,7 @@ the box's own keys.
 
 import os
 
-from tcsim import demo
+from tcsim import serve_demo
 from tcsim.driver import Dealer
 from tcsim.room import Room
 from tdhost.clocks import unix_ms
@@ -63,12 +63,12 @@ class Night:
     def __init__(self, tmp_path):
         tmp_path = str(tmp_path)
         self.db = os.path.join(tmp_path, "league.sqlite")
-        demo.new_tournament(self.db)
+        serve_demo.new_tournament(self.db)
         self.room = Room(clock_ms_start=unix_ms(), seed=3)
-        self.host = Host(self.db, os.path.join(tmp_path, "links.sqlite"), KEY, demo.KEY_ID,
+        self.host = Host(self.db, os.path.join(tmp_path, "links.sqlite"), KEY, serve_demo.KEY_ID,
                          clock=self.room.clock, seed=5, link_clock=self.room.clock)
         self.live = self.host.live
-        self.boxes = demo.link_boxes(self.host, self.room)
+        self.boxes = serve_demo.link_boxes(self.host, self.room)
         self.room.on_host = self.host.poll
         self.hands = {}
         for tb, box in self.boxes.items():

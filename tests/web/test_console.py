@@ -15,10 +15,10 @@ from browser import js_errors, open_console, served, text, wait_text, wait_visib
 from fake_live import FakeLive
 from night import Night, allin_hand
 
-from tcsim import demo
+from tcsim import serve_demo
 from tdhost.live import seatcheck
 
-NAMES = demo.NAMES[:20]
+NAMES = serve_demo.NAMES[:20]
 INTERNAL = re.compile(r"move_out|break_table|hand_for_hand|instr_result|take_out|next_hand"
                       r"|\bredraw\b|\breceive\b|\bqueued\b", re.I)
 
@@ -581,13 +581,13 @@ def test_the_results_have_a_prize_column_only_with_money(browser, tmp_path):
     """A home game (docs/examples/home_money.toml, 12 players: £216 paid 40/25/15/12/8 % in
     £5 steps: £96, 50, 30, 25, 15): the console's results show each player's prize, tied
     players their share; the free LPPL night shows no prize column and no money."""
-    from tcsim import demo
+    from tcsim import serve_demo
     from tdhost.live.night import Live
 
     db = str(tmp_path / "home.sqlite")
-    demo.new_tournament(db, "docs/examples/home_money.toml")
+    serve_demo.new_tournament(db, "docs/examples/home_money.toml")
     live = Live(db, seed=3)
-    names = demo.NAMES[:12]
+    names = serve_demo.NAMES[:12]
     try:
         live.act("register", {"names": names})
         live.act("draw", {"seed": 3})

@@ -37,9 +37,9 @@ import httpx
 from browser import js_errors, open_console, open_page, served, text, wait_text, wait_visible
 from night import Hands, Night, allin_hand
 
-from tcsim import demo
+from tcsim import serve_demo
 
-NAMES = demo.NAMES[:20]
+NAMES = serve_demo.NAMES[:20]
 SEED = 7  # the draw's seed, typed into the console
 
 

@@ -11,7 +11,7 @@ import segno
 from starlette.testclient import TestClient
 from test_web_api import BEARER, JSON, TOKEN, client, night
 
-from tdhost.web import room
+from tdhost.web import room_pages
 from tdhost.web.app import make_app
 
 
@@ -38,9 +38,9 @@ def test_find_my_seat_answers_one_name_and_nothing_private():
 def test_public_routes_are_rate_limited_per_address():
     c = client(night())
     codes = [c.get("/api/seat", params={"name": "Alice"}).status_code
-             for _ in range(room.RATE_N + 3)]
-    assert codes[:room.RATE_N] == [200] * room.RATE_N
-    assert codes[room.RATE_N:] == [429] * 3
+             for _ in range(room_pages.RATE_N + 3)]
+    assert codes[:room_pages.RATE_N] == [200] * room_pages.RATE_N
+    assert codes[room_pages.RATE_N:] == [429] * 3
     r = c.get("/p")
     assert r.status_code == 429 and r.headers["retry-after"] == "10"
     assert r.json()["error"] == "Too many requests from this phone: wait a few seconds."
@@ -48,7 +48,7 @@ def test_public_routes_are_rate_limited_per_address():
 
 
 def test_rate_limit_forgets_after_its_window():
-    lim = room.RateLimit(n=2, per_s=0.05)
+    lim = room_pages.RateLimit(n=2, per_s=0.05)
     assert [lim.allow("a"), lim.allow("a"), lim.allow("a"), lim.allow("b")] == \
         [True, True, False, True]
     time.sleep(0.06)
@@ -59,20 +59,20 @@ def test_the_qr_code_is_svg_of_the_phone_page():
     c = client(night())
     r = c.get("/qr.svg", headers={"host": "192.168.1.20:8000"})
     assert r.headers["content-type"].startswith("image/svg+xml")
-    assert r.text == room.qr_svg("http://192.168.1.20:8000/p")
+    assert r.text == room_pages.qr_svg("http://192.168.1.20:8000/p")
     assert r.text.startswith("<svg") and "path" in r.text
     # the same modules as segno's own code for that address (a QR of another one differs)
     code = segno.make("http://192.168.1.20:8000/p", error="m")
-    assert room.qr_svg("http://192.168.1.20:8000/p") != room.qr_svg("http://10.0.0.1:8000/p")
+    assert room_pages.qr_svg("http://192.168.1.20:8000/p") != room_pages.qr_svg("http://10.0.0.1:8000/p")
     assert code.designator.endswith("-M")
     assert c.get("/api/phone-link", headers={"host": "pub.local:8000"}).json() == {
         "url": "http://pub.local:8000/p", "problem": None}
     # a big screen opened on the laptop itself: the QR names its network address instead
-    lan = room.lan_address()
+    lan = room_pages.lan_address()
     if lan:
-        assert room.phone_url("127.0.0.1:8000") == "http://%s:8000/p" % lan
+        assert room_pages.phone_url("127.0.0.1:8000") == "http://%s:8000/p" % lan
     # served on an address of its own on the network: that one
-    assert room.phone_url("127.0.0.1:8000", "192.168.1.20") == "http://192.168.1.20:8000/p"
+    assert room_pages.phone_url("127.0.0.1:8000", "192.168.1.20") == "http://192.168.1.20:8000/p"
 
 
 def test_no_qr_code_phones_cannot_open():
@@ -84,8 +84,8 @@ def test_no_qr_code_phones_cannot_open():
     assert link["url"] is None and link["problem"].startswith(why)
     r = c.get("/qr.svg", headers={"host": "127.0.0.1:8000"})
     assert r.status_code == 404 and r.json()["error"].startswith(why)
-    assert room.unreachable("::1").startswith("Phones can't reach ::1")
-    assert room.unreachable("192.168.1.20") is None and room.unreachable(None) is None
+    assert room_pages.unreachable("::1").startswith("Phones can't reach ::1")
+    assert room_pages.unreachable("192.168.1.20") is None and room_pages.unreachable(None) is None
 
 
 def test_display_settings_need_the_token_and_refuse_bad_values():
@@ -120,7 +120,7 @@ def test_find_my_seat_in_every_state():
         "results": [{"place": 12, "name": "Bob Hart", "points": None}],
         "pending": [{"action": "move_out", "player": "Ann Lee", "state": "sent",
                      "to_table": 3, "to_seat": 7}]}
-    texts = lambda q: [f["text"] for f in room.find_seat(snap, q)]  # noqa: E731
+    texts = lambda q: [f["text"] for f in room_pages.find_seat(snap, q)]  # noqa: E731
     assert texts("ann lee") == ["Ann Lee: table 2 seat 4 → moving to table 3 seat 7."]
     assert texts("ann") == ["Ann Lee: table 2 seat 4 → moving to table 3 seat 7.",
                             "Annie Dee: table 1 seat 1."]

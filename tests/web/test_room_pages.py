@@ -225,14 +225,14 @@ def test_the_players_phone_page(browser):
 def test_the_money_card_on_a_home_game(browser, tmp_path):
     """The real Live on docs/examples/home_money.toml (12 players, no boxes): a re-buy from
     the console's room card reaches the big screen's pool and payouts; Undo takes it back."""
-    from tcsim import demo
+    from tcsim import serve_demo
     from tdhost.live.night import Live
 
     db = str(tmp_path / "home.sqlite")
-    demo.new_tournament(db, HOME)
+    serve_demo.new_tournament(db, HOME)
     live = Live(db, seed=3)
     try:
-        live.act("register", {"names": demo.NAMES[:12]})
+        live.act("register", {"names": serve_demo.NAMES[:12]})
         live.act("draw", {"seed": 3})
         live.act("start", {})
         with served(live) as web:
@@ -269,13 +269,13 @@ def test_tied_players_share_their_prize_on_every_page(browser, tmp_path):
     """The real Live on the home game, 12 players (£216 paid £96, 50, 30, 25, 15): two out in
     one hand with equal chips tie for 5th and share £15 + nothing in £5 steps, the step
     left over to the first named: the big screen, the phones and the printout say so."""
-    from tcsim import demo
+    from tcsim import serve_demo
     from tdhost.live.night import Live
 
     db = str(tmp_path / "home.sqlite")
-    demo.new_tournament(db, HOME)
+    serve_demo.new_tournament(db, HOME)
     live = Live(db, seed=3)
-    names = demo.NAMES[:12]
+    names = serve_demo.NAMES[:12]
     a, b = names[6:8]
     try:
         live.act("register", {"names": names})

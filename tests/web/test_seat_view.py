@@ -12,7 +12,7 @@ from browser import js_errors, open_console, open_page, served, text, wait_text,
 from fake_live import FakeLive
 from test_room_pages import home_money
 
-from tdhost.web import room
+from tdhost.web import room_pages
 
 SIZES = ((1920, 1080), (1366, 768), (1024, 768))
 # every panel shown: its content fits its box (nothing scrolled away or cut off, across
@@ -65,7 +65,7 @@ def test_nothing_is_cut_off_and_the_qr_code_is_the_phones_address(browser):
             # big enough to scan from 3 m: a third of the screen's height (docs/web.md §7)
             side = page.locator("#qr").bounding_box()
             assert side["height"] >= h / 3 - 1 and abs(side["width"] - side["height"]) < 2
-            lan = room.lan_address()
+            lan = room_pages.lan_address()
             assert text(page, "#qr-url") == ("%s:%d/p" % (lan, port) if lan else "")
             # "Click for sound" is for whoever sets the TV up: gone after a key
             page.keyboard.press("Shift")

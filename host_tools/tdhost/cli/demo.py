@@ -1,5 +1,5 @@
 """`tdhost serve --demo`'s night, from the box simulator: the class the ``tdhost.demo`` entry
-point names (tcsim.demo.Demo, pyproject.toml), so that no tdhost module imports tcsim
+point names (tcsim.serve_demo.Demo, pyproject.toml), so that no tdhost module imports tcsim
 (docs/architecture.md).
 """
 

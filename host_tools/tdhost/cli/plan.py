@@ -20,7 +20,7 @@ from tdhost.league.seats import decide_move
 from tdhost.league.text import names_text, seat_text
 from tdhost.league.tournament import Tournament
 from tdhost.league.transaction import Decision, NewEvent
-from tdhost.live import plan as _liveplan
+from tdhost.live import room_plan as _liveplan
 from tdhost.rules import balance as _balance
 
 Room = dict[str, Any]
@@ -66,7 +66,7 @@ def league_room(tournament: Tournament, buttons: dict[int, int] | None = None) -
 def league_plan(tournament: Tournament,
                 buttons: dict[int, int] | None = None) -> tuple[Room, Plan | None]:
     """(room, plan or None): None when fewer than two tables have players.  A seat kept
-    for a standby player (tdhost.live.plan.STANDBY) counts as taken; it is nobody to move."""
+    for a standby player (tdhost.live.room_plan.STANDBY) counts as taken; it is nobody to move."""
     room = league_room(tournament, buttons)
     if sum(1 for table in room["tables"] if table["seats"]) < 2:
         return room, None

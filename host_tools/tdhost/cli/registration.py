@@ -9,7 +9,7 @@ import os
 
 import click
 
-from tdhost import tfile
+from tdhost import tournamentfile
 from tdhost.actions import standby_pass_sentence, standby_take_sentence, unregister_sentence
 from tdhost.cli.league_access import read, tournament_of, write
 from tdhost.cli.names import ask, declined, resolve_all
@@ -57,8 +57,8 @@ def _toml_of(lg: League, number: int) -> str | None:
 def new(file: str, again: bool, db: str) -> None:
     """Set up a tournament from FILE (TOML) in the league file (created if missing)."""
     try:
-        setup, text = tfile.load(file)
-    except tfile.FileError as err:
+        setup, text = tournamentfile.load(file)
+    except tournamentfile.FileError as err:
         fail("new", str(err))
 
     def decide(lg: League, seq: int) -> Decision:

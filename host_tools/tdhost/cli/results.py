@@ -13,7 +13,7 @@ from tdhost.cli.output import say, show_table, write_csv, write_json
 from tdhost.league.replay import League
 from tdhost.league.text import ordinal
 from tdhost.league.times import now
-from tdhost.live import money as _livemoney
+from tdhost.live import money_events as _livemoney
 from tdhost.rules.points import points_text
 
 

@@ -45,7 +45,7 @@ def season() -> None:
 def init(server: str, name: str | None) -> None:
     """Set up the league's schema on the server URL (an organiser's login), or migrate it."""
     _need_driver("init")
-    from tdhost.season import schema, server as _server
+    from tdhost.season import connection as _server, schema
     try:
         db = _server.connect(server, "set-up")
         try:
@@ -72,7 +72,7 @@ def add_venue(name: str, area: str, server: str) -> None:
     _need_driver("add-venue")
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-    from tdhost.season import schema, server as _server
+    from tdhost.season import connection as _server, schema
     try:
         db = _server.connect(server, "set-up")
         try:
@@ -94,7 +94,7 @@ def add_venue(name: str, area: str, server: str) -> None:
 def revoke_venue(name: str, server: str) -> None:
     """Take venue NAME's login away (what it pushed stays in the season)."""
     _need_driver("revoke-venue")
-    from tdhost.season import schema, server as _server
+    from tdhost.season import connection as _server, schema
     try:
         db = _server.connect(server, "set-up")
         try:
@@ -113,7 +113,7 @@ def revoke_venue(name: str, server: str) -> None:
 def push(db: str, server: str) -> None:
     """Send the league file's events since the last push to the league server."""
     _need_driver("push")
-    from tdhost.season import push as _push, server as _server
+    from tdhost.season import connection as _server, push as _push
     try:
         say(_push.push(db, server).sentence)
     except _server.SeasonError as err:
@@ -126,7 +126,7 @@ def push(db: str, server: str) -> None:
 def pull(db: str, server: str) -> None:
     """Bring the league's members and standings into the league file (for offline)."""
     _need_driver("pull")
-    from tdhost.season import pull as _pull, server as _server
+    from tdhost.season import connection as _server, pull as _pull
     try:
         say(_pull.pull(db, server))
     except _server.SeasonError as err:
@@ -163,7 +163,7 @@ def history(member: str, server: str, plain: bool) -> None:
     """MEMBER's tournaments across the league's venues (the league's number, #12, a venue's
     member number, M1042, or a name)."""
     _need_driver("history")
-    from tdhost.season import server as _server, standings as _standings
+    from tdhost.season import connection as _server, standings as _standings
     try:
         db = _server.connect(server, "look-up")
         try:
@@ -187,7 +187,7 @@ def history(member: str, server: str, plain: bool) -> None:
 def clashes(server: str, plain: bool) -> None:
     """Members registered at two venues on the same night (LPPL ¶72)."""
     _need_driver("clashes")
-    from tdhost.season import server as _server, standings as _standings
+    from tdhost.season import connection as _server, standings as _standings
     try:
         db = _server.connect(server, "look-up")
         try:
@@ -233,7 +233,7 @@ def merge_members(keep: str, drop: str, server: str, yes: bool) -> None:
     name): MERGED's entries count for KEPT, and an audit row records it (an organiser's
     login)."""
     _need_driver("merge-members")
-    from tdhost.season import members as _members, server as _server, standings as _standings
+    from tdhost.season import connection as _server, members as _members, standings as _standings
     try:
         db = _server.connect(server, "merge")
         try:

@@ -395,7 +395,7 @@ def start_broker(boxes: dict[str, Any], kind: str, listen: str, port: int,
 
 
 def start_demo(seed: int, speed: float, wifi: tuple[str, str, int] | None = None) -> Any:
-    """tcsim.demo's night (started, dealers playing, real time times *speed*) in a new
+    """tcsim.serve_demo's night (started, dealers playing, real time times *speed*) in a new
     temporary directory; exit 2 when it cannot be set up.  *wifi*: (broker kind, listen,
     port): its boxes over that broker (``serve --demo --wifi``)."""
     from tdhost.cli.demo import NoSimulator, night_class

@@ -24,7 +24,8 @@ from tableclock.protocol import (
 from tableclock.wire import Lines
 from tdhost.clocks import monotonic_ms, unix_ms
 from tdhost.links.hoststore import HostStore
-from tdhost.links.records import (
+from tdhost.links.usb import FRAME_START, Port, check_port, lines_waiting, peek, write_some
+from tdhost.links.wire_messages import (
     BoxEvent,
     BoxState,
     Clock,
@@ -35,7 +36,6 @@ from tdhost.links.records import (
     TableConfig,
     TablePlan,
 )
-from tdhost.links.usb import FRAME_START, Port, check_port, lines_waiting, peek, write_some
 
 QUEUE_MAX = 128  # frames waiting for a box that does not read
 PING_MS = 5000

@@ -10,7 +10,7 @@ from typing import Any
 
 from tdhost.clocks import unix_ms
 from tdhost.league.store import count_write as _count_write
-from tdhost.links.records import BoxEvent
+from tdhost.links.wire_messages import BoxEvent
 
 ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")  # not kept with an event's body
 

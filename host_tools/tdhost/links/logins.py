@@ -6,7 +6,7 @@ import json
 import os
 import secrets
 
-from tdhost.links.records import Login
+from tdhost.links.wire_messages import Login
 
 
 def path_of(key_file: str) -> str:

@@ -17,7 +17,7 @@ import serial.tools.list_ports
 from tableclock.canonjson import ProtocolError, parse
 from tableclock.protocol import HOST, Sender, decode
 from tableclock.wire import Lines
-from tdhost.links.records import Candidate, Pair, Peek
+from tdhost.links.wire_messages import Candidate, Pair, Peek
 
 ADAFRUIT_VID = 0x239A
 ESPRESSIF_VID = 0x303A

@@ -8,7 +8,7 @@ import threading
 from collections.abc import Callable
 
 from tdhost.clocks import unix_ms
-from tdhost.links.records import Note
+from tdhost.links.wire_messages import Note
 from tdhost.safetext import printable, shortened
 
 SHOWN = 5  # notes in the snapshot (the newest)

@@ -10,14 +10,14 @@ from tdhost.league.replay import League
 from tdhost.league.store import StoreError
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
-    busts as _busts,
-    instructions as _ins,
+    bust_collector as _busts,
+    instruction_log as _ins,
     moves as _moves,
-    plan as _plan,
+    room_plan as _plan,
     tables as _tables,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Message, ServedLink
+from tdhost.live.shapes import Batch, Message, ServedLink
 from tdhost.live.tables import name_at
 from tdhost.rules import handforhand as _hfh
 
@@ -239,7 +239,7 @@ class BoxEvents:
             live.send_seating([instr["table"]])  # it sat down before this box confirmed
 
     def decide_busts(self, group: _busts.Group) -> None:
-        """The decision of a complete group of busts (tdhost.live.busts.decide); then its
+        """The decision of a complete group of busts (tdhost.live.bust_collector.decide); then its
         box events are done in the link stores."""
         live = self.live
         try:

@@ -4,26 +4,25 @@ but never written (``Live.check``; docs/web.md §4).  The console shows its "Are
 only for what passes, with the names resolved to one player each.
 """
 
-from typing import TYPE_CHECKING, Any, Dict, List
+import datetime
+from typing import Any, Dict, List
 
 from tdhost.league.busts import decide_bust
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.replay import League
 from tdhost.league.text import (
     match,  # the rule for a short or misspelt name
     names_text,
 )
-from tdhost.live import clock as _clock
-
-if TYPE_CHECKING:
-    from tdhost.live.night import Live
+from tdhost.league.tournament import Tournament
+from tdhost.live import master_clock as _clock
 
 CHECKED = ("bust", "level")
 
 
-def who(live: "Live", typed: str) -> str:
+def who(tournament: Tournament, typed: str) -> str:
     """The one player in play that *typed* means (the whole name, a whole word of it, or
     the start of one); ActionRefused naming the candidates when it is not one."""
-    tournament = live.tournament
     playing = [entry.name for entry in tournament.players.values() if entry.state == "in"]
     how, found = match(typed, playing)
     if how in ("exact", "prefix") and len(found) == 1:
@@ -38,24 +37,25 @@ def who(live: "Live", typed: str) -> str:
     raise ActionRefused("nobody called %s is playing" % shown)
 
 
-def check(live: "Live", action: str, args: Dict[str, Any]) -> Dict[str, Any]:
+def check(lg: League, tournament: Tournament, now: int, when: datetime.datetime,
+          action: str, args: Dict[str, Any]) -> Dict[str, Any]:
     """{"ok": True, "names": [...]} (the full names, for a bust) when the host would take
-    *action* with *args* now; ActionRefused with its sentence otherwise.  Writes nothing."""
+    *action* with *args* at *now* (Unix ms; *when* the same as a datetime); ActionRefused
+    with its sentence otherwise.  Writes nothing."""
     if action not in CHECKED:
         raise ActionRefused("only %s can be checked" % " and ".join(CHECKED))
-    tournament = live.tournament
     if action == "level":
-        _clock.decide(tournament, "level", args.get("level"), live.now, live.when())
+        _clock.decide(tournament, "level", args.get("level"), now, when)
         return {"ok": True}
     typed = args.get("names")
     if not isinstance(typed, list) or not typed or not all(isinstance(n, str) for n in typed):
         raise ActionRefused("type the name of the player who is out")
-    names: List[str] = [who(live, n) for n in typed]
+    names: List[str] = [who(tournament, n) for n in typed]
     chips = args.get("chips")
     chip_map = dict(zip(names, chips)) if isinstance(chips, list) \
         and len(chips) == len(names) and all(isinstance(c, int) for c in chips) else {}
     if chips is not None and not chip_map:
         raise ActionRefused("give the chips once for each player, as whole numbers, "
                             "in the same order")
-    decide_bust(tournament, list(names), chip_map, None, None, live.when(), live.lg)
+    decide_bust(tournament, list(names), chip_map, None, None, when, lg)
     return {"ok": True, "names": names}

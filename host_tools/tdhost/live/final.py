@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins, plan as _plan
-from tdhost.live.records import Batch
+from tdhost.live import instruction_log as _ins, room_plan as _plan
+from tdhost.live.shapes import Batch, Statuses
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
@@ -16,12 +16,11 @@ if TYPE_CHECKING:
 FINAL_WAIT_MS = 120000  # the final table waits this long at most for a table whose box is off
 
 
-def where_now(live: "Live") -> Dict[str, Optional[List[int]]]:
+def where_now(tournament: Tournament) -> Dict[str, Optional[List[int]]]:
     """{player: [table, seat] or None}: where each player in the league's seating sits at a
     box now (the branches of ``stacks_now``): their seat; the destination of a move whose
     receive is carried out; None for a player between tables or whose own receive is not
     carried out (their chips are known from the instructions, not from a box)."""
-    tournament = live.tournament
     moving = _ins.moving_players(tournament)
     arriving = _ins.arriving(tournament)
     out: Dict[str, Optional[List[int]]] = {}
@@ -37,14 +36,13 @@ def where_now(live: "Live") -> Dict[str, Optional[List[int]]]:
     return out
 
 
-def stacks_now(live: "Live") -> Dict[str, int]:
+def stacks_now(tournament: Tournament, statuses: Statuses) -> Dict[str, int]:
     """{player: chips} as the boxes last counted them, for the final draw: each seat's
     stack in its box's last status; a player who sat down after a move not recorded yet:
     the destination box's; a player between two tables (their move_out done, their receive
     not): the chips they left with (the status of the table they left shows them no more);
-    a player whose own receive is not carried out yet: its chips."""
-    tournament = live.tournament
-    statuses = live.statuses()
+    a player whose own receive is not carried out yet: its chips (*statuses*: each
+    table's box's last status)."""
     moving = _ins.moving_players(tournament)
     arriving = {record["player"]: record["body"]["stack"] for record in tournament.instrs.values()
                 if record["action"] == "receive" and not record.get("move") and record.get("player")
@@ -69,7 +67,7 @@ def stacks_now(live: "Live") -> Dict[str, int]:
 
 def moved_record(tournament: Tournament, name: str) -> Dict[str, Any]:
     """What *name* took along on their last move out of a table the league recorded (its
-    move_out's record, tdhost.live.instructions.RECORD), {} without one: for a player
+    move_out's record, tdhost.live.instruction_log.RECORD), {} without one: for a player
     whose old table's box no longer shows them."""
     out: Dict[str, Any] = {}
     for record in tournament.instrs.values():
@@ -86,8 +84,8 @@ def final_table(live: "Live", seed: int, ace8: Optional[bool] = None) -> Dict[st
     draw's payload; ActionRefused when it cannot form (nothing written then)."""
     tournament = live.tournament
     before = {tb: dict(seats) for tb, seats in tournament.seating().items()}
-    stacks = stacks_now(live)
-    where = where_now(live)
+    stacks = stacks_now(live.tournament, live.statuses())
+    where = where_now(live.tournament)
     live.final_seat.restart()  # the final table waits afresh
     if ace8 is None:
         ace8 = (tournament.draw or {}).get("mode") == "Ace-8" \

@@ -1,8 +1,8 @@
 """The live host as `tdhost serve` builds it (docs/live.md "Building the host"): ``Host``
 owns Live on the league file, the box links' store, a BoxLink for each port and the MQTT
 hub, wired the one way serve wires them (every link Live's, the hub on Live's clock, its
-links' host time Live's, the Wi-Fi notes the console's).  serve, its demo (tcsim.demo),
-the simulated nights (tcsim.night: `make demo`, `make faults`) and the scale drill
+links' host time Live's, the Wi-Fi notes the console's).  serve, its demo (tcsim.serve_demo),
+the simulated nights (tcsim.virtualnight: `make demo`, `make faults`) and the scale drill
 (tcsim.scaledrill) all build the host here, so the drills run serve's own wiring."""
 
 from typing import Any, Callable, List, Optional

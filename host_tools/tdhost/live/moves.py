@@ -1,5 +1,5 @@
 """Plans on the live night and the moves they make (docs/host.md §10.5–§10.7;
-docs/live.md "Moves"): a plan after a change (tdhost.rules.balance on tdhost.live.plan's room),
+docs/live.md "Moves"): a plan after a change (tdhost.rules.balance on tdhost.live.room_plan's room),
 each move's ``receive`` once its ``move_out`` is done, a move recorded once both boxes
 carried it out, refused and late moves; each returns what Live does next (Effects)."""
 
@@ -11,14 +11,14 @@ from tdhost.league.replay import League
 from tdhost.league.seats import decide_move
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
-    busts as _busts,
+    bust_collector as _busts,
     final as _final,
-    instructions as _ins,
-    plan as _plan,
+    instruction_log as _ins,
     redraw as _redraw,
+    room_plan as _plan,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Instr, Payload
+from tdhost.live.shapes import Batch, Instr, Payload
 from tdhost.rules import balance as _balance
 
 if TYPE_CHECKING:
@@ -250,7 +250,7 @@ def _instrs(evs: Batch) -> int:
 def reseat(live: "Live", tournament: Tournament, lg: League, seq: int, evs: Batch, name: str,
            stack: int, exclude: List[Any], why: str, dead_bb: Any = None) -> Batch:
     """The events (after the batch *evs*) that give *name*, standing with *stack* chips
-    and no seat at any box, a new seat (tdhost.live.plan.new_seat: not in *exclude*, nor
+    and no seat at any box, a new seat (tdhost.live.room_plan.new_seat: not in *exclude*, nor
     at a broken table): the league's ``move`` there at once (``by`` "host") and a
     ``receive`` of their own for its box (*dead_bb*: a latecomer's dead big blind goes
     along), with a notice saying why (*why*)."""
@@ -343,7 +343,7 @@ def plan(live: "Live", after_bust: bool) -> None:
 def _cancel(live: "Live", halves: Sequence[List[Instr]],
             why: Union[str, Callable[[Instr], str]]) -> None:
     """Call off the moves *halves* (lists of instructions), withdrawing what the boxes may
-    still show (tdhost.live.instructions.cancel_all), in one batch."""
+    still show (tdhost.live.instruction_log.cancel_all), in one batch."""
     ids = [instr["id"] for pair in halves for instr in pair]
     live.write(lambda tournament, lg, seq: (_ins.cancel_all(lg, tournament,
                                                             [tournament.instrs[i] for i in ids],
@@ -378,7 +378,7 @@ def drop_refused(live: "Live") -> None:
 # ------------------------------------------------------------------ the final table
 def recover(live: "Live") -> Effects:
     """Finish what a host killed between two writes left half done (docs/live.md "Moves"): the
-    pending moves of players who are out (tdhost.live.busts.after_bust), the final table's
+    pending moves of players who are out (tdhost.live.bust_collector.after_bust), the final table's
     instructions when its draw has none after it."""
     tournament = live.tournament
     gone = [name for name in _ins.moving_players(tournament)

@@ -9,7 +9,7 @@ import logging
 import sqlite3
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, cast
 
-from tdhost import actions as _actions, tfile
+from tdhost import actions as _actions, tournamentfile
 from tdhost.league import (
     cache as _logcache,
     store as _store,
@@ -20,20 +20,20 @@ from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.links import boxtables as _boxtables, wifinotes as _wifinotes
-from tdhost.links.records import Instruction, TablePlan
+from tdhost.links.wire_messages import Instruction, TablePlan
 from tdhost.live import (
-    acts as _acts,
     boxevents as _boxevents,
-    busts as _busts,
+    bust_collector as _busts,
     checks as _checks,
-    clock as _clock,
+    console_actions as _acts,
     final as _final,
-    handforhand as _livehfh,
-    instructions as _ins,
+    handforhand_release as _livehfh,
+    instruction_log as _ins,
+    master_clock as _clock,
     moves as _moves,
-    plan as _plan,
     reactions as _reactions,
     redraw as _redraw,
+    room_plan as _plan,
     seatcheck as _seatcheck,
     snapshot as _snap,
     tables as _tables,
@@ -41,7 +41,7 @@ from tdhost.live import (
 )
 from tdhost.live.effects import Effects
 from tdhost.live.leaguepush import LeaguePush
-from tdhost.live.records import Batch, Message, ServedLink, Statuses
+from tdhost.live.shapes import Batch, Message, ServedLink, Statuses
 from tdhost.rules import handforhand as _hfh
 
 log = logging.getLogger("tdhost.live")
@@ -266,7 +266,7 @@ class Live:
         """The feed of a box at *table* (tdhost.links.boxlink.BoxLink): config, seating and
         clock."""
         # what `tdhost new` checked fits a frame
-        config = tfile.box_config_of(self.tournament.setup)
+        config = tournamentfile.box_config_of(self.tournament.setup)
         return cast(TablePlan, {"config": config, "seating": self.seating_msg(table),
                                 "clock": self.clock_msg()})
 
@@ -402,7 +402,8 @@ class Live:
         would and writing nothing: {"ok": True, ...}; ActionRefused otherwise
         (tdhost.live.checks)."""
         self.now = self.clock()
-        return _checks.check(self, action, args if isinstance(args, dict) else {})
+        return _checks.check(self.lg, self.tournament, self.now, self.when(), action,
+                             args if isinstance(args, dict) else {})
 
     def snapshot(self) -> Dict[str, Any]:
         """The night as one JSON-ready dict (docs/host.md, "snapshot()")."""

@@ -12,9 +12,14 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 from tdhost.league.replay import League
 from tdhost.league.store import LoggedEvent
 from tdhost.league.tournament import Tournament
-from tdhost.live import busts as _busts, instructions as _ins, moves as _moves, plan as _plan
+from tdhost.live import (
+    bust_collector as _busts,
+    instruction_log as _ins,
+    moves as _moves,
+    room_plan as _plan,
+)
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Instr, Seat
+from tdhost.live.shapes import Batch, Instr, Seat
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live

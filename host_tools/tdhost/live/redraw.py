@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
 
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins, plan as _plan
-from tdhost.live.records import Batch, Instr, Message
+from tdhost.live import instruction_log as _ins, room_plan as _plan
+from tdhost.live.shapes import Batch, Instr, Message
 from tdhost.rules import balance as _balance, draw as _draw, house as _house
 
 if TYPE_CHECKING:

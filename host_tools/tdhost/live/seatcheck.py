@@ -6,7 +6,7 @@ table (no instruction open, no box event waiting, no hand running)."""
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
 
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins, plan as _plan
+from tdhost.live import instruction_log as _ins, room_plan as _plan
 from tdhost.live.wording import chips
 
 if TYPE_CHECKING:

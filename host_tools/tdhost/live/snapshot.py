@@ -6,14 +6,14 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
-    clock as _clock,
     final as _final,
-    instructions as _ins,
-    money as _money,
-    plan as _plan,
+    instruction_log as _ins,
+    master_clock as _clock,
+    money_events as _money,
+    room_plan as _plan,
     wording as _words,
 )
-from tdhost.live.records import Instr, Seat
+from tdhost.live.shapes import Instr, Seat, Statuses
 from tdhost.rules import handforhand as _hfh, schedule as _schedule
 
 if TYPE_CHECKING:
@@ -97,16 +97,15 @@ def _tables(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
     return out
 
 
-def _records(live: "Live", tournament: Tournament) -> Dict[str, Dict[str, Any]]:
+def _records(statuses: Statuses, tournament: Tournament) -> Dict[str, Dict[str, Any]]:
     """{player: what they take to another table} (docs/rules.md §14): from their box's last
     status at the seat where they sit now (before the final table sits down: the seat they
     were drawn from), or the record of the move that took them off their last table."""
     if not tournament.started:
         return {}
-    statuses = live.statuses()
     final = tournament.final
     where = dict(final["from"]) if final and "from" in final and not final.get("seated") \
-        else _final.where_now(live)
+        else _final.where_now(tournament)
     out = {}
     for name, seat in where.items():
         record = _plan.record_at(statuses, seat[0], seat[1]) if seat \
@@ -124,7 +123,7 @@ def _settled(tournament: Tournament, instr: Instr) -> bool:
     return False
 
 
-def _pending(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
+def _pending(sent: Dict[str, Any], tournament: Tournament) -> List[Dict[str, Any]]:
     out = []
     for instr in _ins.pending(tournament):
         if _settled(tournament, instr):
@@ -139,7 +138,7 @@ def _pending(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
             to_t, to_s = None, None
         else:
             seat, to_t, to_s = None, None, None
-        status = _ins.state(instr, live.sent.get(instr["id"]) is not None)
+        status = _ins.state(instr, sent.get(instr["id"]) is not None)
         out.append({"id": instr["id"], "action": instr["action"], "table": instr["table"],
                     "seat": seat,
                     "player": instr.get("player"), "to_table": to_t, "to_seat": to_s,
@@ -202,7 +201,7 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
                     "time": line["time"], "who": line["who"],
                     "undone": ev.seq in lg.undone})
     undo, redo = live.journal.view()
-    records = _records(live, tourney)
+    records = _records(live.statuses(), tourney)
     return {
         "event": lg.name,
         "tournament": {"number": tourney.number, "name": tourney.setup["name"],
@@ -214,7 +213,7 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
         "money": money,
         "players": _players(tourney),
         "tables": _tables(live, tourney),
-        "pending": _pending(live, tourney),
+        "pending": _pending(live.sent, tourney),
         "moves": [{"player": payload["name"], "from": _ts(payload.get("from")),
                    "to": _ts(payload["seat"]),
                    "at_ms": payload.get("at_ms")} for payload in tourney.moves[-MOVES_MAX:]],

@@ -5,8 +5,8 @@ brings it again), who sits where at the boxes, and the ``seating`` a box is sent
 from typing import Any, Dict, Optional
 
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins
-from tdhost.live.records import Message
+from tdhost.live import instruction_log as _ins
+from tdhost.live.shapes import Message
 
 
 class TableView:

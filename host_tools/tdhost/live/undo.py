@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 from tdhost.actions import ACTIONS
 from tdhost.league import replay as _replay, store as _store, text as _text
 from tdhost.league.refusal import ActionRefused
-from tdhost.live import instructions as _ins, plan as _plan
+from tdhost.live import instruction_log as _ins, room_plan as _plan
 from tdhost.live.effects import Effects
 from tdhost.live.wording import chips, log_line as _words_of, seat, tables
 
@@ -403,34 +403,35 @@ def _read(store: "Store", number: int, n: Any, state: Any, text: Any
     return dict({k: data[k] for k in ROW}, n=n), ""
 
 
-def _targets(live: "Live", entry: Entry) -> List[Any]:
-    return [ev for ev in live.lg.events if ev.seq in entry["seqs"]
-            and ev.seq not in live.lg.undone and ev.action not in KEEP]
+def _targets(lg: _replay.League, entry: Entry) -> List[Any]:
+    return [ev for ev in lg.events if ev.seq in entry["seqs"]
+            and ev.seq not in lg.undone and ev.action not in KEEP]
 
 
-def _check_later(live: "Live", entry: Entry) -> None:
-    """ActionRefused when a change to the league came after *entry* (a box's bust, a move, the
-    final draw...): only the latest change can be taken back without undoing those."""
+def _check_later(lg: _replay.League, number: int, entry: Entry) -> None:
+    """ActionRefused when a change to tournament *number* came after *entry* (a box's bust, a
+    move, the final draw...): only the latest change can be taken back without undoing
+    those."""
     clockish = entry["action"] in CLOCK_ACTS
     last = max(entry["seqs"])
-    for ev in live.lg.events:
-        if ev.seq <= last or ev.tournament != live.tournament.number or ev.seq in live.lg.undone \
+    for ev in lg.events:
+        if ev.seq <= last or ev.tournament != number or ev.seq in lg.undone \
                 or ev.action in KEEP or (ev.action == "clock" and not clockish):
             continue
-        line = _words_of(ev, live.lg)
+        line = _words_of(ev, lg)
         raise ActionRefused("%s (%s) cannot be undone any more: %s since (%s, %s)" % (
             entry["what"], entry["time"], line["text"], line["who"], line["time"]))
 
 
-def _check_replay(live: "Live", evs: List[Any]) -> None:
+def _check_replay(lg: _replay.League, evs: List[Any]) -> None:
     """ActionRefused when the log without *evs* does not replay (later events need them)."""
     from tdhost.league.store import LoggedEvent
-    top = live.lg.events[-1].seq if live.lg.events else 0
+    top = lg.events[-1].seq if lg.events else 0
     fake = [LoggedEvent(top + i + 1, ev.tournament, ev.at, "undo",
                         {"action": ev.action, "summary": ""}, ev.seq)
             for i, ev in enumerate(evs)]
     try:
-        _replay.replay(list(live.lg.events) + fake)
+        _replay.replay(list(lg.events) + fake)
     except Exception as err:  # noqa: BLE001 -- any failure means: not safely undoable
         raise ActionRefused("that cannot be undone any more: what happened since depends on it "
                       "(%s)" % (str(err) or type(err).__name__))
@@ -451,7 +452,7 @@ def _cancel_own(live: "Live", entry: Entry) -> None:
 def undo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
     """Takes back the TD's own last action (``args["n"]``, when given, must be the one the
     console showed)."""
-    from tdhost.live import acts as _acts
+    from tdhost.live import console_actions as _acts
     entry = live.journal.last()
     if entry is None:
         raise ActionRefused("there is nothing of yours to undo")
@@ -467,12 +468,12 @@ def undo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
         finally:
             live.journal.undoing(None)
     else:
-        evs = _targets(live, entry)
+        evs = _targets(live.lg, entry)
         if not evs:
             live.journal.forget(live)
             raise ActionRefused("%s (%s) was undone already" % (entry["what"], entry["time"]))
-        _check_later(live, entry)
-        _check_replay(live, evs)
+        _check_later(live.lg, live.tournament.number, entry)
+        _check_replay(live.lg, evs)
         live.journal.undoing(entry)  # moves to redo in the transaction of the undo events
         try:
             live.write(lambda tournament, lg, seq: ([("undo", {"action": ev.action,
@@ -487,7 +488,7 @@ def undo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
 def redo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
     """Does the last undone action again (``args["n"]``, when given, must be the one
     shown)."""
-    from tdhost.live import acts as _acts
+    from tdhost.live import console_actions as _acts
     entry = live.journal.last(undone=True)
     if entry is None:
         raise ActionRefused("there is nothing to redo")

@@ -11,7 +11,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 from tdhost.league.replay import League
 from tdhost.league.text import summary
 from tdhost.league.times import clock_time
-from tdhost.live.records import Instr
+from tdhost.live.shapes import Instr
 
 STATE_WORDS = {
     "queued": "not sent to a box yet",
@@ -95,7 +95,7 @@ def _waits(instr: Instr, state: str) -> str:
 
 
 def instruction(instr: Instr, state: Optional[str] = None) -> str:
-    """*instr* in words; with *state* (tdhost.live.instructions.state), what it waits for."""
+    """*instr* in words; with *state* (tdhost.live.instruction_log.state), what it waits for."""
     text = _what(instr)
     return text if state is None else "%s (%s)" % (text, _waits(instr, state))
 

@@ -2,7 +2,7 @@
 
 ``plan(room)`` takes the last hand's seats at every table and returns the moves that keep
 the tables even, the tables that break and whether the final table forms.  Seat order is
-tableclock.button's (tdhost.rules.seats); the profile's settings are tdhost.rules.house.
+tableclock.button's (tdhost.rules.seat_order); the profile's settings are tdhost.rules.house.
 docs/balancing.md gives the input and output, the algorithm and the bound on moves.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any, NoReturn, TypedDict
 
 from tdhost.rules import house as _house
-from tdhost.rules.seats import (
+from tdhost.rules.seat_order import (
     SeatedTable,
     bb_soonest_seats,
     draw_seats,
@@ -478,7 +478,7 @@ def _seats_for(by_num: dict[int, RoomTable], dest_tables: list[int], n_balance: 
                seat_rng: random.Random) -> dict[int, int]:
     """{mover index: seat}: the worst positions in moving order (balancing movers, and
     every mover unless broken tables' players are drawn), else a seeded draw of the seats
-    dealt in at once (tdhost.rules.seats.draw_seats)."""
+    dealt in at once (tdhost.rules.seat_order.draw_seats)."""
     arrivals: dict[int, list[int]] = {}  # receiving table -> [mover index] in arrival order
     for i, num in enumerate(dest_tables):
         arrivals.setdefault(num, []).append(i)

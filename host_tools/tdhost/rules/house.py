@@ -53,7 +53,7 @@ class HouseRules(TypedDict):
     # a broken table's players: "worst" positions like balancing moves, or a seeded "draw"
     # of table and seat (TDA 7)
     break_seating: Literal["worst", "draw"]
-    # a player joining a table on the live night (tdhost.live.plan.joining_seat): "worst"
+    # a player joining a table on the live night (tdhost.live.room_plan.joining_seat): "worst"
     # (LPPL ¶45, from the BB), "dealt_in" (WPH 7, a draw among seats dealt in at once),
     # "draw" (the seeded draw)
     join_seating: Literal["worst", "dealt_in", "draw"]

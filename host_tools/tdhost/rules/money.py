@@ -65,7 +65,7 @@ def check_places(places: object) -> str | None:
 
 def parse(raw: object, fail: Fail) -> MoneyRules | None:
     """The normalised ``[money]`` table, or None for a free tournament.  ``fail(path,
-    sentence)`` raises the file error (tdhost.tfile.FileChecker.fail)."""
+    sentence)`` raises the file error (tdhost.tournamentfile.FileChecker.fail)."""
     if raw is None:
         return None
     path = ("money",)
@@ -118,7 +118,7 @@ def parse(raw: object, fail: Fail) -> MoneyRules | None:
         if key not in raw:
             return None
         given = raw[key]
-        where = ("money." + key,)  # one name: tfile.locate finds the [money.rebuy] header
+        where = ("money." + key,)  # one name: tournamentfile.locate finds the [money.rebuy] header
         if not isinstance(given, dict):
             fail(where, "must be a table")
         for name in given:

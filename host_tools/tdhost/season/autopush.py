@@ -12,7 +12,7 @@ import time
 
 from tdhost.live.leaguepush import LeaguePush
 from tdhost.season import push as _push
-from tdhost.season.server import SeasonError
+from tdhost.season.connection import SeasonError
 
 log = logging.getLogger("tdhost.season.autopush")
 

@@ -11,7 +11,7 @@ from typing import Any
 import psycopg
 
 from tdhost.season import schema
-from tdhost.season.server import SeasonError, failed
+from tdhost.season.connection import SeasonError, failed
 from tdhost.season.standings import TOTALS, find_member
 
 

@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from tdhost.rules.points import points_text
 from tdhost.safetext import csv_cell
 from tdhost.season import schema, standings as _standings
-from tdhost.season.server import SeasonError, connect, failed
+from tdhost.season.connection import SeasonError, connect, failed
 from tdhost.web.app import STATIC
 
 FIELDS = ("rank", "name", "member", "events", "wins", "best", "points")

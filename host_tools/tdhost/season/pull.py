@@ -12,7 +12,7 @@ import psycopg
 
 from tdhost.league import pulled as _pulled, store as _store
 from tdhost.season import schema, standings as _standings
-from tdhost.season.server import SeasonError, connect, failed
+from tdhost.season.connection import SeasonError, connect, failed
 
 
 def pull(path: str, conninfo: str) -> str:

@@ -17,7 +17,7 @@ from tdhost.league.replay import League, replay
 from tdhost.league.store import LoggedEvent
 from tdhost.league.text import player_key, same_person
 from tdhost.season import schema, standings as _standings
-from tdhost.season.server import CONNECT_TIMEOUT, SeasonError, connect, failed
+from tdhost.season.connection import CONNECT_TIMEOUT, SeasonError, connect, failed
 
 
 class Pushed(NamedTuple):

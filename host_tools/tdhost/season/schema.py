@@ -11,7 +11,7 @@ from typing import Any, Optional
 import psycopg
 from psycopg import sql
 
-from tdhost.season.server import SeasonError
+from tdhost.season.connection import SeasonError
 
 # Migration N takes the schema from version N-1 to N; each is a list of statements in which
 # {venues} is the league's group role of venue logins.  Never edit one that has shipped:

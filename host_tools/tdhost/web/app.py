@@ -35,7 +35,7 @@ from starlette.staticfiles import StaticFiles
 from tdhost.actions import console_names
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.store import StoreError
-from tdhost.web import paper as _paper, room as _room
+from tdhost.web import paper as _paper, room_pages as _room
 
 log = logging.getLogger("tdhost.web")
 

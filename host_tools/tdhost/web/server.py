@@ -11,7 +11,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 
-from tdhost.web import room as _room
+from tdhost.web import room_pages as _room
 from tdhost.web.app import LiveContract, make_app
 
 START_TIMEOUT_S = 10.0

@@ -1,6 +1,6 @@
 """The box's self-test (firmware tcbox/selftest.py) on the simulator's stubs: :class:`Bench`
 powers a box up with its self-test key held and runs it on the virtual clock, with faults
-on demand (a dark ring, a failing store, no data port...).  ``python -m tcsim.selftest DIR``
+on demand (a dark ring, a failing store, no data port...).  ``python -m tcsim.selftest_bench DIR``
 writes the self-test screens for ``make sim-shots``.  docs/box.md, "Self-test".
 """
 

@@ -4,7 +4,7 @@ table, the TD's actions and the dealers, seeded and deterministic (``realtime=Tr
 pace, the web served).  docs/demo.md, "What happens" and "Virtual time, and MQTT in it".
 
     result = run_night(tables=7, profile="lppl", seed=1)      # about a minute of wall time
-    python -m tcsim.night --tables 7 --profile lppl --seed 1 [--realtime] [--out DIR]
+    python -m tcsim.virtualnight --tables 7 --profile lppl --seed 1 [--realtime] [--out DIR]
 """
 
 import argparse
@@ -207,7 +207,7 @@ class Night:
         """The TD switches off the box of a table the night no longer uses (broken, or the
         spare): nobody of the league sits there for UNPLUG_MS, no instruction for it is
         pending, and its box has nothing left to say (every event acknowledged) or to show."""
-        from tdhost.live import instructions as _ins
+        from tdhost.live import instruction_log as _ins
 
         tournament = self.live.tournament
         if not tournament.started:
@@ -411,7 +411,7 @@ def _serve(night: Night, echo: Callable[[str], None]) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m tcsim.night",
+    ap = argparse.ArgumentParser(prog="python -m tcsim.virtualnight",
                                  description="A whole league night, simulated end to end "
                                              "(docs/demo.md).")
     ap.add_argument("--tables", type=int, default=7, help="boxes in the room (default 7)")

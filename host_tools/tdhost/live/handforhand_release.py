@@ -5,8 +5,8 @@ from typing import TYPE_CHECKING, Tuple
 
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins
-from tdhost.live.records import Batch
+from tdhost.live import instruction_log as _ins
+from tdhost.live.shapes import Batch
 from tdhost.rules import handforhand as _hfh
 
 if TYPE_CHECKING:

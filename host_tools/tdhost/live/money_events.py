@@ -9,7 +9,7 @@ from tdhost.league.money import config, decide_money, money_sentence, tally
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch
+from tdhost.live.shapes import Batch
 from tdhost.rules import money as _money
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, Un
 
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.live.records import Batch, Instr, Payload, Seat
+from tdhost.live.shapes import Batch, Instr, Payload, Seat
 
 ACTIONS = ("move_out", "receive", "break_table", "redraw", "hand_for_hand_start",
            "hand_for_hand_stop", "next_hand", "pause", "resume", "message", "withdraw",
@@ -160,7 +160,7 @@ def move_out(lg: League, tournament: Tournament, k: int, player: str, frm: Seat,
     """The ``instr`` payload of a move's first half: *player* leaves seat *frm* [table,
     seat] for *to*; *stack*: the chips the source box's last status showed (None: unknown),
     kept as the receive's last resort; *record*: what that status showed the player takes
-    along (tdhost.live.plan.record_at: LPPL ¶72's allowance used, warnings, slow-play
+    along (tdhost.live.room_plan.record_at: LPPL ¶72's allowance used, warnings, slow-play
     warnings, penalty hands), kept in the league with the move and carried to the new
     table by the receive.  *k*: how many ids this batch has taken already."""
     out_id = new_id(lg, tournament, k)

@@ -13,10 +13,10 @@ import secrets
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from tdhost import tfile
+from tdhost import tournamentfile
 from tdhost.clocks import unix_ms
 from tdhost.league import store as _store, times as _times, transaction
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 from tdhost.live.host import Host
 
 from . import EXAMPLES
@@ -44,7 +44,7 @@ NAMES = [
 def new_tournament(db: str, toml: str = LPPL) -> int:
     """Create the league file *db* (it must not exist yet) with one tournament set up from
     the tournament file *toml*, as ``tdhost new TOML --db DB`` does.  Returns its number."""
-    setup, text = tfile.load(toml)
+    setup, text = tournamentfile.load(toml)
     store = _store.Store(db, create=True)
     try:
         def decide(lg: Any, seq: int) -> Tuple[List[Any], int]:
@@ -294,7 +294,7 @@ class Demo:
         """Tables whose dealer has nothing left to do: the league seats nobody there, no
         instruction for it is pending (a broken table's ``break_table``, the final draw's
         ``redraw``: its dealer confirms them), the final table is not waiting for the end
-        of its hand, and its box awaits no answer (as tcsim.night's ``unplug``)."""
+        of its hand, and its box awaits no answer (as tcsim.virtualnight's ``unplug``)."""
         tournament = self.live.tournament
         seating = tournament.seating()
         busy = {row["table"] for row in _ins.pending(tournament)}

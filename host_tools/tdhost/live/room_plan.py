@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tupl
 from tdhost.league.replay import League
 from tdhost.league.seats import pick_seat
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins
-from tdhost.live.records import Instr, Seat, Seating, Statuses
-from tdhost.rules import balance as _balance, house as _house, seats as _seats
+from tdhost.live import instruction_log as _ins
+from tdhost.live.shapes import Instr, Seat, Seating, ServedLink, Statuses
+from tdhost.rules import balance as _balance, house as _house, seat_order as _seats
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
@@ -52,12 +52,12 @@ def taken_seats(tournament: Tournament) -> List[Tuple[int, int]]:
         (record["table"], record["body"]["seat"]) for record in _ins.take_outs(tournament)]
 
 
-def spare_tables(live: "Live", tournament: Tournament) -> List[int]:
-    """Spare boxes: the numbers of tables whose box is linked, with no players (a move
+def spare_tables(links: Sequence[ServedLink], tournament: Tournament) -> List[int]:
+    """Spare boxes among *links*: the numbers of tables whose box is linked, with no players (a move
     heading there counts) and not broken, in order."""
     closed = broken_tables(tournament)
     seating = seating_after_moves(tournament)
-    return sorted({link.table for link in live.links
+    return sorted({link.table for link in links
                    if link.box is not None and link.table is not None and link.table not in closed
                    and not seating.get(link.table)})
 
@@ -73,7 +73,7 @@ def new_seat(live: "Live", tournament: Tournament, name: str, seq: int,
     follows the profile's ``join_seating`` (``joining_seat``)."""
     closed = broken_tables(tournament)
     if spare is None:
-        spare = spare_tables(live, tournament)
+        spare = spare_tables(live.links, tournament)
     excluded = taken_seats(tournament) + [tuple(x) for x in exclude]
     seat = pick_seat(tournament, name, seq, exclude=excluded, closed=closed, spare=spare)
     if not seating_after_moves(tournament).get(seat[0]):
@@ -115,10 +115,10 @@ def joining_seat(live: "Live", tournament: Tournament, table: int, excluded: Seq
 
     ``worst`` (LPPL ¶45 "New players joining a table join from the Big Blind position or
     the next available seat to the left of the Big Blind"): the first free seat clockwise
-    after the last BB seat, as for a balancing move (tdhost.rules.seats.bb_soonest_seats).
+    after the last BB seat, as for a balancing move (tdhost.rules.seat_order.bb_soonest_seats).
     ``dealt_in`` (WPH 7 "can get any seat ... and be dealt in, except between the SB and
     button"): a seeded draw among the free seats where the box deals them in at once
-    (tdhost.rules.seats.draw_seats with the profile's wait zone)."""
+    (tdhost.rules.seat_order.draw_seats with the profile's wait zone)."""
     box, hs = _house.get(tournament.setup["profile"])
     how = hs["join_seating"]
     seating = seating_after_moves(tournament).get(table, {})
@@ -145,7 +145,7 @@ def joining_seat(live: "Live", tournament: Tournament, table: int, excluded: Seq
 def positions(tournament: Tournament, table: int, seats: Dict[int, str],
               status: Any) -> _seats.Positions:
     """(button, sb or None, bb) of the last hand at *table* (docs/live.md "Plans";
-    tdhost.rules.seats.last_positions)."""
+    tdhost.rules.seat_order.last_positions)."""
     reported = None
     if isinstance(status, dict):
         reported = (status.get("button"), status.get("sb_seat"), status.get("bb_seat"))

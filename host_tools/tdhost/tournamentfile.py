@@ -197,9 +197,40 @@ def parse(text: str, name: str = "<file>") -> dict[str, Any]:
 
 
 def _parse(text: str, name: str) -> dict[str, Any]:
+    """The sections in the order they are checked (the first error is the one told)."""
     check = FileChecker(name, text)
+    doc = _toml(text, name)
+    check.table(doc, (), TOP, required=("tournament", "levels"))
+    league_name = _league(check, doc)
+    tour, box, host = _tournament(check, doc)
+    late = _late_entry(check, doc, tour, box, host)
+    levels, numbers = _levels(check, doc)
+    colour_ups = _colour_ups(check, doc, box, numbers)
+    _structure(check, tour, late["until_level"], levels, colour_ups, numbers, box)
+    reentry = _reentry(doc, check, numbers[-1])
+    return {
+        "league": league_name,
+        "name": tour["name"],
+        "date": tour["date"],
+        "profile": tour["profile"],
+        "seats_per_table": tour["seats_per_table"],
+        "max_players": tour["max_players"],
+        "standby": tour["standby"],
+        "starting_stack": tour["starting_stack"],
+        "deepstack": tour["deepstack"],
+        "late": late,
+        "reentry": reentry,
+        "levels": levels,
+        "colour_ups": colour_ups,
+        "points": _points_table(check, doc),
+        "money": _money_table(doc, check),
+    }
+
+
+def _toml(text: str, name: str) -> dict[str, Any]:
+    """The TOML document, or its syntax error as one sentence with the line."""
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(err))
@@ -207,11 +238,18 @@ def _parse(text: str, name: str) -> dict[str, Any]:
             raise FileError("%s:%s: not valid TOML: %s (column %s)."
                             % (name, m.group(1), msg, m.group(2)))
         raise FileError("%s: not valid TOML: %s." % (name, msg))
-    check.table(doc, (), TOP, required=("tournament", "levels"))
 
+
+def _league(check: FileChecker, doc: dict[str, Any]) -> Any:
+    """``[league]``: its name ("League" when left out)."""
     league = check.table(doc.get("league", {}), ("league",), LEAGUE_KEYS)
-    league_name = check.name_(league, ("league",), "name", "League")
+    return check.name_(league, ("league",), "name", "League")
 
+
+def _tournament(check: FileChecker, doc: dict[str, Any]
+                ) -> tuple[dict[str, Any], _house.BoxProfile, _house.HouseRules]:
+    """``[tournament]`` with the profile's defaults: (its values by setup key, the
+    profile's box rules, the profile's host rules)."""
     tournament_in = check.table(doc["tournament"], ("tournament",), TOURNAMENT_KEYS,
                                   required=("name", "profile"))
     tp = ("tournament",)
@@ -241,9 +279,17 @@ def _parse(text: str, name: str) -> dict[str, Any]:
         check.fail(tp, "the key 'starting_stack' is missing (profile %s has no default)" % profile)
     deepstack = check.bool_(tournament_in, tp, "deepstack", False)
     date = _date(check, tp, tournament_in.get("date"))
+    return ({"name": name, "date": date, "profile": profile, "seats_per_table": seats,
+             "max_players": max_players, "standby": standby, "starting_stack": stack,
+             "deepstack": deepstack}, box, host)
 
-    # late entry: the window is the boxes' late_entry_until_level; the rest is the host's
-    lp = ("late_entry",)
+
+def _late_entry(check: FileChecker, doc: dict[str, Any], tour: dict[str, Any],
+                box: _house.BoxProfile, host: _house.HouseRules) -> dict[str, Any]:
+    """``[late_entry]``: the window is the boxes' late_entry_until_level; the rest is the
+    host's (the deductions must leave chips of the starting stack)."""
+    lp, tp = ("late_entry",), ("tournament",)
+    profile, deepstack, stack = tour["profile"], tour["deepstack"], tour["starting_stack"]
     late_in = check.table(doc.get("late_entry", {}), lp, LATE_KEYS)
     rl = host["late"]
     until = check.int_(late_in, lp, "until_level", 1, 1000, box["late_entry_until_level"])
@@ -272,8 +318,11 @@ def _parse(text: str, name: str) -> dict[str, Any]:
         if stack - sum(deductions[:k]) <= 0:
             check.fail(lp + ("deductions",), "the first %d deductions (%d) leave no chips of the "
                                              "starting stack %d" % (k, sum(deductions[:k]), stack))
+    return late
 
-    # the blind structure, checked by the boxes' parser
+
+def _levels(check: FileChecker, doc: dict[str, Any]) -> tuple[Any, list[int]]:
+    """``[[levels]]``, checked by the boxes' parser: (the levels, their numbers)."""
     levels = doc["levels"]
     if not isinstance(levels, list) or not levels:
         check.fail(("levels",),
@@ -287,9 +336,13 @@ def _parse(text: str, name: str) -> dict[str, Any]:
         path = ("levels", int(m.group(1))) + ((m.group(2),) if m and m.group(2) else ()) \
             if m else ("levels",)
         check.fail(path, re.sub(r"^levels\[\d+\](\.\w+)?[.:]?\s*", "", str(err)))
-    numbers = [entry[4] for entry in parsed if entry[4]]
-    # the profile's colour-ups apply when the file has none (a structure that ends before
-    # one of them simply never reaches it); the file's own must name levels it has
+    return levels, [entry[4] for entry in parsed if entry[4]]
+
+
+def _colour_ups(check: FileChecker, doc: dict[str, Any], box: _house.BoxProfile,
+                numbers: list[int]) -> Any:
+    """``[[colour_ups]]``: the profile's apply when the file has none (a structure that ends
+    before one of them simply never reaches it); the file's own must name levels it has."""
     colour_ups = doc.get("colour_ups", box["colour_ups"])
     if not isinstance(colour_ups, list):
         check.fail(("colour_ups",), "must be a list: [[colour_ups]] after_level = 5, chip = 100")
@@ -303,15 +356,24 @@ def _parse(text: str, name: str) -> dict[str, Any]:
         if "remove" in cu and not (isinstance(cu["remove"], list)
                                    and all(_is_int(chip) and chip > 0 for chip in cu["remove"])):
             check.fail(("colour_ups", i, "remove"), "must be a list of chip values")
+    return colour_ups
+
+
+def _structure(check: FileChecker, tour: dict[str, Any], until: int | None, levels: Any,
+               colour_ups: Any, numbers: list[int], box: _house.BoxProfile) -> None:
+    """The whole structure as the boxes get it: their clock takes it, the late entry ends
+    within it, and their configuration fits in one frame."""
     setup = {"levels": levels, "colour_ups": colour_ups, "late_entry_until_level": until}
     try:
         box_config.clock_of(setup, box)
     except SetupError as err:
         check.fail(("colour_ups",), str(err))
     if until is not None and until > numbers[-1] + 1:
-        check.fail(lp + ("until_level",), "there are only %d levels" % numbers[-1])
+        check.fail(("late_entry", "until_level"), "there are only %d levels" % numbers[-1])
+
     def size_with(n: int) -> int:
-        return config_size(box_config_of(setup_of(name, profile, seats, levels[:n],
+        return config_size(box_config_of(setup_of(tour["name"], tour["profile"],
+                                                  tour["seats_per_table"], levels[:n],
                                                   colour_ups, until)))
     try:
         size = size_with(len(levels))
@@ -326,8 +388,9 @@ def _parse(text: str, name: str) -> dict[str, Any]:
                                 "of %d bytes): at most %d like these do"
                    % (len(levels), protocol.MAX_FRAME, lo))
 
-    reentry = _reentry(doc, check, numbers[-1])
 
+def _points_table(check: FileChecker, doc: dict[str, Any]) -> dict[str, Any]:
+    """``[points]``: the formula and its numbers, checked by tdhost.rules.points."""
     pp = ("points",)
     pts_in = check.table(doc.get("points", {}), pp, POINTS_KEYS)
     formula = check.str_(pts_in, pp, "formula", "sqrt")
@@ -348,24 +411,7 @@ def _parse(text: str, name: str) -> dict[str, Any]:
         _points.check(pts)
     except _points.FormulaError as err:
         check.fail(pp + ("formula",), str(err))
-
-    return {
-        "league": league_name,
-        "name": name,
-        "date": date,
-        "profile": profile,
-        "seats_per_table": seats,
-        "max_players": max_players,
-        "standby": standby,
-        "starting_stack": stack,
-        "deepstack": deepstack,
-        "late": late,
-        "reentry": reentry,
-        "levels": levels,
-        "colour_ups": colour_ups,
-        "points": pts,
-        "money": _money_table(doc, check),
-    }
+    return pts
 
 
 def _reentry(doc: dict[str, Any], check: FileChecker, last: int) -> dict[str, Any]:

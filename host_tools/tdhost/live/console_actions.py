@@ -30,17 +30,17 @@ from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
-    clock as _clock,
     final as _final,
-    instructions as _ins,
-    money as _livemoney,
+    instruction_log as _ins,
+    master_clock as _clock,
+    money_events as _livemoney,
     moves as _moves,
-    plan as _plan,
+    room_plan as _plan,
     undo as _undo,
     wording as _words,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch
+from tdhost.live.shapes import Batch
 from tdhost.rules import handforhand as _hfh
 
 if TYPE_CHECKING:
@@ -213,7 +213,7 @@ def late(live: "Live", args: Args) -> Reply:
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         name, member = _pulled.league_member(known, lg, args["name"], args["member"])
-        where, spare, why = seat, _plan.spare_tables(live, tournament), None
+        where, spare, why = seat, _plan.spare_tables(live.links, tournament), None
         if where is None:
             where, why = _plan.new_seat(live, tournament, name, seq, spare)
         elif where[0] in _plan.broken_tables(tournament):
@@ -235,7 +235,7 @@ def reenter(live: "Live", args: Args) -> Reply:
     note: List[str] = []
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
-        where, spare, why = seat, _plan.spare_tables(live, tournament), None
+        where, spare, why = seat, _plan.spare_tables(live.links, tournament), None
         if where is None:
             where, why = _plan.new_seat(live, tournament, args["name"], seq, spare)
         elif where[0] in _plan.broken_tables(tournament):

@@ -4,7 +4,7 @@ events to append, box messages (the league's objects: tdhost.league)."""
 from typing import Any, Dict, List, Optional, Protocol, Tuple
 
 from tdhost.links.boxlink import BoxEventHandler, Feed
-from tdhost.links.records import Instruction
+from tdhost.links.wire_messages import Instruction
 
 
 class ServedLink(Protocol):
@@ -27,7 +27,7 @@ class ServedLink(Protocol):
     def move_to(self, table: int, now: Optional[int] = None) -> bool: ...
 
 
-Instr = Dict[str, Any]  # an instruction as the league keeps it (tdhost.live.instructions)
+Instr = Dict[str, Any]  # an instruction as the league keeps it (tdhost.live.instruction_log)
 Payload = Dict[str, Any]  # an event's payload
 Message = Dict[str, Any]  # a box's message (docs/protocol.md)
 Event = Tuple[str, Payload, Optional[int]]  # (action, payload, undoes) to append

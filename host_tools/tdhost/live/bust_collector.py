@@ -9,9 +9,9 @@ from tdhost.league.busts import decide_bust
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.live import instructions as _ins
+from tdhost.live import instruction_log as _ins
 from tdhost.live.effects import Effects
-from tdhost.live.records import Batch, Instr, Message
+from tdhost.live.shapes import Batch, Instr, Message
 from tdhost.live.tables import name_at
 from tdhost.rules import finishing as _finishing
 
@@ -120,7 +120,7 @@ def _seats_text(seats: Sequence[Any]) -> str:
 
 def td_out(tournament: Tournament, table: int, seat: Any) -> Optional[Instr]:
     """The ``take_out`` of *table*, *seat* (the TD entered that seat's player out by hand:
-    tdhost.live.acts.bust) whose player the box may still report out, or None: one not
+    tdhost.live.console_actions.bust) whose player the box may still report out, or None: one not
     cancelled, not ``reported`` yet (below) and written since the final table's draw,
     carried out or not (the box answers first, then reports the seat out: ``done`` with
     the chips it took out, or without chips when the hand busted them) -- unless a
@@ -206,7 +206,7 @@ def decide(live: "Live", group: Group) -> None:
 
 def after_bust(live: "Live", names: Sequence[str]) -> Effects:
     """Players are out: their pending moves and other instructions are off, each withdrawn
-    from the box that may still show it (a ``withdraw``: tdhost.live.instructions.cancel_all, in
+    from the box that may still show it (a ``withdraw``: tdhost.live.instruction_log.cancel_all, in
     one batch with the cancellations); a new plan is due."""
     out = set(names)
     keep = ("withdraw", "take_out")  # a take_out is the TD's bust itself, at the box
