@@ -24,7 +24,7 @@ from tdhost.league.entries import (
     decide_unregister,
 )
 from tdhost.league.limits import SEAT_MAX, SEED_MAX, TABLE_MAX, WHOLE_MAX
-from tdhost.league.money import decide_money
+from tdhost.league.money_decisions import decide_money
 from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.seats import decide_draw, decide_lock, decide_move, decide_unlock

@@ -15,7 +15,7 @@ from tcsim import EXAMPLES
 from tdhost.actions import ACTIONS, CLI_VIEWS, Arg, console_names
 from tdhost.cli import (
     app as _app,
-    money as _money,
+    money_commands as _money,
     night as _night,
     plan as _plan,
     registration as _reg,

@@ -1,5 +1,5 @@
 """Money at the command line (issue #31; docs/host.md §11): `tdhost rebuy`, `addon`,
-`knockout` and `payouts` decide as the console does (tdhost.league.money.decide_money) and
+`knockout` and `payouts` decide as the console does (tdhost.league.money_decisions.decide_money) and
 say its sentences; `tdhost undo` takes one back; the live night served afterwards counts them.
 
 The home game is docs/examples/home_money.toml: £20 buy-in with a £2 fee, one £20 re-buy a

@@ -13,7 +13,7 @@ import os
 import pytest
 from hostutil import EXAMPLES, T0, at, players, run
 
-from tdhost import tfile
+from tdhost import tournamentfile
 from tdhost.league import replay as _replay, store as S
 from tdhost.live.night import Live
 
@@ -55,17 +55,18 @@ def night(tmp_path, reentry="max = 1\nuntil_level = 2"):
 
 @pytest.mark.parametrize("example", ["lppl", "us_free"])
 def test_the_lppl_and_us_files_allow_no_reentry(example):
-    setup = tfile.load(os.path.join(EXAMPLES, example + ".toml"))[0]
+    setup = tournamentfile.load(os.path.join(EXAMPLES, example + ".toml"))[0]
     assert setup["reentry"] == {"max": 0, "until_level": None}
 
 
 def test_a_reentry_file_names_its_last_level():
     base = '[tournament]\nname = "x"\nprofile = "lppl"\nseats_per_table = 8\n' \
            'starting_stack = 3000\n' + '[[levels]]\nsb = 25\nbb = 50\nminutes = 20\n' * 2
-    with pytest.raises(tfile.FileError, match="until_level' is missing"):
-        tfile.parse(base + "[reentry]\nmax = 1\n", "t.toml")
-    with pytest.raises(tfile.FileError, match="reentry.until_level: there are only 2 levels"):
-        tfile.parse(base + "[reentry]\nmax = 1\nuntil_level = 3\n", "t.toml")
+    with pytest.raises(tournamentfile.FileError, match="until_level' is missing"):
+        tournamentfile.parse(base + "[reentry]\nmax = 1\n", "t.toml")
+    with pytest.raises(tournamentfile.FileError,
+                       match="reentry.until_level: there are only 2 levels"):
+        tournamentfile.parse(base + "[reentry]\nmax = 1\nuntil_level = 3\n", "t.toml")
 
 
 def test_lppl_refuses_a_reentry(tmp_path):

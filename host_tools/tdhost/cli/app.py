@@ -13,7 +13,7 @@ from tdhost.cli import (
     boxes,
     csvimport,
     example,
-    money,
+    money_commands,
     night,
     plan,
     printing,
@@ -69,8 +69,8 @@ def cli() -> None:
     table, with or without the table boxes."""
 
 
-for _module in (example, registration, csvimport, night, money, plan, printing, results, audit,
-                boxes, serve, season):
+for _module in (example, registration, csvimport, night, money_commands, plan, printing, results,
+                audit, boxes, serve, season):
     for _command in _module.COMMANDS:
         cli.add_command(_command)
 

@@ -5,7 +5,7 @@ them all and its snapshot's ``money`` is None.  Amounts are integer cents."""
 
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, TypedDict
 
-from tdhost.league.money import config, decide_money, money_sentence, tally
+from tdhost.league.money_decisions import config, decide_money, money_sentence, tally
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.live.effects import Effects
@@ -129,7 +129,8 @@ def prizes(tournament: Tournament, now_ms: int,
 
 # ------------------------------------------------------------------ the TD's actions
 def _act(kind: str) -> Callable[["Live", Args], Tuple[str, Effects]]:
-    """The console's money action *kind*: tdhost.league.money.decide_money, as the CLI's."""
+    """The console's money action *kind*: decided by tdhost.league.money_decisions, as the
+    CLI's."""
     def act(live: "Live", args: Args) -> Tuple[str, Effects]:
         when = live.when()
 

@@ -1,5 +1,5 @@
 """Money at the command line (docs/host.md §11): `tdhost rebuy`, `addon`, `knockout` and
-`payouts`, each a ``money`` event decided by tdhost.league.money.decide_money -- the
+`payouts`, each a ``money`` event decided by tdhost.league.money_decisions.decide_money -- the
 console's decision and sentences (tdhost.actions declares them for both paths).  `tdhost
 undo` takes one back; a free tournament refuses them all.
 """
@@ -12,7 +12,7 @@ from tdhost.cli.league_access import write
 from tdhost.cli.names import resolve_all
 from tdhost.cli.options import at_option, league_options, when_value, yes_option
 from tdhost.cli.output import say
-from tdhost.league.money import decide_money, money_sentence
+from tdhost.league.money_decisions import decide_money, money_sentence
 from tdhost.league.replay import League
 from tdhost.league.transaction import Decision
 
