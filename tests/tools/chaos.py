@@ -48,7 +48,7 @@ from hostutil import T0, run  # noqa: E402
 from liveroom import KEY, KEY_ID, MASK, Room  # noqa: E402
 
 from tableclock import record  # noqa: E402
-from tableclock.table import BROKEN  # noqa: E402
+from tableclock.hand import BROKEN  # noqa: E402
 from tcbox.instructions import HostInstructions  # noqa: E402
 from tcbox.link import LIVE, Link  # noqa: E402
 from tcbox.linkparts import attach  # noqa: E402
