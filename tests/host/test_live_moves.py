@@ -559,6 +559,39 @@ def test_a_player_the_td_busts_while_walking_but_already_seated_is_taken_out(tmp
     assert [p for p in room.pending() if p["action"] == "take_out"] == []
 
 
+def test_a_bust_undone_while_the_player_walks_seats_them_with_the_chips_they_left_with(
+        tmp_path):
+    """The TD busts a player who has left their table on a move (move_out done with 3,000
+    chips, receive on its way), then undoes the bust: the move stays called off and the
+    player sits down again at the seat they left with those 3,000 chips -- not a new
+    move_out from a seat the box shows empty, which it refuses, the player's chips then
+    nowhere (the chaos drill's seed 10)."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    player = out["player"]
+    assert src.leave(got_out) == 3000
+    room.run(2000)
+    rcv = _receive(room, out)
+    assert rcv is not None
+    room.live.act("bust", {"names": [player]})
+    room.run(2000)
+    withdraw_all(room)
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(3000)
+    t = room.live.tournament
+    assert t.get(player).state == "in" and list(t.get(player).seat) == [src.number, got_out["seat"]]
+    assert [(i["seat"], i["name"]) for i in src.instructions("move_out")] == [
+        (got_out["seat"], player)]  # no second move_out
+    back = [i for i in src.instructions("receive") if i["name"] == player]
+    assert [(i["seat"], i["stack"]) for i in back] == [(got_out["seat"], 3000)]
+    carry_out(room, ("receive",))
+    room.run(3000)
+    assert src.table.stacks[got_out["seat"]] == 3000
+    assert sorted(src.table.stacks) == sorted(t.seating()[src.number])
+    assert [p for p in room.pending() if p["player"] == player] == []
+
+
 def test_the_plan_input_names_the_players_who_have_moved_tonight(tmp_path):
     """Issue #13: among plans that move as few players, the plan spares a player who has
     moved tables tonight; the live host tells it who has (every move_out not cancelled)."""

@@ -152,15 +152,52 @@ def _take_out_of(tournament: Tournament, name: str) -> Optional[Instr]:
 def _bust_undone(live: "Live", names: Sequence[str]) -> None:
     """The players of a bust the TD undid play on: a take_out of theirs not carried out
     yet is called off; where a box took them out, it seats them back with the chips it
-    took out (their own ``receive``; another seat when theirs is taken now)."""
+    took out (their own ``receive``; another seat when theirs is taken now); one who had
+    left their table on a move the bust called off sits down with the chips they left
+    with (``moves.send_back``: their league seat, or another when that cannot take them)."""
     for name in names:
         tournament = live.tournament
         entry = tournament.get(name)
-        take = _take_out_of(tournament, name) if entry is not None else None
-        if entry is None or take is None or entry.state != "in" or not entry.seat:
+        if entry is None or entry.state != "in" or not entry.seat:
             continue
-        _play_on(live, take["id"], "the TD undid %s's bust" % entry.name,
-                 "done" in _ins.results(take))
+        take = _take_out_of(tournament, name)
+        if take is not None:
+            _play_on(live, take["id"], "the TD undid %s's bust" % entry.name,
+                     "done" in _ins.results(take))
+            continue
+        out = _left_on_move(tournament, name)
+        if out is not None and tournament.final is None:
+            _walk_back(live, out["id"])
+
+
+def _left_on_move(tournament: Tournament, name: str) -> Optional[Instr]:
+    """The move_out of *name* a box carried out on a move called off since (the TD's bust)
+    and not followed by any other instruction of theirs but that move's receive not
+    carried out (and withdraws): they stand with the chips they left with and no seat at any box; else
+    None."""
+    found: Optional[Instr] = None
+    for record in tournament.instrs.values():
+        if record.get("player") != name or record["action"] == "withdraw":
+            continue
+        if found is not None and record["action"] == "receive" \
+                and record.get("move") == found["move"] and "done" not in _ins.results(record):
+            continue
+        found = record if record["action"] == "move_out" and _ins.cancelled(record) \
+            and "done" in _ins.results(record) else None
+    return found
+
+
+def _walk_back(live: "Live", iid: str) -> None:
+    """The player of the done, called-off move_out *iid*, whose bust the TD undid, sits
+    down again with the chips they left with."""
+    def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        out = current.instrs[iid]
+        frm, to = out["from"], out["to"]
+        left = "%s left table %d seat %d for table %d seat %d before the TD undid their " \
+               "bust" % (out["player"], frm[0], frm[1], to[0], to[1])
+        return _moves.send_back(live, current, lg, seq, out, _ins.done_stack(out), left,
+                                "the TD undid their bust after they left", [], {}), None
+    live.write(build)
 
 
 def _seated_by_box(tournament: Tournament, name: str) -> Optional[Seat]:
