@@ -161,6 +161,36 @@ def test_a_move_recorded_by_hand_gives_the_destination_box_the_players_name(tmp_
     assert [p for p in room.pending() if p["player"] == name] == []
 
 
+def test_a_move_by_hand_undone_after_the_player_left_brings_them_back(tmp_path):
+    """The TD records `tdhost move` of a table 2 player to table 1's free seat; table 2's
+    dealer carries out the move_out (the player leaves with 3,000 chips), then the TD
+    undoes the move with `tdhost undo`: the league seats them back at table 2, so the
+    boxes do too -- table 1's box seats them and gets a move_out after it, table 2's box
+    seats them back with the chips they brought -- and both boxes agree with the league
+    (the chaos drill's seed 17: table 1's box kept the player, unnamed)."""
+    room, _, _ = _room(tmp_path)
+    seating = room.live.tournament.seating()
+    free = min(s for s in range(1, 9) if s not in seating[1])
+    old = min(seating[2])
+    name = seating[2][old]
+    run(["move", name, "1.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    carry_out(room, ("move_out",))
+    room.run(2000)
+    run(["undo", "--db", room.db, "--yes"])
+    room.run(2000)
+    for actions in (("receive",), ("move_out",), ("receive",)):  # in the order they came
+        carry_out(room, actions)
+        room.run(2000)
+    b1, b2 = room.boxes[1], room.boxes[2]
+    assert free not in b1.table.stacks
+    assert b2.table.stacks[old] == 3000 and b2.link.names[str(old)] == name
+    seating = room.live.tournament.seating()
+    assert sorted(b1.table.stacks) == sorted(seating[1])
+    assert sorted(b2.table.stacks) == sorted(seating[2]) and seating[2][old] == name
+    assert [p for p in room.pending() if p["player"] == name] == []
+
+
 def test_a_box_rebuilt_before_its_first_hand_keeps_a_mover_until_they_left(tmp_path):
     """No hand dealt yet: the TD records `tdhost move` of a table 2 player to table 1's
     free seat, and the host is killed and started again before either dealer acts: both

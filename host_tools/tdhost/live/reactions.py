@@ -129,6 +129,8 @@ def _undone(live: "Live", targets: Sequence[LoggedEvent]) -> Effects:
             _bust_undone(live, [name for tier in target.payload["tiers"] for name in tier])
         elif target.action == "late":
             _entry_undone(live, target.payload["name"])
+        elif target.action == "move" and "instrs" not in target.payload:
+            _move_undone(live, target.payload)
     cancel_orphans(live)
     live.send_seating()
     live.send_clock()
@@ -173,8 +175,8 @@ def _bust_undone(live: "Live", names: Sequence[str]) -> None:
 def _left_on_move(tournament: Tournament, name: str) -> Optional[Instr]:
     """The move_out of *name* a box carried out on a move called off since (the TD's bust)
     and not followed by any other instruction of theirs but that move's receive not
-    carried out (and withdraws): they stand with the chips they left with and no seat at any box; else
-    None."""
+    carried out (and withdraws): they stand with the chips they left with and no seat at
+    any box; else None."""
     found: Optional[Instr] = None
     for record in tournament.instrs.values():
         if record.get("player") != name or record["action"] == "withdraw":
@@ -316,6 +318,37 @@ def cancel_orphans(live: "Live") -> None:
 
 
 # ------------------------------------------------------------------ moves recorded by hand
+def _move_undone(live: "Live", payload: Dict[str, Any]) -> None:
+    """A move recorded by hand that the TD undid (*payload*: the league's ``move``): the
+    league seats the player back at the seat they left, so the boxes put them back there:
+    a move neither box has begun is called off; a player who has left the old table (the
+    move_out done) is moved back from the new seat (a move of the league's own, as a move
+    recorded by hand is), whose move_out the new table's box gets after the receive: a
+    receive called off there may be carried out anyway, the player then at two seats."""
+    name, to = payload["name"], list(payload["seat"])
+
+    def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        entry = current.get(name)
+        halves = [record for record in current.instrs.values()
+                  if record.get("move") and record.get("recorded") and record["player"] == name
+                  and list(record["to"]) == to and not _ins.cancelled(record)]
+        if entry is None or entry.state != "in" or not entry.seat or not halves \
+                or current.final is not None:
+            return [], None
+        halves.sort(key=lambda record: record["action"] != "move_out")
+        out, back = halves[0], list(entry.seat)
+        why = "the TD undid the move of %s to table %d seat %d" % (name, to[0], to[1])
+        if _ins.state(out) != "done":
+            return _ins.cancel_all(lg, current, halves, why, live.boxed), None
+        statuses = live.statuses()
+        again = _ins.move_out(lg, current, 0, name, to, back, _plan.stack_at(statuses, *to),
+                              _plan.record_at(statuses, *to))
+        again["recorded"] = True
+        return [("instr", again, None)], None
+
+    live.write(build)
+
+
 def _moved_by_hand(live: "Live", payload: Dict[str, Any]) -> Effects:
     """A move the TD recorded by hand (*payload*: the league's ``move``): the boxes carry it
     out.  The host's own pending moves it crosses (the same player, the same seat) that
