@@ -75,6 +75,42 @@ def test_a_bust_undone_after_the_box_took_the_seat_out_seats_the_player_back(tmp
     assert big not in b1.table.stacks and room.live.tournament.get(name).state == "out"
 
 
+def test_a_bust_undone_twice_seats_the_player_once_when_the_first_return_comes_late(
+        tmp_path):
+    """The TD busts the big blind, the box takes the seat out (3,025 chips), the TD undoes
+    the bust (a receive to seat them back), busts and undoes again before the box has
+    heard anything (the first receive called off, a second one sent).  The box then seats
+    them by the first receive anyway: they sit where the league seats them, so the second
+    receive is called off -- not refused as "seat taken" and the player seated at a second
+    table with the same chips (the chaos drill's seed 27)."""
+    room, big, name = _room(tmp_path)
+    b1 = room.boxes[1]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    first = [i for i in b1.instructions("receive") if i["name"] == name][0]
+    del room.boxes[1]  # the box is not heard for a while ...
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    b1.do("sit", seat=first["seat"], stack=first["stack"])  # ... its dealer seats them
+    b1.done(first["id"])
+    room.boxes[1] = b1
+    room.run(3000)
+    carry_out(room, ("receive",))
+    room.run(3000)
+    assert b1.table.stacks[big] == 3025 and b1.link.names[str(big)] == name
+    held = [(tb, s) for tb, b in room.boxes.items() for s in b.table.stacks
+            if b.link.names.get(str(s)) == name or s not in room.live.tournament.seating()[tb]]
+    assert held == [(1, big)]
+    assert [p for p in room.pending() if p["player"] == name] == []
+    assert _notices(room) == []
+
+
 def test_a_cli_bust_while_the_host_runs_takes_the_seat_out_and_calls_the_move_off(tmp_path):
     """Table 1 busts a player (5, 7, 7): the host plans a move to table 1.  The TD enters
     the mover out with `tdhost bust` on the league file while the host runs: the host
@@ -191,6 +227,36 @@ def test_a_move_by_hand_undone_after_the_player_left_brings_them_back(tmp_path):
     assert [p for p in room.pending() if p["player"] == name] == []
 
 
+def test_a_bust_undone_while_walking_on_a_move_by_hand_seats_them_once(tmp_path):
+    """The TD records `tdhost move` of a table 2 player to table 1's free seat; the player
+    leaves table 2 with 3,000 chips, the TD busts them (the receive called off) and undoes
+    the bust: they sit down once, with those 3,000 chips, at a seat the league gives them,
+    and the plan sees them at one seat (the chaos drill's seed 39: "player seated twice",
+    their chips nowhere)."""
+    room, _, _ = _room(tmp_path)
+    seating = room.live.tournament.seating()
+    free = min(s for s in range(1, 9) if s not in seating[1])
+    name = seating[2][min(seating[2])]
+    run(["move", name, "1.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    carry_out(room, ("move_out",))
+    room.run(2000)
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    carry_out(room, ("receive",))
+    room.run(3000)
+    t = room.live.tournament
+    tb, seat = t.get(name).seat
+    assert room.boxes[tb].table.stacks[seat] == 3000
+    held = [(b.number, s) for b in room.boxes.values() for s in b.table.stacks
+            if b.link.names.get(str(s)) == name or s not in t.seating().get(b.number, {})]
+    assert held == [(tb, seat)]
+    assert [p for p in room.pending() if p["player"] == name] == []
+    assert not [x for x in _notices(room) if "seated twice" in x]
+
+
 def test_a_box_rebuilt_before_its_first_hand_keeps_a_mover_until_they_left(tmp_path):
     """No hand dealt yet: the TD records `tdhost move` of a table 2 player to table 1's
     free seat, and the host is killed and started again before either dealer acts: both
@@ -270,6 +336,32 @@ def test_a_late_entry_undone_after_the_box_seated_the_player_takes_them_out(tmp_
     held = [(tb, s) for tb, b in room.boxes.items() for s in b.table.stacks
             if b.link.names.get(str(s)) == "Ada"]
     assert held == [where] and room.boxes[where[0]].table.stacks[where[1]] == 3000
+
+
+def test_a_late_entry_undone_then_seated_anyway_is_taken_out(tmp_path):
+    """Ada joins late and the TD undoes the entry before her table's box has heard of the
+    withdraw; its dealer seats her anyway and the box answers ``done``: the box holds a
+    player the league no longer has, so the host takes her seat out (her 3,000 chips
+    leave play), never leaving an unnamed seat (the chaos drill's seed 27)."""
+    room = Room(tmp_path)
+    room.run(10000)
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    table, seat = room.table_of("Ada")
+    box = room.boxes[table]
+    got = [i for i in box.instructions("receive") if i["name"] == "Ada"][0]
+    del room.boxes[table]  # the box is not heard for a while ...
+    assert room.live.act("undo", {})["text"].startswith("Undone: late entry of Ada")
+    room.run(2000)
+    box.do("sit", seat=got["seat"], stack=got["stack"])  # ... its dealer seats her
+    box.done(got["id"])
+    room.boxes[table] = box
+    room.run(3000)
+    assert [(i["seat"], i["name"]) for i in box.instructions("take_out")] == [(seat, "Ada")]
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert seat not in box.table.stacks
+    assert sorted(box.table.stacks) == sorted(room.live.tournament.seating()[table])
 
 
 def test_a_bust_undone_before_the_take_out_calls_off_the_move_into_that_seat(tmp_path):

@@ -128,12 +128,17 @@ def late_done(live: "Live", instr: Instr, stack: Optional[int], text: str,
     return Effects(plan=True, seating=[final["table"]] if final else [])
 
 
-def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> None:
+def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> Effects:
     """A box answers ``done`` for the ``receive`` *instr* the host had called off (its
     withdraw came after the dealer's Confirm): the player sat down there.  The answer is
     logged; a player who is out (the TD's bust cancelled the receive) is taken out of that
     seat in the same write (a ``take_out``, protocol 1.3, unless one for them exists
-    already); a player still in gets a notice for the TD."""
+    already), and so is one no longer entered (their late entry undone); a player still
+    in whom the league seats there and who has another receive of their own to that seat
+    on its way (their bust undone again) has that one called off: they sit there already;
+    any other player still in gets a notice for the TD.  Returns what Live does next (the
+    names to that table when the player sits there for the league)."""
+    named: List[int] = []
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
         latest = tournament.instrs[instr["id"]]
@@ -143,9 +148,18 @@ def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> None
                        None)]
         name, to = instr.get("player"), instr.get("to")
         entry = tournament.get(name) if name else None
-        if entry is None or not name or not to:
+        if not name or not to:
             return evs, None
-        if entry.state == "in":
+        again = [x for x in tournament.instrs.values() if x["action"] == "receive"
+                 and not x.get("move") and x.get("player") == name and x["id"] != instr["id"]
+                 and list(x.get("to") or ()) == list(to)
+                 and _ins.state(x) not in ("done", "cancelled")]
+        if entry is not None and entry.state == "in" and list(entry.seat or ()) == list(to) \
+                and again:
+            named.append(to[0])
+            return evs + _ins.cancel_all(lg, tournament, again, "%s sat down there already" % name,
+                                         live.boxed), None
+        if entry is not None and entry.state == "in":
             evs.append(("notice", {"text": "%s sat down at table %d seat %d after that was "
                                    "called off: the TD seats them" % (name, to[0], to[1]),
                                    "src": src}, None))
@@ -156,6 +170,7 @@ def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> None
         return evs, None
 
     live.write(build)
+    return Effects(names=named)
 
 
 def refused_in(live: "Live", instr: Instr, payload: Payload) -> Effects:

@@ -173,20 +173,26 @@ def _bust_undone(live: "Live", names: Sequence[str]) -> None:
 
 
 def _left_on_move(tournament: Tournament, name: str) -> Optional[Instr]:
-    """The move_out of *name* a box carried out on a move called off since (the TD's bust)
-    and not followed by any other instruction of theirs but that move's receive not
-    carried out (and withdraws): they stand with the chips they left with and no seat at
-    any box; else None."""
+    """The move_out of *name* a box carried out on a move called off since, or whose
+    receive was (the TD's bust of a player on a move recorded by hand), followed by no
+    other instruction of theirs but withdraws and that move's receive not carried out:
+    they stand with the chips they left with and no seat at any box; else None."""
     found: Optional[Instr] = None
+    off = False
     for record in tournament.instrs.values():
         if record.get("player") != name or record["action"] == "withdraw":
             continue
         if found is not None and record["action"] == "receive" \
-                and record.get("move") == found["move"] and "done" not in _ins.results(record):
+                and record.get("move") == found["move"]:
+            if "done" in _ins.results(record):
+                found = None
+            else:
+                off = off or _ins.cancelled(record)
             continue
-        found = record if record["action"] == "move_out" and _ins.cancelled(record) \
+        found = record if record["action"] == "move_out" \
             and "done" in _ins.results(record) else None
-    return found
+        off = found is not None and _ins.cancelled(found)
+    return found if off else None
 
 
 def _walk_back(live: "Live", iid: str) -> None:
@@ -197,8 +203,10 @@ def _walk_back(live: "Live", iid: str) -> None:
         frm, to = out["from"], out["to"]
         left = "%s left table %d seat %d for table %d seat %d before the TD undid their " \
                "bust" % (out["player"], frm[0], frm[1], to[0], to[1])
+        evs = _ins.cancel_all(lg, current, [out], "the TD undid %s's bust after they left"
+                              % out["player"], live.boxed)  # a move recorded by hand's
         return _moves.send_back(live, current, lg, seq, out, _ins.done_stack(out), left,
-                                "the TD undid their bust after they left", [], {}), None
+                                "the TD undid their bust after they left", evs, {}), None
     live.write(build)
 
 
