@@ -204,7 +204,8 @@ def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: I
               final: Dict[str, int]) -> Batch:
     """*evs* (the batch so far) plus what sends the player of move_out *out*, who has left
     their table (*left* says how; *back* why, for the receive), back to their league seat
-    with *stack* chips: a ``receive`` of their own (a newer move of theirs not carried out
+    with *stack* chips (the seat the TD moved them to by hand meanwhile, if so): a
+    ``receive`` of their own (a newer move of theirs not carried out
     yet called off), or, with the final table drawn, their chips in its stacks (*final*
     gets its table: its seating is sent again).  When that seat cannot take them back (a
     broken table, another move heading there) they get another one (``reseat``); a newer
@@ -238,19 +239,21 @@ def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: I
                            live.boxed)
     taken = {tuple(pair[0]["to"]) for other, pair in _ins.moving_players(tournament).items()
              if other != name}
-    if frm[0] in _plan.broken_tables(tournament):
-        evs += reseat(live, tournament, lg, seq, evs, name, count, [frm],
+    home = list(entry.seat) if entry.seat else list(frm)  # moved by hand meanwhile: there
+    if home[0] in _plan.broken_tables(tournament):
+        evs += reseat(live, tournament, lg, seq, evs, name, count, [home],
                       "%s; table %d is broken" % (
-            left, frm[0]))
-    elif tuple(frm) in taken:
-        evs += reseat(live, tournament, lg, seq, evs, name, count, [frm],
+            left, home[0]))
+    elif tuple(home) in taken:
+        evs += reseat(live, tournament, lg, seq, evs, name, count, [home],
                       "%s; another move is heading "
-                      "for table %d seat %d" % (left, frm[0], frm[1]))
+                      "for table %d seat %d" % (left, home[0], home[1]))
     else:
         evs.append(("instr", _ins.seat_player(
-            lg, tournament, _instrs(evs), name, frm, count,
-            "send %s back to table %d seat %d with %d "
-            "chips: %s" % (name, frm[0], frm[1], count, back)), None))
+            lg, tournament, _instrs(evs), name, home, count,
+            "send %s %s table %d seat %d with %d chips: %s" % (
+                name, "back to" if home == list(frm) else "to their seat in the league at",
+                home[0], home[1], count, back)), None))
     if whence is not None:
         evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
                                "they sit down with %d chips, %s: check them" % (
