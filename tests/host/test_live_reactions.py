@@ -386,6 +386,31 @@ def test_a_bust_undone_before_the_take_out_calls_off_the_move_into_that_seat(tmp
     assert [p for p in room.pending() if p["action"] in ("move_out", "receive")] == []
 
 
+def test_the_cli_undo_leaves_the_hosts_own_reseat_of_a_player(tmp_path):
+    """The TD enters table 1 seat 4 out; the box takes the seat out and the plan's mover
+    leaves for it; the TD undoes the bust: seat 4 is taken now, so the host seats the
+    player elsewhere (its own ``move``, the ``receive`` and a notice, in one write).
+    `tdhost undo` then refuses with one sentence and writes nothing: that seating is the
+    host's, not a TD action (the chaos drill's seed 11: the CLI undid it after the box had
+    seated the player, who then stood at their old seat in the league, another player
+    there at the box)."""
+    room = Room(tmp_path)
+    name = room.live.tournament.seating()[1][4]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    carry_out(room, ("take_out", "move_out"))
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    (last,) = [ev for ev in room.live.lg.last_action(1) if ev.action == "move"]
+    assert (last.payload["name"], last.payload["by"]) == (name, "host")
+    before = len(room.live.store.events())
+    res = run(["undo", "--db", room.db], expect=2)
+    assert res.stderr.startswith("tdhost undo: refused: the last event of tournament 1 is "
+                                 "the boxes' own (move %s to table " % name)
+    assert len(room.live.store.events()) == before
+
+
 def test_the_cli_undo_leaves_a_bust_the_box_reported(tmp_path):
     """Table 1's box reports a player out in a hand (all in and lost): `tdhost undo` from
     another connection refuses with one sentence and writes nothing, as the console's undo
