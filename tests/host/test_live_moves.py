@@ -5,6 +5,7 @@ have; the TD's confirm (with a stack), refusals, withdrawn instructions, and a h
 restarted mid-move (an LPPL night: 20 players at three 8-seat tables, docs/host.md "The
 live night")."""
 
+from hostutil import run
 from liveroom import KEY, T0_MS, Room, allin, carry_out, fold_round, win_hand, withdraw_all
 
 from tdhost.links.hoststore import HostStore
@@ -386,6 +387,35 @@ def test_a_refused_receive_sends_the_player_back_to_their_seat(tmp_path):
     assert len(again) == 1  # the tables are still 5, 7, 7: a new plan moves someone
 
 
+def test_a_refused_receive_seats_the_player_where_the_td_moved_them_by_hand(tmp_path):
+    """The player of the plan's move has left their table when the TD records a move of
+    them by hand to another free seat (the host cannot carry that out while they walk: a
+    notice); then the destination box refuses the receive.  The player sits down at the
+    seat the league gives them, with the chips they left with -- not at the seat they left,
+    the league seating them elsewhere (the chaos drill's seed 30)."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    chips = src.leave(got_out)
+    room.run(2000)
+    rcv = _receive(room, out)
+    got_in = [i for i in b1.got if i["id"] == rcv["id"]][0]
+    t = room.live.tournament
+    other = [tb for tb in t.seating() if tb not in (out["table"], b1.number)][0]
+    free = min(s for s in range(1, 9) if s not in t.seating()[other])
+    run(["move", out["player"], "%d.%d" % (other, free), "--db", room.db, "--yes"])
+    room.run(2000)
+    b1.done(got_in["id"], "refused", "Seat %d is taken" % got_in["seat"])
+    room.run(2000)
+    box = room.boxes[other]
+    back = [i for i in box.instructions("receive") if i["name"] == out["player"]]
+    assert [(i["seat"], i["stack"]) for i in back] == [(free, chips)]
+    assert [i for i in src.instructions("receive") if i["name"] == out["player"]] == []
+    box.do("sit", seat=free, stack=chips)
+    box.done(back[0]["id"])
+    room.run(3000)
+    assert box.table.stacks[free] == chips and box.link.names[str(free)] == out["player"]
+
+
 def test_a_mover_who_busts_before_leaving_never_reaches_the_new_table(tmp_path):
     """Gap 3 of protocol 1.1: the receive went out with the move_out, so a mover who
     busted at the old table first left a phantom player at the new one.  Now the
@@ -557,6 +587,39 @@ def test_a_player_the_td_busts_while_walking_but_already_seated_is_taken_out(tmp
     assert sorted(b1.table.stacks) == sorted(room.live.tournament.seating()[1])
     assert _notices(room) == []  # the take-out's report is expected
     assert [p for p in room.pending() if p["action"] == "take_out"] == []
+
+
+def test_a_bust_undone_while_the_player_walks_seats_them_with_the_chips_they_left_with(
+        tmp_path):
+    """The TD busts a player who has left their table on a move (move_out done with 3,000
+    chips, receive on its way), then undoes the bust: the move stays called off and the
+    player sits down again at the seat they left with those 3,000 chips -- not a new
+    move_out from a seat the box shows empty, which it refuses, the player's chips then
+    nowhere (the chaos drill's seed 10)."""
+    room, b1, loser = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    player = out["player"]
+    assert src.leave(got_out) == 3000
+    room.run(2000)
+    rcv = _receive(room, out)
+    assert rcv is not None
+    room.live.act("bust", {"names": [player]})
+    room.run(2000)
+    withdraw_all(room)
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(3000)
+    t = room.live.tournament
+    assert t.get(player).state == "in" and list(t.get(player).seat) == [src.number, got_out["seat"]]
+    assert [(i["seat"], i["name"]) for i in src.instructions("move_out")] == [
+        (got_out["seat"], player)]  # no second move_out
+    back = [i for i in src.instructions("receive") if i["name"] == player]
+    assert [(i["seat"], i["stack"]) for i in back] == [(got_out["seat"], 3000)]
+    carry_out(room, ("receive",))
+    room.run(3000)
+    assert src.table.stacks[got_out["seat"]] == 3000
+    assert sorted(src.table.stacks) == sorted(t.seating()[src.number])
+    assert [p for p in room.pending() if p["player"] == player] == []
 
 
 def test_the_plan_input_names_the_players_who_have_moved_tonight(tmp_path):

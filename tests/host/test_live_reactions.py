@@ -75,6 +75,42 @@ def test_a_bust_undone_after_the_box_took_the_seat_out_seats_the_player_back(tmp
     assert big not in b1.table.stacks and room.live.tournament.get(name).state == "out"
 
 
+def test_a_bust_undone_twice_seats_the_player_once_when_the_first_return_comes_late(
+        tmp_path):
+    """The TD busts the big blind, the box takes the seat out (3,025 chips), the TD undoes
+    the bust (a receive to seat them back), busts and undoes again before the box has
+    heard anything (the first receive called off, a second one sent).  The box then seats
+    them by the first receive anyway: they sit where the league seats them, so the second
+    receive is called off -- not refused as "seat taken" and the player seated at a second
+    table with the same chips (the chaos drill's seed 27)."""
+    room, big, name = _room(tmp_path)
+    b1 = room.boxes[1]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    first = [i for i in b1.instructions("receive") if i["name"] == name][0]
+    del room.boxes[1]  # the box is not heard for a while ...
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    b1.do("sit", seat=first["seat"], stack=first["stack"])  # ... its dealer seats them
+    b1.done(first["id"])
+    room.boxes[1] = b1
+    room.run(3000)
+    carry_out(room, ("receive",))
+    room.run(3000)
+    assert b1.table.stacks[big] == 3025 and b1.link.names[str(big)] == name
+    held = [(tb, s) for tb, b in room.boxes.items() for s in b.table.stacks
+            if b.link.names.get(str(s)) == name or s not in room.live.tournament.seating()[tb]]
+    assert held == [(1, big)]
+    assert [p for p in room.pending() if p["player"] == name] == []
+    assert _notices(room) == []
+
+
 def test_a_cli_bust_while_the_host_runs_takes_the_seat_out_and_calls_the_move_off(tmp_path):
     """Table 1 busts a player (5, 7, 7): the host plans a move to table 1.  The TD enters
     the mover out with `tdhost bust` on the league file while the host runs: the host
@@ -161,6 +197,66 @@ def test_a_move_recorded_by_hand_gives_the_destination_box_the_players_name(tmp_
     assert [p for p in room.pending() if p["player"] == name] == []
 
 
+def test_a_move_by_hand_undone_after_the_player_left_brings_them_back(tmp_path):
+    """The TD records `tdhost move` of a table 2 player to table 1's free seat; table 2's
+    dealer carries out the move_out (the player leaves with 3,000 chips), then the TD
+    undoes the move with `tdhost undo`: the league seats them back at table 2, so the
+    boxes do too -- table 1's box seats them and gets a move_out after it, table 2's box
+    seats them back with the chips they brought -- and both boxes agree with the league
+    (the chaos drill's seed 17: table 1's box kept the player, unnamed)."""
+    room, _, _ = _room(tmp_path)
+    seating = room.live.tournament.seating()
+    free = min(s for s in range(1, 9) if s not in seating[1])
+    old = min(seating[2])
+    name = seating[2][old]
+    run(["move", name, "1.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    carry_out(room, ("move_out",))
+    room.run(2000)
+    run(["undo", "--db", room.db, "--yes"])
+    room.run(2000)
+    for actions in (("receive",), ("move_out",), ("receive",)):  # in the order they came
+        carry_out(room, actions)
+        room.run(2000)
+    b1, b2 = room.boxes[1], room.boxes[2]
+    assert free not in b1.table.stacks
+    assert b2.table.stacks[old] == 3000 and b2.link.names[str(old)] == name
+    seating = room.live.tournament.seating()
+    assert sorted(b1.table.stacks) == sorted(seating[1])
+    assert sorted(b2.table.stacks) == sorted(seating[2]) and seating[2][old] == name
+    assert [p for p in room.pending() if p["player"] == name] == []
+
+
+def test_a_bust_undone_while_walking_on_a_move_by_hand_seats_them_once(tmp_path):
+    """The TD records `tdhost move` of a table 2 player to table 1's free seat; the player
+    leaves table 2 with 3,000 chips, the TD busts them (the receive called off) and undoes
+    the bust: they sit down once, with those 3,000 chips, at a seat the league gives them,
+    and the plan sees them at one seat (the chaos drill's seed 39: "player seated twice",
+    their chips nowhere)."""
+    room, _, _ = _room(tmp_path)
+    seating = room.live.tournament.seating()
+    free = min(s for s in range(1, 9) if s not in seating[1])
+    name = seating[2][min(seating[2])]
+    run(["move", name, "1.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    carry_out(room, ("move_out",))
+    room.run(2000)
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    carry_out(room, ("receive",))
+    room.run(3000)
+    t = room.live.tournament
+    tb, seat = t.get(name).seat
+    assert room.boxes[tb].table.stacks[seat] == 3000
+    held = [(b.number, s) for b in room.boxes.values() for s in b.table.stacks
+            if b.link.names.get(str(s)) == name or s not in t.seating().get(b.number, {})]
+    assert held == [(tb, seat)]
+    assert [p for p in room.pending() if p["player"] == name] == []
+    assert not [x for x in _notices(room) if "seated twice" in x]
+
+
 def test_a_box_rebuilt_before_its_first_hand_keeps_a_mover_until_they_left(tmp_path):
     """No hand dealt yet: the TD records `tdhost move` of a table 2 player to table 1's
     free seat, and the host is killed and started again before either dealer acts: both
@@ -242,6 +338,32 @@ def test_a_late_entry_undone_after_the_box_seated_the_player_takes_them_out(tmp_
     assert held == [where] and room.boxes[where[0]].table.stacks[where[1]] == 3000
 
 
+def test_a_late_entry_undone_then_seated_anyway_is_taken_out(tmp_path):
+    """Ada joins late and the TD undoes the entry before her table's box has heard of the
+    withdraw; its dealer seats her anyway and the box answers ``done``: the box holds a
+    player the league no longer has, so the host takes her seat out (her 3,000 chips
+    leave play), never leaving an unnamed seat (the chaos drill's seed 27)."""
+    room = Room(tmp_path)
+    room.run(10000)
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    table, seat = room.table_of("Ada")
+    box = room.boxes[table]
+    got = [i for i in box.instructions("receive") if i["name"] == "Ada"][0]
+    del room.boxes[table]  # the box is not heard for a while ...
+    assert room.live.act("undo", {})["text"].startswith("Undone: late entry of Ada")
+    room.run(2000)
+    box.do("sit", seat=got["seat"], stack=got["stack"])  # ... its dealer seats her
+    box.done(got["id"])
+    room.boxes[table] = box
+    room.run(3000)
+    assert [(i["seat"], i["name"]) for i in box.instructions("take_out")] == [(seat, "Ada")]
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert seat not in box.table.stacks
+    assert sorted(box.table.stacks) == sorted(room.live.tournament.seating()[table])
+
+
 def test_a_bust_undone_before_the_take_out_calls_off_the_move_into_that_seat(tmp_path):
     """The TD enters table 1 seat 4 out (5, 7, 7): the host plans a move into that very
     seat (the box empties it with the take_out).  The TD undoes the bust before either
@@ -262,6 +384,31 @@ def test_a_bust_undone_before_the_take_out_calls_off_the_move_into_that_seat(tmp
         out["id"]]
     assert room.table_of(name) == (1, 4)
     assert [p for p in room.pending() if p["action"] in ("move_out", "receive")] == []
+
+
+def test_the_cli_undo_leaves_the_hosts_own_reseat_of_a_player(tmp_path):
+    """The TD enters table 1 seat 4 out; the box takes the seat out and the plan's mover
+    leaves for it; the TD undoes the bust: seat 4 is taken now, so the host seats the
+    player elsewhere (its own ``move``, the ``receive`` and a notice, in one write).
+    `tdhost undo` then refuses with one sentence and writes nothing: that seating is the
+    host's, not a TD action (the chaos drill's seed 11: the CLI undid it after the box had
+    seated the player, who then stood at their old seat in the league, another player
+    there at the box)."""
+    room = Room(tmp_path)
+    name = room.live.tournament.seating()[1][4]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    carry_out(room, ("take_out", "move_out"))
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    (last,) = [ev for ev in room.live.lg.last_action(1) if ev.action == "move"]
+    assert (last.payload["name"], last.payload["by"]) == (name, "host")
+    before = len(room.live.store.events())
+    res = run(["undo", "--db", room.db], expect=2)
+    assert res.stderr.startswith("tdhost undo: refused: the last event of tournament 1 is "
+                                 "the boxes' own (move %s to table " % name)
+    assert len(room.live.store.events()) == before
 
 
 def test_the_cli_undo_leaves_a_bust_the_box_reported(tmp_path):

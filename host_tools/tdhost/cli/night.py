@@ -42,7 +42,7 @@ from tdhost.league.entries import (
 from tdhost.league.limits import SEED_MAX
 from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
-from tdhost.league.replay import League
+from tdhost.league.replay import SYSTEM_ACTIONS, League
 from tdhost.league.seats import decide_draw, decide_move
 from tdhost.league.text import match, names_text, place_text, quote_name, seat_text, summary
 from tdhost.league.times import now
@@ -339,12 +339,14 @@ def undo(db: str, number: int | None, yes: bool) -> None:
                                 "`tdhost undo` again")
         if not events:
             raise ActionRefused("there is nothing to undo in tournament %d" % tournament.number)
-        if all(event.payload.get("by") in ("box", "boxes", "host") for event in events):
+        actions = [event for event in events if event.action not in SYSTEM_ACTIONS]
+        if all(event.payload.get("by") in ("box", "boxes", "host") for event in actions):
             # as the console's undo: the boxes' own reports stand (the box plays on without
-            # the player), docs/live.md "The TD's actions and undo"
+            # the player), and so does the host's own seating of a player (with its
+            # instruction and notice), docs/live.md "The TD's actions and undo"
             raise ActionRefused("the last event of tournament %d is the boxes' own (%s): undo "
                                 "takes back only the TD's actions" % (
-                                    tournament.number, summary(events[-1])))
+                                    tournament.number, summary(actions[-1])))
         out: list[NewEvent] = [(tournament.number, "undo",
                 {"action": event.action, "summary": summary(event)}, event.seq)
                for event in reversed(events)]

@@ -206,7 +206,8 @@ class BoxEvents:
                 live.follow(_moves.late_done(live, instr, stack,
                                              text + " after it was called off", src))
             elif instr["action"] == "receive" and res == "done":
-                _moves.seated_anyway(live, instr, text + " after it was called off", src)
+                live.follow(_moves.seated_anyway(live, instr, text + " after it was called off",
+                                                 src))
             return
         answer = _ins.result(iid, res, "box", text, msg.get("reason"), src, stack)
         if res == "refused" and instr["action"] == "receive":

@@ -128,12 +128,17 @@ def late_done(live: "Live", instr: Instr, stack: Optional[int], text: str,
     return Effects(plan=True, seating=[final["table"]] if final else [])
 
 
-def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> None:
+def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> Effects:
     """A box answers ``done`` for the ``receive`` *instr* the host had called off (its
     withdraw came after the dealer's Confirm): the player sat down there.  The answer is
     logged; a player who is out (the TD's bust cancelled the receive) is taken out of that
     seat in the same write (a ``take_out``, protocol 1.3, unless one for them exists
-    already); a player still in gets a notice for the TD."""
+    already), and so is one no longer entered (their late entry undone); a player still
+    in whom the league seats there and who has another receive of their own to that seat
+    on its way (their bust undone again) has that one called off: they sit there already;
+    any other player still in gets a notice for the TD.  Returns what Live does next (the
+    names to that table when the player sits there for the league)."""
+    named: List[int] = []
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
         latest = tournament.instrs[instr["id"]]
@@ -143,9 +148,18 @@ def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> None
                        None)]
         name, to = instr.get("player"), instr.get("to")
         entry = tournament.get(name) if name else None
-        if entry is None or not name or not to:
+        if not name or not to:
             return evs, None
-        if entry.state == "in":
+        again = [x for x in tournament.instrs.values() if x["action"] == "receive"
+                 and not x.get("move") and x.get("player") == name and x["id"] != instr["id"]
+                 and list(x.get("to") or ()) == list(to)
+                 and _ins.state(x) not in ("done", "cancelled")]
+        if entry is not None and entry.state == "in" and list(entry.seat or ()) == list(to) \
+                and again:
+            named.append(to[0])
+            return evs + _ins.cancel_all(lg, tournament, again, "%s sat down there already" % name,
+                                         live.boxed), None
+        if entry is not None and entry.state == "in":
             evs.append(("notice", {"text": "%s sat down at table %d seat %d after that was "
                                    "called off: the TD seats them" % (name, to[0], to[1]),
                                    "src": src}, None))
@@ -156,6 +170,7 @@ def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> None
         return evs, None
 
     live.write(build)
+    return Effects(names=named)
 
 
 def refused_in(live: "Live", instr: Instr, payload: Payload) -> Effects:
@@ -189,7 +204,8 @@ def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: I
               final: Dict[str, int]) -> Batch:
     """*evs* (the batch so far) plus what sends the player of move_out *out*, who has left
     their table (*left* says how; *back* why, for the receive), back to their league seat
-    with *stack* chips: a ``receive`` of their own (a newer move of theirs not carried out
+    with *stack* chips (the seat the TD moved them to by hand meanwhile, if so): a
+    ``receive`` of their own (a newer move of theirs not carried out
     yet called off), or, with the final table drawn, their chips in its stacks (*final*
     gets its table: its seating is sent again).  When that seat cannot take them back (a
     broken table, another move heading there) they get another one (``reseat``); a newer
@@ -223,19 +239,21 @@ def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: I
                            live.boxed)
     taken = {tuple(pair[0]["to"]) for other, pair in _ins.moving_players(tournament).items()
              if other != name}
-    if frm[0] in _plan.broken_tables(tournament):
-        evs += reseat(live, tournament, lg, seq, evs, name, count, [frm],
+    home = list(entry.seat) if entry.seat else list(frm)  # moved by hand meanwhile: there
+    if home[0] in _plan.broken_tables(tournament):
+        evs += reseat(live, tournament, lg, seq, evs, name, count, [home],
                       "%s; table %d is broken" % (
-            left, frm[0]))
-    elif tuple(frm) in taken:
-        evs += reseat(live, tournament, lg, seq, evs, name, count, [frm],
+            left, home[0]))
+    elif tuple(home) in taken:
+        evs += reseat(live, tournament, lg, seq, evs, name, count, [home],
                       "%s; another move is heading "
-                      "for table %d seat %d" % (left, frm[0], frm[1]))
+                      "for table %d seat %d" % (left, home[0], home[1]))
     else:
         evs.append(("instr", _ins.seat_player(
-            lg, tournament, _instrs(evs), name, frm, count,
-            "send %s back to table %d seat %d with %d "
-            "chips: %s" % (name, frm[0], frm[1], count, back)), None))
+            lg, tournament, _instrs(evs), name, home, count,
+            "send %s %s table %d seat %d with %d chips: %s" % (
+                name, "back to" if home == list(frm) else "to their seat in the league at",
+                home[0], home[1], count, back)), None))
     if whence is not None:
         evs.append(("notice", {"text": "table %d: no stack came with %s leaving seat %d; "
                                "they sit down with %d chips, %s: check them" % (

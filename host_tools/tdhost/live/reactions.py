@@ -134,6 +134,8 @@ def _undone(live: "Live", targets: Sequence[LoggedEvent]) -> Effects:
             _bust_undone(live, [name for tier in target.payload["tiers"] for name in tier])
         elif target.action in ("late", "reenter"):
             _entry_undone(live, target.payload["name"], target.action)
+        elif target.action == "move" and "instrs" not in target.payload:
+            _move_undone(live, target.payload)
     cancel_orphans(live)
     live.send_seating()
     live.send_clock()
@@ -157,15 +159,60 @@ def _take_out_of(tournament: Tournament, name: str) -> Optional[Instr]:
 def _bust_undone(live: "Live", names: Sequence[str]) -> None:
     """The players of a bust the TD undid play on: a take_out of theirs not carried out
     yet is called off; where a box took them out, it seats them back with the chips it
-    took out (their own ``receive``; another seat when theirs is taken now)."""
+    took out (their own ``receive``; another seat when theirs is taken now); one who had
+    left their table on a move the bust called off sits down with the chips they left
+    with (``moves.send_back``: their league seat, or another when that cannot take them)."""
     for name in names:
         tournament = live.tournament
         entry = tournament.get(name)
-        take = _take_out_of(tournament, name) if entry is not None else None
-        if entry is None or take is None or entry.state != "in" or not entry.seat:
+        if entry is None or entry.state != "in" or not entry.seat:
             continue
-        _play_on(live, take["id"], "the TD undid %s's bust" % entry.name,
-                 "done" in _ins.results(take))
+        take = _take_out_of(tournament, name)
+        if take is not None:
+            _play_on(live, take["id"], "the TD undid %s's bust" % entry.name,
+                     "done" in _ins.results(take))
+            continue
+        out = _left_on_move(tournament, name)
+        if out is not None and tournament.final is None:
+            _walk_back(live, out["id"])
+
+
+def _left_on_move(tournament: Tournament, name: str) -> Optional[Instr]:
+    """The move_out of *name* a box carried out on a move called off since, or whose
+    receive was (the TD's bust of a player on a move recorded by hand), followed by no
+    other instruction of theirs but withdraws and that move's receive not carried out:
+    they stand with the chips they left with and no seat at any box; else None."""
+    found: Optional[Instr] = None
+    off = False
+    for record in tournament.instrs.values():
+        if record.get("player") != name or record["action"] == "withdraw":
+            continue
+        if found is not None and record["action"] == "receive" \
+                and record.get("move") == found["move"]:
+            if "done" in _ins.results(record):
+                found = None
+            else:
+                off = off or _ins.cancelled(record)
+            continue
+        found = record if record["action"] == "move_out" \
+            and "done" in _ins.results(record) else None
+        off = found is not None and _ins.cancelled(found)
+    return found if off else None
+
+
+def _walk_back(live: "Live", iid: str) -> None:
+    """The player of the done, called-off move_out *iid*, whose bust the TD undid, sits
+    down again with the chips they left with."""
+    def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        out = current.instrs[iid]
+        frm, to = out["from"], out["to"]
+        left = "%s left table %d seat %d for table %d seat %d before the TD undid their " \
+               "bust" % (out["player"], frm[0], frm[1], to[0], to[1])
+        evs = _ins.cancel_all(lg, current, [out], "the TD undid %s's bust after they left"
+                              % out["player"], live.boxed)  # a move recorded by hand's
+        return _moves.send_back(live, current, lg, seq, out, _ins.done_stack(out), left,
+                                "the TD undid their bust after they left", evs, {}), None
+    live.write(build)
 
 
 def _seated_by_box(tournament: Tournament, name: str) -> Optional[Seat]:
@@ -285,6 +332,37 @@ def cancel_orphans(live: "Live") -> None:
 
 
 # ------------------------------------------------------------------ moves recorded by hand
+def _move_undone(live: "Live", payload: Dict[str, Any]) -> None:
+    """A move recorded by hand that the TD undid (*payload*: the league's ``move``): the
+    league seats the player back at the seat they left, so the boxes put them back there:
+    a move neither box has begun is called off; a player who has left the old table (the
+    move_out done) is moved back from the new seat (a move of the league's own, as a move
+    recorded by hand is), whose move_out the new table's box gets after the receive: a
+    receive called off there may be carried out anyway, the player then at two seats."""
+    name, to = payload["name"], list(payload["seat"])
+
+    def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        entry = current.get(name)
+        halves = [record for record in current.instrs.values()
+                  if record.get("move") and record.get("recorded") and record["player"] == name
+                  and list(record["to"]) == to and not _ins.cancelled(record)]
+        if entry is None or entry.state != "in" or not entry.seat or not halves \
+                or current.final is not None:
+            return [], None
+        halves.sort(key=lambda record: record["action"] != "move_out")
+        out, back = halves[0], list(entry.seat)
+        why = "the TD undid the move of %s to table %d seat %d" % (name, to[0], to[1])
+        if _ins.state(out) != "done":
+            return _ins.cancel_all(lg, current, halves, why, live.boxed), None
+        statuses = live.statuses()
+        again = _ins.move_out(lg, current, 0, name, to, back, _plan.stack_at(statuses, *to),
+                              _plan.record_at(statuses, *to))
+        again["recorded"] = True
+        return [("instr", again, None)], None
+
+    live.write(build)
+
+
 def _moved_by_hand(live: "Live", payload: Dict[str, Any]) -> Effects:
     """A move the TD recorded by hand (*payload*: the league's ``move``): the boxes carry it
     out.  The host's own pending moves it crosses (the same player, the same seat) that
