@@ -169,8 +169,8 @@ class Show:
             tables = (payload["from"][0], payload["seat"][0])
         elif action in ("late", "standby_take") and payload.get("seat"):
             tables = (payload["seat"][0],)
-        elif action in ("notice", "register", "standby_pass", "arrive"):
-            return
+        elif action in ("notice", "register", "standby_pass", "arrive", "button"):
+            return  # (a box's button: the next status writes it again if a fault lost it)
         self.trace.append((now, tables))
 
     # -- screenshots -------------------------------------------------------------
