@@ -1,11 +1,11 @@
 """The box's main loop (``App.step(now_ms)``: keys, clock, screen, ring,
 buzzer, saving), never blocking; idle, it only changes the clock's digits.
-The host's instructions: tcbox/instructions.py.  Injected adapters and the
+The host's instructions: tcbox/instructions/pending.py.  Injected adapters and the
 link's calls: docs/box.md, "Firmware files"; docs/protocol.md, "On the box".
 """
 
 from . import VERSION
-from .instructions import HostInstructions
+from .instructions.pending import HostInstructions
 from .menu import MAIN, Menu
 from .presses import Presses, ticks_diff
 from .ring import colours
