@@ -31,7 +31,7 @@ def hms(ms: int) -> str:
 # ---------------------------------------------------------------- what each box was told
 class Names:
     """The names a box holds for its seats: those of the host's last ``seating``, then the
-    ``name`` of each ``receive`` it carried out (tcbox.linkhost.seating and
+    ``name`` of each ``receive`` it carried out (tcbox.frames.seating and
     tcbox.instructions.effects wrapped while the drill runs; nothing they do changes).
     ``told[box id]``: the last few of them, (room clock ms, "seating" or "receive", seats) --
     for a failure's detail."""
@@ -50,12 +50,12 @@ class Names:
         del told[:-6]
 
     def install(self) -> None:
-        from tcbox import linkhost
         from tcbox.instructions import effects
+        from tcbox.link import frames
 
         from .stubs import _world
 
-        seating, carry_out, settle = linkhost.seating, effects.carry_out, effects.settle
+        seating, carry_out, settle = frames.seating, effects.carry_out, effects.settle
         self._saved = (seating, carry_out, settle)
         me = self
 
@@ -91,14 +91,14 @@ class Names:
                     sat(box_id, move[2], name)
             return out
 
-        linkhost.seating, effects.carry_out, effects.settle = seated, carried, settled
+        frames.seating, effects.carry_out, effects.settle = seated, carried, settled
 
     def uninstall(self) -> None:
         if self._saved is not None:
-            from tcbox import linkhost
             from tcbox.instructions import effects
+            from tcbox.link import frames
 
-            linkhost.seating, effects.carry_out, effects.settle = self._saved
+            frames.seating, effects.carry_out, effects.settle = self._saved
             self._saved = None
 
 
@@ -146,7 +146,7 @@ class LevelWatch:
 def checks(drill: "Drill") -> Tuple[List[Check], Dict[str, Any]]:
     """The drill's checks (docs/demo.md §8), each {"check", "ok", "detail", "failures"}, and
     the figures they measured on the way."""
-    from tcbox.linkparts import LIVE
+    from tcbox.link.states import LIVE
 
     live = drill.live
     tournament = live.tournament

@@ -2,7 +2,7 @@
 
 # the link first, as in link_util: its compile (the largest firmware module) needs a heap that
 # nothing has fragmented yet, or the 256K MicroPython run fails in the USB-link test below
-import tcbox.link  # noqa: F401, I001
+import tcbox.link.box_end  # noqa: F401, I001
 # ... and the instructions' modules the app imports at the first one (instructions/pending.py):
 # compiled from source mid-test, they need 1.5 KB in one piece that the test's heap may lack
 import tcbox.instructions.words  # noqa: F401, I001
@@ -289,7 +289,7 @@ def test_the_shot_clock_warning_flashes_its_label_and_the_action_pixel():
 def test_a_move_confirmed_mid_hand_on_the_usb_link_is_acknowledged_then_done():
     # tcbox/instructions/effects.py through the real link (tests/core/test_orders.py: the rest)
     from link_util import live
-    from tcbox.linkparts import attach, tick
+    from tcbox.link.wiring import attach, tick
 
     link, port, host, now = live()                  # LPPL, seats 1-3, button 1
     app = App(link.table, ["left", "ok", "right"], FakeScreen(), FakeKeys())

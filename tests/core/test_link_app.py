@@ -1,4 +1,4 @@
-"""The box's serial link (tcbox/link.py), part 3: wired to the App
+"""The box's serial link (tcbox/link/box_end.py), part 3: wired to the App
 (tcbox.link.attach/tick).  Portable, like parts 1 and 2 (test_link.py,
 test_link_out.py); the same through the real power-loss record (which would
 not fit the MicroPython run's heap beside everything else) is in
@@ -13,8 +13,9 @@ import tcbox.instructions.effects  # noqa: F401, I001
 import tcbox.instructions.words  # noqa: F401, I001
 from link_util import BOX, KEY, FakePort, Host, config, link_table
 from tcbox.app import App
-from tcbox.link import Link
-from tcbox.linkparts import LIVE, attach, tick
+from tcbox.link.box_end import Link
+from tcbox.link.states import LIVE
+from tcbox.link.wiring import attach, tick
 
 
 # ---------------------------------------------------------------- the app

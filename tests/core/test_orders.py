@@ -484,13 +484,13 @@ class _Saves:
 
 
 class _Link:
-    """The link's ``instruction_done`` (tcbox/link.py), recorded: (id,
+    """The link's ``instruction_done`` (tcbox/link/box_end.py), recorded: (id,
     result, reason) in ``sent``, a move_out's stack in ``stacks``."""
 
     def __init__(self):
         self.sent = []
         self.stacks = {}
-        self.names = {}  # the host's seating (tcbox/link.py): none given
+        self.names = {}  # the host's seating (tcbox/link/box_end.py): none given
         self.table_no = 1
 
     def instruction_done(self, iid, result, reason=None, stack=None):
@@ -573,7 +573,7 @@ def test_app_without_a_result_hook_acknowledges_through_on_ack():
     app, screen = _app()
     app.link = None
     acked = []
-    app.on_ack = acked.append                       # tcbox/linkparts.attach today
+    app.on_ack = acked.append                       # tcbox/link/wiring.attach today
     app.instruct(MOVE3)
     app.ack()
     assert acked == ["i-41"] and 3 not in app.table.stacks

@@ -1,5 +1,5 @@
 """The final table's redraw on the box (tcbox/instructions/effects.py ``redraw``,
-tcbox/linkhost.py ``seating``; docs/host.md §10.7, LPPL ¶47 "Before the start
+tcbox/frames.py ``seating``; docs/host.md §10.7, LPPL ¶47 "Before the start
 of any final table players seating positions are to be decided by use of
 the Ace - 8 card system"): once the dealer confirms ``redraw``, the host's
 next seating -- names, stacks, the final draw's button -- becomes the
@@ -14,8 +14,8 @@ from link_util import BOX, KEY, LEVELS, FakePort, Host, config, live, run
 from tableclock.hand import BROKEN
 from tc_util import do, fold_round, table
 from tcbox.instructions import effects
-from tcbox.link import Link
-from tcbox.linkparts import LIVE
+from tcbox.link.box_end import Link
+from tcbox.link.states import LIVE
 
 REDRAW = {"id": "i-9", "action": "redraw"}
 # the final draw: five players at new seats with the boxes' chips; card 1 (the

@@ -94,7 +94,7 @@ APART = {
     # issue #34's debt: to be split by what they own
     "tdhost.league.replay.League": "the log and the standings",
     "tdhost.live.tables.TableView": "a box's redraw, its hand, its contact",
-    "tcbox.link.Link": "the link and the pending instructions",
+    "tcbox.link.box_end.Link": "the link and the pending instructions",
     "tcbox.selftest_screen.SelfTestScreen": "its rows and its refresh",
 }
 

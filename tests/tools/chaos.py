@@ -3,7 +3,7 @@ night on the live host with everything going wrong at random, seeded, on one vir
 and after every quiet period the checks that host and boxes agree.
 
 The room is tests/host/liveroom.py's (a league file set up with the CLI, ``Live`` on it),
-with boxes that are the firmware's own parts: ``tcbox.link.Link`` on a Table, and the App's
+with boxes that are the firmware's own parts: ``tcbox.link.box_end.Link`` on a Table, and the App's
 instruction handling (``tcbox.instructions.pending.HostInstructions``: shown, the dealer's Confirm,
 withdraws at once, the seat changes settled at the hand's end).  Each box's cable is a
 :class:`FaultCable`: whole lines late by a random delay (so reordered), dropped and
@@ -50,8 +50,8 @@ from liveroom import KEY, KEY_ID, MASK, Room  # noqa: E402
 from tableclock import record  # noqa: E402
 from tableclock.table import BROKEN  # noqa: E402
 from tcbox.instructions.pending import HostInstructions  # noqa: E402
-from tcbox.link import LIVE, Link  # noqa: E402
-from tcbox.linkparts import attach  # noqa: E402
+from tcbox.link.box_end import LIVE, Link  # noqa: E402
+from tcbox.link.wiring import attach  # noqa: E402
 from tdhost.league import store as _store  # noqa: E402
 from tdhost.league.refusal import ActionRefused  # noqa: E402
 from tdhost.links.boxlink import BoxLink  # noqa: E402
