@@ -4,8 +4,9 @@ this and adds its figures to its table; alone it prints its own table:
 
     python bench/clock_bench.py [--json] [--minutes 60]
 
-The real box link (firmware/tcbox/link.py) and the real host link (host_tools/tdhost/links/usb.py,
-BoxLink) talk over the in-memory cable (tdhost/links/pipe.py) whose two ends delay every frame,
+The real box link (firmware/tcbox/link/box_end.py) and the real host link
+(host_tools/tdhost/links/usb.py, BoxLink) talk over the in-memory cable (tdhost/links/pipe.py)
+whose two ends delay every frame,
 on one virtual time line (tests/host/vtime.py's CableNight, as in the clock-sync test; no
 real time passes, so the figures do not depend on the machine):
 

@@ -48,7 +48,8 @@ if str(ROOT / "firmware") not in sys.path:
 
 from figures import figure, goal_of, report  # noqa: E402
 from tcbox.defaults import SETUP  # noqa: E402
-from tcbox.linkparts import LIVE, setup_of  # noqa: E402
+from tcbox.link.frames import setup_of  # noqa: E402
+from tcbox.link.states import LIVE  # noqa: E402
 from tcsim.dealers import RoomNight  # noqa: E402
 from tcsim.room import Room  # noqa: E402
 from tdhost.links.boxlink import BoxLink, StaticFeed  # noqa: E402

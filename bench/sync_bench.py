@@ -70,7 +70,7 @@ from vtime import Feed  # noqa: E402
 from figures import figure, goal_of, report  # noqa: E402
 from tableclock.protocol import HOST, Sender, box_key  # noqa: E402
 from tableclock.table import Table  # noqa: E402
-from tcbox.linkparts import LIVE  # noqa: E402
+from tcbox.link.states import LIVE  # noqa: E402
 from tcbox.mqtt_net import READ_EVERY_MS  # noqa: E402
 from tdhost.links import broker as B  # noqa: E402
 

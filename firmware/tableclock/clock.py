@@ -13,7 +13,6 @@ Time only moves through ``advance(ms)``: the caller owns the time source
 (``supervisor.ticks_ms`` on the board, a virtual clock in tests).
 """
 
-from .fields import Refused, as_int, ms_of, seconds
 
 if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Dict, List, Optional, Sequence, Tuple  # noqa: F401 (type comments)
@@ -184,82 +183,3 @@ class LevelClock:
     def restore(self, rec):  # type: (Sequence[int]) -> None
         self.index, self.left_ms, paused = rec
         self.paused = bool(paused)
-
-TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
-if TYPE_CHECKING:
-    from typing import Any  # noqa: F401
-
-
-class ClockEvents:
-    """The table's clock events: time passing (``advance``), pause, resume,
-    adjust, a jump to a level, the host's clock (a base class of table.Table, on its attributes)."""
-
-    if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
-        _need_actor = None  # type: Any
-        away = None  # type: Any
-        clock = None  # type: Any
-        hand = None  # type: Any
-        last = None  # type: Any
-        profile = None  # type: Any
-        shot = None  # type: Any
-        undo_ok = None  # type: Any
-
-    def _ev_tick(self, ev):
-        self.advance(ms_of(seconds(ev, "s", 0, 864000), 1000))
-
-    def advance(self, ms):  # type: (int) -> bool
-        """Let *ms* milliseconds pass (the box's loop calls this directly;
-        nothing is allocated unless something happens).  Returns True when
-        a level or break ended or the shot clock expired."""
-        if self.clock.paused:
-            return False
-        ended = self.clock.advance(ms)
-        if self.shot.advance(ms) < 0:
-            return ended > 0
-        hand = self.hand
-        seat = hand.actor
-        rule = self.profile["clock_expiry"]
-        if rule == "alert":  # US 4: "not to be used as a strict enforcement"
-            self.shot.run_out()
-            self.last = "Time: seat %d, %d s are up" % (seat, self.shot.limit_ms // 1000)
-            return True
-        self.shot.stop()
-        self.undo_ok = False
-        if rule == "slow_play":  # LPPL ¶51: "1st time a warning, thereafter automatic fold"
-            from .procedures import slow_play  # loaded at the first (table.py)
-
-            self.last = "Time is up. " + slow_play(self, seat)
-            return True
-        self.last = "Time: seat %d %s" % (seat, hand.timed_out(seat))
-        hand.run(seat)
-        return True
-
-    def _ev_pause(self, ev):
-        self.clock.pause()
-        self.last = "Clock paused"
-
-    def _ev_resume(self, ev):
-        self.clock.resume()
-        self.last = "Clock running"
-
-    def _ev_adjust(self, ev):
-        v = seconds(ev, "s", -86400, 86400, whole=True)
-        self.clock.adjust(v * 1000)
-        self.last = "Clock %s%d s" % ("+" if v >= 0 else "-", abs(v))
-
-    def _ev_jump(self, ev):
-        n = as_int(ev.get("level"))
-        if n is None:
-            raise Refused(41)  # Jump needs "level": the level number
-        self.clock.jump(n)
-        self.last = "Level %d starts" % n
-
-    def _ev_clock(self, ev):
-        hand = self._need_actor(ev)
-        seat = hand.actor
-        if self.shot.seat == seat:
-            raise Refused(42, seat)  # The clock is already running on seat %d
-        if seat in self.away.td:
-            raise Refused(43, seat)  # Seat %d is away on TD business: the table waits
-        self.shot.call(seat)
-        self.last = "Clock called on seat %d" % seat

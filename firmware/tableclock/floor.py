@@ -1,7 +1,8 @@
 """The floor's book (warnings and penalties per seat) and the table's seat
-events (away, back, sit, leave, bust, colour-up).  The floor procedures
-themselves are in procedures.py, loaded at the first one.  The rules and
-their sources: docs/rules.md, §13 "Floor procedures".
+events (away, back, sit, leave, bust, colour-up), each a function of the table
+and the event registered in ``table.EVENTS``.  The floor procedures themselves
+are in procedures.py, loaded at the first one.  The rules and their sources:
+docs/rules.md, §13 "Floor procedures".
 """
 
 from .fields import MAX_CHIPS, Refused, as_int
@@ -9,6 +10,8 @@ from .pots import coloured
 
 if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Dict, Iterable, Sequence, Tuple  # noqa: F401 (type comments)
+
+    from .table import Table  # noqa: F401
 
 
 class FloorBook:
@@ -99,123 +102,102 @@ def history_of(table):  # type: (Any) -> Dict[str, Dict[str, Any]]
 
 MAX_COUNT = 10000  # warnings or penalty hands a record may carry
 
-TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
-if TYPE_CHECKING:
-    from typing import Any  # noqa: F401
+
+def away(table, ev):  # type: (Table, Dict[str, Any]) -> None
+    seat = table._seat(ev)
+    if table.away.is_away(seat):
+        raise Refused(34, seat)  # Seat %d is already away
+    table.away.back(seat)  # (from TD business)
+    table.away.leave(seat)
+    table.last = "Seat %d is away" % seat
+    hand = table.hand
+    if hand is not None and hand.actor == seat:
+        table.undo_ok = False
+        table.last = "Seat %d is away: %s" % (seat, hand.auto_act(seat))
+        hand.run(seat)
 
 
-class SeatEvents:
-    """The table's seat events: away and back, TD business, a player seated,
-    leaving or busted, a colour-up (a base class of table.Table, on its attributes)."""
+def td_business(table, ev):  # type: (Table, Dict[str, Any]) -> None
+    """LPPL ¶6: "a TD's hand cannot be folded if the action is with him but
+    he is away from his seat on TD business ... the other players on his
+    table must wait until his return unless he clearly states he is
+    folding"."""
+    seat = table._seat(ev)
+    if seat in table.away.td:
+        raise Refused(35, seat)  # Seat %d is already away on TD business
+    table.away.back(seat)
+    table.away.td.append(seat)
+    table.last = "Seat %d is away on TD business: the table waits" % seat
 
-    if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
-        _between_hands = None  # type: Any
-        _seat = None  # type: Any
-        away = None  # type: Any
-        busted = None  # type: Any
-        chip = None  # type: Any
-        clock = None  # type: Any
-        entering = None  # type: Any
-        floor = None  # type: Any
-        hand = None  # type: Any
-        hands = None  # type: Any
-        held = None  # type: Any
-        last = None  # type: Any
-        profile = None  # type: Any
-        removed = None  # type: Any
-        seat_changes = None  # type: Any
-        stacks = None  # type: Any
-        undo_ok = None  # type: Any
-        waiting = None  # type: Any
 
-    def _ev_away(self, ev):
-        seat = self._seat(ev)
-        if self.away.is_away(seat):
-            raise Refused(34, seat)  # Seat %d is already away
-        self.away.back(seat)  # (from TD business)
-        self.away.leave(seat)
-        self.last = "Seat %d is away" % seat
-        hand = self.hand
-        if hand is not None and hand.actor == seat:
-            self.undo_ok = False
-            self.last = "Seat %d is away: %s" % (seat, hand.auto_act(seat))
-            hand.run(seat)
+def back(table, ev):  # type: (Table, Dict[str, Any]) -> None
+    seat = table._seat(ev)
+    if not table.away.is_away(seat) and seat not in table.away.td:
+        raise Refused(36, seat)  # Seat %d is not away
+    table.away.back(seat)
+    table.last = "Seat %d is back" % seat
 
-    def _ev_td_business(self, ev):
-        """LPPL ¶6: "a TD's hand cannot be folded if the action is with him but
-        he is away from his seat on TD business ... the other players on his
-        table must wait until his return unless he clearly states he is
-        folding"."""
-        seat = self._seat(ev)
-        if seat in self.away.td:
-            raise Refused(35, seat)  # Seat %d is already away on TD business
-        self.away.back(seat)
-        self.away.td.append(seat)
-        self.last = "Seat %d is away on TD business: the table waits" % seat
 
-    def _ev_back(self, ev):
-        seat = self._seat(ev)
-        if not self.away.is_away(seat) and seat not in self.away.td:
-            raise Refused(36, seat)  # Seat %d is not away
-        self.away.back(seat)
-        self.last = "Seat %d is back" % seat
+def sit(table, ev):  # type: (Table, Dict[str, Any]) -> None
+    seat = table._seat(ev, occupied=False)
+    c = as_int(ev.get("stack"))
+    if c is None or c <= 0 or c > MAX_CHIPS:
+        raise Refused(37)  # Sit needs "stack": the player's chips, a positive whole number
+    carry(table, seat, ev)  # what the player brings from another table (checked first)
+    table.stacks[seat] = c
+    table.seat_changes += 1
+    if table.hands or table.hand is not None:
+        table.waiting.append(seat)
+    table.last = "Seat %d sits down with %d" % (seat, c)
 
-    def _ev_sit(self, ev):
-        seat = self._seat(ev, occupied=False)
-        c = as_int(ev.get("stack"))
-        if c is None or c <= 0 or c > MAX_CHIPS:
-            raise Refused(37)  # Sit needs "stack": the player's chips, a positive whole number
-        carry(self, seat, ev)  # what the player brings from another table (checked first)
-        self.stacks[seat] = c
-        self.seat_changes += 1
-        if self.hands or self.hand is not None:
-            self.waiting.append(seat)
-        self.last = "Seat %d sits down with %d" % (seat, c)
 
-    def _ev_leave(self, ev):
-        seat = self._seat(ev)
-        if self.hand is not None and seat in self.hand.live:
-            raise Refused(39, seat)  # Seat %d is still in this hand: finish the hand first
-        self._empty(seat)
-        self.last = "Seat %d leaves the table" % seat
+def leave(table, ev):  # type: (Table, Dict[str, Any]) -> None
+    seat = table._seat(ev)
+    if table.hand is not None and seat in table.hand.live:
+        raise Refused(39, seat)  # Seat %d is still in this hand: finish the hand first
+    empty_seat(table, seat)
+    table.last = "Seat %d leaves the table" % seat
 
-    def _ev_bust(self, ev):
-        seat = self._seat(ev)
-        if self.hand is not None and seat in self.hand.live:
-            raise Refused(39, seat)  # Seat %d is still in this hand: finish the hand first
-        self.removed += self.stacks[seat]
-        self._empty(seat)
-        self.busted.append(seat)
-        self.last = "Seat %d is out" % seat
 
-    def _empty(self, seat):
-        del self.stacks[seat]
-        self.seat_changes += 1
-        self.away.forget(seat)
-        self.floor.forget(seat)
-        if seat in self.waiting:
-            self.waiting.remove(seat)
-        if seat in self.held:
-            self.held.remove(seat)
-        if seat in self.entering:
-            self.entering.remove(seat)
+def bust(table, ev):  # type: (Table, Dict[str, Any]) -> None
+    seat = table._seat(ev)
+    if table.hand is not None and seat in table.hand.live:
+        raise Refused(39, seat)  # Seat %d is still in this hand: finish the hand first
+    table.removed += table.stacks[seat]
+    empty_seat(table, seat)
+    table.busted.append(seat)
+    table.last = "Seat %d is out" % seat
 
-    def _ev_colour_up(self, ev):
-        """Colour the stacks up to the chip of the colour-up in force (or
-        ``chip``), rounding per profile (LPPL nearest, TDA 21 up)."""
-        self._between_hands("colour up")
-        unit = ev.get("chip")
-        if unit is None:
-            cu = self.clock.colour_up()
-            unit = cu.get("chip") if cu else None
-        unit = as_int(unit)
-        if not unit or unit < 1:
-            raise Refused(40)  # No colour-up is due: give "chip", the smallest chip left in play
-        up = self.profile["colour_up_rounding"] == "up"
-        for seat in self.stacks:
-            c = self.stacks[seat]
-            self.stacks[seat] = coloured(c, unit, up)
-            self.removed += c - self.stacks[seat]
-        if unit > self.chip:
-            self.chip = unit
-        self.last = "Colour-up: stacks rounded %s to %d" % ("up" if up else "to the nearest", unit)
+
+def empty_seat(table, seat):  # type: (Table, int) -> None
+    del table.stacks[seat]
+    table.seat_changes += 1
+    table.away.forget(seat)
+    table.floor.forget(seat)
+    if seat in table.waiting:
+        table.waiting.remove(seat)
+    if seat in table.held:
+        table.held.remove(seat)
+    if seat in table.entering:
+        table.entering.remove(seat)
+
+
+def colour_up(table, ev):  # type: (Table, Dict[str, Any]) -> None
+    """Colour the stacks up to the chip of the colour-up in force (or
+    ``chip``), rounding per profile (LPPL nearest, TDA 21 up)."""
+    table._between_hands("colour up")
+    unit = ev.get("chip")
+    if unit is None:
+        cu = table.clock.colour_up()
+        unit = cu.get("chip") if cu else None
+    unit = as_int(unit)
+    if not unit or unit < 1:
+        raise Refused(40)  # No colour-up is due: give "chip", the smallest chip left in play
+    up = table.profile["colour_up_rounding"] == "up"
+    for seat in table.stacks:
+        c = table.stacks[seat]
+        table.stacks[seat] = coloured(c, unit, up)
+        table.removed += c - table.stacks[seat]
+    if unit > table.chip:
+        table.chip = unit
+    table.last = "Colour-up: stacks rounded %s to %d" % ("up" if up else "to the nearest", unit)

@@ -8,7 +8,7 @@ from .button import first_positions, must_wait, next_positions
 from .fields import Refused
 
 # why no new hand may start (``Table.hold``; the host's instructions set it,
-# tcbox/orders.py): hand for hand waiting for the TD, hand for hand with one
+# tcbox/instructions/effects.py): hand for hand waiting for the TD, hand for hand with one
 # hand allowed, the table broken, the final table's new seats awaited
 HFH = "hfh"
 HFH_ONE = "hfh1"
@@ -48,7 +48,7 @@ class Hand(SeatBetting):
         self.reset(number, level, dealt)
 
     def reset(self, number, level, dealt):  # type: (int, Sequence[int], List[int]) -> None
-        """Make this object a new hand: the table deals into the last hand's object (Table._deal)
+        """Make this object a new hand: the table deals into the last hand's object (deal_hand)
         and its dicts and lists are emptied in place (issue #20: a new Hand, its Street and its
         containers were about 1.5 KB of each New hand press; its posts' rows 1 KB more)."""
         table = self.t
@@ -263,6 +263,8 @@ TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
     from typing import Any, Collection, Dict, Iterable, List, Optional, Sequence, Tuple  # noqa: F401
 
+    from .table import Table  # noqa: F401
+
 
 def showdown_order(hand):  # type: (Hand) -> List[int]
     """Who shows first at *hand*'s showdown: the last aggressor, else the first live seat
@@ -296,200 +298,174 @@ def showdown_order(hand):  # type: (Hand) -> List[int]
     return order
 
 
-class Dealing:
-    """The table's New hand: who is dealt in, the button and blinds, hand for
-    hand and held tables, a re-deal (a base class of table.Table, on its attributes)."""
+# -- the table's New hand: who is dealt in, the button and blinds, hand for hand and held
+# tables, a re-deal (functions of the table, ``new_hand`` registered in table.EVENTS)
 
-    if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
-        away = None  # type: Any
-        bb_pos = None  # type: Any
-        btn = None  # type: Any
-        bust_ties = None  # type: Any
-        busted = None  # type: Any
-        clock = None  # type: Any
-        dealer = None  # type: Any
-        entering = None  # type: Any
-        first_button = None  # type: Any
-        floor = None  # type: Any
-        hand = None  # type: Any
-        hands = None  # type: Any
-        held = None  # type: Any
-        hold = None  # type: Any
-        last = None  # type: Any
-        last_hand = None  # type: Any
-        moves = None  # type: Any
-        n = None  # type: Any
-        predeal = None  # type: Any
-        profile = None  # type: Any
-        sb_pos = None  # type: Any
-        sb_seat = None  # type: Any
-        seat_changes = None  # type: Any
-        shot = None  # type: Any
-        spare_predeal = None  # type: Any
-        stacks = None  # type: Any
-        undo_ok = None  # type: Any
-        undone = None  # type: Any
-        waiting = None  # type: Any
-        winners = None  # type: Any
 
-    def _ev_hand(self, ev):
-        if self.hand is not None:
-            raise Refused(11)  # Finish the current hand first
-        if self.hold == BROKEN:
-            raise Refused(12)  # This table is broken: no more hands here
-        if self.hold == HFH:
-            raise Refused(13)  # Hand for hand: wait for the TD
-        if self.hold == REDRAW:
-            raise Refused(14)  # Re-draw: wait for the TD
-        if self.moves:
-            m = self.moves[0]
-            # First the TD's %s at seat %d
-            raise Refused(15, "chip removal" if m[1] == 2 else "take-out" if m[1] == 3
-                          else "seat change", m[2])
-        if self.clock.on_break():
-            raise Refused(16, self.clock.seconds_left())  # No new hand during the break (%d s left)
-        if self.clock.paused:
-            raise Refused(17)  # The clock is paused: resume it to deal
-        # loops, not comprehensions: each comprehension here built a
-        # function object and closure cells (issue #20: 600 B a deal)
-        # the last hand's list of seats dealt in, refilled: it is not shown between hands
-        # (issue #20: 160 B of a nine-handed deal, bench alloc_hand_p99)
-        cands = self.last_hand.dealt if self.last_hand is not None else []
-        cands.clear()
-        for seat in self.stacks:
-            if self.stacks[seat] > 0:
-                cands.append(seat)
-        cands.sort()
-        if len(cands) < 2:
-            raise Refused(18)  # Need at least two players with chips to deal a hand
-        zone = self.profile["wait_zone"]
-        dealt = cands
-        pos = self._positions(cands)
-        for _ in range(2):  # a waiting seat left out can change who is heads-up
-            if not self.waiting:
-                break  # nobody waits: every candidate is dealt in
-            now = []
-            for seat in cands:
-                if not (seat in self.waiting and (
-                        must_wait(seat, pos[0], pos[1], zone, self.n)
-                        or (seat in self.held and seat == pos[0]))):  # "until the button passes"
-                    now.append(seat)
-            if now == dealt:
-                break
-            if len(now) < 2:
-                raise Refused(19)  # Need at least two players who may be dealt in
-            dealt = now
-            pos = self._positions(dealt)
-        for seat in self.entering:  # entering with a dead BB: dealt in at once
-            if seat not in dealt:
-                dealt = sorted(dealt + [seat])
-        for seat in dealt:  # a loop, not all() over a generator (issue #20)
-            if not (self.away.is_away(seat) or self.floor.on_penalty(seat)):
-                break  # (where away hands are dead at the deal, none would be live either)
-        else:
-            raise Refused(20)  # Nobody here to play: every player is away or on penalty
-        if self.hold == HFH_ONE:
-            self.hold = HFH  # hand for hand: the one hand the TD allowed
-        self.predeal = self._snapshot(dealt, pos)
-        self._deal(dealt, pos, self.clock.blinds())
+def new_hand(table, ev):  # type: (Table, Dict[str, Any]) -> None
+    if table.hand is not None:
+        raise Refused(11)  # Finish the current hand first
+    if table.hold == BROKEN:
+        raise Refused(12)  # This table is broken: no more hands here
+    if table.hold == HFH:
+        raise Refused(13)  # Hand for hand: wait for the TD
+    if table.hold == REDRAW:
+        raise Refused(14)  # Re-draw: wait for the TD
+    if table.moves:
+        m = table.moves[0]
+        # First the TD's %s at seat %d
+        raise Refused(15, "chip removal" if m[1] == 2 else "take-out" if m[1] == 3
+                      else "seat change", m[2])
+    if table.clock.on_break():
+        raise Refused(16, table.clock.seconds_left())  # No new hand during the break (%d s left)
+    if table.clock.paused:
+        raise Refused(17)  # The clock is paused: resume it to deal
+    # loops, not comprehensions: each comprehension here built a
+    # function object and closure cells (issue #20: 600 B a deal)
+    # the last hand's list of seats dealt in, refilled: it is not shown between hands
+    # (issue #20: 160 B of a nine-handed deal, bench alloc_hand_p99)
+    cands = table.last_hand.dealt if table.last_hand is not None else []
+    cands.clear()
+    for seat in table.stacks:
+        if table.stacks[seat] > 0:
+            cands.append(seat)
+    cands.sort()
+    if len(cands) < 2:
+        raise Refused(18)  # Need at least two players with chips to deal a hand
+    zone = table.profile["wait_zone"]
+    dealt = cands
+    pos = _positions(table, cands)
+    for _ in range(2):  # a waiting seat left out can change who is heads-up
+        if not table.waiting:
+            break  # nobody waits: every candidate is dealt in
+        now = []
+        for seat in cands:
+            if not (seat in table.waiting and (
+                    must_wait(seat, pos[0], pos[1], zone, table.n)
+                    or (seat in table.held and seat == pos[0]))):  # "until the button passes"
+                now.append(seat)
+        if now == dealt:
+            break
+        if len(now) < 2:
+            raise Refused(19)  # Need at least two players who may be dealt in
+        dealt = now
+        pos = _positions(table, dealt)
+    for seat in table.entering:  # entering with a dead BB: dealt in at once
+        if seat not in dealt:
+            dealt = sorted(dealt + [seat])
+    for seat in dealt:  # a loop, not all() over a generator (issue #20)
+        if not (table.away.is_away(seat) or table.floor.on_penalty(seat)):
+            break  # (where away hands are dead at the deal, none would be live either)
+    else:
+        raise Refused(20)  # Nobody here to play: every player is away or on penalty
+    if table.hold == HFH_ONE:
+        table.hold = HFH  # hand for hand: the one hand the TD allowed
+    table.predeal = _snapshot(table, dealt, pos)
+    deal_hand(table, dealt, pos, table.clock.blinds())
 
-    def _snapshot(self, dealt, pos):
-        """What the deal changes, for a misdeal (``predeal``, procedures._redeal)."""
-        # the copies go into the containers of the last hand's snapshot,
-        # emptied in place (issue #20: fresh copies were 750 B of a deal)
-        old = self.spare_predeal
-        self.spare_predeal = None
-        if old is None:
-            stacks = {}  # type: dict
-            away = ({}, {}, [])  # type: tuple
-            waiting = []  # type: list
-            held = []  # type: list
-            entering = []  # type: list
-        else:
-            stacks, away, waiting, held, entering = old[0], old[1], old[2], old[3], old[4]
-        stacks.clear()
-        stacks.update(self.stacks)
-        self.away.record_into(away)
-        waiting.clear()
-        waiting.extend(self.waiting)
-        held.clear()
-        held.extend(self.held)
-        entering.clear()
-        entering.extend(self.entering)
-        # None where the last hand stood: its object is dealt into (_deal)
-        return (stacks, away, waiting, held, entering,
-                (self.btn, self.sb_pos, self.bb_pos, self.sb_seat, self.dealer),
-                self.hands, None, dealt, pos, self.seat_changes)
 
-    def _positions(self, players):
-        if self.hands == 0:
-            return first_positions(self.first_button, players, self.n)
-        return next_positions(self.bb_pos, self.sb_pos, players, self.n)
+def _snapshot(table, dealt, pos):
+    """What the deal changes, for a misdeal (``predeal``, procedures._redeal)."""
+    # the copies go into the containers of the last hand's snapshot,
+    # emptied in place (issue #20: fresh copies were 750 B of a deal)
+    old = table.spare_predeal
+    table.spare_predeal = None
+    if old is None:
+        stacks = {}  # type: dict
+        away = ({}, {}, [])  # type: tuple
+        waiting = []  # type: list
+        held = []  # type: list
+        entering = []  # type: list
+    else:
+        stacks, away, waiting, held, entering = old[0], old[1], old[2], old[3], old[4]
+    stacks.clear()
+    stacks.update(table.stacks)
+    table.away.record_into(away)
+    waiting.clear()
+    waiting.extend(table.waiting)
+    held.clear()
+    held.extend(table.held)
+    entering.clear()
+    entering.extend(table.entering)
+    # None where the last hand stood: its object is dealt into (deal_hand)
+    return (stacks, away, waiting, held, entering,
+            (table.btn, table.sb_pos, table.bb_pos, table.sb_seat, table.dealer),
+            table.hands, None, dealt, pos, table.seat_changes)
 
-    def _deal(self, dealt, pos, level, penalised=None):
-        self.hands += 1
-        for seat in dealt:  # in place: predeal keeps its own copies (issue #20)
-            if seat in self.waiting:
-                self.waiting.remove(seat)
-        self.held.clear()
-        self.held.extend(self.waiting)
-        self.btn, self.sb_pos, self.bb_pos = pos
-        self.sb_seat = self.sb_pos if self.sb_pos in dealt else None
-        if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
-            penalised = NOBODY  # a list of its own only when somebody is (issue #20: 64 B)
-            for seat in dealt:
-                if self.floor.on_penalty(seat):
-                    if not penalised:
-                        penalised = []
-                    penalised.append(seat)
-        self.dealer = self._find_dealer(dealt, penalised)
-        # a new empty container only where the old one is not empty (issue #20)
-        self.busted.clear()  # in place: the state copies it (issue #20)
-        if self.bust_ties:
-            self.bust_ties = []  # type: List[List[int]]
-        self.winners.clear()  # in place: the next hand's are written into it
-        self.shot.stop()
-        self.undo_ok = False
-        if self.undone:
-            self.undone = []
-        # the finished hand is shown only between hands: its object becomes
-        # this one, emptied in place (issue #20: a new Hand, its Street and
-        # containers were 1.5 KB of a deal), and one Hand per table is kept
-        hand = self.last_hand
-        self.last_hand = None
-        if hand is None:
-            hand = Hand(self, self.hands, level, dealt)
-        else:
-            hand.reset(self.hands, level, dealt)
-        self.hand = hand
-        if self.sb_seat is not None:  # one string, no part formatted apart (issue #20: 64 B)
-            self.last = "Hand %d: button %d, SB seat %d, BB seat %d" % (
-                self.hands, self.btn, self.sb_seat, self.bb_pos)
-        else:
-            self.last = "Hand %d: button %d, dead SB, BB seat %d" % (
-                self.hands, self.btn, self.bb_pos)
-        entering = self.entering
-        if entering:
-            self.entering = []
-        hand.deal(self.sb_seat, self.bb_pos, entering, penalised)
 
-    def _find_dealer(self, dealt, penalised):
-        """The button deals; for an absent or empty button the previous
-        dealer deals (LPPL "the previous dealer will deal for them"; US 13
-        "the player immediately to the right of the button deals")."""
-        if self._present(self.btn, dealt, penalised):
-            return self.btn
-        if self._present(self.dealer, dealt, penalised):
-            return self.dealer
-        seat = self.btn
-        for _ in range(self.n):  # the nearest present player to the right
-            seat = (seat - 2) % self.n + 1
-            if self._present(seat, dealt, penalised):
-                return seat
-        return self.btn
+def _positions(table, players):
+    if table.hands == 0:
+        return first_positions(table.first_button, players, table.n)
+    return next_positions(table.bb_pos, table.sb_pos, players, table.n)
 
-    def _present(self, seat, dealt, penalised):
-        """Is *seat* dealt in and its player at the table (_find_dealer)?
-        Asked per seat: no list of the present ones (issue #20)."""
-        return (seat in dealt and not self.away.is_away(seat) and seat not in penalised
-                and seat not in self.away.td)
+
+def deal_hand(table, dealt, pos, level, penalised=None):
+    # type: (Table, List[int], Any, Sequence[int], Optional[List[int]]) -> None
+    table.hands += 1
+    for seat in dealt:  # in place: predeal keeps its own copies (issue #20)
+        if seat in table.waiting:
+            table.waiting.remove(seat)
+    table.held.clear()
+    table.held.extend(table.waiting)
+    table.btn, table.sb_pos, table.bb_pos = pos
+    table.sb_seat = table.sb_pos if table.sb_pos in dealt else None
+    if penalised is None:  # a re-deal keeps the first deal's (TDA 61)
+        penalised = NOBODY  # a list of its own only when somebody is (issue #20: 64 B)
+        for seat in dealt:
+            if table.floor.on_penalty(seat):
+                if not penalised:
+                    penalised = []
+                penalised.append(seat)
+    table.dealer = _find_dealer(table, dealt, penalised)
+    # a new empty container only where the old one is not empty (issue #20)
+    table.busted.clear()  # in place: the state copies it (issue #20)
+    if table.bust_ties:
+        table.bust_ties = []
+    table.winners.clear()  # in place: the next hand's are written into it
+    table.shot.stop()
+    table.undo_ok = False
+    if table.undone:
+        table.undone = []
+    # the finished hand is shown only between hands: its object becomes
+    # this one, emptied in place (issue #20: a new Hand, its Street and
+    # containers were 1.5 KB of a deal), and one Hand per table is kept
+    hand = table.last_hand
+    table.last_hand = None
+    if hand is None:
+        hand = Hand(table, table.hands, level, dealt)
+    else:
+        hand.reset(table.hands, level, dealt)
+    table.hand = hand
+    if table.sb_seat is not None:  # one string, no part formatted apart (issue #20: 64 B)
+        table.last = "Hand %d: button %d, SB seat %d, BB seat %d" % (
+            table.hands, table.btn, table.sb_seat, table.bb_pos)
+    else:
+        table.last = "Hand %d: button %d, dead SB, BB seat %d" % (
+            table.hands, table.btn, table.bb_pos)
+    entering = table.entering
+    if entering:
+        table.entering = []
+    hand.deal(table.sb_seat, table.bb_pos, entering, penalised)
+
+
+def _find_dealer(table, dealt, penalised):
+    """The button deals; for an absent or empty button the previous
+    dealer deals (LPPL "the previous dealer will deal for them"; US 13
+    "the player immediately to the right of the button deals")."""
+    if _present(table, table.btn, dealt, penalised):
+        return table.btn
+    if _present(table, table.dealer, dealt, penalised):
+        return table.dealer
+    seat = table.btn
+    for _ in range(table.n):  # the nearest present player to the right
+        seat = (seat - 2) % table.n + 1
+        if _present(table, seat, dealt, penalised):
+            return seat
+    return table.btn
+
+
+def _present(table, seat, dealt, penalised):
+    """Is *seat* dealt in and its player at the table (_find_dealer)?
+    Asked per seat: no list of the present ones (issue #20)."""
+    return (seat in dealt and not table.away.is_away(seat) and seat not in penalised
+            and seat not in table.away.td)

@@ -9,7 +9,8 @@ boot (issue #20: 6.3 KB of heap held without one, .mpy; the 200-hand replay
 """
 
 from .fields import MAX_CHIPS, Refused, as_int
-from .hand import SHOWDOWN
+from .floor import empty_seat
+from .hand import SHOWDOWN, deal_hand
 
 if False:  # for mypy's type comments: MicroPython compiles this block away
     from typing import Any, Collection, Dict, List, Sequence  # noqa: F401 (type comments)
@@ -50,9 +51,9 @@ def _redeal(table, level, now_away=True):  # type: (Table, Sequence[int], bool) 
     table.entering = list(entering)
     table.btn, table.sb_pos, table.bb_pos, table.sb_seat, table.dealer = posn
     table.hands = hands
-    table.last_hand = table.hand  # the hand thrown in: its object is dealt again (_deal)
+    table.last_hand = table.hand  # the hand thrown in: its object is dealt again (deal_hand)
     table.hand = None
-    table._deal(dealt, pos, level, penalised)
+    deal_hand(table, dealt, pos, level, penalised)
     return away_now
 
 
@@ -279,7 +280,7 @@ def disqualify(table, ev):  # type: (Table, Dict[str, Any]) -> None
     _kill_now(table, seat)
     if seat in table.stacks:
         table.removed += table.stacks[seat]
-        table._empty(seat)
+        empty_seat(table, seat)
     table.busted.append(seat)
     table.last = "Seat %d disqualified: %d chips removed from play" % (seat, chips)
 
@@ -347,17 +348,3 @@ def deduct(table, ev):  # type: (Table, Dict[str, Any]) -> None
         table.predeal[0][seat] -= n  # a re-deal starts from the stacks at the deal
     table.last = "Seat %d: %d chips removed from play" % (seat, n)
 
-
-EVENTS = {
-    "misdeal": misdeal,
-    "foul": foul,
-    "relevel": relevel,
-    "undo": undo,
-    "warn": warn,
-    "penalty": penalty,
-    "kill": kill,
-    "slow": slow,
-    "disqualify": disqualify,
-    "enter": enter,
-    "deduct": deduct,
-}

@@ -6,16 +6,20 @@ the same without building the state).  A refused event changes nothing and
 sets ``error`` to a sentence a dealer understands: every handler checks
 before it changes anything.
 
-Two attributes belong to the host's instructions (tcbox/orders.py sets
+Two attributes belong to the host's instructions (tcbox/instructions/effects.py sets
 them; the record keeps them): ``hold``, why no new hand may start (hand for
 hand, a broken table), and ``moves``, seat changes and chip removals
 waiting for the hand's end.  ``hand`` refuses while either stands in the
 way.
 
-The rules live in the modules this one calls: clock (levels), button (dead
-button, heads-up, waiting seats), betting (who may bet what), hand (the
-course of a hand), pots (side pots, odd chips), away (absent players'
-blinds), shotclock.  docs/rules.md maps each to the sentence it comes from.
+``EVENTS`` is the table's one event registry: each event's name and its
+handler, a function of the table and the event in the module of its concept
+(actions: betting; hand: the deal; floor: seats; clockevents: the clock;
+procedures: the floor procedures, loaded at the first one).  The rules live in
+the modules these call: clock (levels), button (dead button, heads-up, waiting
+seats), betting (who may bet what), hand (the course of a hand), pots (side
+pots, odd chips), away (absent players' blinds), shotclock.  docs/rules.md
+maps each to the sentence it comes from.
 """
 
 if False:  # for mypy's type comments: MicroPython compiles this block away
@@ -24,14 +28,12 @@ if False:  # for mypy's type comments: MicroPython compiles this block away
         from .hand import Hand  # noqa: F401
 
 
-from . import drop, floor
-from .actions import BettingEvents
+from . import actions, clockevents, drop, floor
 from .away import AwayBook
 from .button import first_positions
-from .clock import ClockError, ClockEvents
+from .clock import ClockError
 from .fields import Refused, SetupError, as_int, check_whole, setup_int
-from .floor import SeatEvents
-from .hand import Dealing
+from .hand import new_hand
 from .state import state
 
 # events after which the dealer's undo still takes back the last action: the
@@ -52,7 +54,7 @@ def drop_setup_code():  # type: () -> None
     drop("tableclock.profiles")
 
 
-class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
+class Table:
     """A table of ``seats`` seats running one tournament's clock and hands.
 
     :param setup: the replay contract's setup dict (docs/replay.md).
@@ -95,8 +97,8 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         self.replaying = False  # an undo is playing the hand again
         self.undone = []  # type: List[str]  # what the dealer undid in this hand
         self.hands = 0
-        self.hand = None
-        # shown between hands; its object is dealt into next (_deal)
+        self.hand = None  # type: Optional[Hand]
+        # shown between hands; its object is dealt into next (hand.deal_hand)
         self.last_hand = None  # type: Optional[Hand]
         self.btn, self.sb_pos, self.bb_pos = first_positions(
             self.first_button, sorted(self.stacks), self.n)
@@ -108,7 +110,7 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         self.removed = 0  # chips that left play (busts, colour-up rounding, deductions)
         self.hold = None  # type: Optional[str]  # None, HFH, HFH_ONE or BROKEN (above)
         # the host's seat changes (and chip removals) waiting for the hand's end
-        # (tcbox/orders.py): [instruction id, kind (0 out, 1 in, 2 deduct), seat,
+        # (tcbox/instructions/effects.py): [instruction id, kind (0 out, 1 in, 2 deduct), seat,
         # to_table / stack / chips, to_seat / from_table / None; an arrival's
         # away_used and [warnings, slow_play, penalties] after]
         self.moves = []  # type: List[List[Any]]
@@ -150,17 +152,37 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
         if not isinstance(do, str):
             raise Refused(1)  # An event needs "do" naming what happened, e.g. "call"
         check_whole(ev)  # chips and seats are whole numbers, never "200" or 2.0
-        # the function from the class, not a bound method, and no slice of ``do`` (issue #20:
-        # 64 B of every event, bench alloc_handle)
-        fn = getattr(Table, "_ev_" + do, None) if do.replace("_", "a").isalpha() else None
-        if fn is None or do.startswith("_"):
-            # the floor procedures load at the first one (issue #20: not held at boot)
-            from . import procedures
-
-            fn = procedures.EVENTS.get(do)
+        fn = EVENTS.get(do)  # no string built, no bound method (issue #20, bench alloc_handle)
         if fn is None:
             raise Refused(2, do[:20])  # Unknown event %r
         fn(self, ev)
+
+    def advance(self, ms):  # type: (int) -> bool
+        """Let *ms* milliseconds pass (the box's loop calls this directly, the ``tick``
+        event too; nothing is allocated unless something happens).  Returns True when
+        a level or break ended or the shot clock expired."""
+        if self.clock.paused:
+            return False
+        ended = self.clock.advance(ms)
+        if self.shot.advance(ms) < 0:
+            return ended > 0
+        hand = self.hand
+        seat = hand.actor
+        rule = self.profile["clock_expiry"]
+        if rule == "alert":  # US 4: "not to be used as a strict enforcement"
+            self.shot.run_out()
+            self.last = "Time: seat %d, %d s are up" % (seat, self.shot.limit_ms // 1000)
+            return True
+        self.shot.stop()
+        self.undo_ok = False
+        if rule == "slow_play":  # LPPL ¶51: "1st time a warning, thereafter automatic fold"
+            from .procedures import slow_play  # loaded at the first (_procedure)
+
+            self.last = "Time is up. " + slow_play(self, seat)
+            return True
+        self.last = "Time: seat %d %s" % (seat, hand.timed_out(seat))
+        hand.run(seat)
+        return True
 
     def _seat(self, ev, occupied=True):
         seat = as_int(ev.get("seat"))
@@ -251,12 +273,41 @@ class Table(BettingEvents, SeatEvents, ClockEvents, Dealing):
                 ties.append(out[i:j + 1])
             i = j + 1
         for i in range(first, len(out)):
-            self._empty(out[i])
+            floor.empty_seat(self, out[i])
         if ties is not None:
             self.bust_ties = ties
         elif self.bust_ties:
             self.bust_ties = []
 
+
+def _procedure(table, ev):
+    """A floor procedure (procedures.py, its function named as the event): the module loads
+    at the first one, not at boot (issue #20: 6.3 KB of heap, .mpy)."""
+    from . import procedures
+
+    getattr(procedures, ev["do"])(table, ev)
+
+
+# The table's one event registry: each event's name -> its handler, a function taking the
+# table and the event dict, in the module of its concept (docs/architecture.md).
+EVENTS = {
+    # betting (actions.py)
+    "check": actions.check, "call": actions.call, "fold": actions.fold, "bet": actions.bet,
+    "raise": actions.bet, "allin": actions.allin, "oot": actions.oot,
+    "showdown": actions.showdown,
+    # the deal (hand.py)
+    "hand": new_hand,
+    # the seats (floor.py)
+    "away": floor.away, "td_business": floor.td_business, "back": floor.back,
+    "sit": floor.sit, "leave": floor.leave, "bust": floor.bust, "colour_up": floor.colour_up,
+    # the clock (clockevents.py)
+    "tick": clockevents.tick, "pause": clockevents.pause, "resume": clockevents.resume,
+    "adjust": clockevents.adjust, "jump": clockevents.jump, "clock": clockevents.clock,
+    # the floor procedures (procedures.py)
+    "misdeal": _procedure, "foul": _procedure, "relevel": _procedure, "undo": _procedure,
+    "warn": _procedure, "penalty": _procedure, "kill": _procedure, "slow": _procedure,
+    "disqualify": _procedure, "enter": _procedure, "deduct": _procedure,
+}
 
 def _rank(hand, tiers, a, b):
     """Compare the finishing places of busted seats *a* and *b* (-1: *a* finishes lower):

@@ -1,11 +1,11 @@
 """The box's main loop (``App.step(now_ms)``: keys, clock, screen, ring,
 buzzer, saving), never blocking; idle, it only changes the clock's digits.
-The host's instructions: tcbox/instructions.py.  Injected adapters and the
+The host's instructions: tcbox/instructions/pending.py.  Injected adapters and the
 link's calls: docs/box.md, "Firmware files"; docs/protocol.md, "On the box".
 """
 
 from . import VERSION
-from .instructions import HostInstructions
+from .instructions.pending import HostInstructions
 from .menu import MAIN, Menu
 from .presses import Presses, ticks_diff
 from .ring import colours
@@ -69,7 +69,7 @@ class App(HostInstructions):
         self.pressed_ms = None  # ticks of the last press (None: since power-up)
         self.save_failures = 0
         self.save_due = False
-        self.link = None  # the host link (tcbox/linkparts.py attaches it), if any
+        self.link = None  # the host link (tcbox/link/wiring.py attaches it), if any
 
     # -- one loop iteration --------------------------------------------
     def step(self, now):
@@ -230,7 +230,7 @@ class App(HostInstructions):
         st = self.table.state()
         self.state = st
         if self.on_state is not None:
-            # the link sees this state now, not after the step (linkparts.tick):
+            # the link sees this state now, not after the step (link/wiring.py tick):
             # it lets go of the one its last save built before a called clock's
             # texts are made (issue #20: the night's heap, table build 301-303
             # -> 298 KiB at 1 KiB steps)

@@ -232,7 +232,7 @@ def run(name=None):
     app = build(name)
     link = app.link
     if link is not None:
-        from .linkparts import tick
+        from .link.wiring import tick
     wd = microcontroller.watchdog
     wd.timeout = 8  # seconds: far above one loop, short enough for a table
     wd.mode = watchdog.WatchDogMode.RESET

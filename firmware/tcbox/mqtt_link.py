@@ -1,6 +1,6 @@
 """The box's link over Wi-Fi/MQTT (docs/mqtt.md; docs/protocol.md, "MQTT").
 
-``MqttPort`` gives tcbox/link.py's Link the usb_cdc.Serial API on an
+``MqttPort`` gives tcbox/link/box_end.py's Link the usb_cdc.Serial API on an
 MqttSession (tcbox/mqtt_net.py), so the outbox, exactly-once, anti-replay and
 link states stay in one place; ``MqttLink`` services the port each loop.
 
@@ -14,8 +14,9 @@ Pairing stays on USB (docs/mqtt.md, "Pairing a box for Wi-Fi").
 from tableclock.protocol import BOX_KEYS, MAX_FRAME
 from tableclock.wire import Lines, kind_of
 
-from .link import Link
-from .linkparts import HELLO_SENT, LIVE, settings_of, wants_mqtt
+from .link.box_end import Link
+from .link.states import HELLO_SENT, LIVE
+from .link.wiring import settings_of, wants_mqtt
 from .mqtt_net import (
     MASK,
     OFF,
@@ -213,7 +214,7 @@ class MqttPort(MqttSession):
 
 # ------------------------------------------------------------------- link
 class MqttLink(Link):
-    """tcbox.link.Link on an MqttPort: ``poll`` services the port first (one
+    """tcbox.link.box_end.Link on an MqttPort: ``poll`` services the port first (one
     budget for the whole iteration), a new pairing from USB re-points the
     port, and the screen's link line names Wi-Fi and MQTT."""
 
@@ -297,7 +298,7 @@ class MqttLink(Link):
 
 
 # ------------------------------------------------------------------ make
-# settings_of and wants_mqtt live in linkparts (hardware.build asks them before
+# settings_of and wants_mqtt live in link/wiring.py (hardware.build asks them before
 # importing this module, so a USB box never loads it)
 def make(table, extra=None, settings=None):
     """The box's MqttLink, restored from the record's *extra*, when the

@@ -71,7 +71,7 @@ def build(name, link):
     if lost:
         app.menu.note = UNREADABLE
     if link:  # the host (docs/protocol.md): unsent events come back from extra
-        from .linkparts import attach, settings_of, wants_mqtt
+        from .link.wiring import attach, settings_of, wants_mqtt
         from .usb_link import make as over_usb
 
         # Wi-Fi/MQTT when the pairing's settings name a network and a broker

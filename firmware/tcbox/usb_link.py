@@ -10,12 +10,12 @@ stops reading costs the loop at most that per poll.
     from tcbox import usb_link
     link = usb_link.make(table, extra)   # None when the board has no USB serial
 
-tcbox/link.py does all the rest and never imports hardware.
+tcbox/link/box_end.py does all the rest and never imports hardware.
 """
 
 from binascii import hexlify
 
-from .link import Link
+from .link.box_end import Link
 
 WRITE_TIMEOUT = 0.01  # float: usb_cdc write_timeout, in seconds
 

@@ -151,8 +151,8 @@ def fields(st, menu=None, info=None, box=None, blink_off=False, players=False):
     f["info"] = "  ".join(parts)
     f["instr"] = ""
     later = box.get("moves")
-    if info.get("instruction") or later:  # their words load at the first (order_words.py)
-        from .order_words import instruction_text, later_text
+    if info.get("instruction") or later:  # their words load at the first (instructions/words.py)
+        from .instructions.words import instruction_text, later_text
 
         f["instr"] = instruction_text(info.get("instruction"))
     if f["instr"] and info.get("queued"):

@@ -348,7 +348,7 @@ class Faults:
         if live is None or not live.tournament.started or live.tournament.ended:
             return
         master = live.master(now)
-        from tcbox.linkparts import LIVE
+        from tcbox.link.states import LIVE
 
         for tb, box in n.boxes.items():
             if not box.on or tb > n.cast.drawn_tables:

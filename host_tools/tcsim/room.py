@@ -31,7 +31,7 @@ from tcbox import hardware, screen as _screen_mod, usb_link, widgets  # noqa: E4
 from tcbox.boards import BOARDS  # noqa: E402
 from tcbox.crashlog import LOG  # noqa: E402
 from tcbox.defaults import SETUP as DEFAULT_SETUP  # noqa: E402
-from tcbox.linkparts import tick  # noqa: E402
+from tcbox.link.wiring import tick  # noqa: E402
 
 from . import sim as _sim  # noqa: E402
 from .display import make_display, to_image  # noqa: E402

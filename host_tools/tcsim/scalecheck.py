@@ -31,9 +31,10 @@ def hms(ms: int) -> str:
 # ---------------------------------------------------------------- what each box was told
 class Names:
     """The names a box holds for its seats: those of the host's last ``seating``, then the
-    ``name`` of each ``receive`` it carried out (tcbox.linkhost.seating and tcbox.orders
-    wrapped while the drill runs; nothing they do changes).  ``told[box id]``: the last few
-    of them, (room clock ms, "seating" or "receive", seats) -- for a failure's detail."""
+    ``name`` of each ``receive`` it carried out (tcbox.frames.seating and
+    tcbox.instructions.effects wrapped while the drill runs; nothing they do changes).
+    ``told[box id]``: the last few of them, (room clock ms, "seating" or "receive", seats) --
+    for a failure's detail."""
 
     def __init__(self, clock: Callable[[], int]) -> None:
         self.clock = clock
@@ -49,11 +50,12 @@ class Names:
         del told[:-6]
 
     def install(self) -> None:
-        from tcbox import linkhost, orders
+        from tcbox.instructions import effects
+        from tcbox.link import frames
 
         from .stubs import _world
 
-        seating, carry_out, settle = linkhost.seating, orders.carry_out, orders.settle
+        seating, carry_out, settle = frames.seating, effects.carry_out, effects.settle
         self._saved = (seating, carry_out, settle)
         me = self
 
@@ -73,9 +75,9 @@ class Names:
             res = carry_out(table, ins, *where)
             if isinstance(ins, dict) and ins.get("action") == "receive":
                 box_id = _world.current().name
-                if res[0] == orders.DONE:
+                if res[0] == effects.DONE:
                     sat(box_id, ins.get("seat"), ins.get("name"))
-                elif res[0] == orders.LATER:
+                elif res[0] == effects.LATER:
                     me.later[(box_id, ins.get("id"))] = ins.get("name")
             return res
 
@@ -85,17 +87,18 @@ class Names:
             box_id = _world.current().name
             for move, res in zip(waiting, out):  # res: (instruction id, result, reason, ...)
                 name = me.later.pop((box_id, res[0]), None)
-                if res[1] == orders.DONE and move[1] == orders.IN and name is not None:
+                if res[1] == effects.DONE and move[1] == effects.IN and name is not None:
                     sat(box_id, move[2], name)
             return out
 
-        linkhost.seating, orders.carry_out, orders.settle = seated, carried, settled
+        frames.seating, effects.carry_out, effects.settle = seated, carried, settled
 
     def uninstall(self) -> None:
         if self._saved is not None:
-            from tcbox import linkhost, orders
+            from tcbox.instructions import effects
+            from tcbox.link import frames
 
-            linkhost.seating, orders.carry_out, orders.settle = self._saved
+            frames.seating, effects.carry_out, effects.settle = self._saved
             self._saved = None
 
 
@@ -143,7 +146,7 @@ class LevelWatch:
 def checks(drill: "Drill") -> Tuple[List[Check], Dict[str, Any]]:
     """The drill's checks (docs/demo.md §8), each {"check", "ok", "detail", "failures"}, and
     the figures they measured on the way."""
-    from tcbox.linkparts import LIVE
+    from tcbox.link.states import LIVE
 
     live = drill.live
     tournament = live.tournament

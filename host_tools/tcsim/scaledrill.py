@@ -179,13 +179,13 @@ class Drill:
                 self.room.step(STEP_MS)
 
     def all_live(self) -> bool:
-        from tcbox.linkparts import LIVE
+        from tcbox.link.states import LIVE
 
         return all(box.on and box.link is not None and box.link.state == LIVE
                    for box in self.boxes.values())
 
     def not_live(self) -> List[int]:
-        from tcbox.linkparts import LIVE
+        from tcbox.link.states import LIVE
 
         return [n for n, box in self.boxes.items()
                 if box.link is None or box.link.state != LIVE]

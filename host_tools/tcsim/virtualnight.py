@@ -239,7 +239,7 @@ class Night:
             self.show.say("the box of table %d is switched off: nobody plays there now" % n)
 
     def links_live(self) -> bool:
-        from tcbox.linkparts import LIVE
+        from tcbox.link.states import LIVE
 
         return all(box.on and box.link is not None and box.link.state == LIVE
                    for box in self.boxes.values())
@@ -258,7 +258,7 @@ class Night:
         waited = 0
         while not self.links_live():
             if waited > LINK_WAIT_MS:
-                from tcbox.linkparts import LIVE
+                from tcbox.link.states import LIVE
 
                 down = [box.box_id for box in self.boxes.values() if box.link is None
                         or box.link.state != LIVE]

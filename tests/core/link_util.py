@@ -2,8 +2,9 @@
 usb_cdc port, a hand-driven host, a table and its config.  Portable."""
 
 # the link first: its compile (the largest of these modules) on a heap nothing fragmented yet
-from tcbox.link import Link  # noqa: I001
-from tcbox.linkparts import LIVE, setup_of
+from tcbox.link.box_end import Link  # noqa: I001
+from tcbox.link.frames import setup_of
+from tcbox.link.states import LIVE
 from tableclock.protocol import Receiver, Sender
 from tc_util import table
 

@@ -1,4 +1,4 @@
-"""The box's serial link (tcbox/link.py), part 1: framing, box events from
+"""The box's serial link (tcbox/link/box_end.py), part 1: framing, box events from
 states, the hello/config handshake, the host's clock, replays.
 
 Portable: runs under pytest and under tests/mpy_runner.py (MicroPython).
@@ -21,17 +21,11 @@ from link_util import (
 from tableclock.protocol import encode
 from tableclock.wire import Lines
 from tc_util import do
-from tcbox.link import Link
-from tcbox.linkparts import (
-    CONFIGURED,
-    HELLO_SENT,
-    LIVE,
-    clock_toward,
-    event_message,
-    events_between,
-    same_setup,
-    setup_of,
-)
+from tcbox.link.box_end import Link
+from tcbox.link.events import event_message, events_between
+from tcbox.link.frames import same_setup, setup_of
+from tcbox.link.hostclock import clock_toward
+from tcbox.link.states import CONFIGURED, HELLO_SENT, LIVE
 
 
 # ---------------------------------------------------------------- framing

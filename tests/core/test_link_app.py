@@ -1,4 +1,4 @@
-"""The box's serial link (tcbox/link.py), part 3: wired to the App
+"""The box's serial link (tcbox/link/box_end.py), part 3: wired to the App
 (tcbox.link.attach/tick).  Portable, like parts 1 and 2 (test_link.py,
 test_link_out.py); the same through the real power-loss record (which would
 not fit the MicroPython run's heap beside everything else) is in
@@ -7,10 +7,15 @@ tests/host/test_usb_link.py.
 
 import json
 
+# the instructions' modules the app imports at the dealer's first Confirm, compiled before
+# the tests fragment the MicroPython heap (as test_app.py): mid-run they found no 2 KB
+import tcbox.instructions.effects  # noqa: F401, I001
+import tcbox.instructions.words  # noqa: F401, I001
 from link_util import BOX, KEY, FakePort, Host, config, link_table
 from tcbox.app import App
-from tcbox.link import Link
-from tcbox.linkparts import LIVE, attach, tick
+from tcbox.link.box_end import Link
+from tcbox.link.states import LIVE
+from tcbox.link.wiring import attach, tick
 
 
 # ---------------------------------------------------------------- the app
@@ -139,7 +144,7 @@ def test_attached_a_new_table_from_the_host_replaces_the_apps():
     assert app.table.stacks == {1: 10, 8: 20} and app.state["stacks"] == {"1": 10, "8": 20}
     assert link.state == LIVE and app.info["link"] == "USB ok" and app.info["table"] == 4
     # an instruction: on screen until the dealer confirms; between hands the
-    # move is carried out at once (tcbox/orders.py) and the host hears done
+    # move is carried out at once (tcbox/instructions/effects.py) and the host hears done
     host.read()
     ins = {"kind": "instruction", "id": "i-9", "action": "move_out", "seat": 8, "to_table": 2,
            "to_seat": 3}

@@ -1,4 +1,4 @@
-"""The box's serial link (tcbox/link.py), part 2: the outbox and its
+"""The box's serial link (tcbox/link/box_end.py), part 2: the outbox and its
 persistence, a port that stops taking bytes, instructions, pairing, and the
 wiring to the App.  Portable, like part 1 (test_link.py).
 """
@@ -18,9 +18,10 @@ from link_util import (
 )
 from tableclock.protocol import UNPAIRED_KEY, decode, encode
 from tc_util import do
-from tcbox import linkhost
-from tcbox.link import OUTBOX_MAX, RESEND_MS, SILENCE_MS, Link
-from tcbox.linkparts import DISCONNECTED, EXTRA_EVENTS_MAX, HELLO_SENT, LIVE
+from tcbox.link import frames
+from tcbox.link.box_end import OUTBOX_MAX, RESEND_MS, SILENCE_MS, Link
+from tcbox.link.powerloss import EXTRA_EVENTS_MAX
+from tcbox.link.states import DISCONNECTED, HELLO_SENT, LIVE
 
 
 # ---------------------------------------------------------------- events out
@@ -211,7 +212,7 @@ def test_a_move_outs_answer_carries_the_stack_again_after_a_reboot():
     box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
     box2.restore(json.loads(json.dumps(link.extra())))  # the power-loss record
     assert [r for r in box2.instrs if r[0] == "i-41"] == [["i-41", "done", None, 3075]]
-    linkhost.instruction(box2, dict(out, v="1.0", boot=1, seq=9))
+    frames.instruction(box2, dict(out, v="1.0", boot=1, seq=9))
     assert box2.outbox[-1][0][1:] == ["instruction", "i-41", "done", None, 3075]
 
 
@@ -249,7 +250,7 @@ def test_a_withdraw_of_an_instruction_restored_but_not_yet_shown():
     assert [h["id"] for h in box2.rehand] == ["i-7"]
     handed = []
     box2.on_instruction = handed.append
-    linkhost.instruction(box2, {"kind": "instruction", "id": "w-7", "action": "withdraw",
+    frames.instruction(box2, {"kind": "instruction", "id": "w-7", "action": "withdraw",
                                   "instr": "i-7", "v": "1.2", "boot": 1, "seq": 9})
     assert box2.rehand == []
     assert [e[0][1:4] for e in box2.outbox] == [["instruction", "i-7", "refused"],

@@ -1,5 +1,5 @@
 """The box's serial link, part 4: clock sync with the host (docs/protocol.md,
-"Clock sync on the box"; tcbox/linkhost.py ping/pong/reading_at).
+"Clock sync on the box"; tcbox/frames.py ping/pong/reading_at).
 
 The box pings, feeds tableclock.clocksync.OffsetEstimator with each pong and
 turns a clock reading's host_ms into the box tick it was read at.  The room
@@ -14,9 +14,10 @@ from link_util import BOX, KEY, FakePort, config, counter, link_table, live, run
 from tableclock.clock import LevelClock
 from tableclock.clocksync import ticks_diff
 from tableclock.protocol import Receiver, Sender
-from tcbox.link import Link
-from tcbox.linkhost import PING_FAST_MS, PING_MS, PONG_MAX_MS
-from tcbox.linkparts import CONFIGURED, DISCONNECTED, LIVE, tick
+from tcbox.link.box_end import Link
+from tcbox.link.frames import PING_FAST_MS, PING_MS, PONG_MAX_MS
+from tcbox.link.states import CONFIGURED, DISCONNECTED, LIVE
+from tcbox.link.wiring import tick
 
 MIN = 60000
 WRAP = 1 << 29
@@ -54,7 +55,7 @@ class Wire:
 
 
 class _App:
-    """What linkparts.tick needs of tcbox.app.App."""
+    """What wiring.tick needs of tcbox.app.App."""
 
     def __init__(self):
         self.state = None
@@ -84,7 +85,7 @@ class Room:
     the frames each way.  The host answers hello with config, seating and
     clock, a ping with a pong (``pong=False``: a 1.0 host, silent), and
     sends its clock every 10 s and at once from ``host_change()``.  One
-    ``step(ms)``: the box's loop (table.advance, linkparts.tick) and the
+    ``step(ms)``: the box's loop (table.advance, wiring.tick) and the
     host's poll."""
 
     def __init__(self, up, down, ppm=0, tick0=WRAP - 30000, pong=True, t=None):

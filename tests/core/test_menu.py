@@ -231,7 +231,7 @@ MOVE = {"id": "i-41", "action": "move_out", "seat": 4, "to_table": 2, "to_seat":
 
 
 def test_instruction_sentences():
-    from tcbox.order_words import done_text, instruction_text
+    from tcbox.instructions.words import done_text, instruction_text
 
     assert instruction_text(MOVE) == "Move seat 4 to table 2 seat 7"
     assert instruction_text({"id": "a", "action": "move_out", "seat": 4, "table": 2,
@@ -267,7 +267,7 @@ def test_instruction_sentences():
 
 
 def test_changes_waiting_for_the_hand_and_called_off_notes():
-    from tcbox.order_words import called_off, later_text, move_text
+    from tcbox.instructions.words import called_off, later_text, move_text
 
     out = ["i-41", 0, 3, 2, 7]
     cy = ["i-42", 1, 5, 4100, 2]

@@ -29,7 +29,8 @@ from tableclock import record
 from tableclock.clocksync import ticks_diff
 from tableclock.protocol import BOX_KEYS, box_key
 from tableclock.table import Table
-from tcbox.linkparts import LIVE, attach, tick
+from tcbox.link.states import LIVE
+from tcbox.link.wiring import attach, tick
 from tcbox.mqtt_link import MqttLink, MqttPort
 from tcbox.mqtt_net import MASK
 from tdhost.links.broker import start_embedded, start_mosquitto

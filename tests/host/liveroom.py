@@ -1,5 +1,5 @@
 """A room for the live host's tests (tests/host/test_live_*.py): a league file set up with
-the CLI, ``tdhost.live.night.Live`` on it, and real boxes -- ``tcbox.link.Link`` with the
+the CLI, ``tdhost.live.night.Live`` on it, and real boxes -- ``tcbox.link.box_end.Link`` with the
 ``tableclock.table.Table`` it builds from the host's seating -- joined to host
 ``BoxLink``s (tdhost.links) over ``tdhost.links.pipe`` cables, everything on one virtual clock (no
 sleeps).  The tests play the dealers: table events go into each box's Table
@@ -13,9 +13,9 @@ import os
 
 from hostutil import EXAMPLES, T0, at, players, run
 
-from tcbox import orders
-from tcbox.link import Link
-from tcbox.linkparts import LIVE
+from tcbox.instructions import effects
+from tcbox.link.box_end import Link
+from tcbox.link.states import LIVE
 from tdhost.links.boxlink import BoxLink
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable
@@ -265,7 +265,7 @@ def carry_out(room, actions=("move_out", "receive")):
                 elif action == "deduct":
                     b.do("deduct", seat=ins["seat"], chips=ins["chips"])
                 elif action == "take_out":  # as tcbox.app.App.ack: the answer (with the
-                    res, why, chips = orders.carry_out(b.table, ins)  # chips), then the
+                    res, why, chips = effects.carry_out(b.table, ins)  # chips), then the
                     b.done(ins["id"], "acknowledged" if res == "later" else res, why, chips)
                     b.link.observe(b.table.state())  # box's report of the seat out
                     done.append(ins["id"])

@@ -9,7 +9,7 @@ import os
 from hostutil import run
 from liveroom import Box, Room
 
-from tcbox.linkparts import LIVE
+from tcbox.link.states import LIVE
 from tdhost.links.boxtables import BoxTables
 
 

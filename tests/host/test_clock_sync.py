@@ -11,7 +11,8 @@ is a number the test moves.
 from vtime import BOX, HOST0, KEY, WRAP, CableNight, Feed, V
 
 from tableclock.protocol import Receiver, Sender
-from tcbox.linkparts import LIVE, setup_of
+from tcbox.link.frames import setup_of
+from tcbox.link.states import LIVE
 from tdhost.links.boxlink import CLOCK_MS, BoxLink, StaticFeed
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable

@@ -17,7 +17,7 @@ import pytest
 from faultutil import Rig, exactly_once
 
 from faultproxy import BLACKHOLE, CORRUPT, DELAY, DUPLICATE, PASS, REORDER
-from tcbox.linkparts import LIVE
+from tcbox.link.states import LIVE
 from tdhost.links.broker import MosquittoMissing
 
 CLOCK_BOUND_MS = 250  # issue "Sync": a box shows the host's clock within 250 ms

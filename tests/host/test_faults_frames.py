@@ -23,8 +23,9 @@ from faultproxy import DOWN, UP, publish_packet
 from tableclock.canonjson import ProtocolError
 from tableclock.protocol import HOST, MAX_FRAME, Sender, box_key, decode
 from tableclock.table import Table
-from tcbox.link import OUTBOX_MAX, Link
-from tcbox.linkparts import LIVE, tick
+from tcbox.link.box_end import OUTBOX_MAX, Link
+from tcbox.link.states import LIVE
+from tcbox.link.wiring import tick
 from tdhost.links.boxlink import BoxLink
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable

@@ -11,7 +11,7 @@ host "dies" right after its k-th write: the hook raises ``Killed`` (a BaseExcept
 of the host catches) out of ``Live.poll``, so the process state is dropped as a SIGKILL would
 drop it -- the league file rolls back its open transaction, the link store's open one is
 rolled back by closing it, the host links' queued frames (acks among them) are lost.  The
-boxes (real ``tcbox.link.Link`` and ``Table``) live on, as they would.  Then a new ``Live``
+boxes (real ``tcbox.link.box_end.Link`` and ``Table``) live on, as they would.  Then a new ``Live``
 and new host links start on the same two files and the night goes on to its end.  Each run
 must end with the league of the undisturbed run: that hand's one ``bust`` decision with the
 same places and reasons, and exactly one ``move`` of the same player to the same seat.

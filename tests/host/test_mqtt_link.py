@@ -20,7 +20,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tableclock.protocol import Sender, box_key
 from tableclock.table import Table
-from tcbox.linkparts import DISCONNECTED, HELLO_SENT, LIVE, setup_of
+from tcbox.link.frames import setup_of
+from tcbox.link.states import DISCONNECTED, HELLO_SENT, LIVE
 from tcbox.mqtt_link import MqttLink, MqttPort
 from tcbox.mqtt_net import UP
 from tdhost.links.boxlink import StaticFeed

@@ -1,8 +1,9 @@
 """tdhost.links.pipe: the in-memory cable joins a real box Link and a host BoxLink."""
 
 from tableclock.table import Table
-from tcbox.link import Link
-from tcbox.linkparts import LIVE, setup_of
+from tcbox.link.box_end import Link
+from tcbox.link.frames import setup_of
+from tcbox.link.states import LIVE
 from tdhost.links.boxlink import BoxLink, StaticFeed
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable

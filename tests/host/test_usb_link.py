@@ -1,4 +1,4 @@
-"""Box link (tcbox/link.py) <-> host link (tdhost/links/usb.py) over real pseudo-terminals.
+"""Box link (tcbox/link/box_end.py) <-> host link (tdhost/links/usb.py) over real pseudo-terminals.
 
 The box end is the pty's master, wrapped in a usb_cdc-like port (non-blocking
 os.read/os.write); the host end opens the pty's slave by name with pyserial,
@@ -22,8 +22,9 @@ from click.testing import CliRunner
 from serial.tools.list_ports_common import ListPortInfo
 
 from tableclock.protocol import Sender, box_key, encode
-from tcbox.link import OUTBOX_MAX, Link
-from tcbox.linkparts import HELLO_SENT, LIVE, setup_of
+from tcbox.link.box_end import OUTBOX_MAX, Link
+from tcbox.link.frames import setup_of
+from tcbox.link.states import HELLO_SENT, LIVE
 from tdhost.cli.app import cli
 from tdhost.links import logins, usb
 from tdhost.links.boxlink import QUEUE_MAX, BoxLink, StaticFeed
@@ -519,9 +520,9 @@ def test_hello_resends_reach_a_host_that_comes_late(pty, tmp_path):
 def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
     from tableclock import record
     from tableclock.store import MemoryStore
-    from tcbox import linkhost
     from tcbox.app import App
-    from tcbox.linkparts import attach, tick
+    from tcbox.link import frames
+    from tcbox.link.wiring import attach, tick
 
     class Screen:
         def update(self, f):
@@ -552,7 +553,7 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
     for i in range(32):
         box.instrs.append(["i-%d" % i, "done", None, None])
     for i in range(3):
-        linkhost.remember(box, "p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
+        frames.remember(box, "p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
                                             "action": "message", "text": "x" * 200})
     busy_hand(t)
     app.save()
@@ -650,14 +651,14 @@ def test_a_new_host_first_hears_an_event_not_a_hello(pty, tmp_path):
 
 
 def test_the_clock_s_saves_do_not_rebuild_the_table_s_state():
-    # tcbox.linkparts.SavesExtra: the link observes the table's state (to find the box
+    # tcbox.link.wiring.SavesExtra: the link observes the table's state (to find the box
     # events of a change) only when the record's fingerprint changed, not at the 30 s
     # saves of the running clock (issue #20: 4 KB of dicts each)
     from link_util import FakePort
     from tableclock import record
     from tableclock.store import MemoryStore
     from tcbox.app import App
-    from tcbox.linkparts import attach, tick
+    from tcbox.link.wiring import attach, tick
 
     class Screen:
         def update(self, f):

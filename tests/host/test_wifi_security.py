@@ -21,7 +21,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from tableclock.protocol import Sender, box_key
 from tableclock.table import Table
-from tcbox.linkparts import HELLO_FAST, HELLO_SLOW_MS, LIVE, setup_of
+from tcbox.link.frames import setup_of
+from tcbox.link.states import HELLO_FAST, HELLO_SLOW_MS, LIVE
 from tcbox.mqtt_link import MqttLink, MqttPort
 from tdhost.links.boxlink import StaticFeed
 from tdhost.links.broker import MosquittoMissing, start_embedded, start_mosquitto

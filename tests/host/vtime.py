@@ -6,7 +6,7 @@ bench/sync_bench.py, which put tests/host on sys.path) share.
 - ``V``: virtual time in ms, a clock the caller moves.
 - ``Feed``: a live host's feed (tdhost.links.boxlink.BoxLink's ``feed``) whose tournament clock
   runs on any ms clock; ``clock_version`` moves on each change the TD makes.
-- ``App``: what tcbox.linkparts.attach/tick need of tcbox.app.App.
+- ``App``: what tcbox.link.wiring.attach/tick need of tcbox.app.App.
 - ``position``: ms of the tournament gone by on a LevelClock.
 - ``CableNight``: a box Link and a host BoxLink over the in-memory cable
   (tdhost/links/pipe.py) whose ends delay every frame with jitter (delayed.DelayedEnd).
@@ -18,8 +18,9 @@ from delayed import DelayedEnd, jitter
 
 from tableclock.clock import LevelClock
 from tableclock.table import Table
-from tcbox.link import Link
-from tcbox.linkparts import setup_of, tick
+from tcbox.link.box_end import Link
+from tcbox.link.frames import setup_of
+from tcbox.link.wiring import tick
 from tdhost.links.boxlink import BoxLink
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable
@@ -97,7 +98,7 @@ class Feed:
 
 
 class App:
-    """What tcbox.linkparts.attach/tick need of tcbox.app.App."""
+    """What tcbox.link.wiring.attach/tick need of tcbox.app.App."""
 
     saver = None
     state = None

@@ -6,7 +6,7 @@ decoder itself; here the bytes come the way a broker delivers them:
     connection -- random bytes, or MQTT packets with random flags, lengths (wrong,
     malformed, oversize), topics and payloads (random, signed with another key, signed
     with the event key but with random contents) -- goes through adafruit_minimqtt,
-    tcbox.mqtt_link.MqttPort (size check, topic check, inbox) and tcbox.link.Link (lines,
+    tcbox.mqtt_link.MqttPort (size check, topic check, inbox) and tcbox.link.box_end.Link (lines,
     anti-replay, decoder).  ``MqttLink.poll`` never raises; the port at worst drops the
     connection and connects again; the table and the dealer's screen never change.
 (b) The host: tdhost.links.mqtt.MqttHub's routing of (topic, payload, retained) -- random

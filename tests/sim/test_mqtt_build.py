@@ -20,8 +20,8 @@ from tcbox import hardware, mqtt_link, mqtt_net
 from tcbox.boards import BOARDS
 from tcbox.crashlog import LOG
 from tcbox.defaults import SETUP
-from tcbox.link import Link
-from tcbox.linkparts import tick
+from tcbox.link.box_end import Link
+from tcbox.link.wiring import tick
 
 PAIRING = {"key": "00" * 32, "key_id": "ev1-k1", "table": 4, "event": "WPH Spring",
            "settings": {"wifi_ssid": "club", "wifi_password": "secret-pass",

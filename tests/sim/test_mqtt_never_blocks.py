@@ -17,7 +17,7 @@ import time
 import pytest
 
 from tableclock.table import Table
-from tcbox.linkparts import DISCONNECTED, HELLO_SENT
+from tcbox.link.states import DISCONNECTED, HELLO_SENT
 from tcbox.mqtt_link import MqttLink, MqttPort
 from tcbox.mqtt_net import BACKOFF_MAX_MS, BUDGET_MS, IN_MAX, MASK, UP, WIFI, WifiWatch
 

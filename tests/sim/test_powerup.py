@@ -59,9 +59,10 @@ def shipped(tmp_path_factory):
         out.close()
     lib = tmp / "lib"
     for pkg in ("tableclock", "tcbox"):
-        names = os.listdir(drive / pkg)
-        assert names and all(n.endswith(".mpy") for n in names), names
         shutil.copytree(drive / pkg, lib / pkg)
+        names = [os.path.relpath(os.path.join(d, n), lib / pkg)  # with its packages' modules
+                 for d, _, files in os.walk(lib / pkg) for n in files]
+        assert names and all(n.endswith(".mpy") for n in names), names
         for n in names:
             data = bytearray((lib / pkg / n).read_bytes())
             assert data[0] == ord("C")

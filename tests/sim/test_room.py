@@ -38,7 +38,8 @@ from tableclock import record
 from tableclock.store import NvmStore
 from tcbox.crashlog import LOG
 from tcbox.defaults import SETUP
-from tcbox.linkparts import LIVE, setup_of
+from tcbox.link.frames import setup_of
+from tcbox.link.states import LIVE
 from tcbox.screen import Screen
 from tcsim.bots import quiet
 from tcsim.dealers import RoomNight

@@ -3,8 +3,8 @@ night on the live host with everything going wrong at random, seeded, on one vir
 and after every quiet period the checks that host and boxes agree.
 
 The room is tests/host/liveroom.py's (a league file set up with the CLI, ``Live`` on it),
-with boxes that are the firmware's own parts: ``tcbox.link.Link`` on a Table, and the App's
-instruction handling (``tcbox.instructions.HostInstructions``: shown, the dealer's Confirm,
+with boxes that are the firmware's own parts: ``tcbox.link.box_end.Link`` on a Table, and the App's
+instruction handling (``tcbox.instructions.pending.HostInstructions``: shown, the dealer's Confirm,
 withdraws at once, the seat changes settled at the hand's end).  Each box's cable is a
 :class:`FaultCable`: whole lines late by a random delay (so reordered), dropped and
 duplicated while the chaos runs.
@@ -49,9 +49,9 @@ from liveroom import KEY, KEY_ID, MASK, Room  # noqa: E402
 
 from tableclock import record  # noqa: E402
 from tableclock.hand import BROKEN  # noqa: E402
-from tcbox.instructions import HostInstructions  # noqa: E402
-from tcbox.link import LIVE, Link  # noqa: E402
-from tcbox.linkparts import attach  # noqa: E402
+from tcbox.instructions.pending import HostInstructions  # noqa: E402
+from tcbox.link.box_end import LIVE, Link  # noqa: E402
+from tcbox.link.wiring import attach  # noqa: E402
 from tdhost.league import store as _store  # noqa: E402
 from tdhost.league.refusal import ActionRefused  # noqa: E402
 from tdhost.links.boxlink import BoxLink  # noqa: E402
@@ -201,7 +201,7 @@ def _calm(st):
 
 
 class Desk(HostInstructions):
-    """What the box's App keeps of the host's instructions (tcbox.instructions): the one on
+    """What the box's App keeps of the host's instructions (tcbox.instructions.pending): the one on
     screen, the ones waiting, the acks; no screen, no keys."""
 
     saver = None

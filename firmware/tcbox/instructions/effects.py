@@ -25,7 +25,7 @@ TAKE = 3  # ... the seat's player is out (the TD's bust): taken out
 WITHDRAWN = "withdrawn by the host"  # the called-off instruction's ``refused``
 CARRIED_OUT = "already carried out"  # the withdraw's ``refused``: too late
 # the table's hold after a confirmed ``redraw``: its next seating from the host
-# rebuilds it (tcbox/linkhost.py); tableclock.table lets hands start meanwhile
+# rebuilds it (tcbox/frames.py); tableclock.table lets hands start meanwhile
 REDRAW = "redraw"
 
 

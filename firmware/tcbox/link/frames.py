@@ -1,7 +1,7 @@
 """What the box does with the host's frames (``frame``): config, seating,
 clock, instructions, acks, pairing; and its clock sync (docs/protocol.md,
-"Clock sync on the box").  Functions of tcbox/link.py's Link (their first
-argument).  Pure: no hardware imports.
+"Clock sync on the box"); the setup a config carries.  Functions of
+tcbox/link/box_end.py's Link (their first argument).  Pure: no hardware imports.
 """
 
 import json
@@ -14,20 +14,17 @@ from tableclock.hand import REDRAW
 from tableclock.protocol import HOST, Stale, decode
 from tableclock.table import Table, drop_setup_code
 
-from .linkparts import (
-    CONFIGURED,
-    HELLO_FAST,
-    INSTR_MAX,
-    LIVE,
-    clock_toward,
-    instruction_event,
-    players_of,
-    same_setup,
-    setup_of,
-    slew_of,
-)
-from .presses import ticks_diff
+from ..presses import ticks_diff
+from .events import instruction_event
+from .hostclock import clock_toward, slew_of
+from .states import CONFIGURED, HELLO_FAST, LIVE
 
+INSTR_MAX = 32  # instruction ids remembered with their latest result
+# config fields that are the table's setup (docs/replay.md); players and
+# button come with seating
+SETUP_KEYS = ("profile", "seats", "levels", "chip", "shot_clock", "colour_ups",
+              "late_entry_until_level")
+_NONE = object()
 _ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")
 PAIR_MAX = 448  # bytes of JSON: the pairing (key, table, event, settings) in the record
 _MASK = (1 << 29) - 1  # box ticks wrap at 2**29
@@ -42,6 +39,30 @@ PING_DEAF_MS = 60000  # ... is asked only once a minute
 PONG_MAX_MS = 4000  # a pong this long after its ping is no sample (a stray or a stall)
 READING_AHEAD_MS = 10000  # a clock read this far after "now" (host time) ...
 READING_AGE_MS = 6 * 3600 * 1000  # ... or this long before it: another clock; taken as of now
+
+
+def setup_of(config):
+    """The table setup fields of a ``config`` message."""
+    out = {}
+    for k in SETUP_KEYS:
+        if k in config:
+            out[k] = config[k]
+    return out
+
+
+def same_setup(a, b):
+    for k in SETUP_KEYS:
+        if a.get(k, _NONE) != b.get(k, _NONE):
+            return False
+    return True
+
+
+def players_of(stacks):
+    """A table's stacks as a setup's players map (seat numbers as text)."""
+    out = {}
+    for seat in stacks:
+        out[str(seat)] = stacks[seat]
+    return out
 
 
 def fresh_config(link, line):
@@ -94,7 +115,7 @@ def config(link, msg, now):
 
 def seating(link, msg):
     """The host's seating: the names; before the table's first hand, or after
-    a confirmed ``redraw`` (the table's hold REDRAW, tcbox/orders.py), a new
+    a confirmed ``redraw`` (the table's hold REDRAW, tcbox/instructions/effects.py), a new
     table from its stacks and button, built by ``apply_pending`` once no hand
     runs.  Otherwise play has begun: the table's own seats and chips count."""
     link.got_seating = True
@@ -333,7 +354,7 @@ def withdrawn(link, wid, x):
     ``refused`` "withdrawn by the host").  False: the app has it (on
     screen, waiting, or in the table's ``moves``): tcbox/app.py
     ``withdraw``."""
-    from .orders import CARRIED_OUT, WITHDRAWN  # loaded at the first (tcbox/instructions.py)
+    from ..instructions.effects import CARRIED_OUT, WITHDRAWN  # loaded at the first (pending.py)
 
     r = instr(link, x)
     if r is None:

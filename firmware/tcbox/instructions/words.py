@@ -3,11 +3,11 @@ Confirm (``instruction_text``), what the Confirm did (``done_text``), a
 change waiting for the hand's end (``later_text``, ``move_text``), an
 instruction called off.  docs/box.md, "Instructions from the host".
 
-Imported at the first instruction (tcbox/view.py, tcbox/instructions.py),
+Imported at the first instruction (tcbox/view.py, tcbox/instructions/pending.py),
 not at boot (issue #20: 4.9 KB of heap after boot, .mpy).
 """
 
-from .view import chips
+from ..view import chips
 
 DONE = {
     "break_table": "Table broken: players go to the TD",

@@ -1,7 +1,7 @@
 """The box's end of the host link over a serial port: the link states, the
 outbox and one bounded slice of work per ``poll`` (docs/protocol.md, "USB
-serial" and "On the box").  The host's frames are handled in
-tcbox/linkhost.py, the record and the App's wiring in tcbox/linkparts.py.
+serial" and "On the box").  The host's frames are handled in frames.py,
+the record in powerloss.py, the App's wiring in wiring.py (this package).
 Pure logic: no hardware import.
 """
 
@@ -13,8 +13,11 @@ from tableclock.clocksync import OffsetEstimator
 from tableclock.protocol import HOST, UNPAIRED_KEY, UNPAIRED_KEY_ID, Receiver, Sender
 from tableclock.wire import Lines
 
-from . import linkhost
-from .linkparts import (
+from ..presses import ticks_diff
+from . import frames
+from .events import event_message, events_between, instruction_event
+from .powerloss import record_of, restore_record
+from .states import (
     CONFIGURED,
     DISCONNECTED,
     HELLO_FAST,
@@ -23,16 +26,10 @@ from .linkparts import (
     HELLO_SLOW_MS,
     LIVE,
     STATES,
-    event_message,
-    events_between,
-    instruction_event,
-    record_of,
-    restore_record,
 )
-from .presses import ticks_diff
 
 try:
-    from . import VERSION as FW
+    from .. import VERSION as FW
 except ImportError:  # an older tcbox without a version
     FW = "0"
 
@@ -97,7 +94,7 @@ class Link:
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
         self.pong = None  # a ping to answer: its t (or -1 without)
-        self.sync = OffsetEstimator()  # the host's clock from our pings (linkhost.pong)
+        self.sync = OffsetEstimator()  # the host's clock from our pings (frames.pong)
         self.ping_at = 0  # box tick the next ping is due (set by each config)
         self.pings = 0  # pings since the last config
         self.pongs = 0  # their answers
@@ -132,11 +129,11 @@ class Link:
         self.tx.key = key
 
     def extra(self):
-        """The link's part of the power-loss record (linkparts.record_of)."""
+        """The link's part of the power-loss record (powerloss.record_of)."""
         return record_of(self)
 
     def restore(self, extra):
-        """Start from the record's *extra* (linkparts.restore_record)."""
+        """Start from the record's *extra* (powerloss.restore_record)."""
         restore_record(self, extra)
 
     # -- the app's side ------------------------------------------------
@@ -183,9 +180,9 @@ class Link:
         1.2), kept to answer a repeat of *iid* the same way."""
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
-        r = linkhost.instr(self, iid)
+        r = frames.instr(self, iid)
         if r is None:
-            r = linkhost.remember(self, iid, None)
+            r = frames.remember(self, iid, None)
         r[1] = result
         r[2] = reason
         self.status_due = True  # the host sees the table as the answer left it
@@ -239,10 +236,10 @@ class Link:
         self._read()
         line = self.lines.line()
         if line is not None:
-            linkhost.frame(self, line, now)
+            frames.frame(self, line, now)
         if self.rehand and self.on_instruction is not None:
             self.on_instruction(self.rehand.pop(0))
-        linkhost.apply_pending(self, now)
+        frames.apply_pending(self, now)
         self._timers(now)
         self._write(now)
 
@@ -317,7 +314,7 @@ class Link:
             return self._encode(msg)
         if not self.paired:
             return None
-        msg = linkhost.ping(self, now)  # clock sync: CONFIGURED or LIVE, when due
+        msg = frames.ping(self, now)  # clock sync: CONFIGURED or LIVE, when due
         if msg is not None:
             return self._encode(msg)
         for e in self.outbox:
