@@ -8,7 +8,7 @@ from .button import first_positions, must_wait, next_positions
 from .fields import Refused
 
 # why no new hand may start (``Table.hold``; the host's instructions set it,
-# tcbox/instructions/effects.py): hand for hand waiting for the TD, hand for hand with one
+# tcbox/instructions/at_table.py): hand for hand waiting for the TD, hand for hand with one
 # hand allowed, the table broken, the final table's new seats awaited
 HFH = "hfh"
 HFH_ONE = "hfh1"

@@ -6,7 +6,7 @@ the same without building the state).  A refused event changes nothing and
 sets ``error`` to a sentence a dealer understands: every handler checks
 before it changes anything.
 
-Two attributes belong to the host's instructions (tcbox/instructions/effects.py sets
+Two attributes belong to the host's instructions (tcbox/instructions/at_table.py sets
 them; the record keeps them): ``hold``, why no new hand may start (hand for
 hand, a broken table), and ``moves``, seat changes and chip removals
 waiting for the hand's end.  ``hand`` refuses while either stands in the
@@ -110,7 +110,7 @@ class Table:
         self.removed = 0  # chips that left play (busts, colour-up rounding, deductions)
         self.hold = None  # type: Optional[str]  # None, HFH, HFH_ONE or BROKEN (above)
         # the host's seat changes (and chip removals) waiting for the hand's end
-        # (tcbox/instructions/effects.py): [instruction id, kind (0 out, 1 in, 2 deduct), seat,
+        # (tcbox/instructions/at_table.py): [instruction id, kind (0 out, 1 in, 2 deduct), seat,
         # to_table / stack / chips, to_seat / from_table / None; an arrival's
         # away_used and [warnings, slow_play, penalties] after]
         self.moves = []  # type: List[List[Any]]

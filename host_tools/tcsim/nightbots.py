@@ -18,7 +18,7 @@ QUIET_MS = 10000  # waits at least this long are noted (make faults cuts the pow
 class Floor:
     """The chips between the tables: a check, not a part of the night.
 
-    ``install(boxes)`` wraps the boxes' tcbox.instructions.effects.carry_out and settle
+    ``install(boxes)`` wraps the boxes' tcbox.instructions.at_table.carry_out and settle
     (nothing they do changes) to note, for every ``move_out`` a box carries out, the chips in
     the seat just before the player left (read from the table, not from what the box reports).
     ``arrived(table, ins)`` -- a dealer confirming a ``receive`` -- compares the receive's
@@ -35,12 +35,12 @@ class Floor:
         self.drift = 0
 
     def install(self, boxes: Iterable[Any]) -> None:
-        from tcbox.instructions import effects
+        from tcbox.instructions import at_table
 
         from .stubs import _world
 
         self.table_of = {box.box_id: box.n for box in boxes}
-        carry_out, settle = effects.carry_out, effects.settle
+        carry_out, settle = at_table.carry_out, at_table.settle
         self._orders = (carry_out, settle)
         floor = self
 
@@ -51,7 +51,7 @@ class Floor:
             before = dict(table.stacks)
             res = carry_out(table, ins, *where)
             if isinstance(ins, dict) and ins.get("action") == "move_out" and \
-                    res[0] == effects.DONE:
+                    res[0] == at_table.DONE:
                 floor._carry(here(), ins.get("to_table"), ins.get("to_seat"),
                              before.get(ins.get("seat")))
             return res
@@ -61,17 +61,17 @@ class Floor:
             waiting = [list(move) for move in table.moves]
             out = settle(table)
             for move, (_iid, res, _reason, _stack) in zip(waiting, out):
-                if res == effects.DONE and move[1] == effects.OUT:
+                if res == at_table.DONE and move[1] == at_table.OUT:
                     floor._carry(here(), move[3], move[4], before.get(move[2]))
             return out
 
-        effects.carry_out, effects.settle = carried, settled
+        at_table.carry_out, at_table.settle = carried, settled
 
     def uninstall(self) -> None:
         if self._orders is not None:
-            from tcbox.instructions import effects
+            from tcbox.instructions import at_table
 
-            effects.carry_out, effects.settle = self._orders
+            at_table.carry_out, at_table.settle = self._orders
             self._orders = None
 
     def _carry(self, src: Any, to_table: Any, to_seat: Any, chips: Any) -> None:

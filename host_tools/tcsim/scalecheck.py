@@ -32,7 +32,7 @@ def hms(ms: int) -> str:
 class Names:
     """The names a box holds for its seats: those of the host's last ``seating``, then the
     ``name`` of each ``receive`` it carried out (tcbox.frames.seating and
-    tcbox.instructions.effects wrapped while the drill runs; nothing they do changes).
+    tcbox.instructions.at_table wrapped while the drill runs; nothing they do changes).
     ``told[box id]``: the last few of them, (room clock ms, "seating" or "receive", seats) --
     for a failure's detail."""
 
@@ -50,12 +50,12 @@ class Names:
         del told[:-6]
 
     def install(self) -> None:
-        from tcbox.instructions import effects
+        from tcbox.instructions import at_table
         from tcbox.link import frames
 
         from .stubs import _world
 
-        seating, carry_out, settle = frames.seating, effects.carry_out, effects.settle
+        seating, carry_out, settle = frames.seating, at_table.carry_out, at_table.settle
         self._saved = (seating, carry_out, settle)
         me = self
 
@@ -75,9 +75,9 @@ class Names:
             res = carry_out(table, ins, *where)
             if isinstance(ins, dict) and ins.get("action") == "receive":
                 box_id = _world.current().name
-                if res[0] == effects.DONE:
+                if res[0] == at_table.DONE:
                     sat(box_id, ins.get("seat"), ins.get("name"))
-                elif res[0] == effects.LATER:
+                elif res[0] == at_table.LATER:
                     me.later[(box_id, ins.get("id"))] = ins.get("name")
             return res
 
@@ -87,18 +87,18 @@ class Names:
             box_id = _world.current().name
             for move, res in zip(waiting, out):  # res: (instruction id, result, reason, ...)
                 name = me.later.pop((box_id, res[0]), None)
-                if res[1] == effects.DONE and move[1] == effects.IN and name is not None:
+                if res[1] == at_table.DONE and move[1] == at_table.IN and name is not None:
                     sat(box_id, move[2], name)
             return out
 
-        frames.seating, effects.carry_out, effects.settle = seated, carried, settled
+        frames.seating, at_table.carry_out, at_table.settle = seated, carried, settled
 
     def uninstall(self) -> None:
         if self._saved is not None:
-            from tcbox.instructions import effects
+            from tcbox.instructions import at_table
             from tcbox.link import frames
 
-            frames.seating, effects.carry_out, effects.settle = self._saved
+            frames.seating, at_table.carry_out, at_table.settle = self._saved
             self._saved = None
 
 

@@ -6,7 +6,7 @@ import tcbox.link.box_end  # noqa: F401, I001
 # ... and the instructions' modules the app imports at the first one (instructions/pending.py):
 # compiled from source mid-test, they need 1.5 KB in one piece that the test's heap may lack
 import tcbox.instructions.words  # noqa: F401, I001
-import tcbox.instructions.effects  # noqa: F401, I001
+import tcbox.instructions.at_table  # noqa: F401, I001
 from tc_util import table
 from tcbox.app import App
 from tcbox.presses import LONG_MS, Presses, ticks_diff
@@ -209,7 +209,7 @@ def test_an_instruction_is_shown_until_confirmed_and_acknowledged():
     app.instruct(dict(MOVE))                            # the ack got lost: acknowledged again
     app.step(at)
     assert sent == ["i-41", "i-42", "i-41"] and screen.shown["instr"] == ""
-    # carried out (tcbox/instructions/effects.py, test_orders.py): seat 3 left, the table broke
+    # carried out (tcbox/instructions/at_table.py, test_orders.py): seat 3 left, the table broke
     assert sorted(app.table.stacks) == [1, 2] and app.table.hold == "broken"
     assert saves.items == [0, 0]                        # each Confirm saved
     app.on_ack = None
@@ -287,7 +287,7 @@ def test_the_shot_clock_warning_flashes_its_label_and_the_action_pixel():
 
 
 def test_a_move_confirmed_mid_hand_on_the_usb_link_is_acknowledged_then_done():
-    # tcbox/instructions/effects.py through the real link (tests/core/test_orders.py: the rest)
+    # tcbox/instructions/at_table.py through the real link (tests/core/test_orders.py: the rest)
     from link_util import live
     from tcbox.link.wiring import attach, tick
 

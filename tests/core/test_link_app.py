@@ -9,7 +9,7 @@ import json
 
 # the instructions' modules the app imports at the dealer's first Confirm, compiled before
 # the tests fragment the MicroPython heap (as test_app.py): mid-run they found no 2 KB
-import tcbox.instructions.effects  # noqa: F401, I001
+import tcbox.instructions.at_table  # noqa: F401, I001
 import tcbox.instructions.words  # noqa: F401, I001
 from link_util import BOX, KEY, FakePort, Host, config, link_table
 from tcbox.app import App
@@ -144,7 +144,7 @@ def test_attached_a_new_table_from_the_host_replaces_the_apps():
     assert app.table.stacks == {1: 10, 8: 20} and app.state["stacks"] == {"1": 10, "8": 20}
     assert link.state == LIVE and app.info["link"] == "USB ok" and app.info["table"] == 4
     # an instruction: on screen until the dealer confirms; between hands the
-    # move is carried out at once (tcbox/instructions/effects.py) and the host hears done
+    # move is carried out at once (tcbox/instructions/at_table.py) and the host hears done
     host.read()
     ins = {"kind": "instruction", "id": "i-9", "action": "move_out", "seat": 8, "to_table": 2,
            "to_seat": 3}

@@ -1,4 +1,4 @@
-"""The host's instructions carried out at the table (tcbox/instructions/effects.py): seat
+"""The host's instructions carried out at the table (tcbox/instructions/at_table.py): seat
 changes through the table's own ``leave``/``sit``, a move confirmed during a
 hand carried out as it ends, hand for hand, a broken table, pause/resume,
 refusals that change nothing, and all of it through a power cut (the
@@ -10,7 +10,7 @@ import json
 from tableclock import record
 from tc_util import do, fold_round, table
 from tcbox.app import App
-from tcbox.instructions import effects
+from tcbox.instructions import at_table
 
 EIGHT = {1: 3000, 2: 3000, 3: 3000, 4: 3000, 5: 3000, 6: 3000, 7: 3000, 8: 3000}
 MOVE3 = {"id": "i-41", "action": "move_out", "seat": 3, "to_table": 2, "to_seat": 7}
@@ -40,9 +40,9 @@ def _snap(t):
 
 def _refused(t, ins):
     before = _snap(t)
-    result, reason, stack = effects.carry_out(t, ins)
+    result, reason, stack = at_table.carry_out(t, ins)
     assert stack is None
-    assert result == effects.REFUSED, (ins, result)
+    assert result == at_table.REFUSED, (ins, result)
     assert _snap(t) == before, ("a refused instruction changed the table", ins)
     return reason
 
@@ -53,7 +53,7 @@ def test_the_player_due_the_big_blind_moves_out_between_hands():
     do(t, "hand")                                   # button 8, SB 1, BB 2
     fold_round(t)                                   # seat 2 wins the blinds: 3025
     # seat 3 would post the next big blind (LPPL ¶45: that player moves)
-    assert effects.carry_out(t, MOVE3) == ("done", None, 3000)  # the chips taken along
+    assert at_table.carry_out(t, MOVE3) == ("done", None, 3000)  # the chips taken along
     assert 3 not in t.stacks and t.last == "Seat 3 leaves the table"
     assert t.removed == 0                           # the chips go with the player
     assert sum(t.stacks.values()) == 7 * 3000
@@ -72,15 +72,15 @@ def test_a_move_confirmed_during_a_hand_is_carried_out_as_it_ends():
     t = _lppl8()
     do(t, "hand")
     do(t, "call")                                   # seat 3 calls 50: it plays the hand out
-    assert effects.carry_out(t, MOVE3) == ("later", None, None)
-    assert t.moves == [["i-41", effects.OUT, 3, 2, 7]] and 3 in t.stacks
-    assert effects.settle(t) == []                   # the hand is still running
+    assert at_table.carry_out(t, MOVE3) == ("later", None, None)
+    assert t.moves == [["i-41", at_table.OUT, 3, 2, 7]] and 3 in t.stacks
+    assert at_table.settle(t) == []                   # the hand is still running
     assert _refused(t, dict(MOVE3, id="i-43")) == "Seat 3 already moves after this hand"
     fold_round(t)                                   # the others fold: seat 3 wins 125
     assert t.hand is None and t.stacks[3] == 3000 + 125 - 50
     err = t.handle({"do": "hand"})                  # the core will not deal before the move
     assert err == "First the TD's seat change at seat 3"
-    assert effects.settle(t) == [("i-41", "done", None, 3075)]  # the stack after the hand
+    assert at_table.settle(t) == [("i-41", "done", None, 3075)]  # the stack after the hand
     assert 3 not in t.stacks and t.moves == []
     st = do(t, "hand")
     assert st["bb_seat"] == 4 and "3" not in st["stacks"]
@@ -107,10 +107,10 @@ def _seat3_busts(t):
 
 def test_a_move_for_a_player_who_busts_in_the_hand_is_refused_at_its_end():
     t = _seat3_short()
-    assert effects.carry_out(t, MOVE3)[0] == "later"
+    assert at_table.carry_out(t, MOVE3)[0] == "later"
     _seat3_busts(t)
     assert 3 not in t.stacks and t.busted == [3]
-    assert effects.settle(t) == [("i-41", "refused", "Seat 3 is empty", None)]
+    assert at_table.settle(t) == [("i-41", "refused", "Seat 3 is empty", None)]
 
 
 def test_move_out_of_an_empty_or_unknown_seat_is_refused():
@@ -127,14 +127,14 @@ def test_a_seat_instruction_naming_another_player_is_refused():
     for ins in (dict(OUT4, name="Eve"), dict(MOVE3, name="Eve")):
         t = _lppl8()
         before = _snap(t)
-        result, reason, stack = effects.carry_out(t, ins, names, 1)
-        assert (result, stack) == (effects.REFUSED, None)
+        result, reason, stack = at_table.carry_out(t, ins, names, 1)
+        assert (result, stack) == (at_table.REFUSED, None)
         assert reason == "Seat %d is %s, not Eve: ask the TD" % (ins["seat"], names[str(
             ins["seat"])])
         assert _snap(t) == before
     t = _lppl8()
-    assert effects.carry_out(t, OUT4, names, 1) == ("done", None, 3000)  # the right name
-    assert effects.carry_out(t, dict(MOVE3, name="Bo"), names, 1) == ("done", None, 3000)
+    assert at_table.carry_out(t, OUT4, names, 1) == ("done", None, 3000)  # the right name
+    assert at_table.carry_out(t, dict(MOVE3, name="Bo"), names, 1) == ("done", None, 3000)
     assert 3 not in t.stacks and 4 not in t.stacks
 
 
@@ -142,10 +142,10 @@ def test_a_move_to_the_boxs_own_table_and_seat_is_refused():
     t = _lppl8()
     before = _snap(t)
     move = dict(MOVE3, to_table=2, to_seat=3)
-    assert effects.carry_out(t, move, {}, 2) == (
-        effects.REFUSED, "A move from seat 3 to the same seat: ask the TD", None)
+    assert at_table.carry_out(t, move, {}, 2) == (
+        at_table.REFUSED, "A move from seat 3 to the same seat: ask the TD", None)
     assert _snap(t) == before
-    assert effects.carry_out(t, move, {}, 1) == ("done", None, 3000)  # from table 1: a move
+    assert at_table.carry_out(t, move, {}, 1) == ("done", None, 3000)  # from table 1: a move
 
 
 def test_app_a_take_out_naming_another_player_is_refused_to_the_host():
@@ -164,7 +164,7 @@ def test_receive_seats_the_player_with_the_stack_from_the_other_table():
     t = _lppl8({1: 3000, 2: 3000, 3: 3000, 4: 3000, 6: 3000, 7: 3000, 8: 3000})
     do(t, "hand")
     fold_round(t)
-    assert effects.carry_out(t, CY5) == ("done", None, None)
+    assert at_table.carry_out(t, CY5) == ("done", None, None)
     assert t.stacks[5] == 4100 and t.last == "Seat 5 sits down with 4100"
     st = do(t, "hand")                              # button 1, SB 2, BB 3: seat 5 is dealt in
     assert 5 in st["in_hand"] and st["waiting"] == []
@@ -183,12 +183,12 @@ def test_receive_into_a_taken_seat_is_refused_and_changes_nothing():
 def test_receive_into_a_seat_whose_player_moves_out_waits_for_the_move():
     t = _lppl8()
     do(t, "hand")
-    assert effects.carry_out(t, MOVE3)[0] == "later"
-    assert effects.carry_out(t, dict(CY5, seat=3)) == ("later", None, None)
+    assert at_table.carry_out(t, MOVE3)[0] == "later"
+    assert at_table.carry_out(t, dict(CY5, seat=3)) == ("later", None, None)
     assert _refused(t, dict(CY5, id="i-44", seat=3)) == (
         "Seat 3 is taken by a player arriving after this hand")
     fold_round(t)
-    assert effects.settle(t) == [("i-41", "done", None, 3000), ("i-42", "done", None, None)]
+    assert at_table.settle(t) == [("i-41", "done", None, 3000), ("i-42", "done", None, None)]
     assert t.stacks[3] == 4100
 
 
@@ -196,15 +196,15 @@ def test_receive_carries_the_lppl_allowance_with_the_player():
     # LPPL ¶72 "This process is only allowed once per player": a player who reached the
     # every-hand stage at another table arrives with it used (the host's away_used)
     t = _lppl8({1: 3000, 2: 3000, 3: 3000, 4: 3000, 6: 3000, 7: 3000, 8: 3000})
-    assert effects.carry_out(t, dict(CY5, away_used=True)) == ("done", None, None)
+    assert at_table.carry_out(t, dict(CY5, away_used=True)) == ("done", None, None)
     assert t.state()["away_used"] == [5]
     t = _lppl8()
     do(t, "hand")
-    assert effects.carry_out(t, MOVE3)[0] == "later"
-    assert effects.carry_out(t, dict(CY5, seat=3, away_used=True)) == ("later", None, None)
+    assert at_table.carry_out(t, MOVE3)[0] == "later"
+    assert at_table.carry_out(t, dict(CY5, seat=3, away_used=True)) == ("later", None, None)
     rec = record.load(record.dump(t))[0]       # a power cut while the move waits
     fold_round(rec)
-    assert effects.settle(rec) == [("i-41", "done", None, 3000), ("i-42", "done", None, None)]
+    assert at_table.settle(rec) == [("i-41", "done", None, 3000), ("i-42", "done", None, None)]
     assert rec.stacks[3] == 4100 and rec.state()["away_used"] == [3]
 
 
@@ -214,35 +214,35 @@ OUT4 = {"id": "i-70", "action": "take_out", "seat": 4, "name": "Jon"}
 
 def test_take_out_between_hands_takes_the_seat_and_its_chips_out_of_play():
     t = _lppl8()
-    assert effects.carry_out(t, OUT4) == ("done", None, 3000)  # the chips taken out
+    assert at_table.carry_out(t, OUT4) == ("done", None, 3000)  # the chips taken out
     assert 4 not in t.stacks and t.removed == 3000 and t.busted == [4]
     assert t.last == "Seat 4 is out"
     assert sum(t.stacks.values()) + t.removed == 8 * 3000
     # again (a second take_out, or the dealer took the seat out by hand): nothing to do
-    assert effects.carry_out(t, dict(OUT4, id="i-71")) == ("done", None, None)
+    assert at_table.carry_out(t, dict(OUT4, id="i-71")) == ("done", None, None)
     assert t.removed == 3000
 
 
 def test_take_out_of_a_seat_in_the_hand_waits_for_its_end_and_a_receive_behind_it():
     t = _lppl8()
     do(t, "hand")                                   # SB 1, BB 2: seat 4 is in the hand
-    assert effects.carry_out(t, OUT4) == ("later", None, None)
-    assert t.moves == [["i-70", effects.TAKE, 4, None, None]] and t.stacks[4] == 3000
+    assert at_table.carry_out(t, OUT4) == ("later", None, None)
+    assert t.moves == [["i-70", at_table.TAKE, 4, None, None]] and t.stacks[4] == 3000
     assert _refused(t, dict(OUT4, id="i-72")) == "Seat 4 is taken out after this hand already"
     # a mover sent to that seat sits down once it is free
-    assert effects.carry_out(t, dict(CY5, seat=4)) == ("later", None, None)
+    assert at_table.carry_out(t, dict(CY5, seat=4)) == ("later", None, None)
     fold_round(t)
     assert t.handle({"do": "hand"}) == "First the TD's take-out at seat 4"
-    assert effects.settle(t) == [("i-70", "done", None, 3000), ("i-42", "done", None, None)]
+    assert at_table.settle(t) == [("i-70", "done", None, 3000), ("i-42", "done", None, None)]
     assert t.stacks[4] == 4100 and t.removed == 3000 and t.moves == []
 
 
 def test_take_out_of_a_seat_busted_in_the_hand_is_done_with_nothing_left_to_do():
     t = _seat3_short()
-    assert effects.carry_out(t, dict(OUT4, seat=3))[0] == "later"
+    assert at_table.carry_out(t, dict(OUT4, seat=3))[0] == "later"
     _seat3_busts(t)                                 # the hand busts seat 3 itself
     assert 3 not in t.stacks and t.busted == [3] and t.removed == 0
-    assert effects.settle(t) == [("i-70", "done", None, None)]
+    assert at_table.settle(t) == [("i-70", "done", None, None)]
     assert t.busted == [3] and t.removed == 0       # not taken out twice
 
 
@@ -256,13 +256,13 @@ LATE3 = {"id": "i-60", "action": "deduct", "seat": 3, "chips": 500}
 def test_deduct_between_hands_removes_the_chips_from_play():
     t = _lppl8()
     do(t, "tick", s=300)                            # 5 minutes into level 1
-    assert effects.carry_out(t, LATE3) == ("done", None, None)
+    assert at_table.carry_out(t, LATE3) == ("done", None, None)
     assert t.stacks[3] == 2500 and t.removed == 500
     assert t.last == "Seat 3: 500 chips removed from play"
     assert sum(t.stacks.values()) + t.removed == 8 * 3000
     do(t, "tick", s=900)                            # level 2: a further 1000
     assert t.state()["level"] == 2
-    assert effects.carry_out(t, dict(LATE3, id="i-61", chips=1000))[0] == "done"
+    assert at_table.carry_out(t, dict(LATE3, id="i-61", chips=1000))[0] == "done"
     assert t.stacks[3] == 1500 and t.removed == 1500
 
 
@@ -271,11 +271,11 @@ def test_deduct_for_a_seat_in_the_hand_waits_for_its_end():
     t = table("lppl", dict(EIGHT), button=8, seats=8, absent=[3])
     do(t, "hand")                                   # SB 1, BB 2: seat 3 is dealt in
     assert 3 in t.hand.dealt
-    assert effects.carry_out(t, LATE3) == ("later", None, None)
-    assert t.moves == [["i-60", effects.DEDUCT, 3, 500, None]] and t.stacks[3] == 3000
+    assert at_table.carry_out(t, LATE3) == ("later", None, None)
+    assert t.moves == [["i-60", at_table.DEDUCT, 3, 500, None]] and t.stacks[3] == 3000
     fold_round(t)
     assert t.handle({"do": "hand"}) == "First the TD's chip removal at seat 3"
-    assert effects.settle(t) == [("i-60", "done", None, None)]
+    assert at_table.settle(t) == [("i-60", "done", None, None)]
     assert t.stacks[3] == 2500 and t.removed == 500 and t.moves == []
 
 
@@ -286,7 +286,7 @@ def test_deduct_for_a_seat_sitting_the_hand_out_is_done_at_once_and_kept_by_a_mi
     do(t, "sit", seat=5, stack=2500)
     st = do(t, "hand")                              # button 4, SB 1: seat 5 waits
     assert st["waiting"] == [5] and 5 not in t.hand.dealt
-    assert effects.carry_out(t, dict(LATE3, seat=5)) == ("done", None, None)
+    assert at_table.carry_out(t, dict(LATE3, seat=5)) == ("done", None, None)
     assert t.stacks[5] == 2000 and t.removed == 500
     do(t, "call")                                   # seat 3 calls ...
     st = do(t, "undo")                              # ... undone: the hand dealt again
@@ -305,7 +305,7 @@ def test_deduct_refusals_change_nothing():
     for bad in (0, -5, None, True, 2.5, "5OO"):
         assert _refused(t, dict(LATE3, chips=bad)) == (
             "No chips given to remove from seat 3: ask the TD")
-    assert effects.carry_out(t, dict(LATE3, chips=399))[0] == "done"
+    assert at_table.carry_out(t, dict(LATE3, chips=399))[0] == "done"
     assert t.stacks[3] == 1
 
 
@@ -313,14 +313,14 @@ def test_a_waiting_deduct_is_refused_when_the_hand_left_too_few_chips():
     t = _lppl8({1: 3000, 2: 3000, 3: 400, 4: 3000})
     do(t, "hand")                                   # SB 1, BB 2: seat 3 acts first
     do(t, "call")                                   # seat 3: 350 behind
-    assert effects.carry_out(t, dict(LATE3, chips=400))[0] == "later"
+    assert at_table.carry_out(t, dict(LATE3, chips=400))[0] == "later"
     do(t, "fold")
     do(t, "fold")                                   # seats 4 and 1 fold, seat 2 checks
     while t.state()["street"] != "showdown":
         do(t, "check")
     do(t, "showdown", ranking=[[2], [3]])
     assert t.stacks[3] == 350
-    assert effects.settle(t) == [("i-60", "refused", "Seat 3 has only 350 chips: ask the TD",
+    assert at_table.settle(t) == [("i-60", "refused", "Seat 3 has only 350 chips: ask the TD",
                                  None)]
     assert t.stacks[3] == 350 and t.removed == 0
 
@@ -329,11 +329,11 @@ def test_a_deduct_goes_before_the_seats_own_move_and_the_move_carries_the_rest()
     t = _lppl8()
     do(t, "hand")
     do(t, "call")                                   # seat 3 calls 50
-    assert effects.carry_out(t, MOVE3)[0] == "later"
-    assert effects.carry_out(t, LATE3)[0] == "later"
+    assert at_table.carry_out(t, MOVE3)[0] == "later"
+    assert at_table.carry_out(t, LATE3)[0] == "later"
     assert [m[0] for m in t.moves] == ["i-60", "i-41"]
     fold_round(t)                                   # seat 3 wins 125: 3075
-    assert effects.settle(t) == [("i-60", "done", None, None), ("i-41", "done", None, 2575)]
+    assert at_table.settle(t) == [("i-60", "done", None, None), ("i-41", "done", None, 2575)]
     assert 3 not in t.stacks and t.removed == 500
     assert sum(t.stacks.values()) == 7 * 3000 - 75   # 2575 went to table 2
 
@@ -341,35 +341,35 @@ def test_a_deduct_goes_before_the_seats_own_move_and_the_move_carries_the_rest()
 def test_withdraw_takes_a_waiting_change_out_of_the_tables_moves():
     t = _lppl8()
     do(t, "hand")
-    effects.carry_out(t, MOVE3)
-    effects.carry_out(t, LATE3)
+    at_table.carry_out(t, MOVE3)
+    at_table.carry_out(t, LATE3)
     w = _ins("withdraw", "i-70", instr="i-41")
-    assert effects.carry_out(t, w) == ("done", None, None)
-    assert t.moves == [["i-60", effects.DEDUCT, 3, 500, None]]
+    assert at_table.carry_out(t, w) == ("done", None, None)
+    assert t.moves == [["i-60", at_table.DEDUCT, 3, 500, None]]
     assert _refused(t, w) == "Instruction i-41 does not wait at this table"
     fold_round(t)
-    assert effects.settle(t) == [("i-60", "done", None, None)]
+    assert at_table.settle(t) == [("i-60", "done", None, None)]
     assert t.stacks[3] == 2500                      # deducted, still seated
 
 
 # ----------------------------------------------------------- hand for hand
 def test_hand_for_hand_one_hand_per_next_hand():
     t = _lppl8()
-    assert effects.carry_out(t, _ins("hand_for_hand_start")) == ("done", None, None)
+    assert at_table.carry_out(t, _ins("hand_for_hand_start")) == ("done", None, None)
     before = _snap(t)
     assert t.handle({"do": "hand"}) == "Hand for hand: wait for the TD"
     assert _snap(t) == before
-    assert effects.carry_out(t, _ins("next_hand", "i-3")) == ("done", None, None)
-    assert effects.carry_out(t, _ins("next_hand", "i-4")) == ("done", None, None)  # one hand
+    assert at_table.carry_out(t, _ins("next_hand", "i-3")) == ("done", None, None)
+    assert at_table.carry_out(t, _ins("next_hand", "i-4")) == ("done", None, None)  # one hand
     do(t, "hand")
     fold_round(t)
     assert t.handle({"do": "hand"}) == "Hand for hand: wait for the TD"
     assert t.hands == 1
-    effects.carry_out(t, _ins("next_hand", "i-5"))
+    at_table.carry_out(t, _ins("next_hand", "i-5"))
     do(t, "hand")
     do(t, "misdeal")                                # the same hand again: no next_hand used
     assert t.hands == 2 and t.hold == "hfh" and t.hand is not None
-    assert effects.carry_out(t, _ins("hand_for_hand_stop", "i-6")) == ("done", None, None)
+    assert at_table.carry_out(t, _ins("hand_for_hand_stop", "i-6")) == ("done", None, None)
     fold_round(t)
     do(t, "hand")                                   # normal again
     assert t.hands == 3
@@ -378,7 +378,7 @@ def test_hand_for_hand_one_hand_per_next_hand():
 def test_hand_for_hand_started_during_a_hand_lets_it_finish():
     t = _lppl8()
     do(t, "hand")
-    effects.carry_out(t, _ins("hand_for_hand_start"))
+    at_table.carry_out(t, _ins("hand_for_hand_start"))
     st = do(t, "call")                              # the hand goes on
     assert st["street"] == "preflop"
     fold_round(t)
@@ -388,29 +388,29 @@ def test_hand_for_hand_started_during_a_hand_lets_it_finish():
 def test_next_hand_outside_hand_for_hand_is_refused():
     t = _lppl8()
     assert _refused(t, _ins("next_hand")) == "This table is not playing hand for hand"
-    assert effects.carry_out(t, _ins("hand_for_hand_stop")) == ("done", None, None)
+    assert at_table.carry_out(t, _ins("hand_for_hand_stop")) == ("done", None, None)
     assert t.hold is None
 
 
 def test_hand_for_hand_and_a_waiting_move_survive_a_power_cut():
     t = _lppl8()
-    effects.carry_out(t, _ins("hand_for_hand_start"))
-    effects.carry_out(t, _ins("next_hand", "i-2"))
+    at_table.carry_out(t, _ins("hand_for_hand_start"))
+    at_table.carry_out(t, _ins("next_hand", "i-2"))
     do(t, "hand")
-    effects.carry_out(t, MOVE3)
+    at_table.carry_out(t, MOVE3)
     data = record.encode(record.dump(t), 7)
     t2, _ = record.load(record.decode(data))       # the box after the cut
     assert t2.hold == "hfh" and t2.moves == [["i-41", 0, 3, 2, 7]]
     assert t2.state() == t.state()
-    assert effects.carry_out(t2, dict(LATE3, seat=4))[0] == "later"
+    assert at_table.carry_out(t2, dict(LATE3, seat=4))[0] == "later"
     t2, _ = record.load(record.decode(record.encode(record.dump(t2), 8)))  # another cut
-    assert t2.moves == [["i-41", 0, 3, 2, 7], ["i-60", effects.DEDUCT, 4, 500, None]]
+    assert t2.moves == [["i-41", 0, 3, 2, 7], ["i-60", at_table.DEDUCT, 4, 500, None]]
     fold_round(t2)
-    assert effects.settle(t2) == [("i-41", "done", None, 3000),   # seat 3 folded
+    assert at_table.settle(t2) == [("i-41", "done", None, 3000),   # seat 3 folded
                                  ("i-60", "done", None, None)]
     assert t2.stacks[4] == 2500 and t2.removed == 500
     assert t2.handle({"do": "hand"}) == "Hand for hand: wait for the TD"
-    effects.carry_out(t2, _ins("next_hand", "i-3"))
+    at_table.carry_out(t2, _ins("next_hand", "i-3"))
     t3, _ = record.load(record.decode(record.encode(record.dump(t2), 9)))
     assert t3.hold == "hfh1"
     do(t3, "hand")                                  # the one hand allowed
@@ -421,16 +421,16 @@ def test_hand_for_hand_and_a_waiting_move_survive_a_power_cut():
 def test_a_broken_table_finishes_its_hand_and_deals_no_more():
     t = _lppl8()
     do(t, "hand")
-    assert effects.carry_out(t, _ins("break_table")) == ("done", None, None)
+    assert at_table.carry_out(t, _ins("break_table")) == ("done", None, None)
     do(t, "call")
     fold_round(t)
     assert t.handle({"do": "hand"}) == "This table is broken: no more hands here"
     assert _refused(t, dict(CY5, seat=9)) == "This table is broken: it takes no players"
     assert _refused(t, _ins("next_hand")) == "This table is broken: no more hands here"
-    effects.carry_out(t, _ins("hand_for_hand_start"))
+    at_table.carry_out(t, _ins("hand_for_hand_start"))
     assert t.hold == "broken"
     for s in range(1, 9):                           # the moves come one by one
-        assert effects.carry_out(t, _ins("move_out", "m%d" % s, seat=s, to_table=1,
+        assert at_table.carry_out(t, _ins("move_out", "m%d" % s, seat=s, to_table=1,
                                         to_seat=s))[0] == "done"
     assert t.stacks == {}
 
@@ -438,24 +438,24 @@ def test_a_broken_table_finishes_its_hand_and_deals_no_more():
 def test_pause_and_resume_the_table_clock():
     t = _lppl8()
     do(t, "tick", s=60)
-    assert effects.carry_out(t, _ins("pause")) == ("done", None, None)
+    assert at_table.carry_out(t, _ins("pause")) == ("done", None, None)
     assert t.clock.paused and t.last == "Clock paused"
     do(t, "tick", s=300)
     assert t.state()["seconds_left"] == 1140        # 20 minutes less the minute played
-    assert effects.carry_out(t, _ins("pause", "i-2")) == ("done", None, None)  # already paused
+    assert at_table.carry_out(t, _ins("pause", "i-2")) == ("done", None, None)  # already paused
     assert t.handle({"do": "hand"}) == "The clock is paused: resume it to deal"
-    assert effects.carry_out(t, _ins("resume", "i-3")) == ("done", None, None)
+    assert at_table.carry_out(t, _ins("resume", "i-3")) == ("done", None, None)
     assert not t.clock.paused and t.last == "Clock running"
-    assert effects.carry_out(t, _ins("resume", "i-4")) == ("done", None, None)
+    assert at_table.carry_out(t, _ins("resume", "i-4")) == ("done", None, None)
     do(t, "hand")
 
 
 def test_messages_and_unknown_instructions():
     t = _lppl8()
-    assert effects.carry_out(t, _ins("message", text="Colour up at the break")) == (
+    assert at_table.carry_out(t, _ins("message", text="Colour up at the break")) == (
         "done", None, None)
-    assert effects.carry_out(t, _ins("redraw")) == ("done", None, None)
-    assert effects.carry_out(t, "Seat 2: phone") == ("done", None, None)
+    assert at_table.carry_out(t, _ins("redraw")) == ("done", None, None)
+    assert at_table.carry_out(t, "Seat 2: phone") == ("done", None, None)
     assert _refused(t, _ins("teleport")) == "This box does not know the instruction 'teleport'"
 
 
@@ -697,18 +697,18 @@ def test_receive_carries_the_players_warnings_and_penalties():
     assert _refused(t, dict(CY5, warnings=-1)) == (
         '"warnings" must be a whole number from 0 to 10000')
     got = dict(CY5, warnings=2, slow_play=1, penalties=3)
-    assert effects.carry_out(t, got) == ("done", None, None)
+    assert at_table.carry_out(t, got) == ("done", None, None)
     st = t.state()
     assert st["warnings"] == {"5": 2} and st["slow_play"] == {"5": 1}
     assert st["penalties"] == {"5": 3}
     # arriving after the hand: the record keeps it through a power cut
     t = _lppl8()
     do(t, "hand")
-    assert effects.carry_out(t, MOVE3)[0] == "later"
-    assert effects.carry_out(t, dict(got, seat=3)) == ("later", None, None)
+    assert at_table.carry_out(t, MOVE3)[0] == "later"
+    assert at_table.carry_out(t, dict(got, seat=3)) == ("later", None, None)
     rec = record.load(record.dump(t))[0]
     fold_round(rec)
-    assert effects.settle(rec) == [("i-41", "done", None, 3000), ("i-42", "done", None, None)]
+    assert at_table.settle(rec) == [("i-41", "done", None, 3000), ("i-42", "done", None, None)]
     st = rec.state()
     assert st["warnings"] == {"3": 2} and st["slow_play"] == {"3": 1}
     assert st["penalties"] == {"3": 3}

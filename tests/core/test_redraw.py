@@ -1,4 +1,4 @@
-"""The final table's redraw on the box (tcbox/instructions/effects.py ``redraw``,
+"""The final table's redraw on the box (tcbox/instructions/at_table.py ``redraw``,
 tcbox/frames.py ``seating``; docs/host.md §10.7, LPPL ¶47 "Before the start
 of any final table players seating positions are to be decided by use of
 the Ace - 8 card system"): once the dealer confirms ``redraw``, the host's
@@ -13,7 +13,7 @@ from tableclock import procedures, record  # noqa: F401, I001
 from link_util import BOX, KEY, LEVELS, FakePort, Host, config, live, run
 from tableclock.hand import BROKEN
 from tc_util import do, fold_round, table
-from tcbox.instructions import effects
+from tcbox.instructions import at_table
 from tcbox.link.box_end import Link
 from tcbox.link.states import LIVE
 
@@ -39,16 +39,16 @@ def _live():
 
 def test_redraw_holds_the_table_for_its_new_seats_and_the_record_keeps_it():
     t = table("lppl", {1: 3000, 2: 3000, 3: 3000}, button=1)
-    assert effects.carry_out(t, REDRAW) == ("done", None, None)
-    assert t.hold == effects.REDRAW == "redraw"
+    assert at_table.carry_out(t, REDRAW) == ("done", None, None)
+    assert t.hold == at_table.REDRAW == "redraw"
     assert record.load(record.dump(t))[0].hold == "redraw"  # through a power cut
     hands = t.hands
     t.error = None
     t.handle({"do": "hand"})  # no deal at the old seats while the new ones are coming
     assert t.error == "Re-draw: wait for the TD" and t.hands == hands and t.hand is None
-    assert effects.carry_out(t, {"id": "i-10", "action": "break_table"}) == ("done", None, None)
+    assert at_table.carry_out(t, {"id": "i-10", "action": "break_table"}) == ("done", None, None)
     assert t.hold == BROKEN
-    assert effects.carry_out(t, REDRAW) == ("done", None, None)  # a broken table stays broken
+    assert at_table.carry_out(t, REDRAW) == ("done", None, None)  # a broken table stays broken
     assert t.hold == BROKEN
 
 
@@ -58,7 +58,7 @@ def test_after_the_redraw_the_next_seating_is_the_table_and_the_clock_runs_on():
     host.send(FINAL)  # before the Confirm: play has begun, the table's seats count
     now = run(link, now, 5)
     assert link.table is t and not tables and link.names == FINAL["names"]
-    assert effects.carry_out(t, REDRAW) == ("done", None, None)
+    assert at_table.carry_out(t, REDRAW) == ("done", None, None)
     do(t, "tick", s=30)
     left = t.clock.left_ms
     assert t.clock.index == 1 and left == 1110000
@@ -81,7 +81,7 @@ def test_a_redraw_confirmed_during_a_hand_waits_for_its_end():
     link, host, tables, now = _live()
     t = link.table
     do(t, "hand")
-    assert effects.carry_out(t, REDRAW) == ("done", None, None)
+    assert at_table.carry_out(t, REDRAW) == ("done", None, None)
     host.send(FINAL)
     now = run(link, now, 5)
     assert link.table is t and not tables  # the hand goes on at the old seats
@@ -93,7 +93,7 @@ def test_a_redraw_confirmed_during_a_hand_waits_for_its_end():
 def test_a_seating_without_a_table_to_build_leaves_the_redraw_waiting():
     link, host, tables, now = _live()
     t = link.table
-    effects.carry_out(t, REDRAW)
+    at_table.carry_out(t, REDRAW)
     host.send({"kind": "seating", "names": {"4": "Ann"}, "stacks": {"4": 9000}})
     now = run(link, now, 5)
     assert link.table is t and t.hold == "redraw" and not tables
@@ -109,7 +109,7 @@ def test_the_chips_that_left_play_before_a_redraw_stay_counted():
     gone = t.stacks[3]  # 3050 after the first hand's blinds
     t.handle({"do": "bust", "seat": 3})  # the TD busted seat 3: its chips left play here
     assert gone == 3050 and t.removed == 3050
-    effects.carry_out(t, REDRAW)
+    at_table.carry_out(t, REDRAW)
     host.send(FINAL)
     run(link, now, 1)
     new = link.table
@@ -126,7 +126,7 @@ def test_a_deal_redraw_keeps_the_players_and_chips_the_box_has_now():
     table's first hand another such seating changes nothing but the names."""
     link, host, tables, now = _live()
     t = link.table
-    assert effects.carry_out(t, REDRAW) == ("done", None, None)
+    assert at_table.carry_out(t, REDRAW) == ("done", None, None)
     status = dict(t.stacks)  # what the host drew the button from
     do(t, "sit", seat=5, stack=4175)  # then the mover's receive: seat 5
     names = {"1": "Ann", "2": "Bo", "3": "Cy"}
@@ -151,7 +151,7 @@ def test_a_deal_redraw_keeps_the_players_and_chips_the_box_has_now():
 def test_a_deal_redraw_whose_button_has_left_starts_at_the_first_seat():
     link, host, tables, now = _live()
     t = link.table
-    effects.carry_out(t, REDRAW)
+    at_table.carry_out(t, REDRAW)
     t.handle({"do": "leave", "seat": 3})  # the drawn button's player moved out since
     host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo"}, "button": 3, "keep": True,
                "stacks": {"1": 3000, "2": 3000, "3": 3000}})
@@ -164,7 +164,7 @@ def test_a_second_deal_redraw_seating_during_the_hand_keeps_the_box_own_players(
     link, host, tables, now = _live()
     t = link.table
     do(t, "hand")
-    effects.carry_out(t, REDRAW)  # confirmed during the hand: built at its end
+    at_table.carry_out(t, REDRAW)  # confirmed during the hand: built at its end
     seating = {"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "button": 2,
                "keep": True, "stacks": {"1": 3000, "2": 3000, "3": 3000}}
     host.send(seating)
@@ -208,7 +208,7 @@ def test_a_deal_redraw_keeps_each_players_warnings_penalties_and_allowance():
     do(t, "slow", seat=2)
     do(t, "penalty", seat=3, hands=2)
     t.away.reached_stage(1)
-    assert effects.carry_out(t, REDRAW) == ("done", None, None)
+    assert at_table.carry_out(t, REDRAW) == ("done", None, None)
     host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "button": 2,
                "keep": True})
     run(link, now, 1, 0)
@@ -225,7 +225,7 @@ def test_the_final_tables_seating_brings_each_players_history():
     link, host, tables, now = _live()
     t = link.table
     do(t, "warn", seat=1)  # the old table's seat 1 is somebody else now: not carried
-    assert effects.carry_out(t, REDRAW) == ("done", None, None)
+    assert at_table.carry_out(t, REDRAW) == ("done", None, None)
     host.send(dict(FINAL, history={"3": {"warnings": 2, "slow_play": 1, "penalties": 4},
                                    "8": {"away_used": True}}))
     run(link, now, 1, 0)

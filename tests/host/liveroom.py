@@ -13,7 +13,7 @@ import os
 
 from hostutil import EXAMPLES, T0, at, players, run
 
-from tcbox.instructions import effects
+from tcbox.instructions import at_table
 from tcbox.link.box_end import Link
 from tcbox.link.states import LIVE
 from tdhost.links.boxlink import BoxLink
@@ -265,7 +265,7 @@ def carry_out(room, actions=("move_out", "receive")):
                 elif action == "deduct":
                     b.do("deduct", seat=ins["seat"], chips=ins["chips"])
                 elif action == "take_out":  # as tcbox.app.App.ack: the answer (with the
-                    res, why, chips = effects.carry_out(b.table, ins)  # chips), then the
+                    res, why, chips = at_table.carry_out(b.table, ins)  # chips), then the
                     b.done(ins["id"], "acknowledged" if res == "later" else res, why, chips)
                     b.link.observe(b.table.state())  # box's report of the seat out
                     done.append(ins["id"])

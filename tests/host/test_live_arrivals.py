@@ -5,7 +5,7 @@ latecomer sits: never at a broken table, a spare box before a new table without 
 
 from liveroom import T0_MS, Box, Room, allin, carry_out, fold_round
 
-from tcbox.instructions import effects
+from tcbox.instructions import at_table
 
 
 def _absent_room(tmp_path):
@@ -238,7 +238,7 @@ def test_a_latecomer_is_seated_by_their_receive_not_by_a_seating_sent_meanwhile(
     room.restart()
     room.run(2000)
     assert seat not in box.table.stacks and str(seat) not in box.link.names
-    result, why, _ = effects.carry_out(box.table, ins, box.link.names, box.link.table_no)
+    result, why, _ = at_table.carry_out(box.table, ins, box.link.names, box.link.table_no)
     assert (result, why) == ("done", None)
     box.done(ins["id"])
     room.run(2000)

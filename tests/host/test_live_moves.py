@@ -166,7 +166,7 @@ def test_a_moved_player_takes_the_lppl_allowance_to_the_new_table(tmp_path):
     """LPPL ¶72 "This process is only allowed once per player": the source box's status
     shows who has used the allowance (``away_used``); the move_out keeps it and the
     receive carries it to the destination box, which seats the player with it used."""
-    from tcbox.instructions import effects
+    from tcbox.instructions import at_table
 
     def used_everywhere(room):
         for tb in (2, 3):
@@ -185,7 +185,7 @@ def test_a_moved_player_takes_the_lppl_allowance_to_the_new_table(tmp_path):
     rcv = _receive(room, out)
     got_in = [i for i in b1.got if i["id"] == rcv["id"]][0]
     assert got_in["away_used"] is True
-    assert effects.carry_out(b1.table, got_in) == ("done", None, None)
+    assert at_table.carry_out(b1.table, got_in) == ("done", None, None)
     assert got_in["seat"] in b1.table.state()["away_used"]
 
 
@@ -194,7 +194,7 @@ def test_a_moved_player_takes_their_warnings_and_penalties_to_the_new_table(tmp_
     status counts each seat's warnings, slow-play warnings and penalty hands; the move_out
     keeps them in the league, the receive carries them to the destination box, and the
     TD's console shows them on the player's row (docs/rules.md §14)."""
-    from tcbox.instructions import effects
+    from tcbox.instructions import at_table
 
     def warned(room):
         for tb in (2, 3):
@@ -220,7 +220,7 @@ def test_a_moved_player_takes_their_warnings_and_penalties_to_the_new_table(tmp_
     rcv = _receive(room, out)
     got_in = [i for i in b1.got if i["id"] == rcv["id"]][0]
     assert (got_in["warnings"], got_in["slow_play"], got_in["penalties"]) == (2, 1, 3)
-    assert effects.carry_out(b1.table, got_in) == ("done", None, None)
+    assert at_table.carry_out(b1.table, got_in) == ("done", None, None)
     st = b1.table.state()
     seat = str(got_in["seat"])
     assert (st["warnings"][seat], st["slow_play"][seat], st["penalties"][seat]) == (2, 1, 3)

@@ -5,7 +5,7 @@ after the player left, and a box reporting seats the league does not know (docs/
 
 from liveroom import T0_MS, Room, allin, carry_out, fold_round, win_hand
 
-from tcbox.instructions import effects
+from tcbox.instructions import at_table
 from tdhost.live import instruction_log as _ins, redraw as _redraw
 from tdhost.rules import balance, house
 
@@ -175,12 +175,12 @@ def test_events_at_seats_the_league_does_not_know_are_logged_not_applied(tmp_pat
 
 def confirm_final(room):
     """The dealers confirm the final table's instructions on their boxes as tcbox.app.App
-    does: tcbox.instructions.effects.carry_out on the box's table, then the answer."""
+    does: tcbox.instructions.at_table.carry_out on the box's table, then the answer."""
     for b in room.boxes.values():
         answered = {r[0] for r in b.link.instrs if r[1] in ("done", "refused")}
         for ins in b.got:
             if ins["action"] in ("redraw", "break_table") and ins["id"] not in answered:
-                result, reason, _ = effects.carry_out(b.table, ins)
+                result, reason, _ = at_table.carry_out(b.table, ins)
                 b.done(ins["id"], result, reason)
 
 
@@ -602,7 +602,7 @@ def _td_bust_in_the_hand(tmp_path):
     room.live.act("bust", {"names": [name]})
     room.run(2000)
     take = b1.instructions("take_out")[0]
-    assert effects.carry_out(b1.table, take) == ("later", None, None)  # in the hand
+    assert at_table.carry_out(b1.table, take) == ("later", None, None)  # in the hand
     b1.done(take["id"], "acknowledged")
     return room, b1, seat, name, take
 
@@ -622,7 +622,7 @@ def test_a_seat_whose_take_out_waits_for_the_hand_is_nobody_elses_until_it_is_do
     room.run(2000)
     while b1.table.state()["street"] is not None:
         b1.do("fold")
-    for iid, res, reason, chips in effects.settle(b1.table):  # as tcbox.app.App.settle:
+    for iid, res, reason, chips in at_table.settle(b1.table):  # as tcbox.app.App.settle:
         b1.done(iid, res, reason, chips)  # the answer (3000 chips taken out) ...
     b1.link.observe(b1.table.state())  # ... then the box's report of the seat out
     room.run(3000)
@@ -647,7 +647,7 @@ def test_a_seat_whose_take_out_waits_is_still_the_boxes_to_mark_away_and_back(tm
     assert [x for x in room.live.snapshot()["log"] if x["action"] == "notice"] == []
     while b1.table.state()["street"] is not None:
         b1.do("fold")
-    for iid, res, reason, chips in effects.settle(b1.table):
+    for iid, res, reason, chips in at_table.settle(b1.table):
         b1.done(iid, res, reason, chips)
     b1.link.observe(b1.table.state())  # the report of the seat out: the take_out's
     room.run(3000)
@@ -672,7 +672,7 @@ def test_a_player_the_td_entered_out_who_then_busts_in_the_hand_is_out_once(tmp_
     if t.state()["street"] is not None:
         assert t.handle({"do": "showdown", "ranking": [[winner], [seat]]}) is None
     assert seat not in t.stacks  # busted in the hand
-    answers = effects.settle(t)
+    answers = at_table.settle(t)
     assert answers == [(take["id"], "done", None, None)]  # nothing left to take out
     for iid, res, reason, chips in answers:
         b1.done(iid, res, reason, chips)
@@ -694,11 +694,11 @@ def test_a_take_out_whose_seat_is_filled_in_the_same_breath_never_swallows_a_lat
     room.live.act("late", {"name": "Vic", "seat": "1.%d" % seat})
     room.run(2000)
     vic = [i for i in b1.instructions("receive") if i["name"] == "Vic"][0]
-    assert effects.carry_out(b1.table, vic) == ("later", None, None)  # behind the take-out
+    assert at_table.carry_out(b1.table, vic) == ("later", None, None)  # behind the take-out
     b1.done(vic["id"], "acknowledged")
     while b1.table.state()["street"] is not None:
         b1.do("fold")
-    assert [r[:2] for r in effects.settle(b1.table)] == [(take["id"], "done"), (vic["id"], "done")]
+    assert [r[:2] for r in at_table.settle(b1.table)] == [(take["id"], "done"), (vic["id"], "done")]
     b1.done(take["id"], "done", None, 3000)
     b1.done(vic["id"], "done")
     b1.link.observe(b1.table.state())  # the seat full before and after: no report of it
@@ -740,10 +740,10 @@ def test_us_free_two_players_joining_a_table_redraw_for_the_deal(tmp_path):
     assert all(r["body"]["deal"] is True for r in redraws)  # the dealer's words: not a final
     before = {tb: (dict(room.boxes[tb].table.stacks), dict(room.boxes[tb].link.names))
               for tb in (1, 2)}
-    for tb in (1, 2):  # the dealers confirm: the box's own orders (tcbox.instructions.effects)
+    for tb in (1, 2):  # the dealers confirm: the box's own orders (tcbox.instructions.at_table)
         box = room.boxes[tb]
         ins = box.instructions("redraw")[0]
-        result, reason, _ = effects.carry_out(box.table, ins)
+        result, reason, _ = at_table.carry_out(box.table, ins)
         box.done(ins["id"], result, reason)
         assert box.table.hold == "redraw"
         if tb == 1:

@@ -1,7 +1,7 @@
 """The host's instructions on the box: shown until the dealer's Confirm,
-then carried out (tcbox/instructions/effects.py) and answered; a ``withdraw`` acts at once
+then carried out (tcbox/instructions/at_table.py) and answered; a ``withdraw`` acts at once
 (docs/protocol.md "withdraw"; docs/box.md "Instructions from the host").
-effects.py and words.py are imported at the first
+at_table.py and words.py are imported at the first
 instruction, not at boot (issue #20: about 11 KB of heap on a night without one,
 .mpy).
 """
@@ -45,7 +45,7 @@ class HostInstructions:
                     self.on_ack(iid)
                 return
             if iid in self.withdrawn:  # called off before it came: never shown
-                from .effects import WITHDRAWN
+                from .at_table import WITHDRAWN
 
                 self.report(iid, "refused", WITHDRAWN)
                 return
@@ -66,7 +66,7 @@ class HostInstructions:
     def withdraw(self, ins):
         """The host called off instruction ``ins["instr"]`` (a ``withdraw``,
         id ``ins["id"]``): at once, no Confirm (docs/protocol.md "withdraw")."""
-        from . import effects
+        from . import at_table
         from .words import called_off, instruction_text, move_text
 
         wid = ins.get("id")
@@ -84,15 +84,15 @@ class HostInstructions:
                         self.waiting.remove(w)
                         break
             if text is None:
-                m = effects.withdraw(self.table, x)  # confirmed during the hand: waiting
+                m = at_table.withdraw(self.table, x)  # confirmed during the hand: waiting
                 if m is not None:
                     text = move_text(m)
         result, reason = "done", None
         if text is not None:
             self.menu.note = called_off(text)
-            self.report(x, "refused", effects.WITHDRAWN)
+            self.report(x, "refused", at_table.WITHDRAWN)
         elif x in self.acks:
-            result, reason = "refused", effects.CARRIED_OUT
+            result, reason = "refused", at_table.CARRIED_OUT
         if x is not None and result == "done":
             _keep(self.withdrawn, x)  # a resend, or the original arriving late: not shown
         _keep(self.acks, wid)
@@ -107,28 +107,28 @@ class HostInstructions:
 
     def ack(self):
         """The dealer confirmed the instruction on screen: carry it out
-        (tcbox/instructions/effects.py), remember its id, tell the host what became of it,
+        (tcbox/instructions/at_table.py), remember its id, tell the host what became of it,
         show the next one waiting, save."""
         ins = self.info.get("instruction")
         if not ins:
             return
         iid = ins.get("id") if isinstance(ins, dict) else None
-        from . import effects
+        from . import at_table
         from .words import done_text
 
         table = self.table
         table.error = None  # an older refusal is not this one's
         link = self.link
-        result, reason, stack = effects.carry_out(
+        result, reason, stack = at_table.carry_out(
             table, ins, link.names if link is not None else None,
             link.table_no if link is not None else None)
         _keep(self.acks, iid)
         self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
         self.info["queued"] = len(self.waiting)
-        if result == effects.LATER:
+        if result == at_table.LATER:
             self.menu.note = done_text(ins, later=True)
             result = "acknowledged"  # done once the hand is over
-        elif result == effects.REFUSED:
+        elif result == at_table.REFUSED:
             table.error = reason  # the status line shows why, white on red
             self.menu.note = ""
         else:
@@ -139,14 +139,14 @@ class HostInstructions:
 
     def settle(self):
         """No hand is running: carry out the seat changes confirmed during
-        the hand (tcbox/instructions/effects.py), tell the host, save."""
-        from . import effects
+        the hand (tcbox/instructions/at_table.py), tell the host, save."""
+        from . import at_table
 
         # saved first: the link sees the hand's end and its busts before a
         # waiting player takes a busted seat (seen in one change, the scale
         # drill's host never heard of that bust; docs/box.md)
         self.save()
-        for iid, result, reason, stack in effects.settle(self.table):
+        for iid, result, reason, stack in at_table.settle(self.table):
             self.report(iid, result, reason, stack)
         self.dirty = True
         self.save()

@@ -115,7 +115,7 @@ def config(link, msg, now):
 
 def seating(link, msg):
     """The host's seating: the names; before the table's first hand, or after
-    a confirmed ``redraw`` (the table's hold REDRAW, tcbox/instructions/effects.py), a new
+    a confirmed ``redraw`` (the table's hold REDRAW, tcbox/instructions/at_table.py), a new
     table from its stacks and button, built by ``apply_pending`` once no hand
     runs.  Otherwise play has begun: the table's own seats and chips count."""
     link.got_seating = True
@@ -354,7 +354,7 @@ def withdrawn(link, wid, x):
     ``refused`` "withdrawn by the host").  False: the app has it (on
     screen, waiting, or in the table's ``moves``): tcbox/app.py
     ``withdraw``."""
-    from ..instructions.effects import CARRIED_OUT, WITHDRAWN  # loaded at the first (pending.py)
+    from ..instructions.at_table import CARRIED_OUT, WITHDRAWN  # loaded at the first (pending.py)
 
     r = instr(link, x)
     if r is None:

@@ -60,7 +60,7 @@ def attach(app, link):
     if hasattr(app, "on_ack"):
         app.on_ack = confirmed  # the dealer's Confirm: the instruction event
     if hasattr(app, "on_result"):
-        app.on_result = link.instruction_done  # what became of it (tcbox/instructions/effects.py)
+        app.on_result = link.instruction_done  # what became of it (tcbox/instructions/at_table.py)
     if hasattr(app, "on_state"):
         app.on_state = link.observe  # each redraw's state, as tick would after the step
     return link
