@@ -51,10 +51,13 @@ def _expected(form="mpy"):
     """The drive's files after a deploy: the packages' modules as *form* (.mpy on a
     CircuitPython 10 drive), the three top files as .py."""
     want = {"code.py", "boot.py", "safemode.py"}
-    for pkg in ("tableclock", "tcbox"):
-        for n in os.listdir(os.path.join(FIRMWARE, pkg)):
-            if n.endswith(".py") and pkg + "/" + n not in deploy.HOST_ONLY:
-                want.add(pkg + "/" + n[:-3] + "." + form)
+    for pkg in ("tableclock", "tcbox"):  # and their subpackages (tcbox.link, tcbox.instructions)
+        for dirpath, dirs, names in os.walk(os.path.join(FIRMWARE, pkg)):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            for n in names:
+                rel = os.path.relpath(os.path.join(dirpath, n), FIRMWARE).replace(os.sep, "/")
+                if n.endswith(".py") and rel not in deploy.HOST_ONLY:
+                    want.add(rel[:-3] + "." + form)
     return want
 
 
@@ -185,7 +188,7 @@ def test_code_py_is_copied_last_and_packages_first():
     assert files[-3:] == ["boot.py", "safemode.py", "code.py"]
     assert all(f.startswith(("tableclock/", "tcbox/")) for f in files[:-3])
     assert skipped == ["tableclock/replay.py"]
-    assert [deploy.target(f, True) for f in files[-4:]] == ["tcbox/widgets.mpy", "boot.py",
+    assert [deploy.target(f, True) for f in files[-4:]] == ["tcbox/link/wiring.mpy", "boot.py",
                                                             "safemode.py", "code.py"]
 
 
