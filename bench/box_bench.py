@@ -73,6 +73,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import heapsearch
 import modules_mpy
 import powerup_bench
 from figures import figure, goal_of, report
@@ -572,17 +573,7 @@ def night_heap(micropython: str, libdir: Path, board: str) -> dict:
         d["min_heap_kib"] = None
         d["error"] = "box_night_mpy.py %s failed at %dK" % (board, hi)
         return d
-    a, b = lo // step, hi // step  # runs(b * step); a: not known to run
-    while b - a > 1:
-        m = (a + b) // 2
-        if runs(m * step):
-            b = m
-        else:
-            a = m
-    k = b * step
-    while k + step <= hi and not runs(k + step):  # the size above must run too
-        k += 2 * step
-    d["min_heap_kib"] = k
+    d["min_heap_kib"] = heapsearch.smallest(runs, lo, hi, step)
     d["tried"] = {str(x): ok[x] for x in sorted(ok)}
     return d
 

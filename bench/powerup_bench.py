@@ -25,6 +25,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import heapsearch
 import modules_mpy
 from figures import figure, goal_of, report
 
@@ -89,17 +90,7 @@ def smallest_heap(micropython: str, lib: Path, board: str, store: str) -> int | 
 
     if not runs(hi):
         return None
-    a, b = lo // step, hi // step
-    while b - a > 1:
-        m = (a + b) // 2
-        if runs(m * step):
-            b = m
-        else:
-            a = m
-    k = b * step
-    while k + step <= hi and not runs(k + step):  # the size above must run too
-        k += 2 * step
-    return k
+    return heapsearch.smallest(runs, lo, hi, step)
 
 
 def board_powerup(micropython: str, libs: dict[str, Path], board: str,
