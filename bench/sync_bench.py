@@ -562,12 +562,14 @@ def amqtt_costs(n=500, rounds=2000):
     from amqtt.contexts import Action
     from amqtt.session import Session
 
+    from tdhost.links.broker import Limits
     from tdhost.links.brokerauth import Guarded
 
     async def run():
         users = {"host": "h", **{box_id(i): "p" for i in range(1, n + 1)}}
         b = Guarded({"listeners": {"default": {"type": "tcp", "bind": "127.0.0.1:0"}},
-                     "plugins": {"tdhost.links.brokerauth.Logins": {"users": users}}})
+                     "plugins": {"tdhost.links.brokerauth.Logins": {"users": users}}},
+                    limits=Limits())
         filters = ["tc/%s/box/%s/in" % (EVENT, box_id(i)) for i in range(1, n + 1)]
         filters += ["tc/%s/box/+/%s" % (EVENT, leaf) for leaf in ("out", "status", "presence")]
         topic = "tc/%s/box/%s/status" % (EVENT, box_id(1))
