@@ -273,3 +273,15 @@ def carry_out(room, actions=("move_out", "receive")):
                 b.done(ins["id"])
                 done.append(ins["id"])
     return done
+
+
+def after_one_hand(tmp_path):
+    """The room after one hand at table 1: (room, the big blind's seat there, their name)."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    fold_round(b1)
+    room.run(2000)
+    stacks = b1.table.stacks
+    big = max(stacks, key=lambda s: (stacks[s], -s))
+    assert stacks[big] == 3025
+    return room, big, room.live.tournament.seating()[1][big]

@@ -6,21 +6,9 @@ LPPL, 20 players at three 8-seat boxes (seed 7): tables 1, 2, 3 seat 6, 7, 7.  T
 plays one hand first, everyone folding to the big blind, who then has 3,025 chips."""
 
 from hostutil import run
-from liveroom import Room, allin, carry_out, fold_round
+from liveroom import Room, after_one_hand, allin, carry_out
 
 from tdhost.live import instruction_log as _ins
-
-
-def _room(tmp_path):
-    """The room after one hand at table 1: (room, the big blind's seat there, their name)."""
-    room = Room(tmp_path)
-    b1 = room.boxes[1]
-    fold_round(b1)
-    room.run(2000)
-    stacks = b1.table.stacks
-    big = max(stacks, key=lambda s: (stacks[s], -s))
-    assert stacks[big] == 3025
-    return room, big, room.live.tournament.seating()[1][big]
 
 
 def _row(room, name):
@@ -41,7 +29,7 @@ def test_a_bust_undone_after_the_box_took_the_seat_out_seats_the_player_back(tmp
     (3,025 chips off the table), then the TD undoes the bust: the box seats them again at
     seat 3 with the 3,025 chips the undo names, and the host counts them; a redo takes the
     seat out again."""
-    room, big, name = _room(tmp_path)
+    room, big, name = after_one_hand(tmp_path)
     b1 = room.boxes[1]
     room.live.act("bust", {"names": [name]})
     room.run(2000)
@@ -83,7 +71,7 @@ def test_a_bust_undone_twice_seats_the_player_once_when_the_first_return_comes_l
     them by the first receive anyway: they sit where the league seats them, so the second
     receive is called off -- not refused as "seat taken" and the player seated at a second
     table with the same chips (the chaos drill's seed 27)."""
-    room, big, name = _room(tmp_path)
+    room, big, name = after_one_hand(tmp_path)
     b1 = room.boxes[1]
     room.live.act("bust", {"names": [name]})
     room.run(2000)
@@ -182,7 +170,7 @@ def test_a_move_recorded_by_hand_gives_the_destination_box_the_players_name(tmp_
     names the mover at that seat: the league had the move already, so no ``move`` is
     written whose effects would send the names (the chaos drill's seed 1: the box showed
     the seat's chips with no name)."""
-    room, _, _ = _room(tmp_path)
+    room, _, _ = after_one_hand(tmp_path)
     seating = room.live.tournament.seating()
     free = min(s for s in range(1, 9) if s not in seating[1])
     name = seating[2][min(seating[2])]
@@ -204,7 +192,7 @@ def test_a_move_by_hand_undone_after_the_player_left_brings_them_back(tmp_path):
     boxes do too -- table 1's box seats them and gets a move_out after it, table 2's box
     seats them back with the chips they brought -- and both boxes agree with the league
     (the chaos drill's seed 17: table 1's box kept the player, unnamed)."""
-    room, _, _ = _room(tmp_path)
+    room, _, _ = after_one_hand(tmp_path)
     seating = room.live.tournament.seating()
     free = min(s for s in range(1, 9) if s not in seating[1])
     old = min(seating[2])
@@ -233,7 +221,7 @@ def test_a_bust_undone_while_walking_on_a_move_by_hand_seats_them_once(tmp_path)
     the bust: they sit down once, with those 3,000 chips, at a seat the league gives them,
     and the plan sees them at one seat (the chaos drill's seed 39: "player seated twice",
     their chips nowhere)."""
-    room, _, _ = _room(tmp_path)
+    room, _, _ = after_one_hand(tmp_path)
     seating = room.live.tournament.seating()
     free = min(s for s in range(1, 9) if s not in seating[1])
     name = seating[2][min(seating[2])]

@@ -12,7 +12,7 @@ import sqlite3
 
 import pytest
 from hostutil import EXAMPLES, at, run
-from liveroom import Room, allin, fold_round
+from liveroom import after_one_hand, allin
 
 from tdhost.league import store as _store
 from tdhost.league.refusal import ActionRefused
@@ -22,18 +22,6 @@ from tdhost.live.night import Live
 
 class Killed(BaseException):
     """The host process dies here (raised by the crash hook, as in test_live_crash)."""
-
-
-def _room(tmp_path):
-    """The room after one hand at table 1: (room, the big blind's seat there, their name)."""
-    room = Room(tmp_path)
-    b1 = room.boxes[1]
-    fold_round(b1)
-    room.run(2000)
-    stacks = b1.table.stacks
-    big = max(stacks, key=lambda s: (stacks[s], -s))
-    assert stacks[big] == 3025
-    return room, big, room.live.tournament.seating()[1][big]
 
 
 def _listed(live):
@@ -49,7 +37,7 @@ def _state(room):
 
 
 def test_the_undo_list_is_the_same_after_a_restart(tmp_path):
-    room, big, name = _room(tmp_path)
+    room, big, name = after_one_hand(tmp_path)
     live = room.live
     live.act("bust", {"names": [name]})
     room.run(2000)
@@ -70,7 +58,7 @@ def test_the_undo_list_is_the_same_after_a_restart(tmp_path):
 
 
 def test_a_bust_undone_after_a_restart_returns_the_player_with_their_chips(tmp_path):
-    room, big, name = _room(tmp_path)
+    room, big, name = after_one_hand(tmp_path)
     room.live.act("bust", {"names": [name]})
     room.run(2000)
     assert room.live.tournament.get(name).state == "out"
@@ -92,7 +80,7 @@ def test_a_bust_undone_after_a_restart_returns_the_player_with_their_chips(tmp_p
 def test_after_a_restart_an_undo_is_checked_as_before(tmp_path):
     """Table 1's box reports a bust after the TD's (the restarted host applies it): the
     TD's bust cannot be taken back without it; refused in one sentence, nothing changes."""
-    room, big, name = _room(tmp_path)
+    room, big, name = after_one_hand(tmp_path)
     room.live.act("bust", {"names": [name]})
     room.run(2000)
     room.restart()
@@ -111,7 +99,7 @@ def test_after_a_restart_an_undo_is_checked_as_before(tmp_path):
 
 
 def test_a_redo_after_a_restart_busts_the_player_again(tmp_path):
-    room, big, name = _room(tmp_path)
+    room, big, name = after_one_hand(tmp_path)
     room.live.act("bust", {"names": [name]})
     room.run(2000)
     room.live.act("undo", {})
@@ -132,7 +120,7 @@ def test_a_redo_after_a_restart_busts_the_player_again(tmp_path):
 
 
 def test_an_entry_that_cannot_be_read_is_dropped_with_a_sentence(tmp_path):
-    room, big, name = _room(tmp_path)
+    room, big, name = after_one_hand(tmp_path)
     live = room.live
     live.act("bust", {"names": [name]})
     live.act("pause", {})
@@ -160,7 +148,7 @@ def test_an_entry_that_cannot_be_read_is_dropped_with_a_sentence(tmp_path):
 
 
 def test_an_undo_list_that_cannot_be_read_is_dropped_and_the_host_starts(tmp_path):
-    room, _, name = _room(tmp_path)
+    room, _, name = after_one_hand(tmp_path)
     room.live.act("bust", {"names": [name]})
     room.live.close()
     db = sqlite3.connect(room.db)
@@ -180,7 +168,7 @@ def test_an_undo_list_that_cannot_be_read_is_dropped_and_the_host_starts(tmp_pat
 
 
 def test_a_new_tournament_does_not_offer_the_last_ones_actions(tmp_path):
-    room, _, name = _room(tmp_path)
+    room, _, name = after_one_hand(tmp_path)
     room.live.act("bust", {"names": [name]})
     room.live.close()
     run(["new", os.path.join(EXAMPLES, "lppl.toml"), "--db", room.db], now=at(24 * 60))
@@ -228,7 +216,7 @@ def test_a_host_killed_at_any_write_of_a_bust_keeps_it_and_its_undo_together(tmp
     k = 0
     while True:
         k += 1
-        room, _, name = _room(tmp_path / ("k%d" % k))
+        room, _, name = after_one_hand(tmp_path / ("k%d" % k))
         if not _killed_at(room, k, "bust", {"names": [name]}):
             break
         out = room.live.tournament.get(name).state == "out"
@@ -247,7 +235,7 @@ def test_a_host_killed_at_any_write_of_an_undo_keeps_it_and_its_redo_together(tm
     k = 0
     while True:
         k += 1
-        room, _, name = _room(tmp_path / ("k%d" % k))
+        room, _, name = after_one_hand(tmp_path / ("k%d" % k))
         room.live.act("bust", {"names": [name]})
         room.run(2000)
         if not _killed_at(room, k, "undo", {}):
