@@ -281,6 +281,7 @@ def figures(drill: "Drill") -> Dict[str, Any]:
         "pump": {"pumps": net.pumps, "waits": net.waits,
                  "wait_s": round(net.wait_s, 1), "gave_up": net.late},
         "link_up_wall_s": round(drill.link_s, 1),
+        "jitter": net.jitter.counts() if net.jitter is not None else None,
     }
 
 

@@ -15,6 +15,7 @@ from tdhost.league.refusal import ActionRefused
 from tdhost.live import instruction_log as _ins
 from tdhost.live.host import Host
 
+from .nightnet import BusyWifi
 from .room import Box, Room, provision
 from .scalecheck import LevelWatch, Names, hms
 from .scaleroom import (
@@ -44,6 +45,7 @@ CLOSING_PACE = 0.25  # the dealers' think times once no new hand is dealt (a han
 #                      took up to 10 virtual minutes at the real pace)
 SETTLE_MS = 5 * MIN  # the most the room may take to settle after the plan
 BOARDS = ("compact", "table")
+WIFI = ("busy", "quiet")  # the room's Wi-Fi: a busy one's jitter (nightnet.BusyWifi), or none
 
 Moment = Tuple[int, str, Any]  # (virtual ms after the start, what, its argument)
 
@@ -82,9 +84,12 @@ class Drill:
     ``run_scale`` drives it."""
 
     def __init__(self, tables: int, seed: int, minutes: float,
-                 echo: Callable[[str], None]) -> None:
+                 echo: Callable[[str], None], wifi: str = "busy") -> None:
         if not isinstance(tables, int) or isinstance(tables, bool) or not 2 <= tables <= TABLES_MAX:
             raise ValueError("tables must be a whole number from 2 to %d" % TABLES_MAX)
+        if wifi not in WIFI:
+            raise ValueError("wifi must be one of %s" % ", ".join(WIFI))
+        self.wifi = wifi
         self.tables = tables
         self.seed = seed
         self.minutes = minutes
@@ -133,6 +138,8 @@ class Drill:
         self.net = net
         self.net.room = self.room
         self.net.every = HOST_EVERY
+        if self.wifi == "busy":
+            self.net.jitter = BusyWifi(self.seed)
         self.net.install()
 
     def start_host(self) -> None:
@@ -192,8 +199,10 @@ class Drill:
 
     # -- the drill ----------------------------------------------------------------------
     def prepare(self) -> None:
-        self.say("Mosquitto %s on port %d: %d users (host + one per box), the %%u ACL" % (
-            mosquitto_version(), self.broker.port, len(self.users)))
+        self.say("Mosquitto %s on port %d: %d users (host + one per box), the %%u ACL; %s" % (
+            mosquitto_version(), self.broker.port, len(self.users),
+            "a busy Wi-Fi's jitter on every box's link" if self.net.jitter is not None
+            else "no jitter on the links"))
         self.start_host()
         wall0 = time.monotonic()
         players = player_names(players_for(self.tables))
