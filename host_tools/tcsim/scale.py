@@ -86,8 +86,10 @@ def run_seeds(tables: int, seeds: List[int], minutes: float = MINUTES, wifi: str
     """The drill once per seed, each in a process of its own (``python -m tcsim.scale
     --json``), *jobs* of them at a time; returns their results in the seeds' order (one that
     could not run: {"seed", "ok": False, "error"}).  Each one's lines go to
-    *log_dir*/scale-seed-N.log (a temporary directory when None, named by *echo*)."""
+    *log_dir*/scale-seed-N.log (a temporary directory when None, named by *echo*), its
+    result to scale-seed-N.json there."""
     log_dir = log_dir or tempfile.mkdtemp(prefix="tableclock-scale-logs-")
+    os.makedirs(log_dir, exist_ok=True)
     echo("Seeds %s at %d tables, %d at a time; each one's log in %s" % (
         ", ".join(map(str, seeds)), tables, jobs, log_dir))
     env = dict(os.environ)
@@ -123,6 +125,9 @@ def run_seeds(tables: int, seeds: List[int], minutes: float = MINUTES, wifi: str
                        "error": "the drill did not finish (exit %d): see %s" % (
                            proc.returncode, os.path.join(log_dir, "scale-seed-%d.log" % seed))}
             done[seed] = res
+            with open(os.path.join(log_dir, "scale-seed-%d.json" % seed), "w",
+                      encoding="utf-8") as saved:
+                json.dump(res, saved)
             echo("seed %d: %s" % (seed, _one_line(res)))
     return [done[seed] for seed in seeds]
 
