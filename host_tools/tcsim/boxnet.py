@@ -33,6 +33,10 @@ class Packets:
         self.buf = bytearray()
 
     def feed(self, data: bytes) -> List[Packet]:
+        return [packet[:3] for packet in self.feed_raw(data)]  # type: ignore[misc]
+
+    def feed_raw(self, data: bytes) -> List[Tuple[int, int, bytes, bytes]]:
+        """``feed``, each packet with its bytes as they came: (type, flags, body, raw)."""
         self.buf += data
         out = []
         buf = self.buf
@@ -52,7 +56,7 @@ class Packets:
                     break
             if not ok or len(buf) - k < n:
                 break
-            out.append((buf[i] >> 4, buf[i] & 0x0F, bytes(buf[k:k + n])))
+            out.append((buf[i] >> 4, buf[i] & 0x0F, bytes(buf[k:k + n]), bytes(buf[i:k + n])))
             i = k + n
         if i:
             del buf[:i]
@@ -289,13 +293,15 @@ class BoxSocket:
                 return
             quickack(tcp)
             jitter = self.net.jitter
-            if jitter is not None:  # on the box's air for a while (read by recv_into)
-                conn.air_due = max(conn.air_due,
-                                   self.net.now_ms() + jitter.delay(conn.name, "down"))
-                conn.air.append([conn.air_due, data])
-            elif len(conn.rx) + len(data) <= RX_MAX:
+            if jitter is None and len(conn.rx) + len(data) <= RX_MAX:
                 conn.rx += data
-            for kind, flags, body in conn.packets_in.feed(data):
+            for kind, flags, body, raw in conn.packets_in.feed_raw(data):
+                if jitter is not None:  # on the box's air for a while (read by recv_into):
+                    # a delay per packet, not per read (how the kernel cut the stream into
+                    # reads depends on the machine's load; the packets do not)
+                    conn.air_due = max(conn.air_due,
+                                       self.net.now_ms() + jitter.delay(conn.name, "down"))
+                    conn.air.append([conn.air_due, raw])
                 if kind == PUBLISH:
                     conn.arrived(publish_parts(flags, body)[1])
                 elif kind in (CONNACK, SUBACK, PINGRESP):
