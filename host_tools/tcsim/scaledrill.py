@@ -44,6 +44,11 @@ WIFI_SHARE = 10  # percent of the tables whose Wi-Fi drops
 CLOSING_PACE = 0.25  # the dealers' think times once no new hand is dealt (a hand of eight
 #                      took up to 10 virtual minutes at the real pace)
 SETTLE_MS = 5 * MIN  # the most the room may take to settle after the plan
+# once settled, the room runs this much longer before the checks: the last acks, and one
+# box heartbeat (tcbox.link.box_end.STATUS_MS, 30 s) and a round trip more -- issue #29: a
+# difference between a box and the league that lasts beyond one heartbeat with nothing
+# under way is healed by the host (a status showing a box behind brings the seating again)
+AFTER_MS = 30000 + 10000
 BOARDS = ("compact", "table")
 WIFI = ("busy", "quiet")  # the room's Wi-Fi: a busy one's jitter (nightnet.BusyWifi), or none
 
@@ -256,7 +261,7 @@ class Drill:
             self.room.step(STEP_MS)
             self.step_s.append(time.perf_counter() - step0)
             self.level_watch.step(self.room.now_ms, self.boxes, self.all_live)
-        self.room.run(10000)  # the last acks and statuses
+        self.room.run(AFTER_MS)  # the last acks, a heartbeat's statuses and what they bring
         self.play_wall_s = time.perf_counter() - wall0
         self.play_virtual_ms = self.room.now_ms - v0
 
