@@ -33,7 +33,7 @@ class Packets:
         self.buf = bytearray()
 
     def feed(self, data: bytes) -> List[Packet]:
-        return [packet[:3] for packet in self.feed_raw(data)]  # type: ignore[misc]
+        return [(kind, flags, body) for kind, flags, body, _ in self.feed_raw(data)]
 
     def feed_raw(self, data: bytes) -> List[Tuple[int, int, bytes, bytes]]:
         """``feed``, each packet with its bytes as they came: (type, flags, body, raw)."""
@@ -130,7 +130,7 @@ class BoxConnection:
         self.rx = bytearray()  # what the box may read (filled by pumps only)
         # with the Wi-Fi's jitter on (Net.jitter): what reached the box's radio but is
         # still on the air, [virtual ms it is readable from, bytes], in order
-        self.air: Deque[List[object]] = deque()
+        self.air: Deque[Tuple[int, bytes]] = deque()
         self.air_due = 0  # the last chunk's due time: a chunk never overtakes another
         self.eof = False
         self.packets_in = Packets()
@@ -176,7 +176,7 @@ class BoxSocket:
         self.closed = False
         # with the Wi-Fi's jitter on: what the box sent that is still on the air, [virtual
         # ms it reaches the broker, bytes], in order (lost if the socket closes first)
-        self.air: Deque[List[object]] = deque()
+        self.air: Deque[Tuple[int, bytes]] = deque()
         self.air_due = 0
 
     def settimeout(self, seconds: Optional[float]) -> None:
@@ -216,7 +216,7 @@ class BoxSocket:
         if net.jitter is not None:  # on the air for a while (Net.release writes it)
             now = net.now_ms()
             self.air_due = max(self.air_due, now + net.jitter.delay(self.conn.name, "up"))
-            self.air.append([self.air_due, data])
+            self.air.append((self.air_due, data))
             return len(data)
         self.write(data)
         return len(data)
@@ -224,9 +224,9 @@ class BoxSocket:
     def release(self, now: int) -> None:
         """Write what the box sent that has been on the air long enough (Net.pump)."""
         air = self.air
-        while air and not self.closed and air[0][0] <= now:  # type: ignore[operator]
+        while air and not self.closed and air[0][0] <= now:
             try:
-                self.write(air.popleft()[1])  # type: ignore[arg-type]
+                self.write(air.popleft()[1])
             except OSError:  # the broker went away meanwhile: lost, as on the air
                 air.clear()
 
@@ -266,8 +266,8 @@ class BoxSocket:
         air = conn.air
         if air:  # what the Wi-Fi has carried by now
             now = self.net.now_ms()
-            while air and air[0][0] <= now:  # type: ignore[operator]
-                conn.rx += air.popleft()[1]  # type: ignore[operator]
+            while air and air[0][0] <= now:
+                conn.rx += air.popleft()[1]
         if not conn.rx:
             if conn.eof and not air:
                 return 0  # the broker closed the connection
@@ -301,7 +301,7 @@ class BoxSocket:
                     # reads depends on the machine's load; the packets do not)
                     conn.air_due = max(conn.air_due,
                                        self.net.now_ms() + jitter.delay(conn.name, "down"))
-                    conn.air.append([conn.air_due, raw])
+                    conn.air.append((conn.air_due, raw))
                 if kind == PUBLISH:
                     conn.arrived(publish_parts(flags, body)[1])
                 elif kind in (CONNACK, SUBACK, PINGRESP):

@@ -70,6 +70,8 @@ def _rss_mb() -> float:
 def _peak_mb(proc: Any) -> Optional[float]:
     """The peak resident memory of a running process (Linux's VmHWM), MB; None unknown."""
     pid = getattr(proc, "pid", None)
+    if not isinstance(pid, int):
+        return None
     try:
         with open("/proc/%d/status" % pid, encoding="ascii") as status:
             for line in status:
