@@ -342,10 +342,10 @@ class Net:
         longer than WAIT_S (then what did not come is forgotten)."""
         self.pumps += 1
         if self.jitter is not None:  # what the boxes sent that is off the air by now
-            now = self.now_ms()
+            at = self.now_ms()
             for sock in list(self.open):
                 if sock.air:
-                    sock.release(now)
+                    sock.release(at)
         if self.settled():
             return True
         self.waits += 1
