@@ -1,15 +1,11 @@
 """The scale drill: N tables (300 by default) on an external Mosquitto with a user per box,
-the host pointed at it by URL, under faults (Wi-Fi drops, a broker restart, a host kill), in
-one process on the room's virtual clock; then the checks (`make scale`).
+the host pointed at it by URL, behind a busy Wi-Fi (tcsim.nightnet.BusyWifi; ``wifi``
+"quiet": none), under faults (Wi-Fi drops, a broker restart, a host kill), in one process on
+the room's virtual clock; then the checks (`make scale`).  Several seeds run in processes of
+their own, *jobs* at a time (each beside another CPU-bound one).
 
-    result = run_scale(tables=300, seed=1)      # result["ok"], result["checks"], figures
-    results = run_seeds(300, [1, 2, 3, 4, 5], jobs=2)   # each seed in its own process
-    python -m tcsim.scale [--tables 300] [--seeds 1,2,3,4,5] [--jobs 2] [--minutes 16]
-                          [--wifi busy|quiet] [--json]
-
-The boxes' links have a busy Wi-Fi's jitter (tcsim.nightnet.BusyWifi) unless ``wifi`` is
-"quiet".  Several seeds run in processes of their own, *jobs* at a time: each drill beside
-another CPU-bound one, on a machine that is loaded anyway.
+    result = run_scale(tables=300, seed=1)  # or run_seeds(300, [1, 2, 3, 4, 5], jobs=2)
+    python -m tcsim.scale [--tables 300] [--seeds 1-5] [--jobs 2] [--wifi busy] [--json]
 
 docs/demo.md §8, "Scale drill": what runs, the plan, the checks, the figures.
 """
