@@ -537,7 +537,9 @@ def only_scale(source: str | None = None) -> int:
     """The scale drill's rows alone (bench/scale_bench.py, or the results in *source*), written
     into bench/results.json in place of its last ones; every other row stays as it was
     measured (``date``), the scale rows carry their own (``scale.date``)."""
-    print("  the scale drill: 300 tables on Mosquitto under faults, 5 seeds ...", flush=True)
+    print("  the scale drill: %s ..." % ("the results in %s" % source if source else
+                                          "300 tables on Mosquitto under faults, 5 seeds"),
+          flush=True)
     scale = run_sub(SCALE, 3 * 3600, ("--from", source) if source else ())
     result = json.loads(RESULTS.read_text())
     if "error" in scale:
