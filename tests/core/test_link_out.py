@@ -1,6 +1,6 @@
 """The box's serial link (tcbox/link/box_end.py), part 2: the outbox and its
-persistence, a port that stops taking bytes, instructions, pairing, and the
-wiring to the App.  Portable, like part 1 (test_link.py).
+persistence, a port that stops taking bytes, instructions and pairing.
+Portable, like part 1 (test_link.py).
 """
 
 import json
@@ -10,6 +10,7 @@ from link_util import (
     KEY,
     FakePort,
     Host,
+    StandIn,
     config,
     kinds,
     link_table,
@@ -163,7 +164,7 @@ def test_a_restarted_host_is_told_hello():
 def test_instructions_once_with_their_result():
     link, port, host, now = live()
     seen = []
-    link.on_instruction = seen.append
+    StandIn(seen.append).add(link)
     instr = {"kind": "instruction", "id": "i-1", "action": "message", "text": "Colour up"}
     host.send(instr)
     now = run(link, now, 3)
@@ -193,7 +194,7 @@ def test_a_move_outs_answer_carries_the_stack_again_after_a_reboot():
     with; a repeat of the id is answered with the same stack, also after a
     power cut (the record's instruction part keeps it)."""
     link, port, host, now = live()
-    link.on_instruction = lambda m: None
+    StandIn(lambda m: None).add(link)
     out = {"kind": "instruction", "id": "i-41", "action": "move_out", "seat": 3,
            "to_table": 2, "to_seat": 7}
     host.send(out)
@@ -219,7 +220,7 @@ def test_a_move_outs_answer_carries_the_stack_again_after_a_reboot():
 def test_a_withdraw_the_link_answers_from_its_record():
     link, port, host, now = live()
     handed = []
-    link.on_instruction = handed.append
+    StandIn(handed.append).add(link)
     link.instruction_done("i-41", "done", None, 3000)      # carried out already
     link.instruction_done("i-42", "refused", "Seat 4 is taken")
     for wid, x in (("w-1", "i-41"), ("w-2", "i-42"), ("w-3", "i-99")):
@@ -241,7 +242,7 @@ def test_a_withdraw_the_link_answers_from_its_record():
 
 def test_a_withdraw_of_an_instruction_restored_but_not_yet_shown():
     link, port, host, now = live()
-    link.on_instruction = lambda m: None
+    StandIn(lambda m: None).add(link)
     host.send({"kind": "instruction", "id": "i-7", "action": "move_out", "seat": 3,
                "to_table": 2, "to_seat": 7})
     run(link, now, 3)
@@ -249,7 +250,7 @@ def test_a_withdraw_of_an_instruction_restored_but_not_yet_shown():
     box2.restore(link.extra())                      # after a power cut: i-7 to hand again
     assert [h["id"] for h in box2.rehand] == ["i-7"]
     handed = []
-    box2.on_instruction = handed.append
+    StandIn(handed.append).add(box2)
     frames.instruction(box2, {"kind": "instruction", "id": "w-7", "action": "withdraw",
                                   "instr": "i-7", "v": "1.2", "boot": 1, "seq": 9})
     assert box2.rehand == []
@@ -261,7 +262,7 @@ def test_a_withdraw_of_an_instruction_restored_but_not_yet_shown():
 
 def test_pending_instructions_survive_a_reboot():
     link, port, host, now = live()
-    link.on_instruction = lambda m: None
+    StandIn(lambda m: None).add(link)
     host.send({"kind": "instruction", "id": "i-7", "action": "move_out", "seat": 3,
                "to_table": 2, "to_seat": 7})
     run(link, now, 3)
@@ -269,7 +270,7 @@ def test_pending_instructions_survive_a_reboot():
     box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
     box2.restore(link.extra())
     handed = []
-    box2.on_instruction = handed.append
+    StandIn(handed.append).add(box2)
     box2.poll(0)
     assert [h["id"] for h in handed] == ["i-7"] and handed[0]["to_table"] == 2
 

@@ -10,14 +10,13 @@ host on one virtual time line with asymmetric, jittery delays, a host clock
 a minute in.  Portable.
 """
 
-from link_util import BOX, KEY, FakePort, config, counter, link_table, live, run
+from link_util import BOX, KEY, FakePort, StandIn, config, counter, link_table, live, run
 from tableclock.clock import LevelClock
 from tableclock.clocksync import ticks_diff
 from tableclock.protocol import Receiver, Sender
 from tcbox.link.box_end import Link
 from tcbox.link.frames import PING_FAST_MS, PING_MS, PONG_MAX_MS
 from tcbox.link.states import CONFIGURED, DISCONNECTED, LIVE
-from tcbox.link.wiring import tick
 
 MIN = 60000
 WRAP = 1 << 29
@@ -54,18 +53,6 @@ class Wire:
         return out
 
 
-class _App:
-    """What wiring.tick needs of tcbox.app.App."""
-
-    def __init__(self):
-        self.state = None
-        self.info = {}
-        self.dirty = False
-
-    def save(self):
-        pass
-
-
 def position(clock):
     """ms of the tournament gone by on a LevelClock (levels and breaks
     before the current one, and the part of it gone)."""
@@ -85,7 +72,7 @@ class Room:
     the frames each way.  The host answers hello with config, seating and
     clock, a ping with a pong (``pong=False``: a 1.0 host, silent), and
     sends its clock every 10 s and at once from ``host_change()``.  One
-    ``step(ms)``: the box's loop (table.advance, wiring.tick) and the
+    ``step(ms)``: the box's loop (table.advance, the link's after_step) and the
     host's poll."""
 
     def __init__(self, up, down, ppm=0, tick0=WRAP - 30000, pong=True, t=None):
@@ -94,7 +81,7 @@ class Room:
         self.link = Link(self.port, BOX, self.t, KEY, "ev1", urandom=counter())
         self.link.restore(None)
         self.link.table_no = 4
-        self.app = _App()
+        self.app = StandIn()  # what the link's after_step asks of the box's App
         self.rx = Receiver(KEY, "host")
         self.tx = Sender(KEY, "host", 1)
         self.host = LevelClock(self.t.clock.levels)
@@ -172,7 +159,7 @@ class Room:
         self.last_tick = now
         if dt > 0:
             self.link.table.advance(dt)
-        tick(self.app, self.link, now)
+        self.link.after_step(self.app, now)
         for c in self.port.take():  # the box's bytes: lines on their way to the host
             if self.cut:
                 continue

@@ -13,6 +13,7 @@ import os
 
 from hostutil import EXAMPLES, T0, at, players, run
 
+from link_util import StandIn
 from tcbox.instructions import at_table
 from tcbox.link.box_end import Link
 from tcbox.link.states import LIVE
@@ -49,7 +50,7 @@ class Box:
         self.link.restore(None)
         self.link.table_no = table  # as pairing leaves it
         self.got = []  # the instructions the box was given, in order
-        self.link.on_instruction = self.got.append
+        StandIn(self.got.append).add(self.link)
         self.host = None
         self.connect()
 

@@ -1,7 +1,8 @@
 """The box's end of the host link over a serial port: the link states, the
 outbox and one bounded slice of work per ``poll`` (docs/protocol.md, "USB
-serial" and "On the box").  The host's frames are handled in frames.py,
-the record in powerloss.py, the App's wiring in wiring.py (this package).
+serial" and "On the box"), and its hooks as a part of tcbox.app.App
+(docs/box.md, "The App and its parts").  The host's frames are handled in
+frames.py, the record in powerloss.py (this package).
 Pure logic: no hardware import.
 """
 
@@ -68,9 +69,8 @@ class Link:
         self.table = table
         self.fw = fw
         self.urandom = urandom or _urandom
-        self.on_table = None  # callback(new Table)
-        self.on_instruction = None  # callback(instruction dict)
-        self.on_change = None  # callback(): redraw
+        self.app = None  # the tcbox.app.App this link is a part of (``added``)
+        self.seen = None  # the record's fingerprint of the table last observed (on_save)
         self.boot = 0
         self.tx = Sender(UNPAIRED_KEY, box_id, 0)
         self.pairing = None  # {"key", "key_id", "table", "event"?, "settings"?}
@@ -105,7 +105,7 @@ class Link:
         self.outbox = []  # [event, sent ms or None, JSON size]; event: [id, what, ...]
         self.n = 0  # events made in this boot
         self.instrs = []  # [id, result or None, reason, body or stack or None], oldest first
-        self.rehand = []  # restored pending instructions for on_instruction
+        self.rehand = []  # restored pending instructions, for the App's instruct
         self.last_state = None
         self.save_due = False  # something the record must keep at once (pairing)
         # counters
@@ -135,6 +135,55 @@ class Link:
     def restore(self, extra):
         """Start from the record's *extra* (powerloss.restore_record)."""
         restore_record(self, extra)
+
+    # -- a part of the App (tcbox/app.py HOOKS; docs/box.md "The App and its parts")
+    def added(self, app):
+        """This link is a part of *app* from now on: it hands it the host's
+        instructions (``instruct``), a new table (``take_table``) and clock
+        changes (``changed``)."""
+        self.app = app
+
+    def after_step(self, app, now):
+        """The link's share of each loop iteration, after the App's: a slice
+        of link work, the slewed clock, the events of a state no save
+        followed, the link's line on the setup screen, a save it needs."""
+        self.poll(now)
+        slew = getattr(self, "slew", None)
+        if slew is not None and self.table is not None:
+            slew.step(self.table.clock, now)  # a small error worked off: up to 10% fast or slow
+        st = app.state
+        if st is not None and st is not self.last_state:
+            self.observe(st)  # events of changes no save followed
+        app.show_link(self.info_text(), self.table_no)
+        if self.save_due:
+            self.save_due = False
+            app.save()
+
+    def on_state(self, app, st):
+        """Each redraw's state, at the redraw: its box events (``observe``)."""
+        self.observe(st)
+
+    def on_save(self, app):
+        """Before each save: the table's state observed (so the box events of
+        a change go into the same write as the change), then the link's part
+        of the record.  The table's state (4 KB of dicts) only when the table
+        changed, not for the clock's saves every 30 s: the record's
+        fingerprint without the clocks' times tells (issue #20: an idle
+        offer allocated 6.6 KB)."""
+        fp = app.saver.fingerprint(app.table)
+        if fp != self.seen:
+            self.seen = fp
+            self.observe(app.table.state())
+        return self.extra()
+
+    def on_result(self, app, iid, result, reason, stack):
+        """What became of instruction *iid* at the table: ``instruction_done``."""
+        self.instruction_done(iid, result, reason, stack)
+
+    def seating(self, app):
+        """The host's names by seat and this box's table number, for an
+        instruction carried out (tcbox/instructions/at_table.py)."""
+        return self.names, self.table_no
 
     # -- the app's side ------------------------------------------------
     def observe(self, st):
@@ -237,8 +286,8 @@ class Link:
         line = self.lines.line()
         if line is not None:
             frames.frame(self, line, now)
-        if self.rehand and self.on_instruction is not None:
-            self.on_instruction(self.rehand.pop(0))
+        if self.rehand and self.app is not None:
+            self.app.instruct(self.rehand.pop(0))
         frames.apply_pending(self, now)
         self._timers(now)
         self._write(now)

@@ -214,8 +214,8 @@ def apply_pending(link, now):
         new.removed = table.removed
     link.table = new
     link.last_state = None
-    if link.on_table is not None:
-        link.on_table(new)
+    if link.app is not None:
+        link.app.take_table(new)
     link.save_due = True
     seat = getattr(link, "slew", None)
     if seat is not None:
@@ -290,8 +290,8 @@ def pong(link, msg, now):
 
 
 def changed(link):
-    if link.on_change is not None:
-        link.on_change()
+    if link.app is not None:
+        link.app.changed()
 
 # -- instructions ----------------------------------------------------
 
@@ -338,10 +338,10 @@ def instruction(link, msg):
     body["kind"] = "instruction"
     remember(link, iid, body)
     link.save_due = True
-    if link.on_instruction is None:
+    if link.app is None:
         link.instruction_done(iid, "refused", "this box cannot show instructions")
     elif body.get("action") != "withdraw" or not withdrawn(link, iid, body.get("instr")):
-        link.on_instruction(body)
+        link.app.instruct(body)
 
 
 def withdrawn(link, wid, x):
