@@ -148,11 +148,11 @@ class SimBox:
         self.last = now
         if dt > 0:
             self.t.advance(dt)
-        pings = self.link.pings
+        pings = self.link.hostclock.pings
         self.link.after_step(self.app, now)
-        if self.link.pings != pings and self.link.unanswered:
+        if self.link.hostclock.pings != pings and self.link.hostclock.unanswered:
             self.flight = time.monotonic()
-        elif not self.link.unanswered:
+        elif not self.link.hostclock.unanswered:
             self.flight = None
 
     def in_flight(self, real_now):

@@ -10,13 +10,13 @@ import json
 from binascii import hexlify
 
 from tableclock.canonjson import ProtocolError
-from tableclock.clocksync import OffsetEstimator
 from tableclock.protocol import HOST, UNPAIRED_KEY, UNPAIRED_KEY_ID, Receiver, Sender
 from tableclock.wire import Lines
 
 from ..presses import ticks_diff
 from . import frames
 from .events import event_message, events_between, instruction_event
+from .hostclock import HostClock
 from .powerloss import record_of, restore_record
 from .states import (
     CONFIGURED,
@@ -94,12 +94,7 @@ class Link:
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
         self.pong = None  # a ping to answer: its t (or -1 without)
-        self.sync = OffsetEstimator()  # the host's clock from our pings (frames.pong)
-        self.ping_at = 0  # box tick the next ping is due (set by each config)
-        self.pings = 0  # pings since the last config
-        self.pongs = 0  # their answers
-        self.unanswered = 0  # pings since the last answer
-        self.odd_clocks = 0  # clock readings whose host_ms did not fit the estimate
+        self.hostclock = HostClock()  # the host's time: the sync from our pings, the slew
         self.status_due = False
         self.status_at = None
         self.outbox = []  # [event, sent ms or None, JSON size]; event: [id, what, ...]
@@ -148,9 +143,8 @@ class Link:
         of link work, the slewed clock, the events of a state no save
         followed, the link's line on the setup screen, a save it needs."""
         self.poll(now)
-        slew = getattr(self, "slew", None)
-        if slew is not None and self.table is not None:
-            slew.step(self.table.clock, now)  # a small error worked off: up to 10% fast or slow
+        if self.table is not None:
+            self.hostclock.step(self.table.clock, now)  # a small error worked off
         st = app.state
         if st is not None and st is not self.last_state:
             self.observe(st)  # events of changes no save followed
@@ -268,9 +262,9 @@ class Link:
                 "stale": rx.stale, "forged": rx.forged, "invalid": rx.invalid,
                 "frames_in": self.frames_in, "frames_out": self.frames_out,
                 "stalls": self.stalls, "too_large": self.too_large,
-                "refused_pairs": self.refused_pairs, "pings": self.pings,
-                "pongs": self.pongs, "odd_clocks": self.odd_clocks,
-                "sync_resets": self.sync.resets}
+                "refused_pairs": self.refused_pairs, "pings": self.hostclock.pings,
+                "pongs": self.hostclock.pongs, "odd_clocks": self.hostclock.odd_clocks,
+                "sync_resets": self.hostclock.sync.resets}
 
     # -- the loop ------------------------------------------------------
     def poll(self, now):
@@ -363,7 +357,7 @@ class Link:
             return self._encode(msg)
         if not self.paired:
             return None
-        msg = frames.ping(self, now)  # clock sync: CONFIGURED or LIVE, when due
+        msg = self.hostclock.ping(self.state, now)  # clock sync: CONFIGURED or LIVE, when due
         if msg is not None:
             return self._encode(msg)
         for e in self.outbox:

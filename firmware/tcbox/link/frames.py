@@ -1,6 +1,6 @@
 """What the box does with the host's frames (``frame``): config, seating,
-clock, instructions, acks, pairing; and its clock sync (docs/protocol.md,
-"Clock sync on the box"); the setup a config carries.  Functions of
+clock, instructions, acks, pairing; the setup a config carries.  The clock
+sync's pings and pongs: hostclock.py (docs/protocol.md, "Clock sync on the box").  Functions of
 tcbox/link/box_end.py's Link (their first argument).  Pure: no hardware imports.
 """
 
@@ -16,7 +16,7 @@ from tableclock.table import Table, drop_setup_code
 
 from ..presses import ticks_diff
 from .events import instruction_event
-from .hostclock import clock_toward, slew_of
+from .hostclock import clock_toward
 from .states import CONFIGURED, HELLO_FAST, LIVE
 
 INSTR_MAX = 32  # instruction ids remembered with their latest result
@@ -27,18 +27,6 @@ SETUP_KEYS = ("profile", "seats", "levels", "chip", "shot_clock", "colour_ups",
 _NONE = object()
 _ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")
 PAIR_MAX = 448  # bytes of JSON: the pairing (key, table, event, settings) in the record
-_MASK = (1 << 29) - 1  # box ticks wrap at 2**29
-
-# clock sync (docs/protocol.md "Clock sync on the box"), all in ms
-PING_FAST_MS = 1000  # after each config: a ping a second ...
-PING_FAST = 4  # ... until this many pongs came ...
-PING_FAST_MAX = 6  # ... or this many pings went
-PING_MS = 8000  # then one every 8 s
-PING_DEAF = 6  # unanswered pings in a row: a 1.0 host (it does not answer a box) ...
-PING_DEAF_MS = 60000  # ... is asked only once a minute
-PONG_MAX_MS = 4000  # a pong this long after its ping is no sample (a stray or a stall)
-READING_AHEAD_MS = 10000  # a clock read this far after "now" (host time) ...
-READING_AGE_MS = 6 * 3600 * 1000  # ... or this long before it: another clock; taken as of now
 
 
 def setup_of(config):
@@ -107,8 +95,7 @@ def config(link, msg, now):
     link.got_seating = link.got_clock = False
     link.pending_players = None
     link.pending_clock = None
-    link.ping_at = now  # sync again at once, fast (the estimator keeps its samples)
-    link.pings = link.pongs = link.unanswered = 0
+    link.hostclock.again(now)  # sync again at once, fast (the estimator keeps its samples)
     for entry in link.outbox:  # resend at once after a reconnect
         entry[1] = None
 
@@ -217,76 +204,20 @@ def apply_pending(link, now):
     if link.app is not None:
         link.app.take_table(new)
     link.save_due = True
-    seat = getattr(link, "slew", None)
-    if seat is not None:
-        seat.pending = 0  # a correction for the old table's clock
+    link.hostclock.new_table()  # a correction for the old table's clock goes
     changed(link)
 
 
 def clock(link, msg, now):
     link.got_clock = True
-    at = reading_at(link, msg["host_ms"], now)
+    at = link.hostclock.reading_at(msg["host_ms"], now)
     if link.pending_setup is not None:
         link.pending_clock = (msg, at)
         return
     if link.table is not None and clock_toward(link.table.clock, msg["level_index"],
                                                msg["ms_left"], msg["paused"],
-                                               slew=slew_of(link), now=now, at=at):
+                                               slew=link.hostclock.slewing(), now=now, at=at):
         changed(link)
-
-
-def reading_at(link, host_ms, now):
-    """The box tick at which the host read its clock at *host_ms* (its Unix
-    ms), from the offset estimate; *now* (as of its arrival) while there is
-    no estimate or when *host_ms* is implausible (more than 10 s ahead of
-    the host's time now, or more than 6 h behind it: counted in
-    ``link.odd_clocks``)."""
-    est = link.sync
-    host_now = est.host_at(now)
-    if host_now is None:
-        return now
-    age = host_now - host_ms
-    if age < -READING_AHEAD_MS or age > READING_AGE_MS:
-        link.odd_clocks += 1
-        return now
-    return (now - age) & _MASK
-
-
-def ping(link, now):
-    """The box's ``ping`` message when one is due (CONFIGURED or LIVE), else
-    None: at once after a config, then every second until PING_FAST pongs
-    came (at most PING_FAST_MAX pings), then every 8 s; once a minute after
-    PING_DEAF unanswered in a row.  ``t`` is the box tick *now*."""
-    if link.state < CONFIGURED or ticks_diff(now, link.ping_at) < 0:
-        return None
-    link.pings += 1
-    link.unanswered += 1
-    if link.unanswered > PING_DEAF:
-        wait = PING_DEAF_MS
-    elif link.pongs < PING_FAST and link.pings < PING_FAST_MAX:
-        wait = PING_FAST_MS
-    else:
-        wait = PING_MS
-    link.ping_at = (now + wait) & _MASK
-    return {"kind": "ping", "t": now}
-
-
-def pong(link, msg, now):
-    """A ``pong`` from the host (1.1: with host_ms): one round-trip sample
-    for the offset estimator.  Ignored before a config (a replay from an
-    earlier boot could carry any time), without ``t``/``host_ms``, or more
-    than PONG_MAX_MS after its ping."""
-    t = msg.get("t")
-    host_ms = msg.get("host_ms")
-    if link.state < CONFIGURED or t is None or host_ms is None:
-        return
-    rtt = ticks_diff(now, t)
-    if rtt < 0 or rtt > PONG_MAX_MS:
-        link.sync.refused += 1
-        return
-    link.pongs += 1
-    link.unanswered = 0
-    link.sync.add(t, host_ms, now)
 
 
 def changed(link):
@@ -449,7 +380,7 @@ def frame(link, line, now):
         link.pong = msg.get("t", -1)
         return
     if kind == "pong":
-        pong(link, msg, now)
+        link.hostclock.pong(link.state, msg, now)
         return
     if kind == "ack":  # safe in any state: ids the host really has
         ack(link, msg["ids"])
