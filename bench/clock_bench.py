@@ -126,8 +126,8 @@ def simulate(minutes: int = 60) -> dict:
         "box": {"pings_since_config": hc.pings, "pongs_since_config": hc.pongs,
                 "samples": hc.sync.count, "sync_resets": hc.sync.resets,
                 "uncertainty_ms_at_end": hc.sync.uncertainty(night.ticks()),
-                "odd_clocks": hc.odd_clocks, "slew_jumps": hc.slew.jumps,
-                "slews": hc.slew.slews},
+                "odd_clocks": hc.odd_clocks, "slew_jumps": box.slew.jumps,
+                "slews": box.slew.slews},
         "host": {"pongs": host.pongs, "clocks_sent": host.clocks_sent},
         "delays": "box->host 5..45 ms (+0..300 every 5th frame), host->box 30..230 ms "
                   "(+0..600 every 3rd); box loop %d ms, host poll %d ms, box ticks 50 ppm fast"

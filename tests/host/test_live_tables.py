@@ -177,7 +177,7 @@ def confirm_final(room):
     """The dealers confirm the final table's instructions on their boxes as tcbox.app.App
     does: tcbox.instructions.at_table.carry_out on the box's table, then the answer."""
     for b in room.boxes.values():
-        answered = {r[0] for r in b.link.instrs if r[1] in ("done", "refused")}
+        answered = {r[0] for r in b.link.answers.kept if r[1] in ("done", "refused")}
         for ins in b.got:
             if ins["action"] in ("redraw", "break_table") and ins["id"] not in answered:
                 result, reason, _ = at_table.carry_out(b.table, ins)

@@ -521,7 +521,6 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
     from tableclock import record
     from tableclock.store import MemoryStore
     from tcbox.app import App
-    from tcbox.link import frames
 
     class Screen:
         def update(self, f):
@@ -549,10 +548,10 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
     for i in range(70):
         box.event(["hand_ended", 1000 + i, {str(s): 123456 for s in range(1, 11)}])
     for i in range(32):
-        box.instrs.append(["i-%d" % i, "done", None, None])
+        box.answers.kept.append(["i-%d" % i, "done", None, None])
     for i in range(3):
-        frames.remember(box, "p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
-                                            "action": "message", "text": "x" * 200})
+        box.answers.remember("p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
+                                          "action": "message", "text": "x" * 200})
     busy_hand(t)
     app.save()
     rec = slots.load()

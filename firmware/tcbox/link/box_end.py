@@ -1,23 +1,32 @@
 """The box's end of the host link over a serial port: the link states, the
 outbox and one bounded slice of work per ``poll`` (docs/protocol.md, "USB
 serial" and "On the box"), and its hooks as a part of tcbox.app.App
-(docs/box.md, "The App and its parts").  The host's frames are handled in
-frames.py, the record in powerloss.py (this package).
+(docs/box.md, "The App and its parts"); its part of the power-loss record
+(``extra``, ``restore``).  The host's frames are handled in frames.py, the
+instructions it remembers in answers.py (this package).
 Pure logic: no hardware import.
 """
 
 import json
-from binascii import hexlify
+from binascii import hexlify, unhexlify
 
 from tableclock.canonjson import ProtocolError
-from tableclock.protocol import HOST, UNPAIRED_KEY, UNPAIRED_KEY_ID, Receiver, Sender
+from tableclock.clocksync import Slew
+from tableclock.protocol import (
+    HOST,
+    MAX_COUNTER,
+    UNPAIRED_KEY,
+    UNPAIRED_KEY_ID,
+    Receiver,
+    Sender,
+)
 from tableclock.wire import Lines
 
 from ..presses import ticks_diff
 from . import frames
-from .events import event_message, events_between, instruction_event
+from .answers import Answers
+from .events import EVENT_FIELDS, event_message, events_between, instruction_event
 from .hostclock import HostClock
-from .powerloss import record_of, restore_record
 from .states import (
     CONFIGURED,
     DISCONNECTED,
@@ -36,6 +45,10 @@ except ImportError:  # an older tcbox without a version
 
 READ_MAX = 512  # bytes read per poll
 OUTBOX_MAX = 64  # box events kept until acknowledged (the oldest dropped)
+# the power-loss record holds the table (2.5 KB mid-hand at 10 seats) and this
+# link's part in a 3968-byte slot: pairing (~250 B), the instructions' part
+# (answers.py) and the newest events, each bounded
+EXTRA_EVENTS_MAX = 512  # bytes of JSON for the events kept in the power-loss record
 CONFIG_WAIT_MS = 10000  # CONFIGURED without seating and clock: hello again
 SILENCE_MS = 20000  # LIVE without a frame from the host: link lost, hello again
 RESEND_MS = 5000  # unacknowledged events go again
@@ -94,13 +107,13 @@ class Link:
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
         self.pong = None  # a ping to answer: its t (or -1 without)
-        self.hostclock = HostClock()  # the host's time: the sync from our pings, the slew
+        self.hostclock = HostClock()  # the host's time: the sync from our pings
+        self.slew = None  # the table's clock following the host's (``slewing``)
         self.status_due = False
         self.status_at = None
         self.outbox = []  # [event, sent ms or None, JSON size]; event: [id, what, ...]
         self.n = 0  # events made in this boot
-        self.instrs = []  # [id, result or None, reason, body or stack or None], oldest first
-        self.rehand = []  # restored pending instructions, for the App's instruct
+        self.answers = Answers()  # the instructions seen, each with its latest answer
         self.last_state = None
         self.save_due = False  # something the record must keep at once (pairing)
         # counters
@@ -124,12 +137,61 @@ class Link:
         self.tx.key = key
 
     def extra(self):
-        """The link's part of the power-loss record (powerloss.record_of)."""
-        return record_of(self)
+        """The link's part of the power-loss record (JSON-ready, no times: it
+        changes only when something worth a write changed): the boot counter,
+        the newest unsent events (EXTRA_EVENTS_MAX bytes of them), the
+        instructions' part (answers.py), the pairing and the table number."""
+        keep = []
+        room = EXTRA_EVENTS_MAX
+        for i in range(len(self.outbox) - 1, -1, -1):
+            e = self.outbox[i]
+            room -= e[2]
+            if room < 0:
+                break
+            keep.append(e[0])
+        keep.reverse()
+        d = {"b": self.boot, "o": keep, "i": self.answers.record()}
+        if self.pairing is not None:
+            d["p"] = self.pairing
+        if self.table_no is not None:
+            d["t"] = self.table_no
+        return d
 
     def restore(self, extra):
-        """Start from the record's *extra* (powerloss.restore_record)."""
-        restore_record(self, extra)
+        """Start from the record's *extra* (None: a new box): the boot
+        counter moves on by one (so save at once: ``extra()`` changed), and
+        unsent events, pending instructions and the pairing come back.  A
+        damaged part is ignored."""
+        boot = 0
+        if isinstance(extra, dict):
+            b = extra.get("b")
+            if isinstance(b, int) and not isinstance(b, bool) and 0 <= b < MAX_COUNTER:
+                boot = b + 1
+            for part in ("p", "t", "o", "i"):
+                try:
+                    self._restore_part(part, extra.get(part))
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+                    pass
+        self.boot = boot
+        self.tx.boot = boot
+        self.tx.seq = 0
+        self.n = 0
+        self.save_due = True
+
+    def _restore_part(self, part, v):
+        if part == "p" and isinstance(v, dict):
+            key = unhexlify(v["key"])
+            if len(key) >= 16:
+                self._set_key(key, v["key_id"])
+                self.pairing = v
+        elif part == "t" and isinstance(v, int):
+            self.table_no = v
+        elif part == "o" and isinstance(v, list):
+            for ev in v:
+                if isinstance(ev, list) and len(ev) >= 2 and ev[1] in EVENT_FIELDS:
+                    self._keep(ev)
+        elif part == "i" and isinstance(v, list):
+            self.answers.restore(v)
 
     # -- a part of the App (tcbox/app.py HOOKS; docs/box.md "The App and its parts")
     def added(self, app):
@@ -143,8 +205,9 @@ class Link:
         of link work, the slewed clock, the events of a state no save
         followed, the link's line on the setup screen, a save it needs."""
         self.poll(now)
-        if self.table is not None:
-            self.hostclock.step(self.table.clock, now)  # a small error worked off
+        slew = self.slew
+        if slew is not None and self.table is not None:
+            slew.step(self.table.clock, now)  # a small error worked off: up to 10% fast or slow
         st = app.state
         if st is not None and st is not self.last_state:
             self.observe(st)  # events of changes no save followed
@@ -152,6 +215,13 @@ class Link:
         if self.save_due:
             self.save_due = False
             app.save()
+
+    def slewing(self):
+        """The Slew that works a small error of the table's clock off (made
+        at the host's first clock)."""
+        if self.slew is None:
+            self.slew = Slew()
+        return self.slew
 
     def on_state(self, app, st):
         """Each redraw's state, at the redraw: its box events (``observe``)."""
@@ -223,22 +293,10 @@ class Link:
         1.2), kept to answer a repeat of *iid* the same way."""
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
-        r = frames.instr(self, iid)
-        if r is None:
-            r = frames.remember(self, iid, None)
-        r[1] = result
-        r[2] = reason
+        stack = self.answers.answer(iid, result, reason, stack)
         self.status_due = True  # the host sees the table as the answer left it
-        if result != "done":
-            stack = None
-        if result != "acknowledged":
-            r[3] = stack  # final: the instruction itself is not needed again
         self.save_due = True
         return self.event(instruction_event(iid, result, reason, stack))
-
-    def pending(self):
-        """Instructions the dealer has not confirmed yet (dicts)."""
-        return [r[3] for r in self.instrs if r[1] is None and r[3]]
 
     def info_text(self):
         """One short line for the screen's info field (App.info["link"])."""
@@ -280,8 +338,9 @@ class Link:
         line = self.lines.line()
         if line is not None:
             frames.frame(self, line, now)
-        if self.rehand and self.app is not None:
-            self.app.instruct(self.rehand.pop(0))
+        rehand = self.answers.rehand
+        if rehand and self.app is not None:
+            self.app.instruct(rehand.pop(0))
         frames.apply_pending(self, now)
         self._timers(now)
         self._write(now)

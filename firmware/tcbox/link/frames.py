@@ -19,7 +19,6 @@ from .events import instruction_event
 from .hostclock import clock_toward
 from .states import CONFIGURED, HELLO_FAST, LIVE
 
-INSTR_MAX = 32  # instruction ids remembered with their latest result
 # config fields that are the table's setup (docs/replay.md); players and
 # button come with seating
 SETUP_KEYS = ("profile", "seats", "levels", "chip", "shot_clock", "colour_ups",
@@ -204,7 +203,8 @@ def apply_pending(link, now):
     if link.app is not None:
         link.app.take_table(new)
     link.save_due = True
-    link.hostclock.new_table()  # a correction for the old table's clock goes
+    if link.slew is not None:
+        link.slew.pending = 0  # a correction for the old table's clock
     changed(link)
 
 
@@ -216,7 +216,7 @@ def clock(link, msg, now):
         return
     if link.table is not None and clock_toward(link.table.clock, msg["level_index"],
                                                msg["ms_left"], msg["paused"],
-                                               slew=link.hostclock.slewing(), now=now, at=at):
+                                               slew=link.slewing(), now=now, at=at):
         changed(link)
 
 
@@ -227,32 +227,12 @@ def changed(link):
 # -- instructions ----------------------------------------------------
 
 
-def instr(link, iid):
-    for r in link.instrs:
-        if r[0] == iid:
-            return r
-    return None
-
-
-def remember(link, iid, body):
-    if len(link.instrs) >= INSTR_MAX:
-        gone = link.instrs[0]
-        for r in link.instrs:
-            if r[1] in ("done", "refused"):
-                gone = r
-                break
-        link.instrs.remove(gone)
-    r = [iid, None, None, body]
-    link.instrs.append(r)
-    return r
-
-
 def instruction(link, msg):
     """An instruction from the host: handed to the app once per id; a
     repeat is answered again (the same result, reason and stack).  A
     ``withdraw`` the record can answer is answered here (``withdrawn``)."""
     iid = msg["id"]
-    r = instr(link, iid)
+    r = link.answers.find(iid)
     if r is not None:  # a repeat: never carried out twice
         if r[1] is not None:
             for e in link.outbox:
@@ -267,7 +247,7 @@ def instruction(link, msg):
         if k not in _ENVELOPE:
             body[k] = msg[k]
     body["kind"] = "instruction"
-    remember(link, iid, body)
+    link.answers.remember(iid, body)
     link.save_due = True
     if link.app is None:
         link.instruction_done(iid, "refused", "this box cannot show instructions")
@@ -287,9 +267,9 @@ def withdrawn(link, wid, x):
     ``withdraw``."""
     from ..instructions.at_table import CARRIED_OUT, WITHDRAWN  # loaded at the first (pending.py)
 
-    r = instr(link, x)
+    r = link.answers.find(x)
     if r is None:
-        r = remember(link, x, None)
+        r = link.answers.remember(x, None)
         r[1] = "refused"
         r[2] = WITHDRAWN
         link.instruction_done(wid, "done")
@@ -300,8 +280,7 @@ def withdrawn(link, wid, x):
     if r[1] == "refused":
         link.instruction_done(wid, "done")
         return True
-    if r[1] is None and r[3] in link.rehand:
-        link.rehand.remove(r[3])
+    if r[1] is None and link.answers.unhand(r[3]):
         link.instruction_done(x, "refused", WITHDRAWN)
         link.instruction_done(wid, "done")
         return True

@@ -1,10 +1,10 @@
 """The host's clock followed on the box: a LevelClock brought to the host's reading, at
 once or slewed (docs/protocol.md, "Clock"), and ``HostClock``, what the box knows of the
-host's time: the offset estimate from its pings, their schedule and counts, the slew
+host's time: the offset estimate from its pings, their schedule and counts
 (docs/protocol.md, "Clock sync on the box").  No hardware imports.
 """
 
-from tableclock.clocksync import OffsetEstimator, Slew
+from tableclock.clocksync import OffsetEstimator
 
 from ..presses import ticks_diff
 from .states import CONFIGURED
@@ -55,12 +55,10 @@ def clock_toward(clock, index, ms_left, paused, slack=CLOCK_SLACK_MS, slew=None,
 
 class HostClock:
     """The host's time as the box's link knows it: the offset estimate
-    (``sync``) from the round trips of its pings, their schedule and counts,
-    and the Slew that works a small error of the table's clock off."""
+    (``sync``) from the round trips of its pings, their schedule and counts."""
 
     def __init__(self):
         self.sync = OffsetEstimator()  # the host's clock from our pings (pong)
-        self.slew = None  # the Slew, made on first use (``slewing``)
         self.ping_at = 0  # box tick the next ping is due (set by each config)
         self.pings = 0  # pings since the last config
         self.pongs = 0  # their answers
@@ -72,22 +70,6 @@ class HostClock:
         samples)."""
         self.ping_at = now
         self.pings = self.pongs = self.unanswered = 0
-
-    def slewing(self):
-        """The Slew (made on first use)."""
-        if self.slew is None:
-            self.slew = Slew()
-        return self.slew
-
-    def step(self, clock, now):
-        """Work a small error of *clock* off: up to 10% fast or slow (each loop)."""
-        if self.slew is not None:
-            self.slew.step(clock, now)
-
-    def new_table(self):
-        """A new table: a correction meant for the old table's clock is dropped."""
-        if self.slew is not None:
-            self.slew.pending = 0
 
     def ping(self, state, now):
         """The box's ``ping`` message when one is due (link *state* CONFIGURED
