@@ -431,7 +431,7 @@ def test_a_move_called_off_after_the_player_left_sends_them_back_to_their_seat(t
     _thaw(room, src)
     room.run(3000)
     t = room.live.tournament
-    assert [r for r in src.link.instrs if r[0] == first["id"]][0][1] == "done"
+    assert [r for r in src.link.answers.kept if r[0] == first["id"]][0][1] == "done"
     back = [r for r in t.instrs.values() if r["action"] == "receive" and r["player"] == mover]
     assert len(back) == 1 and back[0]["move"] is None
     assert back[0]["body"] == {"id": back[0]["id"], "action": "receive", "seat": got["seat"],
