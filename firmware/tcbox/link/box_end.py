@@ -10,7 +10,7 @@ Pure logic: no hardware import.
 import json
 from binascii import hexlify, unhexlify
 
-from tableclock.canonjson import ProtocolError
+from tableclock.canonjson import ProtocolError, parse
 from tableclock.clocksync import Slew
 from tableclock.protocol import (
     HOST,
@@ -19,6 +19,8 @@ from tableclock.protocol import (
     UNPAIRED_KEY_ID,
     Receiver,
     Sender,
+    Stale,
+    decode,
 )
 from tableclock.wire import Lines
 
@@ -44,6 +46,7 @@ except ImportError:  # an older tcbox without a version
     FW = "0"
 
 READ_MAX = 512  # bytes read per poll
+PAIR_MAX = 448  # bytes of JSON: the pairing (key, table, event, settings) in the record
 OUTBOX_MAX = 64  # box events kept until acknowledged (the oldest dropped)
 # the power-loss record holds the table (2.5 KB mid-hand at 10 seats) and this
 # link's part in a 3968-byte slot: pairing (~250 B), the instructions' part
@@ -337,7 +340,7 @@ class Link:
         self._read()
         line = self.lines.line()
         if line is not None:
-            frames.frame(self, line, now)
+            self._frame(line, now)
         rehand = self.answers.rehand
         if rehand and self.app is not None:
             self.app.instruct(rehand.pop(0))
@@ -450,3 +453,150 @@ class Link:
         self.nonce = str(hexlify(self.urandom(8)), "ascii")
         self.hello_at = now
         self.hello_tries = 0
+
+    # -- the host's frames (the set-up, the seating, the clock, instructions: frames.py)
+    def _fresh_config(self, line):
+        """A Stale frame that is a config echoing this hello's nonce is
+        fresh anyway (the host lost its boot counter): start its window
+        again.  Anything else stays refused."""
+        if self.nonce is None or line.find(b'"kind":"config"', 0, 40) < 0:
+            return None
+        self.ops += 1
+        try:
+            msg = decode(line, self.key, self.box_id)
+        except ProtocolError:
+            return None
+        if msg["kind"] != "config" or self.nonce is None or msg.get("nonce") != self.nonce:
+            return None
+        self.rx.forget(HOST)
+        self.rx.stale -= 1
+        return self.rx.accept(line)
+
+    def withdrawn(self, wid, x):
+        """Withdraw *wid* of instruction *x*, answered from the link's record
+        when it can be (True): *x* unknown (remembered as refused, so the
+        original arriving late is a repeat and never shown: the withdraw
+        ``done``), already answered (``done``: the withdraw ``refused``
+        "already carried out"; ``refused``: nothing to call off, ``done``) or
+        restored after a power cut but not handed to the app yet (taken back,
+        ``refused`` "withdrawn by the host").  False: the app has it (on
+        screen, waiting, or in the table's ``moves``): tcbox/app.py
+        ``withdraw``."""
+        # loaded at the first instruction (tcbox/instructions/pending.py)
+        from ..instructions.at_table import CARRIED_OUT, WITHDRAWN
+
+        r = self.answers.find(x)
+        if r is None:
+            r = self.answers.remember(x, None)
+            r[1] = "refused"
+            r[2] = WITHDRAWN
+            self.instruction_done(wid, "done")
+            return True
+        if r[1] == "done":
+            self.instruction_done(wid, "refused", CARRIED_OUT)
+            return True
+        if r[1] == "refused":
+            self.instruction_done(wid, "done")
+            return True
+        if r[1] is None and self.answers.unhand(r[3]):
+            self.instruction_done(x, "refused", WITHDRAWN)
+            self.instruction_done(wid, "done")
+            return True
+        return False
+
+    def _pair(self, line, now):
+        """A pair frame: signed with the key it carries (the USB cable is
+        the trust); the box takes the key, the table and the settings."""
+        self.ops += 1
+        try:
+            env = parse(line)
+            hexkey = env["body"]["key"]
+            key = unhexlify(hexkey)
+            msg = decode(line, key, self.box_id)
+        except (ProtocolError, ValueError, TypeError, KeyError):
+            self.refused_pairs += 1
+            return
+        if msg["kind"] != "pair" or not 16 <= len(key) <= 64:
+            self.refused_pairs += 1
+            return
+        pairing = {"key": hexkey, "key_id": msg["key_id"], "table": msg["table"]}
+        for k in ("event", "settings", "keys"):
+            if k in msg:
+                pairing[k] = msg[k]
+        if len(json.dumps(pairing)) > PAIR_MAX:  # it must fit the power-loss record
+            self.refused_pairs += 1
+            return
+        self.frames_in += 1
+        self.pairing = pairing
+        self._set_key(key, msg["key_id"])
+        self.rx.pin(HOST, msg["boot"], msg["seq"])
+        self.table_no = msg["table"]
+        self.host_boot = None
+        self.save_due = True
+        self._hello_again(now)  # the host sees the pairing in a hello with the new key
+
+    def _frame(self, line, now):
+        """One line from the host: checked, then handled by its kind."""
+        if not line:
+            return
+        if line[:6] != b'{"v":"':
+            self.garbage += 1
+            return
+        if line.find(b'"kind":"pair"', 0, 40) > 0:
+            self._pair(line, now)
+            return
+        self.ops += 1
+        try:
+            msg = self.rx.accept(line)
+        except Stale:
+            msg = self._fresh_config(line)
+        except ProtocolError:
+            return
+        if msg is None:
+            return
+        self.frames_in += 1
+        kind = msg["kind"]
+        if not self.paired and kind != "ping":
+            return  # the unpaired key authenticates nothing
+        if kind == "config":
+            if msg.get("nonce") == self.nonce and self.nonce is not None:
+                frames.config(self, msg, now)
+            return
+        if self.state >= CONFIGURED:
+            if self.host_boot is not None and msg["boot"] > self.host_boot:
+                self._hello_again(now)  # the host restarted: it must know us again
+            else:
+                self.last_rx = now
+        elif self.hello_tries >= HELLO_FAST:  # slow hellos, yet a host is there: at once
+            self.hello_at = now
+        if kind == "ping":
+            self.pong = msg.get("t", -1)
+            return
+        if kind == "pong":
+            self.hostclock.pong(self.state, msg, now)
+            return
+        if kind == "ack":  # safe in any state: ids the host really has
+            self._acked(msg["ids"])
+            return
+        if self.state < CONFIGURED:
+            return  # older than this hello, maybe: only config, ping and ack count
+        if kind == "seating":
+            frames.seating(self, msg)
+        elif kind == "clock":
+            frames.clock(self, msg, now)
+        elif kind == "instruction" and self.state == LIVE:
+            frames.instruction(self, msg)
+        if self.state == CONFIGURED and self.got_seating and self.got_clock:
+            self.state = LIVE
+            self.since = now
+            self.status_due = True
+            self.status_at = None
+
+    def _acked(self, ids):
+        """The host has the events *ids*: out of the outbox."""
+        i = 0
+        while i < len(self.outbox):
+            if self.outbox[i][0][0] in ids:
+                self.outbox.pop(i)
+            else:
+                i += 1

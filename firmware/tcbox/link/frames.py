@@ -1,23 +1,23 @@
-"""What the box does with the host's frames (``frame``): config, seating,
-clock, instructions, acks, pairing; the setup a config carries.  The clock
-sync's pings and pongs: hostclock.py (docs/protocol.md, "Clock sync on the box").  Functions of
-tcbox/link/box_end.py's Link (their first argument).  Pure: no hardware imports.
+"""What the box does with the host's set-up and seating frames (config,
+seating, the new table built from them), its clock and its instructions;
+the setup a config carries.  The Link's ``_frame`` checks each frame and
+hands these here; acks, pairing and withdraws it answers itself.  The clock
+sync's pings and pongs: hostclock.py (docs/protocol.md, "Clock sync on the box").
+Functions of tcbox/link/box_end.py's Link (their first argument; issue #34: to
+become a class of the set-up they own).  Pure: no hardware imports.
 """
 
-import json
-from binascii import unhexlify
 
-from tableclock.canonjson import ProtocolError, parse
 from tableclock.fields import SetupError
 from tableclock.floor import history_of
 from tableclock.hand import REDRAW
-from tableclock.protocol import HOST, Stale, decode
+from tableclock.protocol import HOST
 from tableclock.table import Table, drop_setup_code
 
 from ..presses import ticks_diff
 from .events import instruction_event
 from .hostclock import clock_toward
-from .states import CONFIGURED, HELLO_FAST, LIVE
+from .states import CONFIGURED
 
 # config fields that are the table's setup (docs/replay.md); players and
 # button come with seating
@@ -25,7 +25,6 @@ SETUP_KEYS = ("profile", "seats", "levels", "chip", "shot_clock", "colour_ups",
               "late_entry_until_level")
 _NONE = object()
 _ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")
-PAIR_MAX = 448  # bytes of JSON: the pairing (key, table, event, settings) in the record
 
 
 def setup_of(config):
@@ -50,24 +49,6 @@ def players_of(stacks):
     for seat in stacks:
         out[str(seat)] = stacks[seat]
     return out
-
-
-def fresh_config(link, line):
-    """A Stale frame that is a config echoing this hello's nonce is
-    fresh anyway (the host lost its boot counter): start its window
-    again.  Anything else stays refused."""
-    if link.nonce is None or line.find(b'"kind":"config"', 0, 40) < 0:
-        return None
-    link.ops += 1
-    try:
-        msg = decode(line, link.key, link.box_id)
-    except ProtocolError:
-        return None
-    if msg["kind"] != "config" or link.nonce is None or msg.get("nonce") != link.nonce:
-        return None
-    link.rx.forget(HOST)
-    link.rx.stale -= 1
-    return link.rx.accept(line)
 
 
 def config(link, msg, now):
@@ -205,7 +186,8 @@ def apply_pending(link, now):
     link.save_due = True
     if link.slew is not None:
         link.slew.pending = 0  # a correction for the old table's clock
-    changed(link)
+    if link.app is not None:
+        link.app.changed()
 
 
 def clock(link, msg, now):
@@ -217,12 +199,9 @@ def clock(link, msg, now):
     if link.table is not None and clock_toward(link.table.clock, msg["level_index"],
                                                msg["ms_left"], msg["paused"],
                                                slew=link.slewing(), now=now, at=at):
-        changed(link)
+        if link.app is not None:
+            link.app.changed()
 
-
-def changed(link):
-    if link.app is not None:
-        link.app.changed()
 
 # -- instructions ----------------------------------------------------
 
@@ -251,139 +230,5 @@ def instruction(link, msg):
     link.save_due = True
     if link.app is None:
         link.instruction_done(iid, "refused", "this box cannot show instructions")
-    elif body.get("action") != "withdraw" or not withdrawn(link, iid, body.get("instr")):
+    elif body.get("action") != "withdraw" or not link.withdrawn(iid, body.get("instr")):
         link.app.instruct(body)
-
-
-def withdrawn(link, wid, x):
-    """Withdraw *wid* of instruction *x*, answered from the link's record
-    when it can be (True): *x* unknown (remembered as refused, so the
-    original arriving late is a repeat and never shown: the withdraw
-    ``done``), already answered (``done``: the withdraw ``refused``
-    "already carried out"; ``refused``: nothing to call off, ``done``) or
-    restored after a power cut but not handed to the app yet (taken back,
-    ``refused`` "withdrawn by the host").  False: the app has it (on
-    screen, waiting, or in the table's ``moves``): tcbox/app.py
-    ``withdraw``."""
-    from ..instructions.at_table import CARRIED_OUT, WITHDRAWN  # loaded at the first (pending.py)
-
-    r = link.answers.find(x)
-    if r is None:
-        r = link.answers.remember(x, None)
-        r[1] = "refused"
-        r[2] = WITHDRAWN
-        link.instruction_done(wid, "done")
-        return True
-    if r[1] == "done":
-        link.instruction_done(wid, "refused", CARRIED_OUT)
-        return True
-    if r[1] == "refused":
-        link.instruction_done(wid, "done")
-        return True
-    if r[1] is None and link.answers.unhand(r[3]):
-        link.instruction_done(x, "refused", WITHDRAWN)
-        link.instruction_done(wid, "done")
-        return True
-    return False
-
-# -- pairing ---------------------------------------------------------
-
-
-def pair(link, line, now):
-    """A pair frame: signed with the key it carries (the USB cable is
-    the trust); the box takes the key, the table and the settings."""
-    link.ops += 1
-    try:
-        env = parse(line)
-        hexkey = env["body"]["key"]
-        key = unhexlify(hexkey)
-        msg = decode(line, key, link.box_id)
-    except (ProtocolError, ValueError, TypeError, KeyError):
-        link.refused_pairs += 1
-        return
-    if msg["kind"] != "pair" or not 16 <= len(key) <= 64:
-        link.refused_pairs += 1
-        return
-    pairing = {"key": hexkey, "key_id": msg["key_id"], "table": msg["table"]}
-    for k in ("event", "settings", "keys"):
-        if k in msg:
-            pairing[k] = msg[k]
-    if len(json.dumps(pairing)) > PAIR_MAX:  # it must fit the power-loss record
-        link.refused_pairs += 1
-        return
-    link.frames_in += 1
-    link.pairing = pairing
-    link._set_key(key, msg["key_id"])
-    link.rx.pin(HOST, msg["boot"], msg["seq"])
-    link.table_no = msg["table"]
-    link.host_boot = None
-    link.save_due = True
-    link._hello_again(now)  # the host sees the pairing in a hello with the new key
-
-
-def frame(link, line, now):
-    """One line from the host: checked, then handled by its kind."""
-    if not line:
-        return
-    if line[:6] != b'{"v":"':
-        link.garbage += 1
-        return
-    if line.find(b'"kind":"pair"', 0, 40) > 0:
-        pair(link, line, now)
-        return
-    link.ops += 1
-    try:
-        msg = link.rx.accept(line)
-    except Stale:
-        msg = fresh_config(link, line)
-    except ProtocolError:
-        return
-    if msg is None:
-        return
-    link.frames_in += 1
-    kind = msg["kind"]
-    if not link.paired and kind != "ping":
-        return  # the unpaired key authenticates nothing
-    if kind == "config":
-        if msg.get("nonce") == link.nonce and link.nonce is not None:
-            config(link, msg, now)
-        return
-    if link.state >= CONFIGURED:
-        if link.host_boot is not None and msg["boot"] > link.host_boot:
-            link._hello_again(now)  # the host restarted: it must know us again
-        else:
-            link.last_rx = now
-    elif link.hello_tries >= HELLO_FAST:  # slow hellos, yet a host is there: at once
-        link.hello_at = now
-    if kind == "ping":
-        link.pong = msg.get("t", -1)
-        return
-    if kind == "pong":
-        link.hostclock.pong(link.state, msg, now)
-        return
-    if kind == "ack":  # safe in any state: ids the host really has
-        ack(link, msg["ids"])
-        return
-    if link.state < CONFIGURED:
-        return  # older than this hello, maybe: only config, ping and ack count
-    if kind == "seating":
-        seating(link, msg)
-    elif kind == "clock":
-        clock(link, msg, now)
-    elif kind == "instruction" and link.state == LIVE:
-        instruction(link, msg)
-    if link.state == CONFIGURED and link.got_seating and link.got_clock:
-        link.state = LIVE
-        link.since = now
-        link.status_due = True
-        link.status_at = None
-
-
-def ack(link, ids):
-    """The host has the events *ids*: out of the outbox."""
-    i = 0
-    while i < len(link.outbox):
-        if link.outbox[i][0][0] in ids:
-            link.outbox.pop(i)
-        else:
-            i += 1
