@@ -1,5 +1,5 @@
 """The final table's redraw on the box (tcbox/instructions/at_table.py ``redraw``,
-tcbox/frames.py ``seating``; docs/host.md §10.7, LPPL ¶47 "Before the start
+tcbox/link/frames.py ``seating``; docs/host.md §10.7, LPPL ¶47 "Before the start
 of any final table players seating positions are to be decided by use of
 the Ace - 8 card system"): once the dealer confirms ``redraw``, the host's
 next seating -- names, stacks, the final draw's button -- becomes the
