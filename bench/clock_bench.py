@@ -36,6 +36,7 @@ for p in (ROOT / "firmware", ROOT / "host_tools"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 sys.path.append(str(ROOT / "tests" / "host"))  # vtime: the clock-sync test's night
+sys.path.append(str(ROOT / "tests" / "core"))  # link_util: the stand-in App vtime uses
 
 from vtime import BOX_STEP, HOST_STEP, CableNight  # noqa: E402
 

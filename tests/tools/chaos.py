@@ -36,7 +36,8 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-for _p in (os.path.join(ROOT, "tests", "host"), os.path.join(ROOT, "host_tools")):
+for _p in (os.path.join(ROOT, "tests", "core"), os.path.join(ROOT, "tests", "host"),
+           os.path.join(ROOT, "host_tools")):  # core: link_util's StandIn (liveroom.py)
     if _p not in sys.path:
         sys.path.insert(0, _p)
 if os.path.join(ROOT, "firmware") not in sys.path:
