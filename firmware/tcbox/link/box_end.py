@@ -28,7 +28,7 @@ from ..presses import ticks_diff
 from . import frames
 from .answers import Answers
 from .events import EVENT_FIELDS, event_message, events_between, instruction_event
-from .hostclock import HostClock
+from .hostclock import HostClock, clock_toward
 from .states import (
     CONFIGURED,
     DISCONNECTED,
@@ -504,6 +504,20 @@ class Link:
             return True
         return False
 
+    def _clock(self, msg, now):
+        """The host's clock: the table's clock follows it (slewed), or it
+        waits with the new table the host's set-up is building."""
+        self.got_clock = True
+        at = self.hostclock.reading_at(msg["host_ms"], now)
+        if self.pending_setup is not None:
+            self.pending_clock = (msg, at)
+            return
+        if self.table is not None and clock_toward(self.table.clock, msg["level_index"],
+                                                   msg["ms_left"], msg["paused"],
+                                                   slew=self.slewing(), now=now, at=at):
+            if self.app is not None:
+                self.app.changed()
+
     def _pair(self, line, now):
         """A pair frame: signed with the key it carries (the USB cable is
         the trust); the box takes the key, the table and the settings."""
@@ -583,7 +597,7 @@ class Link:
         if kind == "seating":
             frames.seating(self, msg)
         elif kind == "clock":
-            frames.clock(self, msg, now)
+            self._clock(msg, now)
         elif kind == "instruction" and self.state == LIVE:
             frames.instruction(self, msg)
         if self.state == CONFIGURED and self.got_seating and self.got_clock:

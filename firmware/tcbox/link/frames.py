@@ -1,5 +1,5 @@
 """What the box does with the host's set-up and seating frames (config,
-seating, the new table built from them), its clock and its instructions;
+seating, the new table built from them) and its instructions;
 the setup a config carries.  The Link's ``_frame`` checks each frame and
 hands these here; acks, pairing and withdraws it answers itself.  The clock
 sync's pings and pongs: hostclock.py (docs/protocol.md, "Clock sync on the box").
@@ -188,19 +188,6 @@ def apply_pending(link, now):
         link.slew.pending = 0  # a correction for the old table's clock
     if link.app is not None:
         link.app.changed()
-
-
-def clock(link, msg, now):
-    link.got_clock = True
-    at = link.hostclock.reading_at(msg["host_ms"], now)
-    if link.pending_setup is not None:
-        link.pending_clock = (msg, at)
-        return
-    if link.table is not None and clock_toward(link.table.clock, msg["level_index"],
-                                               msg["ms_left"], msg["paused"],
-                                               slew=link.slewing(), now=now, at=at):
-        if link.app is not None:
-            link.app.changed()
 
 
 # -- instructions ----------------------------------------------------
