@@ -10,7 +10,6 @@ import json
 import os
 from typing import Any, Callable, Optional
 
-from tdhost.league import store as _store
 from tdhost.league.replay import League, apply_event, replay
 from tdhost.league.store import Store
 from tdhost.league.tournament import Entry, Tournament
@@ -261,11 +260,9 @@ def put(store: Store, taken: tuple[int, str, list[tuple[int, str, int, str]]]) -
         store.db.execute(stmt)
     store.db.execute("INSERT OR REPLACE INTO checkpoint (seq, code, state) VALUES (?, ?, ?)",
                      (seq, CODE, text))
-    _store.count_write()
     for row in rows:
         store.db.execute("INSERT OR REPLACE INTO checkpoint_part (tournament, part, seq, "
                          "state) VALUES (?, ?, ?, ?)", row)
-        _store.count_write()
     store.db.execute("DELETE FROM checkpoint WHERE seq NOT IN (SELECT seq FROM checkpoint "
                      "ORDER BY seq DESC LIMIT ?)", (KEEP,))
     used: set[tuple[int, str, int]] = set()
@@ -277,7 +274,6 @@ def put(store: Store, taken: tuple[int, str, list[tuple[int, str, int, str]]]) -
         if key not in used:
             store.db.execute("DELETE FROM checkpoint_part WHERE tournament = ? AND part = ? "
                              "AND seq = ?", key)
-    _store.count_write()
 
 
 def save(store: Store, lg: League, changed: Optional[set[int]] = None) -> None:
