@@ -18,7 +18,8 @@ from tdhost.league.tournament import Entry, Tournament
 # loading 500 events about 3 ms (bench/host_bench.py: CLI time against the log's length)
 EVERY = 500
 KEEP = 2
-FORMAT = 3  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts); 3: re-entries
+FORMAT = 4  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts); 3: re-entries;
+# 4: the rulings asked of the league
 APPLYING = ("tournament", "reducers", "replay", "text", "times")  # modules hashed in CODE
 
 
@@ -41,7 +42,7 @@ _ENTRY = ("name", "member", "state", "seat", "entry", "stack", "dead_bb", "absen
           "deducted", "reentries", "earlier")
 # Tournament attributes kept as they are (JSON values: payloads or built from them)
 _PLAIN = ("number", "setup", "created", "players", "standby", "locks", "draw", "final",
-          "started_on_time", "busts", "offers", "ended", "hfh", "money")
+          "started_on_time", "busts", "offers", "ended", "hfh", "money", "rulings")
 NIGHT = Tournament.NIGHT
 
 
