@@ -100,13 +100,15 @@ def main(argv=None):
             print()
             print(_run(["season", "standings", "--scope", scope], db).rstrip())
         if not opts.no_page:
-            url = "http://127.0.0.1:%d/" % opts.port
-            print("\nThe league's page: %s (Ctrl-C stops)" % url)
-            webbrowser.open(url)
             import uvicorn
 
-            from tdhost.season.page import make_app
-            uvicorn.run(make_app(admin), host="127.0.0.1", port=opts.port, log_level="warning")
+            from tdhost.season.page import make_app, new_token
+            token = new_token()
+            url = "http://127.0.0.1:%d/?token=%s" % (opts.port, token)
+            print("\nThe league's page: %s (Ctrl-C stops)" % url)
+            webbrowser.open(url)
+            uvicorn.run(make_app(admin, token), host="127.0.0.1", port=opts.port,
+                        log_level="warning")
     finally:
         cluster.stop_and_remove()
         shutil.rmtree(work, ignore_errors=True)
