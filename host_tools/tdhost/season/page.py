@@ -144,7 +144,7 @@ def _signed_in(request: Request, token: str) -> bool:
     if header[:7].lower() == "bearer " and _same(header[7:].strip(), token):
         return True
     cookie = request.cookies.get(COOKIE)
-    return bool(cookie) and _same(cookie, token)
+    return cookie is not None and _same(cookie, token)
 
 
 def _login_page(note: str, path: str) -> HTMLResponse:
