@@ -176,3 +176,28 @@ def test_a_ruling_asked_of_the_league_is_recorded_pushed_and_listed(league_db, t
     # tonight's results stand: Ann Lee won, as the busts say
     standings = _page(league_db, "/venue/Red%20Lion.csv").splitlines()
     assert standings[1].startswith("1,Ann Lee,")
+
+
+def test_a_venue_whose_clock_is_days_off_pushes_and_its_clash_is_found_by_the_night(
+        league_db, tmp_path):
+    """Clock skew between venues: the Swan's laptop runs three days and five hours behind.
+    Ownership goes by each tournament's digest, the season by each tournament file's date,
+    so its push is taken whole and the clash is still found; the times are the Swan's own."""
+    logins = set_up(league_db)
+    lion, swan = tmp_path / "lion.sqlite", tmp_path / "swan.sqlite"
+    night(lion, tmp_path, "Red Lion Monday", DAY, ["Ann Lee", "Bob Hart"], finish=False)
+    skewed = "2025-02-28T15:25:00+00:00"
+    night(swan, tmp_path, "Swan Monday", DAY, ["Dan Roe"], finish=False)
+    run(["register", "--member", "Ann Lee"], db=swan, when=skewed)
+    # the Swan (its clock behind) pushes first, then the Red Lion
+    run(["season", "push"], db=swan, server=logins["Swan"])
+    out = run(["season", "push"], db=lion, server=logins["Red Lion"]).output.splitlines()
+    assert out[1] == (
+        "The league tells this venue: #1 Ann Lee was registered at 2 venues on 2025-03-03: "
+        "here, Red Lion (Red Lion Monday): registered 20:00, still registered; Swan (Swan "
+        "Monday): registered 15:25, still registered (LPPL ¶72: check they are not playing "
+        "for points at two venues).")
+    rows = [line.split() for line in run(["season", "clashes"], server=league_db
+                                         ).output.splitlines()[3:]]
+    assert [r[4:] for r in rows] == [["Swan", "15:25", "registered"],
+                                     ["Red", "Lion", "20:00", "registered"]]
