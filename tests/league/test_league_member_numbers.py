@@ -124,3 +124,33 @@ def test_a_league_at_version_2_migrates_to_the_newest(league_db, tmp_path, monke
                                   (3, "Bob Hart", None, "Red Lion")]
     assert run(["season", "history", "m1"], server=league_db).output.splitlines()[0] == \
         "Member #1 Ann Lee"
+
+
+def test_a_latecomer_s_member_number_finds_the_league_s_member(league_db, tmp_path):
+    """`tdhost late --member-no` (and the console's Late entry): a number the league knows
+    registers its member by the league's spelling and says so; the push counts them as that
+    member."""
+    from venueutil import night
+    logins = set_up(league_db)
+    lion, crown = tmp_path / "lion.sqlite", tmp_path / "crown.sqlite"
+    imported(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee,M1042"])
+    run(["season", "push"], db=lion, server=logins["Red Lion"])
+    players = ["P%02d" % i for i in range(1, 18)]  # LPPL: a latecomer needs 17 in play
+    night(crown, tmp_path, "Crown Tuesday", "2025-03-04", players[:1], players[1:],
+          finish=False)
+    run(["season", "pull"], db=crown, server=logins["Crown"])
+    run(["draw", "--seed", "1"], db=crown, when="2025-03-04T20:00:00+00:00")
+    run(["start"], db=crown, when="2025-03-04T20:00:00+00:00")
+    out = run(["late", "Anne Lee", "--member-no", "m1042"], db=crown,
+              when="2025-03-04T20:10:00+00:00").output.splitlines()
+    assert out[0].startswith("Ann Lee joins at ")
+    assert out[1] == ("The league knows Anne Lee as #1 Ann Lee (member M1042): the league's "
+                      "spelling is used.")
+    refused = run(["late", "Cal Diaz", "--member-no", "M1042"], db=crown, expect=2,
+                  when="2025-03-04T20:11:00+00:00").output
+    assert "M1042 is the member number of Ann Lee in the league" in refused
+    run(["season", "push"], db=crown, server=logins["Crown"])
+    with organiser(league_db) as db:
+        assert db.execute("SELECT e.name, e.member FROM entrants e JOIN tournaments t ON "
+                          "t.uid = e.tournament WHERE t.name = 'Crown Tuesday' AND "
+                          "e.member = 1").fetchall() == [("Ann Lee", 1)]

@@ -214,18 +214,20 @@ def late(live: "Live", args: Args) -> Reply:
     known = _pulled.members(live.store.path)  # the league's members, as last pulled
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
-        name, member = _pulled.league_member(known, lg, args["name"], args["member"])
+        name, member = _pulled.league_member(known, lg, args["name"], args["member"],
+                                             args["member_no"])
         where, spare, why = seat, _plan.spare_tables(live.links, tournament), None
         if where is None:
             where, why = _plan.new_seat(live, tournament, name, seq, spare)
         elif where[0] in _plan.broken_tables(tournament):
             raise ActionRefused("table %d is broken: it takes no players" % where[0])
-        payload = decide_late(tournament, name, member, when, lg, seq, where, spare)
+        payload = decide_late(tournament, name, member, when, lg, seq, where, spare,
+                              member_no=args["member_no"])
         note[:] = [why] if why else []
         return [("late", payload, None)], payload
     payload = live.write(build)
     effects = _joins(live, payload["name"])
-    spelled = _pulled.spelling_note(known, args["name"])
+    spelled = _pulled.spelling_note(known, args["name"], args["member_no"])
     # the reasons say the chips and the dead big blind already (tdhost.league.entries.late_stack)
     return _actions.late_sentence(payload, note) + "." + (" " + spelled if spelled else ""), \
         effects

@@ -14,11 +14,20 @@ import psycopg
 # members entered (standby too) at two or more venues on one date, each venue's entry with
 # its registration time (the first of its register or late events not undone) and, once out,
 # the time of the bust and the place
-_CLASHES = """
-    WITH c AS (
+_ALL = """
         SELECT t.date, e.member FROM entrants e JOIN tournaments t ON t.uid = e.tournament
         WHERE e.member IS NOT NULL GROUP BY t.date, e.member
-        HAVING count(DISTINCT e.venue) > 1 AND {which})
+        HAVING count(DISTINCT e.venue) > 1"""
+# one venue's: its members' entries elsewhere on its dates (the indexes on entrants by venue
+# and by member), not the whole season grouped
+_VENUE = """
+        SELECT DISTINCT t.date, e.member FROM entrants e
+            JOIN tournaments t ON t.uid = e.tournament
+            JOIN entrants o ON o.member = e.member AND o.venue <> e.venue
+            JOIN tournaments ot ON ot.uid = o.tournament AND ot.date = t.date
+        WHERE e.venue = %(venue)s AND e.member IS NOT NULL"""
+_CLASHES = """
+    WITH c AS ({which})
     SELECT t.date, m.number, m.name, e.venue, t.name, e.place_text,
         (SELECT min(ev.at) FROM events ev WHERE ev.venue = e.venue AND ev.tournament = t.uid
          AND ev.action IN ('register', 'late') AND ev.payload->>'name' = e.name
@@ -45,10 +54,7 @@ def clashes(db: psycopg.Connection[Any], venue: Optional[str] = None
     """Members registered at two or more venues on one date (of *venue*, when given), newest
     date first: [{"date", "member", "name", "venues": [{"venue", "tournament", "registered",
     "out", "place"}]}]."""
-    which = "true"
-    if venue is not None:  # only the dates the venue played, and members it had
-        which = ("bool_or(e.venue = %(venue)s) AND t.date IN (SELECT date FROM tournaments "
-                 "WHERE venue = %(venue)s)")
+    which = _ALL if venue is None else _VENUE
     out: list[dict[str, Any]] = []
     for date, number, name, at, tournament, place, registered, bust in db.execute(
             _CLASHES.format(which=which), {"venue": venue}).fetchall():

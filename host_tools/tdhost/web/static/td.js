@@ -540,7 +540,10 @@
   onSubmit("late-form", async () => {
     const who = $("late-name").value.trim();
     if (!who) { say("Type the latecomer's name.", true); return; }
-    if (await act("late", {name: who, member: $("late-member").checked})) $("late-name").value = "";
+    const args = {name: who, member: $("late-member").checked};
+    const no = $("late-no").value.trim(); // the member number, as on the member's card
+    if (no) args.member_no = no;
+    if (await act("late", args)) { $("late-name").value = ""; $("late-no").value = ""; }
   });
   onSubmit("ruling-form", async () => {
     const who = $("ruling-name").value.trim(), decision = $("ruling-decision").value.trim();
