@@ -169,13 +169,31 @@ def test_a_ruling_asked_of_the_league_is_recorded_pushed_and_listed(league_db, t
     assert "Rulings asked of the league" in page
     rows = page.split("Rulings asked of the league")[1].split("<tr>")[2:]
     cells = [[c.split("</td>")[0] for c in row.split("<td>")[1:]] for row in rows]
-    assert [c[1:] for c in cells] == [
-        ["Red Lion", "Red Lion Monday", "20:50", "Cal Diaz", "A one-chip call", "he said call"],
+    assert [c[1:-1] for c in cells] == [
+        ["Red Lion", "Red Lion Monday", "20:50", "Cal Diaz", "A one-chip call", "he said call",
+         "not given yet"],
         ["Red Lion", "Red Lion Monday", "20:40", "Bob Hart",
-         "Both cards folded after an exposed card", "the exposure was accidental"]]
+         "Both cards folded after an exposed card", "the exposure was accidental",
+         "not given yet"]]
     # tonight's results stand: Ann Lee won, as the busts say
     standings = _page(league_db, "/venue/Red%20Lion.csv").splitlines()
     assert standings[1].startswith("1,Ann Lee,")
+    # the league gives its ruling; the Red Lion's TD reads it with the next pull
+    bob = cells[1][-1]
+    out = run(["season", "answer-ruling", "Red Lion", bob, "The TD was right: LPPL ¶68"],
+              server=league_db).output.strip()
+    said = ("The league's ruling on Bob Hart's dispute of \"Both cards folded after an "
+            "exposed card\" (Red Lion Monday, 2025-03-03, 20:40): The TD was right: LPPL ¶68")
+    assert out == "Recorded: %s Red Lion is told with its next pull." % said
+    refused = run(["season", "answer-ruling", "Swan", bob, "x"], server=league_db, expect=2)
+    assert "Swan has no ruling #%s asked of the league" % bob in refused.output
+    assert "The TD was right: LPPL ¶68" in _page(league_db)
+    run(["season", "pull"], db=lion, server=logins["Red Lion"])
+    live = _live(lion, "21:30")
+    try:
+        assert live.snapshot()["league_notices"] == [said]
+    finally:
+        live.close()
 
 
 def test_a_venue_whose_clock_is_days_off_pushes_and_its_clash_is_found_by_the_night(

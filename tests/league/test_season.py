@@ -156,6 +156,12 @@ def test_a_venue_writes_only_its_own_rows(league_db, tmp_path):
             crown.execute("DELETE FROM events")  # the log is append-only for every venue
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             crown.execute("UPDATE members SET name = 'Ann Leigh'")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # the organiser's only
+            crown.execute("INSERT INTO ruling_answers (venue, seq, answer) "
+                          "VALUES ('Red Lion', 1, 'the Crown says so')")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # another venue's flag
+            crown.execute("INSERT INTO number_clashes VALUES (%s, 'Red Lion', 'm1', 'Eve')",
+                          (uid,))
         # row-level security: another venue's rows are not there to change
         assert crown.execute("UPDATE tournaments SET finished = false").rowcount == 0
         assert crown.execute("DELETE FROM entrants").rowcount == 0

@@ -238,6 +238,26 @@ def serve(server: str, listen: str, port: int, token: str | None) -> None:
     uvicorn.run(app, host=listen, port=port, log_level="warning")
 
 
+@season.command("answer-ruling")
+@click.argument("venue")
+@click.argument("number", type=click.IntRange(1, None), metavar="NO.")
+@click.argument("text")
+@server_option
+def answer_ruling(venue: str, number: int, text: str, server: str) -> None:
+    """The league's ruling TEXT on the ruling VENUE's player asked for (NO.: its number on
+    the league's page); the venue's TD reads it with the next pull (an organiser's login)."""
+    _need_driver("answer-ruling")
+    from tdhost.season import connection as _server, notices as _notices
+    try:
+        db = _server.connect(server, "answer")
+        try:
+            say(_notices.answer(db, venue, number, text))
+        finally:
+            db.close()
+    except _server.SeasonError as err:
+        fail("season answer-ruling", str(err))
+
+
 @season.command("merge-members")
 @click.argument("keep", metavar="KEPT")
 @click.argument("drop", metavar="MERGED")

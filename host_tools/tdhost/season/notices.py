@@ -11,6 +11,8 @@ from typing import Any, Optional
 
 import psycopg
 
+from tdhost.season.connection import SeasonError, failed
+
 # members entered (standby too) at two or more venues on one date, each venue's entry with
 # its registration time (the first of its register or late events not undone) and, once out,
 # the time of the bust and the place
@@ -111,22 +113,57 @@ def number_sentence(row: dict[str, Any]) -> str:
                 row["member"], row["member_name"], row["name"]))
 
 
-def rulings(db: psycopg.Connection[Any]) -> list[dict[str, Any]]:
-    """The rulings asked of the league (``ruling`` events not undone), newest first:
-    [{"venue", "date", "tournament", "at", "name", "decision", "reasons"}]."""
+def rulings(db: psycopg.Connection[Any], venue: Optional[str] = None
+            ) -> list[dict[str, Any]]:
+    """The rulings asked of the league (``ruling`` events not undone; of *venue*, when
+    given), newest first: [{"venue", "seq", "date", "tournament", "at", "name", "decision",
+    "reasons", "answer"}] (answer: the league's, or None while it has not given one)."""
     rows = db.execute(
-        "SELECT e.venue, t.date, t.name, e.payload FROM events e "
-        "JOIN tournaments t ON t.uid = e.tournament WHERE e.action = 'ruling' "
+        "SELECT e.venue, e.seq, t.date, t.name, e.payload, a.answer FROM events e "
+        "JOIN tournaments t ON t.uid = e.tournament LEFT JOIN ruling_answers a "
+        "ON a.venue = e.venue AND a.seq = e.seq WHERE e.action = 'ruling' "
+        "AND (%(venue)s::text IS NULL OR e.venue = %(venue)s) "
         "AND NOT EXISTS (SELECT 1 FROM events u WHERE u.venue = e.venue AND u.undoes = e.seq)"
-        " ORDER BY t.date DESC, e.at DESC").fetchall()
-    return [{"venue": venue, "date": str(date), "tournament": tournament,
+        " ORDER BY t.date DESC, e.at DESC", {"venue": venue}).fetchall()
+    return [{"venue": v, "seq": int(seq), "date": str(date), "tournament": tournament,
              "at": _hhmm(payload.get("time")), "name": payload.get("name", ""),
-             "decision": payload.get("decision", ""), "reasons": payload.get("reasons", "")}
-            for venue, date, tournament, payload in rows]
+             "decision": payload.get("decision", ""), "reasons": payload.get("reasons", ""),
+             "answer": answer}
+            for v, seq, date, tournament, payload, answer in rows]
+
+
+def answer_sentence(row: dict[str, Any]) -> str:
+    """The league's answer to a ruling, as the venue's TD reads it."""
+    return ("The league's ruling on %s's dispute of \"%s\" (%s, %s, %s): %s" % (
+        row["name"], row["decision"], row["tournament"], row["date"], row["at"],
+        row["answer"]))
+
+
+def answer(db: psycopg.Connection[Any], venue: str, seq: int, text: str) -> str:
+    """Record the league's answer *text* to the ruling asked at *venue* (its event *seq*), in
+    one transaction (an organiser's login; a second answer replaces the first); the sentence
+    saying so.  SeasonError when there is no such ruling."""
+    text = " ".join(text.split())
+    if not text:
+        raise SeasonError("Give the league's answer as text: nothing was recorded.")
+    try:
+        with db.transaction():
+            found = [r for r in rulings(db, venue) if r["seq"] == seq]
+            if not found:
+                raise SeasonError("%s has no ruling #%d asked of the league (the league's page"
+                                  " lists them): nothing was recorded." % (venue, seq))
+            db.execute("INSERT INTO ruling_answers (venue, seq, answer) VALUES (%s, %s, %s) "
+                       "ON CONFLICT (venue, seq) DO UPDATE SET answer = excluded.answer, "
+                       "at = now(), by_login = current_user", (venue, seq, text))
+    except psycopg.Error as err:
+        raise SeasonError(failed(err, "answer"))
+    return ("Recorded: %s %s is told with its next pull." % (
+        answer_sentence(dict(found[0], answer=text)), venue))
 
 
 def for_venue(db: psycopg.Connection[Any], venue: str) -> list[str]:
-    """The sentences the league has for *venue*'s TD: its clashes, then its member numbers
-    given to two names."""
-    return [clash_sentence(c, venue) for c in clashes(db, venue)] + [
+    """The sentences the league has for *venue*'s TD: the league's answers to its players'
+    rulings, its clashes, then its member numbers given to two names."""
+    return [answer_sentence(r) for r in rulings(db, venue) if r["answer"]] + [
+        clash_sentence(c, venue) for c in clashes(db, venue)] + [
         number_sentence(r) for r in number_clashes(db, venue)]

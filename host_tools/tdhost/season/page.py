@@ -70,8 +70,7 @@ def _read(conninfo: str, scope: str, where: str) -> dict[str, Any]:
                                   for c in _notices.clashes(db, venue)]
                 got["numbers"] = [_notices.number_sentence(r)
                                   for r in _notices.number_clashes(db, venue)]
-                got["rulings"] = [r for r in _notices.rulings(db)
-                                  if venue is None or r["venue"] == venue]
+                got["rulings"] = _notices.rulings(db, venue)
             return got
     except psycopg.Error as err:
         raise SeasonError(failed(err, "look-up"))
@@ -91,9 +90,14 @@ def _flags(got: dict[str, Any]) -> str:
         parts.append(
             "<h2>Rulings asked of the league</h2><table class=\"grid\"><thead><tr><th>Date"
             "</th><th>Venue</th><th>Tournament</th><th>At</th><th>Player</th><th>The TD's "
-            "decision</th><th>Their reasons</th></tr></thead><tbody>%s</tbody></table>" % "".join(
-                "<tr>%s</tr>" % "".join("<td>%s</td>" % _e(r[k]) for k in (
-                    "date", "venue", "tournament", "at", "name", "decision", "reasons"))
+            "decision</th><th>Their reasons</th><th>The league's ruling</th><th>No.</th>"
+            "</tr></thead><tbody>%s</tbody></table><p class=\"hint noprint\">Give the league's "
+            "ruling with <code>tdhost season answer-ruling VENUE NO. TEXT</code>: the venue "
+            "reads it with its next pull.</p>" % "".join(
+                "<tr>%s</tr>" % "".join("<td>%s</td>" % _e(r[k] if r[k] is not None else
+                                                            "not given yet") for k in (
+                    "date", "venue", "tournament", "at", "name", "decision", "reasons",
+                    "answer", "seq"))
                 for r in got["rulings"]))
     return "".join(parts)
 

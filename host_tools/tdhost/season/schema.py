@@ -156,6 +156,20 @@ MIGRATIONS: list[list[str]] = [[
         USING (venue = league_venue())""",
     "REVOKE ALL ON number_clashes FROM PUBLIC",
     "GRANT SELECT, INSERT, DELETE ON number_clashes TO {venues}",
+    # the league's answer to a ruling a venue's player asked for (its `ruling` event), given
+    # by the organiser (`tdhost season answer-ruling`); venues read it with their pull
+    """CREATE TABLE ruling_answers (
+        venue text NOT NULL,
+        seq bigint NOT NULL,
+        answer text NOT NULL,
+        at timestamptz NOT NULL DEFAULT now(),
+        by_login text NOT NULL DEFAULT current_user,
+        PRIMARY KEY (venue, seq),
+        FOREIGN KEY (venue, seq) REFERENCES events)""",
+    "ALTER TABLE ruling_answers ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY ruling_answers_read ON ruling_answers FOR SELECT USING (true)",
+    "REVOKE ALL ON ruling_answers FROM PUBLIC",
+    "GRANT SELECT ON ruling_answers TO {venues}",
     # a clash's registration and bust times, the rulings, and whether an event was undone
     "CREATE INDEX events_tournament ON events (tournament, action)",
     "CREATE INDEX events_ruling ON events (tournament) WHERE action = 'ruling'",
