@@ -5,19 +5,24 @@ only for what passes, with the names resolved to one player each.
 """
 
 import datetime
-from typing import Any, Dict, List
+from copy import deepcopy
+from typing import Any, Dict, List, Tuple
 
+from tdhost.actions import ACTIONS
+from tdhost.league import pulled as _pulled
 from tdhost.league.busts import decide_bust
+from tdhost.league.entries import decide_registers
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.text import (
     match,  # the rule for a short or misspelt name
     names_text,
+    player_key,
 )
 from tdhost.league.tournament import Tournament
 from tdhost.live import master_clock as _clock
 
-CHECKED = ("bust", "level")
+CHECKED = ("bust", "level", "register")
 
 
 def who(tournament: Tournament, typed: str) -> str:
@@ -38,12 +43,16 @@ def who(tournament: Tournament, typed: str) -> str:
 
 
 def check(lg: League, tournament: Tournament, now: int, when: datetime.datetime,
-          action: str, args: Dict[str, Any]) -> Dict[str, Any]:
-    """{"ok": True, "names": [...]} (the full names, for a bust) when the host would take
-    *action* with *args* at *now* (Unix ms; *when* the same as a datetime); ActionRefused
-    with its sentence otherwise.  Writes nothing."""
+          action: str, args: Dict[str, Any], path: str = "") -> Dict[str, Any]:
+    """{"ok": True, "names": [...]} (the full names, for a bust; for a registration
+    "doubts": the names that may be players already in, [{"name", "why"}]) when the host
+    would take *action* with *args* at *now* (Unix ms; *when* the same as a datetime;
+    *path* the league file, for its members as last pulled); ActionRefused with its
+    sentence otherwise.  Writes nothing."""
     if action not in CHECKED:
         raise ActionRefused("only %s can be checked" % " and ".join(CHECKED))
+    if action == "register":
+        return {"ok": True, "doubts": register_doubts(lg, tournament, when, args, path)}
     if action == "level":
         _clock.decide(tournament, "level", args.get("level"), now, when)
         return {"ok": True}
@@ -59,3 +68,20 @@ def check(lg: League, tournament: Tournament, now: int, when: datetime.datetime,
                             "in the same order")
     decide_bust(tournament, list(names), chip_map, None, None, when, lg)
     return {"ok": True, "names": names}
+
+
+def register_doubts(lg: League, tournament: Tournament, when: datetime.datetime,
+                    args: Dict[str, Any], path: str) -> List[Dict[str, str]]:
+    """The console's Register looked at before it asks: the names that may be a player
+    already in ([{"name", "why"}]: the console asks whether each is another player, then
+    registers with ``allow_duplicate``); ActionRefused for any other refusal.  Decided on
+    copies of the league (each name sees the ones before it); writes nothing."""
+    checked = ACTIONS["register"].check(args)
+    copy = deepcopy(lg)
+    found: List[Tuple[str, str]] = []
+    decide_registers(copy.current(tournament.number), copy, checked["names"],
+                     checked["member"], checked["member_no"],
+                     {player_key(name) for name in checked["allow_duplicate"]},
+                     _pulled.members(path) if path else _pulled.Members({}, {}), when, 0,
+                     "%s", found)
+    return [{"name": name, "why": why} for name, why in found]

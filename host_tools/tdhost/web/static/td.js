@@ -527,10 +527,29 @@
       yes: "Go to level " + n});
     if (ok && await act("level", {level: n})) $("level-no").value = "";
   });
+  // Register: a name that may be a player already in (accents, a close spelling) is asked
+  // about before anything is written; a member number goes with one name (the CLI's
+  // --member-no), checked by the host as the CSV import checks it.
   onSubmit("reg-form", async () => {
     const who = names($("reg-names").value);
     if (!who.length) { say("Type the names to register.", true); return; }
-    if (await act("register", {names: who, member: $("reg-member").checked})) $("reg-names").value = "";
+    const args = {names: who, member: $("reg-member").checked};
+    const no = $("reg-no").value.trim();
+    if (no) args.member_no = no;
+    const checked = await check("register", args);
+    if (!checked) return;
+    say("", false);
+    const doubts = checked.doubts || [];
+    if (doubts.length) {
+      const ok = await ask({title: doubts.length === 1 ? "Another player?" : "Other players?",
+        text: doubts.map((d) => d.why + ".").join(" "),
+        note: "Register " + doubts.map((d) => d.name).join(" and ") +
+          " as another player only if they are; Cancel registers nobody.",
+        yes: "Register " + (who.length === 1 ? who[0] : who.length + " players")});
+      if (!ok) return;
+      args.allow_duplicate = doubts.map((d) => d.name);
+    }
+    if (await act("register", args)) { $("reg-names").value = ""; $("reg-no").value = ""; }
   });
   onSubmit("late-form", async () => {
     const who = $("late-name").value.trim();
