@@ -50,7 +50,8 @@ def check(lg: League, tournament: Tournament, now: int, when: datetime.datetime,
     *path* the league file, for its members as last pulled); ActionRefused with its
     sentence otherwise.  Writes nothing."""
     if action not in CHECKED:
-        raise ActionRefused("only %s can be checked" % " and ".join(CHECKED))
+        raise ActionRefused("only %s and %s can be checked" % (", ".join(CHECKED[:-1]),
+                                                               CHECKED[-1]))
     if action == "register":
         return {"ok": True, "doubts": register_doubts(lg, tournament, when, args, path)}
     if action == "level":

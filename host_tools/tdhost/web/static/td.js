@@ -259,7 +259,8 @@
   function regRows(list) {
     return list.map((r) => el("tr", {"data-name": r.name, class: r.not_at_box ? "not-at-box" : ""},
       el("td", {}, r.name, r.member ? el("span", {class: "member", title: "league member", text: " ★"}) : null),
-      el("td", {text: r.state === "in" ? (r.not_at_box ? "not on the box" : "playing") : r.state}),
+      el("td", {text: r.state === "in" ? (snap.tournament.state === "finished" ? "winner"
+        : r.not_at_box ? "not on the box" : "playing") : r.state}),
       el("td", {text: seatWords(r.seat)}),
       el("td", {class: "record", text: r.record_text || ""}),
       el("td", {}, ...regButtons(r))));
@@ -355,6 +356,20 @@
     $("colour").textContent = c.colour_up || "";
     $("players").textContent = s.players.left + " of " + s.players.entries + " left" +
       (s.players.average_stack ? " · avg " + TC.chips(s.players.average_stack) : "");
+    // the night is over: the winner where the level was, no clock and no clock controls
+    // (a night finished at the command line and served afterwards too; issue #31)
+    const over = t.state === "finished";
+    document.body.classList.toggle("is-over", over);
+    if (over) {
+      const win = (s.results || []).filter((x) => x.place === 1).map((x) => x.name);
+      $("level").textContent = win.length ? win.join(" & ") + (win.length > 1 ? " win" : " wins")
+        : "Finished";
+      $("blinds").textContent = "";
+      $("colour").hidden = true;
+      $("players").textContent = s.players.entries + " entries";
+    }
+    $("time").hidden = over;
+    for (const id of ["pause", "minus", "plus", "h4h", "level-form"]) $(id).hidden = over;
     const stopped = c.paused && t.state === "running"; // before the start: not "paused"
     $("pause").textContent = stopped ? "Resume" : "Pause";
     $("pause").classList.toggle("on", stopped);
@@ -386,10 +401,11 @@
     const pend = pendingRows(s.pending || []);
     TC.fill($("pending"), pend);
     $("pending-none").hidden = pend.length !== 0;
-    TC.fill($("moves"), (s.moves || []).slice().reverse().slice(0, 6).map((m) =>
+    TC.fill($("moves"), (over ? [] : s.moves || []).slice().reverse().slice(0, 6).map((m) =>
       el("li", {}, el("b", {text: m.player}), ": " + seatWords(m.from) + " → " +
         seatWords(m.to) + " ", el("span", {class: "age", "data-at": m.at_ms}))));
-    $("moves-none").hidden = (s.moves || []).length !== 0;
+    $("moves-none").hidden = !over && (s.moves || []).length !== 0;
+    $("moves-none").textContent = over ? "The tournament is over." : "No seat moves yet.";
     // refused broker logins and boxes to pair again (docs/web.md §4), newest first
     const wifi = s.wifi || [];
     $("wifi-card").hidden = wifi.length === 0;
