@@ -691,3 +691,44 @@ def test_a_registration_made_in_error_is_taken_back_from_the_players_row(browser
         wait_text(page, "#tstate", "in play")
         assert page.locator("#reg button", has_text="Unregister").count() == 0
         assert js_errors(page) == []
+
+
+def test_register_with_a_member_number_and_a_duplicate_asked_about(browser, tmp_path):
+    """The console's Register (issue #31): a member number for one name, another player's
+    number refused before anything is written, and "Jon Smyth" beside Jon Smith asked
+    about (Cancel registers nobody; Register as another player does)."""
+    from tdhost.live.night import Live
+
+    db = str(tmp_path / "night.sqlite")
+    serve_demo.new_tournament(db)  # the LPPL Monday: 48 players
+    live = Live(db, seed=3)
+    try:
+        with served(live) as web:
+            page = open_console(browser, web, 1366, 768)
+            page.fill("#reg-names", "Jon Smith")
+            page.fill("#reg-no", "M1042")
+            page.press("#reg-names", "Enter")
+            wait_text(page, "#msg", "Jon Smith is registered (1 of 48), member M1042.")
+            assert page.input_value("#reg-no") == ""
+            page.fill("#reg-names", "Jon Smyth")
+            page.fill("#reg-no", "M1042")
+            page.press("#reg-names", "Enter")
+            wait_text(page, "#msg", "M1042 is the member number of Jon Smith: register them "
+                                    "by that name, or give Jon Smyth their own number.")
+            assert page.is_hidden("#ask")
+            page.fill("#reg-no", "")
+            page.press("#reg-names", "Enter")
+            asks(page, "Jon Smyth may be Jon Smith, already registered (a close spelling).")
+            answer(page, False)
+            with web.lock:
+                assert live.tournament.get("Jon Smyth") is None
+            page.press("#reg-names", "Enter")
+            asks(page, "Jon Smyth may be Jon Smith")
+            answer(page, True)
+            wait_text(page, "#msg", "Jon Smyth is registered (2 of 48).")
+            with web.lock:
+                assert [e.name for e in live.tournament.players.values()] == [
+                    "Jon Smith", "Jon Smyth"]
+            assert js_errors(page) == []
+    finally:
+        live.close()

@@ -175,6 +175,9 @@ def test_a_night_run_from_the_command_line_then_served_shows_its_winner(browser,
                               "#level-form", "#h4h")
             assert console.is_visible("#undo")
             assert text(console, "#moves-none") == "The tournament is over."
+            # the empty tables are done with: only the winner's is left on the console
+            tables = console.locator("#tables .tcard").all_inner_texts()
+            assert len(tables) == 1 and "Ivy Chen" in tables[0], tables
             top = console.inner_text(".td-top")
             assert not re.search(r"Level \d|Paused|\d+ / \d+|\d:\d\d", top, re.I), top
             phone = open_page(browser, web.url + "/p", 390, 844)

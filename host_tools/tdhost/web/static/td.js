@@ -397,7 +397,9 @@
     $("sb-form").hidden = t.state === "finished";
     $("more").hidden = t.state !== "running" || s.final_table;
 
-    TC.fill($("tables"), (s.tables || []).map(tableCard));
+    // once the night is over, only the winner's table: the empty ones are done with
+    TC.fill($("tables"), (s.tables || []).filter((x) => !over ||
+      Object.keys(x.seats || {}).length).map(tableCard));
     const pend = pendingRows(s.pending || []);
     TC.fill($("pending"), pend);
     $("pending-none").hidden = pend.length !== 0;
