@@ -228,6 +228,7 @@ def standby_pass_sentence(payload: Payload) -> str:
 _SEED = Arg("seed", "int", low=0, high=SEED_MAX, option="--seed", null=False)
 _NAME = Arg("name", "text", required=True, option="NAME")
 _MEMBER = Arg("member", "bool", option="--member")
+_MEMBER_NO = Arg("member_no", "text", option="--member-no")
 
 ANOTHER_PLAYER = {"cli": "`--allow-duplicate %s` registers them as another player",
                   "console": "the console asks whether %s is another player"}
@@ -241,7 +242,7 @@ def _declare(*actions: Action) -> dict[str, Action]:
 
 ACTIONS: dict[str, Action] = _declare(
     Action("register", (Arg("names", "names", True, option="NAMES"), _MEMBER,
-                        Arg("member_no", "text", option="--member-no"),
+                        _MEMBER_NO,
                         Arg("allow_duplicate", "names", option="--allow-duplicate")),
            decide_registers, cli="register", undoable=True),
     Action("unregister", (_NAME,), decide_unregister, cli="unregister", asks_first=True,
@@ -258,7 +259,8 @@ ACTIONS: dict[str, Action] = _declare(
     Action("start", (Arg("absent", "names", option="--absent"),
                      Arg("away", "names", option="--away")),
            decide_start, cli="start", asks_first=True, undoable=True),
-    Action("late", (_NAME, _MEMBER, Arg("seat", "seat", option="--seat")), decide_late,
+    Action("late", (_NAME, _MEMBER, _MEMBER_NO, Arg("seat", "seat", option="--seat")),
+           decide_late,
            cli="late", undoable=True),
     Action("reenter", (_NAME, Arg("seat", "seat", option="--seat")), decide_reenter,
            cli="reenter", undoable=True),

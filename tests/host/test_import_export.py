@@ -174,3 +174,27 @@ def test_register_takes_a_member_number_checked_as_the_import_checks_it(tmp_path
     log = run(["log", "--db", db]).output
     assert "register Jon Smith (member M1042)" in log
     assert "register Jon Smyth (member M1043)" in log
+
+
+def test_a_latecomer_takes_a_member_number_checked_as_a_registration_s(tmp_path):
+    """`tdhost late NAME --member-no N` (issue #31): another player's number refused, the
+    number kept as the latecomer's identity in the results and the league table."""
+    db, _ = _night(tmp_path)
+    run(["register", *players(8), "--db", db], now=at(-50))
+    run(["register", "Jon Smith", "--member-no", "M1042", "--db", db], now=at(-50))
+    run(["draw", "--seed", "7", "--db", db], now=at(-40))
+    run(["start", "--db", db], now=at(0))
+    res = run(["late", "Jon Smyth", "--member-no", "M1042", "--db", db], now=at(3), expect=2)
+    assert res.output.strip() == (
+        "tdhost late: refused: M1042 is the member number of Jon Smith: register them by that "
+        "name, or give Jon Smyth their own number.")
+    out = run(["late", "Kim Wu", "--member-no", "M2001", "--db", db], now=at(3)).output
+    assert out.startswith("Kim Wu joins at table ")
+    assert "3000 chips, no deduction" in out  # within 5 minutes of the start: LPPL's full stack
+    assert "latecomer Kim Wu" in run(["log", "--db", db]).output
+    for i, name in enumerate(players(8) + ["Jon Smith"]):
+        run(["bust", name, "--db", db, "--yes"], now=at(10 + i))
+    rows = {row[1]: row for row in (line.split() for line in run(
+        ["league", "--db", db]).output.splitlines()) if len(row) > 3}
+    assert rows["Kim"][:4] == ["1", "Kim", "Wu", "M2001"], rows  # the winner, by number
+    assert rows["Jon"][:4] == ["2", "Jon", "Smith", "M1042"], rows

@@ -138,11 +138,14 @@ def level(level: int, at: str | None, db: str, number: int | None) -> None:
 @click.command("late")
 @click.argument("name")
 @click.option("--member", is_flag=True, help="League member.")
+@click.option("--member-no", "member_no", metavar="NUMBER", default=None,
+              help="Their member number (as on the member's card), checked as "
+                   "`tdhost register --member-no` checks it.")
 @click.option("--seat", default=None, metavar="T.S", help="The seat (default: drawn).")
 @at_option
 @league_options
-def late(name: str, member: bool, seat: str | None, at: str | None, db: str,
-         number: int | None) -> None:
+def late(name: str, member: bool, member_no: str | None, seat: str | None, at: str | None,
+         db: str, number: int | None) -> None:
     """A latecomer asks to join: the decision, the stack and the seat."""
     when = when_value("late", at)
     chosen = seat_value("late", seat)
@@ -150,8 +153,9 @@ def late(name: str, member: bool, seat: str | None, at: str | None, db: str,
 
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
-        spelled, is_member = _pulled.league_member(known, lg, name, member)
-        payload = decide_late(tournament, spelled, is_member, when, lg, seq, chosen)
+        spelled, is_member = _pulled.league_member(known, lg, name, member, member_no)
+        payload = decide_late(tournament, spelled, is_member, when, lg, seq, chosen,
+                              member_no=member_no)
         return [(tournament.number, "late", payload, None)], payload
     _, payload = write("late", db, decide)
     echo_lines([late_sentence(payload)])

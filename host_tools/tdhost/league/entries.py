@@ -156,6 +156,20 @@ def duplicate_doubt(tournament: Tournament, league: League, name: str) -> str | 
     return None
 
 
+def member_number(typed: Optional[str]) -> Optional[str]:
+    """A member number as the TD typed it (`--member-no`, the console's field), whitespace
+    tidied, or None when not given; ActionRefused with one sentence when it cannot be one."""
+    if typed is None:
+        return None
+    member_no = " ".join(str(typed).split())
+    if not member_no:
+        raise ActionRefused("the member number is blank: give it as on the member's card")
+    if len(member_no) > MAX_NAME or not is_printable(member_no):
+        raise ActionRefused("%r is not a member number: give it as on the member's card, "
+                            "up to %d letters and digits" % (member_no[:MAX_NAME + 1], MAX_NAME))
+    return member_no
+
+
 def decide_registers(tournament: Tournament, league: League, typed: list[str], member: bool,
                      member_no: str | None, allowed: Collection[str], known: "_pulled.Members",
                      when: datetime.datetime, seq: int, how: str,
@@ -170,14 +184,7 @@ def decide_registers(tournament: Tournament, league: League, typed: list[str], m
     [(payload, its sentence)], or ActionRefused with one sentence (nothing for any name).
     With *doubts* (the console's look before it asks), such a name is not refused but
     listed there as (name, why)."""
-    if member_no is not None:
-        member_no = " ".join(member_no.split())
-        if not member_no:
-            raise ActionRefused("the member number is blank: give it as on the member's card")
-        if len(member_no) > MAX_NAME or not is_printable(member_no):
-            raise ActionRefused("%r is not a member number: give it as on the member's card, "
-                                "up to %d letters and digits" % (member_no[:MAX_NAME + 1],
-                                                                 MAX_NAME))
+    member_no = member_number(member_no)
     if member_no is not None and len(typed) != 1:
         raise ActionRefused("a member number is one player's: register one name with it, "
                             "not %d" % len(typed))
@@ -274,9 +281,13 @@ def late_window(tournament: Tournament, when: datetime.datetime) -> int:
 
 def decide_late(tournament: Tournament, name: str, member: bool, when: datetime.datetime,
                 league: League, seq: int, seat: Optional[Seat] = None,
-                spare: Collection[int] = ()) -> Payload:
+                spare: Collection[int] = (), member_no: Optional[str] = None) -> Payload:
+    """A latecomer's ``late`` event (with *member_no*, the league's identity, checked as a
+    registration's is), or ActionRefused with one sentence."""
     tournament.start_time()
     name = clean_name(name)
+    member_no = member_number(member_no)
+    check_member_no(league, name, member_no, tournament)
     entry = tournament.get(name)
     if entry is not None:
         if entry.state == "registered":
@@ -323,9 +334,12 @@ def decide_late(tournament: Tournament, name: str, member: bool, when: datetime.
         seat = pick_seat(tournament, name, seq)
     else:
         check_free(tournament, seat, spare)
-    return {"name": name, "member": member or league.is_member(name), "time": iso(when),
-            "level": lv, "stack": stack, "dead_bb": dead, "seat": seat,
-            "reasons": reasons}
+    payload = {"name": name, "member": member or bool(member_no) or league.is_member(name),
+               "time": iso(when), "level": lv, "stack": stack, "dead_bb": dead, "seat": seat,
+               "reasons": reasons}
+    if member_no:
+        payload["member_no"] = member_no
+    return payload
 
 
 

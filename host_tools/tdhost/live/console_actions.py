@@ -204,13 +204,15 @@ def late(live: "Live", args: Args) -> Reply:
     known = _pulled.members(live.store.path)  # the league's members, as last pulled
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
-        name, member = _pulled.league_member(known, lg, args["name"], args["member"])
+        name, member = _pulled.league_member(known, lg, args["name"], args["member"],
+                                             args["member_no"])
         where, spare, why = seat, _plan.spare_tables(live.links, tournament), None
         if where is None:
             where, why = _plan.new_seat(live, tournament, name, seq, spare)
         elif where[0] in _plan.broken_tables(tournament):
             raise ActionRefused("table %d is broken: it takes no players" % where[0])
-        payload = decide_late(tournament, name, member, when, lg, seq, where, spare)
+        payload = decide_late(tournament, name, member, when, lg, seq, where, spare,
+                              args["member_no"])
         note[:] = [why] if why else []
         return [("late", payload, None)], payload
     payload = live.write(build)

@@ -572,7 +572,10 @@
   onSubmit("late-form", async () => {
     const who = $("late-name").value.trim();
     if (!who) { say("Type the latecomer's name.", true); return; }
-    if (await act("late", {name: who, member: $("late-member").checked})) $("late-name").value = "";
+    const args = {name: who, member: $("late-member").checked};
+    const no = $("late-no").value.trim();
+    if (no) args.member_no = no;
+    if (await act("late", args)) { $("late-name").value = ""; $("late-no").value = ""; }
   });
   onSubmit("draw-form", async () => {
     const args = {ace8: $("draw-ace8").checked};
