@@ -732,3 +732,36 @@ def test_register_with_a_member_number_and_a_duplicate_asked_about(browser, tmp_
             assert js_errors(page) == []
     finally:
         live.close()
+
+
+def test_a_night_finished_at_the_console_leaves_nothing_to_confirm(browser, tmp_path):
+    """Nine players busted to a winner at the console with no box at the tables: the
+    seat instructions the busts made are moot once the night is over (issue #31): the
+    console lists none and says so; the winner's line replaces the clock, no "Final
+    table" pill."""
+    from tdhost.live.night import Live
+
+    db = str(tmp_path / "night.sqlite")
+    serve_demo.new_tournament(db)
+    live = Live(db, seed=3)
+    names = serve_demo.NAMES[:9]
+    try:
+        live.act("register", {"names": names})
+        live.act("draw", {"seed": 3})
+        live.act("start", {})
+        for n in names[:7]:
+            live.act("bust", {"names": [n]})
+        assert [p for p in live.snapshot()["pending"] if p["state"] == "queued"]
+        with served(live) as web:
+            page = open_console(browser, web, 1366, 768)
+            assert page.locator("#pending li").count() > 0  # in play: the dealer's to do
+            with web.lock:
+                live.act("bust", {"names": [names[7]]})
+            wait_text(page, "#level", "%s wins" % names[8])
+            assert page.locator("#pending li").count() == 0
+            assert text(page, "#pending-none") == (
+                "Nothing waits at the tables: the tournament is over.")
+            assert page.is_hidden("#final")
+            assert js_errors(page) == []
+    finally:
+        live.close()

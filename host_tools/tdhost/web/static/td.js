@@ -347,7 +347,7 @@
     document.body.dataset.phase = t.state;
     $("tname").textContent = (s.event ? s.event + " · " : "") + (t.name || "");
     $("tstate").textContent = STATE[t.state] || t.state;
-    $("final").hidden = !s.final_table;
+    $("final").hidden = !s.final_table || t.state === "finished";
     $("level").textContent = c.is_break ? "Break" : "Level " + (c.level === null ? "–" : c.level);
     const shown = c.is_break ? c.next : c;
     $("blinds").textContent = !shown || shown.is_break ? "" : (c.is_break ? "next " : "") +
@@ -400,9 +400,12 @@
     // once the night is over, only the winner's table: the empty ones are done with
     TC.fill($("tables"), (s.tables || []).filter((x) => !over ||
       Object.keys(x.seats || {}).length).map(tableCard));
-    const pend = pendingRows(s.pending || []);
+    // once the night is over nothing waits at the tables: no seat to clear or to take
+    const pend = over ? [] : pendingRows(s.pending || []);
     TC.fill($("pending"), pend);
     $("pending-none").hidden = pend.length !== 0;
+    $("pending-none").textContent = over ? "Nothing waits at the tables: the tournament is over."
+      : "No instructions waiting.";
     TC.fill($("moves"), (over ? [] : s.moves || []).slice().reverse().slice(0, 6).map((m) =>
       el("li", {}, el("b", {text: m.player}), ": " + seatWords(m.from) + " → " +
         seatWords(m.to) + " ", el("span", {class: "age", "data-at": m.at_ms}))));
