@@ -35,7 +35,9 @@
     const shown = c.is_break ? c.next : c;
     $("blinds-label").textContent = c.is_break ? "Next blinds" : "Blinds";
     $("blinds").textContent = shown && !shown.is_break ? TC.blinds(shown) : "–";
-    $("ante").textContent = shown && shown.ante ? TC.chips(shown.ante) : "none";
+    // no ante: the blinds have the line to themselves (as on the big screen)
+    $("ante").textContent = shown && shown.ante ? TC.chips(shown.ante) : "";
+    $("ante-cell").hidden = !(shown && !shown.is_break && shown.ante);
     $("left").textContent = over ? String(s.players.entries) : s.players.entries
       ? s.players.left + " of " + s.players.entries : String(s.players.left || 0);
     $("avg").textContent = TC.chips(s.players.average_stack);
