@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Tuple
 from tdhost.actions import ACTIONS
 from tdhost.league import pulled as _pulled
 from tdhost.league.busts import decide_bust
-from tdhost.league.entries import decide_registers
+from tdhost.league.entries import decide_reenter, decide_registers
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.text import (
@@ -22,7 +22,7 @@ from tdhost.league.text import (
 from tdhost.league.tournament import Tournament
 from tdhost.live import master_clock as _clock
 
-CHECKED = ("bust", "level", "register")
+CHECKED = ("bust", "level", "register", "reenter")
 
 
 def who(tournament: Tournament, typed: str) -> str:
@@ -45,15 +45,19 @@ def who(tournament: Tournament, typed: str) -> str:
 def check(lg: League, tournament: Tournament, now: int, when: datetime.datetime,
           action: str, args: Dict[str, Any], path: str = "") -> Dict[str, Any]:
     """{"ok": True, "names": [...]} (the full names, for a bust; for a registration
-    "doubts": the names that may be players already in, [{"name", "why"}]) when the host
-    would take *action* with *args* at *now* (Unix ms; *when* the same as a datetime;
-    *path* the league file, for its members as last pulled); ActionRefused with its
+    "doubts": the names that may be players already in, [{"name", "why"}]; a level or a
+    re-entry: "ok" only) when the host would take *action* with *args* at *now* (Unix ms;
+    *when* the same as a datetime; *path* the league file, for its members as last
+    pulled); ActionRefused with its
     sentence otherwise.  Writes nothing."""
     if action not in CHECKED:
         raise ActionRefused("only %s and %s can be checked" % (", ".join(CHECKED[:-1]),
                                                                CHECKED[-1]))
     if action == "register":
         return {"ok": True, "doubts": register_doubts(lg, tournament, when, args, path)}
+    if action == "reenter":  # the file's [reentry]: how many, until when (never written)
+        decide_reenter(tournament, ACTIONS["reenter"].check(args)["name"], when, 0)
+        return {"ok": True}
     if action == "level":
         _clock.decide(tournament, "level", args.get("level"), now, when)
         return {"ok": True}

@@ -21,9 +21,10 @@
     m.className = "msg " + (bad ? "bad" : "good");
   }
 
-  // The host's look before the question (POST /api/check/NAME: bust, level): the answer
-  // ({ok, names?}) when it would take the action, else null with its sentence said: the
-  // console asks "Are you sure?" only for what the host will accept.
+  // The host's look before the question (POST /api/check/NAME: bust, level, register,
+  // reenter): the answer ({ok, names?, doubts?}) when it would take the action, else null
+  // with its sentence said: the console asks "Are you sure?" only for what the host will
+  // accept.
   function check(name, args) {
     return act(name, args, "/api/check/");
   }
@@ -297,6 +298,9 @@
 
   async function reenter(r) {
     const re = snap.reentry;
+    // the file's rule decides (how many, until which level): asked only when it allows it
+    if (!await check("reenter", {name: r.name})) return;
+    say("", false);
     const ok = await ask({title: "Re-enter " + r.name,
       text: r.name + " buys a new entry: a new seat and the starting stack. It counts as an " +
         "entry of its own.", note: "Up to " + re.max + " a player, until the end of level " +
