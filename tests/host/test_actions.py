@@ -239,3 +239,26 @@ def test_the_console_registers_with_a_member_number_and_asks_about_a_duplicate(t
     finally:
         live.close()
     assert "register Jon Smith (member M1042)" in run(["log", "--db", db]).output
+
+
+def test_the_console_looks_before_it_asks_for_the_final_table(tmp_path):
+    """The Final-table draw is asked about only when the host would draw it (issue #31):
+    ten players in, LPPL's final table of 8 refuses; after two busts it is "ok" and
+    nothing was written by looking."""
+    db = str(tmp_path / "league.sqlite")
+    run(["new", os.path.join(EXAMPLES, "lppl.toml"), "--db", db], now=at(-60))
+    run(["register", *players(10), "--db", db], now=at(-50))
+    run(["draw", "--seed", "4", "--db", db], now=at(-40))
+    run(["start", "--db", db], now=at(0))
+    live = Live(db, clock=lambda: 1741032000000, seed=5)
+    try:
+        with pytest.raises(ActionRefused) as err:
+            live.check("final_draw", {})
+        assert str(err.value) == "10 players remain; the final table forms at 8 or fewer"
+        for name in players(10)[:2]:
+            live.act("bust", {"names": [name]})
+        seq = live.last_seq
+        assert live.check("final_draw", {"seed": 3}) == {"ok": True}
+        assert live.last_seq == seq and live.tournament.final is None
+    finally:
+        live.close()

@@ -14,6 +14,7 @@ from tdhost.league.busts import decide_bust
 from tdhost.league.entries import decide_reenter, decide_registers
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
+from tdhost.league.seats import decide_draw
 from tdhost.league.text import (
     match,  # the rule for a short or misspelt name
     names_text,
@@ -22,7 +23,7 @@ from tdhost.league.text import (
 from tdhost.league.tournament import Tournament
 from tdhost.live import master_clock as _clock
 
-CHECKED = ("bust", "level", "register", "reenter")
+CHECKED = ("bust", "level", "register", "reenter", "final_draw")
 
 
 def who(tournament: Tournament, typed: str) -> str:
@@ -45,16 +46,20 @@ def who(tournament: Tournament, typed: str) -> str:
 def check(lg: League, tournament: Tournament, now: int, when: datetime.datetime,
           action: str, args: Dict[str, Any], path: str = "") -> Dict[str, Any]:
     """{"ok": True, "names": [...]} (the full names, for a bust; for a registration
-    "doubts": the names that may be players already in, [{"name", "why"}]; a level or a
-    re-entry: "ok" only) when the host would take *action* with *args* at *now* (Unix ms;
-    *when* the same as a datetime; *path* the league file, for its members as last
-    pulled); ActionRefused with its
-    sentence otherwise.  Writes nothing."""
+    "doubts": the names that may be players already in, [{"name", "why"}]; a level, a
+    re-entry or the final-table draw: "ok" only) when the host would take *action* with
+    *args* at *now* (Unix ms; *when* the same as a datetime; *path* the league file, for
+    its members as last pulled); ActionRefused with its sentence otherwise.  Writes
+    nothing."""
     if action not in CHECKED:
         raise ActionRefused("only %s and %s can be checked" % (", ".join(CHECKED[:-1]),
                                                                CHECKED[-1]))
     if action == "register":
         return {"ok": True, "doubts": register_doubts(lg, tournament, when, args, path)}
+    if action == "final_draw":  # how many remain, drawn already (the seed: any, unwritten)
+        decide_draw(tournament, ACTIONS["final_draw"].check(args)["seed"] or 0, False, False,
+                    True)
+        return {"ok": True}
     if action == "reenter":  # the file's [reentry]: how many, until when (never written)
         decide_reenter(tournament, ACTIONS["reenter"].check(args)["name"], when, 0)
         return {"ok": True}

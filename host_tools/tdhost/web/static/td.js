@@ -22,7 +22,7 @@
   }
 
   // The host's look before the question (POST /api/check/NAME: bust, level, register,
-  // reenter): the answer ({ok, names?, doubts?}) when it would take the action, else null
+  // reenter, final_draw): the answer ({ok, names?, doubts?}) when it would take the action, else null
   // with its sentence said: the console asks "Are you sure?" only for what the host will
   // accept.
   function check(name, args) {
@@ -620,13 +620,16 @@
   });
   onSubmit("final-form", async () => {
     const seed = $("final-seed").value.trim();
+    const args = seed ? {seed: parseInt(seed, 10)} : {};
+    if (!await check("final_draw", args)) return; // too many left, drawn already: said
+    say("", false);
     const ts = playing().map((t) => t.table);
     const ok = await ask({title: "Final-table draw",
       text: "Draw the final table now: the " + snap.players.left + " players left get new " +
         "seats at one table; " + (ts.length > 1 ? "the other tables break; " : "") +
         "every box gets its instruction (" + tablesText(ts) + ").",
       yes: "Draw the final table"});
-    if (ok) await act("final_draw", seed ? {seed: parseInt(seed, 10)} : {});
+    if (ok) await act("final_draw", args);
   });
   $("pause").addEventListener("click", togglePause);
   $("minus").addEventListener("click", () => act("adjust", {seconds: -60}));
