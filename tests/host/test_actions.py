@@ -224,6 +224,8 @@ def test_the_console_registers_with_a_member_number_and_asks_about_a_duplicate(t
         assert look == {"ok": True, "doubts": [
             {"name": "Jon Smyth", "why": "Jon Smyth may be Jon Smith, already registered "
                                          "(a close spelling)"}]}
+        assert "Carla Nunez" not in live.lg.names.values()  # looked at, not kept
+        assert [e.name for e in live.tournament.players.values()] == ["Jon Smith"]
         with pytest.raises(ActionRefused) as err:
             live.act("register", {"names": ["Ann Lee", "Jon Smyth"]})
         assert str(err.value) == ("Jon Smyth may be Jon Smith, already registered (a close "

@@ -4,8 +4,8 @@ but never written (``Live.check``; docs/web.md §4).  The console shows its "Are
 only for what passes, with the names resolved to one player each.
 """
 
+import copy
 import datetime
-from copy import deepcopy
 from typing import Any, Dict, List, Tuple
 
 from tdhost.actions import ACTIONS
@@ -87,11 +87,23 @@ def register_doubts(lg: League, tournament: Tournament, when: datetime.datetime,
     registers with ``allow_duplicate``); ActionRefused for any other refusal.  Decided on
     copies of the league (each name sees the ones before it); writes nothing."""
     checked = ACTIONS["register"].check(args)
-    copy = deepcopy(lg)
+    trial = scratch(lg, tournament)
     found: List[Tuple[str, str]] = []
-    decide_registers(copy.current(tournament.number), copy, checked["names"],
+    decide_registers(trial.tournaments[tournament.number], trial, checked["names"],
                      checked["member"], checked["member_no"],
                      {player_key(name) for name in checked["allow_duplicate"]},
                      _pulled.members(path) if path else _pulled.Members({}, {}), when, 0,
                      "%s", found)
     return [{"name": name, "why": why} for name, why in found]
+
+
+def scratch(lg: League, tournament: Tournament) -> League:
+    """A copy of *lg* a registration may be decided on and thrown away: its own player
+    names, members and member numbers, and its own copy of *tournament* (not of the whole
+    log: a season's league is large)."""
+    out = copy.copy(lg)
+    out.members, out.names = set(lg.members), dict(lg.names)
+    out.numbers, out.number_keys = dict(lg.numbers), dict(lg.number_keys)
+    out.tournaments = dict(lg.tournaments)
+    out.tournaments[tournament.number] = copy.deepcopy(tournament)
+    return out
