@@ -43,6 +43,9 @@ def test_serve_of_a_night_finished_at_the_command_line_says_who_won(tmp_path):
     for i, name in enumerate(players(9)[:8]):
         run(["bust", name, "--db", db, "--yes"], now=at(10 + i))
     winner = players(9)[8]
+    seats = run(["seats", "--db", db], now=at(30)).output.splitlines()
+    assert seats[0] == "Tournament 1: Monday night at the Red Lion (lppl), finished: %s won" \
+        % winner  # no level of a clock that means nothing any more, no "1 players in"
     res = run(["serve", "--db", db, "--no-web", "--seed", "5", "--polls", "1"], now=at(30))
     assert res.output.splitlines()[1:3] == [
         "Tournament 1 is over: %s won; the big screen, the console and the players' page show "
