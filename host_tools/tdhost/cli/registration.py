@@ -133,7 +133,8 @@ def register(names: tuple[str, ...], member: bool, member_no: str | None,
             [msg for _, msg in done]
 
     _, out = write("register", db, decide)
-    echo_lines(out)
+    spelled = [_pulled.spelling_note(known, typed) for typed in names]
+    echo_lines(out + [note for note in spelled if note])
 
 
 @click.command("standby")

@@ -334,10 +334,10 @@ def decide_late(tournament: Tournament, name: str, member: bool, when: datetime.
         seat = pick_seat(tournament, name, seq)
     else:
         check_free(tournament, seat, spare)
-    payload = {"name": name, "member": member or bool(member_no) or league.is_member(name),
+    payload = {"name": name, "member": member or league.is_member(name) or bool(member_no),
                "time": iso(when), "level": lv, "stack": stack, "dead_bb": dead, "seat": seat,
                "reasons": reasons}
-    if member_no:
+    if member_no:  # the member's identity in the league (docs/league.md, "Members")
         payload["member_no"] = member_no
     return payload
 
