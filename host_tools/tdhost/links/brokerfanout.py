@@ -20,6 +20,8 @@ from amqtt.broker import Broker
 from amqtt.contexts import Action
 from amqtt.mqtt.constants import QOS_1, QOS_2
 
+BATCH = 64  # messages one turn of amqtt's broadcast loop delivers at most (then it yields)
+
 
 def is_wild(topic_filter: str) -> bool:
     return "+" in topic_filter or "#" in topic_filter
@@ -65,8 +67,20 @@ class Fanout(Broker):
         return out
 
     async def _run_broadcast(self, running_tasks: deque[asyncio.Task[Any]]) -> None:
-        # amqtt 0.12.1's, over the matching filters only and without its debug lines
+        # amqtt 0.12.1's, over the matching filters only and without its debug lines, and
+        # the messages already queued with it (up to BATCH): its loop spends a task and a
+        # wait on each call
         broadcast = await self._broadcast_queue.get()
+        for _ in range(BATCH):
+            await self.deliver(broadcast, running_tasks)
+            if self._broadcast_queue.empty():
+                return
+            broadcast = self._broadcast_queue.get_nowait()
+        await self.deliver(broadcast, running_tasks)
+
+    async def deliver(self, broadcast: dict[str, Any],
+                      running_tasks: deque[asyncio.Task[Any]]) -> None:
+        """One message to each session whose subscription it matches (amqtt's rules)."""
         topic = broadcast["topic"]
         for k_filter in self.filters_for(topic):
             for target_session, sub_qos in list(self._subscriptions.get(k_filter, ())):

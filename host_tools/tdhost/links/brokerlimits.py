@@ -330,6 +330,15 @@ class Bounded(Fanout):
             else:
                 transport.close()
 
+    async def _handle_client_session(self, reader: Any, writer: Any, client_session: Any,
+                                     handler: Any, server: Any, listener_name: Any) -> None:
+        # keep-alive is this class's (Conn's timer); amqtt 0.12.1's broker side only times
+        # out for nothing (its handle_read_timeout and handle_write_timeout do nothing), at
+        # the cost of a task and a timer for each packet read and a timer for each sent
+        client_session.keep_alive = 0
+        await super()._handle_client_session(reader, writer, client_session, handler, server,
+                                             listener_name)
+
     def _admit(self, transport: Any) -> Conn | None:
         conn = Conn(transport, asyncio.get_running_loop().time())
         if len(self.conns) >= self.limits.connections:
