@@ -4,7 +4,7 @@ frames a second one host takes, how many bytes a status frame is.  bench/run.py 
 and adds its figures to its table (results.json: ``sync``); alone it prints its own table:
 
     python bench/sync_bench.py [--json] [--quick] [--broker mosquitto] [--sizes 300]
-                               [--levels-only]
+                               [--levels-only] [--broker-cpu]
 
 1. Level change -> box.  The host (tdhost.links.mqtt.MqttHub, one BoxLink per box,
    polled every 5 ms, each box's frames checked with its own key) and the broker, as
@@ -34,8 +34,11 @@ and adds its figures to its table (results.json: ``sync``); alone it prints its 
    4,000 in all; the figure is the frames the host's BoxLinks accepted divided by the time
    from the first to the last.  The same with event frames (each stored in SQLite and
    acknowledged) as a second row.
-3. Why the embedded broker falls behind (``amqtt_costs``): the microseconds amqtt spends
-   matching one message against 500 boxes' subscriptions, and on its ACL checks.
+3. The embedded broker's own CPU (``broker_cpu``; alone ``--broker-cpu``): its thread's CPU
+   for a box's frame to the host, a frame from the host to every box and a box's connect,
+   with 500 box logins over raw sockets from a second process (issue #30: the goal row), and
+   (``amqtt_costs``) the microseconds it spends finding one message's filters among 500
+   boxes' subscriptions, and on its ACL checks.
 4. Bytes per status frame: ``tableclock.protocol.encode`` of a ``status`` with the state of
    an 8- and a 10-seat table mid-hand (bets on the turn), newline included; the MQTT PUBLISH
    on the box's status topic adds the row's "+ N" bytes.
