@@ -1,7 +1,8 @@
 """The area leaderboard for the room (docs/web.md §10, docs/league.md "Pull"): after a pull
 the league file holds the area's standings (written by tdhost.season.pull's own writer);
 GET /api/leaderboard serves them offline, the big screen shows them before the start and
-during a break (never while a level is played), the players' page in a card of its own;
+during a break (never while a level is played; in turns of 15 s with the other panels),
+the players' page in a card of its own;
 nothing shows before a first pull; a name from the league server stays text."""
 
 import types
@@ -137,12 +138,20 @@ def test_big_screen_before_the_start_and_in_the_break_not_in_a_level(browser, tm
             live._s["level_end_ms"] -= 20 * 60000
             live.poll()
         wait_text(page, "#level", "Break")
-        wait_text(page, "#p-league", "1. Ann Lee")
-        assert page.is_visible("#time") and page.is_visible("#p-schedule")
+        wait_text(page, "#p-league", "1. Ann Lee")  # its turn comes first
+        assert page.is_visible("#time") and page.is_visible("#blinds")
+        assert page.is_hidden("#p-schedule")  # the panel row is the leaderboard's
+        bearer = {"Authorization": "Bearer " + web.console_url.split("token=")[1]}
         display = {"panels": ["schedule", "chipups", "stats", "payouts", "qr", "news"]}
-        page.request.post(web.url + "/api/display", data=display, headers={
-            "Authorization": "Bearer " + web.console_url.split("token=")[1]})
-        page.locator("#p-league").wait_for(state="hidden", timeout=5000)
+        page.request.post(web.url + "/api/display", data=display, headers=bearer)
+        page.locator("#p-league").wait_for(state="hidden", timeout=5000)  # the TD's choice
+        assert page.is_visible("#p-schedule")
+        display["panels"].append("league")
+        page.request.post(web.url + "/api/display", data=display, headers=bearer)
+        page.locator("#p-league").wait_for(state="visible", timeout=5000)
+        # after 15 s the other panels have their turn, then the leaderboard again
+        page.locator("#p-schedule").wait_for(state="visible", timeout=20000)
+        assert page.is_hidden("#p-league")
         assert js_errors(page) == []
 
 

@@ -2,7 +2,8 @@
 // `tdhost season pull` left them in the league file (GET /api/leaderboard; offline, no
 // network beyond this host). On the big screen a panel of its own, shown only while the
 // clock is not running a level -- before the start, during a break and after the end -- and
-// only when the TD's display settings keep "league" on; on the players' page a card with
+// only when the TD's display settings keep "league" on: it takes the whole panel row, in
+// turns of 15 s with the other panels (body.league-turn); on the players' page a card with
 // the area's standings. Nothing shows before a first pull. Names are put in with
 // textContent (TC.el), never as HTML. Follows the page's snapshots ("tc-snapshot").
 "use strict";
@@ -45,24 +46,52 @@
     return state === "running" && !!(s.clock && s.clock.is_break);
   }
 
+  // The leaderboard takes the whole panel row in turns of TURN_MS with the other panels
+  // (the schedule, the chip-ups, the QR code), starting with its own when its moment comes.
+  const TURN_MS = 15000;
+  let since = null; // performance.now() when the moment began, or null outside it
+  let turnShown = null;
+  function ourTurn() {
+    const others = [...document.querySelectorAll("#panels > .panel:not(#p-league)")]
+      .some((p) => !p.hidden);
+    return !others || Math.floor((performance.now() - since) / TURN_MS) % 2 === 0;
+  }
+
   function showBig() {
     const p = bigPanel();
     if (!p || !snap) return;
     const panels = (snap.display && snap.display.panels) || [];
     const on = board.shown && board.rows.length > 0 && panels.indexOf("league") >= 0 &&
       moment(snap);
-    p.hidden = !on;
-    if (!on) return;
+    since = on ? (since === null ? performance.now() : since) : null;
+    const turn = on && ourTurn();
+    turnShown = turn;
+    p.hidden = !turn;
+    document.body.classList.toggle("league-turn", turn);
+    if (!turn) return;
     document.getElementById("panels").hidden = false;
     p.querySelector(".lb-what").textContent = heading();
     p.querySelector(".lb-asof").textContent = "as of " + board.as_of;
     const ol = p.querySelector(".board");
-    TC.fill(ol, rows());
-    // the first rows that fit the panel (the best of the area); never fewer than three
-    while (ol.children.length > 3 && p.scrollHeight > p.clientHeight + 1) {
-      ol.lastElementChild.remove();
-    }
+    // column by column, as many columns as the width holds (a name and its points need
+    // about 22 em), as many rows as the height holds: the best of the area that fit
+    ol.style.gridTemplateRows = "";
+    TC.fill(ol, rows().slice(0, 1));
+    const li = ol.firstElementChild;
+    const perCol = Math.max(3, Math.floor(ol.clientHeight / Math.max(1, li.offsetHeight)));
+    const em = parseFloat(getComputedStyle(ol).fontSize) || 16;
+    const cols = Math.max(1, Math.min(3, Math.floor(ol.clientWidth / (22 * em))));
+    ol.style.gridTemplateRows = "repeat(" + perCol + ", auto)";
+    TC.fill(ol, rows().slice(0, perCol * cols));
   }
+
+  // the turns change without a snapshot; when the other panels come back, the big
+  // screen fits them to their room again (big.js renders on "resize")
+  setInterval(() => {
+    if (!big || since === null || turnShown === ourTurn()) return;
+    showBig();
+    if (!turnShown) dispatchEvent(new Event("resize"));
+  }, 1000);
 
   // ------------------------------------------------------------------ the players' page
   let card = null;
