@@ -170,3 +170,25 @@ def test_players_page_has_the_area_standings(browser, tmp_path):
         wait_text(page, "#conn", "live")
         page.wait_for_timeout(300)
         assert page.is_hidden("#league-card")
+
+
+def test_the_real_host_serves_the_pull_of_its_own_league_file(tmp_path):
+    """tdhost serve's Live: its league file (live.store.path) is the one a pull writes to,
+    while the night is open."""
+    from tcsim import serve_demo
+    from tdhost.live.night import Live
+
+    db = str(tmp_path / "venue.sqlite")
+    serve_demo.new_tournament(db, "docs/examples/lppl.toml")
+    live = Live(db, seed=3)
+    try:
+        client = TestClient(make_app(live, "t" * 16))
+        assert client.get("/api/leaderboard").json()["shown"] is False
+        _pull._write(db, {"league": "Wessex Winter 2026", "venue": "Red Lion", "area": "North",
+                          "members": [], "notices": [], "league_rows": AREA,
+                          "area_rows": AREA, "venue_rows": VENUE})
+        fresh = TestClient(make_app(live, "t" * 16))  # a new app reads at once (no 15 s)
+        assert [r["text"] for r in fresh.get("/api/leaderboard").json()["rows"][:2]] == [
+            "1. Ann Lee 120 pts", "2. Bob Price 95.5 pts"]
+    finally:
+        live.close()
