@@ -219,6 +219,8 @@ def late(live: "Live", args: Args) -> Reply:
         elif where[0] in _plan.broken_tables(tournament):
             raise ActionRefused("table %d is broken: it takes no players" % where[0])
         payload = decide_late(tournament, name, member, when, lg, seq, where, spare)
+        why = _plan.refuse_opening(tournament, payload["name"], where, seat is not None,
+                                   live.boxed) or why
         note[:] = [why] if why else []
         return [("late", payload, None)], payload
     payload = live.write(build)
@@ -241,6 +243,8 @@ def reenter(live: "Live", args: Args) -> Reply:
         elif where[0] in _plan.broken_tables(tournament):
             raise ActionRefused("table %d is broken: it takes no players" % where[0])
         payload = decide_reenter(tournament, args["name"], when, seq, where, spare)
+        why = _plan.refuse_opening(tournament, payload["name"], where, seat is not None,
+                                   live.boxed) or why
         note[:] = [why] if why else []
         return [("reenter", payload, None)], payload
     payload = live.write(build)
