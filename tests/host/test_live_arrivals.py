@@ -280,3 +280,40 @@ def test_a_latecomer_takes_the_seat_a_bust_frees_rather_than_sit_alone(tmp_path)
     assert [p for p in room.pending() if p["player"] == "Ada"] == []
     assert room.boxes[5].instructions("receive") == []
 
+
+def test_a_latecomer_refused_at_a_seat_a_bust_frees_sits_there_once_it_is_free(tmp_path):
+    """Every seat taken but the one the TD's bust frees at table 1: the latecomer's receive
+    reaches the box before the busted player's take_out (a cable delays lines at random),
+    and the box refuses it ("Seat N is taken").  The host seats nobody alone at spare table
+    5 (the chaos drill's seeds 20 and 40 left them there, their receive queued for ever):
+    once the dealer carries out the take_out, the receive goes again, with the 5000 chips,
+    and the box seats the latecomer there."""
+    room = _broken_room(tmp_path, spare=5)
+    b1 = room.boxes[1]
+    fold_round(b1)
+    room.run(1000)
+    seats = room.live.tournament.seating()[1]
+    chair = min(seats)
+    room.live.act("bust", {"names": [seats[chair]]})
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    assert room.table_of("Ada") == (1, chair)
+    ada = lambda: [i for i in b1.instructions("receive") if i["name"] == "Ada"]  # noqa: E731
+    first = ada()[-1]
+    res, why, _ = at_table.carry_out(b1.table, first, b1.link.names, b1.link.table_no)
+    assert (res, why) == ("refused", "Seat %d is taken" % chair)
+    b1.done(first["id"], res, why)
+    room.run(1000)
+    assert room.table_of("Ada") == (1, chair) and ada() == [first]
+    carry_out(room, ("take_out",))
+    room.run(1000)
+    again = ada()[-1]
+    assert (len(ada()), again["seat"], again["stack"]) == (2, chair, 5000)
+    carry_out(room, ("receive",))
+    room.run(2000)
+    assert b1.table.stacks[chair] == 5000 and b1.link.names[str(chair)] == "Ada"
+    assert room.table_of("Ada") == (1, chair)
+    assert [ev for ev in room.live.lg.events if ev.action == "move"
+            and ev.payload["name"] == "Ada"] == []
+    assert [p for p in room.pending() if p["player"] == "Ada"] == []
+    assert room.boxes[5].instructions("receive") == []

@@ -364,6 +364,8 @@ def confirm(live: "Live", args: Args) -> Reply:
             evs += _moves.receive_evs(lg, tournament, record, stack)
         return evs, record
     record = live.write(build)
+    if record["action"] == "take_out":  # the seat it frees: a player waiting for it sits
+        live.write(lambda tournament, lg, seq: _moves.seat_waiting(tournament, lg, record))
     # a player seated or moved: the plan looks again
     return "Confirmed: %s%s." % (_words.instruction(record), ", %s chips" % _words.chips(stack)
                                  if stack else ""), Effects(plan=True)

@@ -18,7 +18,7 @@ from tdhost.live import (
     room_plan as _plan,
 )
 from tdhost.live.effects import Effects
-from tdhost.live.shapes import Batch, Instr, Payload
+from tdhost.live.shapes import Batch, Instr, Payload, Seat
 from tdhost.rules import balance as _balance
 
 if TYPE_CHECKING:
@@ -304,12 +304,49 @@ def refused_own(live: "Live", instr: Instr, payload: Payload) -> Effects:
             evs.append(("notice", {"text": "%s: the TD seats them, with %d chips" % (
                 why, stack), "src": []}, None))
             return evs, None
+        if _leaving(tournament, to):
+            return evs, None  # the seat a bust frees: seated there once it is (seat_waiting)
         evs.append(("instr_result", _ins.cancel(instr, "seated elsewhere"), None))
         return evs + reseat(live, tournament, lg, seq, evs, name, stack, [to], why,
                             instr["body"].get("dead_bb")), None
 
     live.write(build)
     return Effects(plan=True)
+
+
+def _leaving(tournament: Tournament, seat: Seat) -> bool:
+    """Does a ``take_out`` not carried out yet still hold *seat* (a bust frees it)?"""
+    return any(record["table"] == seat[0] and record["body"].get("seat") == seat[1]
+               for record in _ins.take_outs(tournament))
+
+
+def seat_waiting(tournament: Tournament, lg: League, take: Instr) -> Tuple[Batch, List[str]]:
+    """(events, players) once the take_out *take* is carried out: a player whose own
+    ``receive`` into that seat the box refused because the busted player still sat there
+    (the receive came first: docs/live.md "Every seat taken") gets it again, with the same
+    chips -- when the league still seats them there and nothing newer of theirs is on its
+    way -- the refused one called off (no longer arriving)."""
+    seat = [take["table"], take["body"].get("seat")]
+    evs: Batch = []
+    own: Dict[str, Instr] = {}
+    for record in tournament.instrs.values():
+        if record["action"] == "receive" and not record.get("move") and record.get("player"):
+            own[record["player"]] = record  # each player's newest receive of their own
+    sent = []
+    for name, record in sorted(own.items()):
+        entry = tournament.get(name)
+        if list(record.get("to") or ()) != seat or _ins.state(record) != "refused" \
+                or entry is None or entry.state != "in" or list(entry.seat or ()) != seat \
+                or _ins.moving_players(tournament).get(name):
+            continue
+        body = record["body"]
+        text = "seat %s at table %d seat %d with %d chips (the seat is free now)" % (
+            name, seat[0], seat[1], body["stack"])
+        evs.append(("instr_result", _ins.cancel(record, "sent again: the seat is free"), None))
+        evs.append(("instr", _ins.seat_player(lg, tournament, _instrs(evs), name, seat,
+                                              body["stack"], text, body.get("dead_bb")), None))
+        sent.append(name)
+    return evs, sent
 
 
 # ------------------------------------------------------------------ plans
