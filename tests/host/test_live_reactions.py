@@ -417,3 +417,33 @@ def test_the_cli_undo_leaves_a_bust_the_box_reported(tmp_path):
                                  "the boxes' own (bust ")
     assert res.stderr.endswith("): undo takes back only the TD's actions.\n")
     assert len(room.live.store.events()) == before
+
+
+def test_a_bust_undone_after_its_plan_broke_a_table_puts_the_table_back(tmp_path):
+    """US free league, 21 players at three 10-seat tables of 7: the TD enters one of table
+    3 out, 20 fit two tables, so the plan breaks table 3 and moves its six players out.
+    The TD undoes the bust before the dealers act: 21 players do not fit two tables, the
+    new plan keeps table 3, so its break and the moves out of it are called off and
+    withdrawn, and the TD reads that table 3 is in play again (the chaos drill's seeds 1
+    and 25: the break stood while the new plan moved players into table 3, and a player
+    sent back there was seated alone at the spare box)."""
+    room = Room(tmp_path, example="us_free", n=21)
+    assert room.sizes() == {1: 7, 2: 7, 3: 7}
+    name = room.live.tournament.seating()[3][min(room.live.tournament.seating()[3])]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    planned = room.pending()
+    assert sorted((p["action"], p["table"]) for p in planned) == [("break_table", 3)] + [
+        ("move_out", 3)] * 6 + [("take_out", 3)]
+    room.live.act("undo", {})
+    room.run(2000)
+    t = room.live.tournament
+    assert [_ins.state(t.instrs[p["id"]]) for p in planned] == ["cancelled"] * 8
+    assert sorted(i["instr"] for i in room.boxes[3].instructions("withdraw")) == sorted(
+        p["id"] for p in planned)
+    assert room.live.snapshot()["broken"] == [] and room.sizes() == {1: 7, 2: 7, 3: 7}
+    assert "table 3 in play again: the new plan keeps it" in _notices(room)
+    carry_out(room, ("break_table", "move_out", "receive"))  # the withdraws, answered
+    room.run(2000)
+    assert room.pending() == [] and room.boxes[3].table.hold is None
+    assert sorted(room.boxes[3].table.stacks) == sorted(room.live.tournament.seating()[3])
