@@ -447,3 +447,29 @@ def test_a_bust_undone_after_its_plan_broke_a_table_puts_the_table_back(tmp_path
     room.run(2000)
     assert room.pending() == [] and room.boxes[3].table.hold is None
     assert sorted(room.boxes[3].table.stacks) == sorted(room.live.tournament.seating()[3])
+
+
+def test_a_box_rebuilt_before_its_first_hand_seats_a_mover_with_the_chips_they_brought(
+        tmp_path):
+    """After table 1's first hand its big blind has 3,025 chips; the TD records `tdhost
+    move` of them to table 2, which has dealt no hand yet, and both dealers carry it out.
+    Then the host is killed and started again: table 2's box builds its table afresh from
+    the seating, which seats the mover with the 3,025 chips of their receive -- not the
+    3,000 they entered with (the chaos drill's seed 24: 50 chips appeared out of nowhere,
+    a mover who had posted a blind sat down again with their entry chips)."""
+    room, big, name = after_one_hand(tmp_path)
+    seating = room.live.tournament.seating()
+    free = min(s for s in range(1, 9) if s not in seating[2])
+    run(["move", name, "2.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    for _ in range(2):
+        carry_out(room, ("move_out", "receive"))
+        room.run(2000)
+    b2 = room.boxes[2]
+    assert b2.table.stacks[free] == 3025 and b2.table.hands == 0
+    total = [sum(b.table.stacks.values()) for b in room.boxes.values()]
+    room.restart()
+    room.run(2000)
+    assert room.live.seating_msg(2)["stacks"][str(free)] == 3025
+    assert b2.table.stacks[free] == 3025 and b2.link.names[str(free)] == name
+    assert sum(sum(b.table.stacks.values()) for b in room.boxes.values()) == sum(total)

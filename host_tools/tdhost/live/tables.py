@@ -112,8 +112,9 @@ def button(tournament: Tournament, table: int) -> Dict[str, int]:
 def seating_msg(tournament: Tournament, table: int,
                 redrawn: Optional[Message]) -> Message:
     """The ``seating`` body for *table* (docs/protocol.md): names per seat from the league,
-    stacks where known (chips at entry; the final table's from the boxes), the button of
-    the draw; *redrawn*: the seating after a US 2 re-draw (tdhost.live.redraw), if any."""
+    stacks where known (chips at entry, or those of the receive that seated the player
+    there; the final table's from the boxes), the button of the draw; *redrawn*: the
+    seating after a US 2 re-draw (tdhost.live.redraw), if any."""
     names, stacks, history = {}, {}, {}
     final = tournament.final if tournament.final and tournament.final.get(
         "table") == table else None
@@ -140,6 +141,11 @@ def seating_msg(tournament: Tournament, table: int,
             sat = len(halves) > 1 and _ins.state(halves[1]) == "done"
             where[halves[0]["player"]] = halves[0]["to"] if sat else (
                 None if left else halves[0]["from"])
+    # the chips a player sat down with at their seat: the newest receive carried out
+    received = {record["player"]: (list(record.get("to") or ()), record["body"].get("stack"))
+                for record in tournament.instrs.values()
+                if record["action"] == "receive" and record.get("player")
+                and _ins.state(record) == "done"}
     for entry in tournament.players.values():
         seat_now = where.get(entry.name, entry.seat) if entry.name not in arriving else None
         if entry.state == "out":
@@ -150,8 +156,11 @@ def seating_msg(tournament: Tournament, table: int,
             key = str(seat_now[1])
             names[key] = entry.name
             known = (final or {}).get("stacks", {}).get(entry.name)
+            came = received.get(entry.name)
             if known:
                 stacks[key] = known
+            elif came and came[0] == list(seat_now) and _ins.chips(came[1]):
+                stacks[key] = came[1]  # moved here (or sat down again) with these
             elif entry.stack:
                 stacks[key] = entry.stack - entry.deducted
             record = (final or {}).get("records", {}).get(entry.name)
