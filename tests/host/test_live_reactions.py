@@ -473,3 +473,34 @@ def test_a_box_rebuilt_before_its_first_hand_seats_a_mover_with_the_chips_they_b
     assert room.live.seating_msg(2)["stacks"][str(free)] == 3025
     assert b2.table.stacks[free] == 3025 and b2.link.names[str(free)] == name
     assert sum(sum(b.table.stacks.values()) for b in room.boxes.values()) == sum(total)
+
+
+def test_a_box_rebuilt_before_its_first_hand_leaves_out_a_mover_who_left(tmp_path):
+    """No hand dealt yet: the TD enters a table 1 player out (5, 7, 7), the plan moves a
+    player from another table into table 1, and that table's dealer carries the move_out
+    out (the player leaves with 3000 chips).  The host is killed and started again before
+    the receive: the source box builds its table afresh from the seating, which no longer
+    seats the mover there; the receive then seats them at table 1 once, and the 60,000
+    chips of the night are all at the boxes (the chaos drill's seed 22: the rebuilt table
+    had the mover back, as well as at their new table)."""
+    room = Room(tmp_path)
+    seating = room.live.tournament.seating()
+    name = seating[1][min(seating[1])]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    (out,) = [p for p in room.pending() if p["action"] == "move_out"]
+    src = room.boxes[out["table"]]
+    mover = out["player"]
+    src.leave(next(i for i in src.instructions("move_out") if i["id"] == out["id"]))
+    room.run(2000)
+    assert str(out["seat"]) not in room.live.seating_msg(out["table"])["names"]
+    room.restart()
+    room.run(2000)
+    assert out["seat"] not in src.table.stacks and src.table.hands == 0
+    for _ in range(2):
+        carry_out(room, ("receive",))
+        room.run(2000)
+    assert room.table_of(mover)[0] == 1 and [p for p in room.pending()] == []
+    assert sum(sum(b.table.stacks.values()) for b in room.boxes.values()) == 19 * 3000

@@ -128,19 +128,20 @@ def seating_msg(tournament: Tournament, table: int,
         return redrawn
     # who sits at the box (name_at): a player whose own receive is not carried out is
     # seated by that receive, never by a seating (a box building its table from this one
-    # would have them twice); the player of a move recorded by hand sits at their old seat
-    # until they left it, and at the new one once its receive is carried out; a player the
+    # would have them twice); the player of a move under way sits at their old seat until
+    # they left it, and at the new one once its receive is carried out; a player the
     # TD entered out stays until the box carried out their take_out
     arriving = _ins.arriving(tournament)
     taking = {record["player"]: [record["table"], record["body"].get("seat")]
               for record in _ins.take_outs(tournament) if record.get("player")}
     where: Dict[str, Any] = {}
     for halves in _ins.moving_players(tournament).values():
-        if halves[0].get("recorded"):
-            left = _ins.state(halves[0]) == "done"
-            sat = len(halves) > 1 and _ins.state(halves[1]) == "done"
-            where[halves[0]["player"]] = halves[0]["to"] if sat else (
-                None if left else halves[0]["from"])
+        # a move under way, recorded by hand or not: the player sits at the old seat until
+        # they left it, at the new one once its receive is carried out (name_at's view)
+        left = _ins.state(halves[0]) == "done"
+        sat = len(halves) > 1 and _ins.state(halves[1]) == "done"
+        where[halves[0]["player"]] = halves[0]["to"] if sat else (
+            None if left else halves[0]["from"])
     # the chips a player sat down with at their seat: the newest receive carried out
     received = {record["player"]: (list(record.get("to") or ()), record["body"].get("stack"))
                 for record in tournament.instrs.values()
