@@ -504,3 +504,32 @@ def test_a_box_rebuilt_before_its_first_hand_leaves_out_a_mover_who_left(tmp_pat
         room.run(2000)
     assert room.table_of(mover)[0] == 1 and [p for p in room.pending()] == []
     assert sum(sum(b.table.stacks.values()) for b in room.boxes.values()) == 19 * 3000
+
+
+def test_a_late_entry_undone_while_its_receive_waits_at_the_box_calls_it_off(tmp_path):
+    """Ada joins late; her table's dealer has seen the receive (``acknowledged``: the seat
+    change waits for the hand's end) when the TD undoes the entry from the command line.
+    The host calls the receive off and withdraws it, so the box never seats a player the
+    league no longer has; a box that seats her anyway gets a take_out (the chaos drill's
+    seed 50: the receive went on, and seat 1 kept her 3,000 chips with no name)."""
+    room = Room(tmp_path)
+    room.run(10000)
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    table, seat = room.table_of("Ada")
+    box = room.boxes[table]
+    got = [i for i in box.instructions("receive") if i["name"] == "Ada"][0]
+    box.done(got["id"], "acknowledged")
+    room.run(1000)
+    run(["undo", "--db", room.db, "--yes"])
+    room.run(2000)
+    assert _ins.state(room.live.tournament.instrs[got["id"]]) == "cancelled"
+    assert [i["instr"] for i in box.instructions("withdraw")] == [got["id"]]
+    box.do("sit", seat=got["seat"], stack=got["stack"])  # seated before the withdraw came
+    box.done(got["id"])
+    room.run(2000)
+    assert [(i["seat"], i["name"]) for i in box.instructions("take_out")] == [(seat, "Ada")]
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert sorted(box.table.stacks) == sorted(room.live.tournament.seating()[table])
+    assert sum(sum(b.table.stacks.values()) for b in room.boxes.values()) == 20 * 3000
