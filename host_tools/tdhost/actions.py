@@ -17,7 +17,7 @@ from tdhost.league.entries import (
     decide_arrive,
     decide_late,
     decide_reenter,
-    decide_register,
+    decide_registers,
     decide_standby_add,
     decide_standby_pass,
     decide_standby_take,
@@ -27,6 +27,7 @@ from tdhost.league.limits import SEAT_MAX, SEED_MAX, TABLE_MAX, WHOLE_MAX
 from tdhost.league.money_decisions import decide_money
 from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.rulings import decide_ruling
 from tdhost.league.seats import decide_draw, decide_lock, decide_move, decide_unlock
 from tdhost.league.text import seat_text
 from tdhost.league.tournament import Payload, Tournament
@@ -228,6 +229,12 @@ def standby_pass_sentence(payload: Payload) -> str:
 _SEED = Arg("seed", "int", low=0, high=SEED_MAX, option="--seed", null=False)
 _NAME = Arg("name", "text", required=True, option="NAME")
 _MEMBER = Arg("member", "bool", option="--member")
+_MEMBER_NO = Arg("member_no", "text", option="--member-no")
+
+ANOTHER_PLAYER = {"cli": "`--allow-duplicate %s` registers them as another player",
+                  "console": "the console asks whether %s is another player"}
+"""How a name that may be a player already in is registered all the same, on each path
+(tdhost.league.entries.decide_registers)."""
 
 
 def _declare(*actions: Action) -> dict[str, Action]:
@@ -235,8 +242,10 @@ def _declare(*actions: Action) -> dict[str, Action]:
 
 
 ACTIONS: dict[str, Action] = _declare(
-    Action("register", (Arg("names", "names", True, option="NAMES"), _MEMBER),
-           decide_register, cli="register", undoable=True),
+    Action("register", (Arg("names", "names", True, option="NAMES"), _MEMBER,
+                        _MEMBER_NO,
+                        Arg("allow_duplicate", "names", option="--allow-duplicate")),
+           decide_registers, cli="register", undoable=True),
     Action("unregister", (_NAME,), decide_unregister, cli="unregister", asks_first=True,
            undoable=True),
     Action("standby_add", (_NAME, _MEMBER), decide_standby_add, cli="standby",
@@ -251,7 +260,8 @@ ACTIONS: dict[str, Action] = _declare(
     Action("start", (Arg("absent", "names", option="--absent"),
                      Arg("away", "names", option="--away")),
            decide_start, cli="start", asks_first=True, undoable=True),
-    Action("late", (_NAME, _MEMBER, Arg("seat", "seat", option="--seat")), decide_late,
+    Action("late", (_NAME, _MEMBER, Arg("seat", "seat", option="--seat"), _MEMBER_NO),
+           decide_late,
            cli="late", undoable=True),
     Action("reenter", (_NAME, Arg("seat", "seat", option="--seat")), decide_reenter,
            cli="reenter", undoable=True),
@@ -286,6 +296,9 @@ ACTIONS: dict[str, Action] = _declare(
            cli="knockout", undoable=True),
     Action("payouts", (Arg("places", "list", True, option="PERCENT..."),), decide_money,
            cli="payouts", undoable=True),
+    Action("ruling", (_NAME, Arg("decision", "text", True, option="--decision"),
+                      Arg("reasons", "text", option="--reasons")),
+           decide_ruling, cli="ruling", undoable=True),
     Action("move", (_NAME, Arg("seat", "seat", True, option="T.S")), decide_move, cli="move",
            console=False, why="the live host moves players itself, with instructions"),
     Action("end", (Arg("chips", "counts", True, option="NAME=CHIPS"),), decide_end, cli="end",
