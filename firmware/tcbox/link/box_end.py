@@ -90,6 +90,7 @@ class Link:
         self.pending_players = None  # (players, button, history) from seating
         self.pending_clock = None  # (msg, ms) while a new table waits
         self.names = {}  # seat (str): name, from seating
+        self.sv = None  # the seating version those names are (frames.seating), since the config
         self.out = None  # the frame being written
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
@@ -116,6 +117,8 @@ class Link:
         self.frames_in = 0
         self.frames_out = 0
         self.refused_pairs = 0
+        self.stale_seatings = 0  # seatings older than the one applied (frames.seating)
+        self.early = 0  # seat instructions newer than the names here: left for a resend
         self.ops = 0  # reads, writes, decodes and encodes so far (bounded per poll)
 
     # -- keys, persistence ---------------------------------------------
@@ -220,6 +223,7 @@ class Link:
                 "frames_in": self.frames_in, "frames_out": self.frames_out,
                 "stalls": self.stalls, "too_large": self.too_large,
                 "refused_pairs": self.refused_pairs, "pings": self.pings,
+                "stale_seatings": self.stale_seatings, "early": self.early,
                 "pongs": self.pongs, "odd_clocks": self.odd_clocks,
                 "sync_resets": self.sync.resets}
 
@@ -333,7 +337,10 @@ class Link:
             st = self.table.state() if self.table is not None else self.last_state
             if st is None:
                 return None
-            return self._encode({"kind": "status", "state": st, "table": self.table_no})
+            msg = {"kind": "status", "state": st, "table": self.table_no}
+            if self.sv is not None:
+                msg["sv"] = self.sv  # the host sends a newer seating when this is behind
+            return self._encode(msg)
         return None
 
     def _timers(self, now):

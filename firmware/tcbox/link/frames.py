@@ -105,6 +105,7 @@ def config(link, msg, now):
     link.since = now
     link.last_rx = now
     link.got_seating = link.got_clock = False
+    link.sv = None  # a new session (maybe another table): the host's next seating counts
     link.pending_players = None
     link.pending_clock = None
     link.ping_at = now  # sync again at once, fast (the estimator keeps its samples)
@@ -117,9 +118,17 @@ def seating(link, msg):
     """The host's seating: the names; before the table's first hand, or after
     a confirmed ``redraw`` (the table's hold REDRAW, tcbox/instructions/at_table.py), a new
     table from its stacks and button, built by ``apply_pending`` once no hand
-    runs.  Otherwise play has begun: the table's own seats and chips count."""
+    runs.  Otherwise play has begun: the table's own seats and chips count.
+    A seating older than the one applied (its ``sv``, the table's seating
+    version) came late, overtaken: refused, counted in ``stale_seatings``."""
+    sv = msg.get("sv")
+    if sv is not None and link.sv is not None and sv < link.sv:
+        link.stale_seatings += 1
+        return
     link.got_seating = True
     link.names = msg["names"]
+    if sv is not None:
+        link.sv = sv  # the status says it: the host resends a newer one
     stacks = msg.get("stacks")
     table = link.table
     button = msg.get("button")
@@ -322,6 +331,14 @@ def instruction(link, msg):
     ``withdraw`` the record can answer is answered here (``withdrawn``)."""
     iid = msg["id"]
     r = instr(link, iid)
+    sv = msg.get("sv")
+    if r is None and sv is not None and link.sv is not None and sv > link.sv:
+        # written against a seating this box has not got (lost, or still on its way):
+        # not taken now; the status shows the box behind, the host sends that seating
+        # and this instruction again (docs/protocol.md "Ordered seatings")
+        link.early += 1
+        link.status_due = True
+        return
     if r is not None:  # a repeat: never carried out twice
         if r[1] is not None:
             for e in link.outbox:
