@@ -127,8 +127,9 @@ def seating(link, msg):
         return
     link.got_seating = True
     link.names = msg["names"]
-    if sv is not None:
-        link.sv = sv  # the status says it: the host resends a newer one
+    if sv is not None and sv != link.sv:
+        link.sv = sv  # the next status says it (the host sends a newer one when behind)
+        link.status_due = True
     stacks = msg.get("stacks")
     table = link.table
     button = msg.get("button")

@@ -1,0 +1,84 @@
+"""The box's ordered seatings (docs/protocol.md "Ordered seatings"): each seating carries
+the table's seating version ``sv``; the box refuses an older one, says the version it
+holds in each status, and takes a seat instruction only once it holds the seating that
+instruction was written against.  Portable, like test_link.py.
+"""
+
+from link_util import config, live, run
+from tcbox.link.box_end import STATUS_MS
+
+
+def _statuses(host):
+    return [m for m in host.read() if m["kind"] == "status"]
+
+
+def test_a_seating_older_than_the_one_held_is_refused_and_the_status_says_the_version():
+    link, port, host, now = live()
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Eve", "3": "Cy"}, "sv": 12})
+    now = run(link, now, 3)
+    assert link.names["2"] == "Eve" and link.sv == 12
+    # an older seating overtaken on the way (sent before, arriving after): refused
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "sv": 9})
+    now = run(link, now, 3)
+    assert link.names["2"] == "Eve" and link.sv == 12 and link.stale_seatings == 1
+    host.read()
+    host.send({"kind": "ping", "t": 1})  # (the host is there: no silence)
+    now = run(link, now + STATUS_MS, 3)  # the heartbeat carries the version held
+    got = _statuses(host)
+    assert got and got[-1]["sv"] == 12
+    # the same version again (a resend) is taken: its names may be the newer words
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Eve", "3": "Cy"}, "sv": 12})
+    run(link, now, 3)
+    assert link.stale_seatings == 1
+
+
+def test_a_config_starts_the_versions_over():
+    link, port, host, now = live()
+    host.send({"kind": "seating", "names": {"1": "Ann"}, "sv": 40})
+    now = run(link, now, 3)
+    assert link.sv == 40
+    link._hello_again(now)  # the host restarted: hello, config, a seating numbered afresh
+    now = run(link, now, 3)
+    nonce = [m for m in host.read() if m["kind"] == "hello"][-1]["nonce"]
+    host.send(config(link.table, nonce))
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo"}, "sv": 7})
+    host.send({"kind": "clock", "level_index": 0, "ms_left": 5000, "paused": False,
+               "host_ms": 0})
+    run(link, now, 8)
+    assert link.sv == 7 and link.names == {"1": "Ann", "2": "Bo"} and link.stale_seatings == 0
+
+
+def test_a_seat_instruction_waits_for_the_seating_it_was_written_against():
+    """A take_out written after the seating that seats Eve in seat 2 came before that
+    seating (lost, or overtaken): checked against the old names it would be refused
+    ("Seat 2 is Bo, not Eve").  The box leaves it for the host's resend, and its status
+    says at once which seating it holds; with the seating, the resend is taken."""
+    link, port, host, now = live()
+    seen = []
+    link.on_instruction = seen.append
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "sv": 5})
+    now = run(link, now, 3)
+    host.read()
+    now = run(link, now + 2000, 2)  # a status went: the next may go a second later
+    host.read()
+    take = {"kind": "instruction", "id": "i-7", "action": "take_out", "seat": 2,
+            "name": "Eve", "sv": 6}
+    host.send(take)
+    now = run(link, now + 1000, 3)
+    assert seen == [] and link.early == 1 and link.instrs == []
+    got = _statuses(host)
+    assert got and got[-1]["sv"] == 5  # behind: the host sends the seating again
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Eve", "3": "Cy"}, "sv": 6})
+    host.send(take)  # the host's resend
+    run(link, now, 6)
+    assert [i["id"] for i in seen] == ["i-7"] and link.names["2"] == "Eve"
+
+
+def test_instructions_without_a_version_are_taken_as_before():
+    link, port, host, now = live()
+    seen = []
+    link.on_instruction = seen.append
+    host.send({"kind": "instruction", "id": "i-1", "action": "take_out", "seat": 2,
+               "name": "Bo"})
+    run(link, now, 3)
+    assert [i["id"] for i in seen] == ["i-1"] and link.sv is None
