@@ -95,9 +95,9 @@ def box_key(key, box_id):  # type: (bytes, str) -> bytes
 # Kinds whose fields depend on one field's value: kind: (field, {value: fields}).
 SUBKINDS = {
     "instruction": ("action", {
-        "move_out": "seat:pos to_table:pos to_seat:pos sv?:nat",
+        "move_out": "seat:pos to_table:pos to_seat:pos sv?:nat after?:id",
         "receive": "seat:pos name:str stack?:nat from_table?:pos away_used?:bool"
-                   " warnings?:nat slow_play?:nat penalties?:nat sv?:nat",
+                   " warnings?:nat slow_play?:nat penalties?:nat sv?:nat after?:id",
         "break_table": "",
         "redraw": "deal?:bool",
         "hand_for_hand_start": "",
@@ -108,7 +108,7 @@ SUBKINDS = {
         "message": "text:str",
         "withdraw": "instr:id",
         "deduct": "seat:pos chips:pos",
-        "take_out": "seat:pos name?:str sv?:nat",
+        "take_out": "seat:pos name?:str sv?:nat after?:id",
     }),
     "event": ("what", {
         "hand_started": "hand:nat button?:?pos",

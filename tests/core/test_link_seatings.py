@@ -51,8 +51,8 @@ def test_a_config_starts_the_versions_over():
 def test_a_seat_instruction_waits_for_the_seating_it_was_written_against():
     """A take_out written after the seating that seats Eve in seat 2 came before that
     seating (lost, or overtaken): checked against the old names it would be refused
-    ("Seat 2 is Bo, not Eve").  The box leaves it for the host's resend, and its status
-    says at once which seating it holds; with the seating, the resend is taken."""
+    ("Seat 2 is Bo, not Eve").  The box parks it, and its status says at once which
+    seating it holds; with the seating it is taken, once (the host's resend is a repeat)."""
     link, port, host, now = live()
     seen = []
     link.on_instruction = seen.append
@@ -65,13 +65,18 @@ def test_a_seat_instruction_waits_for_the_seating_it_was_written_against():
             "name": "Eve", "sv": 6}
     host.send(take)
     now = run(link, now + 1000, 3)
-    assert seen == [] and link.early == 1 and link.instrs == []
+    assert seen == [] and link.early == 1 and link.instrs == [] and len(link.parked) == 1
+    host.send(take)  # a resend meanwhile: parked once
+    now = run(link, now, 3)
+    assert seen == [] and len(link.parked) == 1
     got = _statuses(host)
     assert got and got[-1]["sv"] == 5  # behind: the host sends the seating again
     host.send({"kind": "seating", "names": {"1": "Ann", "2": "Eve", "3": "Cy"}, "sv": 6})
-    host.send(take)  # the host's resend
-    run(link, now, 6)
-    assert [i["id"] for i in seen] == ["i-7"] and link.names["2"] == "Eve"
+    now = run(link, now, 3)
+    assert [i["id"] for i in seen] == ["i-7"] and link.names["2"] == "Eve" and link.parked == []
+    host.send(take)  # the host's resend: a repeat
+    run(link, now, 3)
+    assert [i["id"] for i in seen] == ["i-7"]
 
 
 def test_instructions_without_a_version_are_taken_as_before():

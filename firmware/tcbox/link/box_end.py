@@ -91,6 +91,7 @@ class Link:
         self.pending_clock = None  # (msg, ms) while a new table waits
         self.names = {}  # seat (str): name, from seating
         self.sv = None  # the seating version those names are (frames.seating), since the config
+        self.parked = []  # seat instructions newer than the names: until their seating comes
         self.out = None  # the frame being written
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
@@ -118,7 +119,7 @@ class Link:
         self.frames_out = 0
         self.refused_pairs = 0
         self.stale_seatings = 0  # seatings older than the one applied (frames.seating)
-        self.early = 0  # seat instructions newer than the names here: left for a resend
+        self.early = 0  # seat instructions that came before their seating or predecessor
         self.ops = 0  # reads, writes, decodes and encodes so far (bounded per poll)
 
     # -- keys, persistence ---------------------------------------------
@@ -196,6 +197,31 @@ class Link:
         self.save_due = True
         return self.event(instruction_event(iid, result, reason, stack))
 
+    def early_for(self, msg):
+        """Has seat instruction *msg* come before what it was written after: the seating
+        of its ``sv`` (newer than the names held), or the instruction its ``after`` names
+        (a seat change for the same seat, not seen here yet)?  (docs/protocol.md
+        "Ordered seatings")"""
+        sv = msg.get("sv")
+        if sv is not None and self.sv is not None and sv > self.sv:
+            return True
+        after = msg.get("after")
+        return after is not None and frames.instr(self, after) is None
+
+    def _release(self):
+        """Hand on the parked seat instructions whose seating and predecessor are here
+        now, in the order they came (each poll while any is parked)."""
+        parked = self.parked
+        i = 0
+        while i < len(parked):
+            m = parked[i]
+            if self.early_for(m):
+                i += 1
+            else:
+                parked.pop(i)
+                frames.instruction(self, m)
+                i = 0  # it may be the one another waits for
+
     def pending(self):
         """Instructions the dealer has not confirmed yet (dicts)."""
         return [r[3] for r in self.instrs if r[1] is None and r[3]]
@@ -243,6 +269,8 @@ class Link:
             frames.frame(self, line, now)
         if self.rehand and self.on_instruction is not None:
             self.on_instruction(self.rehand.pop(0))
+        if self.parked:
+            self._release()
         frames.apply_pending(self, now)
         self._timers(now)
         self._write(now)

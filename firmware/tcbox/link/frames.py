@@ -20,6 +20,7 @@ from .hostclock import clock_toward, slew_of
 from .states import CONFIGURED, HELLO_FAST, LIVE
 
 INSTR_MAX = 32  # instruction ids remembered with their latest result
+PARKED_MAX = 8  # seat instructions waiting for the seating they were written against
 # config fields that are the table's setup (docs/replay.md); players and
 # button come with seating
 SETUP_KEYS = ("profile", "seats", "levels", "chip", "shot_clock", "colour_ups",
@@ -106,6 +107,7 @@ def config(link, msg, now):
     link.last_rx = now
     link.got_seating = link.got_clock = False
     link.sv = None  # a new session (maybe another table): the host's next seating counts
+    link.parked = []  # (the host sends its instructions again)
     link.pending_players = None
     link.pending_clock = None
     link.ping_at = now  # sync again at once, fast (the estimator keeps its samples)
@@ -332,11 +334,17 @@ def instruction(link, msg):
     ``withdraw`` the record can answer is answered here (``withdrawn``)."""
     iid = msg["id"]
     r = instr(link, iid)
-    sv = msg.get("sv")
-    if r is None and sv is not None and link.sv is not None and sv > link.sv:
-        # written against a seating this box has not got (lost, or still on its way):
-        # not taken now; the status shows the box behind, the host sends that seating
-        # and this instruction again (docs/protocol.md "Ordered seatings")
+    if r is None and link.early_for(msg):
+        # written against a seating this box has not got (overtaken, or lost), or after
+        # a seat change for the same seat that has not come yet: parked until it comes;
+        # the status shows the box behind, and the host sends that seating (and this
+        # instruction) again (docs/protocol.md "Ordered seatings")
+        for m in link.parked:
+            if m["id"] == iid:
+                return
+        if len(link.parked) >= PARKED_MAX:
+            link.parked.pop(0)  # the host resends it
+        link.parked.append(msg)
         link.early += 1
         link.status_due = True
         return

@@ -320,7 +320,8 @@ class Live:
             held = getattr(link, "sv", None)
             if held is None or link.box is None or link.table is None or link.state != "live":
                 continue
-            if self.seatings.due(link.box, held, self.seating_version(link.table), self.now):
+            self.seating_version(link.table)  # (built again when the league changed)
+            if self.seatings.due(link.box, held, link.table, self.now):
                 self._names_for(link)
 
     def send_clock(self) -> None:
@@ -408,10 +409,13 @@ class Live:
             if link is None or self.sent.get(iid) is link:
                 continue
             body = dict(instr["body"])
-            if body.get("action") in _sv.SEAT_ACTIONS and link.box is not None:
+            if body.get("action") in _ins.SEAT_ACTIONS and link.box is not None:
                 body["sv"] = self.seating_version(instr["table"])  # the seating it is written
-                if self.seatings.unsent(link.box, body["sv"]):  # against goes first
+                if self.seatings.unsent(link.box, instr["table"]):  # against goes first
                     self._names_for(link)
+                first = _ins.after(self.tournament, instr)  # a change of the same seat first
+                if first is not None:
+                    body["after"] = first
             link.instruct(cast(Instruction, body))
             self.sent[iid] = link
             self.touch()

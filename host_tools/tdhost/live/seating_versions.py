@@ -12,7 +12,6 @@ from typing import Any, Dict, Optional, Tuple
 
 from tdhost.live.shapes import Message
 
-SEAT_ACTIONS = ("move_out", "receive", "take_out")  # instructions that change who sits where
 RESEND_MS = 5000  # a box still behind is sent its seating again this often at most
 
 
@@ -47,17 +46,18 @@ class SeatingVersions:
         """*box* was sent the seating of *version* at *now*."""
         self.sent[box] = (version, now)
 
-    def unsent(self, box: str, version: int) -> bool:
-        """Has *box* not been sent *version* (or a newer one) yet?  Then a seat instruction
-        written against it goes after that seating."""
+    def unsent(self, box: str, table: int) -> bool:
+        """Has *box* not been sent *table*'s version (or a newer one) yet?  Then a seat
+        instruction written against it goes after that seating."""
         last = self.sent.get(box)
-        return last is None or last[0] < version
+        return table in self.tables and (last is None or last[0] < self.tables[table][1])
 
-    def due(self, box: str, held: Any, version: int, now: int) -> bool:
-        """Should *box*, whose status says it holds version *held*, be sent the table's
-        seating of *version* now?  When it is behind, and that version did not go to it
-        within ``RESEND_MS`` (it may be on its way)."""
-        if not isinstance(held, int) or held >= version:
+    def due(self, box: str, held: Any, table: int, now: int) -> bool:
+        """Should *box*, whose status says it holds version *held*, be sent *table*'s
+        seating now (its version as last stamped)?  When it is behind, and that version did
+        not go to it within ``RESEND_MS`` (it may be on its way)."""
+        known = self.tables.get(table)
+        if known is None or not isinstance(held, int) or held >= known[1]:
             return False
         last = self.sent.get(box)
-        return last is None or last[0] != version or now - last[1] >= RESEND_MS
+        return last is None or last[0] != known[1] or now - last[1] >= RESEND_MS
