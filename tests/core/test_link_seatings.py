@@ -87,3 +87,32 @@ def test_instructions_without_a_version_are_taken_as_before():
                "name": "Bo"})
     run(link, now, 3)
     assert [i["id"] for i in seen] == ["i-1"] and link.sv is None
+
+
+def test_a_seat_change_waits_for_the_earlier_change_of_the_same_seat():
+    """The host sent a take_out for seat 2, then a receive into seat 2 that names it in
+    ``after``; the receive overtook it on the way.  Shown first, it would be refused ("Seat
+    2 is taken"): the box parks it until the take_out is here, then hands both to the
+    dealer in their order."""
+    link, port, host, now = live()
+    seen = []
+    link.on_instruction = seen.append
+    host.send({"kind": "instruction", "id": "i-10", "action": "receive", "seat": 2,
+               "name": "Eve", "stack": 3000, "after": "i-9"})
+    now = run(link, now, 3)
+    assert seen == [] and len(link.parked) == 1
+    host.send({"kind": "instruction", "id": "i-9", "action": "take_out", "seat": 2,
+               "name": "Bo"})
+    run(link, now, 3)
+    assert [i["id"] for i in seen] == ["i-9", "i-10"] and link.parked == []
+
+
+def test_a_predecessor_called_off_before_it_came_lets_the_change_go():
+    link, port, host, now = live()
+    seen = []
+    link.on_instruction = seen.append
+    host.send({"kind": "instruction", "id": "i-10", "action": "receive", "seat": 2,
+               "name": "Eve", "stack": 3000, "after": "i-9"})
+    host.send({"kind": "instruction", "id": "i-11", "action": "withdraw", "instr": "i-9"})
+    run(link, now, 4)
+    assert [i["id"] for i in seen] == ["i-10"] and link.parked == []

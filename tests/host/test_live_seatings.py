@@ -68,3 +68,29 @@ def test_a_seat_instruction_goes_after_the_seating_it_was_written_against(tmp_pa
     carry_out(room, ("take_out",))
     room.run(3000)
     assert str(seat) not in b2.link.names and b2.link.sv == room.live.seating_version(2)
+
+
+def test_a_seat_change_names_the_unanswered_change_of_the_same_seat_before_it():
+    """``instruction_log.after``: a receive into table 1 seat 6 goes after the take_out of
+    that seat its box has not answered; not after one it answered, nor one called off,
+    nor a change of another seat or table."""
+    from types import SimpleNamespace
+
+    from tdhost.live import instruction_log as _ins
+
+    def rec(iid, action, table, seat, *results):
+        return {"id": iid, "action": action, "table": table, "body": {"seat": seat},
+                "results": [{"result": r, "by": by} for r, by in results]}
+    instrs = [rec("i-1", "take_out", 1, 6, ("done", "box")),
+              rec("i-2", "take_out", 1, 6),
+              rec("i-3", "move_out", 1, 5),
+              rec("i-4", "take_out", 2, 6),
+              rec("i-5", "receive", 1, 6),
+              rec("i-6", "message", 1, None),
+              rec("i-7", "move_out", 1, 6, ("cancelled", "host")),
+              rec("i-8", "take_out", 1, 6)]
+    t = SimpleNamespace(instrs={r["id"]: r for r in instrs})
+    assert _ins.after(t, t.instrs["i-5"]) == "i-2"
+    assert _ins.after(t, t.instrs["i-8"]) == "i-5"  # (i-7 called off)
+    assert _ins.after(t, t.instrs["i-2"]) is None  # i-1 answered
+    assert _ins.after(t, t.instrs["i-3"]) is None
