@@ -249,14 +249,15 @@ class Live:
     def seating_msg(self, table: int) -> Message:
         """The ``seating`` body for *table* (tdhost.live.tables.seating_msg) with its
         seating version ``sv`` (tdhost.live.seating_versions)."""
-        return self.seatings.stamp(table, _tables.seating_msg(
-            self.tournament, table, _redraw.seating_for(self, table)), self.last_seq)
+        return dict(_tables.seating_msg(self.tournament, table, _redraw.seating_for(
+            self, table)), sv=self.seating_version(table))
 
     def seating_version(self, table: int) -> int:
-        """The seating version of *table* now (its seating built again when the league
-        changed since)."""
-        version = self.seatings.fresh(table, self.last_seq)
-        return version if version is not None else int(self.seating_msg(table)["sv"])
+        """The seating version of *table* now (every table's numbered again, in one pass,
+        when the league changed since)."""
+        if not self.seatings.fresh(self.last_seq):
+            self.seatings.number(_tables.names_by_table(self.tournament), self.last_seq)
+        return self.seatings.version(table)
 
     def send_names(self, tables: Iterable[int]) -> None:
         """The league's seating again to the boxes of *tables* after their seats changed:
@@ -320,7 +321,7 @@ class Live:
             held = getattr(link, "sv", None)
             if held is None or link.box is None or link.table is None or link.state != "live":
                 continue
-            self.seating_version(link.table)  # (built again when the league changed)
+            self.seating_version(link.table)  # (numbered again when the league changed)
             if self.seatings.due(link.box, held, link.table, self.now):
                 self._names_for(link)
 

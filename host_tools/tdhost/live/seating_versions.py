@@ -10,37 +10,37 @@ restarted host numbers afresh from the league's last seq."""
 import json
 from typing import Any, Dict, Optional, Tuple
 
-from tdhost.live.shapes import Message
-
 RESEND_MS = 5000  # a box still behind is sent its seating again this often at most
 
 
 class SeatingVersions:
-    """Per table: the names last seen and their version; per box: the version last resent
-    and when."""
+    """Per table: its names as the boxes seat them and their version, as of one league seq;
+    per box: the version last sent and when."""
 
     def __init__(self) -> None:
-        self.tables: Dict[int, Tuple[str, int, int]] = {}  # table -> (names, version, seq)
+        self.tables: Dict[int, Tuple[str, int]] = {}  # table -> (its names, their version)
+        self.seq: Optional[int] = None  # the league's seq the versions are of
         self.sent: Dict[str, Tuple[int, int]] = {}  # box -> (version, ms) of its last seating
 
-    def stamp(self, table: int, msg: Message, seq: int) -> Message:
-        """*msg* (a ``seating`` body for *table*, built at the league's *seq*) with its
-        version ``sv``: the same as before while its names are, else a new one (the
-        league's seq, or one more than the last when that is not more)."""
-        key = json.dumps(msg.get("names") or {}, sort_keys=True)
-        known = self.tables.get(table)
-        if known is None or known[0] != key:
-            version = seq if known is None else max(seq, known[1] + 1)
-        else:
-            version = known[1]
-        self.tables[table] = (key, version, seq)
-        return dict(msg, sv=version)
+    def fresh(self, seq: int) -> bool:
+        """Are the versions those of the league at *seq* (nothing to number again)?"""
+        return self.seq == seq
 
-    def fresh(self, table: int, seq: int) -> Optional[int]:
-        """The version of *table* when it was stamped at the league's *seq* (nothing has
-        changed since), else None: build the seating again."""
+    def number(self, names: Dict[int, Dict[str, str]], seq: int) -> None:
+        """Number every table's *names* ({table: {seat: name}}, tdhost.live.tables
+        .names_by_table) at the league's *seq*: a table whose names changed gets a new
+        version, the seq (or one more than its last, when that is not more)."""
+        for table in set(names) | set(self.tables):
+            key = json.dumps(names.get(table, {}), sort_keys=True)
+            known = self.tables.get(table)
+            if known is None or known[0] != key:
+                self.tables[table] = (key, seq if known is None else max(seq, known[1] + 1))
+        self.seq = seq
+
+    def version(self, table: int) -> int:
+        """*table*'s seating version (0 before any numbering)."""
         known = self.tables.get(table)
-        return known[1] if known is not None and known[2] == seq else None
+        return known[1] if known is not None else 0
 
     def went(self, box: str, version: int, now: int) -> None:
         """*box* was sent the seating of *version* at *now*."""
@@ -50,14 +50,14 @@ class SeatingVersions:
         """Has *box* not been sent *table*'s version (or a newer one) yet?  Then a seat
         instruction written against it goes after that seating."""
         last = self.sent.get(box)
-        return table in self.tables and (last is None or last[0] < self.tables[table][1])
+        return last is None or last[0] < self.version(table)
 
     def due(self, box: str, held: Any, table: int, now: int) -> bool:
         """Should *box*, whose status says it holds version *held*, be sent *table*'s
-        seating now (its version as last stamped)?  When it is behind, and that version did
-        not go to it within ``RESEND_MS`` (it may be on its way)."""
-        known = self.tables.get(table)
-        if known is None or not isinstance(held, int) or held >= known[1]:
+        seating now?  When it is behind, and that version did not go to it within
+        ``RESEND_MS`` (it may be on its way)."""
+        version = self.version(table)
+        if not isinstance(held, int) or held >= version:
             return False
         last = self.sent.get(box)
-        return last is None or last[0] != known[1] or now - last[1] >= RESEND_MS
+        return last is None or last[0] != version or now - last[1] >= RESEND_MS
