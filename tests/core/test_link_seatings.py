@@ -116,3 +116,24 @@ def test_a_predecessor_called_off_before_it_came_lets_the_change_go():
     host.send({"kind": "instruction", "id": "i-11", "action": "withdraw", "instr": "i-9"})
     run(link, now, 4)
     assert [i["id"] for i in seen] == ["i-10"] and link.parked == []
+
+
+def test_a_parked_instruction_goes_on_after_a_while_whatever_came():
+    """A seat instruction whose seating never comes (a host that stopped sending it, a
+    box without a table sends no status) is shown after PARK_MS anyway: never stuck."""
+    from tcbox.link.frames import PARK_MS
+
+    link, port, host, now = live()
+    seen = []
+    link.on_instruction = seen.append
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "sv": 5})
+    host.send({"kind": "instruction", "id": "i-7", "action": "take_out", "seat": 2,
+               "name": "Bo", "sv": 9})
+    now = run(link, now, 6)
+    assert seen == [] and len(link.parked) == 1
+    host.send({"kind": "ping", "t": 1})
+    now = run(link, now + PARK_MS - 2000, 3)
+    assert seen == []
+    host.send({"kind": "ping", "t": 2})
+    run(link, now + 3000, 3)
+    assert [i["id"] for i in seen] == ["i-7"] and link.parked == []

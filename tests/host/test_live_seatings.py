@@ -73,7 +73,8 @@ def test_a_seat_instruction_goes_after_the_seating_it_was_written_against(tmp_pa
 def test_a_seat_change_names_the_unanswered_change_of_the_same_seat_before_it():
     """``instruction_log.after``: a receive into table 1 seat 6 goes after the take_out of
     that seat its box has not answered; not after one it answered, nor one called off,
-    nor a change of another seat or table."""
+    nor one the TD confirmed (the host sends it no more), nor a change of another seat or
+    table."""
     from types import SimpleNamespace
 
     from tdhost.live import instruction_log as _ins
@@ -88,9 +89,12 @@ def test_a_seat_change_names_the_unanswered_change_of_the_same_seat_before_it():
               rec("i-5", "receive", 1, 6),
               rec("i-6", "message", 1, None),
               rec("i-7", "move_out", 1, 6, ("cancelled", "host")),
-              rec("i-8", "take_out", 1, 6)]
+              rec("i-8", "take_out", 1, 6),
+              rec("i-9", "receive", 1, 6, ("done", "td")),
+              rec("i-10", "move_out", 1, 6)]
     t = SimpleNamespace(instrs={r["id"]: r for r in instrs})
     assert _ins.after(t, t.instrs["i-5"]) == "i-2"
     assert _ins.after(t, t.instrs["i-8"]) == "i-5"  # (i-7 called off)
     assert _ins.after(t, t.instrs["i-2"]) is None  # i-1 answered
     assert _ins.after(t, t.instrs["i-3"]) is None
+    assert _ins.after(t, t.instrs["i-10"]) == "i-8"  # (i-9 confirmed by the TD: not resent)

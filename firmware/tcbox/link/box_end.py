@@ -208,18 +208,20 @@ class Link:
         after = msg.get("after")
         return after is not None and frames.instr(self, after) is None
 
-    def _release(self):
+    def _release(self, now):
         """Hand on the parked seat instructions whose seating and predecessor are here
-        now, in the order they came (each poll while any is parked)."""
+        now, in the order they came (each poll while any is parked); one parked for
+        ``PARK_MS`` goes on anyway (a host that never sends that seating, a box without
+        a table that sends no status: never stuck; a refusal then says why)."""
         parked = self.parked
         i = 0
         while i < len(parked):
             m = parked[i]
-            if self.early_for(m):
+            if self.early_for(m[0]) and ticks_diff(now, m[1]) < frames.PARK_MS:
                 i += 1
             else:
                 parked.pop(i)
-                frames.instruction(self, m)
+                frames.instruction(self, m[0], True)
                 i = 0  # it may be the one another waits for
 
     def pending(self):
@@ -270,7 +272,7 @@ class Link:
         if self.rehand and self.on_instruction is not None:
             self.on_instruction(self.rehand.pop(0))
         if self.parked:
-            self._release()
+            self._release(now)
         frames.apply_pending(self, now)
         self._timers(now)
         self._write(now)

@@ -21,6 +21,7 @@ from .states import CONFIGURED, HELLO_FAST, LIVE
 
 INSTR_MAX = 32  # instruction ids remembered with their latest result
 PARKED_MAX = 8  # seat instructions waiting for the seating they were written against
+PARK_MS = 30000  # ... at most this long: then shown anyway (its name checked as it stands)
 # config fields that are the table's setup (docs/replay.md); players and
 # button come with seating
 SETUP_KEYS = ("profile", "seats", "levels", "chip", "shot_clock", "colour_ups",
@@ -328,23 +329,25 @@ def remember(link, iid, body):
     return r
 
 
-def instruction(link, msg):
+def instruction(link, msg, parked=False):
     """An instruction from the host: handed to the app once per id; a
     repeat is answered again (the same result, reason and stack).  A
-    ``withdraw`` the record can answer is answered here (``withdrawn``)."""
+    ``withdraw`` the record can answer is answered here (``withdrawn``).
+    A seat instruction that came early is parked (``Link.early_for``);
+    *parked*: one the link hands on from there."""
     iid = msg["id"]
     r = instr(link, iid)
-    if r is None and link.early_for(msg):
+    if r is None and not parked and link.early_for(msg):
         # written against a seating this box has not got (overtaken, or lost), or after
         # a seat change for the same seat that has not come yet: parked until it comes;
         # the status shows the box behind, and the host sends that seating (and this
         # instruction) again (docs/protocol.md "Ordered seatings")
         for m in link.parked:
-            if m["id"] == iid:
+            if m[0]["id"] == iid:
                 return
         if len(link.parked) >= PARKED_MAX:
             link.parked.pop(0)  # the host resends it
-        link.parked.append(msg)
+        link.parked.append([msg, link.last_rx])  # (when it came: PARK_MS at most)
         link.early += 1
         link.status_due = True
         return

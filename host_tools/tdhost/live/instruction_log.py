@@ -100,17 +100,17 @@ SEAT_ACTIONS = ("move_out", "receive", "take_out")  # instructions that change w
 
 def after(tournament: Tournament, record: Instr) -> Optional[str]:
     """The id of the seat instruction for *record*'s table and seat written before it that
-    its box has not answered yet (not cancelled), or None: the box carries *record* out
-    only after it (docs/protocol.md "Ordered seatings": a receive into a seat overtaking
-    the take_out that frees it would be refused, "Seat 6 is taken")."""
+    nobody has answered yet (not the box, not the TD's confirm; not cancelled: such a one
+    is sent until its box answers), or None: the box carries *record* out only after it
+    (docs/protocol.md "Ordered seatings": a receive into a seat overtaking the take_out
+    that frees it would be refused, "Seat 6 is taken")."""
     seat = record["body"].get("seat")
     last = None
     for other in tournament.instrs.values():
         if other["id"] == record["id"]:
             return last
         if other["table"] == record["table"] and other["action"] in SEAT_ACTIONS \
-                and other["body"].get("seat") == seat and not cancelled(other) \
-                and not results(other, "box"):
+                and other["body"].get("seat") == seat and state(other) == "queued":
             last = other["id"]
     return None
 
