@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from tableclock.wire import check_id
 from tdhost import actions as _actions
-from tdhost.league import pulled as _pulled, reducers as _reducers
+from tdhost.league import pulled as _pulled, reducers as _reducers, rulings as _rulings
 from tdhost.league.busts import bust_sentences, decide_bust
 from tdhost.league.entries import (
     decide_arrive,
@@ -26,6 +26,7 @@ from tdhost.league.entries import (
 from tdhost.league.play import decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
+from tdhost.league.rulings import decide_ruling
 from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Tournament
@@ -127,7 +128,8 @@ def register(live: "Live", args: Args) -> str:
     out = live.write(build)
     if live.tournament.draw:
         live.send_seating()
-    return " ".join(out)
+    spelled = [_pulled.spelling_note(known, typed) for typed in names]
+    return " ".join(out + [note for note in spelled if note])
 
 
 @_sentence
@@ -212,19 +214,23 @@ def late(live: "Live", args: Args) -> Reply:
     known = _pulled.members(live.store.path)  # the league's members, as last pulled
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
-        name, member = _pulled.league_member(known, lg, args["name"], args["member"])
+        name, member = _pulled.league_member(known, lg, args["name"], args["member"],
+                                             args["member_no"])
         where, spare, why = seat, _plan.spare_tables(live.links, tournament), None
         if where is None:
             where, why = _plan.new_seat(live, tournament, name, seq, spare)
         elif where[0] in _plan.broken_tables(tournament):
             raise ActionRefused("table %d is broken: it takes no players" % where[0])
-        payload = decide_late(tournament, name, member, when, lg, seq, where, spare)
+        payload = decide_late(tournament, name, member, when, lg, seq, where, spare,
+                              member_no=args["member_no"])
         note[:] = [why] if why else []
         return [("late", payload, None)], payload
     payload = live.write(build)
     effects = _joins(live, payload["name"])
+    spelled = _pulled.spelling_note(known, args["name"], args["member_no"])
     # the reasons say the chips and the dead big blind already (tdhost.league.entries.late_stack)
-    return _actions.late_sentence(payload, note) + ".", effects
+    return _actions.late_sentence(payload, note) + "." + (" " + spelled if spelled else ""), \
+        effects
 
 
 def reenter(live: "Live", args: Args) -> Reply:
@@ -425,6 +431,22 @@ def move_box(live: "Live", args: Args) -> str:
         " (it gets that table's set-up at its next hello)")
 
 
+def _ruling() -> Callable[["Live", Args], Reply]:
+    """The console's ``ruling``: a player asks for the league's ruling on the TD's decision
+    (tdhost.league.rulings), one event that changes nothing of the night (as the money
+    actions, tdhost.live.money_events)."""
+    def act(live: "Live", args: Args) -> Reply:
+        when = live.when()
+
+        def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+            payload = decide_ruling(tournament, args["name"], args["decision"],
+                                    args["reasons"], when)
+            return [("ruling", payload, None)], (payload, lg.name)
+        payload, league = live.write(build)
+        return _rulings.ruling_sentence(payload, league or "") + ".", Effects()
+    return act
+
+
 @_sentence
 def final_draw(live: "Live", args: Args) -> str:
     seed = args["seed"]
@@ -454,6 +476,7 @@ ACTS = {
     "hand_for_hand": hand_for_hand,
     "confirm": confirm,
     "final_draw": final_draw,
+    "ruling": _ruling(),
     "seat_at_box": seat_at_box,
     "move_box": move_box,
     "undo": _undo.undo,

@@ -4,6 +4,7 @@ the boxes' last statuses and the links; it changes nothing.  Unix ms on Live's c
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
+from tdhost.league import rulings as _rulings
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
     final as _final,
@@ -244,4 +245,6 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
         "wifi": live.wifi.view(),
         "league": (live.league_push.view(live.last_seq) if live.league_push is not None
                    else None),
+        "league_notices": live.league_notices(),
+        "rulings": _rulings.rulings_lines(tourney.rulings, lg.name or ""),
     }
