@@ -54,7 +54,7 @@ def build_mpy(mpy_cross: str, out: Path,
 
     compiler = Compiler([mpy_cross], "bench")
     for pkg in packages:
-        for src in sorted((FIRMWARE / pkg).rglob("*.py")):  # its subpackages too
+        for src in sorted((FIRMWARE / pkg).rglob("*.py")):  # its subpackages too (tcbox.link)
             rel = src.relative_to(FIRMWARE)
             dst = out / rel.with_suffix(".mpy")
             dst.parent.mkdir(parents=True, exist_ok=True)
@@ -77,10 +77,8 @@ def firmware_modules() -> list[str]:
     out = []
     for pkg in ("tableclock", "tcbox"):
         out.append(pkg)
-        for p in sorted((FIRMWARE / pkg).rglob("*.py")):  # its subpackages too
-            parts = p.relative_to(FIRMWARE).with_suffix("").parts
-            out.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
-        out = list(dict.fromkeys(out))
+        out += [".".join(p.relative_to(FIRMWARE).with_suffix("").parts)
+                for p in sorted((FIRMWARE / pkg).rglob("*.py")) if p.stem != "__init__"]
     return out
 
 
