@@ -18,8 +18,13 @@ MPY     := $(VENV)/bin/micropython
 # margin. Stop 28 (issue #29's seat checks at the box, #32's record carried with a move) left
 # test_link_app failing at 272K while passing at 280K: its Confirm imports orders.py, now 45
 # lines longer, and compiling it needs one more contiguous block; 288K keeps the 16K margin.
+# Stop 29 (issue #34's Link owning its frames, hooks and answers; #29's seating versions)
+# left test_app failing at 288K, 296K and 304K while passing at 320K: it compiles
+# tcbox/link/box_end.py, now one 820-line class instead of a module and five functions'
+# files, in one go. 320K keeps the 16K margin over 304K. The board runs .mpy: the night's
+# heap (bench/box_bench.py) stayed 312 KiB across these changes.
 # A board running a night needs more (bench: 312 KiB as .mpy on the unix port).
-MPY_HEAP ?= 288K
+MPY_HEAP ?= 320K
 
 # Directories that ruff checks (only those that exist).
 LINT_DIRS := $(wildcard firmware tests host_tools bench hardware)
@@ -185,8 +190,9 @@ scale: $(STAMP)
 # with random TD actions, CLI writes on the same file, link faults, host kills and power cuts;
 # exit 1 when an invariant fails, with a JSON recipe per failing seed (RECIPE= replays it).
 # The default set: seeds 1-40 less those that still fail, each listed in docs/demo.md §9
-# with what it shows (make chaos SEEDS=1-40 runs them all).
-CHAOS_SEEDS := 2,3,4,6,7,8,9,10,11,12,13,14,15,17,18,19,21,23,26,28,29,30,33,35,36,37,39
+# with what it shows (make chaos SEEDS=1-60 runs them all); about 90 s of CPU (2.5 s a seed),
+# so the seeds of 41-60 that pass stay out of it.
+CHAOS_SEEDS := 1-21,23-26,28,29,30,32-40
 SEEDS ?= $(CHAOS_SEEDS)
 RECIPE ?=
 chaos: $(STAMP)

@@ -215,6 +215,8 @@ def late(live: "Live", args: Args) -> Reply:
             raise ActionRefused("table %d is broken: it takes no players" % where[0])
         payload = decide_late(tournament, name, member, when, lg, seq, where, spare,
                               member_no=args["member_no"])
+        why = _plan.refuse_opening(tournament, payload["name"], where, seat is not None,
+                                   live.boxed) or why
         note[:] = [why] if why else []
         return [("late", payload, None)], payload
     payload = live.write(build)
@@ -239,6 +241,8 @@ def reenter(live: "Live", args: Args) -> Reply:
         elif where[0] in _plan.broken_tables(tournament):
             raise ActionRefused("table %d is broken: it takes no players" % where[0])
         payload = decide_reenter(tournament, args["name"], when, seq, where, spare)
+        why = _plan.refuse_opening(tournament, payload["name"], where, seat is not None,
+                                   live.boxed) or why
         note[:] = [why] if why else []
         return [("reenter", payload, None)], payload
     payload = live.write(build)
@@ -358,6 +362,8 @@ def confirm(live: "Live", args: Args) -> Reply:
             evs += _moves.receive_evs(lg, tournament, record, stack)
         return evs, record
     record = live.write(build)
+    if record["action"] == "take_out":  # the seat it frees: a player waiting for it sits
+        live.write(lambda tournament, lg, seq: _moves.seat_waiting(tournament, lg, record))
     # a player seated or moved: the plan looks again
     return "Confirmed: %s%s." % (_words.instruction(record), ", %s chips" % _words.chips(stack)
                                  if stack else ""), Effects(plan=True)
