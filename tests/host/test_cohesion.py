@@ -135,7 +135,7 @@ def test_the_cohesion_check_sees_two_classes_in_one(tmp_path):
 # module's ``EVENTS`` registry names (tableclock.table: each event's function of the table,
 # in the module of its concept; docs/architecture.md) are not counted.
 CONTEXTS = {"Live", "Link", "App", "BoxLink", "Table"}
-SPREAD = {"Live": 61, "Table": 51, "Link": 20, "App": 2, "BoxLink": 1}  # stop 28's merge
+SPREAD = {"Live": 0, "Table": 51, "Link": 20, "App": 2, "BoxLink": 1}  # stop 28's merge
 TYPE_COMMENT = re.compile(r"#\s*type:\s*\(\s*\"?(\w+)")
 
 

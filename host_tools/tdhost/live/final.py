@@ -2,12 +2,13 @@
 table"): the league's final draw with the boxes' chips, its instructions, and the final
 table sitting down once every table has finished its hand (``FinalSeat``)."""
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple
 
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.tournament import Tournament
-from tdhost.live import instruction_log as _ins, room_plan as _plan
+from tdhost.live import instruction_log as _ins, room_plan as _plan, tables as _tables
+from tdhost.live.effects import Steps, Write
 from tdhost.live.shapes import Batch, Statuses
 
 if TYPE_CHECKING:
@@ -77,16 +78,14 @@ def moved_record(tournament: Tournament, name: str) -> Dict[str, Any]:
     return out
 
 
-def final_table(live: "Live", seed: int, ace8: Optional[bool] = None) -> Dict[str, Any]:
-    """The final table: pending moves off, the league's final draw (with the boxes' chips
-    in its ``stacks``: ``stacks_now``), ``redraw`` to every table with players,
-    ``break_table`` to the others, the new seating to the final table's box.  Returns the
-    draw's payload; ActionRefused when it cannot form (nothing written then)."""
-    tournament = live.tournament
+def final_table(tournament: Tournament, statuses: Statuses, seed: int,
+                ace8: Optional[bool] = None) -> Write:
+    """The league's final draw (with the boxes' chips in its ``stacks``: ``stacks_now``;
+    *statuses*: each table's box's last status), a decision for Live.write that returns
+    the draw's payload; ActionRefused when it cannot form (nothing written then)."""
     before = {tb: dict(seats) for tb, seats in tournament.seating().items()}
-    stacks = stacks_now(live.tournament, live.statuses())
-    where = where_now(live.tournament)
-    live.final_seat.restart()  # the final table waits afresh
+    stacks = stacks_now(tournament, statuses)
+    where = where_now(tournament)
     if ace8 is None:
         ace8 = (tournament.draw or {}).get("mode") == "Ace-8" \
             and tournament.setup["seats_per_table"] <= 8
@@ -101,30 +100,40 @@ def final_table(live: "Live", seed: int, ace8: Optional[bool] = None) -> Dict[st
         # where each player sits until the final table sits down (``final_seat``)
         payload["from"] = {name: where.get(name) for name in payload["seats"]}
         return [("draw", payload, None)], payload
-
-    payload = live.write(draw)  # its own batch: `undo` takes back the draw, not the instructions
-    final_instrs(live, payload["had"])
-    return payload
+    return draw
 
 
-def final_instrs(live: "Live", had: List[int]) -> None:
-    """After the final draw: pending moves off (withdrawn from the boxes), ``redraw`` to the
-    tables in *had* (those that had players), ``break_table`` to the others, the seating to
-    the final table."""
-    final = live.tournament.final
+def final_instrs(tournament: Tournament, had: List[int], linked: Iterable[int]) -> Write:
+    """After the final draw (in *tournament*), a decision for Live.write: pending moves off
+    (withdrawn from the boxes that may show them: a table whose box is *linked* or
+    answered), ``redraw`` to the tables in *had* (those that had players), ``break_table``
+    to the others, the seating to the final table."""
+    final = tournament.final
     assert final is not None, "called after the final-table draw"
     keep = final["table"]
     before = {tb: {"had": True} for tb in had}
+    boxes = set(linked)
 
     def instrs(now: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
         evs = _ins.cancel_all(lg, now,
                               [record for halves in _ins.moves(now).values() for record in halves],
-                              "the final table is drawn", live.boxed)
+                              "the final table is drawn",
+                              lambda tb: tb in boxes or _tables.answered(now, tb))
         k = sum(1 for action, _, _ in evs if action == "instr")
         evs += [("instr", x, None) for x in _plan.final_instrs(lg, now, before, keep, k)]
         return evs, None
+    return instrs
 
-    live.write(instrs)
+
+def form(tournament: Tournament, statuses: Statuses, seed: int,
+         linked: Iterable[int]) -> Steps:
+    """The final table (``Live.carry_out``): the final draw, then in a batch of its own
+    (`undo` takes back the draw, not the instructions) its instructions -- a table whose
+    box is *linked* or answered counts as boxed.  Returns the draw's payload; ActionRefused
+    when it cannot form (nothing written then).  The caller restarts ``FinalSeat``."""
+    payload, after = yield final_table(tournament, statuses, seed)
+    yield final_instrs(after, payload["had"], linked)
+    return payload
 
 
 class FinalSeat:

@@ -49,7 +49,7 @@ class SeatCheck:
                 found = differences(tb, view.status, seating.get(tb, {}))
                 if found:
                     busy = busy_tables(tournament) if busy is None else busy
-                    if tb in busy or not settled(live, tb):
+                    if tb in busy or not live.settled(tb):
                         found = {}
             for key in [key for key in self._since if key[0] == tb and key not in found]:
                 del self._since[key]
@@ -100,28 +100,14 @@ def differences(table: int, status: Any, league: Dict[int, str]) -> Dict[Key, st
 
 def busy_tables(tournament: Tournament) -> Set[int]:
     """The tables an open instruction is to or from: a move's two halves until the move is
-    recorded, a take_out until done, anything else until acknowledged."""
+    recorded, a take_out until done, anything else until acknowledged (the rest of what is
+    under way at a table: ``Live.settled``)."""
     out: Set[int] = set()
     for record in _ins.pending(tournament) + _ins.take_outs(tournament):
         for table in (record["table"], _at(record.get("to")), _at(record.get("from"))):
             if table is not None:
                 out.add(table)
     return out
-
-
-def settled(live: "Live", table: int) -> bool:
-    """Is nothing else under way at *table* (its instructions: ``busy_tables``): no busts
-    gathered and no box event waiting from its box, no re-draw's seating awaited?"""
-    link = live.link_for(table)
-    box = getattr(link, "box", None)
-    if link is None or box is None:
-        return False
-    if live.busts.open.get(box) is not None:
-        return False
-    if not live.view(table).status_since_redraw():
-        return False
-    store = live.events.store_of(link)
-    return store is None or not store.pending(box, live.scope)
 
 
 def _at(where: Any) -> Optional[int]:
