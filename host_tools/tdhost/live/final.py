@@ -2,7 +2,7 @@
 table"): the league's final draw with the boxes' chips, its instructions, and the final
 table sitting down once every table has finished its hand (``FinalSeat``)."""
 
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
@@ -12,7 +12,7 @@ from tdhost.live.effects import Steps, Write
 from tdhost.live.shapes import Batch, Statuses
 
 if TYPE_CHECKING:
-    from tdhost.live.night import Live
+    from tdhost.live.tables import BoxesNow, TableView
 
 FINAL_WAIT_MS = 120000  # the final table waits this long at most for a table whose box is off
 
@@ -147,24 +147,26 @@ class FinalSeat:
         """A new final draw: wait afresh."""
         self.since = None
 
-    def step(self, live: "Live") -> None:
+    def step(self, tournament: Tournament, boxes: "BoxesNow", views: Mapping[int, "TableView"],
+             busts: bool) -> Optional[Write]:
         """The final table sits down (docs/live.md "The final table"): once every table that
         had players has confirmed its ``redraw`` and finished the hand it was playing at the
-        draw, a ``final_seated`` event fixes each finalist's chips and the final table's box
-        gets its seating; a table whose box is off is waited for ``FINAL_WAIT_MS``."""
-        tournament = live.tournament
+        draw, a ``final_seated`` event fixes each finalist's chips -- this decision; then
+        Live sends the final table's box its seating.  A table whose box is off is waited
+        for ``FINAL_WAIT_MS``; nothing while *busts* are gathered.  *boxes*: the boxes now,
+        *views*: each table's view."""
         final = tournament.final
         if final is None or final.get("seated") or tournament.ended or "from" not in final \
-                or live.busts.open:
-            return
+                or busts:
+            return None
         later = list(tournament.instrs.values())[final.get("instrs_before", 0):]
         redraw = {record["table"]: record for record in later
                   if record["action"] == "redraw" and not _ins.cancelled(record)}
         if not redraw:
-            return  # the instructions are not written yet (tdhost.live.moves.recover)
+            return None  # the instructions are not written yet (tdhost.live.moves.recover)
         if self.since is None:
-            self.since = live.now
-        statuses = live.statuses()
+            self.since = boxes.now
+        statuses = boxes.statuses
         stacks: Dict[str, int] = {}
         records: Dict[str, Dict[str, Any]] = {}  # what each takes to the final table (§14)
         late = set()
@@ -173,7 +175,7 @@ class FinalSeat:
             if entry is None or entry.state != "in":
                 continue
             if where is None or name in (final.get("walked") or ()) \
-                    or not live.boxed(where[0]):
+                    or not boxes.boxed(tournament, where[0]):
                 chips = (final.get("stacks") or {}).get(name)
                 records[name] = moved_record(tournament, name)
             else:
@@ -181,20 +183,20 @@ class FinalSeat:
                 table = where[0]
                 status = statuses.get(table)
                 instr = redraw.get(table)
+                view = views.get(table)
                 ready = isinstance(status, dict) and status.get("street") is None \
                     and instr is not None and _ins.state(instr) == "done" \
-                    and live.view(table).status_since_redraw()
+                    and (view is None or view.status_since_redraw())
                 chips = _plan.stack_at(statuses, table, where[1]) if ready else None
                 if chips is None:  # a hand still running there, or a bust not decided yet
-                    link = live.link_for(table)
-                    if link is not None and link.state == "live":
-                        return  # its dealer finishes the hand and confirms: wait
+                    if boxes.linked.get(table) == "live":
+                        return None  # its dealer finishes the hand and confirms: wait
                     late.add(table)
                     chips = (final.get("stacks") or {}).get(name)
             if chips:
                 stacks[name] = chips
-        if late and live.now - self.since < FINAL_WAIT_MS:
-            return
+        if late and boxes.now - self.since < FINAL_WAIT_MS:
+            return None
         text = "the final table sits down at table %d: %d players, %s chips" % (
             final["table"], len(stacks), "{:,}".format(sum(stacks.values())))
         if late:
@@ -204,6 +206,5 @@ class FinalSeat:
                         ", ".join(str(tb) for tb in sorted(late)), FINAL_WAIT_MS // 1000)
         records = {name: record for name, record in records.items()
                    if record and name in stacks}
-        live.write(lambda t2, lg, seq: ([("final_seated", {"stacks": stacks, "records": records,
-                                                           "text": text}, None)], None))
-        live.send_seating([final["table"]])
+        return lambda t2, lg, seq: ([("final_seated", {"stacks": stacks, "records": records,
+                                                       "text": text}, None)], None)

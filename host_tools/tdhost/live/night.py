@@ -260,15 +260,21 @@ class Live:
         """Does *table* have a box (a link now, or a box answered its instructions)?"""
         return self.link_for(table) is not None or _tables.answered(self.tournament, table)
 
-    def boxes_now(self) -> _tables.BoxesNow:
-        """The boxes as values for a part to decide from (tdhost.live.tables.BoxesNow)."""
-        linked = {}
+    def best_links(self) -> Dict[int, ServedLink]:
+        """{table: the best link to its box} (``link_for`` of every table with one)."""
+        best: Dict[int, ServedLink] = {}
         for link in self.links:
             if link.table is not None and link.box is not None:
-                best = self.link_for(link.table)
-                linked[link.table] = best.state if best is not None else link.state
-        return _tables.BoxesNow(self.now, self.statuses(), {tb: view.hand for tb, view in
-                                                            self.views.items()}, linked)
+                now = best.get(link.table)
+                if now is None or LINK_ORDER.get(link.state, 9) < LINK_ORDER.get(now.state, 9):
+                    best[link.table] = link
+        return best
+
+    def boxes_now(self) -> _tables.BoxesNow:
+        """The boxes as values for a part to decide from (tdhost.live.tables.BoxesNow)."""
+        return _tables.BoxesNow(self.now, self.statuses(),
+                                {tb: view.hand for tb, view in self.views.items()},
+                                {tb: link.state for tb, link in self.best_links().items()})
 
     def settled(self, table: int) -> bool:
         """Is nothing under way at *table* but its instructions (tdhost.live.seatcheck
@@ -379,7 +385,13 @@ class Live:
             for decision in _moves.receives(self.tournament):
                 self.write(decision)
         self._complete_moves()
-        self.final_seat.step(self)
+        if self.tournament.final is not None:  # the final table sits down, once it can
+            final_table = self.tournament.final["table"]
+            seated = self.final_seat.step(self.tournament, self.boxes_now(), self.views,
+                                          bool(self.busts.open))
+            if seated is not None:
+                self.write(seated)
+                self.send_seating([final_table])
         self._redraw()
         if self._plan_due and not self.busts.open and self._plan_ready():
             after_bust, self._plan_due, self._plan_bust = self._plan_bust, False, False
@@ -389,7 +401,7 @@ class Live:
         if self.tournament.hfh is not None:  # hand for hand: the next round, once due
             self.write_if(_livehfh.release(self.tournament, {
                 tb: self.view(tb).ended for tb in self.playing_tables()}))
-        self.seat_check.step(self)
+        self.seat_check.step(self.views, self.tournament, self.now, self.settled, self.notice)
         index = self.master().index
         if index != self._index:  # a level or break ended: the boxes hear it at once
             self._index = index
