@@ -101,10 +101,14 @@ def _load(admin: str) -> dict:
                               "place_text, points) FROM STDIN") as cp:
                     for v in range(VENUES):
                         for n in range(NIGHTS):
+                            # 5 travellers: 4 from a venue that plays another night,
+                            # 1 from one that plays the same night (a clash, LPPL ¶72, when
+                            # they played at home too)
                             names = ([_member(v, i) for i in rng.sample(range(POOL),
                                                                          PLAYERS - 5)]
                                      + [_member((v + 1) % VENUES, i)
-                                        for i in rng.sample(range(POOL), 5)])
+                                        for i in rng.sample(range(POOL), 4)]
+                                     + [_member((v + 7) % VENUES, rng.randrange(POOL))])
                             rng.shuffle(names)
                             for place, name in enumerate(names, 1):
                                 key = name.casefold()
@@ -169,6 +173,7 @@ def measure(pushes: int, queries: int) -> dict:
     from tcsim import pgcluster
     from tdhost.season import (
         connection as _server,
+        notices as _notices,
         pull as _pull,
         push as _push,
         standings as _standings,
@@ -194,7 +199,8 @@ def measure(pushes: int, queries: int) -> dict:
         _push.push(night, login)  # the night stays: standings and pull see it
         db = _server.connect(login, "look-up")
         try:
-            times: dict[str, list[float]] = {"league": [], "area": [], "member": []}
+            times: dict[str, list[float]] = {"league": [], "area": [], "member": [],
+                                             "notices": []}
             for i in range(queries):
                 for what in times:
                     t = time.perf_counter()
@@ -202,6 +208,8 @@ def measure(pushes: int, queries: int) -> dict:
                         rows = _standings.standings(db, "league")
                     elif what == "area":
                         _standings.standings(db, "area", area="Area %d" % (i % AREAS))
+                    elif what == "notices":  # what a push and a pull tell a venue
+                        _notices.for_venue(db, "Venue %02d" % (i % VENUES))
                     else:
                         _standings.history(db, 1 + (i * 37) % (VENUES * POOL))
                     times[what].append(time.perf_counter() - t)
@@ -251,6 +259,8 @@ def main(argv: list[str] | None = None) -> int:
                        d["area_ms_p99"], "ms", goal, digits=1),
         figures.figure("league_member_p99", "league: a member's history, p99",
                        d["member_ms_p99"], "ms", goal, digits=1),
+        figures.figure("league_notices_p99", "league: a venue's notices (clashes), p99",
+                       d["notices_ms_p99"], "ms", goal, digits=1),
         figure_("league_pull_median", "league: a venue's pull, median", d["pull_ms_median"]),
     ]
     return figures.report({"goals": GOALS, "figures": figs, "details": d}, args.json,

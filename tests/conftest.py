@@ -14,6 +14,7 @@ if FIRMWARE not in sys.path:
 
 import pytest  # noqa: E402
 
+import crashpoints  # noqa: E402 -- tests/tools
 import leaguecheck  # noqa: E402 -- tests/tools
 
 # The live host keeps its league in memory between writes (tdhost.league.cache) and loads it
@@ -21,6 +22,8 @@ import leaguecheck  # noqa: E402 -- tests/tools
 # compared with a full replay of the log (a mismatch is an error), and a checkpoint is taken
 # every 5 events instead of 500, so that the tests' short nights load from them too.
 leaguecheck.install()
+# Every SQLite connection counts its writes, for the crash tests (a hook kills there).
+crashpoints.install()
 
 
 @pytest.fixture

@@ -1,8 +1,10 @@
 """`make demo-league`: a league across five venues in two areas on a throwaway PostgreSQL
 cluster (tcsim.pgcluster): each venue's TD runs two LPPL nights with the real `tdhost`
 commands (register, draw, start, busts; a pool of players some of whom travel between
-venues), pushes them with `tdhost season push`; the standings of the league and each area
-are printed, then the league's page (`tdhost season serve`) is served and opened until
+venues: the Bell plays on the Anchor's nights, so a member may be registered at both on one
+night, which both pushes are told of), pushes them with `tdhost season push`; one player asks
+for the league's ruling at the Red Lion (`tdhost ruling`); the standings of the league and
+each area are printed, then the league's page (`tdhost season serve`) is served and opened until
 Ctrl-C (``--no-page``: print and stop).  Needs Debian's postgresql and psycopg.
 docs/league.md, "The demo".
 """
@@ -53,7 +55,7 @@ def _tournament(folder, name, date):
     return path
 
 
-def _night(db, folder, name, date, members, guests, rng):
+def _night(db, folder, name, date, members, guests, rng, ruling=False):
     start = datetime.datetime.fromisoformat(date + "T20:00:00+00:00")
     when = start.isoformat()
     _run(["new", _tournament(folder, name, date)], db, when)
@@ -63,6 +65,10 @@ def _night(db, folder, name, date, members, guests, rng):
     _run(["start"], db, when)
     out = list(members) + list(guests)
     rng.shuffle(out)
+    if ruling:  # the first one out disputes the TD's decision: the league will rule
+        _run(["ruling", out[0], "--decision", "A single chip pushed forward is a call",
+              "--reasons", "said raise first"], db, (start + datetime.timedelta(minutes=5)
+                                                     ).isoformat())
     for i, who in enumerate(out[:-1]):
         _run(["bust", who], db, (start + datetime.timedelta(minutes=12 * (i + 1))).isoformat())
 
@@ -88,11 +94,13 @@ def main(argv=None):
                          server=admin).splitlines()[1]
             db = os.path.join(work, "%s.sqlite" % venue.replace(" ", "_"))
             for n in range(NIGHTS):
-                date = (datetime.date(2025, 3, 3) + datetime.timedelta(days=7 * n + v)
+                day = v if venue != "Bell" else v - 1  # the Bell plays the Anchor's nights
+                date = (datetime.date(2025, 3, 3) + datetime.timedelta(days=7 * n + day)
                         ).isoformat()
                 locals_ = everyone[POOL + 3 * v:POOL + 3 * v + 3]  # the venue's guests
                 _night(db, work, "%s night %d" % (venue, n + 1), date,
-                       rng.sample(pool, MEMBERS), rng.sample(locals_, GUESTS), rng)
+                       rng.sample(pool, MEMBERS), rng.sample(locals_, GUESTS), rng,
+                       ruling=(v, n) == (0, 1))
             print(_run(["season", "push"], db, server=login).strip())
         last = login
         _run(["season", "pull"], db, server=last)
@@ -100,13 +108,15 @@ def main(argv=None):
             print()
             print(_run(["season", "standings", "--scope", scope], db).rstrip())
         if not opts.no_page:
-            url = "http://127.0.0.1:%d/" % opts.port
-            print("\nThe league's page: %s (Ctrl-C stops)" % url)
-            webbrowser.open(url)
             import uvicorn
 
-            from tdhost.season.page import make_app
-            uvicorn.run(make_app(admin), host="127.0.0.1", port=opts.port, log_level="warning")
+            from tdhost.season.page import make_app, new_token
+            token = new_token()
+            url = "http://127.0.0.1:%d/?token=%s" % (opts.port, token)
+            print("\nThe league's page: %s (Ctrl-C stops)" % url)
+            webbrowser.open(url)
+            uvicorn.run(make_app(admin, token), host="127.0.0.1", port=opts.port,
+                        log_level="warning")
     finally:
         cluster.stop_and_remove()
         shutil.rmtree(work, ignore_errors=True)

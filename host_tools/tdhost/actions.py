@@ -27,6 +27,7 @@ from tdhost.league.limits import SEAT_MAX, SEED_MAX, TABLE_MAX, WHOLE_MAX
 from tdhost.league.money_decisions import decide_money
 from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
+from tdhost.league.rulings import decide_ruling
 from tdhost.league.seats import decide_draw, decide_lock, decide_move, decide_unlock
 from tdhost.league.text import seat_text
 from tdhost.league.tournament import Payload, Tournament
@@ -251,7 +252,8 @@ ACTIONS: dict[str, Action] = _declare(
     Action("start", (Arg("absent", "names", option="--absent"),
                      Arg("away", "names", option="--away")),
            decide_start, cli="start", asks_first=True, undoable=True),
-    Action("late", (_NAME, _MEMBER, Arg("seat", "seat", option="--seat")), decide_late,
+    Action("late", (_NAME, _MEMBER, Arg("seat", "seat", option="--seat"),
+                    Arg("member_no", "text", option="--member-no")), decide_late,
            cli="late", undoable=True),
     Action("reenter", (_NAME, Arg("seat", "seat", option="--seat")), decide_reenter,
            cli="reenter", undoable=True),
@@ -286,6 +288,9 @@ ACTIONS: dict[str, Action] = _declare(
            cli="knockout", undoable=True),
     Action("payouts", (Arg("places", "list", True, option="PERCENT..."),), decide_money,
            cli="payouts", undoable=True),
+    Action("ruling", (_NAME, Arg("decision", "text", True, option="--decision"),
+                      Arg("reasons", "text", option="--reasons")),
+           decide_ruling, cli="ruling", undoable=True),
     Action("move", (_NAME, Arg("seat", "seat", True, option="T.S")), decide_move, cli="move",
            console=False, why="the live host moves players itself, with instructions"),
     Action("end", (Arg("chips", "counts", True, option="NAME=CHIPS"),), decide_end, cli="end",

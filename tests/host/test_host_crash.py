@@ -1,8 +1,8 @@
 """Crash recovery: the host process is killed (SIGKILL) between any two writes of every
 command of a small night, and nothing is lost or doubled.
 
-Every command runs in a forked child with TDHOST_CRASH_AT=k (tdhost.league.store kills the
-process right after its k-th write: BEGIN, each INSERT/CREATE, COMMIT), for k = 1, 2, ...
+Every command runs in a forked child killed right after its k-th write (tests/tools/
+crashpoints.py counts them: BEGIN, each INSERT/CREATE, COMMIT), for k = 1, 2, ...
 until the command finishes without reaching k.  After each kill the league file must be
 intact and hold exactly the events before the command or exactly those after it (same
 seq numbers, same payloads: nothing half-written, nothing twice).  Then the TD's recovery
@@ -22,8 +22,8 @@ import sys
 import pytest
 from hostutil import ROOT, at
 
+import crashpoints
 from tdhost.cli.app import cli
-from tdhost.league import store
 from tdhost.league.times import iso
 
 SMALL = """\
@@ -102,11 +102,7 @@ def child(db, args, when, crash_at=None):
         code = 98
         try:
             os.environ.update({"TDHOST_DB": db, "TDHOST_NOW": iso(when), "TDHOST_PLAIN": "1"})
-            if crash_at is None:
-                os.environ.pop("TDHOST_CRASH_AT", None)
-            else:
-                os.environ["TDHOST_CRASH_AT"] = str(crash_at)
-            store.reset_write_count()
+            crashpoints.kill_at(crash_at)
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, 1)
             os.dup2(null, 2)
@@ -199,14 +195,11 @@ def test_real_subprocess_killed_mid_command(tmp_path):
     db = str(tmp_path / "l.sqlite")
     env = dict(os.environ, TDHOST_DB=db, TDHOST_PLAIN="1",
                PYTHONPATH=os.path.join(ROOT, "host_tools"))
-    env.pop("TDHOST_CRASH_AT", None)
 
-    def run(args, when, crash=None):
+    def run(args, when, crash=None):  # tdhost run by the crash tests' wrapper
         e = dict(env, TDHOST_NOW=iso(when))
-        if crash:
-            e["TDHOST_CRASH_AT"] = str(crash)
-        return subprocess.run([sys.executable, "-m", "tdhost"] + args, env=e,
-                              capture_output=True, text=True, timeout=60)
+        return subprocess.run([sys.executable, crashpoints.__file__, str(crash or 0)] + args,
+                              env=e, capture_output=True, text=True, timeout=60)
 
     for when, args in steps[:2]:
         assert run(args, when).returncode == 0

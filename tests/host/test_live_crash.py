@@ -4,7 +4,7 @@ LPPL, 14 players at two 8-seat tables (7 and 7).  At table 1 two players go out 
 (2975 and 3000 chips at its start, LPPL ¶46: 3000 finishes higher); 12 are left, 5 and 7, so
 one player moves from table 2 to table 1 (LPPL ¶45) and both dealers carry it out.
 
-Writes are counted by tdhost.league.store's crash hook: every BEGIN, INSERT and COMMIT of the league
+Writes are counted by tests/tools/crashpoints.py: every BEGIN, INSERT and COMMIT of the league
 file and every write of the box links' store (tdhost.links HostStore: an event kept, an event
 done, a boot counter).  For k = 1, 2, ... the night runs again from the same start and the
 host "dies" right after its k-th write: the hook raises ``Killed`` (a BaseException no code
@@ -27,7 +27,7 @@ import pytest
 from liveroom import Room, allin, carry_out, fold_round, withdraw_all
 from test_live_tables import confirm_final
 
-from tdhost.league import store as _store
+import crashpoints
 from tdhost.links.hoststore import HostStore
 from tdhost.live import instruction_log as _ins
 
@@ -102,8 +102,8 @@ def _night(room, crash_at=None):
     big = max(stacks, key=lambda s: (stacks[s], -s))  # 3025
     other = min(s for s in stacks if stacks[s] == 3000)
     assert (stacks[small], stacks[other], stacks[big]) == (2975, 3000, 3025)
-    _store.reset_write_count()
-    _store.crash_hook = hook
+    crashpoints.reset()
+    crashpoints.hook(hook)
     try:
         st = allin(b1, [small, other], big)
         assert sorted(st["busted"]) == sorted([small, other])
@@ -113,9 +113,9 @@ def _night(room, crash_at=None):
             carry_out(room)
         for _ in range(4):
             step(room.run, 1000)
-        writes = _store._writes
+        writes = crashpoints.writes()
     finally:
-        _store.crash_hook = None
+        crashpoints.hook(None)
     return writes, kills
 
 
@@ -179,8 +179,8 @@ def _withdraw_night(room, crash_at=None):
     small = min(stacks, key=lambda s: (stacks[s], s))
     big = max(stacks, key=lambda s: (stacks[s], -s))
     other = min(s for s in stacks if stacks[s] == 3000)
-    _store.reset_write_count()
-    _store.crash_hook = hook
+    crashpoints.reset()
+    crashpoints.hook(hook)
     try:
         allin(b1, [small, other], big)
         for _ in range(15):
@@ -194,9 +194,9 @@ def _withdraw_night(room, crash_at=None):
             for _ in range(4):
                 run(1000)
             withdraw_all(room)
-        writes = _store._writes
+        writes = crashpoints.writes()
     finally:
-        _store.crash_hook = None
+        crashpoints.hook(None)
     return writes, kills
 
 
@@ -278,8 +278,8 @@ def _final_night(room, crash_at=None):
     box = room.boxes[big]
     seats = sorted(box.table.stacks)
     winner = max(seats, key=lambda s: (box.table.stacks[s], s))
-    _store.reset_write_count()
-    _store.crash_hook = hook
+    crashpoints.reset()
+    crashpoints.hook(hook)
     try:
         allin(box, [seats[0]], winner)
         for _ in range(6):
@@ -294,9 +294,9 @@ def _final_night(room, crash_at=None):
                 room.run(1000)
             except Killed:
                 _restart(room)
-        writes = _store._writes
+        writes = crashpoints.writes()
     finally:
-        _store.crash_hook = None
+        crashpoints.hook(None)
     return writes, kills
 
 

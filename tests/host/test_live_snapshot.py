@@ -11,7 +11,7 @@ from tdhost.league.refusal import ActionRefused
 KEYS = {"event", "tournament", "now_ms", "clock", "players", "tables", "pending", "moves",
         "broken", "final_table", "hand_for_hand", "hand_for_hand_waiting", "registration",
         "standby", "results", "leaderboard", "log", "hand_for_hand_text", "undo", "redo",
-        "schedule", "money", "wifi", "league", "reentry"}
+        "schedule", "money", "wifi", "league", "reentry", "league_notices", "rulings"}
 CLOCK = {"level_index", "level", "sb", "bb", "ante", "is_break", "ms_left", "paused", "next",
          "break_in_ms", "colour_up"}
 TABLE = {"table", "box", "link", "last_contact_ms", "hand", "button", "sb", "bb", "broken",
@@ -26,6 +26,8 @@ def _check(snap):
     assert all(set(p) == PENDING for p in snap["pending"])
     assert all(set(w) == {"text", "at_ms", "times"} for w in snap["wifi"])
     assert snap["league"] is None  # no league server given (tests/league: with one)
+    assert snap["league_notices"] == []  # nor a pull
+    assert all(isinstance(line, str) for line in snap["rulings"])
     assert json.loads(json.dumps(snap)) == snap
     return snap
 

@@ -14,7 +14,7 @@ import pytest
 from hostutil import EXAMPLES, at, run
 from liveroom import after_one_hand, allin
 
-from tdhost.league import store as _store
+import crashpoints
 from tdhost.league.refusal import ActionRefused
 from tdhost.live import instruction_log as _ins
 from tdhost.live.night import Live
@@ -195,14 +195,14 @@ def _killed_at(room, k, action, args):
         if n == k and not killed:
             killed.append(n)
             raise Killed()
-    _store.reset_write_count()
-    _store.crash_hook = hook
+    crashpoints.reset()
+    crashpoints.hook(hook)
     try:
         room.live.act(action, args)
     except Killed:
         pass
     finally:
-        _store.crash_hook = None
+        crashpoints.hook(None)
     if not killed:
         return False
     room.live.store.db.close()

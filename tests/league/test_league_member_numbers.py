@@ -78,7 +78,8 @@ def test_one_number_two_spellings_is_one_member_by_the_league_s_spelling(league_
                                      server=logins["Crown"]).output
     out = imported(crown, tmp_path, "Crown Tuesday 2", "2025-03-11",
                    ["anne LEE,M1", "Cal Diaz,M1", "Eve Moss,M9"])
-    assert "Ann Lee is registered (1 of 48), member M1." in out
+    assert "Ann Lee is registered (1 of 48), member M1. The league knows anne LEE as #1 Ann " \
+           "Lee (member M1): the league's spelling is used." in out
     assert "not imported: M1 is the member number of Ann Lee in the league: register them " \
            "by that name, or give Cal Diaz their own number." in out
     assert "Eve Moss is registered (2 of 48), member M9." in out
@@ -89,7 +90,7 @@ def test_one_number_two_spellings_is_one_member_by_the_league_s_spelling(league_
                           ).fetchall() == [("Ann Lee", 1), ("Eve Moss", 5)]
 
 
-def test_a_league_at_version_2_migrates_to_3(league_db, tmp_path, monkeypatch):
+def test_a_league_at_version_2_migrates_to_the_newest(league_db, tmp_path, monkeypatch):
     with monkeypatch.context() as patch:  # the league as a tdhost of version 2 set it up
         patch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:2])
         patch.setattr(schema, "SCHEMA_VERSION", 2)
@@ -102,10 +103,10 @@ def test_a_league_at_version_2_migrates_to_3(league_db, tmp_path, monkeypatch):
     lion = tmp_path / "lion.sqlite"
     imported(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee,M1", "Bob Hart,yes"])
     res = run(["season", "push"], db=lion, server=login, expect=2)
-    assert "The league server's schema is version 2; this tdhost speaks version 3: the " \
+    assert "The league server's schema is version 2; this tdhost speaks version 4: the " \
            "organiser runs `tdhost season init` again to migrate it." in res.output
     assert run(["season", "init", league_db]).output.strip() == \
-        "The league's schema is migrated from version 2 to 3."
+        "The league's schema is migrated from version 2 to 4."
     # the member of version 2 stays, without a number; a number makes another Ann Lee
     assert members(league_db) == [(1, "Ann Lee", None, "Red Lion")]
     assert run(["season", "push"], db=lion, server=login).output.startswith("Pushed ")
@@ -123,3 +124,33 @@ def test_a_league_at_version_2_migrates_to_3(league_db, tmp_path, monkeypatch):
                                   (3, "Bob Hart", None, "Red Lion")]
     assert run(["season", "history", "m1"], server=league_db).output.splitlines()[0] == \
         "Member #1 Ann Lee"
+
+
+def test_a_latecomer_s_member_number_finds_the_league_s_member(league_db, tmp_path):
+    """`tdhost late --member-no` (and the console's Late entry): a number the league knows
+    registers its member by the league's spelling and says so; the push counts them as that
+    member."""
+    from venueutil import night
+    logins = set_up(league_db)
+    lion, crown = tmp_path / "lion.sqlite", tmp_path / "crown.sqlite"
+    imported(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee,M1042"])
+    run(["season", "push"], db=lion, server=logins["Red Lion"])
+    players = ["P%02d" % i for i in range(1, 18)]  # LPPL: a latecomer needs 17 in play
+    night(crown, tmp_path, "Crown Tuesday", "2025-03-04", players[:1], players[1:],
+          finish=False)
+    run(["season", "pull"], db=crown, server=logins["Crown"])
+    run(["draw", "--seed", "1"], db=crown, when="2025-03-04T20:00:00+00:00")
+    run(["start"], db=crown, when="2025-03-04T20:00:00+00:00")
+    out = run(["late", "Anne Lee", "--member-no", "m1042"], db=crown,
+              when="2025-03-04T20:10:00+00:00").output.splitlines()
+    assert out[0].startswith("Ann Lee joins at ")
+    assert out[1] == ("The league knows Anne Lee as #1 Ann Lee (member M1042): the league's "
+                      "spelling is used.")
+    refused = run(["late", "Cal Diaz", "--member-no", "M1042"], db=crown, expect=2,
+                  when="2025-03-04T20:11:00+00:00").output
+    assert "M1042 is the member number of Ann Lee in the league" in refused
+    run(["season", "push"], db=crown, server=logins["Crown"])
+    with organiser(league_db) as db:
+        assert db.execute("SELECT e.name, e.member FROM entrants e JOIN tournaments t ON "
+                          "t.uid = e.tournament WHERE t.name = 'Crown Tuesday' AND "
+                          "e.member = 1").fetchall() == [("Ann Lee", 1)]

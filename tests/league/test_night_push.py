@@ -84,11 +84,15 @@ def test_the_console_registers_a_member_by_the_league_s_spelling(league_db, tmp_
     try:
         out = live.act("register", {"names": ["ANN  lee", "Zoe Park"]})
         assert out["text"].startswith("Ann Lee ")
+        assert out["text"].endswith(" The league knows ANN lee as #1 Ann Lee: the league's "
+                                    "spelling is used.")
         players = {p["name"]: p["member"] for p in live.snapshot()["registration"]}
         assert players == {"Eve Moss": False, "Ann Lee": True, "Zoe Park": False}
         live.act("draw", {"seed": 3})
         live.act("start", {})
-        live.act("late", {"name": "bob HART"})
+        said = live.act("late", {"name": "bob HART"})["text"]
+        assert said.endswith(" The league knows bob HART as #2 Bob Hart: the league's "
+                             "spelling is used.")
         players = {p["name"]: p["member"] for p in live.snapshot()["registration"]}
         assert players["Bob Hart"] is True and "bob HART" not in players
     finally:
@@ -148,8 +152,19 @@ def test_the_league_s_page_shows_the_standings_and_their_csv(league_db, tmp_path
     night(swan, tmp_path, "Swan Monday", "2025-03-03", ["Dan Roe", "Eve Moss"])
     run(["season", "push"], db=lion, server=logins["Red Lion"])
     run(["season", "push"], db=swan, server=logins["Swan"])
-    page = TestClient(make_app(logins["Crown"]))  # any venue's login reads the league
-    html = page.get("/").text
+    page = TestClient(make_app(logins["Crown"], "organiser-token-1"))  # any venue's login
+    # nothing without the organiser's token: the standings, a venue's CSV, a wrong token
+    for path in ("/", "/league.csv", "/venue/Red%20Lion.csv", "/area/Lincoln"):
+        refused = page.get(path)
+        assert refused.status_code == 401 and "Ann Lee" not in refused.text
+        assert "needs the organiser&#x27;s token" in refused.text
+    wrong = page.get("/?token=organiser-token-2", follow_redirects=False)
+    assert wrong.status_code == 401 and "not the organiser&#x27;s token" in wrong.text
+    assert page.get("/", headers={"Authorization": "Bearer organiser-token-1"}
+                    ).status_code == 200
+    signed = page.get("/?token=organiser-token-1", follow_redirects=False)
+    assert signed.status_code == 303 and signed.headers["location"] == "/"
+    html = page.get("/").text  # the cookie, from now on
     assert "<h1>Standings of LPPL Lincolnshire</h1>" in html and "/static/style.css" in html
     assert "Dan Roe" in html and "Cal Diaz" not in html  # members only
     area = page.get("/area/Lincoln").text
@@ -164,3 +179,5 @@ def test_the_league_s_page_shows_the_standings_and_their_csv(league_db, tmp_path
     res = page.get("/venue/Nowhere")
     assert res.status_code == 404 and res.text == "The league has no venue Nowhere.\n"
     assert page.get("/static/style.css").status_code == 200
+    assert page.get("/logout").status_code == 401
+    assert page.get("/").status_code == 401  # signed out

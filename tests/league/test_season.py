@@ -32,7 +32,7 @@ def set_up(league_db, venues=(("Red Lion", "Lincoln"), ("Crown", "Lincoln"),
                               ("Swan", "Boston"))):
     """init and add-venue through the commands; {venue: its connection string}."""
     out = run(["season", "init", league_db, "--name", "LPPL Lincolnshire"]).output
-    assert "is set up (schema version 3)" in out
+    assert "is set up (schema version 4)" in out
     logins = {}
     for name, area in venues:
         lines = run(["season", "add-venue", name, "--area", area], server=league_db
@@ -88,6 +88,7 @@ def test_a_season_across_two_venues(league_db, tmp_path):
     run(["new", tournament_file(tmp_path, "Crown Tuesday 2", "2025-03-11")], db=crown)
     out = run(["register", "ANN lee", "Eve Moss"], db=crown).output.splitlines()
     assert out[0].startswith("Ann Lee ")
+    assert out[2] == "The league knows ANN lee as #1 Ann Lee: the league's spelling is used."
     assert registered(crown)[-2:] == [("Ann Lee", True), ("Eve Moss", False)]
     # a member's history across venues, by number or by name
     hist = run(["season", "history", "ann lee"], server=league_db).output.splitlines()
@@ -110,8 +111,9 @@ def test_a_member_at_two_venues_on_one_night_is_flagged(league_db, tmp_path):
     run(["season", "push"], db=swan, server=logins["Swan"])
     out = run(["season", "clashes"], server=league_db).output.splitlines()
     assert out[0] == "Members registered at two venues on one night"
-    assert [line.split() for line in out[3:]] == [["2025-03-03", "#1", "Ann", "Lee", "Red",
-                                                   "Lion,", "Swan"]]
+    assert [line.split() for line in out[3:]] == [
+        ["2025-03-03", "#1", "Ann", "Lee", "Red", "Lion", "20:00", "registered"],
+        ["2025-03-03", "#1", "Ann", "Lee", "Swan", "20:00", "registered"]]
 
 
 def test_a_push_repeated_sends_nothing_twice(league_db, tmp_path):
@@ -154,6 +156,12 @@ def test_a_venue_writes_only_its_own_rows(league_db, tmp_path):
             crown.execute("DELETE FROM events")  # the log is append-only for every venue
         with pytest.raises(psycopg.errors.InsufficientPrivilege):
             crown.execute("UPDATE members SET name = 'Ann Leigh'")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # the organiser's only
+            crown.execute("INSERT INTO ruling_answers (venue, seq, answer) "
+                          "VALUES ('Red Lion', 1, 'the Crown says so')")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # another venue's flag
+            crown.execute("INSERT INTO number_clashes VALUES (%s, 'Red Lion', 'm1', 'Eve')",
+                          (uid,))
         # row-level security: another venue's rows are not there to change
         assert crown.execute("UPDATE tournaments SET finished = false").rowcount == 0
         assert crown.execute("DELETE FROM entrants").rowcount == 0
@@ -269,7 +277,7 @@ def test_a_file_restored_from_an_older_backup_is_refused(league_db, tmp_path):
 
 def test_schema_init_again_and_bad_server(league_db, tmp_path):
     set_up(league_db, venues=())
-    assert "up to date (version 3)" in run(["season", "init", league_db]).output
+    assert "up to date (version 4)" in run(["season", "init", league_db]).output
     res = run(["season", "push"], db=tmp_path / "x.sqlite", server="", expect=2)
     assert "does not exist" in res.output  # the file is read first
     res = run(["season", "pull"], db=tmp_path / "x.sqlite", expect=2,

@@ -488,9 +488,12 @@ class ChaosRoom(Room):
         busts = sum(1 for b in self.boxes.values() for _, what in b.made if what == "bust")
         lines = {k: sum(b.cable.counts[k] for b in self.boxes.values())
                  for k in ("lines", "dropped", "doubled")}
+        rulings = len(self.live.tournament.rulings)  # asked of the league, not undone
         return ("%d hands at the tables now, %d box busts, %d lines: %d lost, %d doubled, "
-                "%d boots" % (hands, busts, lines["lines"], lines["dropped"], lines["doubled"],
-                              sum(b.boots for b in self.boxes.values())))
+                "%d boots, %d ruling%s asked" % (
+                    hands, busts, lines["lines"], lines["dropped"], lines["doubled"],
+                    sum(b.boots for b in self.boxes.values()), rulings,
+                    "" if rulings == 1 else "s"))
 
     # -- the TD ------------------------------------------------------------
     def players_in(self):
@@ -534,6 +537,11 @@ class ChaosRoom(Room):
         if kind == "late":
             self.lates += 1
             return self.act("late", {"name": "Late %d-%d" % (pick % 100, self.lates)})
+        if kind == "pause" and name and pick % 2:
+            # the TD pauses for a dispute: the player asks for the league's ruling, recorded
+            # against the tournament (it changes nothing of the night)
+            return "; ".join((self.act(kind, {}), self.act("ruling", {
+                "name": name, "decision": "chaos step %d" % pick, "reasons": "disputed"})))
         if kind in ("pause", "resume"):
             return self.act(kind, {})
         if kind == "level":

@@ -27,9 +27,9 @@ from tdhost.cli.output import say
 # `tdhost --help` lists the commands in the order of a night, not alphabetically
 NIGHT_ORDER = ("example", "new", "import", "register", "unregister", "standby", "lock",
                "unlock", "draw", "start", "seats", "level", "late", "arrive", "bust", "reenter",
-               "rebuy", "addon", "knockout", "payouts", "plan", "move", "undo", "end", "print",
-               "results", "league", "log", "backup", "restore", "serve", "boxes", "pair",
-               "move-box", "deploy", "season")
+               "rebuy", "addon", "knockout", "payouts", "ruling", "plan", "move", "undo", "end",
+               "print", "results", "league", "log", "backup", "restore", "serve", "boxes",
+               "pair", "move-box", "deploy", "season")
 
 EXAMPLE = """A night, in order (LPPL Monday; `tdhost COMMAND --help` for each):
 

@@ -178,7 +178,8 @@ def decide(lg: League, tournament: Tournament, rows: list[Row], seq: int,
             events.append(("lock", lock))
             msg = msg.rstrip(".") + "; locked to %s." % seat_text(
                 [lock["table"], lock["seat"]])
-        done.append((row["line"], msg))
+        spelled = _pulled.spelling_note(known, row["name"], row["member_no"])
+        done.append((row["line"], msg + (" " + spelled if spelled else "")))
     return events, done, errors
 
 

@@ -1,5 +1,6 @@
 """The night as the TD records it by hand: `tdhost draw`, `start`, `level`, `late`,
-`arrive`, `bust`, `move`, `end`, `undo` and `seats` (who sits where).  Each change is one
+`arrive`, `bust`, `move`, `end`, `ruling` (a ruling asked of the league), `undo` and `seats`
+(who sits where).  Each change is one
 transaction on the league file; times default to now, --at enters one after the fact.
 Each command is an action of tdhost.actions: the same decision and sentences as the
 console's.  docs/host.md §1.
@@ -43,6 +44,7 @@ from tdhost.league.limits import SEED_MAX
 from tdhost.league.play import decide_level, decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import SYSTEM_ACTIONS, League
+from tdhost.league.rulings import decide_ruling, ruling_sentence
 from tdhost.league.seats import decide_draw, decide_move
 from tdhost.league.text import match, names_text, place_text, quote_name, seat_text, summary
 from tdhost.league.times import now
@@ -138,11 +140,14 @@ def level(level: int, at: str | None, db: str, number: int | None) -> None:
 @click.command("late")
 @click.argument("name")
 @click.option("--member", is_flag=True, help="League member.")
+@click.option("--member-no", "member_no", metavar="NUMBER", default=None,
+              help="The latecomer's member number (as on the member's card): their identity "
+                   "in the league.")
 @click.option("--seat", default=None, metavar="T.S", help="The seat (default: drawn).")
 @at_option
 @league_options
-def late(name: str, member: bool, seat: str | None, at: str | None, db: str,
-         number: int | None) -> None:
+def late(name: str, member: bool, member_no: str | None, seat: str | None, at: str | None,
+         db: str, number: int | None) -> None:
     """A latecomer asks to join: the decision, the stack and the seat."""
     when = when_value("late", at)
     chosen = seat_value("late", seat)
@@ -150,11 +155,13 @@ def late(name: str, member: bool, seat: str | None, at: str | None, db: str,
 
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
-        spelled, is_member = _pulled.league_member(known, lg, name, member)
-        payload = decide_late(tournament, spelled, is_member, when, lg, seq, chosen)
+        spelled, is_member = _pulled.league_member(known, lg, name, member, member_no)
+        payload = decide_late(tournament, spelled, is_member, when, lg, seq, chosen,
+                              member_no=member_no)
         return [(tournament.number, "late", payload, None)], payload
     _, payload = write("late", db, decide)
-    echo_lines([late_sentence(payload)])
+    spelled = _pulled.spelling_note(known, name, member_no)
+    echo_lines([late_sentence(payload)] + ([spelled] if spelled else []))
 
 
 @click.command("reenter")
@@ -198,6 +205,29 @@ def arrive(name: str, at: str | None, db: str, number: int | None, yes: bool) ->
     entry = lg.current(number).get(payload["name"])
     assert entry is not None and entry.seat is not None, "an arrival seats the player"
     echo_lines([arrive_sentence(payload, entry.seat)])
+
+
+@click.command("ruling")
+@click.argument("name")
+@click.option("--decision", required=True, metavar="TEXT",
+              help="The TD's decision the player disputes.")
+@click.option("--reasons", default=None, metavar="TEXT", help="The player's reasons.")
+@at_option
+@league_options
+@yes_option
+def ruling(name: str, decision: str, reasons: str | None, at: str | None, db: str,
+           number: int | None, yes: bool) -> None:
+    """Player NAME disputes the TD's decision and asks for the league's ruling: recorded
+    against the tournament (its results and the league's page show it); play goes on."""
+    when = when_value("ruling", at)
+    name = resolve_all("ruling", db, number, [name], (), yes)[0]
+
+    def decide(lg: League, seq: int) -> Decision:
+        tournament = lg.current(number)
+        payload = decide_ruling(tournament, name, decision, reasons, when)
+        return [(tournament.number, "ruling", payload, None)], (payload, lg.name)
+    _, (payload, league) = write("ruling", db, decide)
+    echo_lines([ruling_sentence(payload, league or "") + "."])
 
 
 @click.command("bust")
@@ -384,4 +414,4 @@ def seats(db: str, number: int | None, plain: bool) -> None:
     show_table(["table", "seat", "player", "chips at entry", ""], rows, plain, title=head)
 
 
-COMMANDS = (draw, start, level, late, reenter, arrive, bust, move, end, undo, seats)
+COMMANDS = (draw, start, level, late, reenter, arrive, ruling, bust, move, end, undo, seats)

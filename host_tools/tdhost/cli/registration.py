@@ -137,7 +137,8 @@ def register(names: tuple[str, ...], member: bool, allow: tuple[str, ...], db: s
         return events, out
 
     _, out = write("register", db, decide)
-    echo_lines(out)
+    spelled = [_pulled.spelling_note(known, typed) for typed in names]
+    echo_lines(out + [note for note in spelled if note])
 
 
 @click.command("standby")

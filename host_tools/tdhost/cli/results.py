@@ -10,6 +10,7 @@ import click
 from tdhost.cli.league_access import read, tournament_of
 from tdhost.cli.options import db_option, league_options, plain_option
 from tdhost.cli.output import say, show_table, write_csv, write_json
+from tdhost.league import rulings as _rulings
 from tdhost.league.replay import League
 from tdhost.league.text import ordinal
 from tdhost.league.times import now
@@ -51,6 +52,8 @@ def results(csv_file: str | None, json_file: str | None, db: str, number: int | 
                title="Results of tournament %d, %s (%s; %d entries)" % (
                    tournament.number, tournament.setup["name"], status,
                    tournament.entry_count()))
+    for line in _rulings.rulings_lines(tournament.rulings, lg.name or ""):
+        say(line)  # asked of the league: tonight's results stand (tdhost.league.rulings)
     if csv_file:
         say("Written to %s." % csv_file)
     if json_file:
@@ -64,7 +67,8 @@ def results(csv_file: str | None, json_file: str | None, db: str, number: int | 
                               "member_no": _member_no(lg, row["name"]), "member": row["member"],
                               "entry": row["entry"], "points": row["points"]},
                              **({"prize": prize.get(row["name"])} if prize is not None
-                                else {})) for row in rows]})
+                                else {})) for row in rows],
+            "rulings": [dict(r) for r in tournament.rulings]})
 
 
 def _member_no(lg: League, name: str) -> str | None:

@@ -115,9 +115,12 @@ def push(db: str, server: str) -> None:
     _need_driver("push")
     from tdhost.season import connection as _server, push as _push
     try:
-        say(_push.push(db, server).sentence)
+        done = _push.push(db, server)
     except _server.SeasonError as err:
         fail("season push", str(err))
+    say(done.sentence)
+    for text in done.notices:
+        say("The league tells this venue: %s" % text)
 
 
 @season.command("pull")
@@ -187,11 +190,11 @@ def history(member: str, server: str, plain: bool) -> None:
 def clashes(server: str, plain: bool) -> None:
     """Members registered at two venues on the same night (LPPL ¶72)."""
     _need_driver("clashes")
-    from tdhost.season import connection as _server, standings as _standings
+    from tdhost.season import connection as _server, notices as _notices
     try:
         db = _server.connect(server, "look-up")
         try:
-            rows = _standings.clashes(db)
+            rows = _notices.clashes(db)
         finally:
             db.close()
     except _server.SeasonError as err:
@@ -199,9 +202,10 @@ def clashes(server: str, plain: bool) -> None:
     if not rows:
         say("No member is registered at two venues on one night.")
         return
-    show_table(["date", "member", "name", "venues"],
-               [[r["date"], "#%d" % r["member"], r["name"], ", ".join(r["venues"])]
-                for r in rows], plain, title="Members registered at two venues on one night")
+    show_table(["date", "member", "name", "venue", "registered", "out", "place"],
+               [[r["date"], "#%d" % r["member"], r["name"], s["venue"], s["registered"],
+                 s["out"] or "", s["place"]] for r in rows for s in r["venues"]], plain,
+               title="Members registered at two venues on one night")
 
 
 @season.command("serve")
@@ -210,8 +214,13 @@ def clashes(server: str, plain: bool) -> None:
               help="The page's address (0.0.0.0: the whole network).")
 @click.option("--port", type=click.IntRange(1, 65535), default=8100, show_default=True,
               help="The page's port.")
-def serve(server: str, listen: str, port: int) -> None:
-    """The league's page: standings per league, area and venue, printable and as CSV."""
+@click.option("--token", default=None, envvar="TDHOST_SEASON_TOKEN",
+              help="The organiser's token the page asks for (default: a new random one, "
+                   "printed; also $TDHOST_SEASON_TOKEN).")
+def serve(server: str, listen: str, port: int, token: str | None) -> None:
+    """The league's page for the organiser (behind a token): standings per league, area and
+    venue, printable and as CSV, members at two venues on one night, member numbers given
+    to two names, rulings asked of the league."""
     _need_driver("serve")
     import uvicorn
 
@@ -219,8 +228,34 @@ def serve(server: str, listen: str, port: int) -> None:
     if not server:
         fail("season serve", "no league server given: pass --server with a login that may"
                              " read the league or set TDHOST_SEASON")
-    say("The league's page: http://%s:%d/ (Ctrl-C stops)." % (listen, port))
-    uvicorn.run(_page.make_app(server), host=listen, port=port, log_level="warning")
+    token = token or _page.new_token()
+    try:
+        app = _page.make_app(server, token)
+    except ValueError as err:
+        fail("season serve", str(err))
+    say("The league's page: http://%s:%d/?token=%s (Ctrl-C stops)." % (listen, port, token))
+    say("Organiser's token: %s" % token)
+    uvicorn.run(app, host=listen, port=port, log_level="warning")
+
+
+@season.command("answer-ruling")
+@click.argument("venue")
+@click.argument("number", type=click.IntRange(1, None), metavar="NO.")
+@click.argument("text")
+@server_option
+def answer_ruling(venue: str, number: int, text: str, server: str) -> None:
+    """The league's ruling TEXT on the ruling VENUE's player asked for (NO.: its number on
+    the league's page); the venue's TD reads it with the next pull (an organiser's login)."""
+    _need_driver("answer-ruling")
+    from tdhost.season import connection as _server, notices as _notices
+    try:
+        db = _server.connect(server, "answer")
+        try:
+            say(_notices.answer(db, venue, number, text))
+        finally:
+            db.close()
+    except _server.SeasonError as err:
+        fail("season answer-ruling", str(err))
 
 
 @season.command("merge-members")

@@ -10,7 +10,6 @@ import json
 import os
 from typing import Any, Callable, Optional
 
-from tdhost.league import store as _store
 from tdhost.league.replay import League, apply_event, replay
 from tdhost.league.store import Store
 from tdhost.league.tournament import Entry, Tournament
@@ -19,7 +18,8 @@ from tdhost.league.tournament import Entry, Tournament
 # loading 500 events about 3 ms (bench/host_bench.py: CLI time against the log's length)
 EVERY = 500
 KEEP = 2
-FORMAT = 3  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts); 3: re-entries
+FORMAT = 4  # 2: a tournament's money (re-buys, add-ons, knockouts, payouts); 3: re-entries;
+# 4: the rulings asked of the league
 APPLYING = ("tournament", "reducers", "replay", "text", "times")  # modules hashed in CODE
 
 
@@ -42,7 +42,7 @@ _ENTRY = ("name", "member", "state", "seat", "entry", "stack", "dead_bb", "absen
           "deducted", "reentries", "earlier")
 # Tournament attributes kept as they are (JSON values: payloads or built from them)
 _PLAIN = ("number", "setup", "created", "players", "standby", "locks", "draw", "final",
-          "started_on_time", "busts", "offers", "ended", "hfh", "money")
+          "started_on_time", "busts", "offers", "ended", "hfh", "money", "rulings")
 NIGHT = Tournament.NIGHT
 
 
@@ -261,11 +261,9 @@ def put(store: Store, taken: tuple[int, str, list[tuple[int, str, int, str]]]) -
         store.db.execute(stmt)
     store.db.execute("INSERT OR REPLACE INTO checkpoint (seq, code, state) VALUES (?, ?, ?)",
                      (seq, CODE, text))
-    _store.count_write()
     for row in rows:
         store.db.execute("INSERT OR REPLACE INTO checkpoint_part (tournament, part, seq, "
                          "state) VALUES (?, ?, ?, ?)", row)
-        _store.count_write()
     store.db.execute("DELETE FROM checkpoint WHERE seq NOT IN (SELECT seq FROM checkpoint "
                      "ORDER BY seq DESC LIMIT ?)", (KEEP,))
     used: set[tuple[int, str, int]] = set()
@@ -277,7 +275,6 @@ def put(store: Store, taken: tuple[int, str, list[tuple[int, str, int, str]]]) -
         if key not in used:
             store.db.execute("DELETE FROM checkpoint_part WHERE tournament = ? AND part = ? "
                              "AND seq = ?", key)
-    _store.count_write()
 
 
 def save(store: Store, lg: League, changed: Optional[set[int]] = None) -> None:

@@ -220,9 +220,10 @@ def late_window(tournament: Tournament, when: datetime.datetime) -> int:
 
 def decide_late(tournament: Tournament, name: str, member: bool, when: datetime.datetime,
                 league: League, seq: int, seat: Optional[Seat] = None,
-                spare: Collection[int] = ()) -> Payload:
+                spare: Collection[int] = (), member_no: str | None = None) -> Payload:
     tournament.start_time()
     name = clean_name(name)
+    check_member_no(league, name, member_no, tournament)
     entry = tournament.get(name)
     if entry is not None:
         if entry.state == "registered":
@@ -269,9 +270,12 @@ def decide_late(tournament: Tournament, name: str, member: bool, when: datetime.
         seat = pick_seat(tournament, name, seq)
     else:
         check_free(tournament, seat, spare)
-    return {"name": name, "member": member or league.is_member(name), "time": iso(when),
-            "level": lv, "stack": stack, "dead_bb": dead, "seat": seat,
-            "reasons": reasons}
+    payload = {"name": name, "member": member or league.is_member(name) or bool(member_no),
+               "time": iso(when), "level": lv, "stack": stack, "dead_bb": dead, "seat": seat,
+               "reasons": reasons}
+    if member_no:  # the member's identity in the league (docs/league.md, "Members")
+        payload["member_no"] = member_no
+    return payload
 
 
 

@@ -1,5 +1,6 @@
 """What the last pull from the league server (tdhost.season.pull) left in the league file: the
-league's members (number, spelling and the venues' member number) and its standings, in
+league's members (number, spelling and the venues' member number), its standings and what it
+tells the venue (``notices``: shown on the TD console), in
 tables season_* that each pull replaces whole.  The league server owns their content; the
 venue only reads it, offline (`tdhost season standings`, and `register`/`late`/`import`
 taking the league's spelling of a member).
@@ -21,6 +22,9 @@ TABLES = (
     " name TEXT NOT NULL, member INTEGER, events INTEGER NOT NULL, wins INTEGER NOT NULL,"
     " best INTEGER, points REAL NOT NULL)",
     "CREATE TABLE IF NOT EXISTS season_pulled (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    # what the league tells this venue: a member of its registered at another venue the same
+    # night, a member number it gave to another name (tdhost.season.notices)
+    "CREATE TABLE IF NOT EXISTS season_notices (n INTEGER PRIMARY KEY, text TEXT NOT NULL)",
 )
 SCOPES = ("league", "area", "venue")
 
@@ -85,6 +89,35 @@ def league_member(known: Members, league: League, name: str, member: bool,
             return name, member
     league.names[player_key(found.name)] = found.name
     return found.name, True
+
+
+def spelling_note(known: Members, typed: str, member_no: str | None = None) -> str | None:
+    """The sentence saying that a player the TD typed as *typed* (with *member_no*) goes by
+    the league's spelling of its member, or None when it is the same (or no member)."""
+    found = known.by_no.get(member_no.casefold()) if member_no else None
+    if found is None:
+        found = known.by_key.get(player_key(typed))
+    if found is None or found.name == clean_name(typed):
+        return None
+    return "The league knows %s as #%d %s%s: the league's spelling is used." % (
+        clean_name(typed), found.number, found.name,
+        " (member %s)" % member_no.upper() if member_no else "")
+
+
+def notices(path: str) -> list[str]:
+    """What the league told this venue at the last pull into league file *path* (a member at
+    two venues on one night, a member number given to two names); none before a pull."""
+    try:
+        store = _store.Store(path, readonly=True)
+    except _store.StoreError:
+        return []
+    try:
+        return [str(text) for (text,) in store.db.execute(
+            "SELECT text FROM season_notices ORDER BY n").fetchall()]
+    except sqlite3.Error:  # no pull yet (or one before notices)
+        return []
+    finally:
+        store.close()
 
 
 def standings(path: str) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:

@@ -201,6 +201,10 @@ def on_money(tournament: Tournament, payload: Payload) -> None:  # host.md §11
     tournament.money.append(payload)
 
 
+def on_ruling(tournament: Tournament, payload: Payload) -> None:  # tdhost.league.rulings
+    tournament.rulings.append(payload)
+
+
 def on_end(tournament: Tournament, payload: Payload) -> None:
     tournament.ended = {"kind": "time", "tiers": payload["tiers"], "time": payload["time"],
                         "chips": payload["chips"]}
@@ -216,4 +220,5 @@ REDUCERS: dict[str, Callable[[Tournament, Payload], None]] = {
     "notice": on_notice, "button": on_button, "final_seated": on_final_seated,
     "hand_for_hand": on_hand_for_hand,
     "hfh_release": on_hfh_release, "bust": on_bust, "money": on_money, "end": on_end,
+    "ruling": on_ruling,
 }

@@ -1,7 +1,7 @@
 """The league file: one SQLite database per league holding the append-only log of TD
 actions (triggers refuse UPDATE and DELETE), its backups and their restore.  Every TD
-command is one ``write`` transaction: read, decide, append (crash-safe in WAL mode;
-TDHOST_CRASH_AT=N and ``crash_hook`` stop the process at a write for the crash tests).
+command is one ``write`` transaction: read, decide, append (crash-safe in WAL mode:
+the crash tests kill the process after every write, tests/tools/crashpoints.py).
 docs/host.md §3.1 (schema), §3.2 (transactions, crashes), §3.3 (backups).
 """
 
@@ -12,7 +12,6 @@ import json
 import logging
 import os
 import shutil
-import signal
 import sqlite3
 import urllib.parse
 from typing import Any, Callable, Optional
@@ -336,33 +335,6 @@ class LoggedEvent:
                                                  self.payload)
 
 
-_writes = 0
-# tests: called with the write count after each write (module notes)
-crash_hook: Optional[Callable[[int], None]] = None
-
-
-def _wrote() -> None:
-    """Count a write; kill this process after the TDHOST_CRASH_AT-th (crash tests)."""
-    global _writes
-    _writes += 1
-    if crash_hook is not None:
-        crash_hook(_writes)
-    at = os.environ.get("TDHOST_CRASH_AT")
-    if at and at.isdigit() and int(at) == _writes:
-        os.kill(os.getpid(), signal.SIGKILL)
-
-
-def count_write() -> None:
-    """Count a write made to another file of the host (the box links' store): the crash
-    tests stop the host there as well."""
-    _wrote()
-
-
-def reset_write_count() -> None:
-    global _writes
-    _writes = 0
-
-
 class Store:
     """An open league file."""
 
@@ -395,7 +367,6 @@ class Store:
             if self.db.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal" and (
                     not readonly):
                 self.db.execute("PRAGMA journal_mode = WAL")
-                _wrote()
             self.db.execute("PRAGMA synchronous = FULL")
             self.db.execute("PRAGMA foreign_keys = ON")
             self.db.execute("PRAGMA cell_size_check = ON")  # every page read is checked
@@ -460,18 +431,14 @@ class Store:
 
     def _create(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")
-        _wrote()
         try:
             tables = {r[0] for r in self.db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
             if "events" not in tables:  # another process may have created it meanwhile
                 for stmt in SCHEMA:
                     self.db.execute(stmt)
-                    _wrote()
                 self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-                _wrote()
             self.db.execute("COMMIT")
-            _wrote()
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
@@ -539,7 +506,6 @@ class Store:
         if gone is not None:
             raise StoreError(gone + ".")
         self.db.execute("BEGIN IMMEDIATE")
-        _wrote()
         try:
             new, result = decide(self.events() if read else None)
             seqs: list[int] = []
@@ -551,14 +517,12 @@ class Store:
                      seqs[0] if seqs else None))
                 assert cur.lastrowid is not None, "an INSERT gives its row"
                 seqs.append(cur.lastrowid)
-                _wrote()
             if after is not None and new:
                 after([LoggedEvent(seq, tournament, at, action,
                                    json.loads(json.dumps(payload, sort_keys=True)), undoes,
                                    seqs[0])
                        for seq, (tournament, at, action, payload, undoes) in zip(seqs, new)])
             self.db.execute("COMMIT")
-            _wrote()
         except BaseException:
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")

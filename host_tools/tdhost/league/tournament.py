@@ -66,6 +66,7 @@ class Tournament:
         self.buttons: dict[str, Payload] = {}  # table -> the `button` its box last reported
         self.hfh: Optional[Payload] = None    # hand for hand: {"wait", "round"} or None
         self.money: list[Payload] = []        # re-buys, add-ons, knockouts, payouts
+        self.rulings: list[Payload] = []      # rulings asked of the league (league.rulings)
 
     # A tournament loaded from a checkpoint reads its state only when first used, and its
     # night only when that is used: ``_core`` and ``_night`` are then functions returning

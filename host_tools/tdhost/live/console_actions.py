@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 
 from tableclock.wire import check_id
 from tdhost import actions as _actions
-from tdhost.league import pulled as _pulled, reducers as _reducers
+from tdhost.league import pulled as _pulled, reducers as _reducers, rulings as _rulings
 from tdhost.league.busts import bust_sentences, decide_bust
 from tdhost.league.entries import (
     decide_arrive,
@@ -30,6 +30,7 @@ from tdhost.league.entries import (
 from tdhost.league.play import decide_start
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
+from tdhost.league.rulings import decide_ruling
 from tdhost.league.seats import decide_draw
 from tdhost.league.text import player_key, seat_text
 from tdhost.league.tournament import Tournament
@@ -137,7 +138,8 @@ def register(desk: Desk, args: Args) -> Steps:
         return evs, out
 
     out, after = yield build
-    return _seating(" ".join(out), after)
+    spelled = [_pulled.spelling_note(known, typed) for typed in names]
+    return _seating(" ".join(out + [note for note in spelled if note]), after)
 
 
 def unregister(desk: Desk, args: Args) -> Steps:
@@ -228,15 +230,19 @@ def late(desk: Desk, args: Args) -> Steps:
     known = _pulled.members(desk.path)  # the league's members, as last pulled
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
-        name, member = _pulled.league_member(known, lg, args["name"], args["member"])
+        name, member = _pulled.league_member(known, lg, args["name"], args["member"],
+                                             args["member_no"])
         where, spare, why = _late_seat(desk, tournament, seat, name, seq)
-        payload = decide_late(tournament, name, member, when, lg, seq, where, spare)
+        payload = decide_late(tournament, name, member, when, lg, seq, where, spare,
+                              member_no=args["member_no"])
         note[:] = [why] if why else []
         return [("late", payload, None)], payload
     payload, after = yield build
     effects = yield from _joins(desk, after, payload["name"])
+    spelled = _pulled.spelling_note(known, args["name"], args["member_no"])
     # the reasons say the chips and the dead big blind already (tdhost.league.entries.late_stack)
-    return _actions.late_sentence(payload, note) + ".", effects
+    return _actions.late_sentence(payload, note) + "." + (" " + spelled if spelled else ""), \
+        effects
 
 
 def reenter(desk: Desk, args: Args) -> Steps:
@@ -432,6 +438,22 @@ def move_box(desk: Desk, args: Args) -> Steps:
         " (it gets that table's set-up at its next hello)")
 
 
+def _ruling() -> Callable[[Desk, Args], Steps]:
+    """The console's ``ruling``: a player asks for the league's ruling on the TD's decision
+    (tdhost.league.rulings), one event that changes nothing of the night (as the money
+    actions, tdhost.live.money_events)."""
+    def act(desk: Desk, args: Args) -> Steps:
+        when = desk.when
+
+        def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+            payload = decide_ruling(tournament, args["name"], args["decision"],
+                                    args["reasons"], when)
+            return [("ruling", payload, None)], (payload, lg.name)
+        (payload, league), _ = yield build
+        return _rulings.ruling_sentence(payload, league or "") + ".", Effects()
+    return act
+
+
 @_sentence
 def final_draw(desk: Desk, args: Args) -> Steps:
     seed = args["seed"]
@@ -463,6 +485,7 @@ ACTS = {
     "hand_for_hand": hand_for_hand,
     "confirm": confirm,
     "final_draw": final_draw,
+    "ruling": _ruling(),
     "seat_at_box": seat_at_box,
     "move_box": move_box,
     "undo": _undo.undo,

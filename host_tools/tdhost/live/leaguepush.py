@@ -5,7 +5,7 @@ the night (tdhost.live.night) reads it under its lock; ``rev`` moves with each t
 """
 
 import threading
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 
 class LeaguePush:
@@ -18,6 +18,8 @@ class LeaguePush:
         self._ok = False
         self._text = "Not pushed yet this night."
         self._pushed_seq: Optional[int] = None  # the venue's last event the league holds
+        self._notices: Optional[List[str]] = None  # what the league told the venue (None: not
+        # heard this night)
 
     def told(self, at_ms: int, ok: bool, text: str, pushed_seq: Optional[int] = None) -> None:
         """A push attempt ended at *at_ms*: sent (*ok*, the league now holding events up to
@@ -27,6 +29,19 @@ class LeaguePush:
             if pushed_seq is not None:
                 self._pushed_seq = pushed_seq
             self.rev += 1
+
+    def heard(self, notices: List[str]) -> None:
+        """The league server's notices to this venue (a member at two venues on one night,
+        a member number given to two names: tdhost.season.notices), read after a push."""
+        with self._lock:
+            if notices != self._notices:
+                self._notices = list(notices)
+                self.rev += 1
+
+    def notices(self) -> Optional[List[str]]:
+        """The notices last heard from the league server, or None before any."""
+        with self._lock:
+            return None if self._notices is None else list(self._notices)
 
     def view(self, last_seq: int) -> Dict[str, Any]:
         """{"text", "ok", "at_ms", "waiting"} with the league file at event *last_seq*

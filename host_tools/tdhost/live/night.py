@@ -12,6 +12,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple, ca
 from tdhost import actions as _actions, tournamentfile
 from tdhost.league import (
     cache as _logcache,
+    pulled as _pulled,
     store as _store,
     times as _times,
     transaction,
@@ -92,6 +93,8 @@ class Live:
         self._wifi_rev = 0
         self.league_push: Optional[LeaguePush] = None  # serve with a league server
         self._league_rev = 0
+        # what the league server told this venue at its last pull (docs/league.md, "Clashes")
+        self._pulled_notices = _pulled.notices(db_path)
         self._said_replaced: Set[str] = set()
         self.box_tables = _boxtables.BoxTables()  # serve: the event key's (tdhost pair)
         self.cache = _logcache.LeagueCache()
@@ -354,6 +357,13 @@ class Live:
         self.write(_ins.message(table, text))
 
     # ------------------------------------------------------------------ polling
+    def league_notices(self) -> List[str]:
+        """What the league tells this venue (a member at two venues on one night, a member
+        number given to two names): as the pusher last heard it from the league server, else
+        as the last pull left it in the league file."""
+        heard = self.league_push.notices() if self.league_push is not None else None
+        return list(heard if heard is not None else self._pulled_notices)
+
     def replaced(self) -> Optional[str]:
         """The sentence when the league file was replaced under this Live (``tdhost
         restore``): it then writes nothing more and its polls do nothing (said once on
@@ -531,4 +541,5 @@ class Live:
                                 ended, not_at_box),
                     undo=undo, redo=redo, wifi=self.wifi.view(),
                     league=(self.league_push.view(self.last_seq)
-                            if self.league_push is not None else None))
+                            if self.league_push is not None else None),
+                    league_notices=self.league_notices())

@@ -5,6 +5,7 @@ own views: undo, Wi-Fi, league); it changes nothing.  Unix ms on Live's clock.""
 
 from typing import TYPE_CHECKING, Any, Collection, Dict, List, Mapping, Optional
 
+from tdhost.league import rulings as _rulings
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
@@ -243,4 +244,5 @@ def night(lg: League, tourney: Tournament, now: int, views: Mapping[int, "TableV
         "leaderboard": [{"rank": instr["rank"], "name": instr["name"], "points": instr["points"],
                          "played": instr["events"]} for instr in lg.standings()],
         "log": log,
+        "rulings": _rulings.rulings_lines(tourney.rulings, lg.name or ""),
     }

@@ -130,6 +130,9 @@ def _words(action: str, args: Dict[str, Any], ctx: Dict[str, Any],
                                                            seat(logged.get("seat"))))
     if action == "arrive":
         return ("%s arrived" % logged.get("name"), "%s is marked absent again" % logged.get("name"))
+    if action == "ruling":
+        return ("%s's request for the league's ruling" % logged.get("name"),
+                "the request is no longer recorded")
     if action == "draw":
         return ("the seat draw (seed %s)" % logged.get("seed"), "nobody has a seat until the next "
                 "draw")

@@ -53,6 +53,7 @@ class AutoPush:
                             " minute." % err)
             return
         self.notes.told(_now_ms(), True, done.sentence, done.seq)
+        self.notes.heard(done.notices)  # the console shows what the league tells the venue
 
     def _run(self) -> None:
         while not self._stop.is_set():

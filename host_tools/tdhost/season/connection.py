@@ -60,7 +60,7 @@ def failed(err: Exception, doing: str) -> str:
 
 
 def _done(doing: str) -> str:
-    return {"push": "sent", "pull": "changed"}.get(doing, "changed")
+    return {"push": "sent", "pull": "changed", "answer": "recorded"}.get(doing, "changed")
 
 
 def _short(err: object) -> str:

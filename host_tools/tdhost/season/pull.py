@@ -1,7 +1,8 @@
 """A venue's pull: the league's members and its standings (the league, the venue's area, the
-venue) copied from the league server into the venue's league file, so the area leaderboard
-shows offline: tables season_* of the league file (tdhost.league.pulled), replaced whole by
-each pull in one SQLite transaction.  docs/league.md, "Pull".
+venue), and what the league tells the venue (tdhost.season.notices), copied from the league
+server into the venue's league file, so the area leaderboard shows offline: tables season_*
+of the league file (tdhost.league.pulled), replaced whole by each pull in one SQLite
+transaction.  docs/league.md, "Pull".
 """
 
 import datetime
@@ -11,7 +12,7 @@ from typing import Any
 import psycopg
 
 from tdhost.league import pulled as _pulled, store as _store
-from tdhost.season import schema, standings as _standings
+from tdhost.season import notices as _notices, schema, standings as _standings
 from tdhost.season.connection import SeasonError, connect, failed
 
 
@@ -29,9 +30,12 @@ def pull(path: str, conninfo: str) -> str:
     finally:
         db.close()
     _write(path, got)
-    return ("Pulled %d members and the standings of %s (%d), area %s (%d) and %s (%d) into %s."
-            % (len(got["members"]), got["league"], len(got["league_rows"]), got["area"],
-               len(got["area_rows"]), got["venue"], len(got["venue_rows"]), path))
+    return " ".join(["Pulled %d members and the standings of %s (%d), area %s (%d) and %s (%d)"
+                     " into %s." % (len(got["members"]), got["league"], len(got["league_rows"]),
+                                    got["area"], len(got["area_rows"]), got["venue"],
+                                    len(got["venue_rows"]), path)]
+                    + ["The league tells %s: %s" % (got["venue"], text)
+                       for text in got["notices"]])
 
 
 def _fetch(db: psycopg.Connection[Any]) -> dict[str, Any]:
@@ -44,7 +48,8 @@ def _fetch(db: psycopg.Connection[Any]) -> dict[str, Any]:
                                   ).fetchall(),
             "league_rows": _standings.standings(db, "league"),
             "area_rows": _standings.standings(db, "area", area=area),
-            "venue_rows": _standings.standings(db, "venue", venue=venue)}
+            "venue_rows": _standings.standings(db, "venue", venue=venue),
+            "notices": _notices.for_venue(db, venue)}
 
 
 def _write(path: str, got: dict[str, Any]) -> None:
@@ -60,6 +65,9 @@ def _write(path: str, got: dict[str, Any]) -> None:
             db.execute(statement)
         db.execute("DELETE FROM season_standings")
         db.execute("DELETE FROM season_pulled")
+        db.execute("DELETE FROM season_notices")
+        db.executemany("INSERT INTO season_notices (text) VALUES (?)",
+                       [(text,) for text in got["notices"]])
         db.executemany("INSERT INTO season_members VALUES (?, ?, ?, ?)", got["members"])
         for scope in _pulled.SCOPES:
             db.executemany("INSERT INTO season_standings VALUES (?, ?, ?, ?, ?, ?, ?, ?)",

@@ -16,14 +16,16 @@ from tdhost.league import store as _store
 from tdhost.league.replay import League, replay
 from tdhost.league.store import LoggedEvent
 from tdhost.league.text import player_key, same_person
-from tdhost.season import schema, standings as _standings
+from tdhost.season import notices as _notices, schema, standings as _standings
 from tdhost.season.connection import CONNECT_TIMEOUT, SeasonError, connect, failed
 
 
 class Pushed(NamedTuple):
-    """What a push did: its sentence, and the venue's last event the league now holds."""
+    """What a push did: its sentence, the venue's last event the league now holds, and what
+    the league tells the venue (tdhost.season.notices)."""
     sentence: str
     seq: int
+    notices: list[str]
 
 
 def event_digest(ev: LoggedEvent) -> str:
@@ -91,7 +93,7 @@ def _push(db: psycopg.Connection[Any], events: list[LoggedEvent], lg: League) ->
     new = [ev for ev in events if ev.seq > last]
     if not new:
         return Pushed("Nothing new to push: the league has all %d events of %s." % (
-            last, venue), last)
+            last, venue), last, _notices.for_venue(db, venue))
     uids = {ev.tournament: tournament_uid(ev) for ev in events if ev.action == "new"}
     setups = {ev.tournament: ev.payload["setup"] for ev in events if ev.action == "new"}
     touched = sorted({ev.tournament for ev in new})
@@ -103,23 +105,32 @@ def _push(db: psycopg.Connection[Any], events: list[LoggedEvent], lg: League) ->
             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
             [(venue, ev.seq, uids[ev.tournament], ev.at, ev.action,
               Jsonb(ev.payload), ev.undoes, ev.batch) for ev in new])
-    numbers, notes = _members(db, venue, [lg.tournaments[n] for n in touched
-                                          if n in lg.tournaments], lg)
+    numbers, notes, by_name = _members(db, venue, [lg.tournaments[n] for n in touched
+                                                   if n in lg.tournaments], lg)
     db.execute("DELETE FROM entrants WHERE tournament = ANY(%s)", ([uids[n] for n in touched],))
-    rows = []
+    db.execute("DELETE FROM number_clashes WHERE tournament = ANY(%s)",
+               ([uids[n] for n in touched],))
+    rows, clashes = [], []
     for number in touched:
         if number in lg.tournaments:
             rows += _entrants(venue, uids[number], lg, number, numbers)
+            clashes += [(uids[number], venue, by_name[key], entry.name)
+                        for key, entry in sorted(lg.tournaments[number].players.items())
+                        if key in by_name and entry.member]
     with db.cursor() as cur:
         cur.executemany("INSERT INTO entrants (tournament, venue, key, name, member, place, "
                         "place_text, points) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)", rows)
+        # a member number given to another name than the league's: the organiser's page and
+        # this venue's console say so (tdhost.season.notices)
+        cur.executemany("INSERT INTO number_clashes VALUES (%s, %s, %s, %s)", clashes)
     db.execute("DELETE FROM member_totals WHERE venue = %s", (venue,))
     db.execute(_standings.TOTALS.format(where="e.venue = %(venue)s"), {"venue": venue})
     db.execute("UPDATE venues SET last_seq = %s, last_event = %s, pushed_at = now() "
                "WHERE role = current_user", (new[-1].seq, event_digest(new[-1])))
     return Pushed(" ".join(["Pushed %d event%s of %s (tournament%s %s) to the league %s." % (
         len(new), "" if len(new) == 1 else "s", venue, "" if len(touched) == 1 else "s",
-        ", ".join(str(n) for n in touched), league)] + notes), new[-1].seq)
+        ", ".join(str(n) for n in touched), league)] + notes), new[-1].seq,
+        _notices.for_venue(db, venue))
 
 
 def _claim(db: psycopg.Connection[Any], venue: str, number: int, uid: str,
@@ -144,20 +155,21 @@ def _claim(db: psycopg.Connection[Any], venue: str, number: int, uid: str,
 
 
 def _members(db: psycopg.Connection[Any], venue: str, tournaments: list[Any], lg: League
-             ) -> tuple[dict[str, int], list[str]]:
+             ) -> tuple[dict[str, int], list[str], dict[str, str]]:
     """({player key: member number} of the members entered in *tournaments*, notes): a
     member number the league knows leads to its member whatever the spelling, a new number
     makes a new member (even when the name is another member's), and a player without a
     number goes by the name key as before; a new member takes this venue's spelling.  A
     number the league gives another name is that member's still (the first venue wins):
-    the player counts by name, and a note says so."""
+    the player counts by name, a note says so, and the third part maps the player's key to
+    that number."""
     names: dict[str, str] = {}
     for tournament in tournaments:
         for key, entry in tournament.players.items():
             if entry.member:
                 names.setdefault(key, entry.name)
     if not names:
-        return {}, []
+        return {}, [], {}
     numbers = {key: no for no, key in sorted(lg.numbers.items()) if key in names}
     with db.cursor() as cur:
         # (not asking for a number when the row is there: no gap in the members' numbers)
@@ -172,11 +184,13 @@ def _members(db: psycopg.Connection[Any], venue: str, tournaments: list[Any], lg
         (sorted(set(numbers.values())),))}
     found: dict[str, int] = {}
     notes = []
+    by_name: dict[str, str] = {}
     for key, no in sorted(numbers.items()):
         number, name = owners[no]
         if player_key(name) == key or same_person(name, names[key]):
             found[key] = number  # the league's spelling: the venue's comes with a pull
         else:
+            by_name[key] = no
             notes.append("%s is the member number of #%d %s in the league, so %s's %s counts"
                          " by name: give %s their own number." % (
                              no.upper(), number, name, venue, names[key], names[key]))
@@ -194,7 +208,7 @@ def _members(db: psycopg.Connection[Any], venue: str, tournaments: list[Any], lg
             "SELECT DISTINCT ON (key) key, number FROM members WHERE key = ANY(%s) "
             "ORDER BY key, member_no IS NOT NULL, number", (rest,)).fetchall():
         found.setdefault(str(key), int(number))
-    return found | merged, notes
+    return found | merged, notes, by_name
 
 
 def _entrants(venue: str, uid: str, lg: League, number: int,

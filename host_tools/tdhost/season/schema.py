@@ -138,6 +138,42 @@ MIGRATIONS: list[list[str]] = [[
     "ALTER TABLE members DROP CONSTRAINT members_key_key",
     "CREATE UNIQUE INDEX members_key_unnumbered ON members (key) WHERE member_no IS NULL",
     "CREATE INDEX members_key ON members (key)",
+], [
+    # 4: a member number a venue gave to another name than the league's member of that
+    # number (the player counts by name): kept by each push for its tournaments, read by the
+    # organiser's page and by the venue (tdhost.season.notices)
+    """CREATE TABLE number_clashes (
+        tournament text NOT NULL REFERENCES tournaments,
+        venue text NOT NULL REFERENCES venues,
+        member_no text NOT NULL,
+        name text NOT NULL,
+        PRIMARY KEY (tournament, member_no, name))""",
+    "ALTER TABLE number_clashes ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY number_clashes_read ON number_clashes FOR SELECT USING (true)",
+    """CREATE POLICY number_clashes_add ON number_clashes FOR INSERT
+        WITH CHECK (venue = league_venue())""",
+    """CREATE POLICY number_clashes_own ON number_clashes FOR DELETE
+        USING (venue = league_venue())""",
+    "REVOKE ALL ON number_clashes FROM PUBLIC",
+    "GRANT SELECT, INSERT, DELETE ON number_clashes TO {venues}",
+    # the league's answer to a ruling a venue's player asked for (its `ruling` event), given
+    # by the organiser (`tdhost season answer-ruling`); venues read it with their pull
+    """CREATE TABLE ruling_answers (
+        venue text NOT NULL,
+        seq bigint NOT NULL,
+        answer text NOT NULL,
+        at timestamptz NOT NULL DEFAULT now(),
+        by_login text NOT NULL DEFAULT current_user,
+        PRIMARY KEY (venue, seq),
+        FOREIGN KEY (venue, seq) REFERENCES events)""",
+    "ALTER TABLE ruling_answers ENABLE ROW LEVEL SECURITY",
+    "CREATE POLICY ruling_answers_read ON ruling_answers FOR SELECT USING (true)",
+    "REVOKE ALL ON ruling_answers FROM PUBLIC",
+    "GRANT SELECT ON ruling_answers TO {venues}",
+    # a clash's registration and bust times, the rulings, and whether an event was undone
+    "CREATE INDEX events_tournament ON events (tournament, action)",
+    "CREATE INDEX events_ruling ON events (tournament) WHERE action = 'ruling'",
+    "CREATE INDEX events_undoes ON events (venue, undoes) WHERE undoes IS NOT NULL",
 ]]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,6 +1,6 @@
 """What the league server sees of the season: standings for the league, an area or a venue
 (from the entrants' points as each venue's tournament file gave them), a member's history
-across venues, and members registered at two venues on one night (LPPL ¶72).
+across venues (what only the league sees is tdhost.season.notices's).
 docs/league.md, "The season".
 """
 
@@ -87,15 +87,3 @@ def history(db: psycopg.Connection[Any], number: int) -> list[dict[str, Any]]:
     return [{"date": str(date), "venue": venue, "tournament": name, "place": place,
              "points": points, "entries": entries}
             for date, venue, name, place, points, entries in rows]
-
-
-def clashes(db: psycopg.Connection[Any]) -> list[dict[str, Any]]:
-    """Members registered at two or more venues on the same date (LPPL ¶72: players moving
-    from one venue to another for points), by date."""
-    rows = db.execute(
-        "SELECT t.date, m.number, m.name, array_agg(DISTINCT e.venue ORDER BY e.venue) "
-        "FROM entrants e JOIN tournaments t ON t.uid = e.tournament "
-        "JOIN members m ON m.number = e.member GROUP BY t.date, m.number, m.name "
-        "HAVING count(DISTINCT e.venue) > 1 ORDER BY t.date, m.name").fetchall()
-    return [{"date": str(date), "member": number, "name": name, "venues": list(venues)}
-            for date, number, name, venues in rows]

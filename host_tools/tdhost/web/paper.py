@@ -136,7 +136,9 @@ def _results(snap: dict[str, Any]) -> str:
             row.append(("num", r.get("prize") or ""))
         body.append(row)
     note = "" if over(snap) else '<p class="what">So far: the tournament is still on.</p>'
-    return note + _table(head, body)
+    rulings = "".join('<p class="what">%s</p>' % escape(line, quote=True)
+                      for line in snap.get("rulings") or ())  # asked of the league
+    return note + _table(head, body) + rulings
 
 
 def _league(snap: dict[str, Any]) -> str:

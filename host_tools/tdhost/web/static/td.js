@@ -405,6 +405,11 @@
       TC.fill($("league-push"), [(lp.ok ? "" : "Not pushed: ") + lp.text + waits + " ",
         lp.at_ms === null ? "" : el("span", {class: "age", "data-at": lp.at_ms})]);
     }
+    // what the league tells this venue after a push or a pull (docs/league.md "Clashes")
+    const notices = s.league_notices || [];
+    $("notices-card").hidden = notices.length === 0;
+    TC.fill($("notices"), notices.map((n) => el("li", {class: "warn", text: n})));
+    TC.fill($("rulings"), (s.rulings || []).map((r) => el("li", {text: r})));
     const out = (s.results || []).filter((x) => x.place !== null); // the players still in: no place
     $("results-none").hidden = out.length !== 0;
     $("results").hidden = out.length === 0;
@@ -535,7 +540,20 @@
   onSubmit("late-form", async () => {
     const who = $("late-name").value.trim();
     if (!who) { say("Type the latecomer's name.", true); return; }
-    if (await act("late", {name: who, member: $("late-member").checked})) $("late-name").value = "";
+    const args = {name: who, member: $("late-member").checked};
+    const no = $("late-no").value.trim(); // the member number, as on the member's card
+    if (no) args.member_no = no;
+    if (await act("late", args)) { $("late-name").value = ""; $("late-no").value = ""; }
+  });
+  onSubmit("ruling-form", async () => {
+    const who = $("ruling-name").value.trim(), decision = $("ruling-decision").value.trim();
+    if (!who || !decision) { say("Type the player and the decision they dispute.", true); return; }
+    const args = {name: who, decision: decision};
+    const reasons = $("ruling-reasons").value.trim();
+    if (reasons) args.reasons = reasons;
+    if (await act("ruling", args)) {
+      for (const id of ["ruling-name", "ruling-decision", "ruling-reasons"]) $(id).value = "";
+    }
   });
   onSubmit("draw-form", async () => {
     const args = {ace8: $("draw-ace8").checked};
