@@ -17,7 +17,7 @@ from tdhost.league.entries import (
     decide_arrive,
     decide_late,
     decide_reenter,
-    decide_register,
+    decide_registers,
     decide_standby_add,
     decide_standby_pass,
     decide_standby_take,
@@ -229,6 +229,12 @@ def standby_pass_sentence(payload: Payload) -> str:
 _SEED = Arg("seed", "int", low=0, high=SEED_MAX, option="--seed", null=False)
 _NAME = Arg("name", "text", required=True, option="NAME")
 _MEMBER = Arg("member", "bool", option="--member")
+_MEMBER_NO = Arg("member_no", "text", option="--member-no")
+
+ANOTHER_PLAYER = {"cli": "`--allow-duplicate %s` registers them as another player",
+                  "console": "the console asks whether %s is another player"}
+"""How a name that may be a player already in is registered all the same, on each path
+(tdhost.league.entries.decide_registers)."""
 
 
 def _declare(*actions: Action) -> dict[str, Action]:
@@ -236,8 +242,10 @@ def _declare(*actions: Action) -> dict[str, Action]:
 
 
 ACTIONS: dict[str, Action] = _declare(
-    Action("register", (Arg("names", "names", True, option="NAMES"), _MEMBER),
-           decide_register, cli="register", undoable=True),
+    Action("register", (Arg("names", "names", True, option="NAMES"), _MEMBER,
+                        _MEMBER_NO,
+                        Arg("allow_duplicate", "names", option="--allow-duplicate")),
+           decide_registers, cli="register", undoable=True),
     Action("unregister", (_NAME,), decide_unregister, cli="unregister", asks_first=True,
            undoable=True),
     Action("standby_add", (_NAME, _MEMBER), decide_standby_add, cli="standby",
@@ -252,8 +260,8 @@ ACTIONS: dict[str, Action] = _declare(
     Action("start", (Arg("absent", "names", option="--absent"),
                      Arg("away", "names", option="--away")),
            decide_start, cli="start", asks_first=True, undoable=True),
-    Action("late", (_NAME, _MEMBER, Arg("seat", "seat", option="--seat"),
-                    Arg("member_no", "text", option="--member-no")), decide_late,
+    Action("late", (_NAME, _MEMBER, Arg("seat", "seat", option="--seat"), _MEMBER_NO),
+           decide_late,
            cli="late", undoable=True),
     Action("reenter", (_NAME, Arg("seat", "seat", option="--seat")), decide_reenter,
            cli="reenter", undoable=True),

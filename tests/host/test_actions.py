@@ -197,3 +197,70 @@ def test_the_console_unregisters_and_its_undo_registers_again(tmp_path):
     finally:
         live.close()
     assert "unregister Bob" in run(["log", "--db", db]).output
+
+
+def test_the_console_registers_with_a_member_number_and_asks_about_a_duplicate(tmp_path):
+    """The console's Register says the CLI's sentences (issue #31): a member number for one
+    name, another player's number refused; a name that may be a player already in is
+    found by the look before it asks (Live.check) and registered only with
+    allow_duplicate."""
+    db = str(tmp_path / "league.sqlite")
+    run(["new", os.path.join(EXAMPLES, "lppl.toml"), "--db", db], now=at(-60))
+    live = Live(db, clock=lambda: 1741032000000, seed=5)
+    try:
+        res = live.act("register", {"names": ["Jon Smith"], "member_no": "M1042"})
+        assert res["text"] == "Jon Smith is registered (1 of 48), member M1042."
+        for args, said in (
+                ({"names": ["Jon Smyth"], "member_no": "M1042"},
+                 "M1042 is the member number of Jon Smith: register them by that name, or "
+                 "give Jon Smyth their own number"),
+                ({"names": ["Ann Lee", "Bob Hart"], "member_no": "M7"},
+                 "a member number is one player's: register one name with it, not 2")):
+            for path in (live.check, live.act):
+                with pytest.raises(ActionRefused) as err:
+                    path("register", args)
+                assert str(err.value) == said
+        look = live.check("register", {"names": ["Ann Lee", "Jon Smyth", "Carla Nunez"]})
+        assert look == {"ok": True, "doubts": [
+            {"name": "Jon Smyth", "why": "Jon Smyth may be Jon Smith, already registered "
+                                         "(a close spelling)"}]}
+        assert "Carla Nunez" not in live.lg.names.values()  # looked at, not kept
+        assert [e.name for e in live.tournament.players.values()] == ["Jon Smith"]
+        with pytest.raises(ActionRefused) as err:
+            live.act("register", {"names": ["Ann Lee", "Jon Smyth"]})
+        assert str(err.value) == ("Jon Smyth may be Jon Smith, already registered (a close "
+                                  "spelling): the console asks whether \"Jon Smyth\" is "
+                                  "another player")
+        assert live.tournament.get("Ann Lee") is None  # whole or nothing
+        res = live.act("register", {"names": ["Ann Lee", "Jon Smyth"],
+                                    "allow_duplicate": ["Jon Smyth"]})
+        assert res["text"] == ("Ann Lee is registered (2 of 48). "
+                               "Jon Smyth is registered (3 of 48).")
+        assert [e.name for e in live.tournament.players.values()] == [
+            "Jon Smith", "Ann Lee", "Jon Smyth"]
+    finally:
+        live.close()
+    assert "register Jon Smith (member M1042)" in run(["log", "--db", db]).output
+
+
+def test_the_console_looks_before_it_asks_for_the_final_table(tmp_path):
+    """The Final-table draw is asked about only when the host would draw it (issue #31):
+    ten players in, LPPL's final table of 8 refuses; after two busts it is "ok" and
+    nothing was written by looking."""
+    db = str(tmp_path / "league.sqlite")
+    run(["new", os.path.join(EXAMPLES, "lppl.toml"), "--db", db], now=at(-60))
+    run(["register", *players(10), "--db", db], now=at(-50))
+    run(["draw", "--seed", "4", "--db", db], now=at(-40))
+    run(["start", "--db", db], now=at(0))
+    live = Live(db, clock=lambda: 1741032000000, seed=5)
+    try:
+        with pytest.raises(ActionRefused) as err:
+            live.check("final_draw", {})
+        assert str(err.value) == "10 players remain; the final table forms at 8 or fewer"
+        for name in players(10)[:2]:
+            live.act("bust", {"names": [name]})
+        seq = live.last_seq
+        assert live.check("final_draw", {"seed": 3}) == {"ok": True}
+        assert live.last_seq == seq and live.tournament.final is None
+    finally:
+        live.close()

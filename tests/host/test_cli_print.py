@@ -47,10 +47,13 @@ def test_print_writes_each_part_and_a_finished_night_prints_no_seats(tmp_path):
     assert tables.count('class="sheet"') == 2 and "Table 2" in tables
     for i, name in enumerate(names[:8]):
         run(["bust", name, "--db", db], now=at(10 + i))
-    over = page(tmp_path, db, "seats", at(30))
-    assert 'class="card-seat"' not in over and 'class="pr-table seat-list"' not in over
-    assert "The tournament is over: there are no seats to print." in over
-    assert 'class="sheet"' not in page(tmp_path, db, "tables", at(30))
+    # over: no page with nothing on it (issue #31), one sentence and no file
+    for part in ("seats", "tables"):
+        res = run(["print", part, "--out", str(tmp_path / "x.html"), "--db", db], now=at(30),
+                  expect=2)
+        assert res.stderr == ("tdhost print: tournament 1 is over: there are no %s to print "
+                              "(`tdhost print results` prints the places).\n" % part)
+        assert not (tmp_path / "x.html").exists()
     results = cells(page(tmp_path, db, "results", at(30)), "pr-table")
     # LPPL points 10 * sqrt(entries / place): the winner 10 * sqrt(9) = 30
     assert results[0] == "1st|Ivy|30.0" and results[-1].startswith("9th|Ann|")

@@ -143,3 +143,58 @@ def test_results_and_league_as_json(tmp_path):
     assert board["tournaments"] == 1 and board["standings"][0] == {
         "rank": 1, "name": "Ivy", "member": False, "member_no": None, "events": 1, "wins": 1,
         "best": 1, "points": 30.0}
+
+
+def test_register_takes_a_member_number_checked_as_the_import_checks_it(tmp_path):
+    """`tdhost register NAME --member-no N` (issue #31): the same identity as the import's
+    member column: another player's number refused, one number for one name, the league
+    table by member number."""
+    db, _ = _night(tmp_path)
+    out = run(["register", "Jon Smith", "--member-no", "M1042", "--db", db], now=at(-50))
+    assert out.output.strip() == "Jon Smith is registered (1 of 48), member M1042."
+    for args, said in (
+            (["Jon Smyth", "--member-no", "M1042"],
+             "M1042 is the member number of Jon Smith: register them by that name, or give "
+             "Jon Smyth their own number."),
+            (["Ann Lee", "Bob Hart", "--member-no", "M7"],
+             "a member number is one player's: register one name with it, not 2."),
+            (["Jon Smith", "--member-no", "M2"],
+             "Jon Smith's member number is M1042, not M2."),
+            (["Ann Lee", "--member-no", "  "],
+             "the member number is blank: give it as on the member's card."),
+            (["Jon Smyth"],
+             "Jon Smyth may be Jon Smith, already registered (a close spelling): "
+             "`--allow-duplicate \"Jon Smyth\"` registers them as another player.")):
+        res = run(["register", *args, "--db", db], now=at(-49), expect=2)
+        assert res.output.strip() == "tdhost register: refused: " + said, args
+    assert "Ann Lee" not in run(["log", "--db", db]).output  # refused: nothing written
+    out = run(["register", "Jon Smyth", "--member-no", "M1043", "--allow-duplicate",
+               "Jon Smyth", "--db", db], now=at(-48)).output
+    assert out.strip() == "Jon Smyth is registered (2 of 48), member M1043."
+    log = run(["log", "--db", db]).output
+    assert "register Jon Smith (member M1042)" in log
+    assert "register Jon Smyth (member M1043)" in log
+
+
+def test_a_latecomer_takes_a_member_number_checked_as_a_registration_s(tmp_path):
+    """`tdhost late NAME --member-no N` (issue #31): another player's number refused, the
+    number kept as the latecomer's identity in the results and the league table."""
+    db, _ = _night(tmp_path)
+    run(["register", *players(8), "--db", db], now=at(-50))
+    run(["register", "Jon Smith", "--member-no", "M1042", "--db", db], now=at(-50))
+    run(["draw", "--seed", "7", "--db", db], now=at(-40))
+    run(["start", "--db", db], now=at(0))
+    res = run(["late", "Jon Smyth", "--member-no", "M1042", "--db", db], now=at(3), expect=2)
+    assert res.output.strip() == (
+        "tdhost late: refused: M1042 is the member number of Jon Smith: register them by that "
+        "name, or give Jon Smyth their own number.")
+    out = run(["late", "Kim Wu", "--member-no", "M2001", "--db", db], now=at(3)).output
+    assert out.startswith("Kim Wu joins at table ")
+    assert "3000 chips, no deduction" in out  # within 5 minutes of the start: LPPL's full stack
+    assert "latecomer Kim Wu" in run(["log", "--db", db]).output
+    for i, name in enumerate(players(8) + ["Jon Smith"]):
+        run(["bust", name, "--db", db, "--yes"], now=at(10 + i))
+    rows = {row[1]: row for row in (line.split() for line in run(
+        ["league", "--db", db]).output.splitlines()) if len(row) > 3}
+    assert rows["Kim"][:4] == ["1", "Kim", "Wu", "M2001"], rows  # the winner, by number
+    assert rows["Jon"][:4] == ["2", "Jon", "Smith", "M1042"], rows

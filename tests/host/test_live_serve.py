@@ -34,6 +34,25 @@ def test_serve_prints_what_it_serves_and_stops(tmp_path):
     assert os.path.exists(str(tmp_path / "league-links.sqlite"))
 
 
+def test_serve_of_a_night_finished_at_the_command_line_says_who_won(tmp_path):
+    """Issue #31: nine players busted to a winner with the CLI, then served: the terminal
+    says the night is over and who won, before the boxes' line."""
+    db = _league(tmp_path)
+    run(["draw", "--seed", "7", "--db", db], now=at(-40))
+    run(["start", "--db", db], now=at(0))
+    for i, name in enumerate(players(9)[:8]):
+        run(["bust", name, "--db", db, "--yes"], now=at(10 + i))
+    winner = players(9)[8]
+    seats = run(["seats", "--db", db], now=at(30)).output.splitlines()
+    assert seats[0] == "Tournament 1: Monday night at the Red Lion (lppl), finished: %s won" \
+        % winner  # no level of a clock that means nothing any more, no "1 players in"
+    res = run(["serve", "--db", db, "--no-web", "--seed", "5", "--polls", "1"], now=at(30))
+    assert res.output.splitlines()[1:3] == [
+        "Tournament 1 is over: %s won; the big screen, the console and the players' page show "
+        "the results (`tdhost new FILE` sets up the next one)." % winner,
+        "No boxes: give --usb DEV or --mqtt URL to serve them."]
+
+
 def test_serve_refuses_with_one_sentence(tmp_path):
     db = _league(tmp_path)
     res = run(["serve", "--db", db, "--usb", "loop://", "--no-web", "--polls", "1"], expect=2)

@@ -123,3 +123,27 @@ def test_the_console_reenters_through_the_same_decision(tmp_path):
         assert live.tournament.get("Cat").state == "out"
     finally:
         live.close()
+
+
+def test_the_console_looks_before_it_asks_about_a_reentry(tmp_path):
+    """The console's Re-enter asks only when the file allows it (issue #31): Live.check
+    decides as the re-entry would, writing nothing: at 20:12 (level 1) Cat may re-enter;
+    at 20:45 (level 3, past until_level 2) the check says why not and nothing is asked."""
+    from tdhost.league.refusal import ActionRefused
+
+    db = night(tmp_path)
+    run(["bust", "Cat", "--yes"], db=db, now=at(10))
+    now = [T0_MS + 12 * 60000]
+    live = Live(db, clock=lambda: now[0], seed=5)
+    try:
+        assert live.check("reenter", {"name": "Cat"}) == {"ok": True}
+        assert live.tournament.get("Cat").state == "out"  # looked at, not written
+        now[0] = T0_MS + 45 * 60000
+        with pytest.raises(ActionRefused) as err:
+            live.check("reenter", {"name": "Cat"})
+        assert str(err.value) == "re-entry closed at the end of level 2; this is level 3"
+        with pytest.raises(ActionRefused) as err:
+            live.check("reenter", {"name": ""})
+        assert str(err.value) == "give name as text"
+    finally:
+        live.close()

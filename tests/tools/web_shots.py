@@ -44,7 +44,7 @@ def _shot(browser, url, path, width, height, full_page=False, ready="#time", tou
     try:
         page.goto(url)
         page.wait_for_function("document.querySelector(%r).textContent.includes(':')" % ready)
-        page.keyboard.press("Shift")  # the TV set up: no "Click for sound" any more
+        page.keyboard.press("Shift")  # the TV set up: its chimes allowed (docs/web.md "Sound")
         page.wait_for_timeout(300)  # fonts, the first tick and the QR code's address settled
         page.screenshot(path=path, full_page=full_page)
     finally:

@@ -261,13 +261,16 @@ class FakeLive:
         return {"ok": True, "text": text}
 
     def check(self, action, args):
-        """Would act(action, args) be taken now (bust, level)? Tried on a copy and put back;
-        a bust's names each resolved to the one seated player whose name, or a word of it,
-        starts with what was typed: {"ok": True, "names"?}."""
-        if action not in ("bust", "level"):
-            raise ActionRefused("only bust and level can be checked")
+        """Would act(action, args) be taken now (bust, level, register)? Tried on a copy and
+        put back; a bust's names each resolved to the one seated player whose name, or a
+        word of it, starts with what was typed: {"ok": True, "names"?}; a registration's
+        "doubts" (none here: the fake knows no close spellings)."""
+        if action not in ("bust", "level", "register"):
+            raise ActionRefused("only bust, level and register can be checked")
         args = dict(args)
         out = {"ok": True}
+        if action == "register":
+            out["doubts"] = []
         if action == "bust":
             typed = args.get("names")
             if not isinstance(typed, list) or not all(isinstance(n, str) for n in typed):

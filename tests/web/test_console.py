@@ -220,13 +220,12 @@ def test_room_wide_and_destructive_actions_ask_first(browser, tmp_path):
         asks(page, "Confirm: Table %d: take seat %d out (%s is out)" % (tb, seat, name))
         answer(page, False)
 
-        # the final-table draw says what it does
+        # the final-table draw with 19 players left: the host's reason, no question
+        # (issue #31: a question is asked only for what the host will take)
         page.click("#more summary")
         page.click("#final-form button")
-        asks(page, "Draw the final table now: the 19 players left get new seats at one "
-                   "table; the other tables break; every box gets its instruction "
-                   "(tables 1, 2, 3).")
-        answer(page, False)
+        wait_text(page, "#msg", "19 players remain; the final table forms at 8 or fewer.")
+        assert page.is_hidden("#ask")
         with night.lock:
             assert live.tournament.final is None
 
@@ -691,3 +690,77 @@ def test_a_registration_made_in_error_is_taken_back_from_the_players_row(browser
         wait_text(page, "#tstate", "in play")
         assert page.locator("#reg button", has_text="Unregister").count() == 0
         assert js_errors(page) == []
+
+
+def test_register_with_a_member_number_and_a_duplicate_asked_about(browser, tmp_path):
+    """The console's Register (issue #31): a member number for one name, another player's
+    number refused before anything is written, and "Jon Smyth" beside Jon Smith asked
+    about (Cancel registers nobody; Register as another player does)."""
+    from tdhost.live.night import Live
+
+    db = str(tmp_path / "night.sqlite")
+    serve_demo.new_tournament(db)  # the LPPL Monday: 48 players
+    live = Live(db, seed=3)
+    try:
+        with served(live) as web:
+            page = open_console(browser, web, 1366, 768)
+            page.fill("#reg-names", "Jon Smith")
+            page.fill("#reg-no", "M1042")
+            page.press("#reg-names", "Enter")
+            wait_text(page, "#msg", "Jon Smith is registered (1 of 48), member M1042.")
+            assert page.input_value("#reg-no") == ""
+            page.fill("#reg-names", "Jon Smyth")
+            page.fill("#reg-no", "M1042")
+            page.press("#reg-names", "Enter")
+            wait_text(page, "#msg", "M1042 is the member number of Jon Smith: register them "
+                                    "by that name, or give Jon Smyth their own number.")
+            assert page.is_hidden("#ask")
+            page.fill("#reg-no", "")
+            page.press("#reg-names", "Enter")
+            asks(page, "Jon Smyth may be Jon Smith, already registered (a close spelling).")
+            answer(page, False)
+            with web.lock:
+                assert live.tournament.get("Jon Smyth") is None
+            page.press("#reg-names", "Enter")
+            asks(page, "Jon Smyth may be Jon Smith")
+            answer(page, True)
+            wait_text(page, "#msg", "Jon Smyth is registered (2 of 48).")
+            with web.lock:
+                assert [e.name for e in live.tournament.players.values()] == [
+                    "Jon Smith", "Jon Smyth"]
+            assert js_errors(page) == []
+    finally:
+        live.close()
+
+
+def test_a_night_finished_at_the_console_leaves_nothing_to_confirm(browser, tmp_path):
+    """Nine players busted to a winner at the console with no box at the tables: the
+    seat instructions the busts made are moot once the night is over (issue #31): the
+    console lists none and says so; the winner's line replaces the clock, no "Final
+    table" pill."""
+    from tdhost.live.night import Live
+
+    db = str(tmp_path / "night.sqlite")
+    serve_demo.new_tournament(db)
+    live = Live(db, seed=3)
+    names = serve_demo.NAMES[:9]
+    try:
+        live.act("register", {"names": names})
+        live.act("draw", {"seed": 3})
+        live.act("start", {})
+        for n in names[:7]:
+            live.act("bust", {"names": [n]})
+        assert [p for p in live.snapshot()["pending"] if p["state"] == "queued"]
+        with served(live) as web:
+            page = open_console(browser, web, 1366, 768)
+            assert page.locator("#pending li").count() > 0  # in play: the dealer's to do
+            with web.lock:
+                live.act("bust", {"names": [names[7]]})
+            wait_text(page, "#level", "%s wins" % names[8])
+            assert page.locator("#pending li").count() == 0
+            assert text(page, "#pending-none") == (
+                "Nothing waits at the tables: the tournament is over.")
+            assert page.is_hidden("#final")
+            assert js_errors(page) == []
+    finally:
+        live.close()

@@ -196,6 +196,7 @@ def test_the_players_phone_page(browser):
         for w, h in SIZES:
             page = open_page(browser, web.url + "/p", w, h)
             wait_text(page, "#blinds", "25 / 50")
+            assert page.is_hidden("#ante-cell")  # level 1 has no ante: no "ante none"
             assert text(page, "#left") == "23 of 23"
             wait_text(page, "#pool", "£414")
             assert page.locator("#schedule li").first.inner_text().split("\n")[:2] == \

@@ -394,10 +394,13 @@ def seats(db: str, number: int | None, plain: bool) -> None:
     when = now()
     head = "Tournament %d: %s (%s)" % (tournament.number, tournament.setup["name"],
                                        tournament.setup["profile"])
-    if tournament.started:
+    if tournament.ended:  # the clock means nothing any more: who won (issue #31)
+        head += ", finished: %s won" % " and ".join(tournament.ended["tiers"][0])
+    elif tournament.started:
         at_level, clock = tournament.level_at(when)
-        head += ", level %d%s, %d players in" % (
-            at_level, " (break)" if clock.on_break() else "", len(tournament.remaining()))
+        left = len(tournament.remaining())
+        head += ", level %d%s, %d player%s in" % (
+            at_level, " (break)" if clock.on_break() else "", left, "" if left == 1 else "s")
     rows = []
     for entry in tournament.players.values():
         if entry.state not in ("registered", "in"):

@@ -25,7 +25,8 @@ def print_(part: str, out: str | None, db: str, number: int | None) -> None:
     """Write a printout as an HTML page to print from any browser (its print dialog also
     saves a PDF): seats (the seat list by name and the seat cards), tables (a sheet a
     table), results, league (the league table) or signin (the sign-in sheet).  Only tables
-    with players print; a finished tournament prints no seats."""
+    with players print; a finished tournament's seats and tables are refused (nothing to
+    print)."""
     try:
         live = Live(db, number, clock=lambda: int(now().timestamp() * 1000))
     except (_store.StoreError, ActionRefused) as err:
@@ -34,6 +35,9 @@ def print_(part: str, out: str | None, db: str, number: int | None) -> None:
         snap = live.snapshot()
     finally:
         live.close()
+    if part in ("seats", "tables") and paper.over(snap):  # a page with nothing to print
+        fail("print", "tournament %d is over: there are no %s to print (`tdhost print "
+             "results` prints the places)" % (snap["tournament"]["number"], part))
     path = out or "tournament-%d-%s.html" % (snap["tournament"]["number"], part)
     try:
         with open(path, "w", encoding="utf-8") as f:

@@ -10,7 +10,12 @@ import os
 import click
 
 from tdhost import tournamentfile
-from tdhost.actions import standby_pass_sentence, standby_take_sentence, unregister_sentence
+from tdhost.actions import (
+    ANOTHER_PLAYER,
+    standby_pass_sentence,
+    standby_take_sentence,
+    unregister_sentence,
+)
 from tdhost.cli.league_access import read, tournament_of, write
 from tdhost.cli.names import ask, declined, resolve_all
 from tdhost.cli.options import (
@@ -23,21 +28,20 @@ from tdhost.cli.options import (
     yes_option,
 )
 from tdhost.cli.output import echo_lines, fail, say, show_table
-from tdhost.league import pulled as _pulled, reducers as _reducers
+from tdhost.league import pulled as _pulled
 from tdhost.league.entries import (
-    decide_register,
+    decide_registers,
     decide_standby_add,
     decide_standby_pass,
     decide_standby_take,
     decide_unregister,
-    duplicate_doubt,
 )
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_lock, decide_unlock
 from tdhost.league.text import player_key, quote_name, seat_text
 from tdhost.league.times import now
-from tdhost.league.transaction import Decision, NewEvent
+from tdhost.league.transaction import Decision
 from tdhost.rules import draw as _draw
 
 
@@ -105,36 +109,28 @@ def new(file: str, again: bool, db: str) -> None:
 @click.command("register")
 @click.argument("names", nargs=-1, required=True)
 @click.option("--member", is_flag=True, help="League member (kept for later events).")
+@click.option("--member-no", "member_no", metavar="NUMBER", default=None,
+              help="The member number of the one NAME (as on the member's card): their "
+                   "identity in the league, checked as the CSV import checks it.")
 @click.option("--allow-duplicate", "allow", metavar="NAME", multiple=True,
               help="Register NAME although it may be a player already in (the same but "
                    "for accents, a close spelling).")
 @league_options
-def register(names: tuple[str, ...], member: bool, allow: tuple[str, ...], db: str,
-             number: int | None) -> None:
+def register(names: tuple[str, ...], member: bool, member_no: str | None,
+             allow: tuple[str, ...], db: str, number: int | None) -> None:
     """Register players (NAME...); past the cap they go on the standby list.  A name that
     may be a player already in (the same but for accents, a close spelling) is refused
-    until --allow-duplicate NAME says it is another player."""
+    until --allow-duplicate NAME says it is another player; a member number already
+    another player's is refused."""
     known = _pulled.members(db)  # the league's members, as last pulled (docs/league.md)
     allowed = {player_key(name) for name in allow}
 
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
-        events: list[NewEvent] = []
-        out: list[str] = []
-        for i, typed in enumerate(names):
-            name, is_member = _pulled.league_member(known, lg, typed, member)
-            payload, msg = decide_register(tournament, name, is_member, now(), lg, seq + i)
-            doubt = duplicate_doubt(tournament, lg, name)
-            if doubt and player_key(name) not in allowed:
-                raise ActionRefused("%s: `--allow-duplicate %s` registers them as another "
-                                    "player" % (doubt, quote_name(payload["name"])))
-            _reducers.apply(tournament, "register", payload)  # the next name sees it
-            lg.names.setdefault(player_key(payload["name"]), payload["name"])
-            if payload["member"]:
-                lg.members.add(player_key(payload["name"]))
-            events.append((tournament.number, "register", payload, None))
-            out.append(msg)
-        return events, out
+        done = decide_registers(tournament, lg, list(names), member, member_no, allowed,
+                                known, now(), seq, ANOTHER_PLAYER["cli"])
+        return [(tournament.number, "register", payload, None) for payload, _ in done], \
+            [msg for _, msg in done]
 
     _, out = write("register", db, decide)
     spelled = [_pulled.spelling_note(known, typed) for typed in names]

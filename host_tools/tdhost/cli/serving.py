@@ -348,6 +348,10 @@ class Serving:
         say("Serving tournament %d, %s (%s), from %s; draws without a seed use "
             "seed %d." % (tournament.number, tournament.setup["name"],
                           tournament.setup["profile"], opts.db, self.seed))
+        if tournament.ended:  # a night finished (at the command line, say) and served
+            say("Tournament %d is over: %s won; the big screen, the console and the players' "
+                "page show the results (`tdhost new FILE` sets up the next one)." % (
+                    tournament.number, " and ".join(tournament.ended["tiers"][0])))
         for line in lines or ["No boxes: give --usb DEV or --mqtt URL to serve them."]:
             say(line)
         say("Ctrl-C stops.")

@@ -6,10 +6,19 @@ Each returns the payload of the event that records it, or raises ActionRefused
 import datetime
 from typing import Collection, Optional
 
+from tdhost.league import pulled as _pulled, reducers as _reducers
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import check_free, pick_seat
-from tdhost.league.text import clean_name, player_key, quote_name, same_person, seat_text
+from tdhost.league.text import (
+    MAX_NAME,
+    clean_name,
+    is_printable,
+    player_key,
+    quote_name,
+    same_person,
+    seat_text,
+)
 from tdhost.league.times import iso, mmss
 from tdhost.league.tournament import Payload, Seat, Tournament
 
@@ -147,6 +156,58 @@ def duplicate_doubt(tournament: Tournament, league: League, name: str) -> str | 
     return None
 
 
+def member_number(typed: Optional[str]) -> Optional[str]:
+    """A member number as the TD typed it (`--member-no`, the console's field), whitespace
+    tidied, or None when not given; ActionRefused with one sentence when it cannot be one."""
+    if typed is None:
+        return None
+    member_no = " ".join(str(typed).split())
+    if not member_no:
+        raise ActionRefused("the member number is blank: give it as on the member's card")
+    if len(member_no) > MAX_NAME or not is_printable(member_no):
+        raise ActionRefused("%r is not a member number: give it as on the member's card, "
+                            "up to %d letters and digits" % (member_no[:MAX_NAME + 1], MAX_NAME))
+    return member_no
+
+
+def decide_registers(tournament: Tournament, league: League, typed: list[str], member: bool,
+                     member_no: str | None, allowed: Collection[str], known: "_pulled.Members",
+                     when: datetime.datetime, seq: int, how: str,
+                     doubts: Optional[list[tuple[str, str]]] = None
+                     ) -> list[tuple[Payload, str]]:
+    """The register events of the names the TD typed (`tdhost register` and the console's
+    Register, alike), each applied to *tournament* and *league* so the next name sees it:
+    a league member (*known*, as last pulled) by the league's spelling; *member_no* the
+    one player's member number (its duplicates refused as the CSV import refuses them); a
+    name that may be a player already in refused until its key is in *allowed*, with *how*
+    ("`--allow-duplicate %s` registers them as another player") saying what to do.
+    [(payload, its sentence)], or ActionRefused with one sentence (nothing for any name).
+    With *doubts* (the console's look before it asks), such a name is not refused but
+    listed there as (name, why)."""
+    member_no = member_number(member_no)
+    if member_no is not None and len(typed) != 1:
+        raise ActionRefused("a member number is one player's: register one name with it, "
+                            "not %d" % len(typed))
+    out: list[tuple[Payload, str]] = []
+    for i, name in enumerate(typed):
+        name, is_member = _pulled.league_member(known, league, name, member, member_no)
+        payload, msg = decide_register(tournament, name, is_member, when, league, seq + i,
+                                       member_no)
+        doubt = duplicate_doubt(tournament, league, name)
+        if doubt and player_key(name) not in allowed and doubts is not None:
+            doubts.append((payload["name"], doubt))
+        elif doubt and player_key(name) not in allowed:
+            raise ActionRefused("%s: %s" % (doubt, how % quote_name(payload["name"])))
+        _reducers.apply(tournament, "register", payload)
+        league.names.setdefault(player_key(payload["name"]), payload["name"])
+        if payload["member"]:
+            league.members.add(player_key(payload["name"]))
+        if payload.get("member_no"):
+            league.note_member_no(payload["name"], payload["member_no"])
+        out.append((payload, msg))
+    return out
+
+
 def decide_unregister(tournament: Tournament, name: str) -> Payload:
     """Take back a registration made in error: a player registered or on the standby list,
     or, after the start, one never seated (absent); a player who has played is busted,
@@ -220,9 +281,12 @@ def late_window(tournament: Tournament, when: datetime.datetime) -> int:
 
 def decide_late(tournament: Tournament, name: str, member: bool, when: datetime.datetime,
                 league: League, seq: int, seat: Optional[Seat] = None,
-                spare: Collection[int] = (), member_no: str | None = None) -> Payload:
+                spare: Collection[int] = (), member_no: Optional[str] = None) -> Payload:
+    """A latecomer's ``late`` event (with *member_no*, the league's identity, checked as a
+    registration's is), or ActionRefused with one sentence."""
     tournament.start_time()
     name = clean_name(name)
+    member_no = member_number(member_no)
     check_member_no(league, name, member_no, tournament)
     entry = tournament.get(name)
     if entry is not None:

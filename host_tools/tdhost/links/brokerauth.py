@@ -181,8 +181,10 @@ class Guarded(Bounded):
 
     async def _publish_retained_messages_for_subscription(self, subscription: Any,
                                                           session: Any) -> None:
-        # amqtt 0.12.1 sends the retained messages of a *refused* subscription too
-        if await self._topic_filtering(session, subscription[0], Action.SUBSCRIBE):
+        # amqtt 0.12.1 sends the retained messages of a *refused* subscription too (and
+        # asks for every filter anyone subscribed to: the session's own first, it is cheaper)
+        if self.subscribed(session, subscription[0]) and await self._topic_filtering(
+                session, subscription[0], Action.SUBSCRIBE):
             await super()._publish_retained_messages_for_subscription(subscription, session)
 
     async def _handle_client_session(self, reader: Any, writer: Any, client_session: Any,

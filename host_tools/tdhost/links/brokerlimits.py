@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
 import time
+from collections import deque
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from amqtt.adapters import ReaderAdapter, StreamWriterAdapter
-from amqtt.broker import Broker
 from amqtt.contexts import ListenerType
+
+from tdhost.links.brokerfanout import Fanout
 
 if TYPE_CHECKING:  # the broker's settings (tdhost.links.broker, which imports this module)
     from tdhost.links.broker import Limits
@@ -30,6 +33,8 @@ CONNECT = 1  # the MQTT packet type a connection must start with
 LENGTH_BYTES = 4  # the most bytes a fixed header's remaining length may take
 TALLY_S = 60.0  # seconds between the tally's lines
 SAID_AT_ONCE = 3  # repeated log lines said as they come in a minute; the rest counted
+MSG_KEY = 160  # characters of a log line that tell it from another (Tally.filter)
+DIGITS = re.compile(r"\d+")
 
 # why a connection was closed -> how the tally says it
 WHY = {
@@ -74,8 +79,9 @@ class Tally:
                         WHY[why] % self.words)
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """A logging filter: the first SAID_AT_ONCE of each message a minute pass."""
-        key = (record.name, record.msg)
+        """A logging filter: the first SAID_AT_ONCE of each message a minute pass (a message
+        is its text with the numbers left out: amqtt names each task and packet id)."""
+        key = (record.name, DIGITS.sub("#", str(record.msg)[:MSG_KEY]))
         with self._lock:
             n = self.lines.get(key, 0)
             if n >= SAID_AT_ONCE:
@@ -110,40 +116,145 @@ def _host(peer: Any) -> str:
 
 
 class Conn:
-    """One open connection: its transport, when it was accepted, and its idle limit
-    (None until its CONNECT came)."""
+    """One open connection: its transport, when it was accepted, its idle limit (None until
+    its CONNECT came), when its last whole packet came and the timer that checks both."""
 
-    __slots__ = ("transport", "peer", "opened", "idle_s", "closed")
+    __slots__ = ("transport", "peer", "opened", "idle_s", "last", "timer", "closed")
 
     def __init__(self, transport: Any, opened: float) -> None:
         self.transport = transport
         self.peer = transport.get_extra_info("peername")
         self.opened = opened
         self.idle_s: float | None = None
+        self.last = opened
+        self.timer: asyncio.TimerHandle | None = None
         self.closed = False
 
 
-class PacketReader(ReaderAdapter):
-    """The bytes of one connection as amqtt reads them, a whole packet at a time: its size
-    checked from the fixed header before the rest is read, each packet within the
-    connection's deadline (module notes)."""
+class PacketStream(asyncio.StreamReader):
+    """The bytes of one connection cut into whole packets as they arrive (asyncio's
+    StreamReaderProtocol feeds it): each packet's size read from its fixed header and
+    refused before the rest is buffered, the first a CONNECT; the socket paused while more
+    than twice the packet limit waits for amqtt.  No task or timer per packet: the
+    connection's one timer (``Bounded.check``) holds the deadlines, and a read that amqtt
+    times out leaves every packet in place."""
 
-    def __init__(self, stream: asyncio.StreamReader, conn: Conn, broker: "Bounded") -> None:
+    def __init__(self, broker: "Bounded", loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=broker.limits.packet, loop=loop)
+        self.broker = broker
+        self.loop = loop
+        self.transport: Any = None  # set by the protocol (set_transport) before any data
+        self.conn: Conn | None = None  # set by Bounded.stream_connected
+        self.packets: deque[bytes] = deque()
+        self._in = bytearray()
+        self._queued = 0  # bytes in self.packets
+        self._wait: "asyncio.Future[None] | None" = None
+        self._ended = False
+        self._held = False  # the transport paused by this reader
+
+    def set_transport(self, transport: Any) -> None:
+        super().set_transport(transport)
+        self.transport = transport
+
+    def feed_data(self, data: Any) -> None:
+        if self._ended:
+            return
+        self._in += data
+        self._cut()
+
+    def attach(self, conn: Conn) -> None:
+        self.conn = conn
+        self._cut()
+
+    def _cut(self) -> None:
+        conn, buf = self.conn, self._in
+        while conn is not None and not self._ended and len(buf) >= 2:
+            length, shift, at = 0, 0, 1
+            while True:
+                if at >= len(buf):
+                    return self._hold()  # the fixed header's length not whole yet
+                length += (buf[at] & 0x7F) << shift
+                shift += 7
+                at += 1
+                if not buf[at - 1] & 0x80:
+                    break
+                if at > LENGTH_BYTES:
+                    return self._end("malformed")
+            if at + length > self.broker.limits.packet:
+                return self._end("too_large")
+            if conn.idle_s is None and buf[0] >> 4 != CONNECT:
+                return self._end("not_connect")
+            if len(buf) < at + length:
+                break
+            packet = bytes(buf[:at + length])
+            del buf[:at + length]
+            conn.last = self.loop.time()
+            if conn.idle_s is None:
+                self.broker.connected(conn, keep_alive_of(packet[at:]))
+            self.packets.append(packet)
+            self._queued += len(packet)
+            self._wake()
+        self._hold()
+
+    def _hold(self) -> None:
+        if not self._held and len(self._in) + self._queued > 2 * self.broker.limits.packet:
+            self._held = True
+            self.transport.pause_reading()
+
+    def _end(self, why: str) -> None:
+        if self.conn is not None:
+            self.broker.close(self.conn, why)
+        self._ended = True
+        self._in.clear()
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._wait is not None and not self._wait.done():
+            self._wait.set_result(None)
+
+    def feed_eof(self) -> None:
+        super().feed_eof()
+        self._ended = True
+        self._wake()
+
+    def set_exception(self, exc: Exception) -> None:
+        super().set_exception(exc)
+        self._ended = True
+        self._wake()
+
+    async def packet(self) -> bytes | None:
+        """The next whole packet, or None once the connection has ended."""
+        while not self.packets:
+            if self._ended:
+                return None
+            self._wait = self.loop.create_future()
+            await self._wait  # a cancelled wait takes nothing away
+        packet = self.packets.popleft()
+        self._queued -= len(packet)
+        if self._held and len(self._in) + self._queued <= self.broker.limits.packet:
+            self._held = False
+            self.transport.resume_reading()
+        return packet
+
+
+class PacketReader(ReaderAdapter):
+    """One connection's packets as amqtt reads them: bytes from whole packets only."""
+
+    def __init__(self, stream: PacketStream) -> None:
         self._stream = stream
-        self._conn = conn
-        self._broker = broker
         self._packet = b""
         self._at = 0
-        self._next: "asyncio.Future[bytes | None] | None" = None
-        self._eof = False
 
     async def read(self, n: int = -1) -> bytes:
+        if 0 <= n <= len(self._packet) - self._at:  # the usual case: no copy of what is left
+            self._at += n
+            return self._packet[self._at - n:self._at]
         out = b""
         while n < 0 or len(out) < n:
             if self._at >= len(self._packet):
                 if n < 0 and out:
                     break
-                packet = await self._fetch_once()
+                packet = await self._stream.packet()
                 if packet is None:
                     if n < 0:
                         break
@@ -155,57 +266,13 @@ class PacketReader(ReaderAdapter):
             self._at += take
         return out
 
-    async def _fetch_once(self) -> bytes | None:
-        if self._eof:
-            return None
-        if self._next is None:
-            self._next = asyncio.ensure_future(self._fetch())
-        # amqtt times its own reads out (and reads again): the packet under way survives
-        packet = await asyncio.shield(self._next)
-        self._next = None
-        if packet is None:
-            self._eof = True
-        return packet
-
-    async def _fetch(self) -> bytes | None:
-        conn, limits, stream = self._conn, self._broker.limits, self._stream
-        loop = asyncio.get_running_loop()
-        connecting = conn.idle_s is None
-        deadline = conn.opened + limits.connect_s if conn.idle_s is None else (
-            loop.time() + conn.idle_s)
-        try:
-            async with asyncio.timeout_at(deadline):
-                head = await stream.readexactly(2)
-                length, shift = head[1] & 0x7F, 7
-                while head[-1] & 0x80:
-                    if len(head) > LENGTH_BYTES:
-                        self._broker.close(conn, "malformed")
-                        return None
-                    head += await stream.readexactly(1)
-                    length += (head[-1] & 0x7F) << shift
-                    shift += 7
-                if len(head) + length > limits.packet:
-                    self._broker.close(conn, "too_large")
-                    return None
-                if connecting and head[0] >> 4 != CONNECT:
-                    self._broker.close(conn, "not_connect")
-                    return None
-                body = await stream.readexactly(length) if length else b""
-        except TimeoutError:
-            self._broker.close(conn, "deadline" if connecting else "keepalive")
-            return None
-        except (asyncio.IncompleteReadError, OSError):
-            return None
-        if connecting:
-            self._broker.connected(conn, keep_alive_of(body))
-        return head + body
-
     def feed_eof(self) -> None:
         self._stream.feed_eof()
 
 
-class Bounded(Broker):
-    """amqtt's Broker with the limits (module notes); ``limits`` a tdhost.links.broker.Limits."""
+class Bounded(Fanout):
+    """amqtt's Broker (with the fan-out of tdhost.links.brokerfanout) with the limits (module
+    notes); ``limits`` a tdhost.links.broker.Limits."""
 
     def __init__(self, config: Any, *, loop: asyncio.AbstractEventLoop | None = None,
                  limits: Limits) -> None:
@@ -235,10 +302,12 @@ class Bounded(Broker):
         if listener_type != ListenerType.TCP:
             return await super()._create_server_instance(listener_name, listener_type,
                                                          address, port, ssl_context)
-        # limit: the stream buffers at most about twice this ahead of amqtt's reads
-        return await asyncio.start_server(
-            partial(self.stream_connected, listener_name=listener_name), address, port,
-            reuse_address=True, ssl=ssl_context, limit=self.limits.packet)
+        # asyncio.start_server's, with a PacketStream for its reader
+        loop = asyncio.get_running_loop()
+        connected = partial(self.stream_connected, listener_name=listener_name)
+        return await loop.create_server(
+            lambda: asyncio.StreamReaderProtocol(PacketStream(self, loop), connected),
+            address, port, reuse_address=True, ssl=ssl_context)
 
     async def stream_connected(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                                listener_name: str) -> None:
@@ -247,8 +316,10 @@ class Bounded(Broker):
         if conn is None:
             transport.abort()
             return
+        assert isinstance(reader, PacketStream)
+        reader.attach(conn)
         try:
-            await self._client_connected(listener_name, PacketReader(reader, conn, self),
+            await self._client_connected(listener_name, PacketReader(reader),
                                          StreamWriterAdapter(writer))
         finally:
             self._leave(conn)
@@ -259,6 +330,15 @@ class Bounded(Broker):
             else:
                 transport.close()
 
+    async def _handle_client_session(self, reader: Any, writer: Any, client_session: Any,
+                                     handler: Any, server: Any, listener_name: Any) -> None:
+        # keep-alive is this class's (Conn's timer); amqtt 0.12.1's broker side only times
+        # out for nothing (its handle_read_timeout and handle_write_timeout do nothing), at
+        # the cost of a task and a timer for each packet read and a timer for each sent
+        client_session.keep_alive = 0
+        await super()._handle_client_session(reader, writer, client_session, handler, server,
+                                             listener_name)
+
     def _admit(self, transport: Any) -> Conn | None:
         conn = Conn(transport, asyncio.get_running_loop().time())
         if len(self.conns) >= self.limits.connections:
@@ -268,11 +348,32 @@ class Bounded(Broker):
             self.close(next(iter(self.waiting.values())), "crowded")
         self.conns[id(conn)] = conn
         self.waiting[id(conn)] = conn
+        conn.timer = asyncio.get_running_loop().call_at(
+            conn.opened + self.limits.connect_s, self.check, conn)
         return conn
 
     def _leave(self, conn: Conn) -> None:
         self.conns.pop(id(conn), None)
         self.waiting.pop(id(conn), None)
+        if conn.timer is not None:
+            conn.timer.cancel()
+            conn.timer = None
+
+    def check(self, conn: Conn) -> None:
+        """*conn*'s timer: closed without a whole CONNECT by its deadline, or with no whole
+        packet for its idle limit; otherwise looked at again when that could next be so."""
+        conn.timer = None
+        if conn.closed:
+            return
+        if conn.idle_s is None:
+            self.close(conn, "deadline")
+            return
+        loop = asyncio.get_running_loop()
+        due = conn.last + conn.idle_s
+        if loop.time() >= due:
+            self.close(conn, "keepalive")
+        else:
+            conn.timer = loop.call_at(due, self.check, conn)
 
     def connected(self, conn: Conn, keep_alive: int) -> None:
         """*conn*'s CONNECT came asking *keep_alive* seconds (0, or more than the limit's:

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence,
 
 from tableclock.wire import check_id
 from tdhost import actions as _actions
-from tdhost.league import pulled as _pulled, reducers as _reducers, rulings as _rulings
+from tdhost.league import pulled as _pulled, rulings as _rulings
 from tdhost.league.busts import bust_sentences, decide_bust
 from tdhost.league.entries import (
     decide_arrive,
     decide_late,
     decide_reenter,
-    decide_register,
+    decide_registers,
     decide_standby_add,
     decide_standby_pass,
     decide_standby_take,
@@ -119,26 +119,18 @@ def _seating(sentence: str, tournament: Tournament) -> Reply:
 
 # ------------------------------------------------------------------ actions
 def register(desk: Desk, args: Args) -> Steps:
-    names, member = args["names"], args["member"]
     when = desk.when
     known = _pulled.members(desk.path)  # the league's members, as last pulled
+    allowed = {player_key(name) for name in args["allow_duplicate"]}
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
-        evs: Batch = []
-        out: List[str] = []
-        for i, typed in enumerate(names):
-            name, is_member = _pulled.league_member(known, lg, typed, member)
-            payload, msg = decide_register(tournament, name, is_member, when, lg, seq + i)
-            _reducers.apply(tournament, "register", payload)  # the next name sees this one
-            lg.names.setdefault(player_key(payload["name"]), payload["name"])
-            if payload["member"]:
-                lg.members.add(player_key(payload["name"]))
-            evs.append(("register", payload, None))
-            out.append(msg)
-        return evs, out
+        done = decide_registers(tournament, lg, args["names"], args["member"],
+                                args["member_no"], allowed, known, when, seq,
+                                _actions.ANOTHER_PLAYER["console"])
+        return [("register", payload, None) for payload, _ in done], [msg for _, msg in done]
 
     out, after = yield build
-    spelled = [_pulled.spelling_note(known, typed) for typed in names]
+    spelled = [_pulled.spelling_note(known, typed) for typed in args["names"]]
     return _seating(" ".join(out + [note for note in spelled if note]), after)
 
 

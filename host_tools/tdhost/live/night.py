@@ -522,12 +522,12 @@ class Live:
                    "it (%s)." % (name.replace("_", " "), why)
 
     def check(self, action: str, args: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-        """Whether act(*action*, *args*) would be taken now (bust, level), deciding as it
+        """Whether act(*action*, *args*) would be taken now (bust, level, register), deciding as it
         would and writing nothing: {"ok": True, ...}; ActionRefused otherwise
         (tdhost.live.checks)."""
         self.now = self.clock()
         return _checks.check(self.lg, self.tournament, self.now, self.when(), action,
-                             args if isinstance(args, dict) else {})
+                             args if isinstance(args, dict) else {}, self.store.path)
 
     def snapshot(self) -> Dict[str, Any]:
         """The night as one JSON-ready dict (docs/host.md, "snapshot()")."""

@@ -16,9 +16,6 @@
                  theme: "dark", layout: "auto", sound: true, speak: false};
   let lastIndex = null, lastWasBreak = false, lastLeft = null;
   let phones = false; // the players' page is reachable (/api/phone-link): the QR may show
-  let touched = false; // someone clicked or pressed a key here (sound allowed, hint gone)
-  const loadedAt = performance.now();
-  const HINT_MS = 20000; // "Click for sound" shows at most this long after the page opens
 
   const NEWS_MS = 15 * 60000; // seat moves older than this are no news (ms)
   const SCHEDULE_ROWS = 5; // levels and breaks listed in the schedule panel
@@ -297,10 +294,6 @@
     for (const a of document.querySelectorAll("#schedule .at")) {
       a.textContent = soon(startsIn(Number(a.dataset.ms)));
     }
-    // a hint for whoever set the TV up, not for the room: gone after a click or key, or
-    // HINT_MS after the page opened (the console's room card says it too)
-    $("sound-hint").hidden = !(display.sound && TCsound.blocked() && !touched &&
-      performance.now() - loadedAt < HINT_MS);
     minuteChime();
   }
 
@@ -318,11 +311,10 @@
     else document.documentElement.requestFullscreen().catch(() => {});
   }
   document.addEventListener("keydown", (e) => {
-    touched = true;
     TCsound.unlock();
     if (e.key === "f") fullscreen();
   });
-  document.addEventListener("click", () => { touched = true; TCsound.unlock(); });
+  document.addEventListener("click", () => TCsound.unlock());
   document.addEventListener("dblclick", fullscreen);
   let still = 0;
   document.addEventListener("mousemove", () => {

@@ -23,16 +23,25 @@
     $("h4h").hidden = !s.hand_for_hand;
     document.body.classList.toggle("on-break", !!c.is_break);
     const state = s.tournament.state;
-    $("level").textContent = state === "finished" ? "Finished" : c.is_break ? "Break"
+    // the night is over: the winner instead of the clock (the places below, in Results)
+    const over = state === "finished";
+    const win = (s.results || []).filter((r) => r.place === 1).map((r) => r.name);
+    $("level").textContent = over ? (win.length ? win.join(" & ") +
+      (win.length > 1 ? " win" : " wins") : "Finished") : c.is_break ? "Break"
       : "Level " + (c.level === null ? "–" : c.level);
+    document.body.classList.toggle("is-over", over);
+    for (const id of ["time", "blinds-row", "avg-row", "schedule-card"]) $(id).hidden = over;
+    $("left-label").textContent = over ? "Entries" : "Players left";
     const shown = c.is_break ? c.next : c;
     $("blinds-label").textContent = c.is_break ? "Next blinds" : "Blinds";
     $("blinds").textContent = shown && !shown.is_break ? TC.blinds(shown) : "–";
-    $("ante").textContent = shown && shown.ante ? TC.chips(shown.ante) : "none";
-    $("left").textContent = s.players.entries
+    // no ante: the blinds have the line to themselves (as on the big screen)
+    $("ante").textContent = shown && shown.ante ? TC.chips(shown.ante) : "";
+    $("ante-cell").hidden = !(shown && !shown.is_break && shown.ante);
+    $("left").textContent = over ? String(s.players.entries) : s.players.entries
       ? s.players.left + " of " + s.players.entries : String(s.players.left || 0);
     $("avg").textContent = TC.chips(s.players.average_stack);
-    $("colour").hidden = !c.colour_up;
+    $("colour").hidden = !c.colour_up || over;
     $("colour").textContent = c.colour_up || "";
     const rows = (s.schedule && s.schedule.levels) || [];
     TC.fill($("schedule"), rows.map((r) => el("li", {class: (r.now ? "now " : "") +
@@ -67,7 +76,7 @@
   function tick() {
     if (!snap) return;
     $("time").textContent = TC.hms(TC.left(snap));
-    $("paused").hidden = !snap.clock.paused;
+    $("paused").hidden = !snap.clock.paused || snap.tournament.state === "finished";
   }
 
   async function findSeat(e) {

@@ -1,7 +1,7 @@
 // The big screen's sounds (docs/web.md §4, "Sound"): chimes made in code with Web Audio
 // (no sound files), and the new blinds spoken by the browser's speech synthesis where it
 // has one. Browsers start audio only after a click or key on the page: until then
-// TCsound.blocked() is true and the page says "Click for sound".
+// TCsound.blocked() is true (the console's room card tells the TD to click the TV once).
 "use strict";
 
 const TCsound = (function () {

@@ -21,9 +21,10 @@
     m.className = "msg " + (bad ? "bad" : "good");
   }
 
-  // The host's look before the question (POST /api/check/NAME: bust, level): the answer
-  // ({ok, names?}) when it would take the action, else null with its sentence said: the
-  // console asks "Are you sure?" only for what the host will accept.
+  // The host's look before the question (POST /api/check/NAME: bust, level, register,
+  // reenter, final_draw): the answer ({ok, names?, doubts?}) when it would take the action, else null
+  // with its sentence said: the console asks "Are you sure?" only for what the host will
+  // accept.
   function check(name, args) {
     return act(name, args, "/api/check/");
   }
@@ -259,7 +260,8 @@
   function regRows(list) {
     return list.map((r) => el("tr", {"data-name": r.name, class: r.not_at_box ? "not-at-box" : ""},
       el("td", {}, r.name, r.member ? el("span", {class: "member", title: "league member", text: " ★"}) : null),
-      el("td", {text: r.state === "in" ? (r.not_at_box ? "not on the box" : "playing") : r.state}),
+      el("td", {text: r.state === "in" ? (snap.tournament.state === "finished" ? "winner"
+        : r.not_at_box ? "not on the box" : "playing") : r.state}),
       el("td", {text: seatWords(r.seat)}),
       el("td", {class: "record", text: r.record_text || ""}),
       el("td", {}, ...regButtons(r))));
@@ -296,6 +298,9 @@
 
   async function reenter(r) {
     const re = snap.reentry;
+    // the file's rule decides (how many, until which level): asked only when it allows it
+    if (!await check("reenter", {name: r.name})) return;
+    say("", false);
     const ok = await ask({title: "Re-enter " + r.name,
       text: r.name + " buys a new entry: a new seat and the starting stack. It counts as an " +
         "entry of its own.", note: "Up to " + re.max + " a player, until the end of level " +
@@ -346,7 +351,7 @@
     document.body.dataset.phase = t.state;
     $("tname").textContent = (s.event ? s.event + " · " : "") + (t.name || "");
     $("tstate").textContent = STATE[t.state] || t.state;
-    $("final").hidden = !s.final_table;
+    $("final").hidden = !s.final_table || t.state === "finished";
     $("level").textContent = c.is_break ? "Break" : "Level " + (c.level === null ? "–" : c.level);
     const shown = c.is_break ? c.next : c;
     $("blinds").textContent = !shown || shown.is_break ? "" : (c.is_break ? "next " : "") +
@@ -355,6 +360,20 @@
     $("colour").textContent = c.colour_up || "";
     $("players").textContent = s.players.left + " of " + s.players.entries + " left" +
       (s.players.average_stack ? " · avg " + TC.chips(s.players.average_stack) : "");
+    // the night is over: the winner where the level was, no clock and no clock controls
+    // (a night finished at the command line and served afterwards too; issue #31)
+    const over = t.state === "finished";
+    document.body.classList.toggle("is-over", over);
+    if (over) {
+      const win = (s.results || []).filter((x) => x.place === 1).map((x) => x.name);
+      $("level").textContent = win.length ? win.join(" & ") + (win.length > 1 ? " win" : " wins")
+        : "Finished";
+      $("blinds").textContent = "";
+      $("colour").hidden = true;
+      $("players").textContent = s.players.entries + " entries";
+    }
+    $("time").hidden = over;
+    for (const id of ["pause", "minus", "plus", "h4h", "level-form"]) $(id).hidden = over;
     const stopped = c.paused && t.state === "running"; // before the start: not "paused"
     $("pause").textContent = stopped ? "Resume" : "Pause";
     $("pause").classList.toggle("on", stopped);
@@ -382,14 +401,20 @@
     $("sb-form").hidden = t.state === "finished";
     $("more").hidden = t.state !== "running" || s.final_table;
 
-    TC.fill($("tables"), (s.tables || []).map(tableCard));
-    const pend = pendingRows(s.pending || []);
+    // once the night is over, only the winner's table: the empty ones are done with
+    TC.fill($("tables"), (s.tables || []).filter((x) => !over ||
+      Object.keys(x.seats || {}).length).map(tableCard));
+    // once the night is over nothing waits at the tables: no seat to clear or to take
+    const pend = over ? [] : pendingRows(s.pending || []);
     TC.fill($("pending"), pend);
     $("pending-none").hidden = pend.length !== 0;
-    TC.fill($("moves"), (s.moves || []).slice().reverse().slice(0, 6).map((m) =>
+    $("pending-none").textContent = over ? "Nothing waits at the tables: the tournament is over."
+      : "No instructions waiting.";
+    TC.fill($("moves"), (over ? [] : s.moves || []).slice().reverse().slice(0, 6).map((m) =>
       el("li", {}, el("b", {text: m.player}), ": " + seatWords(m.from) + " → " +
         seatWords(m.to) + " ", el("span", {class: "age", "data-at": m.at_ms}))));
-    $("moves-none").hidden = (s.moves || []).length !== 0;
+    $("moves-none").hidden = !over && (s.moves || []).length !== 0;
+    $("moves-none").textContent = over ? "The tournament is over." : "No seat moves yet.";
     // refused broker logins and boxes to pair again (docs/web.md §4), newest first
     const wifi = s.wifi || [];
     $("wifi-card").hidden = wifi.length === 0;
@@ -532,10 +557,29 @@
       yes: "Go to level " + n});
     if (ok && await act("level", {level: n})) $("level-no").value = "";
   });
+  // Register: a name that may be a player already in (accents, a close spelling) is asked
+  // about before anything is written; a member number goes with one name (the CLI's
+  // --member-no), checked by the host as the CSV import checks it.
   onSubmit("reg-form", async () => {
     const who = names($("reg-names").value);
     if (!who.length) { say("Type the names to register.", true); return; }
-    if (await act("register", {names: who, member: $("reg-member").checked})) $("reg-names").value = "";
+    const args = {names: who, member: $("reg-member").checked};
+    const no = $("reg-no").value.trim();
+    if (no) args.member_no = no;
+    const checked = await check("register", args);
+    if (!checked) return;
+    say("", false);
+    const doubts = checked.doubts || [];
+    if (doubts.length) {
+      const ok = await ask({title: doubts.length === 1 ? "Another player?" : "Other players?",
+        text: doubts.map((d) => d.why + ".").join(" "),
+        note: "Register " + doubts.map((d) => d.name).join(" and ") +
+          " as another player only if they are; Cancel registers nobody.",
+        yes: "Register " + (who.length === 1 ? who[0] : who.length + " players")});
+      if (!ok) return;
+      args.allow_duplicate = doubts.map((d) => d.name);
+    }
+    if (await act("register", args)) { $("reg-names").value = ""; $("reg-no").value = ""; }
   });
   onSubmit("late-form", async () => {
     const who = $("late-name").value.trim();
@@ -591,13 +635,16 @@
   });
   onSubmit("final-form", async () => {
     const seed = $("final-seed").value.trim();
+    const args = seed ? {seed: parseInt(seed, 10)} : {};
+    if (!await check("final_draw", args)) return; // too many left, drawn already: said
+    say("", false);
     const ts = playing().map((t) => t.table);
     const ok = await ask({title: "Final-table draw",
       text: "Draw the final table now: the " + snap.players.left + " players left get new " +
         "seats at one table; " + (ts.length > 1 ? "the other tables break; " : "") +
         "every box gets its instruction (" + tablesText(ts) + ").",
       yes: "Draw the final table"});
-    if (ok) await act("final_draw", seed ? {seed: parseInt(seed, 10)} : {});
+    if (ok) await act("final_draw", args);
   });
   $("pause").addEventListener("click", togglePause);
   $("minus").addEventListener("click", () => act("adjust", {seconds: -60}));

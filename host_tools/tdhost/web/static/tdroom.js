@@ -119,14 +119,17 @@
     el("div", {class: "td-row"}, mute, el("label", null, speak, " speak the new blinds"),
       theme, layout),
     el("div", {class: "td-row panels"}, ...boxes),
-    el("p", {class: "hint", text: "The big screen plays its chimes once someone has " +
-      "clicked it or pressed a key on it (browsers want that first)."}),
     phoneLine,
     el("p", {class: "hint"}, el("a", {href: "/td/print", target: "_blank",
       text: "Printouts"}), ": the seat list and seat cards, table sheets, the sign-in " +
       "sheet, results, the league table."));
+  // for whoever sets the TV up, never on the TV itself (issue #31): seen while folded
+  const soundHint = el("span", {class: "hint sound-hint", id: "room-sound-hint",
+    text: "Click the big screen once after opening it (or press a key on it): browsers " +
+      "play its chimes only then."});
   const card = el("details", {class: "card", id: "room-card"},
-    el("summary", null, "Big screen, phones and printouts"), settings);
+    el("summary", null, "Big screen, phones and printouts",
+      soundHint), settings);
 
   settings.inert = true; // nothing to change before the host has said what is set
 
@@ -140,6 +143,7 @@
       mute.disabled = false; // the settings are known: the button can toggle them
       mute.textContent = display.sound ? "Mute the big screen" : "Sound on the big screen";
       mute.classList.toggle("on", !display.sound);
+      soundHint.hidden = !display.sound;
       speak.checked = !!display.speak;
       theme.value = display.theme;
       layout.value = display.layout;
