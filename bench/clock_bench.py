@@ -36,6 +36,7 @@ for p in (ROOT / "firmware", ROOT / "host_tools"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 sys.path.append(str(ROOT / "tests" / "host"))  # vtime: the clock-sync test's night
+sys.path.append(str(ROOT / "tests" / "core"))  # link_util: the stand-in App vtime uses
 
 from vtime import BOX_STEP, HOST_STEP, CableNight  # noqa: E402
 
@@ -117,15 +118,16 @@ def simulate(minutes: int = 60) -> dict:
         seconds = time.perf_counter() - wall0
     if waiting is not None:
         changes.append(None)
+    hc = box.hostclock  # the box's link's knowledge of the host's time
     return {
         "minutes": minutes, "samples": len(errors),
         "error_ms": {"p50": pct(errors, 50), "p99": pct(errors, 99), "max": max(errors)},
         "outage_error_max_ms": worst_outage,
         "level_change_ms": changes,
-        "box": {"pings_since_config": box.pings, "pongs_since_config": box.pongs,
-                "samples": box.sync.count, "sync_resets": box.sync.resets,
-                "uncertainty_ms_at_end": box.sync.uncertainty(night.ticks()),
-                "odd_clocks": box.odd_clocks, "slew_jumps": box.slew.jumps,
+        "box": {"pings_since_config": hc.pings, "pongs_since_config": hc.pongs,
+                "samples": hc.sync.count, "sync_resets": hc.sync.resets,
+                "uncertainty_ms_at_end": hc.sync.uncertainty(night.ticks()),
+                "odd_clocks": hc.odd_clocks, "slew_jumps": box.slew.jumps,
                 "slews": box.slew.slews},
         "host": {"pongs": host.pongs, "clocks_sent": host.clocks_sent},
         "delays": "box->host 5..45 ms (+0..300 every 5th frame), host->box 30..230 ms "

@@ -54,10 +54,11 @@ def build_mpy(mpy_cross: str, out: Path,
 
     compiler = Compiler([mpy_cross], "bench")
     for pkg in packages:
-        (out / pkg).mkdir(parents=True)
-        for src in sorted((FIRMWARE / pkg).glob("*.py")):
-            dst = out / pkg / (src.stem + ".mpy")
-            compiler.compile(str(src), "%s/%s" % (pkg, src.name), str(dst))
+        for src in sorted((FIRMWARE / pkg).rglob("*.py")):  # its subpackages too (tcbox.link)
+            rel = src.relative_to(FIRMWARE)
+            dst = out / rel.with_suffix(".mpy")
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            compiler.compile(str(src), rel.as_posix(), str(dst))
             data = bytearray(dst.read_bytes())
             data[0] = MPY_MAGIC["micropython"]
             dst.write_bytes(bytes(data))
@@ -76,8 +77,8 @@ def firmware_modules() -> list[str]:
     out = []
     for pkg in ("tableclock", "tcbox"):
         out.append(pkg)
-        out += ["%s.%s" % (pkg, p.stem) for p in sorted((FIRMWARE / pkg).glob("*.py"))
-                if p.stem != "__init__"]
+        out += [".".join(p.relative_to(FIRMWARE).with_suffix("").parts)
+                for p in sorted((FIRMWARE / pkg).rglob("*.py")) if p.stem != "__init__"]
     return out
 
 

@@ -67,6 +67,7 @@ for p in (ROOT / "host_tools",):
 if str(ROOT / "firmware") not in sys.path:
     sys.path.append(str(ROOT / "firmware"))  # at the end: firmware/code.py is not stdlib's code
 sys.path.append(str(ROOT / "tests" / "host"))  # vtime: the host's feed
+sys.path.append(str(ROOT / "tests" / "core"))  # link_util: the stand-in App vtime uses
 
 from vtime import Feed  # noqa: E402
 

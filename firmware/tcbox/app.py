@@ -1,7 +1,8 @@
 """The box's main loop (``App.step(now_ms)``: keys, clock, screen, ring,
 buzzer, saving), never blocking; idle, it only changes the clock's digits.
-The host's instructions: tcbox/instructions/pending.py.  Injected adapters and the
-link's calls: docs/box.md, "Firmware files"; docs/protocol.md, "On the box".
+The host's instructions: tcbox/instructions/pending.py.  Injected adapters:
+docs/box.md, "Firmware files".  Its parts (the host link) and the hooks the loop
+calls on them (``HOOKS``): docs/box.md, "The App and its parts".
 """
 
 from . import VERSION
@@ -19,6 +20,17 @@ PLAYERS_MS = 4000  # the players' view this long after the last press (docs/box.
 # are held while it runs: about 7 KB for 60 s on the 64-bit unix port, half
 # that on a board; a longer clock's first seconds are formatted as they come.
 SHOT_TEXTS_MAX = 60
+# The part protocol (docs/box.md, "The App and its parts"; KMK's modules are the model): the
+# hooks the App calls on each part that has them, parts in the order they were added.  A part
+# reaches the App through its services only (instruct, take_table, changed, save, show_link).
+HOOKS = (
+    "added",  # added(app): the part joins the App (App.add)
+    "on_state",  # on_state(app, st): each redraw's table state, at the redraw
+    "on_save",  # on_save(app): before each save; returns its share of the record, or None
+    "on_result",  # on_result(app, iid, result, reason, stack): what became of an instruction
+    "seating",  # seating(app): (the host's names by seat, the table number) for an instruction
+    "after_step",  # after_step(app, now): its share of each loop iteration, after the App's
+)
 
 
 class App(HostInstructions):
@@ -59,9 +71,6 @@ class App(HostInstructions):
         self.ring_lit = self.ring_dark = None  # the ring's colours, the action lit / dark
         self.muted = False
         self.acks = []  # confirmed instruction ids, oldest first
-        self.on_ack = None  # the link's hook: on_ack(id) after each Confirm
-        self.on_result = None  # on_result(id, result, reason, stack): what became of it
-        self.on_state = None  # on_state(st) with each redraw's state (the link's observe)
         self.withdrawn = []  # ids the host called off before they came, oldest first
         self.waiting = []  # instructions behind the one on screen
         self.presses_seen = 0
@@ -69,7 +78,44 @@ class App(HostInstructions):
         self.pressed_ms = None  # ticks of the last press (None: since power-up)
         self.save_failures = 0
         self.save_due = False
-        self.link = None  # the host link (tcbox/link/wiring.py attaches it), if any
+        self.parts = []  # the parts added (the host link), in order
+        self.hooked = {}  # hook name (HOOKS): the parts that have it, in order
+        for name in HOOKS:
+            self.hooked[name] = []
+
+    # -- its parts (HOOKS) ------------------------------------------------
+    def add(self, part):
+        """Make *part* one of the App's parts: from now on the loop calls
+        those of its hooks it has (HOOKS), after the parts added before it."""
+        self.parts.append(part)
+        for name in HOOKS:
+            if getattr(part, name, None) is not None:
+                self.hooked[name].append(part)
+        if getattr(part, "added", None) is not None:
+            part.added(self)
+        return part
+
+    def take_table(self, table):
+        """A part's service: *table* (the host's set-up, built by the link)
+        replaces the App's and is saved."""
+        self.table = table
+        self.state = None
+        self.level_key = None
+        self.dirty = True
+        self.save()
+
+    def changed(self):
+        """A part's service: something on screen changed (the host's clock): redraw."""
+        self.dirty = True
+
+    def show_link(self, text, table_no):
+        """A part's service: the link's line and the table number on the
+        setup screen (tcbox/view.py); redrawn when either changed."""
+        info = self.info
+        if info.get("link") != text or info.get("table") != table_no:
+            info["link"] = text
+            info["table"] = table_no
+            self.dirty = True
 
     # -- one loop iteration --------------------------------------------
     def step(self, now):
@@ -123,6 +169,8 @@ class App(HostInstructions):
         if self.save_due:
             self.save_due = False
             self.save()
+        for part in self.hooked["after_step"]:
+            part.after_step(self, now)  # a bounded slice of the link's work
 
     def blink_off(self):
         """In the dark half of a second of the shot clock's warning?  (The
@@ -229,12 +277,12 @@ class App(HostInstructions):
             self.shot_texts = self.act_texts = self.shot_head = None
         st = self.table.state()
         self.state = st
-        if self.on_state is not None:
-            # the link sees this state now, not after the step (link/wiring.py tick):
+        for part in self.hooked["on_state"]:
+            # the link sees this state now, not after the step (its after_step):
             # it lets go of the one its last save built before a called clock's
             # texts are made (issue #20: the night's heap, table build 301-303
             # -> 298 KiB at 1 KiB steps)
-            self.on_state(st)
+            part.on_state(self, st)
         box = self.facts()
         self.menu.refresh(st, self.info, box)
         off = self.blink_off()
@@ -286,7 +334,10 @@ class App(HostInstructions):
         if self.saver is None:
             return
         try:
-            self.saver.offer(self.table)
+            extra = None  # the record's extra: the link's share (its on_save)
+            for part in self.hooked["on_save"]:
+                extra = part.on_save(self)
+            self.saver.offer(self.table, extra)
         except (MemoryError, ValueError):  # no memory now / a record too big for a slot
             self.save_failures += 1
 

@@ -187,7 +187,8 @@ BOOT_GC_BYTES = 16384
 
 def build(name=None, link=True):
     """Everything the box is made of, from the board's profile: returns the
-    App ready to step (``app.link``: the link to the host over Wi-Fi/MQTT or USB, or None)."""
+    App ready to step (its part ``app.parts``: the link to the host over Wi-Fi/MQTT or USB,
+    if any)."""
     import gc
 
     threshold = getattr(gc, "threshold", None)  # MicroPython's gc; CPython has none
@@ -230,9 +231,6 @@ def run(name=None):
 
         selftest(board, display(board["display"]))
     app = build(name)
-    link = app.link
-    if link is not None:
-        from .link.wiring import tick
     wd = microcontroller.watchdog
     wd.timeout = 8  # seconds: far above one loop, short enough for a table
     wd.mode = watchdog.WatchDogMode.RESET
@@ -240,9 +238,7 @@ def run(name=None):
     cleared = False
     while True:
         now = supervisor.ticks_ms()
-        app.step(now)
-        if link is not None:
-            tick(app, link, now)  # a bounded slice of the link's work
+        app.step(now)  # its parts' hooks too: a bounded slice of the link's work
         wd.feed()
         if not cleared and ticks_diff(now, start) > 600000:  # ten calm minutes
             from .crashlog import clear  # once: not held before (build drops it)

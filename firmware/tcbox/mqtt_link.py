@@ -5,7 +5,7 @@ MqttSession (tcbox/mqtt_net.py), so the outbox, exactly-once, anti-replay and
 link states stay in one place; ``MqttLink`` services the port each loop.
 
     link = mqtt_link.make(table, extra)   # None unless the pairing has Wi-Fi + MQTT settings
-    attach(app, link)                     # then tick(app, link, now) after each app.step(now)
+    app.add(link)                         # a part of the App: its hooks run in app.step(now)
 
 Pairing stays on USB (docs/mqtt.md, "Pairing a box for Wi-Fi").
 """
@@ -15,8 +15,8 @@ from tableclock.protocol import BOX_KEYS, MAX_FRAME
 from tableclock.wire import Lines, kind_of
 
 from .link.box_end import Link
+from .link.pairing import settings_of, wants_mqtt
 from .link.states import HELLO_SENT, LIVE
-from .link.wiring import settings_of, wants_mqtt
 from .mqtt_net import (
     MASK,
     OFF,
@@ -298,7 +298,7 @@ class MqttLink(Link):
 
 
 # ------------------------------------------------------------------ make
-# settings_of and wants_mqtt live in link/wiring.py (hardware.build asks them before
+# settings_of and wants_mqtt live in link/pairing.py (hardware.build asks them before
 # importing this module, so a USB box never loads it)
 def make(table, extra=None, settings=None):
     """The box's MqttLink, restored from the record's *extra*, when the

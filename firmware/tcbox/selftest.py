@@ -272,7 +272,7 @@ def _paired_wifi(nvm):
     from tableclock import record
     from tableclock.store import NvmStore
 
-    from .link.wiring import settings_of
+    from .link.pairing import settings_of
 
     try:
         rec = record.Slots(NvmStore(nvm, 0, LOG)).load()

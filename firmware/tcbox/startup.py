@@ -67,23 +67,23 @@ def build(name, link):
               hardware.KeyScanner(board["keys"]),
               ring=ring, buzzer=buzzer, saver=saver,
               seats_in_ring=board["ring"]["pixels"] if ring else 0, board=board["name"])
-    app.link = None
     if lost:
         app.menu.note = UNREADABLE
     if link:  # the host (docs/protocol.md): unsent events come back from extra
-        from .link.wiring import attach, settings_of, wants_mqtt
+        from .link.pairing import settings_of, wants_mqtt
         from .usb_link import make as over_usb
 
         # Wi-Fi/MQTT when the pairing's settings name a network and a broker
         # (docs/mqtt.md), else the USB serial port; a USB box never imports
         # mqtt_link (about 30 KB of heap on the board)
         board = extra.get("p") if isinstance(extra, dict) else None
+        part = None
         if wants_mqtt(settings_of(board)[0]):
             from .mqtt_link import make as over_wifi
 
-            app.link = over_wifi(table, extra)
-        if app.link is None:
-            app.link = over_usb(table, extra)
-        if app.link is not None:
-            attach(app, app.link)
+            part = over_wifi(table, extra)
+        if part is None:
+            part = over_usb(table, extra)
+        if part is not None:
+            app.add(part)  # a part of the App (tcbox/app.py HOOKS)
     return app

@@ -31,7 +31,6 @@ from tcbox import hardware, screen as _screen_mod, usb_link, widgets  # noqa: E4
 from tcbox.boards import BOARDS  # noqa: E402
 from tcbox.crashlog import LOG  # noqa: E402
 from tcbox.defaults import SETUP as DEFAULT_SETUP  # noqa: E402
-from tcbox.link.wiring import tick  # noqa: E402
 
 from . import sim as _sim  # noqa: E402
 from .display import make_display, to_image  # noqa: E402
@@ -200,7 +199,8 @@ class Box(Sim):
 
     @property
     def link(self) -> Any:
-        return self.box.link if self.box is not None else None
+        """The box's link to the host: its App's one part (tcbox/startup.py), or None."""
+        return self.box.parts[0] if self.box is not None and self.box.parts else None
 
     # -- power ---------------------------------------------------------
     def boot(self) -> "Box":  # type: ignore[override]  # (Sim.boot makes a Sim)
@@ -222,8 +222,8 @@ class Box(Sim):
                 self.box = hardware.build(self.board_name)
             finally:
                 hardware.display, usb_link.box_id, _screen_mod.Screen = saved  # type: ignore[misc]
-            if self.box.link is not None:
-                self.box.link.urandom = self.nonces.randbytes  # seeded hello nonces
+            if self.link is not None:
+                self.link.urandom = self.nonces.randbytes  # seeded hello nonces
             self.screen = self.box.screen
             self.keys = self.box.keys
             self.ring = self.box.ring
@@ -254,8 +254,8 @@ class Box(Sim):
 
     # -- the loop ------------------------------------------------------
     def step(self) -> None:
-        """One loop iteration as tcbox.hardware.run does it (App.step, then
-        the link's tick), in this box's world.  A power cut during it (an
+        """One loop iteration as tcbox.hardware.run does it (App.step, the
+        link's share in it), in this box's world.  A power cut during it (an
         armed nvm cut) switches the box off; a reset reboots it next step."""
         if not self.on:
             return
@@ -266,8 +266,6 @@ class Box(Sim):
         try:
             now = world.ticks_ms()
             self.box.step(now)
-            if self.box.link is not None:
-                tick(self.box, self.box.link, now)
             microcontroller.watchdog.check()  # type: ignore[union-attr]
         except microcontroller.ResetRequested:  # type: ignore[attr-defined]  # the stub's
             self.resets += 1

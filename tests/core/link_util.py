@@ -141,16 +141,61 @@ def counter():
     return urandom
 
 
-def live(t=None, level_index=0, ms_left=1200000, on_table=None):
+class StandIn:
+    """What a Link, a part of tcbox.app.App, asks of it (docs/box.md, "The App and its
+    parts"): the services ``instruct``, ``take_table``, ``changed``, ``save``,
+    ``show_link`` and its ``state``, ``saver`` and ``table``.  Keeps what it is given:
+    ``got`` the instructions (or *instruct* is called with each), ``tables`` the new
+    tables, ``changes`` the clock changes, ``info`` the link's line; ``add(link)`` makes
+    *link* its part as App.add does."""
+
+    def __init__(self, instruct=None, table=None):
+        self.got = []
+        self.tables = []
+        self.changes = 0
+        self.saves = 0
+        self.info = {}
+        self.dirty = False
+        self.state = None
+        self.saver = None
+        self.table = table
+        self.given = instruct
+
+    def add(self, link):
+        link.added(self)
+        return link
+
+    def instruct(self, ins):
+        if self.given is not None:
+            self.given(ins)
+        else:
+            self.got.append(ins)
+
+    def take_table(self, table):
+        self.table = table
+        self.tables.append(table)
+
+    def changed(self):
+        self.changes += 1
+
+    def save(self):
+        self.saves += 1
+
+    def show_link(self, text, table_no):
+        self.info["link"] = text
+        self.info["table"] = table_no
+
+
+def live(t=None, level_index=0, ms_left=1200000, app=None):
     """A box link gone LIVE with a host: (link, port, host, now).  The host's
-    clock puts it *ms_left* into entry *level_index*; *on_table*: the link's
-    hook for a table the host builds, set before the config."""
+    clock puts it *ms_left* into entry *level_index*; *app*: a StandIn it
+    is a part of before the config (the tables the host builds go there)."""
     t = t or link_table()
     port = FakePort()
     link = Link(port, BOX, t, KEY, "ev1", urandom=counter())
     link.restore(None)
-    if on_table is not None:
-        link.on_table = on_table
+    if app is not None:
+        app.add(link)
     host = Host(port)
     now = run(link, 1000, 2)
     hello = host.read()[0]

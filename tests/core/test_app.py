@@ -47,7 +47,7 @@ class Log:
     def update(self, now):
         pass
 
-    def offer(self, t):
+    def offer(self, t, extra=None):
         self.items.append(t.hands)
 
     def show(self, c):
@@ -186,10 +186,19 @@ def _press(app, keys, key, at, long=False):
     return at + (LONG_MS + 100 if long else 200)
 
 
+class _Answered:
+    """A part of the App (tcbox/app.py HOOKS): the ids of the instructions answered."""
+
+    def __init__(self):
+        self.ids = []
+
+    def on_result(self, app, iid, result, reason, stack):
+        self.ids.append(iid)
+
+
 def test_an_instruction_is_shown_until_confirmed_and_acknowledged():
     app, keys, screen, beeps, saves, ring = _app()
-    sent = []
-    app.on_ack = sent.append
+    sent = app.add(_Answered()).ids
     app.step(0)
     app.instruct(MOVE)
     app.step(10)
@@ -212,11 +221,11 @@ def test_an_instruction_is_shown_until_confirmed_and_acknowledged():
     # carried out (tcbox/instructions/at_table.py, test_orders.py): seat 3 left, the table broke
     assert sorted(app.table.stacks) == [1, 2] and app.table.hold == "broken"
     assert saves.items == [0, 0]                        # each Confirm saved
-    app.on_ack = None
     app.instruct("Seat 2: phone")                       # a plain message, no id
     app.step(at + 10)
     _press(app, keys, 1, at + 100)
     assert app.acks == ["i-41", "i-42"] and screen.shown["instr"] == ""
+    assert sent == ["i-41", "i-42", "i-41"]             # nothing to answer
 
 
 def test_the_acks_kept_are_bounded():
@@ -289,17 +298,13 @@ def test_the_shot_clock_warning_flashes_its_label_and_the_action_pixel():
 def test_a_move_confirmed_mid_hand_on_the_usb_link_is_acknowledged_then_done():
     # tcbox/instructions/at_table.py through the real link (tests/core/test_orders.py: the rest)
     from link_util import live
-    from tcbox.link.wiring import attach, tick
-
     link, port, host, now = live()                  # LPPL, seats 1-3, button 1
     app = App(link.table, ["left", "ok", "right"], FakeScreen(), FakeKeys())
-    attach(app, link)
-    app.link = link                                 # as tcbox/hardware.py builds it
+    app.add(link)                                   # as tcbox/startup.py builds it
 
     def loop(now, n=4):
         for _ in range(n):
-            app.step(now)
-            tick(app, link, now)
+            app.step(now)                           # the link's after_step in it
             now += 10
         return now
 

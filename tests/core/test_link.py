@@ -12,6 +12,7 @@ from link_util import (
     KEY,
     FakePort,
     Host,
+    StandIn,
     config,
     kinds,
     link_table,
@@ -167,8 +168,7 @@ def test_a_new_setup_waits_for_seating_and_builds_thelink_table():
     port = FakePort()
     link = Link(port, BOX, t, KEY, "ev1")
     link.restore(None)
-    tables = []
-    link.on_table = tables.append
+    tables = StandIn().add(link) and link.app.tables
     host = Host(port)
     now = run(link, 0, 2)
     nonce = host.read()[0]["nonce"]
@@ -206,13 +206,11 @@ def test_clock_toward_the_hosts():
 
 
 def test_clock_message_whilelive():
-    link, port, host, now = live()
-    changes = []
-    link.on_change = lambda: changes.append(1)
+    link, port, host, now = live(app=StandIn())
     host.send({"kind": "clock", "level_index": 1, "ms_left": 30000, "paused": True,
                "host_ms": 0})
     run(link, now, 3)
-    assert link.table.clock.index == 1 and link.table.clock.paused and changes
+    assert link.table.clock.index == 1 and link.table.clock.paused and link.app.changes
 
 
 # ---------------------------------------------------------------- replays

@@ -1,5 +1,5 @@
-"""The box's serial link (tcbox/link/box_end.py), part 3: wired to the App
-(tcbox.link.attach/tick).  Portable, like parts 1 and 2 (test_link.py,
+"""The box's serial link (tcbox/link/box_end.py), part 3: a part of the App
+(App.add; its hooks, tcbox/app.py HOOKS).  Portable, like parts 1 and 2 (test_link.py,
 test_link_out.py); the same through the real power-loss record (which would
 not fit the MicroPython run's heap beside everything else) is in
 tests/host/test_usb_link.py.
@@ -15,7 +15,6 @@ from link_util import BOX, KEY, FakePort, Host, config, link_table
 from tcbox.app import App
 from tcbox.link.box_end import Link
 from tcbox.link.states import LIVE
-from tcbox.link.wiring import attach, tick
 
 
 # ---------------------------------------------------------------- the app
@@ -46,16 +45,15 @@ class _Saver:
         return object()  # the table counts as changed at every offer
 
 
-def test_attached_to_the_app_events_go_into_the_same_save():
+def test_a_part_to_the_app_events_go_into_the_same_save():
     t = link_table()
     saver = _Saver()
     app = App(t, ["left", "ok", "right"], _Screen(), _Keys(), saver=saver)
     port = FakePort()
     link = Link(port, BOX, t, KEY, "ev1")
     link.restore({"b": 3})
-    attach(app, link)
+    app.add(link)
     app.step(0)
-    tick(app, link, 0)  # the boot counter moved on: saved at once
     assert saver.extras[-1]["b"] == 4
     assert app.info["link"] == "USB: waiting"
     # what App.press does with an accepted event: handle, save, redraw
@@ -64,38 +62,37 @@ def test_attached_to_the_app_events_go_into_the_same_save():
     assert [e[1] for e in saver.extras[-1]["o"]] == ["hand_started"]
     app.dirty = True
     app.step(10)
-    tick(app, link, 10)
     assert len(link.outbox) == 1  # the redraw's state adds nothing twice
     # what a power cut leaves: the unsent event (test_link_out.py restores such)
     assert saver.extras[-1]["o"][0][:2] == ["4-1", "hand_started"]
 
 
-def test_attached_the_link_takes_each_redraws_state_at_the_redraw():
+def test_a_part_the_link_takes_each_redraws_state_at_the_redraw():
     # App.on_state: the state the save built for the link is let go at the
     # redraw, before the step ends (bench/README.md, "The night's peak")
     t = link_table()
     app = App(t, ["left", "ok", "right"], _Screen(), _Keys(), saver=_Saver())
     link = Link(FakePort(), BOX, t, KEY, "ev1")
     link.restore({"b": 3})
-    attach(app, link)
+    app.add(link)
     app.step(0)
     assert t.handle({"do": "hand"}) is None
     app.save()
     assert link.last_state is not app.state
     app.dirty = True
-    app.step(10)  # no tick
+    app.redraw()  # the redraw alone, not the link's after_step
     assert link.last_state is app.state
     assert [e[0][1] for e in link.outbox] == ["hand_started"]  # once
 
 
-def test_attached_a_seat_busted_in_the_hand_is_told_before_the_player_moving_in():
+def test_a_part_a_seat_busted_in_the_hand_is_told_before_the_player_moving_in():
     # a move out of seat 2 and a move into it, confirmed during the hand; seat 2
     # busts: the host hears the hand's end and the bust, then the answers
     t = link_table()
     app = App(t, ["left", "ok", "right"], _Screen(), _Keys(), saver=_Saver())
     link = Link(FakePort(), BOX, t, KEY, "ev1")
     link.restore({"b": 3})
-    attach(app, link)
+    app.add(link)
     assert t.handle({"do": "hand"}) is None
     app.save()
     app.instruct({"id": "i-1", "action": "move_out", "seat": 2, "to_table": 7, "to_seat": 1})
@@ -118,18 +115,17 @@ def test_attached_a_seat_busted_in_the_hand_is_told_before_the_player_moving_in(
                              ["instruction", "i-2", "done", None]]
 
 
-def test_attached_a_new_table_from_the_host_replaces_the_apps():
+def test_a_part_a_new_table_from_the_host_replaces_the_apps():
     t = link_table()
     app = App(t, ["left", "ok", "right"], _Screen(), _Keys())
     port = FakePort()
     link = Link(port, BOX, t, KEY, "ev1")
     link.restore(None)
-    attach(app, link)
+    app.add(link)
     host = Host(port)
     now = 0
     for _ in range(3):
         app.step(now)
-        tick(app, link, now)
         now += 10
     nonce = host.read()[0]["nonce"]
     host.send(config(t, nonce, seats=8))
@@ -138,7 +134,6 @@ def test_attached_a_new_table_from_the_host_replaces_the_apps():
                "host_ms": 0})
     for _ in range(10):
         app.step(now)
-        tick(app, link, now)
         now += 10
     assert app.table is link.table and app.table is not t
     assert app.table.stacks == {1: 10, 8: 20} and app.state["stacks"] == {"1": 10, "8": 20}
@@ -151,19 +146,16 @@ def test_attached_a_new_table_from_the_host_replaces_the_apps():
     host.send(ins)
     for _ in range(3):
         app.step(now)
-        tick(app, link, now)
         now += 10
     assert app.info["instruction"]["id"] == "i-9"
     host.send(ins)  # the host resends it: shown once
     for _ in range(3):
         app.step(now)
-        tick(app, link, now)
         now += 10
     assert not app.waiting
     app.ack()  # the dealer's Confirm
     for _ in range(3):
         app.step(now)
-        tick(app, link, now)
         now += 10
     ev = [m for m in host.read() if m["kind"] == "event"]
     assert [(m["instr"], m["result"], m["stack"]) for m in ev] == [("i-9", "done", 20)]
@@ -174,7 +166,6 @@ def test_attached_a_new_table_from_the_host_replaces_the_apps():
     host.send({"kind": "instruction", "id": "i-11", "action": "withdraw", "instr": "i-10"})
     for _ in range(6):
         app.step(now)
-        tick(app, link, now)
         now += 10
     ev = [m for m in host.read() if m["kind"] == "event"]
     assert [(m["instr"], m["result"], m.get("reason")) for m in ev] == [

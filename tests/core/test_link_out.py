@@ -1,6 +1,6 @@
 """The box's serial link (tcbox/link/box_end.py), part 2: the outbox and its
-persistence, a port that stops taking bytes, instructions, pairing, and the
-wiring to the App.  Portable, like part 1 (test_link.py).
+persistence, a port that stops taking bytes, instructions and pairing.
+Portable, like part 1 (test_link.py).
 """
 
 import json
@@ -10,6 +10,7 @@ from link_util import (
     KEY,
     FakePort,
     Host,
+    StandIn,
     config,
     kinds,
     link_table,
@@ -19,8 +20,7 @@ from link_util import (
 from tableclock.protocol import UNPAIRED_KEY, decode, encode
 from tc_util import do
 from tcbox.link import frames
-from tcbox.link.box_end import OUTBOX_MAX, RESEND_MS, SILENCE_MS, Link
-from tcbox.link.powerloss import EXTRA_EVENTS_MAX
+from tcbox.link.box_end import EXTRA_EVENTS_MAX, OUTBOX_MAX, RESEND_MS, SILENCE_MS, Link
 from tcbox.link.states import DISCONNECTED, HELLO_SENT, LIVE
 
 
@@ -163,7 +163,7 @@ def test_a_restarted_host_is_told_hello():
 def test_instructions_once_with_their_result():
     link, port, host, now = live()
     seen = []
-    link.on_instruction = seen.append
+    StandIn(seen.append).add(link)
     instr = {"kind": "instruction", "id": "i-1", "action": "message", "text": "Colour up"}
     host.send(instr)
     now = run(link, now, 3)
@@ -193,7 +193,7 @@ def test_a_move_outs_answer_carries_the_stack_again_after_a_reboot():
     with; a repeat of the id is answered with the same stack, also after a
     power cut (the record's instruction part keeps it)."""
     link, port, host, now = live()
-    link.on_instruction = lambda m: None
+    StandIn(lambda m: None).add(link)
     out = {"kind": "instruction", "id": "i-41", "action": "move_out", "seat": 3,
            "to_table": 2, "to_seat": 7}
     host.send(out)
@@ -211,7 +211,7 @@ def test_a_move_outs_answer_carries_the_stack_again_after_a_reboot():
     assert _answers(host) == [("i-41", "done", None, 3075)]
     box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
     box2.restore(json.loads(json.dumps(link.extra())))  # the power-loss record
-    assert [r for r in box2.instrs if r[0] == "i-41"] == [["i-41", "done", None, 3075]]
+    assert [r for r in box2.answers.kept if r[0] == "i-41"] == [["i-41", "done", None, 3075]]
     frames.instruction(box2, dict(out, v="1.0", boot=1, seq=9))
     assert box2.outbox[-1][0][1:] == ["instruction", "i-41", "done", None, 3075]
 
@@ -219,7 +219,7 @@ def test_a_move_outs_answer_carries_the_stack_again_after_a_reboot():
 def test_a_withdraw_the_link_answers_from_its_record():
     link, port, host, now = live()
     handed = []
-    link.on_instruction = handed.append
+    StandIn(handed.append).add(link)
     link.instruction_done("i-41", "done", None, 3000)      # carried out already
     link.instruction_done("i-42", "refused", "Seat 4 is taken")
     for wid, x in (("w-1", "i-41"), ("w-2", "i-42"), ("w-3", "i-99")):
@@ -241,18 +241,18 @@ def test_a_withdraw_the_link_answers_from_its_record():
 
 def test_a_withdraw_of_an_instruction_restored_but_not_yet_shown():
     link, port, host, now = live()
-    link.on_instruction = lambda m: None
+    StandIn(lambda m: None).add(link)
     host.send({"kind": "instruction", "id": "i-7", "action": "move_out", "seat": 3,
                "to_table": 2, "to_seat": 7})
     run(link, now, 3)
     box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
     box2.restore(link.extra())                      # after a power cut: i-7 to hand again
-    assert [h["id"] for h in box2.rehand] == ["i-7"]
+    assert [h["id"] for h in box2.answers.rehand] == ["i-7"]
     handed = []
-    box2.on_instruction = handed.append
+    StandIn(handed.append).add(box2)
     frames.instruction(box2, {"kind": "instruction", "id": "w-7", "action": "withdraw",
                                   "instr": "i-7", "v": "1.2", "boot": 1, "seq": 9})
-    assert box2.rehand == []
+    assert box2.answers.rehand == []
     assert [e[0][1:4] for e in box2.outbox] == [["instruction", "i-7", "refused"],
                                                 ["instruction", "w-7", "done"]]
     box2.poll(0)
@@ -261,7 +261,7 @@ def test_a_withdraw_of_an_instruction_restored_but_not_yet_shown():
 
 def test_pending_instructions_survive_a_reboot():
     link, port, host, now = live()
-    link.on_instruction = lambda m: None
+    StandIn(lambda m: None).add(link)
     host.send({"kind": "instruction", "id": "i-7", "action": "move_out", "seat": 3,
                "to_table": 2, "to_seat": 7})
     run(link, now, 3)
@@ -269,7 +269,7 @@ def test_pending_instructions_survive_a_reboot():
     box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
     box2.restore(link.extra())
     handed = []
-    box2.on_instruction = handed.append
+    StandIn(handed.append).add(box2)
     box2.poll(0)
     assert [h["id"] for h in handed] == ["i-7"] and handed[0]["to_table"] == 2
 

@@ -1,5 +1,5 @@
 """The box's serial link, part 4: clock sync with the host (docs/protocol.md,
-"Clock sync on the box"; tcbox/frames.py ping/pong/reading_at).
+"Clock sync on the box"; tcbox/link/hostclock.py HostClock: ping, pong, reading_at).
 
 The box pings, feeds tableclock.clocksync.OffsetEstimator with each pong and
 turns a clock reading's host_ms into the box tick it was read at.  The room
@@ -10,14 +10,13 @@ host on one virtual time line with asymmetric, jittery delays, a host clock
 a minute in.  Portable.
 """
 
-from link_util import BOX, KEY, FakePort, config, counter, link_table, live, run
+from link_util import BOX, KEY, FakePort, StandIn, config, counter, link_table, live, run
 from tableclock.clock import LevelClock
 from tableclock.clocksync import ticks_diff
 from tableclock.protocol import Receiver, Sender
 from tcbox.link.box_end import Link
-from tcbox.link.frames import PING_FAST_MS, PING_MS, PONG_MAX_MS
+from tcbox.link.hostclock import PING_FAST_MS, PING_MS, PONG_MAX_MS
 from tcbox.link.states import CONFIGURED, DISCONNECTED, LIVE
-from tcbox.link.wiring import tick
 
 MIN = 60000
 WRAP = 1 << 29
@@ -54,18 +53,6 @@ class Wire:
         return out
 
 
-class _App:
-    """What wiring.tick needs of tcbox.app.App."""
-
-    def __init__(self):
-        self.state = None
-        self.info = {}
-        self.dirty = False
-
-    def save(self):
-        pass
-
-
 def position(clock):
     """ms of the tournament gone by on a LevelClock (levels and breaks
     before the current one, and the part of it gone)."""
@@ -85,7 +72,7 @@ class Room:
     the frames each way.  The host answers hello with config, seating and
     clock, a ping with a pong (``pong=False``: a 1.0 host, silent), and
     sends its clock every 10 s and at once from ``host_change()``.  One
-    ``step(ms)``: the box's loop (table.advance, wiring.tick) and the
+    ``step(ms)``: the box's loop (table.advance, the link's after_step) and the
     host's poll."""
 
     def __init__(self, up, down, ppm=0, tick0=WRAP - 30000, pong=True, t=None):
@@ -94,7 +81,7 @@ class Room:
         self.link = Link(self.port, BOX, self.t, KEY, "ev1", urandom=counter())
         self.link.restore(None)
         self.link.table_no = 4
-        self.app = _App()
+        self.app = StandIn()  # what the link's after_step asks of the box's App
         self.rx = Receiver(KEY, "host")
         self.tx = Sender(KEY, "host", 1)
         self.host = LevelClock(self.t.clock.levels)
@@ -172,7 +159,7 @@ class Room:
         self.last_tick = now
         if dt > 0:
             self.link.table.advance(dt)
-        tick(self.app, self.link, now)
+        self.link.after_step(self.app, now)
         for c in self.port.take():  # the box's bytes: lines on their way to the host
             if self.cut:
                 continue
@@ -262,8 +249,8 @@ def test_ping_cadence_fast_after_config_then_slow():
     # 1 s apart until 4 answers came (the 5th ping is the first after them), then 8 s
     assert times[:8] == [0, 1000, 2000, 3000, 4000, 12000, 20000, 28000], times
     assert PING_FAST_MS == 1000 and PING_MS == 8000
-    assert link.pongs == len(times) and link.sync.count == len(times)
-    assert link.sync.ready(now) and link.unanswered <= 1
+    assert link.hostclock.pongs == len(times) and link.hostclock.sync.count == len(times)
+    assert link.hostclock.sync.ready(now) and link.hostclock.unanswered <= 1
 
 
 def test_a_1_0_host_that_never_answers_is_asked_once_a_minute():
@@ -279,7 +266,7 @@ def test_a_1_0_host_that_never_answers_is_asked_once_a_minute():
         now += 20
     d = [t - times[0] for t in times]
     assert d == [0, 1000, 2000, 3000, 4000, 5000, 13000, 73000, 133000, 193000], d
-    assert not link.sync.ready(now) and link.state == LIVE
+    assert not link.hostclock.sync.ready(now) and link.state == LIVE
 
 
 def test_pongs_before_a_config_too_late_or_without_host_ms_are_no_samples():
@@ -292,28 +279,29 @@ def test_pongs_before_a_config_too_late_or_without_host_ms_are_no_samples():
                "host_ms": HOST0})  # a stray answer far too late
     host.send({"kind": "pong", "t": (now + 5000) & (WRAP - 1), "host_ms": HOST0})  # future
     now = run(link, now, 10)
-    assert link.sync.count == 0 and link.sync.refused == 2 and link.pongs == 0
+    hc = link.hostclock
+    assert hc.sync.count == 0 and hc.sync.refused == 2 and hc.pongs == 0
     host.send({"kind": "pong", "t": t, "host_ms": HOST0})
     now = run(link, now, 5)
-    assert link.sync.count == 1 and link.pongs == 1
+    assert link.hostclock.sync.count == 1 and link.hostclock.pongs == 1
     # in HELLO_SENT (after a silence or a restart) a pong is not trusted: it may be old
     link._hello_again(now)
     host.send({"kind": "pong", "t": now, "host_ms": HOST0 + 99})
     run(link, now, 5)
-    assert link.sync.count == 1
+    assert link.hostclock.sync.count == 1
 
 
 # --------------------------------------------------------------- following
 def test_shown_clock_within_250ms_of_the_hosts_with_jittery_asymmetric_delays():
     room = _room(ppm=80)  # and a box crystal 80 ppm fast
     room.run(20000)  # hello, config, the first pings; the ticks wrap at 30 s
-    assert room.link.state == LIVE and room.link.sync.ready(room.tick())
+    assert room.link.state == LIVE and room.link.hostclock.sync.ready(room.tick())
     assert room.link.table.clock.index == 0 and room.host.index == 0
     worst, back = _worst(room, 4 * MIN)
     assert room.tick() < room.tick0  # the box's ticks wrapped meanwhile
     assert worst <= 250, worst
     assert back <= 1, back  # never visibly back by more than a second
-    assert room.link.pongs >= 30 and room.link.odd_clocks == 0
+    assert room.link.hostclock.pongs >= 30 and room.link.hostclock.odd_clocks == 0
 
 
 def test_without_the_estimate_the_delays_would_show():
@@ -323,7 +311,7 @@ def test_without_the_estimate_the_delays_would_show():
     room = _room(pong=False)
     room.run(20000)
     worst, back = _worst(room, 4 * MIN)
-    assert not room.link.sync.ready(room.tick())
+    assert not room.link.hostclock.sync.ready(room.tick())
     assert worst > 250, worst
 
 
@@ -381,6 +369,6 @@ def test_a_reading_that_does_not_fit_the_estimate_counts_as_of_now():
     room.send({"kind": "clock", "level_index": 0, "ms_left": before - 100000,
                "paused": False, "host_ms": room.host_ms() - 24 * 3600 * 1000})
     room.run(2000)
-    assert link.odd_clocks == 1
+    assert link.hostclock.odd_clocks == 1
     assert before - 102000 - 1000 <= link.table.clock.left_ms <= before - 100000
 

@@ -5,7 +5,7 @@ under MicroPython too, where the module must work as on the board (no
 adafruit_minimqtt here: a recording stand-in plays the client)."""
 
 from tableclock.wire import check_id
-from tcbox.link.wiring import settings_of, wants_mqtt
+from tcbox.link.pairing import settings_of, wants_mqtt
 from tcbox.mqtt_link import INBOX_BYTES, INBOX_MAX, MqttPort
 from tcbox.mqtt_net import BACKOFF_MAX_MS, IDLE, UP, WifiWatch
 

@@ -150,12 +150,12 @@ def test_a_move_to_the_boxs_own_table_and_seat_is_refused():
 
 def test_app_a_take_out_naming_another_player_is_refused_to_the_host():
     app, screen = _app()
-    app.link.names = {"4": "Jon"}
+    app.parts[0].names = {"4": "Jon"}
     app.instruct(dict(OUT4, name="Eve"))
     app.step(10)
     app.press("ok", False)
     app.step(20)
-    assert app.link.sent == [("i-70", "refused", "Seat 4 is Jon, not Eve: ask the TD")]
+    assert app.parts[0].sent == [("i-70", "refused", "Seat 4 is Jon, not Eve: ask the TD")]
     assert 4 in app.table.stacks and screen.shown["status"] == "Seat 4 is Jon, not Eve: ask the TD"
 
 
@@ -484,8 +484,9 @@ class _Saves:
 
 
 class _Link:
-    """The link's ``instruction_done`` (tcbox/link/box_end.py), recorded: (id,
-    result, reason) in ``sent``, a move_out's stack in ``stacks``."""
+    """The link as a part of the App (tcbox/app.py HOOKS): each ``on_result``
+    recorded, (id, result, reason) in ``sent``, a move_out's stack in ``stacks``;
+    its ``seating``, the host's names and the table number."""
 
     def __init__(self):
         self.sent = []
@@ -493,17 +494,20 @@ class _Link:
         self.names = {}  # the host's seating (tcbox/link/box_end.py): none given
         self.table_no = 1
 
-    def instruction_done(self, iid, result, reason=None, stack=None):
+    def on_result(self, app, iid, result, reason, stack):
         self.sent.append((iid, result, reason))
         if stack is not None:
             self.stacks[iid] = stack
+
+    def seating(self, app):
+        return self.names, self.table_no
 
 
 def _app():
     t = _lppl8()
     screen = _Screen()
     app = App(t, ["left", "ok", "right"], screen, _Keys(), saver=_Saves())
-    app.link = _Link()
+    app.add(_Link())
     app.step(0)
     return app, screen
 
@@ -517,15 +521,15 @@ def test_app_a_move_confirmed_mid_hand_shows_after_this_hand_then_is_done():
     assert app.awaiting() and screen.shown["instr"] == "Move seat 3 to table 2 seat 7"
     app.ack()                                       # the dealer's Confirm
     app.step(20)
-    assert app.link.sent == [("i-41", "acknowledged", None)] and not app.awaiting()
+    assert app.parts[0].sent == [("i-41", "acknowledged", None)] and not app.awaiting()
     assert screen.shown["instr"] == "Move seat 3 to table 2 seat 7 after this hand"
     assert screen.shown["status"] == "Confirmed: Move seat 3 to table 2 seat 7 after this hand"
     saves = app.saver.n
     for _ in range(7):                              # everyone folds to the big blind
         app.table.handle({"do": "fold"})
     app.step(30)                                    # the hand is over: the move at once
-    assert app.link.sent[-1] == ("i-41", "done", None) and 3 not in app.table.stacks
-    assert app.link.stacks == {"i-41": 3000}        # seat 3 folded: 3000 to table 2
+    assert app.parts[0].sent[-1] == ("i-41", "done", None) and 3 not in app.table.stacks
+    assert app.parts[0].stacks == {"i-41": 3000}        # seat 3 folded: 3000 to table 2
     assert screen.shown["instr"] == "" and app.saver.n > saves
 
 
@@ -535,7 +539,7 @@ def test_app_hand_for_hand_holds_the_new_hand_key_until_next_hand():
     app.step(10)
     app.press("ok", False)                          # Confirm (highlighted between hands)
     app.step(20)
-    assert app.link.sent == [("i-7", "done", None)]
+    assert app.parts[0].sent == [("i-7", "done", None)]
     assert screen.shown["banner"] == "HAND FOR HAND"
     assert screen.shown["menu"][screen.shown["menu_i"]] == "New hand"
     app.press("ok", False)                          # New hand: refused
@@ -558,30 +562,29 @@ def test_app_a_refused_instruction_says_why():
     app.step(10)
     app.press("ok", False)
     app.step(20)
-    assert app.link.sent == [("i-42", "refused", "Seat 4 is taken")]
+    assert app.parts[0].sent == [("i-42", "refused", "Seat 4 is taken")]
     assert screen.shown["status"] == "Seat 4 is taken"   # the table's refusal, in red
     app.instruct(_ins("next_hand", "i-9"))
     app.step(30)
     app.press("ok", False)
     app.step(40)
-    assert app.link.sent[-1] == ("i-9", "refused", "This table is not playing hand for hand")
+    assert app.parts[0].sent[-1] == ("i-9", "refused", "This table is not playing hand for hand")
     assert screen.shown["status"] == "This table is not playing hand for hand"
     assert screen.shown["status_kind"] == "error"
 
 
-def test_app_without_a_result_hook_acknowledges_through_on_ack():
-    app, screen = _app()
-    app.link = None
-    acked = []
-    app.on_ack = acked.append                       # tcbox/link/wiring.attach today
+def test_app_results_go_to_every_part_with_the_hook_in_order():
+    t = _lppl8()
+    app = App(t, ["left", "ok", "right"], _Screen(), _Keys(), saver=_Saves())
     app.instruct(MOVE3)
-    app.ack()
-    assert acked == ["i-41"] and 3 not in app.table.stacks
-    got = []
-    app.on_result = lambda iid, result, reason, stack: got.append((iid, result, reason, stack))
+    app.ack()                                       # no part: carried out all the same
+    assert 3 not in app.table.stacks
+    first, second = app.add(_Link()), app.add(_Link())
     app.instruct(_ins("pause", "i-50"))
     app.ack()
-    assert got == [("i-50", "done", None, None)] and acked == ["i-41"] and app.table.clock.paused
+    assert first.sent == second.sent == [("i-50", "done", None)] and app.table.clock.paused
+    app.instruct(_ins("pause", "i-50"))             # its answer lost: acknowledged again
+    assert first.sent[-1] == ("i-50", "acknowledged", None) and len(second.sent) == 2
 
 
 def test_app_a_deduct_in_the_hand_shows_after_this_hand_then_is_done():
@@ -592,13 +595,13 @@ def test_app_a_deduct_in_the_hand_shows_after_this_hand_then_is_done():
     assert screen.shown["instr"] == "Seat 3: remove 500 chips from play"
     app.ack()
     app.step(20)
-    assert app.link.sent == [("i-60", "acknowledged", None)]
+    assert app.parts[0].sent == [("i-60", "acknowledged", None)]
     assert screen.shown["instr"] == "Seat 3: remove 500 chips after this hand"
     for _ in range(7):
         app.table.handle({"do": "fold"})
     app.step(30)
-    assert app.link.sent[-1] == ("i-60", "done", None) and app.table.stacks[3] == 2500
-    assert app.link.stacks == {} and screen.shown["instr"] == ""
+    assert app.parts[0].sent[-1] == ("i-60", "done", None) and app.table.stacks[3] == 2500
+    assert app.parts[0].stacks == {} and screen.shown["instr"] == ""
 
 
 def test_app_move_out_reports_the_stack_the_player_left_with():
@@ -615,8 +618,8 @@ def test_app_move_out_reports_the_stack_the_player_left_with():
     app.table.handle({"do": "showdown", "ranking": [[3], [2]]})
     assert app.table.stacks[3] == 3075              # 3000 - 50 + the pot of 125
     app.step(10)
-    assert app.link.sent[-1] == ("i-41", "done", None)
-    assert app.link.stacks == {"i-41": 3075} and 3 not in app.table.stacks
+    assert app.parts[0].sent[-1] == ("i-41", "done", None)
+    assert app.parts[0].stacks == {"i-41": 3075} and 3 not in app.table.stacks
 
 
 # -- withdraw: the host calls an instruction off, no Confirm
@@ -633,13 +636,14 @@ def test_app_withdraw_of_the_instruction_on_screen():
     saves = app.saver.n
     app.instruct(_withdraw("i-41"))
     app.step(20)
-    assert app.link.sent == [("i-41", "refused", "withdrawn by the host"), ("i-70", "done", None)]
+    assert app.parts[0].sent == [("i-41", "refused", "withdrawn by the host"),
+                                 ("i-70", "done", None)]
     assert screen.shown["status"] == "Called off: Move seat 3 to table 2 seat 7"
     assert screen.shown["instr"].startswith("Seat 2: Cy arrives") and app.waiting == []
     assert 3 in app.table.stacks and app.saver.n > saves
     app.instruct(MOVE3)                             # the host's late resend: not shown again
     assert app.info["instruction"]["id"] == "i-42" and app.waiting == []
-    assert app.link.sent[-1] == ("i-41", "refused", "withdrawn by the host")
+    assert app.parts[0].sent[-1] == ("i-41", "refused", "withdrawn by the host")
 
 
 def test_app_withdraw_of_an_instruction_waiting_behind_another():
@@ -648,7 +652,8 @@ def test_app_withdraw_of_an_instruction_waiting_behind_another():
     app.instruct(LATE3)
     app.instruct(_withdraw("i-60"))
     app.step(10)
-    assert app.link.sent == [("i-60", "refused", "withdrawn by the host"), ("i-70", "done", None)]
+    assert app.parts[0].sent == [("i-60", "refused", "withdrawn by the host"),
+                                 ("i-70", "done", None)]
     assert screen.shown["instr"] == "Move seat 3 to table 2 seat 7"
     assert screen.shown["status"] == "Called off: Seat 3: remove 500 chips from play"
     app.ack()
@@ -661,32 +666,32 @@ def test_app_withdraw_of_a_move_confirmed_during_the_hand():
     app.press("ok", False)                          # New hand
     app.instruct(MOVE3)
     app.ack()
-    assert app.table.moves and app.link.sent == [("i-41", "acknowledged", None)]
+    assert app.table.moves and app.parts[0].sent == [("i-41", "acknowledged", None)]
     app.instruct(_withdraw("i-41"))
     app.step(10)
     assert app.table.moves == [] and screen.shown["instr"] == ""
-    assert app.link.sent[1:] == [("i-41", "refused", "withdrawn by the host"),
+    assert app.parts[0].sent[1:] == [("i-41", "refused", "withdrawn by the host"),
                                  ("i-70", "done", None)]
     assert screen.shown["status"] == "Called off: Move seat 3 to table 2 seat 7"
     for _ in range(7):
         app.table.handle({"do": "fold"})
     app.step(20)
-    assert 3 in app.table.stacks and len(app.link.sent) == 3   # nothing more
+    assert 3 in app.table.stacks and len(app.parts[0].sent) == 3   # nothing more
 
 
 def test_app_withdraw_too_late_or_of_an_unknown_instruction():
     app, screen = _app()
     app.instruct(MOVE3)
     app.ack()                                       # between hands: done at once
-    assert app.link.sent == [("i-41", "done", None)] and app.link.stacks == {"i-41": 3000}
+    assert app.parts[0].sent == [("i-41", "done", None)] and app.parts[0].stacks == {"i-41": 3000}
     app.instruct(_withdraw("i-41"))
-    assert app.link.sent[-1] == ("i-70", "refused", "already carried out")
+    assert app.parts[0].sent[-1] == ("i-70", "refused", "already carried out")
     app.instruct(_withdraw("i-99", "i-71"))         # the withdraw overtook its instruction
-    assert app.link.sent[-1] == ("i-71", "done", None)
+    assert app.parts[0].sent[-1] == ("i-71", "done", None)
     app.instruct(_ins("pause", "i-99"))             # ... which comes late: never shown
     app.step(10)
     assert not app.awaiting() and not app.table.clock.paused
-    assert app.link.sent[-1] == ("i-99", "refused", "withdrawn by the host")
+    assert app.parts[0].sent[-1] == ("i-99", "refused", "withdrawn by the host")
 
 
 

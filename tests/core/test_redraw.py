@@ -1,5 +1,5 @@
 """The final table's redraw on the box (tcbox/instructions/at_table.py ``redraw``,
-tcbox/frames.py ``seating``; docs/host.md §10.7, LPPL ¶47 "Before the start
+tcbox/link/frames.py ``seating``; docs/host.md §10.7, LPPL ¶47 "Before the start
 of any final table players seating positions are to be decided by use of
 the Ace - 8 card system"): once the dealer confirms ``redraw``, the host's
 next seating -- names, stacks, the final draw's button -- becomes the
@@ -10,7 +10,7 @@ MicroPython)."""
 # procedures), compiled before the tests fragment the MicroPython heap: compiled mid-run,
 # they left no 4 KB in one piece for a later link, or found no 2 KB (tests/mpy_each.py)
 from tableclock import procedures, record  # noqa: F401, I001
-from link_util import BOX, KEY, LEVELS, FakePort, Host, config, live, run
+from link_util import BOX, KEY, LEVELS, FakePort, Host, StandIn, config, live, run
 from tableclock.hand import BROKEN
 from tc_util import do, fold_round, table
 from tcbox.instructions import at_table
@@ -28,8 +28,9 @@ def _live():
     """A box LIVE with a host, its table (three players, eight seats) one
     hand in and 1 minute into level 2."""
     t = table("lppl", {1: 3000, 2: 3000, 3: 3000}, button=1, seats=8, levels=LEVELS)
-    tables = []
-    link, _, host, now = live(t, 1, 1140000, tables.append)
+    app = StandIn()  # the App the new tables go to
+    tables = app.tables
+    link, _, host, now = live(t, 1, 1140000, app)
     assert link.table is t and not tables
     do(t, "hand")
     fold_round(t)

@@ -7,8 +7,8 @@ simulated boxes: the firmware's own MqttLink/MqttPort (adafruit_minimqtt on
 CPython sockets, as in tests/host/test_mqtt_link.py) on a tableclock Table
 that a scripted dealer plays.
 
-Time is virtual wherever the code takes a clock: ``rig.v`` (ms; V, Feed and
-App are tests/host/vtime.py's) drives the host (hub and BoxLinks), the
+Time is virtual wherever the code takes a clock: ``rig.v`` (ms; V and Feed
+are tests/host/vtime.py's) drives the host (hub and BoxLinks), the
 feed's clock and the boxes' ticks (which start a minute before the 2**29
 wrap and may run *ppm* fast); only the network is real.  ``rig.run(until)``
 loops (box steps, hub poll, ``step`` virtual ms, a real ``nap``) until
@@ -22,15 +22,15 @@ samples look like a slow network's and failed the 250 ms bound).
 import socket
 import time
 
-from vtime import App, Feed, V
+from vtime import Feed, V
 
 from faultproxy import FaultProxy
+from link_util import StandIn
 from tableclock import record
 from tableclock.clocksync import ticks_diff
 from tableclock.protocol import BOX_KEYS, box_key
 from tableclock.table import Table
 from tcbox.link.states import LIVE
-from tcbox.link.wiring import attach, tick
 from tcbox.mqtt_link import MqttLink, MqttPort
 from tcbox.mqtt_net import MASK
 from tdhost.links.broker import start_embedded, start_mosquitto
@@ -124,9 +124,8 @@ class SimBox:
         self.link.event = queued
         self.link.restore(extra if extra is not None else {"b": 6, "t": 4,
                                                            "p": wifi_pairing(box_id)})
-        self.app = App()
-        attach(self.app, self.link)
-        self.link.on_instruction = self._shown
+        self.app = StandIn(self._shown)  # the box's App, as its link sees it
+        self.app.add(self.link)
         self.last = self.ticks()
         self.flight = None  # time.monotonic() when the unanswered ping went, or None
 
@@ -149,11 +148,11 @@ class SimBox:
         self.last = now
         if dt > 0:
             self.t.advance(dt)
-        pings = self.link.pings
-        tick(self.app, self.link, now)
-        if self.link.pings != pings and self.link.unanswered:
+        pings = self.link.hostclock.pings
+        self.link.after_step(self.app, now)
+        if self.link.hostclock.pings != pings and self.link.hostclock.unanswered:
             self.flight = time.monotonic()
-        elif not self.link.unanswered:
+        elif not self.link.hostclock.unanswered:
             self.flight = None
 
     def in_flight(self, real_now):

@@ -13,6 +13,7 @@ import os
 
 from hostutil import EXAMPLES, T0, at, players, run
 
+from link_util import StandIn
 from tcbox.instructions import at_table
 from tcbox.link.box_end import Link
 from tcbox.link.states import LIVE
@@ -49,7 +50,7 @@ class Box:
         self.link.restore(None)
         self.link.table_no = table  # as pairing leaves it
         self.got = []  # the instructions the box was given, in order
-        self.link.on_instruction = self.got.append
+        StandIn(self.got.append).add(self.link)
         self.host = None
         self.connect()
 
@@ -86,7 +87,7 @@ class Box:
 
     def answered(self):
         """The ids of the instructions this box answered done or refused."""
-        return {r[0] for r in self.link.instrs if r[1] in ("done", "refused")}
+        return {r[0] for r in self.link.answers.kept if r[1] in ("done", "refused")}
 
     def instructions(self, action):
         return [i for i in self.got if i["action"] == action]

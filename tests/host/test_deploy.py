@@ -188,7 +188,7 @@ def test_code_py_is_copied_last_and_packages_first():
     assert files[-3:] == ["boot.py", "safemode.py", "code.py"]
     assert all(f.startswith(("tableclock/", "tcbox/")) for f in files[:-3])
     assert skipped == ["tableclock/replay.py"]
-    assert [deploy.target(f, True) for f in files[-4:]] == ["tcbox/link/wiring.mpy", "boot.py",
+    assert [deploy.target(f, True) for f in files[-4:]] == ["tcbox/link/states.mpy", "boot.py",
                                                             "safemode.py", "code.py"]
 
 

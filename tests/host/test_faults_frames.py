@@ -17,15 +17,15 @@ import paho.mqtt.client as mqtt
 import pytest
 from faultutil import EVENT, KEY, NAMES, OTHER_KEY, PAIRING, SETUP, Rig, exactly_once
 from paho.mqtt.enums import CallbackAPIVersion
-from vtime import App, Feed, V
+from vtime import Feed, V
 
 from faultproxy import DOWN, UP, publish_packet
+from link_util import StandIn
 from tableclock.canonjson import ProtocolError
 from tableclock.protocol import HOST, MAX_FRAME, Sender, box_key, decode
 from tableclock.table import Table
 from tcbox.link.box_end import OUTBOX_MAX, Link
 from tcbox.link.states import LIVE
-from tcbox.link.wiring import tick
 from tdhost.links.boxlink import BoxLink
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable
@@ -144,7 +144,6 @@ class _Box:
         self.v = v
         self.link = Link(end, "tc-01", Table(dict(SETUP)))
         self.link.restore({"b": 6, "t": 4, "p": PAIRING})
-        self.app = App()
         self.made = []
         event = self.link.event
 
@@ -159,14 +158,15 @@ class _Box:
             self.shown.append(body["id"])
             self.link.instruction_done(body["id"], "done")
 
-        self.link.on_instruction = shown
+        self.app = StandIn(shown)  # the box's App, as its link sees it
+        self.app.add(self.link)
         self.last = v.t
 
     def step(self):
         dt = self.v.t - self.last
         self.last = self.v.t
         self.link.table.advance(dt)
-        tick(self.app, self.link, self.v.t)
+        self.link.after_step(self.app, self.v.t)
 
     def hand(self):
         t = self.link.table

@@ -521,8 +521,6 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
     from tableclock import record
     from tableclock.store import MemoryStore
     from tcbox.app import App
-    from tcbox.link import frames
-    from tcbox.link.wiring import attach, tick
 
     class Screen:
         def update(self, f):
@@ -543,18 +541,17 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
         "event": "WPH Spring Championship", "settings": {
             "wifi_ssid": "PokerClubGuest-5G", "wifi_password": "correct horse battery staple",
             "mqtt_host": "192.168.100.200", "mqtt_port": 1883}}})
-    attach(app, box)
+    app.add(box)
     app.step(0)
-    tick(app, box, 0)
     assert slots.load()["extra"]["b"] == 42  # the new boot counter, saved at once
     # a long night with no host: full outbox, answered and pending instructions
     for i in range(70):
         box.event(["hand_ended", 1000 + i, {str(s): 123456 for s in range(1, 11)}])
     for i in range(32):
-        box.instrs.append(["i-%d" % i, "done", None, None])
+        box.answers.kept.append(["i-%d" % i, "done", None, None])
     for i in range(3):
-        frames.remember(box, "p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
-                                            "action": "message", "text": "x" * 200})
+        box.answers.remember("p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
+                                          "action": "message", "text": "x" * 200})
     busy_hand(t)
     app.save()
     rec = slots.load()
@@ -651,14 +648,13 @@ def test_a_new_host_first_hears_an_event_not_a_hello(pty, tmp_path):
 
 
 def test_the_clock_s_saves_do_not_rebuild_the_table_s_state():
-    # tcbox.link.wiring.SavesExtra: the link observes the table's state (to find the box
-    # events of a change) only when the record's fingerprint changed, not at the 30 s
+    # the link's on_save (tcbox/link/box_end.py): it observes the table's state (to find the
+    # box events of a change) only when the record's fingerprint changed, not at the 30 s
     # saves of the running clock (issue #20: 4 KB of dicts each)
     from link_util import FakePort
     from tableclock import record
     from tableclock.store import MemoryStore
     from tcbox.app import App
-    from tcbox.link.wiring import attach, tick
 
     class Screen:
         def update(self, f):
@@ -674,9 +670,8 @@ def test_the_clock_s_saves_do_not_rebuild_the_table_s_state():
     box = Link(FakePort(), "tc-0123456789ab", t, KEY, KEY_ID)
     box.restore({"b": 1, "t": 3, "p": {"key": KEY.hex(), "key_id": KEY_ID, "table": 3,
                                        "event": "WPH"}})
-    attach(app, box)
+    app.add(box)
     app.step(0)
-    tick(app, box, 0)
     states = []
     real = t.state
 
@@ -684,11 +679,11 @@ def test_the_clock_s_saves_do_not_rebuild_the_table_s_state():
         states.append(1)
         return real()
     t.state = counted
-    writes = app.saver.saver.slots.seq
+    writes = app.saver.slots.seq
     app.save()  # nothing changed
     t.advance(31000)
     app.save()  # only the clock: written (its slack is 1 s), no state built
-    assert states == [] and app.saver.saver.slots.seq == writes + 1
+    assert states == [] and app.saver.slots.seq == writes + 1
     assert t.handle({"do": "hand"}) is None
     app.save()  # an event: its box events observed and saved with it
     assert states == [1]

@@ -6,7 +6,6 @@ bench/sync_bench.py, which put tests/host on sys.path) share.
 - ``V``: virtual time in ms, a clock the caller moves.
 - ``Feed``: a live host's feed (tdhost.links.boxlink.BoxLink's ``feed``) whose tournament clock
   runs on any ms clock; ``clock_version`` moves on each change the TD makes.
-- ``App``: what tcbox.link.wiring.attach/tick need of tcbox.app.App.
 - ``position``: ms of the tournament gone by on a LevelClock.
 - ``CableNight``: a box Link and a host BoxLink over the in-memory cable
   (tdhost/links/pipe.py) whose ends delay every frame with jitter (delayed.DelayedEnd).
@@ -16,11 +15,11 @@ from pathlib import Path
 
 from delayed import DelayedEnd, jitter
 
+from link_util import StandIn
 from tableclock.clock import LevelClock
 from tableclock.table import Table
 from tcbox.link.box_end import Link
 from tcbox.link.frames import setup_of
-from tcbox.link.wiring import tick
 from tdhost.links.boxlink import BoxLink
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable
@@ -97,22 +96,6 @@ class Feed:
         return abs(position(clock) - position(self.clock))
 
 
-class App:
-    """What tcbox.link.wiring.attach/tick need of tcbox.app.App."""
-
-    saver = None
-    state = None
-
-    def __init__(self):
-        self.info = {}
-        self.dirty = False
-        self.table = None
-        self.level_key = None
-
-    def save(self):
-        pass
-
-
 class CableNight:
     """A box and the host over the cable, the night 7 min (and 321 ms) in: box loop every
     BOX_STEP (20) ms, its ticks starting 30 s before the 2**29 wrap and running 50 ppm
@@ -130,7 +113,7 @@ class CableNight:
         self.host_end = DelayedEnd(self.cable.b, self.v, jitter(4, 30, 200, 3, 600))
         self.box = Link(self.box_end, BOX, Table(dict(setup)), KEY, "ev1")
         self.box.restore({"b": 6, "t": 4})
-        self.app = App()
+        self.app = StandIn()  # what the link's after_step asks of the box's App
         self.feed = Feed(self.v, setup, names)
         self.feed.clock.advance(7 * 60000 + 321)
         self.host = BoxLink(self.host_end, KEY, "ev1", HostStore(str(Path(tmp_dir) / "h.sqlite")),
@@ -153,7 +136,7 @@ class CableNight:
         dt = (now - self.last) & (WRAP - 1)
         self.last = now
         self.box.table.advance(dt)
-        tick(self.app, self.box, now)
+        self.box.after_step(self.app, now)  # the link's share of the box's loop
         if self.v.t % HOST_STEP == 0:
             self.host.poll(self.v.t)
 

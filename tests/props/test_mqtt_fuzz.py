@@ -29,6 +29,7 @@ from hypothesis import given, strategies as st
 
 import gen
 from faultproxy import encode_length, publish_packet
+from link_util import StandIn
 from tableclock.protocol import HOST, KINDS, Sender, box_key
 from tableclock.table import Table
 from tcbox.mqtt_link import MqttLink, MqttPort
@@ -110,7 +111,7 @@ def _box():
     link.restore(None)
     link.table_no = 4
     shown = []
-    link.on_instruction = shown.append
+    StandIn(shown.append).add(link)
     return net, port, link, shown
 
 

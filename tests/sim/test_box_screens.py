@@ -70,11 +70,20 @@ def test_the_shots_script_renders_the_new_screens_on_every_board(tmp_path):
             assert os.path.exists(tmp_path / ("%s-%s.png" % (board, k)))
 
 
+class _Answered:
+    """A part of the App (tcbox/app.py HOOKS): the ids of the instructions answered."""
+
+    def __init__(self):
+        self.ids = []
+
+    def on_result(self, app, iid, result, reason, stack):
+        self.ids.append(iid)
+
+
 def test_an_instruction_is_confirmed_through_the_keys_on_both_boards():
     for board in board_names():
         sim = Sim(board, SETUP)
-        sent = []
-        sim.box.on_ack = sent.append
+        sent = sim.box.add(_Answered()).ids
         sim.box.instruct(MOVE)
         sim.step()
         texts = sim.texts()

@@ -21,7 +21,6 @@ from tcbox.boards import BOARDS
 from tcbox.crashlog import LOG
 from tcbox.defaults import SETUP
 from tcbox.link.box_end import Link
-from tcbox.link.wiring import tick
 
 PAIRING = {"key": "00" * 32, "key_id": "ev1-k1", "table": 4, "event": "WPH Spring",
            "settings": {"wifi_ssid": "club", "wifi_password": "secret-pass",
@@ -41,7 +40,7 @@ def _boot(extra):
 
 def test_a_box_paired_with_wifi_settings_runs_its_link_over_mqtt():
     app = _boot({"b": 3, "p": PAIRING, "t": 4})
-    link = app.link
+    [link] = app.parts  # the App's one part: the link (tcbox/startup.py)
     assert isinstance(link, mqtt_link.MqttLink) and link.paired and link.boot == 4
     port = link.port
     assert port.event == "ev1-k1"  # no mqtt_event: the key id names the event's topics
@@ -52,7 +51,6 @@ def test_a_box_paired_with_wifi_settings_runs_its_link_over_mqtt():
         _world.advance(50)
         now = _world.ticks_ms()
         app.step(now)
-        tick(app, link, now)
     assert app.info["link"] == "Wi-Fi: no network" and app.info["table"] == 4
     assert port.attempts == 0  # no socket without Wi-Fi
 
@@ -60,13 +58,12 @@ def test_a_box_paired_with_wifi_settings_runs_its_link_over_mqtt():
 def test_a_box_paired_for_wifi_before_per_box_keys_says_pair_again(capsys):
     old = {k: v for k, v in PAIRING.items() if k != "keys"}  # the event's key, no marker
     app = _boot({"b": 3, "p": old, "t": 4})
-    link = app.link
+    [link] = app.parts  # the App's one part: the link (tcbox/startup.py)
     assert isinstance(link, mqtt_link.MqttLink) and link.port.state == mqtt_net.OFF
     for _ in range(5):
         _world.advance(50)
         now = _world.ticks_ms()
         app.step(now)
-        tick(app, link, now)
     assert app.info["link"] == "Wi-Fi: pair again" and app.info["table"] == 4
     assert "pair it again (tdhost pair" in capsys.readouterr().out
     assert link.port.attempts == 0  # it never tries the broker with the old key
@@ -75,7 +72,8 @@ def test_a_box_paired_for_wifi_before_per_box_keys_says_pair_again(capsys):
 def test_a_box_paired_without_them_stays_on_usb():
     pairing = dict(PAIRING, settings={"wifi_ssid": "club"})  # no broker
     app = _boot({"b": 3, "p": pairing, "t": 4})
-    assert type(app.link) is Link
+    [link] = app.parts
+    assert type(link) is Link
     assert mqtt_link.make(Table(SETUP), {"b": 3, "p": pairing}) is None
 
 

@@ -36,7 +36,8 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-for _p in (os.path.join(ROOT, "tests", "host"), os.path.join(ROOT, "host_tools")):
+for _p in (os.path.join(ROOT, "tests", "core"), os.path.join(ROOT, "tests", "host"),
+           os.path.join(ROOT, "host_tools")):  # core: link_util's StandIn (liveroom.py)
     if _p not in sys.path:
         sys.path.insert(0, _p)
 if os.path.join(ROOT, "firmware") not in sys.path:
@@ -49,9 +50,9 @@ from liveroom import KEY, KEY_ID, MASK, Room  # noqa: E402
 
 from tableclock import record  # noqa: E402
 from tableclock.hand import BROKEN  # noqa: E402
+from tcbox.app import HOOKS  # noqa: E402
 from tcbox.instructions.pending import HostInstructions  # noqa: E402
 from tcbox.link.box_end import LIVE, Link  # noqa: E402
-from tcbox.link.wiring import attach  # noqa: E402
 from tdhost.league import store as _store  # noqa: E402
 from tdhost.league.refusal import ActionRefused  # noqa: E402
 from tdhost.links.boxlink import BoxLink  # noqa: E402
@@ -202,7 +203,8 @@ def _calm(st):
 
 class Desk(HostInstructions):
     """What the box's App keeps of the host's instructions (tcbox.instructions.pending): the one on
-    screen, the ones waiting, the acks; no screen, no keys."""
+    screen, the ones waiting, the acks; no screen, no keys.  Its link is its part as the App's
+    is (``add``, tcbox/app.py HOOKS), with the App's services to it."""
 
     saver = None
     state = None
@@ -215,14 +217,31 @@ class Desk(HostInstructions):
         self.withdrawn = []
         self.dirty = False
         self.level_key = None
-        self.link = None
-        self.on_ack = None
-        self.on_result = None
-        self.on_state = None
+        self.hooked = {name: [] for name in HOOKS}
         self.menu = type("Menu", (), {"note": ""})()
         self.table = None
 
     def save(self):
+        pass
+
+    def add(self, part):
+        """tcbox.app.App.add."""
+        for name in HOOKS:
+            if getattr(part, name, None) is not None:
+                self.hooked[name].append(part)
+        part.added(self)
+
+    def take_table(self, table):
+        self.table = table
+        self.state = None
+        self.level_key = None
+        self.dirty = True
+        self.save()
+
+    def changed(self):
+        self.dirty = True
+
+    def show_link(self, text, table_no):
         pass
 
 
@@ -253,7 +272,7 @@ class ChaosBox:
         self.link.restore(extra)
         self.desk = Desk(self)
         self.desk.table = table
-        attach(self.desk, self.link)
+        self.desk.add(self.link)
         event = self.link.event
 
         def queued(ev):
@@ -274,7 +293,6 @@ class ChaosBox:
                 self.room.walking.pop(ins.get("name"), None)
             return done(iid, result, reason, stack)
         self.link.instruction_done = answered
-        self.desk.on_result = answered
         instruct = self.desk.instruct
 
         def shown(ins):
@@ -282,7 +300,7 @@ class ChaosBox:
                 self._shown[ins["id"]] = ins
             instruct(ins)
         self._shown = getattr(self, "_shown", {})
-        self.link.on_instruction = shown
+        self.desk.instruct = shown  # the link hands each instruction to the desk's
         self.next_hand = self.room.now + self.rng.randrange(*HAND_EVERY_MS)
         self.next_act = 0
         self.confirm_at = None

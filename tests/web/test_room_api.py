@@ -96,7 +96,7 @@ def test_display_settings_need_the_token_and_refuse_bad_values():
     assert r.status_code == 401
     for bad, why in (({"theme": "pink"}, "Theme cannot be 'pink'."),
                      ({"panels": ["clock"]}, "Panels are a list of: schedule, chipups, stats, "
-                                             "payouts, qr, news."),
+                                             "payouts, qr, news, league."),
                      ({"volume": 3}, "There is no display setting 'volume'.")):
         r = c.post("/api/display", content=json.dumps(bad), headers=dict(JSON, **BEARER))
         assert (r.status_code, r.json()) == (400, {"error": why})

@@ -175,7 +175,7 @@ def test_the_td_chooses_panels_layout_and_theme(browser):
         wait_text(console, "#msg", "high-contrast theme")
         console.uncheck('[data-panel="qr"]')
         wait_text(console, "#msg", "The big screen: blind schedule, chip-ups, players "
-                                        "and stacks, seat moves; 4:3 layout")
+                                        "and stacks, seat moves, league leaderboard; 4:3 layout")
         page.wait_for_function("() => document.body.classList.contains('theme-contrast')")
         page.wait_for_selector("#p-qr", state="hidden")
         assert "lay-4x3" in page.get_attribute("body", "class")

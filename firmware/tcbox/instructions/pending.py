@@ -14,23 +14,22 @@ ACKS_KEPT = 32  # confirmed instruction ids remembered (docs/protocol.md: the la
 
 
 class HostInstructions:
-    """App's part that holds the host's instructions (a base class of
+    """App's share that holds the host's instructions (a base class of
     tcbox.app.App, on its ``info``, ``menu``, ``table`` and ``save``):
-    ``instruct``, ``withdraw``, ``ack`` (the dealer's Confirm), ``settle``;
-    ``acks``, ``waiting``, ``withdrawn``; results through ``on_result`` /
-    ``on_ack`` or the link's ``instruction_done``."""
+    ``instruct`` (a service to its parts: the link hands each instruction
+    here), ``withdraw``, ``ack`` (the dealer's Confirm), ``settle``;
+    ``acks``, ``waiting``, ``withdrawn``; each result goes to the parts'
+    ``on_result`` hook (tcbox/app.py HOOKS)."""
 
     if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
         acks = None  # type: Any
-        on_ack = None  # type: Any
-        on_result = None  # type: Any
+        hooked = None  # type: Any
         withdrawn = None  # type: Any
         info = None  # type: Any
         waiting = None  # type: Any
         table = None  # type: Any
         menu = None  # type: Any
         dirty = None  # type: Any
-        link = None  # type: Any
 
         def save(self):
             pass
@@ -41,8 +40,7 @@ class HostInstructions:
         iid = ins.get("id") if isinstance(ins, dict) else None
         if iid is not None:
             if iid in self.acks:  # the host did not get the confirmation: again
-                if self.on_ack is not None:
-                    self.on_ack(iid)
+                self.report(iid, "acknowledged")
                 return
             if iid in self.withdrawn:  # called off before it came: never shown
                 from .at_table import WITHDRAWN
@@ -118,10 +116,10 @@ class HostInstructions:
 
         table = self.table
         table.error = None  # an older refusal is not this one's
-        link = self.link
-        result, reason, stack = at_table.carry_out(
-            table, ins, link.names if link is not None else None,
-            link.table_no if link is not None else None)
+        names = table_no = None  # the host's seating at this box (the link's)
+        for part in self.hooked["seating"]:
+            names, table_no = part.seating(self)
+        result, reason, stack = at_table.carry_out(table, ins, names, table_no)
         _keep(self.acks, iid)
         self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
         self.info["queued"] = len(self.waiting)
@@ -134,7 +132,7 @@ class HostInstructions:
         else:
             self.menu.note = done_text(ins)  # what was done: "Seat 3 moved to ..."
         self.dirty = True
-        self.report(iid, result, reason, stack, True)
+        self.report(iid, result, reason, stack)
         self.save()
 
     def settle(self):
@@ -151,20 +149,14 @@ class HostInstructions:
         self.dirty = True
         self.save()
 
-    def report(self, iid, result, reason=None, stack=None, confirm=False):
-        """What became of instruction *iid* (nothing for None): ``on_result``,
-        else the link's ``instruction_done``; without either, ``on_ack(iid)``
-        for the dealer's Confirm (*confirm*) only.  *stack*: the chips a
+    def report(self, iid, result, reason=None, stack=None):
+        """What became of instruction *iid* (nothing for None), to each part's
+        ``on_result`` (the link's ``instruction_done``).  *stack*: the chips a
         player moved out with (a ``move_out`` done), else None."""
         if iid is None:
             return
-        hook = self.on_result
-        if hook is None and self.link is not None:
-            hook = getattr(self.link, "instruction_done", None)
-        if hook is not None:
-            hook(iid, result, reason, stack)
-        elif confirm and self.on_ack is not None:
-            self.on_ack(iid)
+        for part in self.hooked["on_result"]:
+            part.on_result(self, iid, result, reason, stack)
 
 
 def _keep(ids, iid):

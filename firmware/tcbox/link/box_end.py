@@ -1,22 +1,34 @@
 """The box's end of the host link over a serial port: the link states, the
 outbox and one bounded slice of work per ``poll`` (docs/protocol.md, "USB
-serial" and "On the box").  The host's frames are handled in frames.py,
-the record in powerloss.py, the App's wiring in wiring.py (this package).
+serial" and "On the box"), and its hooks as a part of tcbox.app.App
+(docs/box.md, "The App and its parts"); its part of the power-loss record
+(``extra``, ``restore``).  The host's frames are handled in frames.py, the
+instructions it remembers in answers.py (this package).
 Pure logic: no hardware import.
 """
 
 import json
-from binascii import hexlify
+from binascii import hexlify, unhexlify
 
-from tableclock.canonjson import ProtocolError
-from tableclock.clocksync import OffsetEstimator
-from tableclock.protocol import HOST, UNPAIRED_KEY, UNPAIRED_KEY_ID, Receiver, Sender
+from tableclock.canonjson import ProtocolError, parse
+from tableclock.clocksync import Slew
+from tableclock.protocol import (
+    HOST,
+    MAX_COUNTER,
+    UNPAIRED_KEY,
+    UNPAIRED_KEY_ID,
+    Receiver,
+    Sender,
+    Stale,
+    decode,
+)
 from tableclock.wire import Lines
 
 from ..presses import ticks_diff
 from . import frames
-from .events import event_message, events_between, instruction_event
-from .powerloss import record_of, restore_record
+from .answers import Answers
+from .events import EVENT_FIELDS, event_message, events_between, instruction_event
+from .hostclock import HostClock, clock_toward
 from .states import (
     CONFIGURED,
     DISCONNECTED,
@@ -34,7 +46,12 @@ except ImportError:  # an older tcbox without a version
     FW = "0"
 
 READ_MAX = 512  # bytes read per poll
+PAIR_MAX = 448  # bytes of JSON: the pairing (key, table, event, settings) in the record
 OUTBOX_MAX = 64  # box events kept until acknowledged (the oldest dropped)
+# the power-loss record holds the table (2.5 KB mid-hand at 10 seats) and this
+# link's part in a 3968-byte slot: pairing (~250 B), the instructions' part
+# (answers.py) and the newest events, each bounded
+EXTRA_EVENTS_MAX = 512  # bytes of JSON for the events kept in the power-loss record
 CONFIG_WAIT_MS = 10000  # CONFIGURED without seating and clock: hello again
 SILENCE_MS = 20000  # LIVE without a frame from the host: link lost, hello again
 RESEND_MS = 5000  # unacknowledged events go again
@@ -68,9 +85,8 @@ class Link:
         self.table = table
         self.fw = fw
         self.urandom = urandom or _urandom
-        self.on_table = None  # callback(new Table)
-        self.on_instruction = None  # callback(instruction dict)
-        self.on_change = None  # callback(): redraw
+        self.app = None  # the tcbox.app.App this link is a part of (``added``)
+        self.seen = None  # the record's fingerprint of the table last observed (on_save)
         self.boot = 0
         self.tx = Sender(UNPAIRED_KEY, box_id, 0)
         self.pairing = None  # {"key", "key_id", "table", "event"?, "settings"?}
@@ -94,18 +110,13 @@ class Link:
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
         self.pong = None  # a ping to answer: its t (or -1 without)
-        self.sync = OffsetEstimator()  # the host's clock from our pings (frames.pong)
-        self.ping_at = 0  # box tick the next ping is due (set by each config)
-        self.pings = 0  # pings since the last config
-        self.pongs = 0  # their answers
-        self.unanswered = 0  # pings since the last answer
-        self.odd_clocks = 0  # clock readings whose host_ms did not fit the estimate
+        self.hostclock = HostClock()  # the host's time: the sync from our pings
+        self.slew = None  # the table's clock following the host's (``slewing``)
         self.status_due = False
         self.status_at = None
         self.outbox = []  # [event, sent ms or None, JSON size]; event: [id, what, ...]
         self.n = 0  # events made in this boot
-        self.instrs = []  # [id, result or None, reason, body or stack or None], oldest first
-        self.rehand = []  # restored pending instructions for on_instruction
+        self.answers = Answers()  # the instructions seen, each with its latest answer
         self.last_state = None
         self.save_due = False  # something the record must keep at once (pairing)
         # counters
@@ -129,12 +140,117 @@ class Link:
         self.tx.key = key
 
     def extra(self):
-        """The link's part of the power-loss record (powerloss.record_of)."""
-        return record_of(self)
+        """The link's part of the power-loss record (JSON-ready, no times: it
+        changes only when something worth a write changed): the boot counter,
+        the newest unsent events (EXTRA_EVENTS_MAX bytes of them), the
+        instructions' part (answers.py), the pairing and the table number."""
+        keep = []
+        room = EXTRA_EVENTS_MAX
+        for i in range(len(self.outbox) - 1, -1, -1):
+            e = self.outbox[i]
+            room -= e[2]
+            if room < 0:
+                break
+            keep.append(e[0])
+        keep.reverse()
+        d = {"b": self.boot, "o": keep, "i": self.answers.record()}
+        if self.pairing is not None:
+            d["p"] = self.pairing
+        if self.table_no is not None:
+            d["t"] = self.table_no
+        return d
 
     def restore(self, extra):
-        """Start from the record's *extra* (powerloss.restore_record)."""
-        restore_record(self, extra)
+        """Start from the record's *extra* (None: a new box): the boot
+        counter moves on by one (so save at once: ``extra()`` changed), and
+        unsent events, pending instructions and the pairing come back.  A
+        damaged part is ignored."""
+        boot = 0
+        if isinstance(extra, dict):
+            b = extra.get("b")
+            if isinstance(b, int) and not isinstance(b, bool) and 0 <= b < MAX_COUNTER:
+                boot = b + 1
+            for part in ("p", "t", "o", "i"):
+                try:
+                    self._restore_part(part, extra.get(part))
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+                    pass
+        self.boot = boot
+        self.tx.boot = boot
+        self.tx.seq = 0
+        self.n = 0
+        self.save_due = True
+
+    def _restore_part(self, part, v):
+        if part == "p" and isinstance(v, dict):
+            key = unhexlify(v["key"])
+            if len(key) >= 16:
+                self._set_key(key, v["key_id"])
+                self.pairing = v
+        elif part == "t" and isinstance(v, int):
+            self.table_no = v
+        elif part == "o" and isinstance(v, list):
+            for ev in v:
+                if isinstance(ev, list) and len(ev) >= 2 and ev[1] in EVENT_FIELDS:
+                    self._keep(ev)
+        elif part == "i" and isinstance(v, list):
+            self.answers.restore(v)
+
+    # -- a part of the App (tcbox/app.py HOOKS; docs/box.md "The App and its parts")
+    def added(self, app):
+        """This link is a part of *app* from now on: it hands it the host's
+        instructions (``instruct``), a new table (``take_table``) and clock
+        changes (``changed``)."""
+        self.app = app
+
+    def after_step(self, app, now):
+        """The link's share of each loop iteration, after the App's: a slice
+        of link work, the slewed clock, the events of a state no save
+        followed, the link's line on the setup screen, a save it needs."""
+        self.poll(now)
+        slew = self.slew
+        if slew is not None and self.table is not None:
+            slew.step(self.table.clock, now)  # a small error worked off: up to 10% fast or slow
+        st = app.state
+        if st is not None and st is not self.last_state:
+            self.observe(st)  # events of changes no save followed
+        app.show_link(self.info_text(), self.table_no)
+        if self.save_due:
+            self.save_due = False
+            app.save()
+
+    def slewing(self):
+        """The Slew that works a small error of the table's clock off (made
+        at the host's first clock)."""
+        if self.slew is None:
+            self.slew = Slew()
+        return self.slew
+
+    def on_state(self, app, st):
+        """Each redraw's state, at the redraw: its box events (``observe``)."""
+        self.observe(st)
+
+    def on_save(self, app):
+        """Before each save: the table's state observed (so the box events of
+        a change go into the same write as the change), then the link's part
+        of the record.  The table's state (4 KB of dicts) only when the table
+        changed, not for the clock's saves every 30 s: the record's
+        fingerprint without the clocks' times tells (issue #20: an idle
+        offer allocated 6.6 KB)."""
+        fp = app.saver.fingerprint(app.table)
+        if fp != self.seen:
+            self.seen = fp
+            self.observe(app.table.state())
+        return self.extra()
+
+    def on_result(self, app, iid, result, reason, stack):
+        """What became of instruction *iid* at the table: ``instruction_done``."""
+        self.instruction_done(iid, result, reason, stack)
+
+    def seating(self, app):
+        """The host's names by seat and this box's table number, for an
+        instruction carried out (tcbox/instructions/at_table.py)."""
+        return self.names, self.table_no
 
     # -- the app's side ------------------------------------------------
     def observe(self, st):
@@ -180,22 +296,10 @@ class Link:
         1.2), kept to answer a repeat of *iid* the same way."""
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
-        r = frames.instr(self, iid)
-        if r is None:
-            r = frames.remember(self, iid, None)
-        r[1] = result
-        r[2] = reason
+        stack = self.answers.answer(iid, result, reason, stack)
         self.status_due = True  # the host sees the table as the answer left it
-        if result != "done":
-            stack = None
-        if result != "acknowledged":
-            r[3] = stack  # final: the instruction itself is not needed again
         self.save_due = True
         return self.event(instruction_event(iid, result, reason, stack))
-
-    def pending(self):
-        """Instructions the dealer has not confirmed yet (dicts)."""
-        return [r[3] for r in self.instrs if r[1] is None and r[3]]
 
     def info_text(self):
         """One short line for the screen's info field (App.info["link"])."""
@@ -219,9 +323,9 @@ class Link:
                 "stale": rx.stale, "forged": rx.forged, "invalid": rx.invalid,
                 "frames_in": self.frames_in, "frames_out": self.frames_out,
                 "stalls": self.stalls, "too_large": self.too_large,
-                "refused_pairs": self.refused_pairs, "pings": self.pings,
-                "pongs": self.pongs, "odd_clocks": self.odd_clocks,
-                "sync_resets": self.sync.resets}
+                "refused_pairs": self.refused_pairs, "pings": self.hostclock.pings,
+                "pongs": self.hostclock.pongs, "odd_clocks": self.hostclock.odd_clocks,
+                "sync_resets": self.hostclock.sync.resets}
 
     # -- the loop ------------------------------------------------------
     def poll(self, now):
@@ -236,9 +340,10 @@ class Link:
         self._read()
         line = self.lines.line()
         if line is not None:
-            frames.frame(self, line, now)
-        if self.rehand and self.on_instruction is not None:
-            self.on_instruction(self.rehand.pop(0))
+            self._frame(line, now)
+        rehand = self.answers.rehand
+        if rehand and self.app is not None:
+            self.app.instruct(rehand.pop(0))
         frames.apply_pending(self, now)
         self._timers(now)
         self._write(now)
@@ -314,7 +419,7 @@ class Link:
             return self._encode(msg)
         if not self.paired:
             return None
-        msg = frames.ping(self, now)  # clock sync: CONFIGURED or LIVE, when due
+        msg = self.hostclock.ping(self.state, now)  # clock sync: CONFIGURED or LIVE, when due
         if msg is not None:
             return self._encode(msg)
         for e in self.outbox:
@@ -348,3 +453,164 @@ class Link:
         self.nonce = str(hexlify(self.urandom(8)), "ascii")
         self.hello_at = now
         self.hello_tries = 0
+
+    # -- the host's frames (the set-up, the seating, the clock, instructions: frames.py)
+    def _fresh_config(self, line):
+        """A Stale frame that is a config echoing this hello's nonce is
+        fresh anyway (the host lost its boot counter): start its window
+        again.  Anything else stays refused."""
+        if self.nonce is None or line.find(b'"kind":"config"', 0, 40) < 0:
+            return None
+        self.ops += 1
+        try:
+            msg = decode(line, self.key, self.box_id)
+        except ProtocolError:
+            return None
+        if msg["kind"] != "config" or self.nonce is None or msg.get("nonce") != self.nonce:
+            return None
+        self.rx.forget(HOST)
+        self.rx.stale -= 1
+        return self.rx.accept(line)
+
+    def withdrawn(self, wid, x):
+        """Withdraw *wid* of instruction *x*, answered from the link's record
+        when it can be (True): *x* unknown (remembered as refused, so the
+        original arriving late is a repeat and never shown: the withdraw
+        ``done``), already answered (``done``: the withdraw ``refused``
+        "already carried out"; ``refused``: nothing to call off, ``done``) or
+        restored after a power cut but not handed to the app yet (taken back,
+        ``refused`` "withdrawn by the host").  False: the app has it (on
+        screen, waiting, or in the table's ``moves``): tcbox/app.py
+        ``withdraw``."""
+        # loaded at the first instruction (tcbox/instructions/pending.py)
+        from ..instructions.at_table import CARRIED_OUT, WITHDRAWN
+
+        r = self.answers.find(x)
+        if r is None:
+            r = self.answers.remember(x, None)
+            r[1] = "refused"
+            r[2] = WITHDRAWN
+            self.instruction_done(wid, "done")
+            return True
+        if r[1] == "done":
+            self.instruction_done(wid, "refused", CARRIED_OUT)
+            return True
+        if r[1] == "refused":
+            self.instruction_done(wid, "done")
+            return True
+        if r[1] is None and self.answers.unhand(r[3]):
+            self.instruction_done(x, "refused", WITHDRAWN)
+            self.instruction_done(wid, "done")
+            return True
+        return False
+
+    def _clock(self, msg, now):
+        """The host's clock: the table's clock follows it (slewed), or it
+        waits with the new table the host's set-up is building."""
+        self.got_clock = True
+        at = self.hostclock.reading_at(msg["host_ms"], now)
+        if self.pending_setup is not None:
+            self.pending_clock = (msg, at)
+            return
+        if self.table is not None and clock_toward(self.table.clock, msg["level_index"],
+                                                   msg["ms_left"], msg["paused"],
+                                                   slew=self.slewing(), now=now, at=at):
+            if self.app is not None:
+                self.app.changed()
+
+    def _pair(self, line, now):
+        """A pair frame: signed with the key it carries (the USB cable is
+        the trust); the box takes the key, the table and the settings."""
+        self.ops += 1
+        try:
+            env = parse(line)
+            hexkey = env["body"]["key"]
+            key = unhexlify(hexkey)
+            msg = decode(line, key, self.box_id)
+        except (ProtocolError, ValueError, TypeError, KeyError):
+            self.refused_pairs += 1
+            return
+        if msg["kind"] != "pair" or not 16 <= len(key) <= 64:
+            self.refused_pairs += 1
+            return
+        pairing = {"key": hexkey, "key_id": msg["key_id"], "table": msg["table"]}
+        for k in ("event", "settings", "keys"):
+            if k in msg:
+                pairing[k] = msg[k]
+        if len(json.dumps(pairing)) > PAIR_MAX:  # it must fit the power-loss record
+            self.refused_pairs += 1
+            return
+        self.frames_in += 1
+        self.pairing = pairing
+        self._set_key(key, msg["key_id"])
+        self.rx.pin(HOST, msg["boot"], msg["seq"])
+        self.table_no = msg["table"]
+        self.host_boot = None
+        self.save_due = True
+        self._hello_again(now)  # the host sees the pairing in a hello with the new key
+
+    def _frame(self, line, now):
+        """One line from the host: checked, then handled by its kind."""
+        if not line:
+            return
+        if line[:6] != b'{"v":"':
+            self.garbage += 1
+            return
+        if line.find(b'"kind":"pair"', 0, 40) > 0:
+            self._pair(line, now)
+            return
+        self.ops += 1
+        try:
+            msg = self.rx.accept(line)
+        except Stale:
+            msg = self._fresh_config(line)
+        except ProtocolError:
+            return
+        if msg is None:
+            return
+        self.frames_in += 1
+        kind = msg["kind"]
+        if not self.paired and kind != "ping":
+            return  # the unpaired key authenticates nothing
+        if kind == "config":
+            if msg.get("nonce") == self.nonce and self.nonce is not None:
+                frames.config(self, msg, now)
+            return
+        if self.state >= CONFIGURED:
+            if self.host_boot is not None and msg["boot"] > self.host_boot:
+                self._hello_again(now)  # the host restarted: it must know us again
+            else:
+                self.last_rx = now
+        elif self.hello_tries >= HELLO_FAST:  # slow hellos, yet a host is there: at once
+            self.hello_at = now
+        if kind == "ping":
+            self.pong = msg.get("t", -1)
+            return
+        if kind == "pong":
+            self.hostclock.pong(self.state, msg, now)
+            return
+        if kind == "ack":  # safe in any state: ids the host really has
+            self._acked(msg["ids"])
+            return
+        if self.state < CONFIGURED:
+            return  # older than this hello, maybe: only config, ping and ack count
+        if kind == "seating":
+            frames.seating(self, msg)
+        elif kind == "clock":
+            self._clock(msg, now)
+        elif kind == "instruction" and self.state == LIVE:
+            frames.instruction(self, msg)
+        if self.state == CONFIGURED and self.got_seating and self.got_clock:
+            self.state = LIVE
+            self.since = now
+            self.status_due = True
+            self.status_at = None
+
+    def _acked(self, ids):
+        """The host has the events *ids*: out of the outbox."""
+        i = 0
+        while i < len(self.outbox):
+            if self.outbox[i][0][0] in ids:
+                self.outbox.pop(i)
+            else:
+                i += 1

@@ -8,7 +8,7 @@ import collections
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import paho.mqtt.client as mqtt
@@ -120,11 +120,6 @@ class HubPort:
         pass
 
 
-def _port_of(link: BoxLink) -> HubPort:
-    """The HubPort of a link the hub made."""
-    return cast(HubPort, link.ser)
-
-
 class MqttHub:
     """Every box of one event over one MQTT broker (module notes).
 
@@ -161,6 +156,7 @@ class MqttHub:
         self.on_event = on_event
         self.clock = clock or monotonic_ms
         self.links: dict[str, BoxLink] = {}  # by box id
+        self.ports: dict[str, HubPort] = {}  # each link's port, by box id
         self.foreign: dict[str, Any] = {}  # box id: what its frame claims (another key)
         self.unpaired: dict[str, Any] = {}  # box id: its hello (no key yet)
         self.presence: dict[str, bytes | None] = {}  # box id: its retained hello (None: gone)
@@ -258,11 +254,11 @@ class MqttHub:
             batch = [self._queue.popleft() for _ in range(n)]
         for topic, payload, retained in batch:
             self._route(topic, payload, retained)
-        for link in list(self.links.values()):
+        for box, link in list(self.links.items()):
             before = link.status
             link.poll(now)
             if link.status is not before:
-                self._table_status(link)
+                self._table_status(self.ports[box], link)
 
     def _route(self, topic: str, payload: bytes, retained: bool) -> None:
         if not topic.startswith(self._prefix):
@@ -293,7 +289,7 @@ class MqttHub:
             link = self._new_link(box, payload)
             if link is None:
                 return
-        port = _port_of(link)
+        port = self.ports[box]
         port.feed(payload)
         if leaf == "status":
             port.last_status = payload
@@ -325,6 +321,7 @@ class MqttHub:
                        on_event=self.on_event, clock=self.clock)
         port.link = link
         self.links[box] = link
+        self.ports[box] = port
         if self.on_link is not None:
             self.on_link(link)
         return link
@@ -363,7 +360,7 @@ class MqttHub:
         if table and kind_of(frame) == b"clock":
             self._publish("tc/%s/table/%d/clock" % (self.event, table), frame, retain=True)
 
-    def _table_status(self, link: BoxLink) -> None:
-        raw = _port_of(link).last_status
+    def _table_status(self, port: HubPort, link: BoxLink) -> None:
+        raw = port.last_status
         if raw and link.table:
             self._publish("tc/%s/table/%d/status" % (self.event, link.table), raw, retain=True)

@@ -1,6 +1,7 @@
 """The room's side of the web (docs/web.md §7-§9): the players' phone page with its QR code
 and "find my seat" (one name at a time, never a list of players), the big screen's display
-settings, and a per-address rate limit for the public routes.
+settings, and a per-address rate limit for the public routes (the area leaderboard's
+too: tdhost.web.leaderboard, §10).
 Only ``POST /api/display`` is TD-only (the printouts: tdhost.web.paper).
 """
 
@@ -20,6 +21,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from tdhost.league.text import ordinal
+from tdhost.web import leaderboard as _leaderboard
 
 if TYPE_CHECKING:
     from tdhost.web.app import Hub
@@ -27,9 +29,10 @@ if TYPE_CHECKING:
 STATIC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 RATE_N = 30  # requests a phone (an address) may make ...
 RATE_S = 10.0  # ... in this many seconds to the rate-limited routes
-PANELS = ("schedule", "chipups", "stats", "payouts", "qr", "news")
+PANELS = ("schedule", "chipups", "stats", "payouts", "qr", "news", "league")
 PANEL_WORDS = {"schedule": "blind schedule", "chipups": "chip-ups", "stats": "players and stacks",
-               "payouts": "payouts", "qr": "phone QR code", "news": "seat moves"}
+               "payouts": "payouts", "qr": "phone QR code", "news": "seat moves",
+               "league": "league leaderboard"}
 THEMES = ("dark", "contrast")
 LAYOUTS = ("auto", "16x9", "4x3")
 MIN_QUERY = 3  # letters of a name before the seat finder answers
@@ -273,6 +276,7 @@ def routes(hub: "Hub", headers: dict[str, str],
         Route("/api/phone-link", phone_link),
         Route("/api/seat", seat),
         Route("/api/display", display, methods=["GET", "POST"]),
+        *_leaderboard.routes(hub.live, headers, limited),
     ]
 
 

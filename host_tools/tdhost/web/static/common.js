@@ -63,7 +63,9 @@ TC.breakIn = function (snap) {
 };
 
 // Opens the event stream: onSnapshot(snap) on every snapshot, onLink(true|false) when the
-// connection comes and goes (EventSource reconnects by itself, after `retry:` = 1 s).
+// connection comes and goes (EventSource reconnects by itself, after `retry:` = 1 s). Each
+// snapshot is also a "tc-snapshot" event on the document (detail: the snapshot), after the
+// page's own onSnapshot: parts of a page in files of their own (leaderboard.js) follow it.
 TC.connect = function (onSnapshot, onLink) {
   const es = new EventSource("/api/events");
   es.addEventListener("snapshot", (e) => {
@@ -71,6 +73,7 @@ TC.connect = function (onSnapshot, onLink) {
     snap._at = performance.now();
     onLink(true);
     onSnapshot(snap);
+    document.dispatchEvent(new CustomEvent("tc-snapshot", {detail: snap}));
   });
   es.addEventListener("open", () => onLink(true));
   es.addEventListener("error", () => onLink(false));

@@ -9,7 +9,8 @@
   const el = TC.el;
   const PANELS = [["schedule", "Blind schedule"], ["chipups", "Chip-ups"],
                   ["stats", "Players and stacks"], ["payouts", "Payouts"],
-                  ["qr", "Phone QR code"], ["news", "Seat moves"]];
+                  ["qr", "Phone QR code"], ["news", "Seat moves"],
+                  ["league", "League leaderboard"]];
   let display = null, money = null;
 
   // the console's message line (td.html #msg), at the top where every answer shows
