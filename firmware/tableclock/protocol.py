@@ -50,7 +50,7 @@ KINDS = {
                       " late_entry_until_level?:?pos nonce?:id"),
     "clock": ("box", "level_index:nat ms_left:nat paused:bool host_ms:nat"),
     "seating": ("box", "names:dict/str stacks?:dict/nat button?:?pos keep?:bool"
-                       " history?:dict/dict"),
+                       " history?:dict/dict sv?:nat"),
     "instruction": ("box", "id:id action:str"),
     "ack": ("box", "ids:list/id"),
     "ping": ("box", "t?:nat"),
@@ -61,7 +61,7 @@ KINDS = {
     "pair": ("box", "key:str key_id:id table:pos event?:str settings?:dict keys?:str"),
     # box -> host
     "hello": ("host", "fw:str table?:?pos key_id?:id nonce?:id"),
-    "status": ("host", "state:dict table?:?pos"),
+    "status": ("host", "state:dict table?:?pos sv?:nat"),
     "event": ("host", "id:id what:str"),
     "pong": ("host", "t?:nat host_ms?:nat"),
 }
@@ -95,9 +95,9 @@ def box_key(key, box_id):  # type: (bytes, str) -> bytes
 # Kinds whose fields depend on one field's value: kind: (field, {value: fields}).
 SUBKINDS = {
     "instruction": ("action", {
-        "move_out": "seat:pos to_table:pos to_seat:pos",
+        "move_out": "seat:pos to_table:pos to_seat:pos sv?:nat after?:id",
         "receive": "seat:pos name:str stack?:nat from_table?:pos away_used?:bool"
-                   " warnings?:nat slow_play?:nat penalties?:nat",
+                   " warnings?:nat slow_play?:nat penalties?:nat sv?:nat after?:id",
         "break_table": "",
         "redraw": "deal?:bool",
         "hand_for_hand_start": "",
@@ -108,7 +108,7 @@ SUBKINDS = {
         "message": "text:str",
         "withdraw": "instr:id",
         "deduct": "seat:pos chips:pos",
-        "take_out": "seat:pos name?:str",
+        "take_out": "seat:pos name?:str sv?:nat after?:id",
     }),
     "event": ("what", {
         "hand_started": "hand:nat button?:?pos",

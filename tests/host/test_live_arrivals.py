@@ -123,69 +123,78 @@ def _broken_room(tmp_path, spare=None):
     return room
 
 
-def test_a_latecomer_never_sits_at_a_broken_table_and_takes_a_spare_box_first(tmp_path):
-    """Every table full, table 3 broken and empty (its box still linked), a spare box for
-    table 5: the latecomer sits at table 5 -- not at broken table 3 (the emptiest table
-    the league knows), not at a new table 4 without a box."""
-    room = _broken_room(tmp_path, spare=5)
-    res = room.live.act("late", {"name": "Ada"})
-    seat = room.table_of("Ada")
-    assert seat[0] == 5
-    assert res["text"] == "Ada joins at table 5 seat %d — level 1: the full stack of 5000 " \
-                          "chips." % seat[1]  # each thing said once
-    room.run(1000)
-    assert [(i["name"], i["seat"], i["stack"]) for i in room.boxes[5].instructions(
-        "receive")] == [("Ada", seat[1], 5000)]
-    # the TD may not seat anyone at the broken table either
+def _refused(room, args, sentence):
+    """The TD's late entry *args* is refused with *sentence*, and nothing is written."""
+    before = room.live.last_seq
     try:
-        room.live.act("late", {"name": "Bea", "seat": "3.1"})
+        room.live.act("late", args)
     except Exception as err:  # noqa: BLE001 -- the type is checked below
         assert type(err).__name__ == "ActionRefused"
-        assert str(err) == "table 3 is broken: it takes no players"
+        assert str(err) == sentence
     else:
-        raise AssertionError("a latecomer was seated at broken table 3")
-    assert room.live.tournament.get("Bea") is None
+        raise AssertionError("late entry %r was not refused" % (args,))
+    assert room.live.last_seq == before and room.live.tournament.get(args["name"]) is None
 
 
-def test_a_latecomer_at_a_new_table_without_a_box_is_told_so(tmp_path):
-    """No spare box: the latecomer opens table 4 (never broken table 3), and the TD reads
-    that nobody's box will show its instructions."""
+def test_a_latecomer_when_every_seat_is_taken_is_refused_before_anything_is_written(tmp_path):
+    """Every seat at tables 1 and 2 taken (10 and 10 of 10), table 3 broken and empty (its
+    box still linked), a spare box for table 5: the host seats Ada nowhere -- not at broken
+    table 3, not alone at table 5, where the box starts no table for one player (it refused
+    such a seating: the chaos drill's seeds 5, 27, 32, 34, 38) -- and says how she can
+    join; the TD may not give her a seat at table 3 or table 5 either.  Nothing is
+    written."""
+    room = _broken_room(tmp_path, spare=5)
+    _refused(room, {"name": "Ada"}, "every seat at tables 1, 2 is taken: Ada can join once a "
+             "player is out, or at new table 4, which has no box, if you give the seat (4.1)")
+    _refused(room, {"name": "Bea", "seat": "3.1"}, "table 3 is broken: it takes no players")
+    _refused(room, {"name": "Bea", "seat": "5.2"}, "nobody plays at table 5 yet, and its box "
+             "starts a table with two players at least: a latecomer joins a table in play")
+    room.run(1000)
+    assert room.boxes[5].instructions("receive") == []
+
+
+def test_a_latecomer_at_a_new_table_without_a_box_the_td_gives_is_told_so(tmp_path):
+    """No spare box: the TD gives Ada seat 4.1, at a new table without a box (never broken
+    table 3), and reads that nobody's box will show its instructions."""
     room = _broken_room(tmp_path)
-    res = room.live.act("late", {"name": "Ada"})
-    seat = room.table_of("Ada")
-    assert seat[0] == 4
-    assert res["text"] == "Ada joins at table 4 seat %d — level 1: the full stack of 5000 " \
-                          "chips; table 4 has no box: confirm its instructions in " \
-                          "the console." % seat[1]
+    res = room.live.act("late", {"name": "Ada", "seat": "4.1"})
+    assert room.table_of("Ada") == (4, 1)
+    assert res["text"] == "Ada joins at table 4 seat 1 — level 1: the full stack of 5000 " \
+                          "chips; table 4 has no box: confirm its instructions in the console."
     room.run(1000)
     pend = [p for p in room.pending() if p["player"] == "Ada"]
     assert [(p["action"], p["table"], p["state"]) for p in pend] == [("receive", 4, "queued")]
 
 
 def test_a_latecomer_whose_seat_the_box_refuses_gets_another(tmp_path):
-    """The spare box of table 5 refuses the latecomer's receive ("Seat N is taken": it
-    still holds somebody there).  The latecomer stands with 5000 chips and no seat: the
-    host seats them elsewhere at once (the league's move, by the host, and a receive of
-    their own), never in the refused seat, and tells the TD why."""
-    room = _broken_room(tmp_path, spare=5)
+    """LPPL, 20 players at three tables of 8: the box refuses the latecomer's receive
+    ("Seat N is taken": it still holds somebody there the league does not).  The latecomer
+    stands with 3000 chips and no seat: the host seats them elsewhere at once (the
+    league's move, by the host, and a receive of their own), never in the refused seat,
+    and tells the TD why."""
+    room = Room(tmp_path)
+    room.run(10000)
     room.live.act("late", {"name": "Ada"})
     room.run(1000)
-    first = room.boxes[5].instructions("receive")[0]
-    room.boxes[5].done(first["id"], "refused", "Seat %d is taken" % first["seat"])
+    first_table, _ = room.table_of("Ada")
+    box = room.boxes[first_table]
+    first = box.instructions("receive")[-1]
+    box.done(first["id"], "refused", "Seat %d is taken" % first["seat"])
     room.run(1000)
     seat = list(room.table_of("Ada"))
-    assert seat[0] == 5 and seat[1] != first["seat"]
+    assert seat != [first_table, first["seat"]] and room.live.tournament.seating()[seat[0]]
     moves = [ev.payload for ev in room.live.lg.events if ev.action == "move"
              and ev.payload["name"] == "Ada"]
     assert [(m["name"], m["from"], m["seat"], m["by"]) for m in moves] == [
-        ("Ada", [5, first["seat"]], seat, "host")]
-    again = room.boxes[5].instructions("receive")[1:]
-    assert [(i["name"], i["seat"], i["stack"]) for i in again] == [("Ada", seat[1], 5000)]
+        ("Ada", [first_table, first["seat"]], seat, "host")]
+    again = room.boxes[seat[0]].instructions("receive")[-1]
+    assert (again["name"], again["seat"], again["stack"], again.get("dead_bb")) == (
+        "Ada", seat[1], 3000, True)
     notes = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "notice"]
-    assert notes[-1] == ("table 5 refused Ada at seat %d (Seat %d is taken): seat Ada at "
-                         "table 5 seat %d with 5000 chips" % (first["seat"], first["seat"],
-                                                               seat[1]))
-    room.boxes[5].done(again[0]["id"])  # (a spare box holds no table until two sit down)
+    assert notes[-1] == ("table %d refused Ada at seat %d (Seat %d is taken): seat Ada at "
+                         "table %d seat %d with 3000 chips" % (
+                             first_table, first["seat"], first["seat"], seat[0], seat[1]))
+    room.boxes[seat[0]].done(again["id"])
     room.run(1000)
     assert [p for p in room.pending() if p["player"] == "Ada"] == []
 
@@ -268,5 +277,43 @@ def test_a_latecomer_takes_the_seat_a_bust_frees_rather_than_sit_alone(tmp_path)
         room.run(2000)
     assert room.boxes[1].table.stacks[chair] == 5000
     assert room.boxes[1].link.names[str(chair)] == "Ada"
+    assert [p for p in room.pending() if p["player"] == "Ada"] == []
+    assert room.boxes[5].instructions("receive") == []
+
+
+def test_a_latecomer_refused_at_a_seat_a_bust_frees_sits_there_once_it_is_free(tmp_path):
+    """Every seat taken but the one the TD's bust frees at table 1: the latecomer's receive
+    reaches the box before the busted player's take_out (a cable delays lines at random),
+    and the box refuses it ("Seat N is taken").  The host seats nobody alone at spare table
+    5 (the chaos drill's seeds 20 and 40 left them there, their receive queued for ever):
+    once the dealer carries out the take_out, the receive goes again, with the 5000 chips,
+    and the box seats the latecomer there."""
+    room = _broken_room(tmp_path, spare=5)
+    b1 = room.boxes[1]
+    fold_round(b1)
+    room.run(1000)
+    seats = room.live.tournament.seating()[1]
+    chair = min(seats)
+    room.live.act("bust", {"names": [seats[chair]]})
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    assert room.table_of("Ada") == (1, chair)
+    ada = lambda: [i for i in b1.instructions("receive") if i["name"] == "Ada"]  # noqa: E731
+    first = ada()[-1]
+    res, why, _ = at_table.carry_out(b1.table, first, b1.link.names, b1.link.table_no)
+    assert (res, why) == ("refused", "Seat %d is taken" % chair)
+    b1.done(first["id"], res, why)
+    room.run(1000)
+    assert room.table_of("Ada") == (1, chair) and ada() == [first]
+    carry_out(room, ("take_out",))
+    room.run(1000)
+    again = ada()[-1]
+    assert (len(ada()), again["seat"], again["stack"]) == (2, chair, 5000)
+    carry_out(room, ("receive",))
+    room.run(2000)
+    assert b1.table.stacks[chair] == 5000 and b1.link.names[str(chair)] == "Ada"
+    assert room.table_of("Ada") == (1, chair)
+    assert [ev for ev in room.live.lg.events if ev.action == "move"
+            and ev.payload["name"] == "Ada"] == []
     assert [p for p in room.pending() if p["player"] == "Ada"] == []
     assert room.boxes[5].instructions("receive") == []

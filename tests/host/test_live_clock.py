@@ -109,3 +109,26 @@ def test_hand_for_hand_releases_all_tables_after_the_last_ones_hand(tmp_path):
         assert len(b.instructions("hand_for_hand_stop")) == 1
     assert live.snapshot()["hand_for_hand"] is False
     assert _refused(live, "hand_for_hand", {"on": False}) == "hand for hand is not on"
+
+
+def test_a_finished_tournament_s_clock_stops_where_it_stood_at_the_end():
+    # the last bust at 20:38 ends the night: the master clock (and so every box's and the
+    # big screen's) stands still at that reading from then on, instead of running into the
+    # levels of a night that is over
+    from hostutil import Night, at
+
+    from tdhost.league.times import to_unix_ms
+    n = Night().field(3)
+    n.bust("Ann", minutes=30)
+    before = n.t.clock_at(to_unix_ms(at(35)))
+    assert not before.paused
+    n.bust("Bob", minutes=38)
+    assert n.t.ended["tiers"] == [["Cat"]]
+    end = n.t.clock_at(to_unix_ms(at(38)))
+    later = n.t.clock_at(to_unix_ms(at(38 + 90)))
+    assert later.paused
+    assert (later.index, later.left_ms) == (end.index, end.left_ms)
+    # LPPL's levels are 20 minutes: 20:35 is 5:00 before level 3, 20:38 is 2:00 before it
+    assert (before.left_ms, later.left_ms) == (5 * MIN, 2 * MIN)
+    n.undo()  # the bust taken back: the clock runs again
+    assert not n.t.clock_at(to_unix_ms(at(130))).paused

@@ -417,3 +417,119 @@ def test_the_cli_undo_leaves_a_bust_the_box_reported(tmp_path):
                                  "the boxes' own (bust ")
     assert res.stderr.endswith("): undo takes back only the TD's actions.\n")
     assert len(room.live.store.events()) == before
+
+
+def test_a_bust_undone_after_its_plan_broke_a_table_puts_the_table_back(tmp_path):
+    """US free league, 21 players at three 10-seat tables of 7: the TD enters one of table
+    3 out, 20 fit two tables, so the plan breaks table 3 and moves its six players out.
+    The TD undoes the bust before the dealers act: 21 players do not fit two tables, the
+    new plan keeps table 3, so its break and the moves out of it are called off and
+    withdrawn, and the TD reads that table 3 is in play again (the chaos drill's seeds 1
+    and 25: the break stood while the new plan moved players into table 3, and a player
+    sent back there was seated alone at the spare box)."""
+    room = Room(tmp_path, example="us_free", n=21)
+    assert room.sizes() == {1: 7, 2: 7, 3: 7}
+    name = room.live.tournament.seating()[3][min(room.live.tournament.seating()[3])]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    planned = room.pending()
+    assert sorted((p["action"], p["table"]) for p in planned) == [("break_table", 3)] + [
+        ("move_out", 3)] * 6 + [("take_out", 3)]
+    room.live.act("undo", {})
+    room.run(2000)
+    t = room.live.tournament
+    assert [_ins.state(t.instrs[p["id"]]) for p in planned] == ["cancelled"] * 8
+    assert sorted(i["instr"] for i in room.boxes[3].instructions("withdraw")) == sorted(
+        p["id"] for p in planned)
+    assert room.live.snapshot()["broken"] == [] and room.sizes() == {1: 7, 2: 7, 3: 7}
+    assert "table 3 in play again: the new plan keeps it" in _notices(room)
+    carry_out(room, ("break_table", "move_out", "receive"))  # the withdraws, answered
+    room.run(2000)
+    assert room.pending() == [] and room.boxes[3].table.hold is None
+    assert sorted(room.boxes[3].table.stacks) == sorted(room.live.tournament.seating()[3])
+
+
+def test_a_box_rebuilt_before_its_first_hand_seats_a_mover_with_the_chips_they_brought(
+        tmp_path):
+    """After table 1's first hand its big blind has 3,025 chips; the TD records `tdhost
+    move` of them to table 2, which has dealt no hand yet, and both dealers carry it out.
+    Then the host is killed and started again: table 2's box builds its table afresh from
+    the seating, which seats the mover with the 3,025 chips of their receive -- not the
+    3,000 they entered with (the chaos drill's seed 24: 50 chips appeared out of nowhere,
+    a mover who had posted a blind sat down again with their entry chips)."""
+    room, big, name = after_one_hand(tmp_path)
+    seating = room.live.tournament.seating()
+    free = min(s for s in range(1, 9) if s not in seating[2])
+    run(["move", name, "2.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    for _ in range(2):
+        carry_out(room, ("move_out", "receive"))
+        room.run(2000)
+    b2 = room.boxes[2]
+    assert b2.table.stacks[free] == 3025 and b2.table.hands == 0
+    total = [sum(b.table.stacks.values()) for b in room.boxes.values()]
+    room.restart()
+    room.run(2000)
+    assert room.live.seating_msg(2)["stacks"][str(free)] == 3025
+    assert b2.table.stacks[free] == 3025 and b2.link.names[str(free)] == name
+    assert sum(sum(b.table.stacks.values()) for b in room.boxes.values()) == sum(total)
+
+
+def test_a_box_rebuilt_before_its_first_hand_leaves_out_a_mover_who_left(tmp_path):
+    """No hand dealt yet: the TD enters a table 1 player out (5, 7, 7), the plan moves a
+    player from another table into table 1, and that table's dealer carries the move_out
+    out (the player leaves with 3000 chips).  The host is killed and started again before
+    the receive: the source box builds its table afresh from the seating, which no longer
+    seats the mover there; the receive then seats them at table 1 once, and the 60,000
+    chips of the night are all at the boxes (the chaos drill's seed 22: the rebuilt table
+    had the mover back, as well as at their new table)."""
+    room = Room(tmp_path)
+    seating = room.live.tournament.seating()
+    name = seating[1][min(seating[1])]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    (out,) = [p for p in room.pending() if p["action"] == "move_out"]
+    src = room.boxes[out["table"]]
+    mover = out["player"]
+    src.leave(next(i for i in src.instructions("move_out") if i["id"] == out["id"]))
+    room.run(2000)
+    assert str(out["seat"]) not in room.live.seating_msg(out["table"])["names"]
+    room.restart()
+    room.run(2000)
+    assert out["seat"] not in src.table.stacks and src.table.hands == 0
+    for _ in range(2):
+        carry_out(room, ("receive",))
+        room.run(2000)
+    assert room.table_of(mover)[0] == 1 and [p for p in room.pending()] == []
+    assert sum(sum(b.table.stacks.values()) for b in room.boxes.values()) == 19 * 3000
+
+
+def test_a_late_entry_undone_while_its_receive_waits_at_the_box_calls_it_off(tmp_path):
+    """Ada joins late; her table's dealer has seen the receive (``acknowledged``: the seat
+    change waits for the hand's end) when the TD undoes the entry from the command line.
+    The host calls the receive off and withdraws it, so the box never seats a player the
+    league no longer has; a box that seats her anyway gets a take_out (the chaos drill's
+    seed 50: the receive went on, and seat 1 kept her 3,000 chips with no name)."""
+    room = Room(tmp_path)
+    room.run(10000)
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    table, seat = room.table_of("Ada")
+    box = room.boxes[table]
+    got = [i for i in box.instructions("receive") if i["name"] == "Ada"][0]
+    box.done(got["id"], "acknowledged")
+    room.run(1000)
+    run(["undo", "--db", room.db, "--yes"])
+    room.run(2000)
+    assert _ins.state(room.live.tournament.instrs[got["id"]]) == "cancelled"
+    assert [i["instr"] for i in box.instructions("withdraw")] == [got["id"]]
+    box.do("sit", seat=got["seat"], stack=got["stack"])  # seated before the withdraw came
+    box.done(got["id"])
+    room.run(2000)
+    assert [(i["seat"], i["name"]) for i in box.instructions("take_out")] == [(seat, "Ada")]
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert sorted(box.table.stacks) == sorted(room.live.tournament.seating()[table])
+    assert sum(sum(b.table.stacks.values()) for b in room.boxes.values()) == 20 * 3000

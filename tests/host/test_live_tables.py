@@ -37,12 +37,12 @@ def test_two_busts_in_one_hand_finish_by_chips_at_the_start_of_the_hand(tmp_path
     stacks = b1.table.stacks
     winner = max(stacks, key=lambda s: stacks[s])  # the big blind of the first hand: 3025
     loser = min(s for s in stacks if stacks[s] == 3000)
+    lost = b1.link.names[str(loser)]  # (once the bust is in, the box's names follow the league)
     st = allin(b1, [uma, loser], winner)
     assert sorted(st["busted"]) == sorted([uma, loser]) and st["bust_ties"] == []
     room.run(3000)
     busts = _busts(room.live)
     assert len(busts) == 1
-    lost = b1.link.names[str(loser)]
     assert busts[0]["tiers"] == [[lost], ["Uma"]]
     assert busts[0]["chips"] == {lost: 3000, "Uma": 2500}
     assert busts[0]["reasons"] == ["%s finishes above Uma: more chips at the start of the hand "
@@ -74,6 +74,7 @@ def test_equal_chips_in_one_hand_finish_by_the_boxs_showdown(tmp_path):
     b2 = room.boxes[2]
     seats = sorted(b2.table.stacks)
     a, b, w = seats[2], seats[3], seats[4]
+    na, nb = b2.link.names[str(a)], b2.link.names[str(b)]  # (the names follow the league)
     b2.do("hand")
     while True:
         st = b2.table.state()
@@ -83,7 +84,6 @@ def test_equal_chips_in_one_hand_finish_by_the_boxs_showdown(tmp_path):
     b2.do("showdown", ranking=[[w], [b], [a]])  # b's hand beats a's
     room.run(3000)
     busts = _busts(room.live)
-    na, nb = b2.link.names[str(a)], b2.link.names[str(b)]
     assert [p["tiers"] for p in busts] == [[[nb], [na]]]
     assert busts[0]["reasons"] == ["%s finishes above %s: both started the hand with 3000 "
                                    "chips; the better hand at the showdown (as the box ranked "

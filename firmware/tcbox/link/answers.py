@@ -10,6 +10,8 @@ import json
 INSTR_MAX = 32  # instruction ids remembered with their latest result
 INSTR_KEEP = 8  # answered instructions (the newest) kept in the power-loss record
 INSTR_PENDING_MAX = 256  # bytes of JSON for the unconfirmed instructions kept there
+PARKED_MAX = 8  # seat instructions waiting for what they were written after ...
+PARK_MS = 30000  # ... at most this long: then shown anyway (its name checked as it stands)
 
 
 def _stack(r):
@@ -29,6 +31,7 @@ class Answers:
     def __init__(self):
         self.kept = []  # [id, result or None, reason, body or stack or None], oldest first
         self.rehand = []  # restored pending instructions, for the App's instruct
+        self.parked = []  # [message, ms it came]: seat instructions that came early (``park``)
 
     def find(self, iid):
         """The record of instruction *iid*, or None."""
@@ -66,6 +69,38 @@ class Answers:
         if result != "acknowledged":
             r[3] = stack  # final: the instruction itself is not needed again
         return stack
+
+    def early(self, msg, sv):
+        """Has seat instruction *msg* come before what it was written after (docs/protocol.md
+        "Ordered seatings"): the seating of its ``sv``, newer than the version *sv* the link
+        holds, or the instruction its ``after`` names (the same seat's earlier change), not
+        seen here yet?"""
+        v = msg.get("sv")
+        if v is not None and sv is not None and v > sv:
+            return True
+        after = msg.get("after")
+        return after is not None and self.find(after) is None
+
+    def park(self, msg, now):
+        """Keep *msg* (it came early) until ``ready``; once per id, PARKED_MAX at most
+        (the oldest goes: the host resends it)."""
+        for m in self.parked:
+            if m[0]["id"] == msg["id"]:
+                return
+        if len(self.parked) >= PARKED_MAX:
+            self.parked.pop(0)
+        self.parked.append([msg, now])
+
+    def ready(self, sv, now, ticks_diff):
+        """The first parked instruction whose seating (the link holds version *sv*) and
+        predecessor are here, or that has waited PARK_MS (never stuck: a box without a
+        table sends no status to be healed by; a refusal then says why), taken out of
+        the parked ones; None when none is."""
+        for m in self.parked:
+            if not self.early(m[0], sv) or ticks_diff(now, m[1]) >= PARK_MS:
+                self.parked.remove(m)
+                return m[0]
+        return None
 
     def unhand(self, body):
         """Take *body* back from those restored and not handed to the App

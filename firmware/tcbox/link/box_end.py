@@ -106,6 +106,7 @@ class Link:
         self.pending_players = None  # (players, button, history) from seating
         self.pending_clock = None  # (msg, ms) while a new table waits
         self.names = {}  # seat (str): name, from seating
+        self.sv = None  # the seating version those names are (frames.seating), since the config
         self.out = None  # the frame being written
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
@@ -127,6 +128,8 @@ class Link:
         self.frames_in = 0
         self.frames_out = 0
         self.refused_pairs = 0
+        self.stale_seatings = 0  # seatings older than the one applied (frames.seating)
+        self.early = 0  # seat instructions that came before their seating or predecessor
         self.ops = 0  # reads, writes, decodes and encodes so far (bounded per poll)
 
     # -- keys, persistence ---------------------------------------------
@@ -324,6 +327,7 @@ class Link:
                 "frames_in": self.frames_in, "frames_out": self.frames_out,
                 "stalls": self.stalls, "too_large": self.too_large,
                 "refused_pairs": self.refused_pairs, "pings": self.hostclock.pings,
+                "stale_seatings": self.stale_seatings, "early": self.early,
                 "pongs": self.hostclock.pongs, "odd_clocks": self.hostclock.odd_clocks,
                 "sync_resets": self.hostclock.sync.resets}
 
@@ -344,6 +348,11 @@ class Link:
         rehand = self.answers.rehand
         if rehand and self.app is not None:
             self.app.instruct(rehand.pop(0))
+        if self.answers.parked:  # seat instructions whose seating or predecessor came
+            m = self.answers.ready(self.sv, now, ticks_diff)
+            while m is not None:
+                frames.instruction(self, m, True)
+                m = self.answers.ready(self.sv, now, ticks_diff)
         frames.apply_pending(self, now)
         self._timers(now)
         self._write(now)
@@ -438,7 +447,10 @@ class Link:
             st = self.table.state() if self.table is not None else self.last_state
             if st is None:
                 return None
-            return self._encode({"kind": "status", "state": st, "table": self.table_no})
+            msg = {"kind": "status", "state": st, "table": self.table_no}
+            if self.sv is not None:
+                msg["sv"] = self.sv  # the host sends a newer seating when this is behind
+            return self._encode(msg)
         return None
 
     def _timers(self, now):

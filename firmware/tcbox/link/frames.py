@@ -73,6 +73,8 @@ def config(link, msg, now):
     link.since = now
     link.last_rx = now
     link.got_seating = link.got_clock = False
+    link.sv = None  # a new session (maybe another table): the host's next seating counts
+    link.answers.parked = []  # (the host sends its instructions again)
     link.pending_players = None
     link.pending_clock = None
     link.hostclock.again(now)  # sync again at once, fast (the estimator keeps its samples)
@@ -84,9 +86,18 @@ def seating(link, msg):
     """The host's seating: the names; before the table's first hand, or after
     a confirmed ``redraw`` (the table's hold REDRAW, tcbox/instructions/at_table.py), a new
     table from its stacks and button, built by ``apply_pending`` once no hand
-    runs.  Otherwise play has begun: the table's own seats and chips count."""
+    runs.  Otherwise play has begun: the table's own seats and chips count.
+    A seating older than the one applied (its ``sv``, the table's seating
+    version) came late, overtaken: refused, counted in ``stale_seatings``."""
+    sv = msg.get("sv")
+    if sv is not None and link.sv is not None and sv < link.sv:
+        link.stale_seatings += 1
+        return
     link.got_seating = True
     link.names = msg["names"]
+    if sv is not None and sv != link.sv:
+        link.sv = sv  # the next status says it (the host sends a newer one when behind)
+        link.status_due = True
     stacks = msg.get("stacks")
     table = link.table
     button = msg.get("button")
@@ -193,12 +204,23 @@ def apply_pending(link, now):
 # -- instructions ----------------------------------------------------
 
 
-def instruction(link, msg):
+def instruction(link, msg, parked=False):
     """An instruction from the host: handed to the app once per id; a
     repeat is answered again (the same result, reason and stack).  A
-    ``withdraw`` the record can answer is answered here (``withdrawn``)."""
+    ``withdraw`` the record can answer is answered here (``withdrawn``).
+    A seat instruction that came before what it was written after is parked
+    (``Answers.early``); *parked*: one the link hands on from there."""
     iid = msg["id"]
     r = link.answers.find(iid)
+    if r is None and not parked and link.answers.early(msg, link.sv):
+        # written against a seating this box has not got (overtaken, or lost), or after
+        # a seat change for the same seat that has not come yet: parked until it comes;
+        # the status shows the box behind, and the host sends that seating (and this
+        # instruction) again (docs/protocol.md "Ordered seatings")
+        link.answers.park(msg, link.last_rx)
+        link.early += 1
+        link.status_due = True
+        return
     if r is not None:  # a repeat: never carried out twice
         if r[1] is not None:
             for e in link.outbox:

@@ -10,7 +10,7 @@ from tableclock.clock import LevelClock
 from tableclock.levels import parse_levels
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.text import place_text, player_key, seat_text
-from tdhost.league.times import to_unix_ms
+from tdhost.league.times import from_iso, to_unix_ms
 from tdhost.rules import house as _house, points as _points
 
 Payload = dict[str, Any]  # an event's payload: JSON values, as logged
@@ -202,7 +202,14 @@ class Tournament:
     def clock_at(self, ms: int) -> LevelClock:
         """The master clock at *ms* (Unix milliseconds): level 1 from the start, moved by
         `level N` anchors and by the live night's `clock` readings (the latest of them
-        before *ms* counts); paused before the start."""
+        before *ms* counts); paused before the start, and stopped where it stood at the end
+        (the last bust, or the TD's end): a finished night's clock runs on nowhere."""
+        if self.ended and self.ended.get("time"):
+            end_ms = to_unix_ms(from_iso(self.ended["time"]))
+            if ms > end_ms:
+                clock = self.clock_at(end_ms)
+                clock.paused = True
+                return clock
         levels = parse_levels(self.setup["levels"])
         clock = LevelClock(levels, self.setup["colour_ups"], 0,
                            self.setup["late"]["until_level"])

@@ -141,6 +141,7 @@ class BoxLink:
         self.refused: str | None = None  # why its last hello was refused (another table)
         self.state = "unknown"  # configured, live, offline
         self.status: BoxState | None = None  # the box's last status state
+        self.sv: int | None = None  # the seating version its last status said it holds
         self.last_rx: int | None = None
         self.last_ping: int | None = None
         self.clock_at: int | None = None  # when the clock snapshot last went (clock ms)
@@ -296,6 +297,8 @@ class BoxLink:
             self._event(msg)
         elif kind == "status":
             self.status = msg["state"]
+            sv = msg.get("sv")
+            self.sv = sv if isinstance(sv, int) and not isinstance(sv, bool) else None
             self.state = "live"
 
     def _restarted(self, line: bytes) -> dict[str, Any] | None:
@@ -334,6 +337,7 @@ class BoxLink:
         self.hello = msg
         self.state = "unknown"
         self.table = None
+        self.sv = None  # a new session: the seating comes with its config
         table = msg.get("table")
         why = self.feed.refusal(box, table) if self.feed is not None else None
         if why is not None:

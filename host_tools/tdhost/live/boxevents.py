@@ -225,6 +225,9 @@ class BoxEvents:
             return evs, None
 
         live.write(build)
+        if res == "done" and instr["action"] == "take_out" and live.write(
+                lambda tournament, lg, seq: _moves.seat_waiting(tournament, lg, instr)):
+            live.follow(Effects(plan=True))  # a player waited for the seat it frees
         if res == "done" and instr["action"] == "receive" and not instr.get("move"):
             # a player seated: the plan skipped them until now
             live.follow(Effects(plan=True, names=[instr["table"]]))

@@ -227,6 +227,8 @@ def late(desk: Desk, args: Args) -> Steps:
         where, spare, why = _late_seat(desk, tournament, seat, name, seq)
         payload = decide_late(tournament, name, member, when, lg, seq, where, spare,
                               member_no=args["member_no"])
+        why = _plan.refuse_opening(tournament, payload["name"], where, seat is not None,
+                                   lambda tb: desk.boxes.boxed(desk.tournament, tb)) or why
         note[:] = [why] if why else []
         return [("late", payload, None)], payload
     payload, after = yield build
@@ -247,6 +249,8 @@ def reenter(desk: Desk, args: Args) -> Steps:
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         where, spare, why = _late_seat(desk, tournament, seat, args["name"], seq)
         payload = decide_reenter(tournament, args["name"], when, seq, where, spare)
+        why = _plan.refuse_opening(tournament, payload["name"], where, seat is not None,
+                                   lambda tb: desk.boxes.boxed(desk.tournament, tb)) or why
         note[:] = [why] if why else []
         return [("reenter", payload, None)], payload
     payload, after = yield build
@@ -363,6 +367,8 @@ def confirm(desk: Desk, args: Args) -> Steps:
             evs += _moves.receive_evs(lg, tournament, record, stack)
         return evs, record
     record, _ = yield build
+    if record["action"] == "take_out":  # the seat it frees: a player waiting for it sits
+        yield lambda tournament, lg, seq: _moves.seat_waiting(tournament, lg, record)
     # a player seated or moved: the plan looks again
     return "Confirmed: %s%s." % (_words.instruction(record), ", %s chips" % _words.chips(stack)
                                  if stack else ""), Effects(plan=True)

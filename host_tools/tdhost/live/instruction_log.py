@@ -95,6 +95,26 @@ def take_outs(tournament: Tournament) -> List[Instr]:
             and "done" not in results(record)]
 
 
+SEAT_ACTIONS = ("move_out", "receive", "take_out")  # instructions that change who sits where
+
+
+def after(tournament: Tournament, record: Instr) -> Optional[str]:
+    """The id of the seat instruction for *record*'s table and seat written before it that
+    nobody has answered yet (not the box, not the TD's confirm; not cancelled: such a one
+    is sent until its box answers), or None: the box carries *record* out only after it
+    (docs/protocol.md "Ordered seatings": a receive into a seat overtaking the take_out
+    that frees it would be refused, "Seat 6 is taken")."""
+    seat = record["body"].get("seat")
+    last = None
+    for other in tournament.instrs.values():
+        if other["id"] == record["id"]:
+            return last
+        if other["table"] == record["table"] and other["action"] in SEAT_ACTIONS \
+                and other["body"].get("seat") == seat and state(other) == "queued":
+            last = other["id"]
+    return None
+
+
 def moves(tournament: Tournament) -> Dict[str, List[Instr]]:
     """{move id: [move_out] or [move_out, receive]} of the moves not recorded and not
     cancelled (the receive exists once the move_out is done); a move the league has

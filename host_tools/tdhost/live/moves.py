@@ -21,7 +21,7 @@ from tdhost.live import (
     room_plan as _plan,
 )
 from tdhost.live.effects import Effects, Steps, Write, notice
-from tdhost.live.shapes import Batch, Instr, Payload
+from tdhost.live.shapes import Batch, Instr, Payload, Seat
 from tdhost.rules import balance as _balance
 
 if TYPE_CHECKING:
@@ -288,10 +288,48 @@ def refused_own(instr: Instr, payload: Payload, boxes: "BoxesNow") -> Write:
             evs.append(("notice", {"text": "%s: the TD seats them, with %d chips" % (
                 why, stack), "src": []}, None))
             return evs, Effects(plan=True)
+        if _leaving(tournament, to):
+            # the seat a bust frees: seated there once it is (seat_waiting)
+            return evs, Effects(plan=True)
         evs.append(("instr_result", _ins.cancel(instr, "seated elsewhere"), None))
         return evs + reseat(boxes, tournament, lg, seq, evs, name, stack, [to], why,
                             instr["body"].get("dead_bb")), Effects(plan=True)
     return build
+
+
+def _leaving(tournament: Tournament, seat: Seat) -> bool:
+    """Does a ``take_out`` not carried out yet still hold *seat* (a bust frees it)?"""
+    return any(record["table"] == seat[0] and record["body"].get("seat") == seat[1]
+               for record in _ins.take_outs(tournament))
+
+
+def seat_waiting(tournament: Tournament, lg: League, take: Instr) -> Tuple[Batch, List[str]]:
+    """(events, players) once the take_out *take* is carried out: a player whose own
+    ``receive`` into that seat the box refused because the busted player still sat there
+    (the receive came first: docs/live.md "Every seat taken") gets it again, with the same
+    chips -- when the league still seats them there and nothing newer of theirs is on its
+    way -- the refused one called off (no longer arriving)."""
+    seat = [take["table"], take["body"].get("seat")]
+    evs: Batch = []
+    own: Dict[str, Instr] = {}
+    for record in tournament.instrs.values():
+        if record["action"] == "receive" and not record.get("move") and record.get("player"):
+            own[record["player"]] = record  # each player's newest receive of their own
+    sent = []
+    for name, record in sorted(own.items()):
+        entry = tournament.get(name)
+        if list(record.get("to") or ()) != seat or _ins.state(record) != "refused" \
+                or entry is None or entry.state != "in" or list(entry.seat or ()) != seat \
+                or _ins.moving_players(tournament).get(name):
+            continue
+        body = record["body"]
+        text = "seat %s at table %d seat %d with %d chips (the seat is free now)" % (
+            name, seat[0], seat[1], body["stack"])
+        evs.append(("instr_result", _ins.cancel(record, "sent again: the seat is free"), None))
+        evs.append(("instr", _ins.seat_player(lg, tournament, _instrs(evs), name, seat,
+                                              body["stack"], text, body.get("dead_bb")), None))
+        sent.append(name)
+    return evs, sent
 
 
 # ------------------------------------------------------------------ plans
@@ -336,6 +374,21 @@ def plan(tournament: Tournament, boxes: "BoxesNow", seed: int, after_bust: bool,
         except _balance.PlanError as err:
             yield _told("no plan: %s" % err)
             return
+
+    def back_in_play(current: Tournament, lg: League, seq: int) -> Tuple[Batch, bool]:
+        evs = reopen(current, lg, result, room, lambda table: boxes.boxed(current, table))
+        return evs, bool(evs)
+
+    if not result["final_table"]:
+        reopened, tournament = yield back_in_play
+        if reopened:
+            moving = _ins.moving_players(tournament)  # plan again with the table in play
+            room = _plan.room(tournament, statuses, seed, moving)
+            try:
+                result = _balance.plan(room)
+            except _balance.PlanError as err:
+                yield _told("no plan: %s" % err)
+                return
     if result["final_table"]:
         if top.final is None:
             final_seat.restart()  # the final table waits afresh
@@ -355,6 +408,51 @@ def plan(tournament: Tournament, boxes: "BoxesNow", seed: int, after_bust: bool,
         log.info("not moved again while their move is pending: %s", ", ".join(skipped))
 
 
+def reopen(tournament: Tournament, lg: League, result: _balance.BalancePlan,
+           room: Dict[str, Any], boxed: Callable[[int], bool]) -> Batch:
+    """The events that put back in play a table an earlier plan broke and *result* (a new
+    plan on *room*) keeps -- a bust undone after its plan broke the table: the players no
+    longer fit at the others (docs/live.md "Every seat taken"): its ``break_table`` called
+    off and withdrawn from its box, the moves out of it that neither box has begun called
+    off (with the moves into their seats, ``_followers``), a notice.  Not a break the box
+    carried out (no instruction opens it again).  None to write: []; else the caller plans
+    again."""
+    keep = {tb["table"] for tb in room["tables"] if tb["seats"]} - set(result["broken"])
+    stale = [record for record in tournament.instrs.values()
+             if record["action"] == "break_table" and record["table"] in keep
+             and _ins.state(record) not in ("cancelled", "done")]  # a box broken stays so
+    if not stale:
+        return []
+    tables = sorted({record["table"] for record in stale})
+    moving = _ins.moving_players(tournament)
+    out = _followers(moving, [pair for pair in moving.values() if pair[0]["from"][0] in tables
+                              and _unbegun(pair)])
+    evs = _ins.cancel_all(lg, tournament, stale + [instr for pair in out for instr in pair],
+                          "table %s plays on: a new plan keeps it" % ", ".join(
+                              map(str, tables)), boxed)
+    return evs + [("notice", {"text": "table%s %s in play again: the new plan keeps %s" % (
+        "s" if len(tables) > 1 else "", ", ".join(map(str, tables)),
+        "them" if len(tables) > 1 else "it"), "src": []}, None)]
+
+
+def _unbegun(pair: List[Instr]) -> bool:
+    """A move the host planned that neither box has carried out any half of."""
+    return not pair[0].get("recorded") and not any(_ins.state(instr) == "done" for instr in pair)
+
+
+def _followers(moving: Dict[str, List[Instr]], drop: List[List[Instr]]) -> List[List[Instr]]:
+    """*drop* (moves to call off) and the moves neither box has begun that head for a seat
+    one of them leaves (its player stays there now), and so on."""
+    out = list(drop)
+    while True:
+        freed = {tuple(pair[0]["from"]) for pair in out}
+        more = [pair for pair in moving.values() if pair not in out and _unbegun(pair)
+                and tuple(pair[0]["to"]) in freed]
+        if not more:
+            return out
+        out += more
+
+
 def _cancel(halves: Sequence[List[Instr]], why: Union[str, Callable[[Instr], str]],
             boxes: "BoxesNow") -> Write:
     """Call off the moves *halves* (lists of instructions), withdrawing what the boxes may
@@ -370,14 +468,14 @@ def drop_into_broken(tournament: Tournament, broken: Sequence[int],
     """A plan that breaks a table cancels the pending moves into it that neither box has
     carried out yet (the player would sit down at a table that is breaking, then move
     again): that decision, or None when there is none.  A move whose one half is done
-    goes on."""
-    drop = [pair for pair in moving.values() if pair[0]["to"][0] in broken
-            and not pair[0].get("recorded")
-            and not any(_ins.state(instr) == "done" for instr in pair)]
+    goes on; nobody moves into the seats of players who stay (``_followers``)."""
+    drop = [pair for pair in moving.values() if pair[0]["to"][0] in broken and _unbegun(pair)]
     if not drop:
         return None
-    return _cancel(drop, lambda instr: "table %d breaks; a new plan replaces it"
-                   % instr["to"][0], boxes)
+    drop = _followers(moving, drop)  # their players stay: nobody moves into their seats
+    return _cancel(drop, lambda instr: "table %d %s; a new plan replaces it" % (
+        instr["to"][0], "breaks" if instr["to"][0] in broken else "seat %d stays taken" % (
+            instr["to"][1])), boxes)
 
 
 def drop_refused(tournament: Tournament, boxes: "BoxesNow") -> Optional[Write]:

@@ -36,6 +36,7 @@ from tdhost.live import (
     redraw as _redraw,
     room_plan as _plan,
     seatcheck as _seatcheck,
+    seating_versions as _sv,
     snapshot as _snap,
     tables as _tables,
     undo as _undo,
@@ -81,6 +82,7 @@ class Live:
         self.journal = _undo.Journal(self.store)  # the TD's own actions, for undo and redo
         self.final_seat = _final.FinalSeat()
         self.seat_check = _seatcheck.SeatCheck()  # each box's seats against the league's
+        self.seatings = _sv.SeatingVersions()  # each table's seating version, each box's resends
         self._plan_due = True  # a plan at start: the league may be ahead of its last plan
         self._start_plan = True  # ... once the boxes' statuses are in (START_PLAN_WAIT_MS)
         self._plan_bust = False  # the plan follows a bust: refused moves are dropped
@@ -295,9 +297,18 @@ class Live:
         return store is None or not store.pending(box, self.scope)
 
     def seating_msg(self, table: int) -> Message:
-        """The ``seating`` body for *table* (tdhost.live.tables.seating_msg)."""
-        return _tables.seating_msg(self.tournament, table, _redraw.seating_for(
-            self.tournament, self.seed, table, self.statuses().get(table)))
+        """The ``seating`` body for *table* (tdhost.live.tables.seating_msg) with its
+        seating version ``sv`` (tdhost.live.seating_versions)."""
+        return dict(_tables.seating_msg(self.tournament, table, _redraw.seating_for(
+            self.tournament, self.seed, table, self.statuses().get(table))),
+            sv=self.seating_version(table))
+
+    def seating_version(self, table: int) -> int:
+        """The seating version of *table* now (every table's numbered again, in one pass,
+        when the league changed since)."""
+        if not self.seatings.fresh(self.last_seq):
+            self.seatings.number(_tables.names_by_table(self.tournament), self.last_seq)
+        return self.seatings.version(table)
 
     def send_names(self, tables: Iterable[int]) -> None:
         """The league's seating again to the boxes of *tables* after their seats changed:
@@ -336,10 +347,34 @@ class Live:
         for link in self.links:
             if link.box is not None and link.table is not None and (
                     wanted is None or link.table in wanted):
-                msg = dict(self.seating_msg(link.table), kind="seating")
-                if keep:
-                    msg["keep"] = True
-                link.send(msg)
+                self._seat(link, keep)
+
+    def _seat(self, link: ServedLink, keep: bool) -> None:
+        assert link.table is not None and link.box is not None
+        msg = dict(self.seating_msg(link.table), kind="seating")
+        if keep:
+            msg["keep"] = True
+        link.send(msg)
+        self.seatings.went(link.box, msg["sv"], self.now)
+
+    def _names_for(self, link: ServedLink) -> None:
+        """The table's seating to *link*'s box as ``send_names`` would send it (``keep``
+        before the table's first hand), or as final.py does once the final table is
+        drawn."""
+        assert link.table is not None
+        self._seat(link, keep=self.tournament.final is None and not self.view(link.table).hand)
+
+    def _heal_seatings(self) -> None:
+        """A box whose status says it holds an older seating version than its table's (a
+        seating lost on the way) gets the seating again, as ``send_names`` sends it
+        (docs/protocol.md "Ordered seatings"; ``_names_for``)."""
+        for link in self.links:
+            held = getattr(link, "sv", None)
+            if held is None or link.box is None or link.table is None or link.state != "live":
+                continue
+            self.seating_version(link.table)  # (numbered again when the league changed)
+            if self.seatings.due(link.box, held, link.table, self.now):
+                self._names_for(link)
 
     def send_clock(self) -> None:
         """The master clock changed: every box gets it now."""
@@ -408,6 +443,7 @@ class Live:
             self.carry_out(_moves.plan(self.tournament, self.boxes_now(), self.seed, after_bust,
                                        self.final_seat))
         self._send_instructions()
+        self._heal_seatings()
         if self.tournament.hfh is not None:  # hand for hand: the next round, once due
             self.write_if(_livehfh.release(self.tournament, {
                 tb: self.view(tb).ended for tb in self.playing_tables()}))
@@ -464,7 +500,15 @@ class Live:
             link = self.link_for(instr["table"])
             if link is None or self.sent.get(iid) is link:
                 continue
-            link.instruct(cast(Instruction, dict(instr["body"])))
+            body = dict(instr["body"])
+            if body.get("action") in _ins.SEAT_ACTIONS and link.box is not None:
+                body["sv"] = self.seating_version(instr["table"])  # the seating it is written
+                if self.seatings.unsent(link.box, instr["table"]):  # against goes first
+                    self._names_for(link)
+                first = _ins.after(self.tournament, instr)  # a change of the same seat first
+                if first is not None:
+                    body["after"] = first
+            link.instruct(cast(Instruction, body))
             self.sent[iid] = link
             self.touch()
 

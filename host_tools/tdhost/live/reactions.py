@@ -321,9 +321,14 @@ def _seat_free(tournament: Tournament, name: str, seat: Seat) -> bool:
 
 def _orphans(tournament: Tournament) -> List[Instr]:
     """Pending instructions an undo left without a reason: those of players no longer in
-    the game, a chip deduction of a player whose arrival was undone."""
+    the game, a chip deduction of a player whose arrival was undone.  A ``receive`` of a
+    player's own counts until the box carried it out: acknowledged, it waits at the box
+    for the hand's end (it would seat a player the league no longer has)."""
     out = []
-    for record in _ins.pending(tournament):
+    waiting = [record for record in tournament.instrs.values()
+               if record["action"] == "receive" and not record.get("move")
+               and _ins.state(record) == "acknowledged"]
+    for record in _ins.pending(tournament) + waiting:
         if not record.get("player") or record["action"] in ("withdraw", "take_out"):
             continue
         entry = tournament.get(record["player"])

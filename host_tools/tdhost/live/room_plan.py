@@ -5,8 +5,20 @@ table's last positions), ``moves`` turns a plan into instructions, ``new_seat`` 
 ``joining_seat`` seat a player who needs one."""
 
 import random
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+)
 
+from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import pick_seat
 from tdhost.league.tournament import Tournament
@@ -89,6 +101,30 @@ def new_seat(boxes: "BoxesNow", tournament: Tournament, name: str, seq: int,
     if seat[0] not in used and seat[0] not in boxes.linked:
         return seat, "table %d has no box: confirm its instructions in the console" % seat[0]
     return seat, None
+
+
+def refuse_opening(tournament: Tournament, name: str, seat: Seat, chosen: bool,
+                   boxed: Callable[[int], bool]) -> Optional[str]:
+    """ActionRefused when *name* (a latecomer, a re-entry) would sit alone at *seat*, at a
+    table nobody plays at (docs/live.md "Every seat taken"): the host picks no such seat
+    (every seat at the tables in play is taken), nor may the TD give one at a table with a
+    box (a spare box: a box starts a table with two players at least).  *chosen*: the TD
+    gave the seat; *boxed(table)*: that table has a box.  A new table without a box, given
+    by the TD, is theirs to run: the note for the TD says so (None: nothing to note)."""
+    seating = seating_after_moves(tournament)
+    if seating.get(seat[0]):
+        return None
+    if chosen:
+        if not boxed(seat[0]):
+            return "table %d has no box: confirm its instructions in the console" % seat[0]
+        raise ActionRefused("nobody plays at table %d yet, and its box starts a table with two "
+                            "players at least: a latecomer joins a table in play" % seat[0])
+    in_play = sorted(tb for tb, seats in seating.items() if seats)
+    new = max(tournament.tables_used | set(tournament.seating()), default=0) + 1  # check_free's
+    raise ActionRefused("every seat at table%s %s is taken: %s can join once a player is out%s" % (
+        "s" if len(in_play) > 1 else "", ", ".join(map(str, in_play)), name,
+        "" if boxed(new) else ", or at new table %d, which has no box, if you give the seat "
+        "(%d.1)" % (new, new)))
 
 
 def leaving_seats(tournament: Tournament, closed: Set[int],

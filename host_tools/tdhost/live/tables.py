@@ -140,11 +140,51 @@ def button(tournament: Tournament, table: int) -> Dict[str, int]:
     return {"button": drawn["button"]} if drawn and drawn.get("button") else {}
 
 
+def seats_now(tournament: Tournament) -> Dict[str, Any]:
+    """{player: [table, seat]} as the boxes seat them, the seatings' rule: a player whose own
+    receive is not carried out is seated by that receive, never by a seating (a box
+    building its table from one would have them twice); the player of a move under way
+    (recorded by hand or not) sits at their old seat until they left it, and at the new
+    one once its receive is carried out; a player the TD entered out stays until the box
+    carried out their take_out."""
+    arriving = _ins.arriving(tournament)
+    taking = {record["player"]: [record["table"], record["body"].get("seat")]
+              for record in _ins.take_outs(tournament) if record.get("player")}
+    where: Dict[str, Any] = {}
+    for halves in _ins.moving_players(tournament).values():
+        # a move under way, recorded by hand or not: the player sits at the old seat until
+        # they left it, at the new one once its receive is carried out (name_at's view)
+        left = _ins.state(halves[0]) == "done"
+        sat = len(halves) > 1 and _ins.state(halves[1]) == "done"
+        where[halves[0]["player"]] = halves[0]["to"] if sat else (
+            None if left else halves[0]["from"])
+    out: Dict[str, Any] = {}
+    for entry in tournament.players.values():
+        seat_now = where.get(entry.name, entry.seat) if entry.name not in arriving else None
+        if entry.state == "out":
+            seat_now = taking.get(entry.name)
+        elif entry.state not in ("registered", "in"):
+            seat_now = None
+        if seat_now:
+            out[entry.name] = seat_now
+    return out
+
+
+def names_by_table(tournament: Tournament) -> Dict[int, Dict[str, str]]:
+    """{table: {seat (text): name}} of every table as the boxes seat them (``seats_now``):
+    what the tables' seating versions number (tdhost.live.seating_versions)."""
+    out: Dict[int, Dict[str, str]] = {}
+    for name, seat in seats_now(tournament).items():
+        out.setdefault(seat[0], {})[str(seat[1])] = name
+    return out
+
+
 def seating_msg(tournament: Tournament, table: int,
                 redrawn: Optional[Message]) -> Message:
     """The ``seating`` body for *table* (docs/protocol.md): names per seat from the league,
-    stacks where known (chips at entry; the final table's from the boxes), the button of
-    the draw; *redrawn*: the seating after a US 2 re-draw (tdhost.live.redraw), if any."""
+    stacks where known (chips at entry, or those of the receive that seated the player
+    there; the final table's from the boxes), the button of the draw; *redrawn*: the
+    seating after a US 2 re-draw (tdhost.live.redraw), if any."""
     names, stacks, history = {}, {}, {}
     final = tournament.final if tournament.final and tournament.final.get(
         "table") == table else None
@@ -156,33 +196,23 @@ def seating_msg(tournament: Tournament, table: int,
                                and player.state == "in"}}, **button(tournament, table))
     if redrawn is not None:
         return redrawn
-    # who sits at the box (name_at): a player whose own receive is not carried out is
-    # seated by that receive, never by a seating (a box building its table from this one
-    # would have them twice); the player of a move recorded by hand sits at their old seat
-    # until they left it, and at the new one once its receive is carried out; a player the
-    # TD entered out stays until the box carried out their take_out
-    arriving = _ins.arriving(tournament)
-    taking = {record["player"]: [record["table"], record["body"].get("seat")]
-              for record in _ins.take_outs(tournament) if record.get("player")}
-    where: Dict[str, Any] = {}
-    for halves in _ins.moving_players(tournament).values():
-        if halves[0].get("recorded"):
-            left = _ins.state(halves[0]) == "done"
-            sat = len(halves) > 1 and _ins.state(halves[1]) == "done"
-            where[halves[0]["player"]] = halves[0]["to"] if sat else (
-                None if left else halves[0]["from"])
+    at = seats_now(tournament)
+    # the chips a player sat down with at their seat: the newest receive carried out
+    received = {record["player"]: (list(record.get("to") or ()), record["body"].get("stack"))
+                for record in tournament.instrs.values()
+                if record["action"] == "receive" and record.get("player")
+                and _ins.state(record) == "done"}
     for entry in tournament.players.values():
-        seat_now = where.get(entry.name, entry.seat) if entry.name not in arriving else None
-        if entry.state == "out":
-            seat_now = taking.get(entry.name)
-        elif entry.state not in ("registered", "in"):
-            seat_now = None
+        seat_now = at.get(entry.name)
         if seat_now and seat_now[0] == table:
             key = str(seat_now[1])
             names[key] = entry.name
             known = (final or {}).get("stacks", {}).get(entry.name)
+            came = received.get(entry.name)
             if known:
                 stacks[key] = known
+            elif came and came[0] == list(seat_now) and _ins.chips(came[1]):
+                stacks[key] = came[1]  # moved here (or sat down again) with these
             elif entry.stack:
                 stacks[key] = entry.stack - entry.deducted
             record = (final or {}).get("records", {}).get(entry.name)
