@@ -209,8 +209,10 @@ class Link:
     def added(self, app):
         """This link is a part of *app* from now on: it hands it the host's
         instructions (``instruct``), a new table (``take_table``) and clock
-        changes (``changed``)."""
+        changes (``changed``); its line is on the first screen already (a box
+        restored after a power cut shows what it showed before)."""
         self.app = app
+        app.show_link(self.info_text(), self.table_no)
 
     def after_step(self, app, now):
         """The link's share of each loop iteration, after the App's: a slice
