@@ -107,6 +107,7 @@ class Link:
         self.pending_clock = None  # (msg, ms) while a new table waits
         self.names = {}  # seat (str): name, from seating
         self.sv = None  # the seating version those names are (frames.seating), since the config
+        self.acted_sv = None  # newest ``sv`` of a seat instruction done here (frames.seating)
         self.out = None  # the frame being written
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
@@ -299,6 +300,11 @@ class Link:
         1.2), kept to answer a repeat of *iid* the same way."""
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
+        if result == "done":
+            r = self.answers.find(iid)
+            v = r[3].get("sv") if r is not None and isinstance(r[3], dict) else None
+            if isinstance(v, int) and (self.acted_sv is None or v > self.acted_sv):
+                self.acted_sv = v  # the table has changed past that seating
         stack = self.answers.answer(iid, result, reason, stack)
         self.status_due = True  # the host sees the table as the answer left it
         self.save_due = True

@@ -67,6 +67,8 @@ def config(link, msg, now):
             link.error("config refused: %s" % e)
             return
         link.pending_setup = setup
+    if link.host_boot != msg["boot"] or link.table_no != msg["table"]:
+        link.acted_sv = None  # another host run numbers afresh (or another table)
     link.host_boot = msg["boot"]
     link.table_no = msg["table"]
     link.state = CONFIGURED
@@ -88,11 +90,14 @@ def seating(link, msg):
     table from its stacks and button, built by ``apply_pending`` once no hand
     runs.  Otherwise play has begun: the table's own seats and chips count.
     A seating older than the one applied (its ``sv``, the table's seating
-    version) came late, overtaken: refused, counted in ``stale_seatings``."""
+    version), or not newer than the one a seat instruction carried out here was
+    written against (``acted_sv``), came late, overtaken: refused, counted in
+    ``stale_seatings``."""
     sv = msg.get("sv")
-    if sv is not None and link.sv is not None and sv < link.sv:
-        link.stale_seatings += 1
-        return
+    if sv is not None and (link.sv is not None and sv < link.sv or link.acted_sv is not None
+                           and sv <= link.acted_sv):
+        link.stale_seatings += 1  # older than the one applied, or than a seat change carried
+        return  # out here (a late copy would rebuild the table as it was before it)
     link.got_seating = True
     link.names = msg["names"]
     if sv is not None and sv != link.sv:
