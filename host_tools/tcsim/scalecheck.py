@@ -31,7 +31,7 @@ def hms(ms: int) -> str:
 # ---------------------------------------------------------------- what each box was told
 class Names:
     """The names a box holds for its seats: those of the host's last ``seating``, then the
-    ``name`` of each ``receive`` it carried out (tcbox.frames.seating and
+    ``name`` of each ``receive`` it carried out (tcbox.link's Link.take_seating and
     tcbox.instructions.at_table wrapped while the drill runs; nothing they do changes).
     ``told[box id]``: the last few of them, (room clock ms, "seating" or "receive", seats) --
     for a failure's detail."""
@@ -51,11 +51,11 @@ class Names:
 
     def install(self) -> None:
         from tcbox.instructions import at_table
-        from tcbox.link import frames
+        from tcbox.link.box_end import Link
 
         from .stubs import _world
 
-        seating, carry_out, settle = frames.seating, at_table.carry_out, at_table.settle
+        seating, carry_out, settle = Link.take_seating, at_table.carry_out, at_table.settle
         self._saved = (seating, carry_out, settle)
         me = self
 
@@ -91,14 +91,15 @@ class Names:
                     sat(box_id, move[2], name)
             return out
 
-        frames.seating, at_table.carry_out, at_table.settle = seated, carried, settled
+        Link.take_seating = seated
+        at_table.carry_out, at_table.settle = carried, settled
 
     def uninstall(self) -> None:
         if self._saved is not None:
             from tcbox.instructions import at_table
-            from tcbox.link import frames
+            from tcbox.link.box_end import Link
 
-            frames.seating, at_table.carry_out, at_table.settle = self._saved
+            Link.take_seating, at_table.carry_out, at_table.settle = self._saved
             self._saved = None
 
 

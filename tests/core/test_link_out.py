@@ -19,7 +19,6 @@ from link_util import (
 )
 from tableclock.protocol import UNPAIRED_KEY, decode, encode
 from tc_util import do
-from tcbox.link import frames
 from tcbox.link.box_end import EXTRA_EVENTS_MAX, OUTBOX_MAX, RESEND_MS, SILENCE_MS, Link
 from tcbox.link.states import DISCONNECTED, HELLO_SENT, LIVE
 
@@ -212,7 +211,7 @@ def test_a_move_outs_answer_carries_the_stack_again_after_a_reboot():
     box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
     box2.restore(json.loads(json.dumps(link.extra())))  # the power-loss record
     assert [r for r in box2.answers.kept if r[0] == "i-41"] == [["i-41", "done", None, 3075]]
-    frames.instruction(box2, dict(out, v="1.0", boot=1, seq=9))
+    box2.take_instruction(dict(out, v="1.0", boot=1, seq=9))
     assert box2.outbox[-1][0][1:] == ["instruction", "i-41", "done", None, 3075]
 
 
@@ -250,7 +249,7 @@ def test_a_withdraw_of_an_instruction_restored_but_not_yet_shown():
     assert [h["id"] for h in box2.answers.rehand] == ["i-7"]
     handed = []
     StandIn(handed.append).add(box2)
-    frames.instruction(box2, {"kind": "instruction", "id": "w-7", "action": "withdraw",
+    box2.take_instruction({"kind": "instruction", "id": "w-7", "action": "withdraw",
                                   "instr": "i-7", "v": "1.2", "boot": 1, "seq": 9})
     assert box2.answers.rehand == []
     assert [e[0][1:4] for e in box2.outbox] == [["instruction", "i-7", "refused"],

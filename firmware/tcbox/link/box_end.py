@@ -2,8 +2,9 @@
 outbox and one bounded slice of work per ``poll`` (docs/protocol.md, "USB
 serial" and "On the box"), and its hooks as a part of tcbox.app.App
 (docs/box.md, "The App and its parts"); its part of the power-loss record
-(``extra``, ``restore``).  The host's frames are handled in frames.py, the
-instructions it remembers in answers.py (this package).
+(``extra``, ``restore``); the host's frames: the set-up (config and
+seating: the pending set-up, the new table built from it), the clock, the
+instructions (remembered in answers.py; a config's fields: frames.py).
 Pure logic: no hardware import.
 """
 
@@ -12,6 +13,9 @@ from binascii import hexlify, unhexlify
 
 from tableclock.canonjson import ProtocolError, parse
 from tableclock.clocksync import Slew
+from tableclock.fields import SetupError
+from tableclock.floor import history_of
+from tableclock.hand import REDRAW
 from tableclock.protocol import (
     HOST,
     MAX_COUNTER,
@@ -22,12 +26,13 @@ from tableclock.protocol import (
     Stale,
     decode,
 )
+from tableclock.table import Table, drop_setup_code
 from tableclock.wire import Lines
 
 from ..presses import ticks_diff
-from . import frames
 from .answers import Answers
 from .events import EVENT_FIELDS, event_message, events_between, instruction_event
+from .frames import players_of, same_setup, setup_of
 from .hostclock import HostClock, clock_toward
 from .states import (
     CONFIGURED,
@@ -59,6 +64,7 @@ STATUS_MS = 30000  # status heartbeat
 STATUS_MIN_MS = 1000  # statuses on changes, at most this often
 
 RESULTS = ("acknowledged", "done", "refused")
+_ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")  # a frame's, not an instruction's
 
 
 def _urandom(n):
@@ -106,8 +112,8 @@ class Link:
         self.pending_players = None  # (players, button, history) from seating
         self.pending_clock = None  # (msg, ms) while a new table waits
         self.names = {}  # seat (str): name, from seating
-        self.sv = None  # the seating version those names are (frames.seating), since the config
-        self.acted_sv = None  # newest ``sv`` of a seat instruction done here (frames.seating)
+        self.sv = None  # the seating version those names are (take_seating), since the config
+        self.acted_sv = None  # newest ``sv`` of a seat instruction done here (take_seating)
         self.out = None  # the frame being written
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
@@ -129,7 +135,7 @@ class Link:
         self.frames_in = 0
         self.frames_out = 0
         self.refused_pairs = 0
-        self.stale_seatings = 0  # seatings older than the one applied (frames.seating)
+        self.stale_seatings = 0  # seatings older than the one applied (take_seating)
         self.early = 0  # seat instructions that came before their seating or predecessor
         self.ops = 0  # reads, writes, decodes and encodes so far (bounded per poll)
 
@@ -357,9 +363,9 @@ class Link:
         if self.answers.parked:  # seat instructions whose seating or predecessor came
             m = self.answers.ready(self.sv, now, ticks_diff)
             while m is not None:
-                frames.instruction(self, m, True)
+                self.take_instruction(m, True)
                 m = self.answers.ready(self.sv, now, ticks_diff)
-        frames.apply_pending(self, now)
+        self.apply_pending(now)
         self._timers(now)
         self._write(now)
 
@@ -472,7 +478,7 @@ class Link:
         self.hello_at = now
         self.hello_tries = 0
 
-    # -- the host's frames (the set-up, the seating, the clock, instructions: frames.py)
+    # -- the host's frames (the set-up, the seating, the clock, instructions)
     def _fresh_config(self, line):
         """A Stale frame that is a config echoing this hello's nonce is
         fresh anyway (the host lost its boot counter): start its window
@@ -521,6 +527,201 @@ class Link:
             self.instruction_done(wid, "done")
             return True
         return False
+
+    def take_config(self, msg, now):
+        """The host's config (its nonce checked by ``_frame``): the setup it carries
+        waits for the seating (``apply_pending``); the link is CONFIGURED."""
+        self.rx.pin(HOST, msg["boot"], msg["seq"])
+        setup = setup_of(msg)
+        table = self.table
+        if table is not None and same_setup(setup, table.setup):
+            self.pending_setup = None
+        else:
+            probe = dict(setup)  # the config's own fields, checked by the rules
+            probe["players"] = {"1": 1, "2": 1}
+            probe["button"] = 1
+            try:
+                Table(probe)
+            except (SetupError, ValueError, TypeError, KeyError) as e:
+                self.error("config refused: %s" % e)
+                return
+            self.pending_setup = setup
+        if self.host_boot != msg["boot"] or self.table_no != msg["table"]:
+            self.acted_sv = None  # another host run numbers afresh (or another table)
+        self.host_boot = msg["boot"]
+        self.table_no = msg["table"]
+        self.state = CONFIGURED
+        self.since = now
+        self.last_rx = now
+        self.got_seating = self.got_clock = False
+        self.sv = None  # a new session (maybe another table): the host's next seating counts
+        self.answers.parked = []  # (the host sends its instructions again)
+        self.pending_players = None
+        self.pending_clock = None
+        self.hostclock.again(now)  # sync again at once, fast (the estimator keeps its samples)
+        for entry in self.outbox:  # resend at once after a reconnect
+            entry[1] = None
+
+
+    def take_seating(self, msg):
+        """The host's seating: the names; before the table's first hand, or after
+        a confirmed ``redraw`` (the table's hold REDRAW, tcbox/instructions/at_table.py), a new
+        table from its stacks and button, built by ``apply_pending`` once no hand
+        runs.  Otherwise play has begun: the table's own seats and chips count.
+        A seating older than the one applied (its ``sv``, the table's seating
+        version), or not newer than the one a seat instruction carried out here was
+        written against (``acted_sv``), came late, overtaken: refused, counted in
+        ``stale_seatings``."""
+        sv = msg.get("sv")
+        if sv is not None and (self.sv is not None and sv < self.sv or self.acted_sv is not None
+                               and sv <= self.acted_sv):
+            self.stale_seatings += 1  # older than the one applied, or than a seat change
+            return  # carried out here (a late copy would rebuild the table as it was before)
+        self.got_seating = True
+        self.names = msg["names"]
+        if sv is not None and sv != self.sv:
+            self.sv = sv  # the next status says it (the host sends a newer one when behind)
+            self.status_due = True
+        stacks = msg.get("stacks")
+        table = self.table
+        button = msg.get("button")
+        if msg.get("keep") is True and table is not None and (
+                self.pending_setup is None or same_setup(self.pending_setup, table.setup)):
+            # US 2's re-draw: the table's own players and chips, the host's button
+            # (its stacks are a status that may predate a player sitting down:
+            # the scale drill lost a mover's chips that way; docs/protocol.md).
+            # A box without a table (a spare) builds one from the stacks below.
+            if table.hold == REDRAW and button is not None:
+                self.pending_setup = setup_of(table.setup)
+                self.pending_players = (None, button, None)
+            return
+        history = msg.get("history")  # what the players bring from other tables
+        if self.pending_setup is not None:
+            self.pending_players = (stacks, button, history)
+            return
+        if table is None or not stacks:
+            return
+        redraw = table.hold == REDRAW
+        if not redraw and (table.hands or table.hand is not None):
+            return  # play has begun: the table's own chips count
+        want = {}
+        try:
+            for k in stacks:
+                want[int(k)] = stacks[k]
+        except ValueError:
+            return
+        if redraw and len(want) < 2:
+            return  # no final table to build: wait for one
+        if redraw or want != table.stacks or (button is not None and button != table.first_button):
+            self.pending_setup = setup_of(table.setup)
+            self.pending_players = (stacks, button, history)
+
+
+    def apply_pending(self, now):
+        """Build the new table once the setup and the seating are both
+        here and no hand is running.  With the same setup the new table's
+        clock goes on from the old one's (level, ms left, paused) until the
+        host's next ``clock``."""
+        if self.pending_setup is None or self.pending_players is None:
+            return
+        table = self.table
+        if table is not None and (table.hand is not None or table.moves):
+            return  # (changes waiting for the hand's end go first)
+        stacks, button, history = self.pending_players
+        setup = dict(self.pending_setup)
+        if stacks and len(stacks) >= 2:
+            setup["players"] = stacks
+            if isinstance(history, dict):
+                setup["history"] = history
+        elif table is not None:
+            if stacks is None and len(table.stacks) < 2:
+                return  # a re-draw (``keep``) waits for two players
+            setup["players"] = players_of(table.stacks)
+            # its own players again: each keeps their warnings, penalties and LPPL ¶72's
+            # allowance (docs/rules.md §14)
+            setup["history"] = history_of(table)
+            if button is not None and button not in table.stacks:
+                button = None  # the drawn button's player has left: the first seat
+        players = setup.get("players")
+        if button is None and isinstance(players, dict) and players:
+            if table is not None and str(table.first_button) in players:
+                button = table.first_button
+            else:
+                for k in players:
+                    seat = int(k) if k.isdigit() else 0
+                    if seat and (button is None or seat < button):
+                        button = seat
+        setup["button"] = button
+        self.pending_setup = self.pending_players = None
+        try:
+            new = Table(setup)
+        except (SetupError, ValueError, TypeError, KeyError, AttributeError) as e:
+            self.error("seating refused: %s" % e)
+            return
+        finally:
+            drop_setup_code()  # not held while the table runs: tableclock/table.py
+        if self.pending_clock is not None:
+            msg, at = self.pending_clock
+            self.pending_clock = None
+            left = msg["ms_left"]
+            if not msg["paused"]:
+                left = max(0, left - ticks_diff(now, at))
+            clock_toward(new.clock, msg["level_index"], left, msg["paused"])
+        elif table is not None and same_setup(setup, table.setup):
+            clock = table.clock  # the table's clock goes on
+            clock_toward(new.clock, clock.index, clock.left_ms, clock.paused, 0)
+        if table is not None and same_setup(setup, table.setup):
+            # the same night at the same table (a re-draw): the chips that left play here
+            # before it still did (the scale drill's chip count lost them on every re-draw)
+            new.removed = table.removed
+        self.table = new
+        self.last_state = None
+        if self.app is not None:
+            self.app.take_table(new)
+        self.save_due = True
+        if self.slew is not None:
+            self.slew.pending = 0  # a correction for the old table's clock
+        if self.app is not None:
+            self.app.changed()
+
+
+    def take_instruction(self, msg, parked=False):
+        """An instruction from the host: handed to the app once per id; a
+        repeat is answered again (the same result, reason and stack).  A
+        ``withdraw`` the record can answer is answered here (``withdrawn``).
+        A seat instruction that came before what it was written after is parked
+        (``Answers.early``); *parked*: one the link hands on from there."""
+        iid = msg["id"]
+        r = self.answers.find(iid)
+        if r is None and not parked and self.answers.early(msg, self.sv):
+            # written against a seating this box has not got (overtaken, or lost), or after
+            # a seat change for the same seat that has not come yet: parked until it comes;
+            # the status shows the box behind, and the host sends that seating (and this
+            # instruction) again (docs/protocol.md "Ordered seatings")
+            self.answers.park(msg, self.last_rx)
+            self.early += 1
+            self.status_due = True
+            return
+        if r is not None:  # a repeat: never carried out twice
+            if r[1] is not None:
+                for e in self.outbox:
+                    ev = e[0]
+                    if ev[1] == "instruction" and ev[2] == iid and ev[3] == r[1]:
+                        return  # its answer is on its way
+                stack = r[3] if r[1] == "done" and isinstance(r[3], int) else None
+                self.event(instruction_event(iid, r[1], r[2], stack))
+            return
+        body = {}
+        for k in msg:
+            if k not in _ENVELOPE:
+                body[k] = msg[k]
+        body["kind"] = "instruction"
+        self.answers.remember(iid, body)
+        self.save_due = True
+        if self.app is None:
+            self.instruction_done(iid, "refused", "this box cannot show instructions")
+        elif body.get("action") != "withdraw" or not self.withdrawn(iid, body.get("instr")):
+            self.app.instruct(body)
 
     def _clock(self, msg, now):
         """The host's clock: the table's clock follows it (slewed), or it
@@ -592,7 +793,7 @@ class Link:
             return  # the unpaired key authenticates nothing
         if kind == "config":
             if msg.get("nonce") == self.nonce and self.nonce is not None:
-                frames.config(self, msg, now)
+                self.take_config(msg, now)
             return
         if self.state >= CONFIGURED:
             if self.host_boot is not None and msg["boot"] > self.host_boot:
@@ -613,11 +814,11 @@ class Link:
         if self.state < CONFIGURED:
             return  # older than this hello, maybe: only config, ping and ack count
         if kind == "seating":
-            frames.seating(self, msg)
+            self.take_seating(msg)
         elif kind == "clock":
             self._clock(msg, now)
         elif kind == "instruction" and self.state == LIVE:
-            frames.instruction(self, msg)
+            self.take_instruction(msg)
         if self.state == CONFIGURED and self.got_seating and self.got_clock:
             self.state = LIVE
             self.since = now
