@@ -569,19 +569,21 @@ class Link:
         table from its stacks and button, built by ``apply_pending`` once no hand
         runs.  Otherwise play has begun: the table's own seats and chips count.
         A seating older than the one applied (its ``sv``, the table's seating
-        version), or not newer than the one a seat instruction carried out here was
-        written against (``acted_sv``), came late, overtaken: refused, counted in
-        ``stale_seatings``."""
+        version) came late, overtaken: refused, counted in ``stale_seatings``.  One
+        not newer than the seating a seat instruction carried out here was written
+        against (``acted_sv``) gives the names only: the table has changed since
+        (rebuilt from it, it would seat again a player who left)."""
         sv = msg.get("sv")
-        if sv is not None and (self.sv is not None and sv < self.sv or self.acted_sv is not None
-                               and sv <= self.acted_sv):
-            self.stale_seatings += 1  # older than the one applied, or than a seat change
-            return  # carried out here (a late copy would rebuild the table as it was before)
+        if sv is not None and self.sv is not None and sv < self.sv:
+            self.stale_seatings += 1
+            return
         self.got_seating = True
         self.names = msg["names"]
         if sv is not None and sv != self.sv:
             self.sv = sv  # the next status says it (the host sends a newer one when behind)
             self.status_due = True
+        if sv is not None and self.acted_sv is not None and sv <= self.acted_sv:
+            return  # (the host sends a newer one when its names changed since)
         stacks = msg.get("stacks")
         table = self.table
         button = msg.get("button")
