@@ -4,7 +4,7 @@ holds in each status, and takes a seat instruction only once it holds the seatin
 instruction was written against.  Portable, like test_link.py.
 """
 
-from link_util import StandIn, config, live, run
+from link_util import StandIn, config, link_table, live, run
 from tcbox.link.box_end import STATUS_MS
 
 
@@ -30,6 +30,36 @@ def test_a_seating_older_than_the_one_held_is_refused_and_the_status_says_the_ve
     host.send({"kind": "seating", "names": {"1": "Ann", "2": "Eve", "3": "Cy"}, "sv": 12})
     run(link, now, 3)
     assert link.stale_seatings == 1
+
+
+def test_a_late_copy_of_the_seating_a_seat_change_was_written_against_is_refused():
+    """The box holds seating 5 (Bo in seat 2) and carries out a take_out of Bo written
+    against it; a copy of seating 5 doubled on the way comes after a config of the same host
+    run: rebuilt from it, the table would seat Bo again with his chips (the chaos drill's
+    seed 46, 3,000 chips too many).  The box takes its names only; a newer one wholly."""
+    seen = []
+    link, port, host, now = live(app=StandIn(seen.append, table=link_table()))
+    five = {"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "sv": 5,
+            "stacks": {"1": 3000, "2": 3000, "3": 3000}}
+    host.send(five)
+    now = run(link, now, 3)
+    host.send({"kind": "instruction", "id": "i-7", "action": "take_out", "seat": 2,
+               "name": "Bo", "sv": 5})
+    now = run(link, now, 3)
+    assert [i["id"] for i in seen] == ["i-7"]
+    link.instruction_done("i-7", "done", stack=3000)
+    del link.table.stacks[2]  # (the dealer took the seat out)
+    link._hello_again(now)  # the link came up again: the same host run configures it
+    now = run(link, now, 3)
+    nonce = [m for m in host.read() if m["kind"] == "hello"][-1]["nonce"]
+    host.send(config(link.table, nonce))
+    host.send(five)
+    now = run(link, now, 3)
+    assert link.got_seating and link.sv == 5 and sorted(link.table.stacks) == [1, 3]
+    host.send({"kind": "seating", "names": {"1": "Ann", "3": "Cy"}, "sv": 6})
+    run(link, now, 3)
+    assert link.sv == 6 and link.names == {"1": "Ann", "3": "Cy"}
+    assert [i["id"] for i in seen] == ["i-7"]
 
 
 def test_a_config_starts_the_versions_over():

@@ -533,3 +533,71 @@ def test_a_late_entry_undone_while_its_receive_waits_at_the_box_calls_it_off(tmp
     room.run(2000)
     assert sorted(box.table.stacks) == sorted(room.live.tournament.seating()[table])
     assert sum(sum(b.table.stacks.values()) for b in room.boxes.values()) == 20 * 3000
+
+
+def test_a_bust_undone_after_a_move_took_the_seat_the_td_had_moved_them_to(tmp_path):
+    """The TD records `tdhost move` of a table 1 player to a free seat at the same table,
+    then busts them before the dealer moved them: the move is called off (the box still
+    seats them at their old seat) and the plan sends a table 2 or 3 player into the seat
+    the TD had given them.  That mover has left their table when the TD undoes the bust:
+    the player plays on at the old seat, where the box seats them, the league seats them
+    there too (a notice says why), and the mover sits down in the other seat (the chaos
+    drill's seed 39: the league put them back in the mover's seat, the box kept them at
+    the old one)."""
+    room, _, _ = after_one_hand(tmp_path)
+    seating = room.live.tournament.seating()
+    old = min(seating[1])
+    name = seating[1][old]
+    b1 = room.boxes[1]
+    run(["move", name, "1.%d" % min(s for s in range(1, 9) if s not in seating[1]),
+         "--db", room.db, "--yes"])
+    room.run(2000)
+    new = room.table_of(name)[1]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    (out,) = [p for p in room.pending() if p["action"] == "move_out"]
+    assert (out["to_table"], out["to_seat"]) == (1, new)
+    carry_out(room, ("move_out",))
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    for _ in range(2):
+        carry_out(room, ("receive",))
+        room.run(2000)
+    t = room.live.tournament
+    assert room.table_of(name) == (1, old)
+    assert b1.link.names[str(old)] == name and b1.table.stacks[old] == 3000
+    assert b1.link.names[str(new)] == out["player"]
+    assert sorted(b1.table.stacks) == sorted(t.seating()[1])
+    assert [p for p in room.pending() if p["player"] in (name, out["player"])] == []
+    assert any("%s's bust was undone: they play on at table 1 seat %d" % (name, old) in x
+               for x in _notices(room))
+
+
+def test_a_bust_undone_gives_back_a_move_by_hand_it_called_off(tmp_path):
+    """The TD records `tdhost move` of a table 1 player to the last free seat at the same
+    table, then busts them before the dealer moved them (the move called off; the plan's
+    move into table 1 heads for another seat) and undoes the bust: the league seats them
+    at the seat the TD gave them, so the box moves them there again."""
+    room, _, _ = after_one_hand(tmp_path)
+    seating = room.live.tournament.seating()
+    old = min(seating[1])
+    name = seating[1][old]
+    new = max(s for s in range(1, 9) if s not in seating[1])
+    run(["move", name, "1.%d" % new, "--db", room.db, "--yes"])
+    room.run(2000)
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    (out,) = [p for p in room.pending() if p["action"] == "move_out"]
+    assert (out["to_table"], out["to_seat"]) != (1, new)
+    room.live.act("undo", {})
+    room.run(2000)
+    assert room.table_of(name) == (1, new)
+    for _ in range(2):
+        carry_out(room, ("move_out", "receive"))
+        room.run(2000)
+    b1 = room.boxes[1]
+    assert old not in b1.table.stacks
+    assert b1.link.names[str(new)] == name and b1.table.stacks[new] == 3000
+    assert sorted(b1.table.stacks) == sorted(room.live.tournament.seating()[1])
+    assert [p for p in room.pending() if p["player"] in (name, out["player"])] == []

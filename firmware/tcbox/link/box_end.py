@@ -113,6 +113,7 @@ class Link:
         self.pending_clock = None  # (msg, ms) while a new table waits
         self.names = {}  # seat (str): name, from seating
         self.sv = None  # the seating version those names are (take_seating), since the config
+        self.acted_sv = None  # newest ``sv`` of a seat instruction done here (take_seating)
         self.out = None  # the frame being written
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
@@ -307,6 +308,11 @@ class Link:
         1.2), kept to answer a repeat of *iid* the same way."""
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
+        if result == "done":
+            r = self.answers.find(iid)
+            v = r[3].get("sv") if r is not None and isinstance(r[3], dict) else None
+            if isinstance(v, int) and (self.acted_sv is None or v > self.acted_sv):
+                self.acted_sv = v  # the table has changed past that seating
         stack = self.answers.answer(iid, result, reason, stack)
         self.status_due = True  # the host sees the table as the answer left it
         self.save_due = True
@@ -542,6 +548,8 @@ class Link:
                 self.error("config refused: %s" % e)
                 return
             self.pending_setup = setup
+        if self.host_boot != msg["boot"] or self.table_no != msg["table"]:
+            self.acted_sv = None  # another host run numbers afresh (or another table)
         self.host_boot = msg["boot"]
         self.table_no = msg["table"]
         self.state = CONFIGURED
@@ -563,7 +571,10 @@ class Link:
         table from its stacks and button, built by ``apply_pending`` once no hand
         runs.  Otherwise play has begun: the table's own seats and chips count.
         A seating older than the one applied (its ``sv``, the table's seating
-        version) came late, overtaken: refused, counted in ``stale_seatings``."""
+        version) came late, overtaken: refused, counted in ``stale_seatings``.  One
+        not newer than the seating a seat instruction carried out here was written
+        against (``acted_sv``) gives the names only: the table has changed since
+        (rebuilt from it, it would seat again a player who left)."""
         sv = msg.get("sv")
         if sv is not None and self.sv is not None and sv < self.sv:
             self.stale_seatings += 1
@@ -573,6 +584,8 @@ class Link:
         if sv is not None and sv != self.sv:
             self.sv = sv  # the next status says it (the host sends a newer one when behind)
             self.status_due = True
+        if sv is not None and self.acted_sv is not None and sv <= self.acted_sv:
+            return  # (the host sends a newer one when its names changed since)
         stacks = msg.get("stacks")
         table = self.table
         button = msg.get("button")

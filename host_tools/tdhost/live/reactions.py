@@ -22,7 +22,7 @@ from tdhost.live import (
     room_plan as _plan,
 )
 from tdhost.live.effects import Effects, Steps, Write, notice
-from tdhost.live.shapes import Batch, Instr, Seat
+from tdhost.live.shapes import Batch, Instr, Seat, Statuses
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
@@ -277,8 +277,44 @@ def _play_on(iid: str, why: str, carried_out: bool, boxes: "BoxesNow") -> Write:
         heading = [half for halves in _ins.moves(current).values()
                    if halves[0]["to"] == seat
                    and not any(_ins.state(h) == "done" for h in halves) for half in halves]
-        return _ins.cancel_all(lg, current, [take] + heading, why, _boxed(boxes, current)), None
+        evs = _ins.cancel_all(lg, current, [take] + heading, why, _boxed(boxes, current))
+        return evs + _moved_back(current, lg, take["player"], seat, heading, evs,
+                                 boxes.statuses, boxes.now), None
     return build
+
+
+def _moved_back(current: Tournament, lg: League, name: str, seat: Seat, heading: List[Instr],
+                evs: Batch, statuses: Statuses, now: int) -> Batch:
+    """A player who plays on at *seat*, where the box still seats them, while the league
+    seats them elsewhere: the bust called off a move recorded by hand that the undo gives
+    back to the league.  When that seat is free the boxes carry the move out again; when
+    a move of the host's heads there now (begun), the league seats them back at *seat*
+    (a ``move`` by the host) and the TD hears so (docs/live.md "Undo")."""
+    entry = current.get(name)
+    if entry is None or not entry.seat or list(entry.seat) == list(seat) \
+            or _ins.moving_players(current).get(name) or current.final is not None:
+        return []
+    to = list(entry.seat)
+    k = sum(1 for action, _, _ in evs if action == "instr")
+    if _seat_free(current, name, to):
+        out = _ins.move_out(lg, current, k, name, seat, to, _plan.stack_at(statuses, *seat),
+                            _plan.record_at(statuses, *seat))
+        out["recorded"] = True
+        return [("instr", out, None)]
+    off = {half["id"] for half in heading}
+    if _plan.seating_after_moves(current).get(seat[0], {}).get(seat[1]) not in (None, name) \
+            or any(halves[0]["to"] == seat and halves[0]["id"] not in off
+                   for halves in _ins.moving_players(current).values()):
+        return [("notice", {"text": "%s plays on at table %d seat %d, but the league seats "
+                            "them at table %d seat %d and moves head for both: the TD seats "
+                            "them" % (name, seat[0], seat[1], to[0], to[1]), "src": []}, None)]
+    payload = {"name": name, "from": to, "seat": list(seat), "at_ms": now,
+               "instrs": [], "by": "host"}
+    return [("move", payload, None),
+            ("notice", {"text": "%s's bust was undone: they play on at table %d seat %d, "
+                        "where the dealer still seats them (table %d seat %d, where the TD "
+                        "had moved them, is taken by a move under way)" % (
+                            name, seat[0], seat[1], to[0], to[1]), "src": []}, None)]
 
 
 def _seat_back(boxes: "BoxesNow", tournament: Tournament, lg: League, seq: int,
