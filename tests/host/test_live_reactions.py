@@ -295,6 +295,33 @@ def test_a_box_rebuilt_before_its_first_hand_keeps_a_player_the_td_entered_out(t
     assert _ins.done_stack(taken) == 3000
 
 
+def test_a_cli_bust_the_killed_host_never_read_takes_the_seat_out_after_the_restart(tmp_path):
+    """No hand dealt yet: the TD enters a table 2 player out with `tdhost bust`, and the
+    host is killed before its next look at the league file.  The host started again writes
+    the take_out the bust needs, so table 2's box, rebuilt from the seating, still seats the
+    player with 3000 chips until the dealer takes the seat out (the chaos drill's seed 24:
+    the seating left them out, and their 3000 chips vanished from the boxes)."""
+    room = Room(tmp_path)
+    seating = room.live.tournament.seating()
+    seat = min(seating[2])
+    name = seating[2][seat]
+    run(["bust", name, "--db", room.db, "--yes"])
+    room.restart()
+    room.run(2000)
+    assert room.live.tournament.get(name).state == "out"
+    b2 = room.boxes[2]
+    assert b2.table.stacks[seat] == 3000 and b2.link.names[str(seat)] == name
+    assert [(i["seat"], i["name"]) for i in b2.instructions("take_out")] == [(seat, name)]
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert seat not in b2.table.stacks
+    (taken,) = [r for r in room.live.tournament.instrs.values() if r["action"] == "take_out"]
+    assert _ins.done_stack(taken) == 3000
+    room.restart()  # once is enough: no second take_out after the next restart
+    room.run(2000)
+    assert [r["action"] for r in room.live.tournament.instrs.values()].count("take_out") == 1
+
+
 def test_a_late_entry_undone_after_the_box_seated_the_player_takes_them_out(tmp_path):
     """Ada joins late (3000 chips, a dead big blind) and her table's dealer seats her; then
     the TD undoes the late entry: the box takes her seat out again (her 3000 chips leave
