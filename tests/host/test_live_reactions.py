@@ -476,6 +476,34 @@ def test_a_bust_undone_after_its_plan_broke_a_table_puts_the_table_back(tmp_path
     assert sorted(room.boxes[3].table.stacks) == sorted(room.live.tournament.seating()[3])
 
 
+def test_a_bust_undone_after_the_take_out_seats_the_player_at_the_table_its_plan_broke(
+        tmp_path):
+    """As above, but table 3's dealer took the busted player's seat out first: their seat
+    is at a broken table, and tables 1 and 2 are full with the six arriving (7 + 3 each of
+    10 seats).  Rather than alone at an empty table (the chaos drill's seed 25: at the
+    spare box, which starts a table from two players only, so the moves the next plan sent
+    there waited forever), they sit down again at table 3, whose break the box has not
+    carried out, and the new plan keeps it."""
+    room = Room(tmp_path, example="us_free", n=21)
+    seating = room.live.tournament.seating()
+    seat = min(seating[3])
+    name = seating[3][seat]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert seat not in room.boxes[3].table.stacks
+    room.live.act("undo", {})
+    room.run(2000)
+    t = room.live.tournament
+    assert t.get(name).state == "in" and t.get(name).seat[0] == 3
+    (back,) = [r for r in t.instrs.values() if r["action"] == "receive"
+               and r.get("player") == name and not _ins.cancelled(r)]
+    assert back["table"] == 3 and back["body"]["stack"] == 5000  # the chips taken out
+    assert room.live.snapshot()["broken"] == []
+    assert "table 3 in play again: the new plan keeps it" in _notices(room)
+
+
 def test_a_box_rebuilt_before_its_first_hand_seats_a_mover_with_the_chips_they_brought(
         tmp_path):
     """After table 1's first hand its big blind has 3,025 chips; the TD records `tdhost
