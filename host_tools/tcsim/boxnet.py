@@ -7,7 +7,8 @@ time, and MQTT in it".
 
 import errno
 import socket
-from typing import TYPE_CHECKING, Dict, List, Optional, Tuple
+from collections import deque
+from typing import TYPE_CHECKING, Deque, Dict, List, Optional, Tuple
 
 from .stubs import _world
 
@@ -32,6 +33,10 @@ class Packets:
         self.buf = bytearray()
 
     def feed(self, data: bytes) -> List[Packet]:
+        return [(kind, flags, body) for kind, flags, body, _ in self.feed_raw(data)]
+
+    def feed_raw(self, data: bytes) -> List[Tuple[int, int, bytes, bytes]]:
+        """``feed``, each packet with its bytes as they came: (type, flags, body, raw)."""
         self.buf += data
         out = []
         buf = self.buf
@@ -51,7 +56,7 @@ class Packets:
                     break
             if not ok or len(buf) - k < n:
                 break
-            out.append((buf[i] >> 4, buf[i] & 0x0F, bytes(buf[k:k + n])))
+            out.append((buf[i] >> 4, buf[i] & 0x0F, bytes(buf[k:k + n]), bytes(buf[i:k + n])))
             i = k + n
         if i:
             del buf[:i]
@@ -123,6 +128,10 @@ class BoxConnection:
 
     def reset(self) -> None:
         self.rx = bytearray()  # what the box may read (filled by pumps only)
+        # with the Wi-Fi's jitter on (Net.jitter): what reached the box's radio but is
+        # still on the air, [virtual ms it is readable from, bytes], in order
+        self.air: Deque[Tuple[int, bytes]] = deque()
+        self.air_due = 0  # the last chunk's due time: a chunk never overtakes another
         self.eof = False
         self.packets_in = Packets()
         self.packets_out = Packets()
@@ -165,6 +174,10 @@ class BoxSocket:
         self.conn = conn
         self.tcp: Optional[socket.socket] = None
         self.closed = False
+        # with the Wi-Fi's jitter on: what the box sent that is still on the air, [virtual
+        # ms it reaches the broker, bytes], in order (lost if the socket closes first)
+        self.air: Deque[Tuple[int, bytes]] = deque()
+        self.air_due = 0
 
     def settimeout(self, seconds: Optional[float]) -> None:
         pass  # reads never wait; the budget is the firmware's business (its ticks)
@@ -196,10 +209,32 @@ class BoxSocket:
         self.net.open.append(self)
 
     def send(self, buf: bytes) -> int:
+        if self.closed or self.tcp is None:
+            raise OSError(errno.ENOTCONN, "not connected")
+        data = bytes(buf)
+        net = self.net
+        if net.jitter is not None:  # on the air for a while (Net.release writes it)
+            now = net.now_ms()
+            self.air_due = max(self.air_due, now + net.jitter.delay(self.conn.name, "up"))
+            self.air.append((self.air_due, data))
+            return len(data)
+        self.write(data)
+        return len(data)
+
+    def release(self, now: int) -> None:
+        """Write what the box sent that has been on the air long enough (Net.pump)."""
+        air = self.air
+        while air and not self.closed and air[0][0] <= now:
+            try:
+                self.write(air.popleft()[1])
+            except OSError:  # the broker went away meanwhile: lost, as on the air
+                air.clear()
+
+    def write(self, data: bytes) -> None:
+        """*data* to the broker now, its MQTT packets counted (what the pump awaits)."""
         tcp = self.tcp
         if self.closed or tcp is None:
             raise OSError(errno.ENOTCONN, "not connected")
-        data = bytes(buf)
         try:
             n = tcp.send(data)
         except BlockingIOError:
@@ -222,15 +257,19 @@ class BoxSocket:
                     net.hub_due += 1
                 if topic.endswith("/out") and b'"kind":"event"' in payload[:60]:
                     net.sent_events[conn.name] = payload  # for a replay (make faults)
-        return len(data)
 
     def recv_into(self, buf: bytearray, nbytes: int = 0) -> int:
         if self.closed:
             raise OSError(errno.ENOTCONN, "closed")
         conn = self.conn
         n = nbytes or len(buf)
+        air = conn.air
+        if air:  # what the Wi-Fi has carried by now
+            now = self.net.now_ms()
+            while air and air[0][0] <= now:
+                conn.rx += air.popleft()[1]
         if not conn.rx:
-            if conn.eof:
+            if conn.eof and not air:
                 return 0  # the broker closed the connection
             raise OSError(errno.EAGAIN, "no data")
         k = min(n, len(conn.rx))
@@ -253,9 +292,16 @@ class BoxSocket:
                 conn.eof = True
                 return
             quickack(tcp)
-            if len(conn.rx) + len(data) <= RX_MAX:
+            jitter = self.net.jitter
+            if jitter is None and len(conn.rx) + len(data) <= RX_MAX:
                 conn.rx += data
-            for kind, flags, body in conn.packets_in.feed(data):
+            for kind, flags, body, raw in conn.packets_in.feed_raw(data):
+                if jitter is not None:  # on the box's air for a while (read by recv_into):
+                    # a delay per packet, not per read (how the kernel cut the stream into
+                    # reads depends on the machine's load; the packets do not)
+                    conn.air_due = max(conn.air_due,
+                                       self.net.now_ms() + jitter.delay(conn.name, "down"))
+                    conn.air.append((conn.air_due, raw))
                 if kind == PUBLISH:
                     conn.arrived(publish_parts(flags, body)[1])
                 elif kind in (CONNACK, SUBACK, PINGRESP):

@@ -10,6 +10,7 @@ Why a pump, and what it waits for: docs/demo.md §3, "Virtual time, and MQTT in 
 
 import functools
 import logging
+import random
 import re
 import select
 import socket
@@ -24,6 +25,46 @@ RECONNECT_S = 15.0  # the longest a broker restart waits for the hub to come bac
 SLICE_S = 0.0005  # a pump looks again this often
 _SEQ = re.compile(rb'"boot":(\d+)')
 _SEQ2 = re.compile(rb'"seq":(\d+)')
+
+
+# ------------------------------------------------------------------ the air
+class BusyWifi:
+    """The jitter of a busy Wi-Fi (a crowded channel: many stations, retries, a neighbour's
+    network on the same channel), each box's own: every chunk a box's socket sends (``up``)
+    or the pump brings it (``down``) is on the air ``delay(box, way)`` ms of virtual time --
+    mostly 5-60 ms, one in five up to 400 ms more, one in fifty a stall of up to 1.5 s more
+    (retries after a collision).  TCP keeps a connection's chunks in order, so a chunk
+    never overtakes the one before it (boxnet's ``air``): a stall holds back what follows.
+    The same seed gives the same delays: each box draws from its own generator."""
+
+    BASE_MS = (5, 60)
+    SLOW = (5, 400)  # one in SLOW[0] chunks: up to SLOW[1] ms more
+    STALL = (50, 1500)  # one in STALL[0]: up to STALL[1] ms more
+
+    def __init__(self, seed: Any) -> None:
+        self.seed = seed
+        self.rngs: Dict[Tuple[str, str], random.Random] = {}
+        self.chunks = 0
+        self.delayed_ms = 0
+        self.most_ms = 0
+
+    def delay(self, box: str, way: str) -> int:
+        rng = self.rngs.get((box, way))
+        if rng is None:
+            rng = self.rngs[(box, way)] = random.Random("wifi/%s/%s/%s" % (self.seed, box, way))
+        ms = rng.randint(*self.BASE_MS)
+        if rng.randrange(self.SLOW[0]) == 0:
+            ms += rng.randrange(self.SLOW[1])
+        if rng.randrange(self.STALL[0]) == 0:
+            ms += rng.randrange(self.STALL[1])
+        self.chunks += 1
+        self.delayed_ms += ms
+        self.most_ms = max(self.most_ms, ms)
+        return ms
+
+    def counts(self) -> Dict[str, Any]:
+        return {"chunks": self.chunks, "mean_ms": round(self.delayed_ms / self.chunks, 1)
+                if self.chunks else None, "max_ms": self.most_ms}
 
 
 # ------------------------------------------------------------------ transport
@@ -91,6 +132,9 @@ class Net:
         self.open: List[BoxSocket] = []
         self.room: Any = None  # the room: pumps only in the steps the host polls in (``every``)
         self.every = 1
+        # a BusyWifi (or anything with ``delay(box, way)``): the boxes' chunks are on the air
+        # that long, in virtual time (the room's clock); None: at once
+        self.jitter: Any = None
         self.hub: Any = None
         self.hub_alive = False  # a hub is connected: the broker passes the boxes' frames on
         self.event: Optional[str] = None
@@ -106,6 +150,10 @@ class Net:
         self.waits = 0  # pumps that had to wait
         self.wait_s = 0.0
         self._saved: Optional[Tuple[Any, Any]] = None
+
+    def now_ms(self) -> int:
+        """The room's virtual time (the Wi-Fi's jitter is counted in it)."""
+        return self.room.now_ms if self.room is not None else 0
 
     def box(self, name: str) -> BoxConnection:
         """The connection state of the box called *name* (made on first use)."""
@@ -293,6 +341,11 @@ class Net:
         """Wait until everything sent is where it goes (docs/demo.md §3); False if that took
         longer than WAIT_S (then what did not come is forgotten)."""
         self.pumps += 1
+        if self.jitter is not None:  # what the boxes sent that is off the air by now
+            at = self.now_ms()
+            for sock in list(self.open):
+                if sock.air:
+                    sock.release(at)
         if self.settled():
             return True
         self.waits += 1

@@ -30,8 +30,8 @@ def hms(ms: int) -> str:
 
 # ---------------------------------------------------------------- what each box was told
 class Names:
-    """The names a box holds for its seats: those of the host's last ``seating``, then the
-    ``name`` of each ``receive`` it carried out (tcbox.link's Link.take_seating and
+    """The names a box holds for its seats: those of the last ``seating`` it took from the
+    host, then the ``name`` of each ``receive`` it carried out (tcbox.link's Link.take_seating and
     tcbox.instructions.at_table wrapped while the drill runs; nothing they do changes).
     ``told[box id]``: the last few of them, (room clock ms, "seating" or "receive", seats) --
     for a failure's detail."""
@@ -61,11 +61,15 @@ class Names:
 
         def seated(link: Any, msg: Dict[str, Any]) -> None:
             seating(link, msg)
-            if isinstance(msg.get("names"), dict):
+            # the names the box took (not a seating it refused: an older one, overtaken)
+            if isinstance(msg.get("names"), dict) and link.names is msg["names"]:
                 box_id = _world.current().name
                 me.at[box_id] = {int(k): v for k, v in msg["names"].items()
                                  if str(k).isdigit()}
                 me._note(box_id, "seating", sorted(me.at[box_id]))
+            elif isinstance(msg.get("names"), dict):
+                me._note(_world.current().name, "refused seating",
+                         sorted(int(k) for k in msg["names"] if str(k).isdigit()))
 
         def sat(box_id: str, seat: Any, name: Any) -> None:
             me.at.setdefault(box_id, {})[seat] = name
@@ -282,6 +286,7 @@ def figures(drill: "Drill") -> Dict[str, Any]:
         "pump": {"pumps": net.pumps, "waits": net.waits,
                  "wait_s": round(net.wait_s, 1), "gave_up": net.late},
         "link_up_wall_s": round(drill.link_s, 1),
+        "jitter": net.jitter.counts() if net.jitter is not None else None,
     }
 
 

@@ -446,7 +446,7 @@ def test_a_mover_who_busts_before_leaving_never_reaches_the_new_table(tmp_path):
     assert not [p for p in room.pending() if p["action"] == "withdraw"]
     assert _ins.state(room.live.tournament.instrs[withdraws[0]["id"]]) == "done"
     # written once: more polls, the recovery of a restart, and a restart write no other
-    _moves.recover(room.live)
+    room.live.carry_out(_moves.recover(room.live.tournament, room.live.boxes_now()))
     room.restart()
     room.run(3000)
     assert len([r for r in room.live.tournament.instrs.values() if r["action"] == "withdraw"]) == 1

@@ -54,16 +54,6 @@ def test_button_and_blinds_from_the_box_or_from_the_draw():
     assert liveplan.positions(t, 1, {5: "Ann"}, None) == (5, None, 6)
 
 
-class _Live:
-    """The one thing joining_seat asks of the live host: each box's last status."""
-
-    def __init__(self, statuses):
-        self._st = statuses
-
-    def statuses(self):
-        return self._st
-
-
 def test_a_wph_player_joining_is_dealt_in_at_once(tmp_path):
     """WPH 7: "New players entering the tournament ... can get any seat including the small
     or big blind or the button and be dealt in, except between the SB and button".  Table
@@ -73,11 +63,11 @@ def test_a_wph_player_joining_is_dealt_in_at_once(tmp_path):
     room = Room(tmp_path, example="wph", n=25, seed=7, boxes=False)
     t = room.live.tournament
     assert sorted(t.seating()[1]) == [1, 3, 4, 6, 7, 8, 9, 10]
-    live = _Live({1: {"button": 10, "sb_seat": 1, "bb_seat": 3}})
-    seats = {liveplan.joining_seat(live, t, 1, [], salt) for salt in range(30)}
+    statuses = {1: {"button": 10, "sb_seat": 1, "bb_seat": 3}}  # each box's last status
+    seats = {liveplan.joining_seat(statuses, t, 1, [], salt) for salt in range(30)}
     assert seats == {5}
     # a seat the draw must not give (a pending move heads there) is never the answer
-    assert liveplan.joining_seat(live, t, 1, [(1, 5)], 0) == 2
+    assert liveplan.joining_seat(statuses, t, 1, [(1, 5)], 0) == 2
 
 
 def test_a_move_the_league_recorded_counts_as_moved_tonight():

@@ -760,8 +760,8 @@ def test_us_free_two_players_joining_a_table_redraw_for_the_deal(tmp_path):
         assert box.table.hold is None and box.table.hands == 0
         assert box.table.stacks == stacks and dict(box.link.names) == names
         st = room.live.statuses()[tb]
-        sent = _redraw.seating(room.live, r["redraw"], tb, dict(st, stacks={
-            str(s): c for s, c in stacks.items()}))
+        sent = _redraw.seating(room.live.tournament, room.live.seed, r["redraw"], tb,
+                               dict(st, stacks={str(s): c for s, c in stacks.items()}))
         assert sent["keep"] is True  # the box re-seats its own players and chips
         expect = sent["button"]
         assert box.table.first_button == expect

@@ -35,3 +35,106 @@ def test_the_same_frame_published_twice_is_awaited_twice():
     assert not conn.settled()
     conn.arrived(PING)
     assert conn.settled()
+
+
+# ------------------------------------------------------------------ a busy Wi-Fi
+class _Room:
+    now_ms = 0
+
+
+def _jittered_socket(delays):
+    """A box's BoxSocket on one end of a socket pair (the broker's end returned), its Net
+    with a jitter that gives *delays* in turn, on a room clock at 0."""
+    import socket
+
+    from tcsim.boxnet import BoxSocket
+    from tcsim.nightnet import Net
+
+    class Broker:
+        port = 1883
+
+    net = Net(Broker())
+    net.room = _Room()
+    it = iter(delays)
+
+    class Jitter:
+        def delay(self, box, way):
+            return next(it)
+
+    net.jitter = Jitter()
+    conn = net.box("tc-07")
+    box_end, broker_end = socket.socketpair()
+    box_end.setblocking(False)
+    sock = BoxSocket(net, conn)
+    sock.tcp = box_end
+    conn.sock = sock
+    net.open.append(sock)
+    return net, sock, broker_end
+
+
+def _read(sock):
+    import errno
+
+    buf = bytearray(64)
+    try:
+        n = sock.recv_into(buf)
+    except OSError as e:
+        assert e.errno == errno.EAGAIN
+        return b""
+    return bytes(buf[:n])
+
+
+def test_a_busy_wifi_holds_frames_on_the_air_in_order():
+    """What the broker sends a box is readable only once its delay is over (virtual time),
+    one delay per MQTT packet however the kernel cut the stream into reads (the same seed
+    gives the same delays on a loaded machine), and a packet never overtakes the one before
+    it (TCP): the second, 10 ms on the air but behind one of 900 ms, comes with it."""
+    connack, pingresp = b"\x20\x02\x00\x00", b"\xd0\x00"
+    net, sock, broker = _jittered_socket([900, 10])
+    broker.sendall(connack[:3])  # a packet in two reads: one delay, once it is whole
+    sock.drain()
+    broker.sendall(connack[3:])
+    sock.drain()
+    broker.sendall(pingresp)
+    sock.drain()
+    assert sock.conn.answers == 2  # both reached the box's radio (the pump is settled) ...
+    assert _read(sock) == b""  # ... but are on the air
+    net.room.now_ms = 899
+    assert _read(sock) == b""
+    net.room.now_ms = 900
+    assert _read(sock) == connack + pingresp
+    broker.close()
+    sock.close()
+
+
+def test_what_a_box_sends_reaches_the_broker_after_its_delay():
+    """A box's send goes on the air; the pump writes it once its delay is over, and only
+    then is it counted as a packet the pump awaits an answer to."""
+    net, sock, broker = _jittered_socket([300, 5])
+    broker.setblocking(False)
+    pingreq = b"\xc0\x00"
+    assert sock.send(pingreq) == 2
+    assert sock.send(b"\xc0\x00") == 2
+    sock.release(299)  # (Net.pump releases; here by hand)
+    assert sock.conn.answers_due == 0
+    try:
+        assert broker.recv(16) == b""
+    except BlockingIOError:
+        pass
+    sock.release(300)
+    assert broker.recv(16) == pingreq * 2  # the second one, due at 5 ms, waited behind it
+    assert sock.conn.answers_due == 2
+    broker.close()
+    sock.close()
+
+
+def test_a_busy_wifi_is_the_same_for_a_seed_and_bounded():
+    from tcsim.nightnet import BusyWifi
+
+    a, b = BusyWifi(4), BusyWifi(4)
+    one = [a.delay("tc-001", "down") for _ in range(2000)]
+    assert one == [b.delay("tc-001", "down") for _ in range(2000)]
+    assert one != [a.delay("tc-002", "down") for _ in range(2000)]  # each box its own
+    assert 5 <= min(one) and max(one) < 60 + 400 + 1500
+    assert sum(1 for ms in one if ms > 460) >= 10  # stalls happen (about 1 in 50)
+    assert a.counts()["chunks"] == 4000

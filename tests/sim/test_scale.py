@@ -4,7 +4,8 @@
 simulated boxes in one process on the virtual clock).
 
 24 tables of 8 (189 players: 8 x 24 - 3), each with its box on /usr/sbin/mosquitto under its
-own user and password and the %u ACL, the host's MqttHub logged in as "host"; six virtual
+own user and password and the %u ACL, the host's MqttHub logged in as "host", every link
+behind a busy Wi-Fi's jitter (tcsim.nightnet.BusyWifi, issue #29); six virtual
 minutes of play: a level change, two waves of four busts by the TD (balancing moves players;
 189 - 8 players fit 23 tables, so one breaks), the Wi-Fi of two tables (10 %) down for two
 minutes, one Mosquitto restart, one host kill; then the room settles.  Every check of the

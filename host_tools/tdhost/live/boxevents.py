@@ -203,18 +203,18 @@ class BoxEvents:
         src = [[box, eid]]
         if _ins.cancelled(instr):
             if out and instr.get("move"):
-                live.follow(_moves.late_done(live, instr, stack,
-                                             text + " after it was called off", src))
+                live.apply(_moves.late_done(instr, stack, text + " after it was called off",
+                                            src, live.boxes_now()))
             elif instr["action"] == "receive" and res == "done":
-                live.follow(_moves.seated_anyway(live, instr, text + " after it was called off",
-                                                 src))
+                live.apply(_moves.seated_anyway(instr, text + " after it was called off", src,
+                                                live.boxes_now()))
             return
         answer = _ins.result(iid, res, "box", text, msg.get("reason"), src, stack)
         if res == "refused" and instr["action"] == "receive":
             if instr.get("move"):
-                live.follow(_moves.refused_in(live, instr, answer))
+                live.apply(_moves.refused_in(instr, answer, live.boxes_now()))
             else:
-                live.follow(_moves.refused_own(live, instr, answer))
+                live.apply(_moves.refused_own(instr, answer, live.boxes_now()))
             return
 
         def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
@@ -246,8 +246,18 @@ class BoxEvents:
         """The decision of a complete group of busts (tdhost.live.bust_collector.decide); then its
         box events are done in the link stores."""
         live = self.live
+        src = group.src()
         try:
-            _busts.decide(live, group)
+            why = _busts.ignored(group)
+            if all(tuple(item) in live.seen for item in src):
+                pass  # decided before (the league has its events)
+            elif why is not None:
+                live.notice(why, src)
+            else:
+                try:
+                    live.write(_busts.decide(group, live.when()))
+                except ActionRefused as err:
+                    live.notice(_busts.unrecorded(group, err), src)
         except Exception:  # noqa: BLE001 -- a box's odd busts must never stop the night
             log.exception("busts %r", group.items)
             live.notice("table %s: the box's busts (%s) could not be recorded" % (

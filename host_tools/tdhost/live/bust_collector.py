@@ -3,6 +3,7 @@ docs/live.md "Busts"; LPPL ¶46, US 14): the open ``Group`` of each box, closed 
 box's status, a later event or ``BUST_WAIT_MS``; ``decide`` writes the league's ``bust``
 and returns what Live does next."""
 
+import datetime
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
 
 from tdhost.league.busts import decide_bust
@@ -10,13 +11,13 @@ from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins
-from tdhost.live.effects import Effects
+from tdhost.live.effects import Effects, Steps, Write
 from tdhost.live.shapes import Batch, Instr, Message
 from tdhost.live.tables import name_at
 from tdhost.rules import finishing as _finishing
 
 if TYPE_CHECKING:
-    from tdhost.live.night import Live
+    from tdhost.live.tables import BoxesNow
 
 BUST_WAIT_MS = 3000
 
@@ -147,19 +148,28 @@ def td_out(tournament: Tournament, table: int, seat: Any) -> Optional[Instr]:
     return None
 
 
-def decide(live: "Live", group: Group) -> None:
-    """One same-hand decision from the busts of *group* (a ``bust`` event -- Live reacts
-    to it: tdhost.live.reactions -- and a
-    ``notice`` for seats where the league has nobody still in -- but a seat whose player
-    the TD entered out: ``td_out``, a ``reported`` result of that take_out)."""
-    src = group.src()
-    if all(tuple(item) in live.seen for item in src):
-        return
+def ignored(group: Group) -> Optional[str]:
+    """Why the busts of *group* are not decided (its box has no table), or None."""
     if group.table is None:
-        live.notice("box %s without a table reports busts: ignored" % group.box, src)
-        return
+        return "box %s without a table reports busts: ignored" % group.box
+    return None
+
+
+def unrecorded(group: Group, err: ActionRefused) -> str:
+    """The notice when the decision of *group* was refused."""
+    return "table %s: the box's bust of %s was not recorded: %s" % (
+        group.table, _seats_text(group.seats()), err)
+
+
+def decide(group: Group, when: datetime.datetime) -> Write:
+    """One same-hand decision from the busts of *group* (its box has a table: ``ignored``),
+    for Live.write: a ``bust`` event -- Live reacts to it: tdhost.live.reactions -- and a
+    ``notice`` for seats where the league has nobody still in -- but a seat whose player
+    the TD entered out: ``td_out``, a ``reported`` result of that take_out; ActionRefused
+    (``unrecorded``) when the league refuses it."""
+    src = group.src()
+    assert group.table is not None, "a group without a table is ignored"
     table: int = group.table
-    when = live.when()
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, List[str]]:
         names: Dict[Any, str] = {}
@@ -196,27 +206,23 @@ def decide(live: "Live", group: Group) -> None:
         payload.update({"src": src, "table": table, "hand": group.hand, "by": "box",
                         "seats": {names[seat_no]: seat_no for seat_no in seats}})
         return [("bust", payload, None), *evs], best_first
-
-    try:
-        live.write(build)  # Live's reaction calls the players' instructions off (after_bust)
-    except ActionRefused as err:
-        live.notice("table %d: the box's bust of %s was not recorded: %s" % (
-            table, _seats_text(group.seats()), err), src)
+    return build  # Live's reaction calls the players' instructions off (after_bust)
 
 
-def after_bust(live: "Live", names: Sequence[str]) -> Effects:
+def after_bust(tournament: Tournament, names: Sequence[str], boxes: "BoxesNow") -> Steps:
     """Players are out: their pending moves and other instructions are off, each withdrawn
-    from the box that may still show it (a ``withdraw``: tdhost.live.instruction_log.cancel_all, in
-    one batch with the cancellations); a new plan is due."""
+    from the box that may still show it (*boxes*; a ``withdraw``:
+    tdhost.live.instruction_log.cancel_all, in one batch with the cancellations); a new
+    plan is due (``Live.carry_out``)."""
     out = set(names)
     keep = ("withdraw", "take_out")  # a take_out is the TD's bust itself, at the box
     if any(instr.get("player") in out and instr["action"] not in keep
-           for instr in _ins.pending(live.tournament)):
-        def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
-            instrs = [instr for instr in _ins.pending(tournament)
-                  if instr.get("player") in out and instr["action"] not in keep]
-            return _ins.cancel_all(lg, tournament, instrs,
+           for instr in _ins.pending(tournament)):
+        def build(now: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+            instrs = [instr for instr in _ins.pending(now)
+                      if instr.get("player") in out and instr["action"] not in keep]
+            return _ins.cancel_all(lg, now, instrs,
                                    lambda instr: "%s is out" % instr["player"],
-                                   live.boxed), None
-        live.write(build)
+                                   lambda table: boxes.boxed(now, table)), None
+        yield build
     return Effects(plan=True, after_bust=True)

@@ -1,13 +1,17 @@
 """The console's handlers of the TD's actions on the live night: ``Live.act(action, args)``
 (docs/host.md §10.2, "act()") checks *args* against the action's declaration
-(tdhost.actions) and calls the handler of ``ACTS``.  Each decides through the same
-``decide_*`` as its `tdhost` command, written with ``Live.write``, and says the same
-sentences (tdhost.actions); it returns (one sentence for the TD, what Live does next) and
-raises ``ActionRefused`` with one sentence when refused (nothing written then)."""
+(tdhost.actions) and calls the handler of ``ACTS`` with the night as the action finds it
+(a ``Desk``).  Each decides through the same ``decide_*`` as its `tdhost` command and says
+the same sentences (tdhost.actions).  A handler writes nothing itself: it yields each
+decision (a ``Write`` for ``Live.write``) and Live sends back its result and the tournament
+after it (tdhost.live.effects.carry_out): Live owns the night's state, its handlers decide
+(docs/live.md "Live owns its state").  A handler returns (one sentence for the TD, the
+``Effects`` Live applies) and raises ``ActionRefused`` with one sentence when refused
+(nothing written then)."""
 
+import datetime
 import functools
-import logging
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from tableclock.wire import check_id
 from tdhost import actions as _actions
@@ -40,75 +44,83 @@ from tdhost.live import (
     undo as _undo,
     wording as _words,
 )
-from tdhost.live.effects import Effects
-from tdhost.live.shapes import Batch
+from tdhost.live.effects import Effects, Steps
+from tdhost.live.shapes import Batch, ServedLink
 from tdhost.rules import handforhand as _hfh
 
 if TYPE_CHECKING:
-    from tdhost.live.night import Live
-
-log = logging.getLogger("tdhost.live")
+    from tdhost.links.boxtables import BoxTables
+    from tdhost.live.tables import BoxesNow
 
 Args = Dict[str, Any]
 Reply = Tuple[str, Effects]  # (the sentence for the TD, what Live does next)
 
 
-# ------------------------------------------------------------------ doing one
-def perform(live: "Live", name: str, args: Args) -> Reply:
-    """The console's action *name* with its checked *args* (tdhost.actions), kept for undo
-    when it can be undone (undo and redo keep themselves).  Whole or nothing: once its
-    events are in the league file it has happened, so a failure after them is logged and
-    its sentence says so (a plan follows); any other error propagates with nothing
-    written."""
-    handler = ACTS[name]
-    written = live.last_seq
-    try:
-        if name in ("undo", "redo"):
-            return handler(live, args)
-        return live.journal.run(live, name, args, handler)
-    except Exception as err:
-        if live.last_seq == written:
-            raise  # refused, or failed before anything was written
-        log.exception("after the TD's %s %r was written", name, args)
-        why = str(err) if isinstance(err, ActionRefused) else "see its log"
-        return "Done: the %s is in the league file, but the host failed on what follows it " \
-               "(%s)." % (name.replace("_", " "), why), Effects(plan=True)
+class Desk:
+    """The night as one TD action finds it (``Live.desk``): the league and the tournament
+    before the action, Live's clock and seed, the league file's path (the members last
+    pulled), the boxes as values (``tables.BoxesNow``), and the parts an action changes
+    itself: the links (a box moved to a table), the boxes' tables, the TD's undo journal,
+    the final table's wait."""
+
+    def __init__(self, lg: League, tournament: Tournament, now: int, when: datetime.datetime,
+                 seed: int, path: str, boxes: "BoxesNow", links: Sequence[ServedLink],
+                 box_tables: "BoxTables", journal: "_undo.Journal",
+                 final_seat: "_final.FinalSeat") -> None:
+        self.lg = lg
+        self.tournament = tournament
+        self.now = now
+        self.when = when
+        self.seed = seed
+        self.path = path
+        self.boxes = boxes
+        self.links = links
+        self.box_tables = box_tables
+        self.journal = journal
+        self.final_seat = final_seat
+
+    def playing(self) -> List[int]:
+        """The tables that play (not broken, with players)."""
+        return _hfh.playing_tables(self.tournament.seating(),
+                                   _plan.broken_tables(self.tournament))
 
 
 # ------------------------------------------------------------------ helpers
-def _joins(live: "Live", name: str) -> Effects:
+def _joins(desk: Desk, tournament: Tournament, name: str) -> Steps:
     """*name* joined a table in play: the box there seats them (``receive``; before its
     first hand, and without a dead big blind to post, the box builds its table from the new
     seating instead), then a plan."""
-    entry = live.tournament.get(name)
+    entry = tournament.get(name)
     if entry is None or not entry.seat:
         return Effects()
     table, seat = entry.seat
-    link = live.link_for(table)
-    if link is not None and link.state == "live" and live.view(table).hand == 0 \
-            and not entry.dead_bb:
+    if desk.boxes.fresh(table) and not entry.dead_bb:
         return Effects(plan=True, seating=[table])
     stack = (entry.stack or 0) - entry.deducted
     text = "seat %s at table %d seat %d with %d chips%s" % (
         entry.name, table, seat, stack, " (a dead big blind to enter)" if entry.dead_bb else "")
-    live.write(lambda tournament, lg, seq: ([("instr", _ins.seat_player(
-        lg, tournament, 0, entry.name, [table, seat], stack, text, entry.dead_bb), None)], None))
+    yield lambda now, lg, seq: ([("instr", _ins.seat_player(
+        lg, now, 0, entry.name, [table, seat], stack, text, entry.dead_bb), None)], None)
     return Effects(plan=True)
 
 
-# ------------------------------------------------------------------ actions
-def _sentence(act: Callable[["Live", Args], str]) -> Callable[["Live", Args], Reply]:
+def _sentence(act: Callable[[Desk, Args], Steps]) -> Callable[[Desk, Args], Steps]:
     """An action that asks nothing more of Live than its sentence."""
     @functools.wraps(act)
-    def reply(live: "Live", args: Args) -> Reply:
-        return act(live, args), Effects()
+    def reply(desk: Desk, args: Args) -> Steps:
+        return (yield from act(desk, args)), Effects()
     return reply
 
 
-@_sentence
-def register(live: "Live", args: Args) -> str:
-    when = live.when()
-    known = _pulled.members(live.store.path)  # the league's members, as last pulled
+def _seating(sentence: str, tournament: Tournament) -> Reply:
+    """*sentence*, and the seating again to every box once the seats are drawn."""
+    return sentence, Effects(everyone=bool(tournament.draw))
+
+
+# ------------------------------------------------------------------ actions
+def register(desk: Desk, args: Args) -> Steps:
+    when = desk.when
+    known = _pulled.members(desk.path)  # the league's members, as last pulled
     allowed = {player_key(name) for name in args["allow_duplicate"]}
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
@@ -117,200 +129,193 @@ def register(live: "Live", args: Args) -> str:
                                 _actions.ANOTHER_PLAYER["console"])
         return [("register", payload, None) for payload, _ in done], [msg for _, msg in done]
 
-    out = live.write(build)
-    if live.tournament.draw:
-        live.send_seating()
+    out, after = yield build
     spelled = [_pulled.spelling_note(known, typed) for typed in args["names"]]
-    return " ".join(out + [note for note in spelled if note])
+    return _seating(" ".join(out + [note for note in spelled if note]), after)
 
 
-@_sentence
-def unregister(live: "Live", args: Args) -> str:
+def unregister(desk: Desk, args: Args) -> Steps:
     name = args["name"]
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload = decide_unregister(tournament, name)
         return [("unregister", payload, None)], payload
-    payload = live.write(build)
-    if payload["seat"] and live.tournament.draw:
-        live.send_seating()
-    return _actions.unregister_sentence(payload) + "."
+    payload, after = yield build
+    sentence = _actions.unregister_sentence(payload) + "."
+    return _seating(sentence, after) if payload["seat"] else (sentence, Effects())
 
 
 @_sentence
-def standby_add(live: "Live", args: Args) -> str:
+def standby_add(desk: Desk, args: Args) -> Steps:
     name, member = args["name"], args["member"]
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload, msg = decide_standby_add(tournament, name, member, lg)
         return [("register", payload, None)], msg
-    return live.write(build)
+    msg, _ = yield build
+    return msg
 
 
-def standby_take(live: "Live", args: Args) -> Reply:
+def standby_take(desk: Desk, args: Args) -> Steps:
     name, seat = args["name"], args["seat"]
-    when = live.when()
+    when = desk.when
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload = decide_standby_take(tournament, name, when, seat)
         return [("standby_take", payload, None)], payload
-    payload = live.write(build)
-    return _actions.standby_take_sentence(payload) + ".", _joins(live, payload["name"])
+    payload, after = yield build
+    effects = yield from _joins(desk, after, payload["name"])
+    return _actions.standby_take_sentence(payload) + ".", effects
 
 
 @_sentence
-def standby_pass(live: "Live", args: Args) -> str:
+def standby_pass(desk: Desk, args: Args) -> Steps:
     name = args["name"]
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload = decide_standby_pass(tournament, name)
         return [("standby_pass", payload, None)], payload
-    payload = live.write(build)
+    payload, _ = yield build
     return _actions.standby_pass_sentence(payload) + "."
 
 
-@_sentence
-def draw(live: "Live", args: Args) -> str:
-    seed = live.seed if args["seed"] is None else args["seed"]
+def draw(desk: Desk, args: Args) -> Steps:
+    seed = desk.seed if args["seed"] is None else args["seed"]
     ace8, again = args["ace8"], args["again"]
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload = decide_draw(tournament, seed, ace8, again, False)
         return [("draw", payload, None)], payload
-    payload = live.write(build)
-    live.send_seating()
-    return _actions.draw_sentence(payload) + "."
+    payload, _ = yield build
+    return _actions.draw_sentence(payload) + ".", Effects(everyone=True)
 
 
-@_sentence
-def start(live: "Live", args: Args) -> str:
+def start(desk: Desk, args: Args) -> Steps:
     absent, away = args["absent"], args["away"]
-    when = live.when()
-    now = live.now
+    when, now = desk.when, desk.now
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload, notes = decide_start(tournament, when, absent, away)
         return [("start", payload, None), ("clock", _clock.started(tournament, now, when),
                                            None)], (payload, notes)
-    payload, notes = live.write(build)
-    live.send_seating()
-    live.send_clock()
-    return " ".join(line + "." for line in _actions.start_sentences(live.tournament, payload,
-                                                                    notes, when))
+    (payload, notes), after = yield build
+    return " ".join(line + "." for line in _actions.start_sentences(after, payload, notes, when)
+                    ), Effects(everyone=True, clock=True)
 
 
-def late(live: "Live", args: Args) -> Reply:
+def _late_seat(desk: Desk, tournament: Tournament, seat: Any, name: str,
+               seq: int) -> Tuple[Any, List[int], Optional[str]]:
+    """(seat, spare tables, note) for a player entering late or again: *seat* as the TD
+    gave it (not at a broken table), else a new seat (tdhost.live.room_plan.new_seat)."""
+    where, spare, why = seat, _plan.spare_tables(desk.boxes.linked, tournament), None
+    if where is None:
+        where, why = _plan.new_seat(desk.boxes, tournament, name, seq, spare)
+    elif where[0] in _plan.broken_tables(tournament):
+        raise ActionRefused("table %d is broken: it takes no players" % where[0])
+    return where, spare, why
+
+
+def late(desk: Desk, args: Args) -> Steps:
     seat = args["seat"]
-    when = live.when()
+    when = desk.when
     note: List[str] = []  # what the TD must know about the seat (a new table without a box)
-    known = _pulled.members(live.store.path)  # the league's members, as last pulled
+    known = _pulled.members(desk.path)  # the league's members, as last pulled
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         name, member = _pulled.league_member(known, lg, args["name"], args["member"],
                                              args["member_no"])
-        where, spare, why = seat, _plan.spare_tables(live.links, tournament), None
-        if where is None:
-            where, why = _plan.new_seat(live, tournament, name, seq, spare)
-        elif where[0] in _plan.broken_tables(tournament):
-            raise ActionRefused("table %d is broken: it takes no players" % where[0])
+        where, spare, why = _late_seat(desk, tournament, seat, name, seq)
         payload = decide_late(tournament, name, member, when, lg, seq, where, spare,
                               member_no=args["member_no"])
         why = _plan.refuse_opening(tournament, payload["name"], where, seat is not None,
-                                   live.boxed) or why
+                                   lambda tb: desk.boxes.boxed(desk.tournament, tb)) or why
         note[:] = [why] if why else []
         return [("late", payload, None)], payload
-    payload = live.write(build)
-    effects = _joins(live, payload["name"])
+    payload, after = yield build
+    effects = yield from _joins(desk, after, payload["name"])
     spelled = _pulled.spelling_note(known, args["name"], args["member_no"])
     # the reasons say the chips and the dead big blind already (tdhost.league.entries.late_stack)
     return _actions.late_sentence(payload, note) + "." + (" " + spelled if spelled else ""), \
         effects
 
 
-def reenter(live: "Live", args: Args) -> Reply:
+def reenter(desk: Desk, args: Args) -> Steps:
     """A player who is out re-enters (tdhost.league.entries.decide_reenter): seated as a
     latecomer is, at a table with a box when there is one."""
     seat = args["seat"]
-    when = live.when()
+    when = desk.when
     note: List[str] = []
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
-        where, spare, why = seat, _plan.spare_tables(live.links, tournament), None
-        if where is None:
-            where, why = _plan.new_seat(live, tournament, args["name"], seq, spare)
-        elif where[0] in _plan.broken_tables(tournament):
-            raise ActionRefused("table %d is broken: it takes no players" % where[0])
+        where, spare, why = _late_seat(desk, tournament, seat, args["name"], seq)
         payload = decide_reenter(tournament, args["name"], when, seq, where, spare)
         why = _plan.refuse_opening(tournament, payload["name"], where, seat is not None,
-                                   live.boxed) or why
+                                   lambda tb: desk.boxes.boxed(desk.tournament, tb)) or why
         note[:] = [why] if why else []
         return [("reenter", payload, None)], payload
-    payload = live.write(build)
-    return _actions.reenter_sentence(payload, note) + ".", _joins(live, payload["name"])
+    payload, after = yield build
+    effects = yield from _joins(desk, after, payload["name"])
+    return _actions.reenter_sentence(payload, note) + ".", effects
 
 
-@_sentence
-def arrive(live: "Live", args: Args) -> str:
+def arrive(desk: Desk, args: Args) -> Steps:
     name = args["name"]
-    when = live.when()
+    when = desk.when
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload = decide_arrive(tournament, name, when)
         return [("arrive", payload, None)], payload
-    payload = live.write(build)
-    entry = live.tournament.get(payload["name"])
+    payload, after = yield build
+    entry = after.get(payload["name"])
     assert entry is not None and entry.seat is not None, "an arrival seats the player"
     text = _actions.arrive_sentence(payload, entry.seat)
     table, seat = entry.seat
-    link = live.link_for(table)
     if not payload["deduction"]:
-        live.message(table, text)
-    elif link is not None and link.state == "live" and live.view(table).hand == 0:
-        live.send_seating([table])  # before its first hand the box takes the new seating
+        yield _ins.message(table, text)
+    elif desk.boxes.fresh(table):  # before its first hand the box takes the new seating
+        return text + ".", Effects(seating=[table])
     else:  # LPPL ¶14 "will have the appropriate number of chips removed from their stack"
-        live.write(lambda tournament, lg, seq: ([("instr", _ins.instr(
+        yield lambda tournament, lg, seq: ([("instr", _ins.instr(
             _ins.new_id(lg, tournament), "deduct", table, "table %d seat %d: take %d chips from %s "
             "(arrived late)" % (table, seat, payload["deduction"], payload["name"]),
             player=payload["name"],
-            to=[table, seat], seat=seat, chips=payload["deduction"]), None)], None))
-    return text + "."
+            to=[table, seat], seat=seat, chips=payload["deduction"]), None)], None)
+    return text + ".", Effects()
 
 
 @_sentence
-def bust(live: "Live", args: Args) -> str:
+def bust(desk: Desk, args: Args) -> Steps:
     """The TD enters players out; Live's reaction calls their instructions off and has the
     boxes that still seat them take the seats out (tdhost.live.reactions)."""
     names, chips = args["names"], args["chips"]
     chip_map = dict(zip(names, chips)) if chips else {}
-    when = live.when()
+    when = desk.when
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         payload = decide_bust(tournament, list(names), chip_map, None, None, when, lg)
         payload["by"] = "td"
         return [("bust", payload, None)], payload
-    payload = live.write(build)
-    return ". ".join(bust_sentences(live.tournament, payload)) + "."
+    payload, after = yield build
+    return ". ".join(bust_sentences(after, payload)) + "."
 
 
-def _clock_act(op: str, key: Optional[str] = None) -> Callable[["Live", Args], Reply]:
-    @_sentence
-    def act(live: "Live", args: Args) -> str:
+def _clock_act(op: str, key: Optional[str] = None) -> Callable[[Desk, Args], Steps]:
+    def act(desk: Desk, args: Args) -> Steps:
         arg = None if key is None else args[key]
-        now, when = live.now, live.when()
+        now, when = desk.now, desk.when
 
         def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
             payload = _clock.decide(tournament, op, arg, now, when)
             return [("clock", payload, None)], payload
-        payload = live.write(build)
-        live.send_clock()
-        return payload["text"][:1].upper() + payload["text"][1:] + "."
+        payload, _ = yield build
+        return payload["text"][:1].upper() + payload["text"][1:] + ".", Effects(clock=True)
     return act
 
 
 @_sentence
-def hand_for_hand(live: "Live", args: Args) -> str:
+def hand_for_hand(desk: Desk, args: Args) -> Steps:
     on = args["on"]
-    tables = live.playing_tables()
+    tables = desk.playing()
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
         if tournament.started is None or tournament.ended:
@@ -322,7 +327,7 @@ def hand_for_hand(live: "Live", args: Args) -> str:
             raise ActionRefused("hand for hand is not on")
         if on and not tables:
             raise ActionRefused("no table is playing")
-        wait = _hfh.start_wait(tables, {tb: live.view(tb).hand or 0 for tb in tables}) \
+        wait = _hfh.start_wait(tables, {tb: desk.boxes.hands.get(tb) or 0 for tb in tables}) \
             if on else {}
         targets = tables if running is None else sorted(int(k) for k in running["wait"]) or tables
         evs: Batch = [("hand_for_hand", {"on": on, "wait": wait, "text": "hand for hand %s" % (
@@ -333,14 +338,14 @@ def hand_for_hand(live: "Live", args: Args) -> str:
                                             "%s at table %d"
                                             % (action.replace("_", " "), tb)), None))
         return evs, None
-    live.write(build)
+    yield build
     if on:
         return "Hand for hand: tables %s finish the hand they are playing and wait; all deal " \
                "the next hand together." % ", ".join(map(str, tables))
     return "Hand for hand is over: every table plays on."
 
 
-def confirm(live: "Live", args: Args) -> Reply:
+def confirm(desk: Desk, args: Args) -> Steps:
     """The TD saw instruction ``id`` carried out; for a ``move_out``, ``stack`` (optional) is
     the chips the player left with: the receive takes them (without it: the box's answer,
     else the stack planned with the move, with a notice)."""
@@ -361,16 +366,16 @@ def confirm(live: "Live", args: Args) -> Reply:
         if record["action"] == "move_out" and record.get("move"):
             evs += _moves.receive_evs(lg, tournament, record, stack)
         return evs, record
-    record = live.write(build)
+    record, _ = yield build
     if record["action"] == "take_out":  # the seat it frees: a player waiting for it sits
-        live.write(lambda tournament, lg, seq: _moves.seat_waiting(tournament, lg, record))
+        yield lambda tournament, lg, seq: _moves.seat_waiting(tournament, lg, record)
     # a player seated or moved: the plan looks again
     return "Confirmed: %s%s." % (_words.instruction(record), ", %s chips" % _words.chips(stack)
                                  if stack else ""), Effects(plan=True)
 
 
 @_sentence
-def seat_at_box(live: "Live", args: Args) -> str:
+def seat_at_box(desk: Desk, args: Args) -> Steps:
     """The box of *name*'s league seat seats them again with *stack* chips, counted at the
     table: the seat check found that seat empty at the box (docs/live.md "The seat
     check"); a ``receive`` the dealer confirms."""
@@ -386,14 +391,14 @@ def seat_at_box(live: "Live", args: Args) -> str:
         table, seat = entry.seat
         if table in _plan.broken_tables(tournament):
             raise ActionRefused("table %d is broken: it takes no players" % table)
-        if not live.boxed(table):
+        if not desk.boxes.boxed(desk.tournament, table):
             raise ActionRefused("table %d has no box to seat %s" % (table, entry.name))
         for record in _ins.pending(tournament):
             if record.get("player") == entry.name:
                 raise ActionRefused("an instruction for %s is under way (%s): confirm it or "
                                     "wait for the box's answer first" % (
                                         entry.name, _words.instruction(record)))
-        status = live.view(table).status or {}
+        status = desk.boxes.statuses.get(table) or {}
         shown = (status.get("stacks") or {}).get(str(seat))
         if shown is not None:
             raise ActionRefused("the box at table %d has a player in seat %d (%s chips): ask "
@@ -402,55 +407,59 @@ def seat_at_box(live: "Live", args: Args) -> str:
             entry.name, table, seat, stack)
         return [("instr", _ins.seat_player(lg, tournament, 0, entry.name, [table, seat], stack,
                                            text), None)], (entry.name, table, seat)
-    who, table, seat = live.write(build)
+    (who, table, seat), _ = yield build
     return "%s: the box seats %s again with %s chips when the dealer confirms." % (
         seat_text([table, seat])[:1].upper() + seat_text([table, seat])[1:], who,
         _words.chips(stack))
 
 
 @_sentence
-def move_box(live: "Live", args: Args) -> str:
+def move_box(desk: Desk, args: Args) -> Steps:
     """Box ``box`` serves table ``table`` from now on (tdhost.links.boxtables); a box linked
-    now gets that table's set-up at once (docs/live.md "Which box serves which table")."""
+    now gets that table's set-up at once (docs/live.md "Which box serves which table").
+    Nothing is written to the league."""
+    yield from ()
     box, table = args["box"], args["table"]
     try:
         check_id("a box id", box)
     except ValueError as err:
         raise ActionRefused(str(err))
-    if live.box_tables.table_of(box) == table:
+    if desk.box_tables.table_of(box) == table:
         return "Box %s serves table %d already." % (box, table)
     try:
-        live.box_tables.assign(box, table)
+        desk.box_tables.assign(box, table)
     except (OSError, ValueError) as err:
         raise ActionRefused("the boxes' tables cannot be written: %s" % err)
-    linked = [link for link in live.links if link.box == box and link.move_to(table)]
+    linked = [link for link in desk.links if link.box == box and link.move_to(table)]
     return "Box %s serves table %d from now on%s." % (
         box, table, ": it has that table's set-up" if linked else
         " (it gets that table's set-up at its next hello)")
 
 
-def _ruling() -> Callable[["Live", Args], Reply]:
+def _ruling() -> Callable[[Desk, Args], Steps]:
     """The console's ``ruling``: a player asks for the league's ruling on the TD's decision
     (tdhost.league.rulings), one event that changes nothing of the night (as the money
     actions, tdhost.live.money_events)."""
-    def act(live: "Live", args: Args) -> Reply:
-        when = live.when()
+    def act(desk: Desk, args: Args) -> Steps:
+        when = desk.when
 
         def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
             payload = decide_ruling(tournament, args["name"], args["decision"],
                                     args["reasons"], when)
             return [("ruling", payload, None)], (payload, lg.name)
-        payload, league = live.write(build)
+        (payload, league), _ = yield build
         return _rulings.ruling_sentence(payload, league or "") + ".", Effects()
     return act
 
 
 @_sentence
-def final_draw(live: "Live", args: Args) -> str:
+def final_draw(desk: Desk, args: Args) -> Steps:
     seed = args["seed"]
     if seed is None:
-        seed = (live.tournament.draw or {}).get("seed", live.seed)
-    payload = _final.final_table(live, seed)  # ActionRefused when it cannot form
+        seed = (desk.tournament.draw or {}).get("seed", desk.seed)
+    desk.final_seat.restart()  # the final table waits afresh
+    payload = yield from _final.form(desk.tournament, desk.boxes.statuses, seed,
+                                     desk.boxes.linked)  # ActionRefused when it cannot form
     return "Final table at table %d (seed %s): %d players." % (payload["table"], payload["seed"],
                                                               len(payload["seats"]))
 

@@ -2,16 +2,17 @@
 table"): the league's final draw with the boxes' chips, its instructions, and the final
 table sitting down once every table has finished its hand (``FinalSeat``)."""
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from tdhost.league.replay import League
 from tdhost.league.seats import decide_draw
 from tdhost.league.tournament import Tournament
-from tdhost.live import instruction_log as _ins, room_plan as _plan
+from tdhost.live import instruction_log as _ins, room_plan as _plan, tables as _tables
+from tdhost.live.effects import Steps, Write
 from tdhost.live.shapes import Batch, Statuses
 
 if TYPE_CHECKING:
-    from tdhost.live.night import Live
+    from tdhost.live.tables import BoxesNow, TableView
 
 FINAL_WAIT_MS = 120000  # the final table waits this long at most for a table whose box is off
 
@@ -77,16 +78,14 @@ def moved_record(tournament: Tournament, name: str) -> Dict[str, Any]:
     return out
 
 
-def final_table(live: "Live", seed: int, ace8: Optional[bool] = None) -> Dict[str, Any]:
-    """The final table: pending moves off, the league's final draw (with the boxes' chips
-    in its ``stacks``: ``stacks_now``), ``redraw`` to every table with players,
-    ``break_table`` to the others, the new seating to the final table's box.  Returns the
-    draw's payload; ActionRefused when it cannot form (nothing written then)."""
-    tournament = live.tournament
+def final_table(tournament: Tournament, statuses: Statuses, seed: int,
+                ace8: Optional[bool] = None) -> Write:
+    """The league's final draw (with the boxes' chips in its ``stacks``: ``stacks_now``;
+    *statuses*: each table's box's last status), a decision for Live.write that returns
+    the draw's payload; ActionRefused when it cannot form (nothing written then)."""
     before = {tb: dict(seats) for tb, seats in tournament.seating().items()}
-    stacks = stacks_now(live.tournament, live.statuses())
-    where = where_now(live.tournament)
-    live.final_seat.restart()  # the final table waits afresh
+    stacks = stacks_now(tournament, statuses)
+    where = where_now(tournament)
     if ace8 is None:
         ace8 = (tournament.draw or {}).get("mode") == "Ace-8" \
             and tournament.setup["seats_per_table"] <= 8
@@ -101,30 +100,40 @@ def final_table(live: "Live", seed: int, ace8: Optional[bool] = None) -> Dict[st
         # where each player sits until the final table sits down (``final_seat``)
         payload["from"] = {name: where.get(name) for name in payload["seats"]}
         return [("draw", payload, None)], payload
-
-    payload = live.write(draw)  # its own batch: `undo` takes back the draw, not the instructions
-    final_instrs(live, payload["had"])
-    return payload
+    return draw
 
 
-def final_instrs(live: "Live", had: List[int]) -> None:
-    """After the final draw: pending moves off (withdrawn from the boxes), ``redraw`` to the
-    tables in *had* (those that had players), ``break_table`` to the others, the seating to
-    the final table."""
-    final = live.tournament.final
+def final_instrs(tournament: Tournament, had: List[int], linked: Iterable[int]) -> Write:
+    """After the final draw (in *tournament*), a decision for Live.write: pending moves off
+    (withdrawn from the boxes that may show them: a table whose box is *linked* or
+    answered), ``redraw`` to the tables in *had* (those that had players), ``break_table``
+    to the others, the seating to the final table."""
+    final = tournament.final
     assert final is not None, "called after the final-table draw"
     keep = final["table"]
     before = {tb: {"had": True} for tb in had}
+    boxes = set(linked)
 
     def instrs(now: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
         evs = _ins.cancel_all(lg, now,
                               [record for halves in _ins.moves(now).values() for record in halves],
-                              "the final table is drawn", live.boxed)
+                              "the final table is drawn",
+                              lambda tb: tb in boxes or _tables.answered(now, tb))
         k = sum(1 for action, _, _ in evs if action == "instr")
         evs += [("instr", x, None) for x in _plan.final_instrs(lg, now, before, keep, k)]
         return evs, None
+    return instrs
 
-    live.write(instrs)
+
+def form(tournament: Tournament, statuses: Statuses, seed: int,
+         linked: Iterable[int]) -> Steps:
+    """The final table (``Live.carry_out``): the final draw, then in a batch of its own
+    (`undo` takes back the draw, not the instructions) its instructions -- a table whose
+    box is *linked* or answered counts as boxed.  Returns the draw's payload; ActionRefused
+    when it cannot form (nothing written then).  The caller restarts ``FinalSeat``."""
+    payload, after = yield final_table(tournament, statuses, seed)
+    yield final_instrs(after, payload["had"], linked)
+    return payload
 
 
 class FinalSeat:
@@ -138,24 +147,26 @@ class FinalSeat:
         """A new final draw: wait afresh."""
         self.since = None
 
-    def step(self, live: "Live") -> None:
+    def step(self, tournament: Tournament, boxes: "BoxesNow", views: Mapping[int, "TableView"],
+             busts: bool) -> Optional[Write]:
         """The final table sits down (docs/live.md "The final table"): once every table that
         had players has confirmed its ``redraw`` and finished the hand it was playing at the
-        draw, a ``final_seated`` event fixes each finalist's chips and the final table's box
-        gets its seating; a table whose box is off is waited for ``FINAL_WAIT_MS``."""
-        tournament = live.tournament
+        draw, a ``final_seated`` event fixes each finalist's chips -- this decision; then
+        Live sends the final table's box its seating.  A table whose box is off is waited
+        for ``FINAL_WAIT_MS``; nothing while *busts* are gathered.  *boxes*: the boxes now,
+        *views*: each table's view."""
         final = tournament.final
         if final is None or final.get("seated") or tournament.ended or "from" not in final \
-                or live.busts.open:
-            return
+                or busts:
+            return None
         later = list(tournament.instrs.values())[final.get("instrs_before", 0):]
         redraw = {record["table"]: record for record in later
                   if record["action"] == "redraw" and not _ins.cancelled(record)}
         if not redraw:
-            return  # the instructions are not written yet (tdhost.live.moves.recover)
+            return None  # the instructions are not written yet (tdhost.live.moves.recover)
         if self.since is None:
-            self.since = live.now
-        statuses = live.statuses()
+            self.since = boxes.now
+        statuses = boxes.statuses
         stacks: Dict[str, int] = {}
         records: Dict[str, Dict[str, Any]] = {}  # what each takes to the final table (§14)
         late = set()
@@ -164,7 +175,7 @@ class FinalSeat:
             if entry is None or entry.state != "in":
                 continue
             if where is None or name in (final.get("walked") or ()) \
-                    or not live.boxed(where[0]):
+                    or not boxes.boxed(tournament, where[0]):
                 chips = (final.get("stacks") or {}).get(name)
                 records[name] = moved_record(tournament, name)
             else:
@@ -172,20 +183,20 @@ class FinalSeat:
                 table = where[0]
                 status = statuses.get(table)
                 instr = redraw.get(table)
+                view = views.get(table)
                 ready = isinstance(status, dict) and status.get("street") is None \
                     and instr is not None and _ins.state(instr) == "done" \
-                    and live.view(table).status_since_redraw()
+                    and (view is None or view.status_since_redraw())
                 chips = _plan.stack_at(statuses, table, where[1]) if ready else None
                 if chips is None:  # a hand still running there, or a bust not decided yet
-                    link = live.link_for(table)
-                    if link is not None and link.state == "live":
-                        return  # its dealer finishes the hand and confirms: wait
+                    if boxes.linked.get(table) == "live":
+                        return None  # its dealer finishes the hand and confirms: wait
                     late.add(table)
                     chips = (final.get("stacks") or {}).get(name)
             if chips:
                 stacks[name] = chips
-        if late and live.now - self.since < FINAL_WAIT_MS:
-            return
+        if late and boxes.now - self.since < FINAL_WAIT_MS:
+            return None
         text = "the final table sits down at table %d: %d players, %s chips" % (
             final["table"], len(stacks), "{:,}".format(sum(stacks.values())))
         if late:
@@ -195,6 +206,5 @@ class FinalSeat:
                         ", ".join(str(tb) for tb in sorted(late)), FINAL_WAIT_MS // 1000)
         records = {name: record for name, record in records.items()
                    if record and name in stacks}
-        live.write(lambda t2, lg, seq: ([("final_seated", {"stacks": stacks, "records": records,
-                                                           "text": text}, None)], None))
-        live.send_seating([final["table"]])
+        return lambda t2, lg, seq: ([("final_seated", {"stacks": stacks, "records": records,
+                                                       "text": text}, None)], None)

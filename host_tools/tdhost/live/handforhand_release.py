@@ -1,29 +1,27 @@
 """Hand for hand on the live night (docs/host.md §10.8; the rules in tdhost.rules.handforhand):
 once every waited-for table has finished its hand, the next round deals."""
 
-from typing import TYPE_CHECKING, Tuple
+from typing import Dict, Optional, Tuple
 
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins
+from tdhost.live.effects import Write
 from tdhost.live.shapes import Batch
 from tdhost.rules import handforhand as _hfh
 
-if TYPE_CHECKING:
-    from tdhost.live.night import Live
 
-
-def release(live: "Live") -> None:
-    """Write the next round (``hfh_release`` and a ``next_hand`` per table) once every
-    table hand for hand waits for has finished its hand."""
-    state = live.tournament.hfh
+def release(tournament: Tournament, ended: Dict[int, int]) -> Optional[Write]:
+    """The next round (``hfh_release`` and a ``next_hand`` per table), a decision for
+    Live.write, once every table hand for hand waits for has finished its hand; else None.
+    *ended*: the last hand each playing table's box ended."""
+    state = tournament.hfh
     if state is None:
-        return
-    tables = live.playing_tables()
-    ended = {tb: live.view(tb).ended for tb in tables}
+        return None
+    tables = sorted(ended)
     waited = [tb for tb in tables if str(tb) in state["wait"]]
     if not waited or _hfh.waiting_for(state["wait"], ended, tables):
-        return
+        return None
     wait = _hfh.next_wait(tables, ended)
     rnd = state["round"] + 1
 
@@ -36,5 +34,4 @@ def release(live: "Live") -> None:
                                             "hand for hand round %d: deal at table %d"
                                             % (rnd, tb)), None))
         return evs, None
-
-    live.write(build)
+    return build

@@ -206,6 +206,13 @@ def receive(lg: League, tournament: Tournament, k: int, out: Instr, stack: int) 
     return payload
 
 
+def message(table: int, text: str) -> Callable[[Tournament, League, int], Tuple[Batch, None]]:
+    """A ``message`` instruction to the box of *table*, a decision for Live.write."""
+    return lambda tournament, lg, seq: ([("instr", instr(
+        new_id(lg, tournament), "message", table, "message to table %d: %s" % (table, text),
+        text=text), None)], None)
+
+
 def seat_player(lg: League, tournament: Tournament, k: int, player: str, seat: Sequence[int],
                 stack: int, what: str, dead_bb: Any = False) -> Instr:
     """The ``instr`` payload of a player's own ``receive`` (no move: a latecomer, a player

@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Ty
 from tdhost.league.money_decisions import config, decide_money, money_sentence, tally
 from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
-from tdhost.live.effects import Effects
+from tdhost.live.effects import Effects, Steps
 from tdhost.live.shapes import Batch
 from tdhost.rules import money as _money
 
 if TYPE_CHECKING:
-    from tdhost.live.night import Live
+    from tdhost.live.console_actions import Desk
 
 Args = Dict[str, Any]
 
@@ -128,16 +128,16 @@ def prizes(tournament: Tournament, now_ms: int,
 
 
 # ------------------------------------------------------------------ the TD's actions
-def _act(kind: str) -> Callable[["Live", Args], Tuple[str, Effects]]:
+def _act(kind: str) -> Callable[["Desk", Args], Steps]:
     """The console's money action *kind*: decided by tdhost.league.money_decisions, as the
     CLI's."""
-    def act(live: "Live", args: Args) -> Tuple[str, Effects]:
-        when = live.when()
+    def act(desk: "Desk", args: Args) -> Steps:
+        when = desk.when
 
         def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Dict[str, Any]]:
             payload = decide_money(tournament, kind, args, when)
             return [("money", payload, None)], payload
-        payload = live.write(build)
+        payload, _ = yield build
         return money_sentence(payload) + ".", Effects()
     return act
 

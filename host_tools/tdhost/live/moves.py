@@ -1,7 +1,10 @@
 """Plans on the live night and the moves they make (docs/host.md §10.5–§10.7;
-docs/live.md "Moves"): a plan after a change (tdhost.rules.balance on tdhost.live.room_plan's room),
-each move's ``receive`` once its ``move_out`` is done, a move recorded once both boxes
-carried it out, refused and late moves; each returns what Live does next (Effects)."""
+docs/live.md "Moves"): a plan after a change (tdhost.rules.balance on tdhost.live.room_plan's
+room), each move's ``receive`` once its ``move_out`` is done, a move recorded once both
+boxes carried it out, refused and late moves.  Each is a decision Live writes (a ``Write``
+whose result is what Live does next, ``Effects``: ``Live.apply``) or a few in turn
+(``Steps``: ``Live.carry_out``), decided from the tournament and the boxes as values
+(``tables.BoxesNow``)."""
 
 import logging
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -17,58 +20,42 @@ from tdhost.live import (
     redraw as _redraw,
     room_plan as _plan,
 )
-from tdhost.live.effects import Effects
+from tdhost.live.effects import Effects, Steps, Write, notice
 from tdhost.live.shapes import Batch, Instr, Payload, Seat
 from tdhost.rules import balance as _balance
 
 if TYPE_CHECKING:
-    from tdhost.live.night import Live
+    from tdhost.live.tables import BoxesNow
 
 log = logging.getLogger("tdhost.live")
 
 
-def complete(live: "Live") -> None:
-    """Record every move whose two halves are done (a ``move`` event each); Live follows
-    each one's effects as it is written."""
-    for _ in range(8):  # a move into a seat freed by another completes after it
-        progress = False
-        for halves in list(_ins.moves(live.tournament).values()):
-            if len(halves) != 2 or any(_ins.state(instr) != "done" for instr in halves):
-                continue
-            recorded = record(live, halves)
-            if recorded is not None:
-                live.follow(recorded)  # the names go out before the next move is recorded
-                progress = True
-        if not progress:
-            return
+def carried_out(tournament: Tournament) -> List[List[Instr]]:
+    """The moves whose two halves are done, not recorded yet (``record``)."""
+    return [halves for halves in _ins.moves(tournament).values()
+            if len(halves) == 2 and all(_ins.state(instr) == "done" for instr in halves)]
 
 
-def record(live: "Live", halves: List[Instr]) -> Optional[Effects]:
-    """The league's ``move`` for a move both boxes carried out; what Live does next when
-    it is written, else None."""
+def record(halves: List[Instr], now: int) -> Write:
+    """The league's ``move`` for a move both boxes carried out (at *now*), a decision whose
+    result is what Live does next when it is written, else None (the seat frees when an
+    earlier move completes; ActionRefused: not recorded yet)."""
     instr = halves[0]
     name, to = instr["player"], instr["to"]
-    now = live.now
 
-    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, bool]:
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Optional[Effects]]:
         entry = tournament.get(name)
         if entry is None or entry.state != "in":
             return [("instr_result", _ins.cancel(tournament.instrs[half["id"]], "%s is not playing"
-                                                 % name), None) for half in halves], False
+                                                 % name), None) for half in halves], None
         if tournament.seating().get(to[0], {}).get(to[1]) not in (None, name):
-            return [], False  # the seat frees when an earlier move completes
+            return [], None  # the seat frees when an earlier move completes
         payload = decide_move(tournament, name, to)
         payload.update({"at_ms": now, "instrs": [half["id"] for half in halves],
                   "by": "boxes" if all("done" in _ins.results(half, "box") for half in halves)
                   else "td"})
-        return [("move", payload, None)], True
-
-    try:
-        done = live.write(build)
-    except ActionRefused as err:
-        log.warning("move of %s not recorded yet: %s", name, err)
-        return None
-    return Effects(plan=True, names=[instr["from"][0], to[0]]) if done else None
+        return [("move", payload, None)], Effects(plan=True, names=[instr["from"][0], to[0]])
+    return build
 
 
 # ------------------------------------------------------------------ the receive
@@ -92,43 +79,43 @@ def receive_evs(lg: League, tournament: Tournament, out: Instr, stack: Optional[
     return [("instr", _ins.receive(lg, tournament, k, out, count), None)] + evs
 
 
-def receives(live: "Live") -> None:
-    """Write the receive of every move whose move_out is done and has none yet (normally
-    written with the answer: this finishes what a host killed in between left)."""
-    for halves in list(_ins.moves(live.tournament).values()):
-        if len(halves) == 1 and _ins.state(halves[0]) == "done":
-            iid = halves[0]["id"]
-
-            def build(tournament: Tournament, lg: League, seq: int,
-                      i: str = iid) -> Tuple[Batch, None]:
-                return receive_evs(lg, tournament, tournament.instrs[i]), None
-            live.write(build)
+def receives(tournament: Tournament) -> List[Write]:
+    """The receive of every move whose move_out is done and has none yet, a decision each
+    (normally written with the answer: this finishes what a host killed in between left)."""
+    def receive(iid: str) -> Write:
+        return lambda current, lg, seq: (receive_evs(lg, current, current.instrs[iid]), None)
+    return [receive(halves[0]["id"]) for halves in _ins.moves(tournament).values()
+            if len(halves) == 1 and _ins.state(halves[0]) == "done"]
 
 
-def late_done(live: "Live", instr: Instr, stack: Optional[int], text: str,
-              src: List[Any]) -> Effects:
+def _boxed(boxes: "BoxesNow", tournament: Tournament) -> Callable[[int], bool]:
+    """Does a table have a box that may show an instruction (for a withdraw)?"""
+    return lambda table: boxes.boxed(tournament, table)
+
+
+def late_done(instr: Instr, stack: Optional[int], text: str, src: List[Any],
+              boxes: "BoxesNow") -> Write:
     """A box answered ``done`` for the cancelled move_out *instr* (docs/live.md "Moves"):
     the answer is logged, and in the same batch the player still in is sent back
-    (``send_back``)."""
-    final: Dict[str, int] = {}
+    (``send_back``); the decision's result is what Live does next."""
 
-    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Effects]:
         latest = tournament.instrs[instr["id"]]
         if "done" in _ins.results(latest, "box"):
-            return [], None
+            return [], Effects(plan=True)
         payload = _ins.result(instr["id"], "done", "box", text, None, src, stack)
         left = "%s left table %d seat %d after their move to table %d seat %d was called " \
                "off" % (instr["player"], instr["from"][0], instr["from"][1], instr["to"][0],
                         instr["to"][1])
         back = "the move to table %d seat %d was called off after they left" % tuple(instr["to"])
-        return send_back(live, tournament, lg, seq, latest, stack, left, back,
-                         [("instr_result", payload, None)], final), None
+        final: Dict[str, int] = {}
+        evs = send_back(boxes, tournament, lg, seq, latest, stack, left, back,
+                        [("instr_result", payload, None)], final)
+        return evs, Effects(plan=True, seating=[final["table"]] if final else [])
+    return build
 
-    live.write(build)
-    return Effects(plan=True, seating=[final["table"]] if final else [])
 
-
-def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> Effects:
+def seated_anyway(instr: Instr, text: str, src: List[Any], boxes: "BoxesNow") -> Write:
     """A box answers ``done`` for the ``receive`` *instr* the host had called off (its
     withdraw came after the dealer's Confirm): the player sat down there.  The answer is
     logged; a player who is out (the TD's bust cancelled the receive) is taken out of that
@@ -136,29 +123,27 @@ def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> Effe
     already), and so is one no longer entered (their late entry undone); a player still
     in whom the league seats there and who has another receive of their own to that seat
     on its way (their bust undone again) has that one called off: they sit there already;
-    any other player still in gets a notice for the TD.  Returns what Live does next (the
-    names to that table when the player sits there for the league)."""
-    named: List[int] = []
+    any other player still in gets a notice for the TD.  The decision's result is what
+    Live does next (the names to that table when the player sits there for the league)."""
 
-    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Effects]:
         latest = tournament.instrs[instr["id"]]
         if "done" in _ins.results(latest, "box"):
-            return [], None
+            return [], Effects()
         evs: Batch = [("instr_result", _ins.result(instr["id"], "done", "box", text, None, src),
                        None)]
         name, to = instr.get("player"), instr.get("to")
         entry = tournament.get(name) if name else None
         if not name or not to:
-            return evs, None
+            return evs, Effects()
         again = [x for x in tournament.instrs.values() if x["action"] == "receive"
                  and not x.get("move") and x.get("player") == name and x["id"] != instr["id"]
                  and list(x.get("to") or ()) == list(to)
                  and _ins.state(x) not in ("done", "cancelled")]
         if entry is not None and entry.state == "in" and list(entry.seat or ()) == list(to) \
                 and again:
-            named.append(to[0])
             return evs + _ins.cancel_all(lg, tournament, again, "%s sat down there already" % name,
-                                         live.boxed), None
+                                         _boxed(boxes, tournament)), Effects(names=[to[0]])
         if entry is not None and entry.state == "in":
             evs.append(("notice", {"text": "%s sat down at table %d seat %d after that was "
                                    "called off: the TD seats them" % (name, to[0], to[1]),
@@ -167,39 +152,37 @@ def seated_anyway(live: "Live", instr: Instr, text: str, src: List[Any]) -> Effe
                      and not _ins.cancelled(x) for x in tournament.instrs.values()):
             evs.append(("instr", _ins.take_out(
                 lg, tournament, 0, name, to, "seated after their receive was called off"), None))
-        return evs, None
-
-    live.write(build)
-    return Effects(names=named)
+        return evs, Effects()
+    return build
 
 
-def refused_in(live: "Live", instr: Instr, payload: Payload) -> Effects:
+def refused_in(instr: Instr, payload: Payload, boxes: "BoxesNow") -> Write:
     """The destination box refused a move's ``receive`` *instr* (result payload *payload*, e.g.
     "Seat 6 is taken": a player the TD entered out is still at that box) after the player
     had left the old table: the move is off and, in the same batch, the player goes back
-    to their league seat (``send_back``); the next plan moves them again."""
-    final: Dict[str, int] = {}
+    to their league seat (``send_back``); the next plan moves them again.  The decision's
+    result is what Live does next."""
 
-    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Effects]:
         halves = _ins.moves(tournament).get(instr["move"], [])
         out = halves[0] if halves and halves[0]["action"] == "move_out" else None
         evs: Batch = [("instr_result", payload, None)]
         if out is None or _ins.state(out) != "done":
-            return evs, None
+            return evs, Effects(plan=True)
         evs += [("instr_result", _ins.cancel(half, "table %d refused the player: %s" % (
             instr["to"][0], payload.get("reason") or "no reason given")), None) for half in halves]
         left = "%s left table %d seat %d, but table %d refused them (%s)" % (
             instr["player"], out["from"][0], out["from"][1], instr["to"][0],
             payload.get("reason") or "no reason given")
         back = "table %d refused them (%s)" % (instr["to"][0], payload.get("reason") or "no reason")
-        return send_back(live, tournament, lg, seq, out, _ins.done_stack(out), left, back, evs,
-                         final), None
+        final: Dict[str, int] = {}
+        evs = send_back(boxes, tournament, lg, seq, out, _ins.done_stack(out), left, back, evs,
+                        final)
+        return evs, Effects(plan=True, seating=[final["table"]] if final else [])
+    return build
 
-    live.write(build)
-    return Effects(plan=True, seating=[final["table"]] if final else [])
 
-
-def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: Instr,
+def send_back(boxes: "BoxesNow", tournament: Tournament, lg: League, seq: int, out: Instr,
               stack: Optional[int], left: str, back: str, evs: Batch,
               final: Dict[str, int]) -> Batch:
     """*evs* (the batch so far) plus what sends the player of move_out *out*, who has left
@@ -209,7 +192,8 @@ def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: I
     yet called off), or, with the final table drawn, their chips in its stacks (*final*
     gets its table: its seating is sent again).  When that seat cannot take them back (a
     broken table, another move heading there) they get another one (``reseat``); a newer
-    move of theirs already under way gets a notice for the TD instead."""
+    move of theirs already under way gets a notice for the TD instead.  *boxes*: the boxes
+    now (who may show an instruction called off; a new seat)."""
     name, frm = out["player"], out["from"]
     entry = tournament.get(name)
     if entry is None or entry.state != "in":
@@ -227,7 +211,7 @@ def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: I
         count, whence = _ins.fallback_stack(tournament, out)
     if out.get("recorded") and list(entry.seat or ()) == list(out["to"]):
         # a move recorded by hand: the league seats them at the seat that refused them
-        return evs + reseat(live, tournament, lg, seq, evs, name, count, [out["to"]], left)
+        return evs + reseat(boxes, tournament, lg, seq, evs, name, count, [out["to"]], left)
     mine = [half for half in _ins.moving_players(tournament).get(name, [])
             if half["move"] != out["move"]]
     if mine and _ins.state(mine[0]) == "done":
@@ -236,16 +220,16 @@ def send_back(live: "Live", tournament: Tournament, lg: League, seq: int, out: I
                                "with %d chips)" % (left, count, count), "src": []}, None))
         return evs
     evs += _ins.cancel_all(lg, tournament, mine, "%s left table %d already" % (name, frm[0]),
-                           live.boxed)
+                           _boxed(boxes, tournament))
     taken = {tuple(pair[0]["to"]) for other, pair in _ins.moving_players(tournament).items()
              if other != name}
     home = list(entry.seat) if entry.seat else list(frm)  # moved by hand meanwhile: there
     if home[0] in _plan.broken_tables(tournament):
-        evs += reseat(live, tournament, lg, seq, evs, name, count, [home],
+        evs += reseat(boxes, tournament, lg, seq, evs, name, count, [home],
                       "%s; table %d is broken" % (
             left, home[0]))
     elif tuple(home) in taken:
-        evs += reseat(live, tournament, lg, seq, evs, name, count, [home],
+        evs += reseat(boxes, tournament, lg, seq, evs, name, count, [home],
                       "%s; another move is heading "
                       "for table %d seat %d" % (left, home[0], home[1]))
     else:
@@ -265,16 +249,16 @@ def _instrs(evs: Batch) -> int:
     return sum(1 for action, _, _ in evs if action == "instr")
 
 
-def reseat(live: "Live", tournament: Tournament, lg: League, seq: int, evs: Batch, name: str,
+def reseat(boxes: "BoxesNow", tournament: Tournament, lg: League, seq: int, evs: Batch, name: str,
            stack: int, exclude: List[Any], why: str, dead_bb: Any = None) -> Batch:
     """The events (after the batch *evs*) that give *name*, standing with *stack* chips
     and no seat at any box, a new seat (tdhost.live.room_plan.new_seat: not in *exclude*, nor
     at a broken table): the league's ``move`` there at once (``by`` "host") and a
     ``receive`` of their own for its box (*dead_bb*: a latecomer's dead big blind goes
     along), with a notice saying why (*why*)."""
-    seat, note = _plan.new_seat(live, tournament, name, seq, exclude=exclude)
+    seat, note = _plan.new_seat(boxes, tournament, name, seq, exclude=exclude)
     payload = decide_move(tournament, name, seat)
-    payload.update({"at_ms": live.now, "instrs": [], "by": "host"})
+    payload.update({"at_ms": boxes.now, "instrs": [], "by": "host"})
     text = "seat %s at table %d seat %d with %d chips" % (name, seat[0], seat[1], stack)
     return [("move", payload, None),
             ("instr", _ins.seat_player(lg, tournament, _instrs(evs), name, seat, stack, text,
@@ -283,35 +267,34 @@ def reseat(live: "Live", tournament: Tournament, lg: League, seq: int, evs: Batc
                         "src": []}, None)]
 
 
-def refused_own(live: "Live", instr: Instr, payload: Payload) -> Effects:
+def refused_own(instr: Instr, payload: Payload, boxes: "BoxesNow") -> Write:
     """A box refused a ``receive`` of a player's own *instr* (a latecomer, a player sent back
     or seated elsewhere; result payload *payload*): they stand with their chips and no seat.
     When the league still seats them there, in the same batch the receive is called off
     and they get another seat (``reseat``); with the final table drawn, a notice for the
-    TD."""
+    TD.  The decision's result is what Live does next (a plan)."""
 
-    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Effects]:
         evs: Batch = [("instr_result", payload, None)]
         name, to = instr.get("player"), instr.get("to")
         entry = tournament.get(name) if name else None
         stack = _ins.chips(instr["body"].get("stack"))
         if entry is None or not name or entry.state != "in" or not to \
                 or list(entry.seat or ()) != list(to) or stack is None:
-            return evs, None
+            return evs, Effects(plan=True)
         why = "table %d refused %s at seat %d (%s)" % (to[0], name, to[1],
                                                       payload.get("reason") or "no reason given")
         if tournament.final is not None:
             evs.append(("notice", {"text": "%s: the TD seats them, with %d chips" % (
                 why, stack), "src": []}, None))
-            return evs, None
+            return evs, Effects(plan=True)
         if _leaving(tournament, to):
-            return evs, None  # the seat a bust frees: seated there once it is (seat_waiting)
+            # the seat a bust frees: seated there once it is (seat_waiting)
+            return evs, Effects(plan=True)
         evs.append(("instr_result", _ins.cancel(instr, "seated elsewhere"), None))
-        return evs + reseat(live, tournament, lg, seq, evs, name, stack, [to], why,
-                            instr["body"].get("dead_bb")), None
-
-    live.write(build)
-    return Effects(plan=True)
+        return evs + reseat(boxes, tournament, lg, seq, evs, name, stack, [to], why,
+                            instr["body"].get("dead_bb")), Effects(plan=True)
+    return build
 
 
 def _leaving(tournament: Tournament, seat: Seat) -> bool:
@@ -350,51 +333,69 @@ def seat_waiting(tournament: Tournament, lg: League, take: Instr) -> Tuple[Batch
 
 
 # ------------------------------------------------------------------ plans
-def plan(live: "Live", after_bust: bool) -> None:
-    """Balance, break, or form the final table after a change (tdhost.rules.balance);
-    *after_bust*: refused moves are dropped first."""
-    tournament = live.tournament
+def _told(text: str) -> Write:
+    """A ``notice`` for the TD, said in the host's log too."""
+    log.warning("%s", text)
+    return notice(text)
+
+
+def plan(tournament: Tournament, boxes: "BoxesNow", seed: int, after_bust: bool,
+         final_seat: "_final.FinalSeat") -> Steps:
+    """Balance, break, or form the final table after a change (tdhost.rules.balance; the
+    boxes' last statuses: *boxes*; *seed*: the night's, when the draw has none);
+    *after_bust*: refused moves are dropped first.  A final table formed restarts
+    *final_seat*'s wait."""
+    top = tournament
     if tournament.started is None or tournament.ended:
         return
     if after_bust:
-        drop_refused(live)
-    statuses = live.statuses()
-    seed = (tournament.draw or {}).get("seed", live.seed)
-    moving = _ins.moving_players(live.tournament)
-    room = _plan.room(live.tournament, statuses, seed, moving)
+        drop = drop_refused(tournament, boxes)
+        if drop is not None:
+            _, tournament = yield drop
+    statuses = boxes.statuses
+    seed = (top.draw or {}).get("seed", seed)
+    moving = _ins.moving_players(tournament)
+    room = _plan.room(tournament, statuses, seed, moving)
     if sum(1 for tb in room["tables"] if tb["seats"]) < 2:
         return
     try:
         result = _balance.plan(room)
     except _balance.PlanError as err:
-        live.notice("no plan: %s" % err)
+        yield _told("no plan: %s" % err)
         return
-    if not result["final_table"] and drop_into_broken(live, result["broken"], moving):
-        moving = _ins.moving_players(live.tournament)  # plan again without them
-        room = _plan.room(live.tournament, statuses, seed, moving)
+    drop = None if result["final_table"] else drop_into_broken(tournament, result["broken"],
+                                                               moving, boxes)
+    if drop is not None:
+        _, tournament = yield drop
+        moving = _ins.moving_players(tournament)  # plan again without them
+        room = _plan.room(tournament, statuses, seed, moving)
         try:
             result = _balance.plan(room)
         except _balance.PlanError as err:
-            live.notice("no plan: %s" % err)
+            yield _told("no plan: %s" % err)
             return
+
     def back_in_play(current: Tournament, lg: League, seq: int) -> Tuple[Batch, bool]:
-        evs = reopen(current, lg, result, room, live.boxed)
+        evs = reopen(current, lg, result, room, lambda table: boxes.boxed(current, table))
         return evs, bool(evs)
 
-    if not result["final_table"] and live.write(back_in_play):
-        moving = _ins.moving_players(live.tournament)  # plan again with the table in play
-        room = _plan.room(live.tournament, statuses, seed, moving)
-        try:
-            result = _balance.plan(room)
-        except _balance.PlanError as err:
-            live.notice("no plan: %s" % err)
-            return
-    if result["final_table"]:
-        if tournament.final is None:
+    if not result["final_table"]:
+        reopened, tournament = yield back_in_play
+        if reopened:
+            moving = _ins.moving_players(tournament)  # plan again with the table in play
+            room = _plan.room(tournament, statuses, seed, moving)
             try:
-                _final.final_table(live, seed)
+                result = _balance.plan(room)
+            except _balance.PlanError as err:
+                yield _told("no plan: %s" % err)
+                return
+    if result["final_table"]:
+        if top.final is None:
+            final_seat.restart()  # the final table waits afresh
+            try:
+                yield from _final.form(tournament, statuses, seed, boxes.linked)
             except ActionRefused as err:
-                live.notice("the final table does not form yet: %s" % err)
+                yield _told("the final table does not form yet: %s" % err)
         return
 
     def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, List[str]]:
@@ -402,7 +403,7 @@ def plan(live: "Live", after_bust: bool) -> None:
         _redraw.mark(current, result, evs)  # US 2: two or more joining one table re-draw
         return [("instr", payload, None) for payload in evs], skipped
 
-    skipped = live.write(build)
+    skipped, _ = yield build
     if skipped:
         log.info("not moved again while their move is pending: %s", ", ".join(skipped))
 
@@ -452,55 +453,55 @@ def _followers(moving: Dict[str, List[Instr]], drop: List[List[Instr]]) -> List[
         out += more
 
 
-def _cancel(live: "Live", halves: Sequence[List[Instr]],
-            why: Union[str, Callable[[Instr], str]]) -> None:
+def _cancel(halves: Sequence[List[Instr]], why: Union[str, Callable[[Instr], str]],
+            boxes: "BoxesNow") -> Write:
     """Call off the moves *halves* (lists of instructions), withdrawing what the boxes may
     still show (tdhost.live.instruction_log.cancel_all), in one batch."""
     ids = [instr["id"] for pair in halves for instr in pair]
-    live.write(lambda tournament, lg, seq: (_ins.cancel_all(lg, tournament,
-                                                            [tournament.instrs[i] for i in ids],
-                                                            why,
-                                                   live.boxed), None))
+    return lambda tournament, lg, seq: (_ins.cancel_all(
+        lg, tournament, [tournament.instrs[i] for i in ids], why,
+        _boxed(boxes, tournament)), None)
 
 
-def drop_into_broken(live: "Live", broken: Sequence[int],
-                     moving: Dict[str, List[Instr]]) -> bool:
+def drop_into_broken(tournament: Tournament, broken: Sequence[int],
+                     moving: Dict[str, List[Instr]], boxes: "BoxesNow") -> Optional[Write]:
     """A plan that breaks a table cancels the pending moves into it that neither box has
     carried out yet (the player would sit down at a table that is breaking, then move
-    again); returns True when it cancelled any.  A move whose one half is done goes on."""
+    again): that decision, or None when there is none.  A move whose one half is done
+    goes on; nobody moves into the seats of players who stay (``_followers``)."""
     drop = [pair for pair in moving.values() if pair[0]["to"][0] in broken and _unbegun(pair)]
     if not drop:
-        return False
+        return None
     drop = _followers(moving, drop)  # their players stay: nobody moves into their seats
-    _cancel(live, drop, lambda instr: "table %d %s; a new plan replaces it" % (
+    return _cancel(drop, lambda instr: "table %d %s; a new plan replaces it" % (
         instr["to"][0], "breaks" if instr["to"][0] in broken else "seat %d stays taken" % (
-            instr["to"][1])))
-    return True
+            instr["to"][1])), boxes)
 
 
-def drop_refused(live: "Live") -> None:
-    """A new plan after a bust replaces moves a box refused (neither half done)."""
-    drop = [pair for pair in _ins.moves(live.tournament).values()
+def drop_refused(tournament: Tournament, boxes: "BoxesNow") -> Optional[Write]:
+    """A new plan after a bust replaces moves a box refused (neither half done): that
+    decision, or None."""
+    drop = [pair for pair in _ins.moves(tournament).values()
             if any(_ins.state(instr) == "refused" for instr in pair)
             and not pair[0].get("recorded")
             and not any(_ins.state(instr) == "done" for instr in pair)]
-    if drop:
-        _cancel(live, drop, "refused by a box; a new plan replaces it")
+    if not drop:
+        return None
+    return _cancel(drop, "refused by a box; a new plan replaces it", boxes)
 
 
 # ------------------------------------------------------------------ the final table
-def recover(live: "Live") -> Effects:
+def recover(tournament: Tournament, boxes: "BoxesNow") -> Steps:
     """Finish what a host killed between two writes left half done (docs/live.md "Moves"): the
     pending moves of players who are out (tdhost.live.bust_collector.after_bust), the final table's
-    instructions when its draw has none after it."""
-    tournament = live.tournament
+    instructions when its draw has none after it.  Returns what Live does next."""
     gone = [name for name in _ins.moving_players(tournament)
             if (entry := tournament.get(name)) is None or entry.state != "in"]
-    effects = _busts.after_bust(live, gone) if gone else Effects()
+    effects = (yield from _busts.after_bust(tournament, gone, boxes)) if gone else Effects()
     final_draw = tournament.final
     if final_draw is not None and "had" in final_draw and not tournament.ended:
         later = list(tournament.instrs.values())[final_draw.get("instrs_before", 0):]
         if not any(instr["action"] == "redraw" for instr in later):
             log.warning("the final table's instructions were not written: writing them now")
-            _final.final_instrs(live, final_draw["had"])
+            yield _final.final_instrs(tournament, final_draw["had"], boxes.linked)
     return effects

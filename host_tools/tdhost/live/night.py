@@ -42,7 +42,7 @@ from tdhost.live import (
     tables as _tables,
     undo as _undo,
 )
-from tdhost.live.effects import Effects
+from tdhost.live.effects import Effects, Steps, Write, carry_out, notice
 from tdhost.live.leaguepush import LeaguePush
 from tdhost.live.shapes import Batch, Message, ServedLink, Statuses
 from tdhost.rules import handforhand as _hfh
@@ -80,7 +80,7 @@ class Live:
         self.sent: Dict[str, ServedLink] = {}  # instruction id -> the link it was given to
         self.busts = _busts.Collector()
         self.events = _boxevents.BoxEvents(self)
-        self.journal = _undo.Journal()  # the TD's own actions, for undo and redo
+        self.journal = _undo.Journal(self.store)  # the TD's own actions, for undo and redo
         self.final_seat = _final.FinalSeat()
         self.seat_check = _seatcheck.SeatCheck()  # each box's seats against the league's
         self.seatings = _sv.SeatingVersions()  # each table's seating version, each box's resends
@@ -111,12 +111,13 @@ class Live:
         self.reactions = _reactions.Reactions(self.last_seq)
         self._index = self.master().index
         self.scope = scope_of(self.lg, self.tournament)
-        self.journal.start(self)  # the TD's undo list as the league file keeps it
+        # the TD's undo list as the league file keeps it
+        self.journal.start(self.tournament.number, self.notice)
         # a TD's bust no host reacted to (the CLI wrote it just before the host was killed):
         # its take_outs now, before any box is sent a seating without those players
         missed = missed_busts(self.lg, self.tournament)
         if missed:
-            self.follow(_reactions.react(self, missed))
+            self.follow(self.carry_out(_reactions.react(self.lg, missed, self.boxes_now())))
 
     # ------------------------------------------------------------------ basics
     @property
@@ -188,7 +189,7 @@ class Live:
             return [(tournament.number, action, payload, undoes)
                     for action, payload, undoes in evs], result
 
-        mark, after = self.journal.for_write(self)  # the undo list's change, if any
+        mark, after = self.journal.for_write(self.when())  # the undo list's change, if any
         try:
             seqs, result = transaction.append(self.store, decide, stamp, self.cache, after)
         except BaseException as err:
@@ -203,13 +204,17 @@ class Live:
             self.reactions.step(self)
         return result
 
+    def write_if(self, decision: Optional[Write]) -> None:
+        """Write a part's *decision*, if it has one (``write``)."""
+        if decision is not None:
+            self.write(decision)
+
     def notice(self, text: str, src: Optional[List[Any]] = None) -> None:
         """A line in the league's log (``notice``), at most once per box event *src*."""
         log.warning("%s", text)
         if src and all(tuple(item) in self.seen for item in src):
             return
-        self.write(lambda tournament, lg, seq: (
-            [("notice", {"text": text, "src": src or []}, None)], None))
+        self.write(notice(text, src))
 
     def follow(self, effects: Optional[Effects]) -> None:
         """Apply what a part's decision asks of Live (tdhost.live.effects)."""
@@ -219,10 +224,24 @@ class Live:
             self._plan_due = True
         if effects.after_bust:
             self._plan_bust = True
+        if effects.everyone:
+            self.send_seating()
         if effects.seating:
             self.send_seating(effects.seating)
         if effects.names:
             self.send_names(effects.names)
+        if effects.clock:
+            self.send_clock()
+
+    def apply(self, decision: Write) -> None:
+        """Write a part's *decision* whose result is what Live does next, and do it."""
+        self.follow(self.write(decision))
+
+    def carry_out(self, steps: Steps) -> Any:
+        """Write each decision a part's *steps* yield, in turn, sending back its result and
+        the tournament after it (None: the tournament now; tdhost.live.effects)."""
+        return carry_out(steps, lambda decision: (
+            None if decision is None else self.write(decision), self.tournament))
 
     # ------------------------------------------------------------------ links
     def add_link(self, link: ServedLink) -> None:
@@ -250,16 +269,45 @@ class Live:
 
     def boxed(self, table: int) -> bool:
         """Does *table* have a box (a link now, or a box answered its instructions)?"""
-        if self.link_for(table) is not None:
-            return True
-        return any(instr["table"] == table and _ins.results(instr, "box")
-                   for instr in self.tournament.instrs.values())
+        return self.link_for(table) is not None or _tables.answered(self.tournament, table)
+
+    def best_links(self) -> Dict[int, ServedLink]:
+        """{table: the best link to its box} (``link_for`` of every table with one)."""
+        best: Dict[int, ServedLink] = {}
+        for link in self.links:
+            if link.table is not None and link.box is not None:
+                now = best.get(link.table)
+                if now is None or LINK_ORDER.get(link.state, 9) < LINK_ORDER.get(now.state, 9):
+                    best[link.table] = link
+        return best
+
+    def boxes_now(self) -> _tables.BoxesNow:
+        """The boxes as values for a part to decide from (tdhost.live.tables.BoxesNow)."""
+        return _tables.BoxesNow(self.now, self.statuses(),
+                                {tb: view.hand for tb, view in self.views.items()},
+                                {tb: link.state for tb, link in self.best_links().items()})
+
+    def settled(self, table: int) -> bool:
+        """Is nothing under way at *table* but its instructions (tdhost.live.seatcheck
+        .busy_tables): no busts gathered and no box event waiting from its box, no re-draw's
+        seating awaited?"""
+        link = self.link_for(table)
+        box = getattr(link, "box", None)
+        if link is None or box is None:
+            return False
+        if self.busts.open.get(box) is not None:
+            return False
+        if not self.view(table).status_since_redraw():
+            return False
+        store = self.events.store_of(link)
+        return store is None or not store.pending(box, self.scope)
 
     def seating_msg(self, table: int) -> Message:
         """The ``seating`` body for *table* (tdhost.live.tables.seating_msg) with its
         seating version ``sv`` (tdhost.live.seating_versions)."""
         return dict(_tables.seating_msg(self.tournament, table, _redraw.seating_for(
-            self, table)), sv=self.seating_version(table))
+            self.tournament, self.seed, table, self.statuses().get(table))),
+            sv=self.seating_version(table))
 
     def seating_version(self, table: int) -> int:
         """The seating version of *table* now (every table's numbered again, in one pass,
@@ -347,10 +395,7 @@ class Live:
 
     def message(self, table: int, text: str) -> None:
         """A ``message`` instruction to the box of *table*."""
-        self.write(lambda tournament, lg, seq: ([("instr", _ins.instr(
-            _ins.new_id(lg, tournament), "message", table,
-            "message to table %d: %s" % (table, text),
-            text=text), None)], None))
+        self.write(_ins.message(table, text))
 
     # ------------------------------------------------------------------ polling
     def league_notices(self) -> List[str]:
@@ -388,22 +433,58 @@ class Live:
             self.events.decide_busts(group)
         if self._swept != self.last_seq:  # the league changed: a move_out done without its
             self._swept = self.last_seq  # receive (a file an older host wrote) gets it
-            _moves.receives(self)
-        _moves.complete(self)
-        self.final_seat.step(self)
-        _redraw.step(self)
+            for decision in _moves.receives(self.tournament):
+                self.write(decision)
+        self._complete_moves()
+        if self.tournament.final is not None:  # the final table sits down, once it can
+            final_table = self.tournament.final["table"]
+            seated = self.final_seat.step(self.tournament, self.boxes_now(), self.views,
+                                          bool(self.busts.open))
+            if seated is not None:
+                self.write(seated)
+                self.send_seating([final_table])
+        self._redraw()
         if self._plan_due and not self.busts.open and self._plan_ready():
             after_bust, self._plan_due, self._plan_bust = self._plan_bust, False, False
-            _moves.plan(self, after_bust)
+            self.carry_out(_moves.plan(self.tournament, self.boxes_now(), self.seed, after_bust,
+                                       self.final_seat))
         self._send_instructions()
         self._heal_seatings()
-        _livehfh.release(self)
-        self.seat_check.step(self)
+        if self.tournament.hfh is not None:  # hand for hand: the next round, once due
+            self.write_if(_livehfh.release(self.tournament, {
+                tb: self.view(tb).ended for tb in self.playing_tables()}))
+        self.seat_check.step(self.views, self.tournament, self.now, self.settled, self.notice)
         index = self.master().index
         if index != self._index:  # a level or break ended: the boxes hear it at once
             self._index = index
             self.send_clock()
             self.store.backup("level")  # a backup at every level change (docs/host.md §3.3)
+
+    def _complete_moves(self) -> None:
+        """Record every move whose two halves are done (a ``move`` event each:
+        tdhost.live.moves.record), following each one's effects as it is written: the names
+        go out before the next move is recorded."""
+        for _ in range(8):  # a move into a seat freed by another completes after it
+            progress = False
+            for halves in _moves.carried_out(self.tournament):
+                try:
+                    effects = self.write(_moves.record(halves, self.now))
+                except ActionRefused as err:
+                    log.warning("move of %s not recorded yet: %s", halves[0]["player"], err)
+                    continue
+                if effects is not None:
+                    self.follow(effects)
+                    progress = True
+            if not progress:
+                return
+
+    def _redraw(self) -> None:
+        """US 2's re-draws (tdhost.live.redraw): the ``redraw`` of each group whose moves are
+        over, and the seating to a table whose dealer confirmed one (once, between hands)."""
+        self.write_if(_redraw.due(self.tournament))
+        for table, record in _redraw.confirmed(self.tournament):
+            if self.view(table).takes_redraw(record["id"]):
+                self.send_seating([table])
 
     def _plan_ready(self) -> bool:
         """After a (re)start, the first plan waits for a status from the box of every
@@ -413,7 +494,7 @@ class Live:
             if waiting and self.now - self._started < START_PLAN_WAIT_MS:
                 return False
             self._start_plan = False
-            self.follow(_moves.recover(self))
+            self.follow(self.carry_out(_moves.recover(self.tournament, self.boxes_now())))
         return True
 
     def _send_instructions(self) -> None:
@@ -452,10 +533,43 @@ class Live:
         args = {} if args is None else args
         if not isinstance(args, dict):
             raise ActionRefused("the action's arguments must be an object")
-        text, effects = _acts.perform(self, declared.name, declared.check(args))
-        self.follow(effects)
+        text = self._perform(declared.name, declared.check(args))
         self.touch()
         return {"ok": True, "text": text}
+
+    def desk(self) -> _acts.Desk:
+        """The night as a TD action finds it (tdhost.live.console_actions.Desk)."""
+        return _acts.Desk(self.lg, self.tournament, self.now, self.when(), self.seed,
+                          self.store.path, self.boxes_now(), self.links, self.box_tables,
+                          self.journal, self.final_seat)
+
+    def _perform(self, name: str, args: Dict[str, Any]) -> str:
+        """The console's action *name* with its checked *args* (tdhost.actions), kept for
+        undo when it can be undone (undo and redo keep themselves), then what it asks of
+        Live.  Whole or nothing: once its events are in the league file it has happened, so
+        a failure after them is logged and its sentence says so (a plan follows); any other
+        error propagates with nothing written."""
+        desk = self.desk()
+        written = self.last_seq
+
+        def handler() -> Any:
+            return self.carry_out(_acts.ACTS[name](desk, args))
+        try:
+            if name in ("undo", "redo"):
+                text, effects = handler()
+            else:
+                text, effects = self.journal.run(name, args, _undo.before(desk, name, args),
+                                                 handler)
+            self.follow(effects)
+            return text
+        except Exception as err:
+            if self.last_seq == written:
+                raise  # refused, or failed before anything was written
+            log.exception("after the TD's %s %r was written", name, args)
+            why = str(err) if isinstance(err, ActionRefused) else "see its log"
+            self.follow(Effects(plan=True))
+            return "Done: the %s is in the league file, but the host failed on what follows " \
+                   "it (%s)." % (name.replace("_", " "), why)
 
     def check(self, action: str, args: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
         """Whether act(*action*, *args*) would be taken now (bust, level, register), deciding as it
@@ -467,7 +581,18 @@ class Live:
 
     def snapshot(self) -> Dict[str, Any]:
         """The night as one JSON-ready dict (docs/host.md, "snapshot()")."""
-        return _snap.snapshot(self, self.clock())
+        now = self.clock()
+        links = {link.table: self.link_for(link.table) for link in self.links
+                 if link.table is not None}
+        ended = {tb: self.view(tb).ended for tb in self.playing_tables()}
+        not_at_box = {key[2] for key in self.seat_check.told() if key[2]}  # docs/live.md
+        undo, redo = self.journal.view()
+        return dict(_snap.night(self.lg, self.tournament, now, self.views, links, self.sent,
+                                ended, not_at_box),
+                    undo=undo, redo=redo, wifi=self.wifi.view(),
+                    league=(self.league_push.view(self.last_seq)
+                            if self.league_push is not None else None),
+                    league_notices=self.league_notices())
 
 
 def missed_busts(lg: League, tournament: Tournament) -> List[LoggedEvent]:

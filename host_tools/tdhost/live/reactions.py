@@ -3,11 +3,14 @@ the CLI in another process on the same file, undo and redo, a box (docs/live.md 
 model").  Live reacts to every event after the last one it reacted to, the same way
 whatever path wrote it: a bust takes its players' seats out at the boxes and calls off
 their instructions, an undone bust seats them back with the chips the box took out, a move
-recorded by hand is carried out at the boxes.  Each reaction writes its instructions
-through ``Live.write`` and returns what Live does next (``Effects``); what a host killed
-between an event and its reaction left undone shows in the seat check."""
+recorded by hand is carried out at the boxes.  A reaction is decided from the league's
+events and the boxes as values (``tables.BoxesNow``): it yields its writes to Live
+(``Steps``: each written, the tournament after it sent back; ``None`` asks for the
+tournament as it is now) and returns what Live does next (``Effects``); what a host
+killed between an event and its reaction left undone shows in the seat check."""
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple
+import logging
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from tdhost.league.replay import League
 from tdhost.league.store import LoggedEvent
@@ -18,11 +21,14 @@ from tdhost.live import (
     moves as _moves,
     room_plan as _plan,
 )
-from tdhost.live.effects import Effects
+from tdhost.live.effects import Effects, Steps, Write, notice
 from tdhost.live.shapes import Batch, Instr, Seat
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
+    from tdhost.live.tables import BoxesNow
+
+log = logging.getLogger("tdhost.live")
 
 
 class Reactions:
@@ -42,7 +48,9 @@ class Reactions:
             while live.last_seq > self.seq:
                 new = since(live.lg, self.seq)
                 self.seq = live.last_seq
-                live.follow(react(live, [ev for ev in new if ev.tournament == live.number]))
+                live.follow(live.carry_out(react(
+                    live.lg, [ev for ev in new if ev.tournament == live.number],
+                    live.boxes_now())))
         finally:
             self._busy = False
 
@@ -58,24 +66,35 @@ def since(lg: League, seq: int) -> List[LoggedEvent]:
     return out
 
 
-def react(live: "Live", evs: Sequence[LoggedEvent]) -> Effects:
-    """Live's reactions to the new events *evs* of its tournament (module notes)."""
+def react(lg: League, evs: Sequence[LoggedEvent], boxes: "BoxesNow") -> Steps:
+    """The reactions to the new events *evs* of the tournament in league *lg* (module
+    notes), with the boxes as they are (*boxes*); returns what Live does next."""
     effects = Effects()
     undone: List[LoggedEvent] = []
     for ev in evs:
-        if ev.seq in live.lg.undone:
+        if ev.seq in lg.undone:
             continue  # taken back already (the CLI wrote and undid it between two polls)
         if ev.action == "bust":
-            effects += _bust(live, ev.payload)
+            effects += yield from _bust(ev.payload, boxes)
         elif ev.action == "move" and "instrs" not in ev.payload:
-            effects += _moved_by_hand(live, ev.payload)
+            effects += yield from _moved_by_hand(ev.payload, boxes)
         elif ev.action == "undo":
-            target = _event(live.lg, ev.undoes)
+            target = _event(lg, ev.undoes)
             if target is not None:
                 undone.append(target)
     if undone:
-        effects += _undone(live, undone)
+        effects += yield from _undone(undone, boxes)
     return effects
+
+
+def _now() -> Steps:
+    """The tournament as it is now (after the writes so far and Live's reactions)."""
+    _, tournament = yield None
+    return tournament
+
+
+def _boxed(boxes: "BoxesNow", tournament: Tournament) -> Callable[[int], bool]:
+    return lambda table: boxes.boxed(tournament, table)
 
 
 def _event(lg: League, seq: Optional[int]) -> Optional[LoggedEvent]:
@@ -109,37 +128,36 @@ def at_box(tournament: Tournament, name: str) -> Optional[Seat]:
     return list(entry.seat) if entry is not None and entry.seat else None
 
 
-def _bust(live: "Live", payload: Dict[str, Any]) -> Effects:
+def _bust(payload: Dict[str, Any], boxes: "BoxesNow") -> Steps:
     names = [name for tier in payload["tiers"] for name in tier]
-    tournament = live.tournament
+    tournament = yield from _now()
     seats: List[Tuple[str, Seat]] = []
     if payload.get("by") != "box" and not tournament.ended:
         for name in names:  # before after_bust: a receive called off seats nobody
             where = at_box(tournament, name)
             if where is not None:
                 seats.append((name, where))
-    effects = _busts.after_bust(live, names)
+    effects = yield from _busts.after_bust(tournament, names, boxes)
     if seats:
-        statuses = live.statuses()
-        live.write(lambda current, lg, seq: ([("instr", _ins.take_out(
+        statuses = boxes.statuses
+        yield (lambda current, lg, seq: ([("instr", _ins.take_out(
             lg, current, k, name, seat, "entered by the TD", _plan.stack_at(statuses, *seat)),
             None) for k, (name, seat) in enumerate(seats)], None))
     return effects
 
 
 # ------------------------------------------------------------------ undo
-def _undone(live: "Live", targets: Sequence[LoggedEvent]) -> Effects:
+def _undone(targets: Sequence[LoggedEvent], boxes: "BoxesNow") -> Steps:
     for target in targets:
         if target.action == "bust":
-            _bust_undone(live, [name for tier in target.payload["tiers"] for name in tier])
+            yield from _bust_undone([name for tier in target.payload["tiers"] for name in tier],
+                                    boxes)
         elif target.action in ("late", "reenter"):
-            _entry_undone(live, target.payload["name"], target.action)
+            yield from _entry_undone(target.payload["name"], boxes, target.action)
         elif target.action == "move" and "instrs" not in target.payload:
-            _move_undone(live, target.payload)
-    cancel_orphans(live)
-    live.send_seating()
-    live.send_clock()
-    return Effects(plan=True)
+            yield _move_undone(target.payload, boxes)
+    yield from cancel_orphans(boxes)
+    return Effects(plan=True, everyone=True, clock=True)  # the seating and the clock again
 
 
 def _take_out_of(tournament: Tournament, name: str) -> Optional[Instr]:
@@ -156,25 +174,25 @@ def _take_out_of(tournament: Tournament, name: str) -> Optional[Instr]:
     return found
 
 
-def _bust_undone(live: "Live", names: Sequence[str]) -> None:
+def _bust_undone(names: Sequence[str], boxes: "BoxesNow") -> Steps:
     """The players of a bust the TD undid play on: a take_out of theirs not carried out
     yet is called off; where a box took them out, it seats them back with the chips it
     took out (their own ``receive``; another seat when theirs is taken now); one who had
     left their table on a move the bust called off sits down with the chips they left
     with (``moves.send_back``: their league seat, or another when that cannot take them)."""
     for name in names:
-        tournament = live.tournament
+        tournament = yield from _now()
         entry = tournament.get(name)
         if entry is None or entry.state != "in" or not entry.seat:
             continue
         take = _take_out_of(tournament, name)
         if take is not None:
-            _play_on(live, take["id"], "the TD undid %s's bust" % entry.name,
-                     "done" in _ins.results(take))
+            yield _play_on(take["id"], "the TD undid %s's bust" % entry.name,
+                           "done" in _ins.results(take), boxes)
             continue
         out = _left_on_move(tournament, name)
         if out is not None and tournament.final is None:
-            _walk_back(live, out["id"])
+            yield _walk_back(out["id"], boxes)
 
 
 def _left_on_move(tournament: Tournament, name: str) -> Optional[Instr]:
@@ -200,7 +218,7 @@ def _left_on_move(tournament: Tournament, name: str) -> Optional[Instr]:
     return found if off else None
 
 
-def _walk_back(live: "Live", iid: str) -> None:
+def _walk_back(iid: str, boxes: "BoxesNow") -> Write:
     """The player of the done, called-off move_out *iid*, whose bust the TD undid, sits
     down again with the chips they left with."""
     def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
@@ -209,10 +227,10 @@ def _walk_back(live: "Live", iid: str) -> None:
         left = "%s left table %d seat %d for table %d seat %d before the TD undid their " \
                "bust" % (out["player"], frm[0], frm[1], to[0], to[1])
         evs = _ins.cancel_all(lg, current, [out], "the TD undid %s's bust after they left"
-                              % out["player"], live.boxed)  # a move recorded by hand's
-        return _moves.send_back(live, current, lg, seq, out, _ins.done_stack(out), left,
+                              % out["player"], _boxed(boxes, current))  # a recorded move's
+        return _moves.send_back(boxes, current, lg, seq, out, _ins.done_stack(out), left,
                                 "the TD undid their bust after they left", evs, {}), None
-    live.write(build)
+    return build
 
 
 def _seated_by_box(tournament: Tournament, name: str) -> Optional[Seat]:
@@ -229,41 +247,41 @@ def _seated_by_box(tournament: Tournament, name: str) -> Optional[Seat]:
     return where
 
 
-def _entry_undone(live: "Live", name: str, action: str = "late") -> None:
+def _entry_undone(name: str, boxes: "BoxesNow", action: str = "late") -> Steps:
     """A late entry or a re-entry (*action*) the TD undid: a box that seated the player
     takes them out again (a ``take_out``: they are no longer in the game); a receive not
     carried out is called off with the other orphans."""
-    tournament = live.tournament
+    tournament = yield from _now()
     entry = tournament.get(name)
     if entry is not None and entry.state == "in":
         return
     seat = _seated_by_box(tournament, name)
     if seat is None:
         return
-    statuses = live.statuses()
-    live.write(lambda current, lg, seq: ([("instr", _ins.take_out(
+    statuses = boxes.statuses
+    yield (lambda current, lg, seq: ([("instr", _ins.take_out(
         lg, current, 0, name, seat, "the TD undid their %s" % (
             "re-entry" if action == "reenter" else "late entry"),
         _plan.stack_at(statuses, *seat)), None)], None))
 
 
-def _play_on(live: "Live", iid: str, why: str, carried_out: bool) -> None:
+def _play_on(iid: str, why: str, carried_out: bool, boxes: "BoxesNow") -> Write:
     """The take_out *iid* of a player who plays on: seated back where it was carried out,
     else called off (*why*)."""
     def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
         take = current.instrs[iid]
         if carried_out:
-            return _seat_back(live, current, lg, seq, take), None
+            return _seat_back(boxes, current, lg, seq, take), None
         # the seat is theirs again: a move planned into it that neither box has begun is off
         seat = [take["table"], take["body"].get("seat")]
         heading = [half for halves in _ins.moves(current).values()
                    if halves[0]["to"] == seat
                    and not any(_ins.state(h) == "done" for h in halves) for half in halves]
-        return _ins.cancel_all(lg, current, [take] + heading, why, live.boxed), None
-    live.write(build)
+        return _ins.cancel_all(lg, current, [take] + heading, why, _boxed(boxes, current)), None
+    return build
 
 
-def _seat_back(live: "Live", tournament: Tournament, lg: League, seq: int,
+def _seat_back(boxes: "BoxesNow", tournament: Tournament, lg: League, seq: int,
                take: Instr) -> Batch:
     """The events that seat the player of the done take_out *take* back at the boxes: at
     their league seat when it is free, else at another (``moves.reseat``)."""
@@ -283,7 +301,7 @@ def _seat_back(live: "Live", tournament: Tournament, lg: League, seq: int,
         return [("instr", _ins.seat_player(
             lg, tournament, 0, name, seat, stack, "seat %s back at table %d seat %d with %d "
             "chips (%s)" % (name, seat[0], seat[1], stack, why)), None)] + evs
-    return _moves.reseat(live, tournament, lg, seq, evs, name, stack, [seat],
+    return _moves.reseat(boxes, tournament, lg, seq, evs, name, stack, [seat],
                          "%s, but table %d seat %d is taken now" % (why, seat[0], seat[1])) + evs
 
 
@@ -320,24 +338,25 @@ def _orphans(tournament: Tournament) -> List[Instr]:
     return out
 
 
-def cancel_orphans(live: "Live") -> None:
+def cancel_orphans(boxes: "BoxesNow") -> Steps:
     """After an undo: the orphaned instructions (``_orphans``) are off, withdrawn from the
     boxes that may show them."""
-    if not _orphans(live.tournament):
+    tournament = yield from _now()
+    if not _orphans(tournament):
         return
 
     def why(record: Instr) -> str:
-        entry = live.tournament.get(record["player"])
+        entry = tournament.get(record["player"])
         if entry is not None and entry.state == "in":
             return "%s's arrival was undone" % record["player"]
         return "%s is no longer in the game" % record["player"]
 
-    live.write(lambda tournament, lg, seq: (_ins.cancel_all(
-        lg, tournament, _orphans(tournament), why, live.boxed), None))
+    yield (lambda current, lg, seq: (_ins.cancel_all(
+        lg, current, _orphans(current), why, _boxed(boxes, current)), None))
 
 
 # ------------------------------------------------------------------ moves recorded by hand
-def _move_undone(live: "Live", payload: Dict[str, Any]) -> None:
+def _move_undone(payload: Dict[str, Any], boxes: "BoxesNow") -> Write:
     """A move recorded by hand that the TD undid (*payload*: the league's ``move``): the
     league seats the player back at the seat they left, so the boxes put them back there:
     a move neither box has begun is called off; a player who has left the old table (the
@@ -358,47 +377,48 @@ def _move_undone(live: "Live", payload: Dict[str, Any]) -> None:
         out, back = halves[0], list(entry.seat)
         why = "the TD undid the move of %s to table %d seat %d" % (name, to[0], to[1])
         if _ins.state(out) != "done":
-            return _ins.cancel_all(lg, current, halves, why, live.boxed), None
-        statuses = live.statuses()
+            return _ins.cancel_all(lg, current, halves, why, _boxed(boxes, current)), None
+        statuses = boxes.statuses
         again = _ins.move_out(lg, current, 0, name, to, back, _plan.stack_at(statuses, *to),
                               _plan.record_at(statuses, *to))
         again["recorded"] = True
         return [("instr", again, None)], None
+    return build
 
-    live.write(build)
 
-
-def _moved_by_hand(live: "Live", payload: Dict[str, Any]) -> Effects:
+def _moved_by_hand(payload: Dict[str, Any], boxes: "BoxesNow") -> Steps:
     """A move the TD recorded by hand (*payload*: the league's ``move``): the boxes carry it
     out.  The host's own pending moves it crosses (the same player, the same seat) that
     neither box has begun are called off; when the player's own move is under way at the
     boxes, the TD hears so instead."""
     name, frm, to = payload["name"], payload.get("from"), list(payload["seat"])
-    tournament = live.tournament
+    tournament = yield from _now()
     entry = tournament.get(name)
     if entry is None or entry.state != "in" or not frm or list(entry.seat or ()) != to:
         return Effects()
     mine = _ins.moving_players(tournament).get(name)
     if mine and any(_ins.state(half) == "done" for half in mine):
-        live.notice("%s was moved to table %d seat %d by hand while their move to table %d "
-                    "seat %d is under way at the boxes: the TD seats them" % (
-                        name, to[0], to[1], mine[0]["to"][0], mine[0]["to"][1]))
+        text = "%s was moved to table %d seat %d by hand while their move to table %d seat " \
+               "%d is under way at the boxes: the TD seats them" % (
+                   name, to[0], to[1], mine[0]["to"][0], mine[0]["to"][1])
+        log.warning("%s", text)
+        yield notice(text)
         return Effects(plan=True)
     crossed = [half for halves in _ins.moves(tournament).values()
                if not any(_ins.state(h) == "done" for h in halves)
                and (halves[0]["player"] == name or halves[0]["to"] == to)
                for half in halves]
     where = list(mine[0]["from"]) if mine else list(frm)
-    statuses = live.statuses()
+    statuses = boxes.statuses
 
     def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
         evs = _ins.cancel_all(lg, current, [current.instrs[h["id"]] for h in crossed],
-                              "%s was moved by hand" % name, live.boxed)
+                              "%s was moved by hand" % name, _boxed(boxes, current))
         k = sum(1 for action, _, _ in evs if action == "instr")
         out = _ins.move_out(lg, current, k, name, where, to, _plan.stack_at(statuses, *where),
                             _plan.record_at(statuses, *where))
         out["recorded"] = True
         return evs + [("instr", out, None)], None
 
-    live.write(build)
+    yield build
     return Effects(plan=True)

@@ -5,18 +5,29 @@ table's last positions), ``moves`` turns a plan into instructions, ``new_seat`` 
 ``joining_seat`` seat a player who needs one."""
 
 import random
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Optional,
+    Sequence,
+    Set,
+    Tuple,
+)
 
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import pick_seat
 from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins
-from tdhost.live.shapes import Instr, Seat, Seating, ServedLink, Statuses
+from tdhost.live.shapes import Instr, Seat, Seating, Statuses
 from tdhost.rules import balance as _balance, house as _house, seat_order as _seats
 
 if TYPE_CHECKING:
-    from tdhost.live.night import Live
+    from tdhost.live.tables import BoxesNow
 
 
 def broken_tables(tournament: Tournament) -> Set[int]:
@@ -53,17 +64,16 @@ def taken_seats(tournament: Tournament) -> List[Tuple[int, int]]:
         (record["table"], record["body"]["seat"]) for record in _ins.take_outs(tournament)]
 
 
-def spare_tables(links: Sequence[ServedLink], tournament: Tournament) -> List[int]:
-    """Spare boxes among *links*: the numbers of tables whose box is linked, with no players (a move
+def spare_tables(linked: Iterable[int], tournament: Tournament) -> List[int]:
+    """Spare boxes among the tables whose box is *linked*: those with no players (a move
     heading there counts) and not broken, in order."""
     closed = broken_tables(tournament)
     seating = seating_after_moves(tournament)
-    return sorted({link.table for link in links
-                   if link.box is not None and link.table is not None and link.table not in closed
-                   and not seating.get(link.table)})
+    return sorted({table for table in linked
+                   if table not in closed and not seating.get(table)})
 
 
-def new_seat(live: "Live", tournament: Tournament, name: str, seq: int,
+def new_seat(boxes: "BoxesNow", tournament: Tournament, name: str, seq: int,
              spare: Optional[List[int]] = None,
              exclude: Sequence[Any] = ()) -> Tuple[Seat, Optional[str]]:
     """(seat, note) for a player who needs a seat on the live night -- a latecomer, a
@@ -75,14 +85,14 @@ def new_seat(live: "Live", tournament: Tournament, name: str, seq: int,
     follows the profile's ``join_seating`` (``joining_seat``)."""
     closed = broken_tables(tournament)
     if spare is None:
-        spare = spare_tables(live.links, tournament)
+        spare = spare_tables(boxes.linked, tournament)
     excluded = taken_seats(tournament) + [tuple(x) for x in exclude]
     seat = pick_seat(tournament, name, seq, exclude=excluded, closed=closed, spare=spare)
     if not seating_after_moves(tournament).get(seat[0]):
         # never alone at a table: a seat a bust frees, once its player has left (at a table
         # that has dealt: before its first hand the box takes a seating instead)
         freed = [chair for chair in leaving_seats(tournament, closed, exclude)
-                 if live.view(chair[0]).hand]
+                 if boxes.hands.get(chair[0])]
         if freed:
             return list(random.Random("%s|freed|%s" % (seq, name)).choice(freed)), None
         # every seat in play taken: a table a plan broke whose box has not broken it yet
@@ -94,11 +104,11 @@ def new_seat(live: "Live", tournament: Tournament, name: str, seq: int,
                               closed=closed - unbroken, spare=[])
             if seating_after_moves(tournament).get(again[0]) or again[0] in unbroken:
                 seat = again
-    better = joining_seat(live, tournament, seat[0], excluded, "%s|%s" % (seq, name))
+    better = joining_seat(boxes.statuses, tournament, seat[0], excluded, "%s|%s" % (seq, name))
     if better is not None:
         seat = [seat[0], better]
     used = tournament.tables_used | set(tournament.seating())
-    if seat[0] not in used and live.link_for(seat[0]) is None:
+    if seat[0] not in used and seat[0] not in boxes.linked:
         return seat, "table %d has no box: confirm its instructions in the console" % seat[0]
     return seat, None
 
@@ -141,12 +151,13 @@ def leaving_seats(tournament: Tournament, closed: Set[int],
                    and (record["table"], record["body"]["seat"]) not in skip})
 
 
-def joining_seat(live: "Live", tournament: Tournament, table: int, excluded: Sequence[Any],
+def joining_seat(statuses: Statuses, tournament: Tournament, table: int, excluded: Sequence[Any],
                  salt: Any) -> Optional[int]:
     """The seat at *table* for a player joining it (a latecomer, a player seated elsewhere)
     by the profile's ``join_seating`` (tdhost.rules.house), from the table's last positions
     (``positions``: its box's last status); None to keep the draw's seat (``draw``, or a
-    table with fewer than two players: no positions to go by).
+    table with fewer than two players: no positions to go by); *statuses*: each table's box's
+    last status.
 
     ``worst`` (LPPL ¶45 "New players joining a table join from the Big Blind position or
     the next available seat to the left of the Big Blind"): the first free seat clockwise
@@ -160,7 +171,7 @@ def joining_seat(live: "Live", tournament: Tournament, table: int, excluded: Seq
     if how == "draw" or len(seating) < 2:
         return None
     n = tournament.setup["seats_per_table"]
-    button, sb, bb = positions(tournament, table, seating, live.statuses().get(table))
+    button, sb, bb = positions(tournament, table, seating, statuses.get(table))
     occupied = set(seating) | set(tournament.seating().get(table, {}))
     blocked = occupied | {seat for tb, seat in list(excluded) + list(tournament.offered_seats())
                           if tb == table}

@@ -3,14 +3,14 @@ league fills that its box shows empty, or a seat the box fills where the league 
 nobody, told to the TD once as a notice when it lasts while nothing is under way at that
 table (no instruction open, no box event waiting, no hand running)."""
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Set, Tuple
 
 from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins, room_plan as _plan
 from tdhost.live.wording import chips
 
 if TYPE_CHECKING:
-    from tdhost.live.night import Live
+    from tdhost.live.tables import TableView
 
 # how long a difference must last, nothing being under way, before the TD is told (ms):
 # two of a box's 30 s heartbeats, so a difference a status or an event about to come will
@@ -28,13 +28,15 @@ class SeatCheck:
         self._since: Dict[Key, int] = {}
         self._told: Set[Key] = set()
 
-    def step(self, live: "Live") -> None:
-        """Check each table whose box sent a status since the last step."""
-        fresh = [tb for tb, view in live.views.items()
+    def step(self, views: Mapping[int, "TableView"], tournament: Tournament, now: int,
+             settled: Callable[[int], bool], notice: Callable[[str], None]) -> None:
+        """Check each table whose box sent a status since the last step (*views*: each
+        table's view, at *now*); a difference is held against a table only while nothing
+        is under way there (``busy_tables``, *settled*), and told with *notice*."""
+        fresh = [tb for tb, view in views.items()
                  if view.status is not None and self._checked.get(tb) != view.statuses]
         if not fresh:
             return
-        tournament = live.tournament
         final = tournament.final
         quiet = tournament.started is not None and not tournament.ended and (
             final is None or final.get("seated"))
@@ -42,23 +44,23 @@ class SeatCheck:
         broken = _plan.broken_tables(tournament) if quiet else set()
         busy: Optional[Set[int]] = None  # the tables with an instruction open (once a step)
         for tb in fresh:
-            view = live.views[tb]
+            view = views[tb]
             self._checked[tb] = view.statuses
             found: Dict[Key, str] = {}
             if quiet and tb not in broken:
                 found = differences(tb, view.status, seating.get(tb, {}))
                 if found:
                     busy = busy_tables(tournament) if busy is None else busy
-                    if tb in busy or not settled(live, tb):
+                    if tb in busy or not settled(tb):
                         found = {}
             for key in [key for key in self._since if key[0] == tb and key not in found]:
                 del self._since[key]
                 self._told.discard(key)  # told again if it comes back
             for key, text in sorted(found.items(), key=lambda item: item[0][1]):
-                first = self._since.setdefault(key, live.now)
-                if live.now - first >= SETTLE_MS and key not in self._told:
+                first = self._since.setdefault(key, now)
+                if now - first >= SETTLE_MS and key not in self._told:
                     self._told.add(key)
-                    live.notice(text)
+                    notice(text)
 
     def told(self) -> List[Key]:
         """The differences told and not ended since."""
@@ -100,28 +102,14 @@ def differences(table: int, status: Any, league: Dict[int, str]) -> Dict[Key, st
 
 def busy_tables(tournament: Tournament) -> Set[int]:
     """The tables an open instruction is to or from: a move's two halves until the move is
-    recorded, a take_out until done, anything else until acknowledged."""
+    recorded, a take_out until done, anything else until acknowledged (the rest of what is
+    under way at a table: ``Live.settled``)."""
     out: Set[int] = set()
     for record in _ins.pending(tournament) + _ins.take_outs(tournament):
         for table in (record["table"], _at(record.get("to")), _at(record.get("from"))):
             if table is not None:
                 out.add(table)
     return out
-
-
-def settled(live: "Live", table: int) -> bool:
-    """Is nothing else under way at *table* (its instructions: ``busy_tables``): no busts
-    gathered and no box event waiting from its box, no re-draw's seating awaited?"""
-    link = live.link_for(table)
-    box = getattr(link, "box", None)
-    if link is None or box is None:
-        return False
-    if live.busts.open.get(box) is not None:
-        return False
-    if not live.view(table).status_since_redraw():
-        return False
-    store = live.events.store_of(link)
-    return store is None or not store.pending(box, live.scope)
 
 
 def _at(where: Any) -> Optional[int]:

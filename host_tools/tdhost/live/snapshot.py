@@ -1,10 +1,12 @@
 """``Live.snapshot()``: the night as one JSON-ready dict for the web console and the big
 screen (docs/host.md §10.2 "snapshot()" lists every key).  Built fresh from the league,
-the boxes' last statuses and the links; it changes nothing.  Unix ms on Live's clock."""
+the boxes' last statuses and the links, given by Live (``night``; Live adds its parts'
+own views: undo, Wi-Fi, league); it changes nothing.  Unix ms on Live's clock."""
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Collection, Dict, List, Mapping, Optional
 
 from tdhost.league import rulings as _rulings
+from tdhost.league.replay import League
 from tdhost.league.tournament import Tournament
 from tdhost.live import (
     final as _final,
@@ -14,11 +16,11 @@ from tdhost.live import (
     room_plan as _plan,
     wording as _words,
 )
-from tdhost.live.shapes import Instr, Seat, Statuses
+from tdhost.live.shapes import Instr, Seat, ServedLink, Statuses
 from tdhost.rules import handforhand as _hfh, schedule as _schedule
 
 if TYPE_CHECKING:
-    from tdhost.live.night import Live
+    from tdhost.live.tables import TableView
 
 LOG_MAX = 50
 MOVES_MAX = 20
@@ -59,20 +61,20 @@ def _final_stacks(tournament: Tournament) -> Dict[str, int]:
     return dict(final_draw.get("stacks") or {})
 
 
-def _tables(live: "Live", tournament: Tournament) -> List[Dict[str, Any]]:
+def _tables(tournament: Tournament, views: Mapping[int, "TableView"],
+            links: Mapping[int, Optional[ServedLink]]) -> List[Dict[str, Any]]:
+    """Each table's card: *views*, what each box last told; *links*, the best link to the
+    box of each table a link names (None: no box known on it)."""
     seating = tournament.seating()
     final = _final_stacks(tournament)
     final_draw = tournament.final or {}
     final_tb = final_draw.get("table")
     broken = _plan.broken_tables(tournament)
-    numbers = set(tournament.tables_used) | set(seating) | broken
-    for each in live.links:
-        if each.table is not None:
-            numbers.add(each.table)
+    numbers = set(tournament.tables_used) | set(seating) | broken | set(links)
     out = []
     for tb in sorted(numbers):
-        link = live.link_for(tb)
-        view = live.views.get(tb)
+        link = links.get(tb)
+        view = views.get(tb)
         box_status = view.status if view is not None else None
         stacks = box_status.get("stacks") if isinstance(box_status, dict) else None
         away = box_status.get("away") if isinstance(box_status, dict) else None
@@ -124,7 +126,7 @@ def _settled(tournament: Tournament, instr: Instr) -> bool:
     return False
 
 
-def _pending(sent: Dict[str, Any], tournament: Tournament) -> List[Dict[str, Any]]:
+def _pending(sent: Mapping[str, Any], tournament: Tournament) -> List[Dict[str, Any]]:
     out = []
     for instr in _ins.pending(tournament):
         if _settled(tournament, instr):
@@ -175,15 +177,17 @@ def _why(tournament: Tournament, instr: Instr) -> str:
     return ""
 
 
-def snapshot(live: "Live", now: int) -> Dict[str, Any]:
-    tourney = live.tournament
-    lg = live.lg
+def night(lg: League, tourney: Tournament, now: int, views: Mapping[int, "TableView"],
+          links: Mapping[int, Optional[ServedLink]], sent: Mapping[str, Any],
+          ended: Dict[int, int], not_at_box: Collection[str]) -> Dict[str, Any]:
+    """The snapshot's keys of the league and the boxes at *now*: *views* and *links* as
+    ``_tables`` takes them, *sent* the instructions given to a link, *ended* the last hand
+    each playing table ended, *not_at_box* the players the seat check found missing at
+    their box (docs/live.md)."""
     clock = tourney.clock_at(now)
     offers = {k: offer for offer, k in tourney.offer_pairs() if k}
     hfh_state = tourney.hfh
-    tables = live.playing_tables()
-    ended = {tb: live.view(tb).ended for tb in tables}
-    not_at_box = {key[2] for key in live.seat_check.told() if key[2]}  # docs/live.md
+    tables = sorted(ended)
     results = []
     money = _money.view(tourney, now)
     prize = _money.prizes(tourney, now, money)  # {} in a free tournament
@@ -201,8 +205,8 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
         log.append({"seq": ev.seq, "action": ev.action, "text": line["text"],
                     "time": line["time"], "who": line["who"],
                     "undone": ev.seq in lg.undone})
-    undo, redo = live.journal.view()
-    records = _records(live.statuses(), tourney)
+    records = _records({tb: view.status for tb, view in views.items()
+                        if view.status is not None}, tourney)
     return {
         "event": lg.name,
         "tournament": {"number": tourney.number, "name": tourney.setup["name"],
@@ -213,8 +217,8 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
                                    clock.left_ms),
         "money": money,
         "players": _players(tourney),
-        "tables": _tables(live, tourney),
-        "pending": _pending(live.sent, tourney),
+        "tables": _tables(tourney, views, links),
+        "pending": _pending(sent, tourney),
         "moves": [{"player": payload["name"], "from": _ts(payload.get("from")),
                    "to": _ts(payload["seat"]),
                    "at_ms": payload.get("at_ms")} for payload in tourney.moves[-MOVES_MAX:]],
@@ -240,11 +244,5 @@ def snapshot(live: "Live", now: int) -> Dict[str, Any]:
         "leaderboard": [{"rank": instr["rank"], "name": instr["name"], "points": instr["points"],
                          "played": instr["events"]} for instr in lg.standings()],
         "log": log,
-        "undo": undo,
-        "redo": redo,
-        "wifi": live.wifi.view(),
-        "league": (live.league_push.view(live.last_seq) if live.league_push is not None
-                   else None),
-        "league_notices": live.league_notices(),
         "rulings": _rulings.rulings_lines(tourney.rulings, lg.name or ""),
     }

@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional
 
 from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins
-from tdhost.live.shapes import Message
+from tdhost.live.shapes import Message, Statuses
 
 
 class TableView:
@@ -45,12 +45,43 @@ class TableView:
         """Has a status come since its box answered the redraw (or none was answered)?"""
         return self.redraw_at is None or self.statuses > self.redraw_at
 
-    def seat_redraw(self, instr_id: str) -> bool:
-        """Mark the seating of redraw *instr_id* sent; False when it was sent already."""
-        if self.redraw_sent == instr_id:
+    def takes_redraw(self, instr_id: str) -> bool:
+        """Is the box between hands, with a status since it answered redraw *instr_id*,
+        and not sent that redraw's seating yet?  Then it is marked sent (tdhost.live.redraw)."""
+        if not self.status_since_redraw() or not isinstance(self.status, dict) \
+                or self.status.get("street") is not None or self.redraw_sent == instr_id:
             return False
         self.redraw_sent = instr_id
         return True
+
+
+class BoxesNow:
+    """The boxes as the host knows them at one moment, as values a part decides from
+    (``Live.boxes_now``): that moment (*now*, Live's clock), each table's box's last status,
+    the hand its box is at, and the state of the best link to it (tables with a linked box
+    only)."""
+
+    def __init__(self, now: int, statuses: Statuses, hands: Dict[int, Optional[int]],
+                 linked: Dict[int, str]) -> None:
+        self.now = now
+        self.statuses = statuses
+        self.hands = hands
+        self.linked = linked
+
+    def fresh(self, table: int) -> bool:
+        """Is *table*'s box live and before its first hand (it builds its table from a new
+        seating then, docs/protocol.md)?"""
+        return self.linked.get(table) == "live" and self.hands.get(table) == 0
+
+    def boxed(self, tournament: Tournament, table: int) -> bool:
+        """Does *table* have a box (a link now, or a box answered its instructions)?"""
+        return table in self.linked or answered(tournament, table)
+
+
+def answered(tournament: Tournament, table: int) -> bool:
+    """Has a box answered an instruction to *table*?"""
+    return any(instr["table"] == table and _ins.results(instr, "box")
+               for instr in tournament.instrs.values())
 
 
 def button_report(tournament: Tournament, table: int,

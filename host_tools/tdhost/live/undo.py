@@ -3,6 +3,7 @@ undo"; docs/web.md §4): the ``Journal`` of the TD's actions that can be taken b
 words what each undo will do, kept per tournament in the league file (each change in the
 transaction of its events) so that a restarted host offers the same."""
 
+import datetime
 import json
 import logging
 import sqlite3
@@ -12,12 +13,13 @@ from tdhost.actions import ACTIONS
 from tdhost.league import replay as _replay, store as _store, text as _text
 from tdhost.league.refusal import ActionRefused
 from tdhost.live import instruction_log as _ins, room_plan as _plan
-from tdhost.live.effects import Effects
+from tdhost.live.effects import Effects, Steps
 from tdhost.live.wording import chips, log_line as _words_of, seat, tables
 
 if TYPE_CHECKING:
     from tdhost.league.store import Store
-    from tdhost.live.night import Live
+    from tdhost.league.tournament import Tournament
+    from tdhost.live.console_actions import Desk
 
 log = logging.getLogger("tdhost.live")
 
@@ -44,23 +46,23 @@ def _left(clock: Any) -> str:
                               "level %d" % number if number else "the break")
 
 
-def before(live: "Live", action: str, args: Dict[str, Any]) -> Dict[str, Any]:
+def before(desk: "Desk", action: str, args: Dict[str, Any]) -> Dict[str, Any]:
     """What the undo's words need from before *action* (where a player sits, the clock)."""
-    tournament = live.tournament
+    tournament = desk.tournament
     ctx: Dict[str, Any] = {"clock": None, "seats": {}}
     if tournament.started is not None and not tournament.ended:
-        clock = tournament.clock_at(live.now)
+        clock = tournament.clock_at(desk.now)
         ctx["clock"] = {"left": _left(clock), "paused": clock.paused,
                         "level": clock.levels[clock.index][4]}
     if action == "bust" and isinstance(args.get("names"), list):
-        statuses = live.statuses()
+        statuses = desk.boxes.statuses
         for name in args["names"]:
             player = tournament.get(name) if isinstance(name, str) else None
             if player is not None and player.seat:
                 ctx["seats"][player.name] = (list(player.seat), _plan.stack_at(statuses,
                                                                                *player.seat))
     if action == "hand_for_hand":
-        ctx["tables"] = live.playing_tables()
+        ctx["tables"] = desk.playing()
     return ctx
 
 
@@ -153,7 +155,8 @@ class Journal:
     be redone, of tournament ``number``; kept in the league file (``TABLE``), each change
     written in the transaction of the events it goes with (``wrote``)."""
 
-    def __init__(self, number: int = 0) -> None:
+    def __init__(self, store: "Store", number: int = 0) -> None:
+        self.store = store
         self.number = number
         self.done: List[Entry] = []
         self.undone: List[Entry] = []
@@ -164,11 +167,12 @@ class Journal:
         self._reset = False  # the table could not be read: a new one at the next write
 
     # ------------------------------------------------------------------ the league file
-    def load(self, store: "Store", number: int) -> Optional[str]:
+    def load(self, number: int) -> Optional[str]:
         """Tournament *number*'s journal as the league file keeps it.  A row that cannot
         be read (another format, damaged) is dropped (at the next write): the sentence that
         says so, else None."""
         self.number, self.done, self.undone, self.serial = number, [], [], 0
+        store = self.store
         try:
             if not store.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                                     "name = 'undo_journal'").fetchone():
@@ -212,36 +216,37 @@ class Journal:
                 entry, dict(entry) if entry is not None else None, self._undoing,
                 list(self._dropping), self._reset)
 
-    def start(self, live: "Live") -> None:
-        """At the host's start: the tournament's journal from the league file (``load``);
-        rows that could not be read are dropped with a notice, and the night starts even
-        when that notice cannot be written."""
-        dropped = self.load(live.store, live.tournament.number)
+    def start(self, number: int, notice: Callable[[str], None]) -> None:
+        """At the host's start: tournament *number*'s journal from the league file
+        (``load``); rows that could not be read are dropped with a *notice*, and the night
+        starts even when that notice cannot be written."""
+        dropped = self.load(number)
         if dropped:  # the rows that could not be read go with the notice's write
             try:
-                live.notice(dropped)
+                notice(dropped)
             except (_store.StoreError, sqlite3.Error) as err:
                 log.warning("%s (not written: %s)", dropped, _store.why(err))
 
-    def for_write(self, live: "Live") -> Tuple[Any, Optional[Callable[[List[Any]], None]]]:
-        """(mark, after) for Live.write: the journal before the write (``restore`` it when
-        the write fails) and the hook that writes its change with the events (``wrote``);
-        (None, None) when the write carries no change of the journal."""
+    def for_write(self, when: datetime.datetime
+                  ) -> Tuple[Any, Optional[Callable[[List[Any]], None]]]:
+        """(mark, after) for Live.write at *when*: the journal before the write (``restore``
+        it when the write fails) and the hook that writes its change with the events
+        (``wrote``); (None, None) when the write carries no change of the journal."""
         if not self.busy():
             return None, None
-        return self.mark(), lambda evs: self.wrote(live, evs)
+        return self.mark(), lambda evs: self.wrote(evs, when)
 
-    def run(self, live: "Live", action: str, args: Dict[str, Any],
-            handler: Callable[["Live", Dict[str, Any]], Any]) -> Any:
+    def run(self, action: str, args: Dict[str, Any], ctx: Dict[str, Any],
+            handler: Callable[[], Any]) -> Any:
         """The TD's *action* done by *handler*, its writes kept for undo (``begin``,
-        ``end``); returns what *handler* returns."""
-        self.begin(live, action, args, before(live, action, args))
+        ``end``; *ctx*: ``before``); returns what *handler* returns."""
+        self.begin(action, args, ctx)
         try:
-            reply = handler(live, args)
+            reply = handler()
         except BaseException:
-            self.end(live, ok=False)
+            self.end(ok=False)
             raise
-        self.end(live, ok=True)
+        self.end(ok=True)
         return reply
 
     def restore(self, mark: Any) -> None:
@@ -253,11 +258,12 @@ class Journal:
             entry.clear()
             entry.update(fields)
 
-    def wrote(self, live: "Live", evs: List[Any]) -> None:
-        """Inside the transaction of a write (Live.write): the journal's change that goes
-        with the events *evs* (seqs given) -- the action under way kept for undo, an undone
-        action moved to redo -- written with them: a crash keeps both or neither."""
-        db = live.store.db
+    def wrote(self, evs: List[Any], when: datetime.datetime) -> None:
+        """Inside the transaction of a write (Live.write) at *when*: the journal's change
+        that goes with the events *evs* (seqs given) -- the action under way kept for undo,
+        an undone action moved to redo -- written with them: a crash keeps both or
+        neither."""
+        db = self.store.db
         self._table(db)
         if self._undoing is not None:
             entry, self._undoing = self._undoing, None
@@ -283,7 +289,7 @@ class Journal:
             self.serial += 1
             entry = act["entry"] = {"n": self.serial, "action": act["action"],
                                     "args": dict(act["args"]), "seqs": [],
-                                    "time": live.when().strftime("%H:%M")}
+                                    "time": when.strftime("%H:%M")}
             self.done.append(entry)
             del self.done[:-KEPT]
         entry.update(seqs=[ev.seq for ev in act["evs"]], what=what, then=then)
@@ -316,9 +322,9 @@ class Journal:
             db.execute("DELETE FROM undo_journal WHERE tournament = ? AND state = 'undone'",
                        (self.number,))
 
-    def _alone(self, live: "Live", change: Callable[[Any], None]) -> None:
+    def _alone(self, change: Callable[[Any], None]) -> None:
         """A change of the journal that goes with no event: a transaction of its own."""
-        db, mark = live.store.db, self.mark()
+        db, mark = self.store.db, self.mark()
         db.execute("BEGIN IMMEDIATE")
         try:
             self._table(db)
@@ -331,7 +337,7 @@ class Journal:
             raise
 
     # ------------------------------------------------------------------ the TD's actions
-    def begin(self, live: "Live", action: str, args: Dict[str, Any], ctx: Dict[str, Any],
+    def begin(self, action: str, args: Dict[str, Any], ctx: Dict[str, Any],
               redoing: Optional[Entry] = None) -> None:
         """The TD's *action* starts (*ctx*: ``before``): its writes are kept for undo (when
         it can be undone), and what could be redone is forgotten (not when *redoing* that
@@ -339,13 +345,13 @@ class Journal:
         self._act = {"action": action, "args": dict(args), "ctx": ctx, "redoing": redoing,
                      "wrote": False, "evs": [], "entry": None}
 
-    def end(self, live: "Live", ok: bool) -> None:
+    def end(self, ok: bool) -> None:
         """The action begun is over (*ok*: it succeeded)."""
         act, self._act = self._act, None
         if act is None or act["wrote"] or not ok:
             return
         if act["redoing"] is not None or self.undone:  # it wrote nothing: no transaction
-            self._alone(live, lambda db: self._forget_redo(db, act["redoing"]))
+            self._alone(lambda db: self._forget_redo(db, act["redoing"]))
 
     def last(self, undone: bool = False) -> Optional[Entry]:
         """The action to undo (or, *undone*, to redo), or None."""
@@ -356,13 +362,13 @@ class Journal:
         """The next write undoes *entry*: it moves to redo with it (None: it did not)."""
         self._undoing = entry
 
-    def forget(self, live: "Live") -> None:
+    def forget(self) -> None:
         """The last action was undone some other way: nothing to undo."""
         def change(db: Any) -> None:
             entry = self.done.pop()
             db.execute("DELETE FROM undo_journal WHERE tournament = ? AND n = ?",
                        (self.number, entry["n"]))
-        self._alone(live, change)
+        self._alone(change)
 
     def view(self) -> Tuple[Optional[Dict[str, Any]], Optional[Dict[str, Any]]]:
         """The snapshot's ``undo`` and ``redo``: {"n", "text"} or None."""
@@ -440,23 +446,25 @@ def _check_replay(lg: _replay.League, evs: List[Any]) -> None:
                       "(%s)" % (str(err) or type(err).__name__))
 
 
-def _cancel_own(live: "Live", entry: Entry) -> None:
-    """The instructions the undone action wrote that are still pending are called off."""
-    ids = {ev.payload.get("id") for ev in live.lg.events
+def _cancel_own(desk: "Desk", entry: Entry, tournament: "Tournament") -> Steps:
+    """The instructions the undone action wrote that are still pending (in *tournament*,
+    after the undo) are called off."""
+    ids = {ev.payload.get("id") for ev in desk.lg.events
            if ev.seq in entry["seqs"] and ev.action == "instr"}
-    instrs = [instr for instr in _ins.pending(live.tournament)
+    instrs = [instr for instr in _ins.pending(tournament)
               if instr["id"] in ids and instr["action"] != "withdraw"]
     if instrs:
         why = "the TD undid %s" % entry["what"]
-        live.write(lambda tournament, lg, seq: (_ins.cancel_all(lg, tournament, instrs, why,
-                                                                live.boxed), None))
+        yield lambda now, lg, seq: (_ins.cancel_all(
+            lg, now, instrs, why, lambda tb: desk.boxes.boxed(tournament, tb)), None)
 
 
-def undo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
+def undo(desk: "Desk", args: Dict[str, Any]) -> Steps:
     """Takes back the TD's own last action (``args["n"]``, when given, must be the one the
     console showed)."""
     from tdhost.live import console_actions as _acts
-    entry = live.journal.last()
+    journal, lg = desk.journal, desk.lg
+    entry = journal.last()
     if entry is None:
         raise ActionRefused("there is nothing of yours to undo")
     n = args.get("n")
@@ -465,47 +473,49 @@ def undo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
             entry["what"], entry["time"]))
     effects = Effects()
     if entry["action"] == "hand_for_hand":
-        live.journal.undoing(entry)  # hand for hand's opposite takes it off the list
+        journal.undoing(entry)  # hand for hand's opposite takes it off the list
         try:
-            _, effects = _acts.hand_for_hand(live, {"on": not entry["args"].get("on")})
+            _, effects = yield from _acts.hand_for_hand(desk, {"on": not entry["args"].get("on")})
         finally:
-            live.journal.undoing(None)
+            journal.undoing(None)
     else:
-        evs = _targets(live.lg, entry)
+        evs = _targets(lg, entry)
         if not evs:
-            live.journal.forget(live)
+            journal.forget()
             raise ActionRefused("%s (%s) was undone already" % (entry["what"], entry["time"]))
-        _check_later(live.lg, live.tournament.number, entry)
-        _check_replay(live.lg, evs)
-        live.journal.undoing(entry)  # moves to redo in the transaction of the undo events
+        _check_later(lg, desk.tournament.number, entry)
+        _check_replay(lg, evs)
+        journal.undoing(entry)  # moves to redo in the transaction of the undo events
         try:
-            live.write(lambda tournament, lg, seq: ([("undo", {"action": ev.action,
-                                                      "summary": _text.summary(ev)}, ev.seq)
-                                                    for ev in reversed(evs)], None))
+            _, after = yield lambda tournament, lg, seq: (
+                [("undo", {"action": ev.action, "summary": _text.summary(ev)}, ev.seq)
+                 for ev in reversed(evs)], None)
         finally:
-            live.journal.undoing(None)
-        _cancel_own(live, entry)  # Live reacted to the undo events (tdhost.live.reactions)
+            journal.undoing(None)
+        # Live reacted to the undo events (tdhost.live.reactions)
+        yield from _cancel_own(desk, entry, after)
     return "Undone: %s (%s) — %s." % (entry["what"], entry["time"], entry["then"]), effects
 
 
-def redo(live: "Live", args: Dict[str, Any]) -> Tuple[str, Effects]:
+def redo(desk: "Desk", args: Dict[str, Any]) -> Steps:
     """Does the last undone action again (``args["n"]``, when given, must be the one
     shown)."""
     from tdhost.live import console_actions as _acts
-    entry = live.journal.last(undone=True)
+    journal = desk.journal
+    entry = journal.last(undone=True)
     if entry is None:
         raise ActionRefused("there is nothing to redo")
     n = args.get("n")
     if n is not None and n != entry["n"]:
         raise ActionRefused("the action to redo is now %s (%s): look at Redo again" % (
             entry["what"], entry["time"]))
-    ctx = before(live, entry["action"], entry["args"])
-    live.journal.begin(live, entry["action"], entry["args"], ctx, redoing=entry)
+    journal.begin(entry["action"], entry["args"], before(desk, entry["action"], entry["args"]),
+                  redoing=entry)
     try:
-        text, effects = _acts.ACTS[entry["action"]](
-            live, ACTIONS[entry["action"]].check(entry["args"]))
+        text, effects = yield from _acts.ACTS[entry["action"]](
+            desk, ACTIONS[entry["action"]].check(entry["args"]))
     except BaseException:
-        live.journal.end(live, ok=False)
+        journal.end(ok=False)
         raise
-    live.journal.end(live, ok=True)
+    journal.end(ok=True)
     return "Done again: %s" % text, effects
