@@ -295,6 +295,33 @@ def test_a_box_rebuilt_before_its_first_hand_keeps_a_player_the_td_entered_out(t
     assert _ins.done_stack(taken) == 3000
 
 
+def test_a_cli_bust_the_killed_host_never_read_takes_the_seat_out_after_the_restart(tmp_path):
+    """No hand dealt yet: the TD enters a table 2 player out with `tdhost bust`, and the
+    host is killed before its next look at the league file.  The host started again writes
+    the take_out the bust needs, so table 2's box, rebuilt from the seating, still seats the
+    player with 3000 chips until the dealer takes the seat out (the chaos drill's seed 24:
+    the seating left them out, and their 3000 chips vanished from the boxes)."""
+    room = Room(tmp_path)
+    seating = room.live.tournament.seating()
+    seat = min(seating[2])
+    name = seating[2][seat]
+    run(["bust", name, "--db", room.db, "--yes"])
+    room.restart()
+    room.run(2000)
+    assert room.live.tournament.get(name).state == "out"
+    b2 = room.boxes[2]
+    assert b2.table.stacks[seat] == 3000 and b2.link.names[str(seat)] == name
+    assert [(i["seat"], i["name"]) for i in b2.instructions("take_out")] == [(seat, name)]
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert seat not in b2.table.stacks
+    (taken,) = [r for r in room.live.tournament.instrs.values() if r["action"] == "take_out"]
+    assert _ins.done_stack(taken) == 3000
+    room.restart()  # once is enough: no second take_out after the next restart
+    room.run(2000)
+    assert [r["action"] for r in room.live.tournament.instrs.values()].count("take_out") == 1
+
+
 def test_a_late_entry_undone_after_the_box_seated_the_player_takes_them_out(tmp_path):
     """Ada joins late (3000 chips, a dead big blind) and her table's dealer seats her; then
     the TD undoes the late entry: the box takes her seat out again (her 3000 chips leave
@@ -447,6 +474,34 @@ def test_a_bust_undone_after_its_plan_broke_a_table_puts_the_table_back(tmp_path
     room.run(2000)
     assert room.pending() == [] and room.boxes[3].table.hold is None
     assert sorted(room.boxes[3].table.stacks) == sorted(room.live.tournament.seating()[3])
+
+
+def test_a_bust_undone_after_the_take_out_seats_the_player_at_the_table_its_plan_broke(
+        tmp_path):
+    """As above, but table 3's dealer took the busted player's seat out first: their seat
+    is at a broken table, and tables 1 and 2 are full with the six arriving (7 + 3 each of
+    10 seats).  Rather than alone at an empty table (the chaos drill's seed 25: at the
+    spare box, which starts a table from two players only, so the moves the next plan sent
+    there waited forever), they sit down again at table 3, whose break the box has not
+    carried out, and the new plan keeps it."""
+    room = Room(tmp_path, example="us_free", n=21)
+    seating = room.live.tournament.seating()
+    seat = min(seating[3])
+    name = seating[3][seat]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert seat not in room.boxes[3].table.stacks
+    room.live.act("undo", {})
+    room.run(2000)
+    t = room.live.tournament
+    assert t.get(name).state == "in" and t.get(name).seat[0] == 3
+    (back,) = [r for r in t.instrs.values() if r["action"] == "receive"
+               and r.get("player") == name and not _ins.cancelled(r)]
+    assert back["table"] == 3 and back["body"]["stack"] == 5000  # the chips taken out
+    assert room.live.snapshot()["broken"] == []
+    assert "table 3 in play again: the new plan keeps it" in _notices(room)
 
 
 def test_a_box_rebuilt_before_its_first_hand_seats_a_mover_with_the_chips_they_brought(

@@ -112,6 +112,11 @@ class Live:
         self.scope = scope_of(self.lg, self.tournament)
         # the TD's undo list as the league file keeps it
         self.journal.start(self.tournament.number, self.notice)
+        # a TD's bust no host reacted to (the CLI wrote it just before the host was killed):
+        # its take_outs now, before any box is sent a seating without those players
+        missed = _reactions.missed_busts(self.lg, self.tournament)
+        if missed:
+            self.follow(self.carry_out(_reactions.react(self.lg, missed, self.boxes_now())))
 
     # ------------------------------------------------------------------ basics
     @property
@@ -587,3 +592,4 @@ class Live:
                     league=(self.league_push.view(self.last_seq)
                             if self.league_push is not None else None),
                     league_notices=self.league_notices())
+

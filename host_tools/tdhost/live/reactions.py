@@ -458,3 +458,35 @@ def _moved_by_hand(payload: Dict[str, Any], boxes: "BoxesNow") -> Steps:
 
     yield build
     return Effects(plan=True)
+
+
+def missed_busts(lg: League, tournament: Tournament) -> List[LoggedEvent]:
+    """The TD's busts of *tournament* that no host reacted to, each with only the players it
+    missed: still out, seated at a box (``at_box``) and no ``take_out``
+    written for them since.  A host killed between the CLI's bust and its next poll starts
+    at the league's last seq; without their take_outs the seating drops those players, and a
+    box that has dealt no hand rebuilds its table without them and their chips."""
+    if tournament.ended:
+        return []
+    busts: Dict[str, LoggedEvent] = {}  # player -> their last bust by the TD
+    taken: Dict[str, int] = {}  # player -> seq of their last take_out written
+    for ev in lg.events:
+        if ev.tournament != tournament.number or ev.seq in lg.undone:
+            continue
+        if ev.action == "bust" and ev.payload.get("by") != "box":
+            for tier in ev.payload.get("tiers") or ():
+                for name in tier:
+                    busts[name] = ev
+        elif ev.action == "instr" and ev.payload.get("action") == "take_out" \
+                and ev.payload.get("player"):
+            taken[ev.payload["player"]] = ev.seq
+    missed: Dict[int, Tuple[LoggedEvent, List[str]]] = {}
+    for name, ev in busts.items():
+        entry = tournament.get(name)
+        if entry is None or entry.state != "out" or taken.get(name, 0) > ev.seq \
+                or at_box(tournament, name) is None:
+            continue
+        missed.setdefault(ev.seq, (ev, []))[1].append(name)
+    return [LoggedEvent(ev.seq, ev.tournament, ev.at, ev.action,
+                        dict(ev.payload, tiers=[sorted(names)]), ev.undoes, ev.batch)
+            for _, (ev, names) in sorted(missed.items())]

@@ -78,7 +78,8 @@ def new_seat(boxes: "BoxesNow", tournament: Tournament, name: str, seq: int,
              exclude: Sequence[Any] = ()) -> Tuple[Seat, Optional[str]]:
     """(seat, note) for a player who needs a seat on the live night -- a latecomer, a
     player whose seat was refused (docs/host.md §10.6): never at a broken table, nor in a
-    seat a pending move heads for, nor in *exclude*; with every table full, a spare box
+    seat a pending move heads for, nor in *exclude*; with every table full, a table a plan
+    broke whose box has not broken it yet (the next plan keeps it), then a spare box
     (*spare*: ``spare_tables``, found when None) before a new number -- which has no box:
     *note* says so.  The table is the emptiest (``tdhost.league.seats.pick_seat``); the seat there
     follows the profile's ``join_seating`` (``joining_seat``)."""
@@ -94,6 +95,15 @@ def new_seat(boxes: "BoxesNow", tournament: Tournament, name: str, seq: int,
                  if boxes.hands.get(chair[0])]
         if freed:
             return list(random.Random("%s|freed|%s" % (seq, name)).choice(freed)), None
+        # every seat in play taken: a table a plan broke whose box has not broken it yet
+        # rather than alone at an empty one (the next plan keeps it: moves.reopen)
+        unbroken = {record["table"] for record in tournament.instrs.values()
+                    if record["action"] == "break_table" and _ins.state(record) == "queued"}
+        if unbroken:
+            again = pick_seat(tournament, name, seq, exclude=excluded,
+                              closed=closed - unbroken, spare=[])
+            if seating_after_moves(tournament).get(again[0]) or again[0] in unbroken:
+                seat = again
     better = joining_seat(boxes.statuses, tournament, seat[0], excluded, "%s|%s" % (seq, name))
     if better is not None:
         seat = [seat[0], better]
