@@ -292,3 +292,41 @@ def test_without_psycopg_the_commands_say_how_to_install_it(tmp_path, monkeypatc
                         lambda name, *a: None if name == "psycopg" else real(name, *a))
     res = run(["season", "push"], db=tmp_path / "x.sqlite", expect=2)
     assert "pip install 'tableclock-host[league]'" in res.output
+
+
+def test_a_venue_offline_for_a_week_sends_its_nights_whole_in_one_push(league_db, tmp_path):
+    # the Red Lion's internet is down from Monday to the next Monday: each night is played
+    # and every push attempt is refused in one sentence, the file unchanged; back online, one
+    # push sends the three nights whole, and the next sends nothing
+    logins = set_up(league_db)
+    lion = tmp_path / "lion.sqlite"
+    night(lion, tmp_path, "Red Lion Monday", "2025-03-03", ["Ann Lee", "Bob Hart"])
+    run(["season", "push"], db=lion, server=logins["Red Lion"])
+    before = snapshot(league_db)
+    away = "host=/nonexistent/sock dbname=league user=red_lion connect_timeout=1"
+    for i, date in enumerate(("2025-03-05", "2025-03-07", "2025-03-10")):
+        night(lion, tmp_path, "Red Lion night %d" % (i + 2), date,
+              ["Bob Hart", "Ann Lee"], ["Cal Diaz"])
+        kept = open(lion, "rb").read()
+        res = run(["season", "push"], db=lion, server=away, expect=None)
+        assert res.exit_code != 0 and "Traceback" not in res.output
+        assert len([line for line in res.output.splitlines() if line.strip()]) == 1
+        assert res.output.startswith("tdhost season push: The league server cannot be reached")
+        assert res.output.rstrip().endswith("nothing was sent; the venue goes on offline, push "
+                                            "again later.")
+        assert open(lion, "rb").read() == kept  # the refused push wrote nothing
+    assert snapshot(league_db) == before  # the league saw nothing of the week
+    out = run(["season", "push"], db=lion, server=logins["Red Lion"]).output
+    assert out.startswith("Pushed 24 events of Red Lion (tournaments 2, 3, 4) to the league ")
+    after = snapshot(league_db)
+    assert len(after["tournaments"]) == 4
+    assert after["events"][:len(before["events"])] == before["events"]
+    store = Store(str(lion), readonly=True)
+    try:
+        in_file = len(list(store.events()))
+    finally:
+        store.close()
+    assert len(after["events"]) == in_file  # every event of the file, once
+    out = run(["season", "push"], db=lion, server=logins["Red Lion"]).output
+    assert out.startswith("Nothing new to push: the league has all ")
+    assert snapshot(league_db) == after
