@@ -28,9 +28,7 @@ def check(table, ev):  # type: (Table, Dict[str, Any]) -> None
     if owe:
         raise Refused(21, seat, owe)  # Seat %d cannot check: call %d or fold
     _save_undo(table, hand)
-    hand.check(seat)
-    table.last = "Seat %d checks" % seat
-    hand.run(seat)
+    _call(table, hand, seat)  # nothing to call: _call checks
 
 
 def call(table, ev):  # type: (Table, Dict[str, Any]) -> None
