@@ -123,14 +123,27 @@
     if (big) showBig(); else showPhone();
   }
 
+  let retry = null; // one pending retry after a refused or failed fetch
   async function load() {
+    let ok = false;
     try {
       const r = await fetch("/api/leaderboard");
-      if (r.ok) board = await r.json();
+      if (r.ok) {
+        board = await r.json();
+        ok = true;
+      }
     } catch (err) {
-      // the host is away for a moment: keep what was shown; the next load tries again
+      // the host is away for a moment: keep what was shown
     }
     show();
+    if (!ok && retry === null) {
+      // refused (the room's rate limit at a page's first load) or away: again in 2 s,
+      // not at the next refetch a minute later
+      retry = setTimeout(() => {
+        retry = null;
+        load();
+      }, 2000);
+    }
   }
 
   document.addEventListener("tc-snapshot", (e) => {
