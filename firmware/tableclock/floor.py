@@ -5,6 +5,7 @@ are in procedures.py, loaded at the first one.  The rules and their sources:
 docs/rules.md, §13 "Floor procedures".
 """
 
+from .facts import AWAY, BACK, BUST
 from .fields import MAX_CHIPS, Refused, as_int
 from .pots import coloured
 
@@ -109,6 +110,7 @@ def away(table, ev):  # type: (Table, Dict[str, Any]) -> None
         raise Refused(34, seat)  # Seat %d is already away
     table.away.back(seat)  # (from TD business)
     table.away.leave(seat)
+    table.facts.add(AWAY, seat)
     table.last = "Seat %d is away" % seat
     hand = table.hand
     if hand is not None and hand.actor == seat:
@@ -135,6 +137,7 @@ def back(table, ev):  # type: (Table, Dict[str, Any]) -> None
     if not table.away.is_away(seat) and seat not in table.away.td:
         raise Refused(36, seat)  # Seat %d is not away
     table.away.back(seat)
+    table.facts.add(BACK, seat)
     table.last = "Seat %d is back" % seat
 
 
@@ -163,6 +166,10 @@ def bust(table, ev):  # type: (Table, Dict[str, Any]) -> None
     seat = table._seat(ev)
     if table.hand is not None and seat in table.hand.live:
         raise Refused(39, seat)  # Seat %d is still in this hand: finish the hand first
+    hand = table.hand
+    chips = hand.start.get(seat) if hand is not None else None  # (a seat not dealt in: now)
+    table.facts.add(BUST, seat, table.stacks[seat] if chips is None else chips,
+                    table.hands if hand is not None else None)
     table.removed += table.stacks[seat]
     empty_seat(table, seat)
     table.busted.append(seat)

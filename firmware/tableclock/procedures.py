@@ -8,6 +8,7 @@ boot (issue #20: 6.3 KB of heap held without one, .mpy; the 200-hand replay
 92 -> 86 KiB).
 """
 
+from .facts import BUST
 from .fields import MAX_CHIPS, Refused, as_int
 from .floor import empty_seat
 from .hand import SHOWDOWN, deal_hand
@@ -277,8 +278,11 @@ def disqualify(table, ev):  # type: (Table, Dict[str, Any]) -> None
     """Take a player out: a live hand is killed, the chips behind leave play."""
     seat = table._seat(ev)
     chips = table.stacks[seat]
+    start = table.hand.start.get(seat) if table.hand is not None else None
+    number = table.hands if table.hand is not None else None
     _kill_now(table, seat)
-    if seat in table.stacks:
+    if seat in table.stacks:  # (else an all-in seat busted at the hand's end it ended)
+        table.facts.add(BUST, seat, chips if start is None else start, number)
         table.removed += table.stacks[seat]
         empty_seat(table, seat)
     table.busted.append(seat)

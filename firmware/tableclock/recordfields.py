@@ -31,8 +31,9 @@ FIELDS = {
 }
 DERIVED = {
     # replaying: True only inside an undo, never between events
+    # facts: drained by the box's link before each save (its outbox is in the record)
     "Table": ("setup", "profile", "profile_name", "n", "first_button", "replaying",
-              "spare_predeal"),
+              "spare_predeal", "facts"),
     "LevelClock": ("levels", "colour_ups", "drop_after", "late_until", "shown", "shown_blinds"),
     "ShotClock": ("limit_ms", "warn_ms"),
     "AwayBook": ("rounds",),

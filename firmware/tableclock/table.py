@@ -32,6 +32,7 @@ from . import actions, clockevents, drop, floor
 from .away import AwayBook
 from .button import first_positions
 from .clock import ClockError
+from .facts import BUST, HAND_ENDED, Facts
 from .fields import Refused, SetupError, as_int, check_whole, setup_int
 from .hand import new_hand
 from .state import state
@@ -114,6 +115,9 @@ class Table:
         # to_table / stack / chips, to_seat / from_table / None; an arrival's
         # away_used and [warnings, slow_play, penalties] after]
         self.moves = []  # type: List[List[Any]]
+        # what happened here that the host is told of (busts, hands, away, the clock
+        # called), recorded when it happens, until the box's link takes it (facts.py)
+        self.facts = Facts()
         self.last = None  # type: Optional[str]
         self.error = None  # type: Optional[str]
 
@@ -232,6 +236,7 @@ class Table:
             if seat in self.stacks:
                 self.stacks[seat] += won[seat]
         self.winners = won
+        self.facts.add(HAND_ENDED, hand.number)
         self.floor.hands_dealt(hand.penalised)  # missed one more hand each
         use_hand = tiers is not None and self.profile["bust_tiebreak_hand"]
 
@@ -273,7 +278,9 @@ class Table:
                 ties.append(out[i:j + 1])
             i = j + 1
         for i in range(first, len(out)):
-            floor.empty_seat(self, out[i])
+            seat = out[i]
+            self.facts.add(BUST, seat, hand.start[seat], hand.number)
+            floor.empty_seat(self, seat)
         if ties is not None:
             self.bust_ties = ties
         elif self.bust_ties:

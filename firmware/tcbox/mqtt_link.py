@@ -287,9 +287,7 @@ class MqttLink(Link):
             text = "Wi-Fi ok"
         else:
             text = "Wi-Fi: waiting"
-        if self.outbox:
-            text += " (%d unsent)" % len(self.outbox)
-        return text
+        return text + self.unsent_text()
 
     def counters(self):
         d = Link.counters(self)

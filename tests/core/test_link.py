@@ -19,11 +19,12 @@ from link_util import (
     live,
     run,
 )
+from tableclock.facts import FACTS_MAX
 from tableclock.protocol import encode
 from tableclock.wire import Lines
 from tc_util import do
 from tcbox.link.box_end import Link
-from tcbox.link.events import event_message, events_between
+from tcbox.link.events import event_message, fact_events
 from tcbox.link.frames import same_setup, setup_of
 from tcbox.link.hostclock import clock_toward
 from tcbox.link.states import CONFIGURED, HELLO_SENT, LIVE
@@ -57,54 +58,74 @@ def test_an_over_long_line_is_thrown_away_to_its_newline_and_counted():
 
 
 # ---------------------------------------------------------------- events
-def test_events_between_states():
+def test_the_table_records_each_fact_when_it_happens():
     t = link_table()
-    s0 = t.state()
-    s1 = do(t, "hand")
-    assert events_between(s0, s1) == [["hand_started", 1, 1]]
-    s2 = do(t, "away", seat=1)
-    assert ["away", 1] in events_between(s1, s2)
-    s3 = do(t, "back", seat=1)
-    assert events_between(s2, s3) == [["back", 1]]
+    assert fact_events(t) == []
+    do(t, "hand")
+    assert fact_events(t) == [["hand_started", 1, 1]]
+    assert fact_events(t) == []  # taken once
+    do(t, "away", seat=1)
+    do(t, "back", seat=1)  # away and back before anyone looked: both told
+    assert fact_events(t) == [["away", 1], ["back", 1]]
     s4 = do(t, "clock")
-    assert events_between(s3, s4) == [["clock_called", s4["action"]]]
-    s5 = do(t, "allin")
-    assert events_between(s4, s5) == []  # the clock stopped; nothing to tell
-    st = s5
+    assert fact_events(t) == [["clock_called", s4["action"]]]
+    st = do(t, "allin")
+    assert fact_events(t) == []  # the clock stopped; nothing to tell
     while st["street"] is not None and st["street"] != "showdown":
         st = do(t, "allin" if st["to_call"] else "call")
-    old = st
-    ranking = [[s] for s in old["in_hand"]]
+    assert fact_events(t) == []
+    ranking = [[s] for s in st["in_hand"]]
     st = do(t, "showdown", ranking=ranking)
-    evs = events_between(old, st, t.last_hand.start)
-    assert evs[0][0] == "hand_ended" and evs[0][1] == 1 and evs[0][2] == st["winners"]
+    evs = fact_events(t)
+    assert evs[0] == ["hand_ended", 1, st["winners"]] and st["winners"]
     busts = [e for e in evs if e[0] == "bust"]
-    assert busts and all(e[2] == 3000 and e[3] == 1 for e in busts), evs
-    # without the hand's start: the chips before the change
-    assert [e for e in events_between(old, st) if e[0] == "bust"][0][2] == 0
+    # link_table: 3000 each; all in, one winner takes all: every other seat is out once,
+    # with the chips it started the hand with and the hand's number
+    assert busts == [["bust", s, 3000, 1] for s in st["busted"]], evs
+    assert len(busts) == len(ranking) - 1
+    assert fact_events(t) == []
 
 
 def test_a_bust_between_hands_counts_the_chips_it_had():
     t = link_table()
-    s0 = t.state()
-    s1 = do(t, "bust", seat=2)
-    assert events_between(s0, s1) == [["bust", 2, 3000, None]]
+    do(t, "bust", seat=2)
+    assert fact_events(t) == [["bust", 2, 3000, None]]
     assert event_message(["7-1", "bust", 2, 3000, None]) == {
         "kind": "event", "id": "7-1", "what": "bust", "seat": 2, "chips_start": 3000}
 
 
 def test_a_new_player_leaving_a_seat_busted_in_the_last_hand_is_no_bust():
     t = link_table()
-    s0 = t.state()
-    s1 = do(t, "bust", seat=2)  # seat 2 out: the last hand's busts list it
-    assert events_between(s0, s1) == [["bust", 2, 3000, None]]
-    s2 = do(t, "sit", seat=2, stack=4250)  # a moved player takes the seat
-    assert events_between(s1, s2) == []
+    do(t, "bust", seat=2)  # seat 2 out: the last hand's busts list it
+    assert fact_events(t) == [["bust", 2, 3000, None]]
+    do(t, "sit", seat=2, stack=4250)  # a moved player takes the seat
     s3 = do(t, "leave", seat=2)  # ... and is moved on before the next deal
-    assert s3["busted"] == [2] and events_between(s2, s3) == []
-    s4 = do(t, "sit", seat=2, stack=900)
-    s5 = do(t, "bust", seat=2)  # the next one in seat 2 is out: listed twice now
-    assert events_between(s4, s5) == [["bust", 2, 900, None]]
+    assert s3["busted"] == [2] and fact_events(t) == []
+    do(t, "sit", seat=2, stack=900)
+    do(t, "bust", seat=2)  # the next one in seat 2 is out: listed twice now
+    assert fact_events(t) == [["bust", 2, 900, None]]
+
+
+def test_a_disqualified_player_is_one_bust_with_the_hands_start():
+    t = link_table()
+    do(t, "hand")
+    st = do(t, "call")  # seat chips change in the hand
+    seat = [s for s in st["in_hand"] if s != st["action"]][0]
+    fact_events(t)
+    do(t, "disqualify", seat=seat)
+    busts = [e for e in fact_events(t) if e[0] == "bust"]
+    assert busts == [["bust", seat, 3000, 1]]
+
+
+def test_a_table_nobody_drains_keeps_its_newest_facts_and_its_busts():
+    t = link_table()
+    do(t, "bust", seat=2)
+    for i in range(40):  # a replay, a table without a link: bounded
+        do(t, "away" if i % 2 == 0 else "back", seat=1)
+    evs = fact_events(t)
+    assert len(evs) == FACTS_MAX and t.facts.lost == 41 - FACTS_MAX
+    assert evs[0] == ["bust", 2, 3000, None]  # the informational ones gave way
+    assert evs[-1] == ["back", 1]
 
 
 # ---------------------------------------------------------------- handshake

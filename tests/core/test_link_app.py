@@ -68,17 +68,19 @@ def test_a_part_to_the_app_events_go_into_the_same_save():
 
 
 def test_a_part_the_link_takes_each_redraws_state_at_the_redraw():
-    # App.on_state: the state the save built for the link is let go at the
-    # redraw, before the step ends (bench/README.md, "The night's peak")
+    # App.on_state: the link holds the redraw's state, none of its own: a save
+    # takes the table's facts and builds no state (bench/README.md, "The night's peak")
     t = link_table()
     app = App(t, ["left", "ok", "right"], _Screen(), _Keys(), saver=_Saver())
     link = Link(FakePort(), BOX, t, KEY, "ev1")
     link.restore({"b": 3})
     app.add(link)
     app.step(0)
+    before = app.state
     assert t.handle({"do": "hand"}) is None
     app.save()
-    assert link.last_state is not app.state
+    assert link.last_state is before and app.state is before
+    assert [e[0][1] for e in link.outbox] == ["hand_started"]
     app.dirty = True
     app.redraw()  # the redraw alone, not the link's after_step
     assert link.last_state is app.state

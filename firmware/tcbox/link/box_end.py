@@ -31,7 +31,7 @@ from tableclock.wire import Lines
 
 from ..presses import ticks_diff
 from .answers import Answers
-from .events import EVENT_FIELDS, event_message, events_between, instruction_event
+from .events import EVENT_FIELDS, event_message, fact_events, instruction_event, rank
 from .frames import players_of, same_setup, setup_of
 from .hostclock import HostClock, clock_toward
 from .states import (
@@ -52,10 +52,15 @@ except ImportError:  # an older tcbox without a version
 
 READ_MAX = 512  # bytes read per poll
 PAIR_MAX = 448  # bytes of JSON: the pairing (key, table, event, settings) in the record
-OUTBOX_MAX = 64  # box events kept until acknowledged (the oldest dropped)
+# box events kept until acknowledged; when full, an informational one gives way
+# (the oldest), and busts and answers are kept up to OUTBOX_HARD (the link line
+# says "events waiting"; docs/protocol.md "Box facts")
+OUTBOX_MAX = 64
+OUTBOX_HARD = 128
 # the power-loss record holds the table (2.5 KB mid-hand at 10 seats) and this
 # link's part in a 3968-byte slot: pairing (~250 B), the instructions' part
-# (answers.py) and the newest events, each bounded
+# (answers.py) and the unsent events, each bounded: busts first, then answers,
+# each whole and oldest first, then the newest informational ones in the room left
 EXTRA_EVENTS_MAX = 512  # bytes of JSON for the events kept in the power-loss record
 CONFIG_WAIT_MS = 10000  # CONFIGURED without seating and clock: hello again
 SILENCE_MS = 20000  # LIVE without a frame from the host: link lost, hello again
@@ -92,7 +97,6 @@ class Link:
         self.fw = fw
         self.urandom = urandom or _urandom
         self.app = None  # the tcbox.app.App this link is a part of (``added``)
-        self.seen = None  # the record's fingerprint of the table last observed (on_save)
         self.boot = 0
         self.tx = Sender(UNPAIRED_KEY, box_id, 0)
         self.pairing = None  # {"key", "key_id", "table", "event"?, "settings"?}
@@ -124,6 +128,7 @@ class Link:
         self.status_at = None
         self.outbox = []  # [event, sent ms or None, JSON size]; event: [id, what, ...]
         self.n = 0  # events made in this boot
+        self.unsaved = 0  # busts and answers the last record had no room for (``extra``)
         self.answers = Answers()  # the instructions seen, each with its latest answer
         self.last_state = None
         self.save_due = False  # something the record must keep at once (pairing)
@@ -152,23 +157,46 @@ class Link:
     def extra(self):
         """The link's part of the power-loss record (JSON-ready, no times: it
         changes only when something worth a write changed): the boot counter,
-        the newest unsent events (EXTRA_EVENTS_MAX bytes of them), the
-        instructions' part (answers.py), the pairing and the table number."""
-        keep = []
-        room = EXTRA_EVENTS_MAX
-        for i in range(len(self.outbox) - 1, -1, -1):
-            e = self.outbox[i]
-            room -= e[2]
-            if room < 0:
-                break
-            keep.append(e[0])
-        keep.reverse()
-        d = {"b": self.boot, "o": keep, "i": self.answers.record()}
+        the unsent events (``unsent``), the instructions' part (answers.py),
+        the pairing and the table number."""
+        d = {"b": self.boot, "o": self.unsent(), "i": self.answers.record()}
         if self.pairing is not None:
             d["p"] = self.pairing
         if self.table_no is not None:
             d["t"] = self.table_no
         return d
+
+    def unsent(self):
+        """The unsent events the record keeps, in the outbox's order, within
+        EXTRA_EVENTS_MAX bytes: the busts, then the instructions' answers, each
+        whole and oldest first as long as one fits, then the newest
+        informational ones in the room left (docs/protocol.md "Box facts").
+        ``unsaved`` counts the busts and answers left out."""
+        box = self.outbox
+        take = [False] * len(box)
+        room = EXTRA_EVENTS_MAX
+        self.unsaved = 0
+        for r in (0, 1):
+            for i in range(len(box)):
+                e = box[i]
+                if rank(e[0]) == r:
+                    if e[2] <= room:
+                        take[i] = True
+                        room -= e[2]
+                    else:
+                        self.unsaved += 1
+        for i in range(len(box) - 1, -1, -1):
+            e = box[i]
+            if rank(e[0]) == 2:
+                if e[2] > room:
+                    break
+                take[i] = True
+                room -= e[2]
+        keep = []
+        for i in range(len(box)):
+            if take[i]:
+                keep.append(box[i][0])
+        return keep
 
     def restore(self, extra):
         """Start from the record's *extra* (None: a new box): the boot
@@ -217,15 +245,17 @@ class Link:
 
     def after_step(self, app, now):
         """The link's share of each loop iteration, after the App's: a slice
-        of link work, the slewed clock, the events of a state no save
-        followed, the link's line on the setup screen, a save it needs."""
+        of link work, the slewed clock, the table's facts no save took, the
+        link's line on the setup screen, a save it needs."""
         self.poll(now)
         slew = self.slew
         if slew is not None and self.table is not None:
             slew.step(self.table.clock, now)  # a small error worked off: up to 10% fast or slow
         st = app.state
         if st is not None and st is not self.last_state:
-            self.observe(st)  # events of changes no save followed
+            self.observe(st)  # a change the next status tells
+        else:
+            self.drain()  # facts no save took (the clock's: a shot clock ran out)
         app.show_link(self.info_text(), self.table_no)
         if self.save_due:
             self.save_due = False
@@ -239,20 +269,14 @@ class Link:
         return self.slew
 
     def on_state(self, app, st):
-        """Each redraw's state, at the redraw: its box events (``observe``)."""
+        """Each redraw's state, at the redraw (``observe``)."""
         self.observe(st)
 
     def on_save(self, app):
-        """Before each save: the table's state observed (so the box events of
-        a change go into the same write as the change), then the link's part
-        of the record.  The table's state (4 KB of dicts) only when the table
-        changed, not for the clock's saves every 30 s: the record's
-        fingerprint without the clocks' times tells (issue #20: an idle
-        offer allocated 6.6 KB)."""
-        fp = app.saver.fingerprint(app.table)
-        if fp != self.seen:
-            self.seen = fp
-            self.observe(app.table.state())
+        """Before each save: the table's facts into the outbox (so the event
+        of a change goes into the same write as the change: a power cut
+        loses both or neither), then the link's part of the record."""
+        self.drain()
         return self.extra()
 
     def on_result(self, app, iid, result, reason, stack):
@@ -267,17 +291,23 @@ class Link:
     # -- the app's side ------------------------------------------------
     def observe(self, st):
         """The table's state after an accepted event (or any redraw): the
-        box events since the last state seen go into the outbox."""
+        table's facts go into the outbox (``drain``), and a changed state
+        makes a status due."""
         old = self.last_state
         self.last_state = st
-        if old is None or old is st:
-            return
-        start = None
+        self.drain()
+        if old is not None and old is not st:
+            self.status_due = True
+
+    def drain(self):
+        """The facts the table recorded when they happened (busts, hands, away
+        and back, the clock called: tableclock/facts.py) into the outbox, each
+        once with its id."""
         table = self.table
-        if table is not None:
-            hand = table.hand if table.hand is not None else table.last_hand
-            start = getattr(hand, "start", None)
-        for ev in events_between(old, st, start):
+        facts = getattr(table, "facts", None)
+        if facts is None or not facts.n:
+            return
+        for ev in fact_events(table):
             self.event(ev)
         self.status_due = True
 
@@ -292,10 +322,31 @@ class Link:
         return eid
 
     def _keep(self, ev):
-        if len(self.outbox) >= OUTBOX_MAX:
-            self.outbox.pop(0)
-            self.dropped += 1
-        self.outbox.append([ev, None, len(json.dumps(ev)) + 1])
+        """Into the outbox.  Full (OUTBOX_MAX), the oldest informational event
+        gives way (or the new one, informational too); a bust or an answer is
+        kept beyond, up to OUTBOX_HARD (then the oldest answer, else the
+        oldest bust, gives way): the link line says "events waiting"."""
+        box = self.outbox
+        if len(box) >= OUTBOX_MAX:
+            r = rank(ev)
+            at = self._oldest(2)
+            if at < 0 and r == 2:
+                self.dropped += 1
+                return
+            if at < 0 and len(box) >= OUTBOX_HARD:
+                at = max(self._oldest(1), 0)  # an answer the book gives again, else a bust
+            if at >= 0:
+                box.pop(at)
+                self.dropped += 1
+        box.append([ev, None, len(json.dumps(ev)) + 1])
+
+    def _oldest(self, r):
+        """The index of the oldest outbox entry of rank *r*, or -1."""
+        box = self.outbox
+        for i in range(len(box)):
+            if rank(box[i][0]) == r:
+                return i
+        return -1
 
     def error(self, text):
         """Tell the host something went wrong (an ``error`` event)."""
@@ -308,6 +359,7 @@ class Link:
         1.2), kept to answer a repeat of *iid* the same way."""
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
+        self.drain()  # what the table recorded carrying it out goes first (a bust)
         if result == "done":
             r = self.answers.find(iid)
             v = r[3].get("sv") if r is not None and isinstance(r[3], dict) else None
@@ -328,9 +380,18 @@ class Link:
             text = "USB: no host"
         else:
             text = "USB: waiting"
-        if self.outbox:
-            text += " (%d unsent)" % len(self.outbox)
-        return text
+        return text + self.unsent_text()
+
+    def unsent_text(self):
+        """The end of the link line: the events not acknowledged yet; "events
+        waiting" when the outbox is full or the record had no room for a bust
+        or an answer (a power cut now would lose it: the host must come)."""
+        n = len(self.outbox)
+        if not n:
+            return ""
+        if n >= OUTBOX_MAX or self.unsaved:
+            return " (events waiting: %d)" % n
+        return " (%d unsent)" % n
 
     def counters(self):
         rx = self.rx
@@ -339,7 +400,7 @@ class Link:
                 "overlong": self.lines.overlong, "duplicates": rx.duplicates,
                 "stale": rx.stale, "forged": rx.forged, "invalid": rx.invalid,
                 "frames_in": self.frames_in, "frames_out": self.frames_out,
-                "stalls": self.stalls, "too_large": self.too_large,
+                "stalls": self.stalls, "too_large": self.too_large, "unsaved": self.unsaved,
                 "refused_pairs": self.refused_pairs, "pings": self.hostclock.pings,
                 "stale_seatings": self.stale_seatings, "early": self.early,
                 "pongs": self.hostclock.pongs, "odd_clocks": self.hostclock.odd_clocks,
@@ -674,6 +735,7 @@ class Link:
         elif table is not None and same_setup(setup, table.setup):
             clock = table.clock  # the table's clock goes on
             clock_toward(new.clock, clock.index, clock.left_ms, clock.paused, 0)
+        self.drain()  # the old table's last facts, with its own numbers
         if table is not None and same_setup(setup, table.setup):
             # the same night at the same table (a re-draw): the chips that left play here
             # before it still did (the scale drill's chip count lost them on every re-draw)

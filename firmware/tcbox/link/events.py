@@ -1,6 +1,9 @@
-"""The box events: those between two table states, an instruction's answer, and the
-``event`` message of an outbox entry (docs/protocol.md, "Box events").  No hardware imports.
+"""The box events: the table's facts as events, an instruction's answer, what
+matters most when room is short, and the ``event`` message of an outbox entry
+(docs/protocol.md, "Box events" and "Box facts").  No hardware imports.
 """
+
+from tableclock.facts import WHAT
 
 # box event: its fields after "what", in the order of the outbox's compact lists
 EVENT_FIELDS = {
@@ -15,60 +18,43 @@ EVENT_FIELDS = {
 }
 
 
-def _get(d, seat):
-    """``d[seat]`` for int- or str-keyed seat maps, else None."""
-    if not d:
-        return None
-    v = d.get(seat)
-    if v is None:
-        v = d.get(str(seat))
-    return v
+def rank(ev):
+    """What the host must hear when the outbox or the record is short of room,
+    in this order (docs/protocol.md, "Box facts"): 0 for a bust (told nowhere
+    else), 1 for an instruction's answer (given again to a repeat: answers.py),
+    2 for the others (informational: they give way first)."""
+    what = ev[1]  # an outbox entry's list: [id, what, ...]
+    return 0 if what == "bust" else (1 if what == "instruction" else 2)
 
 
-def events_between(old, new, start=None):
-    """The box events between two table states (docs/replay.md's state),
-    as compact lists ``[what, field, ...]`` in ``EVENT_FIELDS`` order.
-
-    :param start: the chips at the start of the running (or just ended)
-        hand, by seat (``Hand.start``): a bust's ``chips_start``.  Without
-        it, the chips before the change.
-    """
+def fact_events(table):
+    """The table's facts (tableclock/facts.py), oldest first, as compact lists
+    ``[what, field, ...]`` in ``EVENT_FIELDS`` order; the book is emptied.  A
+    hand's end carries its winners while the table still shows them."""
+    facts = table.facts
     out = []
-    o_in = old["street"] is not None
-    n_in = new["street"] is not None
-    oh = old["hand"]
-    nh = new["hand"]
-    if o_in and (not n_in or nh != oh):
-        won = new["winners"] if not n_in and new["winners"] else None
-        out.append(["hand_ended", oh, won])
-    ob = old["busted"]
-    nb = new["busted"]
-    for i in range(len(nb)):
-        seat = nb[i]
-        k = str(seat)
-        # a seat out before (the list is the last hand's) whose new player
-        # leaves it is no bust: only a seat newly on the list is (once)
-        if k in old["stacks"] and k not in new["stacks"] and nb.count(seat) > ob.count(seat) \
-                and seat not in nb[:i]:
-            chips = _get(start, seat) if o_in else None
-            if chips is None:
-                chips = old["stacks"][k]
-            out.append(["bust", seat, chips, oh if o_in else None])
-    if n_in and nh != oh:
-        out.append(["hand_started", nh, new["button"]])
-    oa = old["away"]
-    na = new["away"]
-    for seat in na:
-        if seat not in oa:
-            out.append(["away", seat])
-    for seat in oa:
-        if seat not in na and str(seat) in new["stacks"]:
-            out.append(["back", seat])
-    actor = new["action"]
-    if new["shot_clock"] is not None and actor is not None and (
-            old["shot_clock"] is None or old["action"] != actor):
-        out.append(["clock_called", actor])
+    for i in range(facts.n):
+        what = WHAT[facts.kind(i)]
+        ev = [what]
+        for k in range(len(EVENT_FIELDS[what])):
+            ev.append(facts.field(i, k) if k < 3 else None)
+        if what == "hand_ended":
+            ev[2] = _winners(table, ev[1])
+        out.append(ev)
+    facts.clear()
     return out
+
+
+def _winners(table, number):
+    """The chips won by seat (keys as strings) in hand *number*, if it is the
+    one that just ended (between hands the table keeps its winners)."""
+    if table.hand is not None or table.hands != number or not table.winners:
+        return None
+    won = {}
+    for seat in table.winners:
+        if table.winners[seat]:
+            won[str(seat)] = table.winners[seat]
+    return won or None
 
 
 def instruction_event(iid, result, reason, stack=None):
