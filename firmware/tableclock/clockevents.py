@@ -3,7 +3,6 @@ resume, adjust, a jump to a level and the shot clock called on a seat, each a fu
 the table and the event registered in ``table.EVENTS``; the level clock itself is clock.py.
 """
 
-from .facts import CLOCK_CALLED
 from .fields import Refused, as_int, ms_of, seconds
 
 if False:  # for mypy's type comments: MicroPython compiles this block away
@@ -48,5 +47,5 @@ def clock(table, ev):  # type: (Table, Dict[str, Any]) -> None
     if seat in table.away.td:
         raise Refused(43, seat)  # Seat %d is away on TD business: the table waits
     table.shot.call(seat)
-    table.facts.add(CLOCK_CALLED, seat)
+    table.fact("clock_called", seat)
     table.last = "Clock called on seat %d" % seat

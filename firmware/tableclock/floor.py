@@ -5,7 +5,6 @@ are in procedures.py, loaded at the first one.  The rules and their sources:
 docs/rules.md, §13 "Floor procedures".
 """
 
-from .facts import AWAY, BACK, BUST
 from .fields import MAX_CHIPS, Refused, as_int
 from .pots import coloured
 
@@ -110,7 +109,7 @@ def away(table, ev):  # type: (Table, Dict[str, Any]) -> None
         raise Refused(34, seat)  # Seat %d is already away
     table.away.back(seat)  # (from TD business)
     table.away.leave(seat)
-    table.facts.add(AWAY, seat)
+    table.fact("away", seat)
     table.last = "Seat %d is away" % seat
     hand = table.hand
     if hand is not None and hand.actor == seat:
@@ -137,7 +136,7 @@ def back(table, ev):  # type: (Table, Dict[str, Any]) -> None
     if not table.away.is_away(seat) and seat not in table.away.td:
         raise Refused(36, seat)  # Seat %d is not away
     table.away.back(seat)
-    table.facts.add(BACK, seat)
+    table.fact("back", seat)
     table.last = "Seat %d is back" % seat
 
 
@@ -168,8 +167,8 @@ def bust(table, ev):  # type: (Table, Dict[str, Any]) -> None
         raise Refused(39, seat)  # Seat %d is still in this hand: finish the hand first
     hand = table.hand
     chips = hand.start.get(seat) if hand is not None else None  # (a seat not dealt in: now)
-    table.facts.add(BUST, seat, table.stacks[seat] if chips is None else chips,
-                    table.hands if hand is not None else None)
+    table.fact("bust", seat, table.stacks[seat] if chips is None else chips,
+               table.hands if hand is not None else None)
     table.removed += table.stacks[seat]
     empty_seat(table, seat)
     table.busted.append(seat)

@@ -5,7 +5,6 @@ docs/rules.md (§3, §6, §8, §10).
 
 from .betting import SeatBetting, Street
 from .button import first_positions, must_wait, next_positions
-from .facts import HAND_STARTED
 from .fields import Refused
 
 # why no new hand may start (``Table.hold``; the host's instructions set it,
@@ -363,7 +362,7 @@ def new_hand(table, ev):  # type: (Table, Dict[str, Any]) -> None
         table.hold = HFH  # hand for hand: the one hand the TD allowed
     table.predeal = _snapshot(table, dealt, pos)
     # before the deal: a deal that ends the hand at once records its end after it
-    table.facts.add(HAND_STARTED, table.hands + 1, pos[0])
+    table.fact("hand_started", table.hands + 1, pos[0])
     deal_hand(table, dealt, pos, table.clock.blinds())
 
 

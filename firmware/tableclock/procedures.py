@@ -8,7 +8,6 @@ boot (issue #20: 6.3 KB of heap held without one, .mpy; the 200-hand replay
 92 -> 86 KiB).
 """
 
-from .facts import BUST
 from .fields import MAX_CHIPS, Refused, as_int
 from .floor import empty_seat
 from .hand import SHOWDOWN, deal_hand
@@ -282,7 +281,7 @@ def disqualify(table, ev):  # type: (Table, Dict[str, Any]) -> None
     number = table.hands if table.hand is not None else None
     _kill_now(table, seat)
     if seat in table.stacks:  # (else an all-in seat busted at the hand's end it ended)
-        table.facts.add(BUST, seat, chips if start is None else start, number)
+        table.fact("bust", seat, chips if start is None else start, number)
         table.removed += table.stacks[seat]
         empty_seat(table, seat)
     table.busted.append(seat)

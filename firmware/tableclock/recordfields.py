@@ -33,7 +33,7 @@ DERIVED = {
     # replaying: True only inside an undo, never between events
     # facts: drained by the box's link before each save (its outbox is in the record)
     "Table": ("setup", "profile", "profile_name", "n", "first_button", "replaying",
-              "spare_predeal", "facts"),
+              "spare_predeal", "facts", "nfacts"),
     "LevelClock": ("levels", "colour_ups", "drop_after", "late_until", "shown", "shown_blinds"),
     "ShotClock": ("limit_ms", "warn_ms"),
     "AwayBook": ("rounds",),

@@ -32,7 +32,6 @@ from . import actions, clockevents, drop, floor
 from .away import AwayBook
 from .button import first_positions
 from .clock import ClockError
-from .facts import BUST, HAND_ENDED, Facts
 from .fields import Refused, SetupError, as_int, check_whole, setup_int
 from .hand import new_hand
 from .state import state
@@ -41,6 +40,9 @@ from .state import state
 # actions themselves (each saves a new undo point) and what leaves a hand alone
 _ACTIONS = ("check", "call", "fold", "bet", "raise", "allin")
 _KEEPS_UNDO = _ACTIONS + ("tick", "pause", "resume", "adjust", "jump", "clock", "warn", "oot")
+# facts held until the box's link takes them (Table.fact): a hand's end with a
+# bust at each of 9 seats
+FACTS_MAX = 10
 
 
 def drop_setup_code():  # type: () -> None
@@ -115,9 +117,11 @@ class Table:
         # to_table / stack / chips, to_seat / from_table / None; an arrival's
         # away_used and [warnings, slow_play, penalties] after]
         self.moves = []  # type: List[List[Any]]
-        # what happened here that the host is told of (busts, hands, away, the clock
-        # called), recorded when it happens, until the box's link takes it (facts.py)
-        self.facts = Facts()
+        # the facts: what happened here that the host is told of, recorded when it
+        # happened until the box's link takes them (``fact``); per fact 4 slots: what
+        # and up to 3 fields.  Made once: a fact allocates nothing (issue #20)
+        self.facts = [None] * (4 * FACTS_MAX)  # type: List[Any]
+        self.nfacts = 0
         self.last = None  # type: Optional[str]
         self.error = None  # type: Optional[str]
 
@@ -217,6 +221,36 @@ class Table:
         if self.hand is not None:
             raise Refused(10, what)  # Finish the hand first, then %s
 
+    def fact(self, what, a, b=None, c=None):
+        # type: (str, Optional[int], Optional[int], Optional[int]) -> None
+        """Record a fact the host is told of (the box event *what* with its fields in
+        the order of tcbox/link/events.py's EVENT_FIELDS): a seat's bust (seat, chips
+        at the hand's start, hand), a hand started (hand, button) or ended (hand), a
+        seat away, back, or on the clock (seat).  Bounded: with FACTS_MAX held (nobody
+        takes them: a replay, a table without a link) the oldest informational one
+        gives way, else the oldest; nothing is allocated."""
+        s = self.facts
+        n = self.nfacts
+        if n >= FACTS_MAX:
+            at = 0
+            for i in range(n):
+                if s[4 * i] != "bust":
+                    at = i
+                    break
+            for j in range(4 * at, 4 * (n - 1)):
+                s[j] = s[j + 4]
+            n -= 1
+        i = 4 * n
+        s[i] = what
+        s[i + 1] = a
+        s[i + 2] = b
+        s[i + 3] = c
+        self.nfacts = n + 1
+
+    def facts_taken(self):  # type: () -> None
+        """The box's link has taken the facts held (``fact``): their slots are reused."""
+        self.nfacts = 0
+
     def chip_unit(self):  # type: () -> int
         """The smallest chip in play: the setup's, raised by colour-ups."""
         chip = self.chip
@@ -236,7 +270,7 @@ class Table:
             if seat in self.stacks:
                 self.stacks[seat] += won[seat]
         self.winners = won
-        self.facts.add(HAND_ENDED, hand.number)
+        self.fact("hand_ended", hand.number)
         self.floor.hands_dealt(hand.penalised)  # missed one more hand each
         use_hand = tiers is not None and self.profile["bust_tiebreak_hand"]
 
@@ -279,7 +313,7 @@ class Table:
             i = j + 1
         for i in range(first, len(out)):
             seat = out[i]
-            self.facts.add(BUST, seat, hand.start[seat], hand.number)
+            self.fact("bust", seat, hand.start[seat], hand.number)
             floor.empty_seat(self, seat)
         if ties is not None:
             self.bust_ties = ties

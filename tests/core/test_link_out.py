@@ -19,7 +19,14 @@ from link_util import (
 )
 from tableclock.protocol import UNPAIRED_KEY, decode, encode
 from tc_util import do
-from tcbox.link.box_end import EXTRA_EVENTS_MAX, OUTBOX_MAX, RESEND_MS, SILENCE_MS, Link
+from tcbox.link.box_end import (
+    EXTRA_EVENTS_MAX,
+    OUTBOX_HARD,
+    OUTBOX_MAX,
+    RESEND_MS,
+    SILENCE_MS,
+    Link,
+)
 from tcbox.link.states import DISCONNECTED, HELLO_SENT, LIVE
 
 
@@ -80,6 +87,83 @@ def test_events_survive_a_reboot_with_their_ids():
     ids = [m["id"] for m in host2.read() if m["kind"] == "event"]
     assert ids == ["0-1", "0-2"], ids
     assert box2.error("new") == "1-1"  # new ids carry the new boot
+
+
+def _bust_seat_3(t):
+    """Hand 1 at link_table (3000 each): seat 3 all in, seat 1 calls, seat 2 folds;
+    seat 1 wins 6025 (seat 2 folded its small blind of 25): seat 3 busts at the hand's
+    end with 3000 at its start."""
+    assert t.handle({"do": "hand"}) is None
+    while t.hand is not None and t.hand.actor is not None:
+        seat = t.hand.actor
+        assert t.handle({"do": "allin" if seat == 3 else "fold" if seat == 2
+                         else "call"}) is None, t.error
+    assert t.handle({"do": "showdown", "ranking": [[1], [3]]}) is None, t.error
+    assert 3 not in t.stacks and t.stacks[1] == 6025
+
+
+def test_a_bust_at_the_hands_end_is_one_event_sent_again_after_a_cut_before_the_ack():
+    link, port, host, now = live()
+    host.read()
+    t = link.table
+    _bust_seat_3(t)
+    extra = link.on_save(StandIn(table=t))  # the save of the change takes its facts
+    busts = [e[0] for e in link.outbox if e[0][1] == "bust"]
+    assert busts == [["0-3", "bust", 3, 3000, 1]]  # once: hand_started, hand_ended before
+    assert [e[1] for e in extra["o"]] == ["hand_started", "hand_ended", "bust"]
+    link.observe(t.state())  # the redraw after it, and more saves: nothing again
+    link.on_save(StandIn(table=t))
+    assert len(link.outbox) == 3
+    now = run(link, now, 6)
+    sent = [m for m in host.read() if m["kind"] == "event" and m["what"] == "bust"]
+    assert sent == [{"kind": "event", "v": sent[0]["v"], "from": BOX, "to": "host",
+                     "boot": 0, "seq": sent[0]["seq"], "id": "0-3", "what": "bust",
+                     "seat": 3, "chips_start": 3000, "hand": 1}]
+    # the power goes before the host's ack came: the box starts from that record
+    port2 = FakePort()
+    box2 = Link(port2, BOX, t, KEY, "ev1")
+    box2.restore(json.loads(json.dumps(extra)))
+    host2 = Host(port2, boot=2)
+    now = run(box2, now, 2)
+    nonce = [m for m in host2.read() if m["kind"] == "hello"][0]["nonce"]
+    host2.send(config(t, nonce))
+    now = run(box2, now, 8)
+    again = [m for m in host2.read() if m["kind"] == "event"]
+    assert [(m["id"], m["what"]) for m in again] == [
+        ("0-1", "hand_started"), ("0-2", "hand_ended"), ("0-3", "bust")]  # the same ids
+    assert again[2]["chips_start"] == 3000 and again[2]["hand"] == 1
+    host2.send({"kind": "ack", "ids": ["0-1", "0-2", "0-3"]})
+    run(box2, now, 3)
+    assert not box2.outbox and not t.nfacts
+
+
+def test_a_full_outbox_keeps_the_bust():
+    link, port, host, now = live()
+    port.accept = 0  # nobody reads: the outbox fills
+    t = link.table
+    link.observe(t.state())
+    for i in range(OUTBOX_MAX):
+        do(t, "away" if i % 2 == 0 else "back", seat=2)
+        link.observe(t.state())
+    assert len(link.outbox) == OUTBOX_MAX and link.dropped == 0
+    assert link.info_text() == "USB ok (events waiting: %d)" % OUTBOX_MAX
+    do(t, "bust", seat=2)  # between hands: the chips it has
+    link.observe(t.state())
+    for i in range(10):  # more informational ones: they give way to each other
+        do(t, "away" if i % 2 == 0 else "back", seat=1)
+        link.observe(t.state())
+    assert len(link.outbox) == OUTBOX_MAX and link.dropped == 11
+    busts = [e[0][1:] for e in link.outbox if e[0][1] == "bust"]
+    assert busts == [["bust", 2, 3000, None]]
+    for i in range(OUTBOX_HARD):  # answers and the bust: kept beyond OUTBOX_MAX, bounded
+        link.instruction_done("i-%d" % i, "acknowledged")
+    assert len(link.outbox) == OUTBOX_HARD
+    assert [e[0][1:] for e in link.outbox if e[0][1] == "bust"] == [["bust", 2, 3000, None]]
+    assert link.outbox[0][0][1] == "bust"  # the informational ones went first, then answers
+    # the record: the bust first and whole, then answers in the room left
+    kept = link.extra()["o"]
+    assert kept[0][1] == "bust" and link.unsaved > 0
+    assert "events waiting" in link.info_text()
 
 
 def test_a_computer_that_stops_reading_never_blocks_the_box():

@@ -301,11 +301,10 @@ class Link:
 
     def drain(self):
         """The facts the table recorded when they happened (busts, hands, away
-        and back, the clock called: tableclock/facts.py) into the outbox, each
+        and back, the clock called: ``Table.fact``) into the outbox, each
         once with its id."""
         table = self.table
-        facts = getattr(table, "facts", None)
-        if facts is None or not facts.n:
+        if table is None or not table.nfacts:
             return
         for ev in fact_events(table):
             self.event(ev)

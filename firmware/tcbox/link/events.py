@@ -3,8 +3,6 @@ matters most when room is short, and the ``event`` message of an outbox entry
 (docs/protocol.md, "Box events" and "Box facts").  No hardware imports.
 """
 
-from tableclock.facts import WHAT
-
 # box event: its fields after "what", in the order of the outbox's compact lists
 EVENT_FIELDS = {
     "hand_started": ("hand", "button"),
@@ -28,20 +26,21 @@ def rank(ev):
 
 
 def fact_events(table):
-    """The table's facts (tableclock/facts.py), oldest first, as compact lists
-    ``[what, field, ...]`` in ``EVENT_FIELDS`` order; the book is emptied.  A
-    hand's end carries its winners while the table still shows them."""
-    facts = table.facts
+    """The table's facts (``Table.fact``), oldest first, as compact lists
+    ``[what, field, ...]`` in ``EVENT_FIELDS`` order; taken: the table holds
+    them no more.  A hand's end carries its winners while the table still
+    shows them."""
+    s = table.facts
     out = []
-    for i in range(facts.n):
-        what = WHAT[facts.kind(i)]
+    for i in range(table.nfacts):
+        what = s[4 * i]
         ev = [what]
         for k in range(len(EVENT_FIELDS[what])):
-            ev.append(facts.field(i, k) if k < 3 else None)
+            ev.append(s[4 * i + 1 + k])
         if what == "hand_ended":
             ev[2] = _winners(table, ev[1])
         out.append(ev)
-    facts.clear()
+    table.facts_taken()
     return out
 
 
