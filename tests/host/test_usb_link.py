@@ -236,6 +236,60 @@ def test_events_exactly_once_across_box_reboot_and_host_restart(pty, tmp_path):
     host2.ser.close()
 
 
+def test_a_bust_saved_with_its_hand_is_applied_once_across_a_power_cut(pty, tmp_path):
+    # the table records the bust at the hand's end; the save of that change takes it into
+    # the link's outbox, so the same power-loss record holds the bust and the emptied seat;
+    # the power goes before the host's ack: the box restored from that record sends the
+    # same event id again, and the host (its HostStore) applies it once
+    from tableclock import record
+    from tableclock.store import MemoryStore
+    from tcbox.app import App
+
+    class Screen:
+        def update(self, f):
+            return 0
+
+    class Keys:
+        def get(self):
+            return None
+
+    master, name = pty
+    clock = Clock()
+    db = str(tmp_path / "h.sqlite")
+    t = _table()
+    slots = record.Slots(MemoryStore(8192 - 256))
+    app = App(t, ["left", "ok", "right"], Screen(), Keys(), saver=record.Saver(slots))
+    box = _box(master, t)
+    app.add(box)
+    applied = []
+    host = _host(name, db, t, clock, applied)
+    assert _until(lambda: box.state == LIVE and host.state == "live", box, host, clock)
+    # hand 1: button 1, seat 2 small blind, seat 3 big blind; seat 1 and seat 3 all in,
+    # seat 2 folds; seat 1 wins: seat 3 is out with its 3000 of the hand's start
+    for ev in ({"do": "hand"}, {"do": "allin"}, {"do": "fold"}, {"do": "allin"},
+               {"do": "showdown", "ranking": [[1], [3]]}):
+        assert t.handle(ev) is None, t.error
+        app.save()  # as App.press does after an accepted event
+    assert 3 not in t.stacks and t.stacks[1] == 6025
+    box.port.deaf = True  # the host's acks never reach the box
+    rec = slots.load()
+    assert [e[1:] for e in rec["extra"]["o"] if e[1] == "bust"] == [["bust", 3, 3000, 1]]
+    assert _until(lambda: [m["what"] for m in applied] == ["hand_started", "hand_ended",
+                                                          "bust"], box, host, clock)
+    # the power goes: the box starts from the record (the table without seat 3, the bust)
+    t2, extra = record.load(slots.load())
+    assert 3 not in t2.stacks
+    box2 = _box(master, t2, extra)
+    assert [e[0][0] for e in box2.outbox] == ["7-1", "7-2", "7-3"]
+    assert _until(lambda: not box2.outbox and box2.state == LIVE, box2, host, clock)
+    assert len(applied) == 3 and host.repeats >= 1  # sent again with the same ids, once applied
+    stored = HostStore(db).events("tc-01")
+    assert [(e["id"], e["what"]) for e in stored] == [
+        ("7-1", "hand_started"), ("7-2", "hand_ended"), ("7-3", "bust")]
+    assert stored[2]["seat"] == 3 and stored[2]["chips_start"] == 3000 and stored[2]["hand"] == 1
+    host.ser.close()
+
+
 def test_replays_and_duplicates_are_refused_both_ways(pty, tmp_path):
     master, name = pty
     clock = Clock()
