@@ -31,7 +31,7 @@ from tableclock.wire import Lines
 
 from ..presses import ticks_diff
 from .answers import Answers
-from .events import EVENT_FIELDS, event_message, fact_events, instruction_event, rank
+from .events import EVENT_FIELDS, event_message, instruction_event, rank
 from .frames import players_of, same_setup, setup_of
 from .hostclock import HostClock, clock_toward
 from .states import (
@@ -158,7 +158,9 @@ class Link:
         """The link's part of the power-loss record (JSON-ready, no times: it
         changes only when something worth a write changed): the boot counter,
         the unsent events (``unsent``), the instructions' part (answers.py),
-        the pairing and the table number."""
+        the pairing and the table number.  The table's facts are taken first:
+        a record made with this part holds the events of the changes it holds."""
+        self.drain()
         d = {"b": self.boot, "o": self.unsent(), "i": self.answers.record()}
         if self.pairing is not None:
             d["p"] = self.pairing
@@ -276,8 +278,7 @@ class Link:
         """Before each save: the table's facts into the outbox (so the event
         of a change goes into the same write as the change: a power cut
         loses both or neither), then the link's part of the record."""
-        self.drain()
-        return self.extra()
+        return self.extra()  # (it takes the table's facts first)
 
     def on_result(self, app, iid, result, reason, stack):
         """What became of instruction *iid* at the table: ``instruction_done``."""
@@ -306,9 +307,29 @@ class Link:
         table = self.table
         if table is None or not table.nfacts:
             return
-        for ev in fact_events(table):
+        s = table.facts  # per fact: what and three fields (Table.fact)
+        for i in range(0, 4 * table.nfacts, 4):
+            what = s[i]
+            ev = [what]
+            for k in range(len(EVENT_FIELDS[what])):
+                ev.append(s[i + 1 + k])
+            if what == "hand_ended":
+                ev[2] = self._winners(ev[1])
             self.event(ev)
+        table.facts_taken()
         self.status_due = True
+
+    def _winners(self, number):
+        """The chips won by seat (keys as strings) in hand *number*, if it is
+        the one that just ended (between hands the table keeps its winners)."""
+        table = self.table
+        if table.hand is not None or table.hands != number or not table.winners:
+            return None
+        won = {}
+        for seat in table.winners:
+            if table.winners[seat]:
+                won[str(seat)] = table.winners[seat]
+        return won or None
 
     def event(self, ev):
         """Queue a box event ``[what, field, ...]``; returns its id (None on

@@ -1,5 +1,5 @@
-"""The box events: the table's facts as events, an instruction's answer, what
-matters most when room is short, and the ``event`` message of an outbox entry
+"""The box events: their fields, an instruction's answer, what matters most
+when room is short, and the ``event`` message of an outbox entry
 (docs/protocol.md, "Box events" and "Box facts").  No hardware imports.
 """
 
@@ -23,37 +23,6 @@ def rank(ev):
     2 for the others (informational: they give way first)."""
     what = ev[1]  # an outbox entry's list: [id, what, ...]
     return 0 if what == "bust" else (1 if what == "instruction" else 2)
-
-
-def fact_events(table):
-    """The table's facts (``Table.fact``), oldest first, as compact lists
-    ``[what, field, ...]`` in ``EVENT_FIELDS`` order; taken: the table holds
-    them no more.  A hand's end carries its winners while the table still
-    shows them."""
-    s = table.facts
-    out = []
-    for i in range(table.nfacts):
-        what = s[4 * i]
-        ev = [what]
-        for k in range(len(EVENT_FIELDS[what])):
-            ev.append(s[4 * i + 1 + k])
-        if what == "hand_ended":
-            ev[2] = _winners(table, ev[1])
-        out.append(ev)
-    table.facts_taken()
-    return out
-
-
-def _winners(table, number):
-    """The chips won by seat (keys as strings) in hand *number*, if it is the
-    one that just ended (between hands the table keeps its winners)."""
-    if table.hand is not None or table.hands != number or not table.winners:
-        return None
-    won = {}
-    for seat in table.winners:
-        if table.winners[seat]:
-            won[str(seat)] = table.winners[seat]
-    return won or None
 
 
 def instruction_event(iid, result, reason, stack=None):
