@@ -175,9 +175,11 @@ class Link:
         informational ones in the room left (docs/protocol.md "Box facts").
         ``unsaved`` counts the busts and answers left out."""
         box = self.outbox
+        self.unsaved = 0
+        if not box:
+            return []  # (the clock's saves: nothing more made)
         take = [False] * len(box)
         room = EXTRA_EVENTS_MAX
-        self.unsaved = 0
         for r in (0, 1):
             for i in range(len(box)):
                 e = box[i]
