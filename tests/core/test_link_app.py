@@ -117,6 +117,37 @@ def test_a_part_a_seat_busted_in_the_hand_is_told_before_the_player_moving_in():
                              ["instruction", "i-2", "done", None]]
 
 
+def test_a_part_a_take_out_and_a_receive_into_its_seat_tell_no_bust_of_the_newcomer():
+    # the TD's take_out of seat 2 and a receive into seat 2, confirmed during the hand,
+    # carried out together at its end: the answers, and no bust the host would take for
+    # the newcomer's (the league has the TD's bust: tdhost.live.bust_collector.td_out)
+    t = link_table()
+    app = App(t, ["left", "ok", "right"], _Screen(), _Keys(), saver=_Saver())
+    link = Link(FakePort(), BOX, t, KEY, "ev1")
+    link.restore({"b": 3})
+    app.add(link)
+    assert t.handle({"do": "hand"}) is None
+    app.save()
+    app.instruct({"id": "i-1", "action": "take_out", "seat": 2})
+    app.ack()
+    app.instruct({"id": "i-2", "action": "receive", "seat": 2, "stack": 4250, "from_table": 5})
+    app.ack()
+    assert t.handle({"do": "fold"}) is None  # seat 1 folds, seat 2 (SB) folds: seat 3 wins
+    assert t.handle({"do": "fold"}) is None
+    app.step(0)
+    assert t.stacks[2] == 4250 and not t.moves
+    told = [ev[0][1:] for ev in link.outbox]
+    assert [e for e in told if e[0] == "bust"] == []
+    assert told[-2:] == [["instruction", "i-1", "done", None, 2975],
+                         ["instruction", "i-2", "done", None]]
+    # a take_out between hands, the seat left empty: told after its answer
+    app.instruct({"id": "i-3", "action": "take_out", "seat": 1})
+    app.ack()  # the dealer's Confirm
+    app.step(10)
+    told = [ev[0][1:] for ev in link.outbox]
+    assert told[-2:] == [["instruction", "i-3", "done", None, 3000], ["bust", 1, 3000, None]]
+
+
 def test_a_part_a_new_table_from_the_host_replaces_the_apps():
     t = link_table()
     app = App(t, ["left", "ok", "right"], _Screen(), _Keys())

@@ -312,6 +312,13 @@ class Link:
         s = table.facts  # per fact: what and three fields (Table.fact)
         for i in range(0, 4 * table.nfacts, 4):
             what = s[i]
+            if what == "bust" and s[i + 1] in table.stacks:
+                # filled again before the link took it: the host's take_out and a receive
+                # into that seat carried out together at a hand's end (the App saves the
+                # hand's own busts before): the league has both, and a bust told after
+                # the receive would be the new player's (tdhost.live.bust_collector.td_out:
+                # "reported before the seat is filled again, or not at all")
+                continue
             ev = [what]
             for k in range(len(EVENT_FIELDS[what])):
                 ev.append(s[i + 1 + k])
@@ -381,7 +388,6 @@ class Link:
         1.2), kept to answer a repeat of *iid* the same way."""
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
-        self.drain()  # what the table recorded carrying it out goes first (a bust)
         if result == "done":
             r = self.answers.find(iid)
             v = r[3].get("sv") if r is not None and isinstance(r[3], dict) else None
@@ -390,7 +396,12 @@ class Link:
         stack = self.answers.answer(iid, result, reason, stack)
         self.status_due = True  # the host sees the table as the answer left it
         self.save_due = True
-        return self.event(instruction_event(iid, result, reason, stack))
+        eid = self.event(instruction_event(iid, result, reason, stack))
+        # then what carrying it out recorded (a take_out's bust): the host hears the
+        # answer first, and a take_out's bust before the next answer (a receive into
+        # that seat: tdhost.live.bust_collector.td_out)
+        self.drain()
+        return eid
 
     def info_text(self):
         """One short line for the screen's info field (App.info["link"])."""
