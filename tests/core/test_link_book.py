@@ -78,3 +78,24 @@ def test_instructions_on_screen_come_back_after_a_power_cut_in_their_order():
                                                 ["instruction", "w-9", "done"]]
     app2.ack()
     assert app2.info["instruction"] is None and app2.info["queued"] == 0
+
+
+def test_a_withdraw_of_a_parked_one_refuses_it_at_once():
+    """docs/protocol.md "withdraw": one parked (its seating has not come) is answered refused
+    at once and never shown, even when its seating comes."""
+    link, port, host, now = live()
+    app = boxed(link)
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "sv": 5})
+    host.send({"kind": "instruction", "id": "i-7", "action": "take_out", "seat": 2,
+               "name": "Bo", "sv": 6})
+    now = run(link, now, 6)
+    assert link.book.parked == 1 and app.info["instruction"] is None
+    host.read()
+    host.send({"kind": "instruction", "id": "w-7", "action": "withdraw", "instr": "i-7"})
+    now = run(link, now, 6)
+    assert _answers(host) == [("i-7", "refused", "withdrawn by the host", None),
+                              ("w-7", "done", None, None)]
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "sv": 6})
+    run(link, now, 6)
+    assert link.book.parked == 0 and app.info["instruction"] is None
+    assert 2 in app.table.stacks  # Bo still sits
