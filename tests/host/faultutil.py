@@ -126,6 +126,11 @@ class SimBox:
                                                            "p": wifi_pairing(box_id)})
         self.app = StandIn(self._shown)  # the box's App, as its link sees it
         self.app.add(self.link)
+        self.due = None  # an instruction the dealer carries out at the next step (``auto``)
+        e = self.link.book.shown()  # after a power cut the App shows the book's one again
+        if e is not None:  # (tcbox/instructions/pending.use_book)
+            self.shown.append(e[0])
+            self.due = e[0] if auto else None
         self.last = self.ticks()
         self.flight = None  # time.monotonic() when the unanswered ping went, or None
 
@@ -149,6 +154,9 @@ class SimBox:
         if dt > 0:
             self.t.advance(dt)
         pings = self.link.hostclock.pings
+        if self.due is not None:
+            self.link.instruction_done(self.due, "done")
+            self.due = None
         self.link.after_step(self.app, now)
         if self.link.hostclock.pings != pings and self.link.hostclock.unanswered:
             self.flight = time.monotonic()
