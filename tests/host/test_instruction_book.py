@@ -29,6 +29,7 @@ def test_a_handed_instruction_is_due_at_once_then_every_5_s_until_answered():
     book.heard(link, "i-1", "acknowledged")
     assert book.answered("i-1") and book.result("i-1") == "acknowledged"
     assert book.due(link, 60000) == [] and book.due(link, 60000, every=True) == []
+    assert book.unanswered == {}  # a link's poll reads only what waits for its box
 
 
 def test_only_the_link_it_was_last_handed_to_sends_it_and_hears_its_answer():
@@ -37,6 +38,7 @@ def test_only_the_link_it_was_last_handed_to_sends_it_and_hears_its_answer():
     book.hand(old, dict(MSG, id="i-2"))
     assert [f["id"] for f in book.due(old, 0)] == ["i-1", "i-2"]  # in handing order
     book.hand(new, MSG)  # the table's box is now on another port
+    assert list(book.unanswered[old]) == ["i-2"] and list(book.unanswered[new]) == ["i-1"]
     assert [f["id"] for f in book.due(old, 5000)] == ["i-2"]
     assert [f["id"] for f in book.due(new, 5000)] == ["i-1"]
     book.heard(old, "i-1", "done")  # the old port's late answer

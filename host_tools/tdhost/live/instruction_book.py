@@ -38,6 +38,8 @@ class InstructionBook:
     def __init__(self) -> None:
         self.records: Mapping[str, Instr] = {}  # id -> the league's record (read only)
         self.handed: Dict[str, Handed] = {}  # id -> the link it went to, in handing order
+        # link -> its entries its box has not answered (a link's poll reads only its own)
+        self.unanswered: Dict[Any, Dict[str, Handed]] = {}
 
     # -- the league's side ------------------------------------------------
     def follow(self, tournament: Tournament) -> None:
@@ -68,7 +70,12 @@ class InstructionBook:
         """Give instruction *body* (``{"id", "action", ...}``) to *link*: it goes with the
         link's next ``due`` and again until its box answers there (an earlier link of
         the same id sends it no more)."""
-        self.handed[body["id"]] = Handed(link, {**body, "kind": "instruction"})
+        iid = body["id"]
+        earlier = self.handed.get(iid)
+        if earlier is not None:
+            self._answered(earlier.link, iid)
+        entry = self.handed[iid] = Handed(link, {**body, "kind": "instruction"})
+        self.unanswered.setdefault(link, {})[iid] = entry
 
     def handed_to(self, iid: str) -> Any:
         """The link instruction *iid* was last handed to, or None (queued)."""
@@ -80,9 +87,8 @@ class InstructionBook:
         handed to it that its box has not answered, never sent or last sent ``RESEND_MS``
         ago (*every*: all of them: a hello, a reconnect), each marked sent at *now*."""
         out = []
-        for entry in self.handed.values():
-            if entry.link is link and entry.result is None and (
-                    every or entry.sent_ms is None or now - entry.sent_ms >= RESEND_MS):
+        for entry in self.unanswered.get(link, {}).values():
+            if every or entry.sent_ms is None or now - entry.sent_ms >= RESEND_MS:
                 entry.sent_ms = now
                 out.append(entry.frame)
         return out
@@ -93,6 +99,15 @@ class InstructionBook:
         entry = self.handed.get(iid)
         if entry is not None and entry.link is link:
             entry.result = result
+            self._answered(link, iid)
+
+    def _answered(self, link: Any, iid: str) -> None:
+        """*link* sends *iid* no more (answered, or handed to another link)."""
+        waiting = self.unanswered.get(link)
+        if waiting is not None:
+            waiting.pop(iid, None)
+            if not waiting:
+                del self.unanswered[link]
 
     def answered(self, iid: str) -> bool:
         """Has the box of the link *iid* was handed to answered it there?"""
