@@ -80,7 +80,7 @@ def _feed_version(feed: Feed) -> object:
     return getattr(feed, "version", None) if v is None else v
 
 
-class Book(Protocol):
+class HostBook(Protocol):
     """The host's instruction book (tdhost.live.instruction_book.InstructionBook) as a link
     asks it: what to send its box now, and the box's answers."""
 
@@ -119,7 +119,7 @@ class BoxLink:
     def __init__(self, ser: Port, key: bytes, key_id: str, store: HostStore,
                  feed: Feed | None = None, on_event: BoxEventHandler | None = None,
                  clock: Callable[[], int] = monotonic_ms,
-                 wall: Callable[[], int] | None = None, book: Book | None = None) -> None:
+                 wall: Callable[[], int] | None = None, book: HostBook | None = None) -> None:
         check_port(ser)
         self.ser = ser
         self.key = key

@@ -3,7 +3,7 @@ events to append, box messages (the league's objects: tdhost.league)."""
 
 from typing import Any, Dict, List, Optional, Protocol, Tuple
 
-from tdhost.links.boxlink import Book, BoxEventHandler, Feed
+from tdhost.links.boxlink import BoxEventHandler, Feed, HostBook
 
 
 class ServedLink(Protocol):
@@ -15,7 +15,7 @@ class ServedLink(Protocol):
     state: str  # unknown, configured, live, offline
     scope: Optional[str]
     feed: Optional[Feed]
-    book: Optional[Book]
+    book: Optional[HostBook]
     on_event: Optional[BoxEventHandler]
 
     def send(self, msg: Any, to: Optional[str] = None, first: bool = False) -> None: ...
