@@ -30,6 +30,7 @@ from tdhost.links import logins, usb
 from tdhost.links.boxlink import QUEUE_MAX, BoxLink, StaticFeed
 from tdhost.links.hoststore import HostStore
 from tdhost.links.usb import ResetBaudError
+from tdhost.live.instruction_book import InstructionBook
 
 KEY = bytes(range(32))
 KEY_ID = "ev1-k1"
@@ -304,8 +305,9 @@ def test_a_box_that_stops_reading_never_blocks_the_host(pty, tmp_path):
     host = _host(name, str(tmp_path / "h.sqlite"), t, clock)
     assert _until(lambda: box.state == LIVE and host.state == "live", box, host, clock)
     start = time.monotonic()
+    host.book = InstructionBook()
     for i in range(2000):  # the box is gone quiet; the host keeps instructing
-        host.instruct({"id": "i-%d" % i, "action": "message", "text": "x" * 200})
+        host.book.hand(host, {"id": "i-%d" % i, "action": "message", "text": "x" * 200})
         host.poll(clock.t)
         clock.t += 10
     assert time.monotonic() - start < 30  # (a blocking write would hang here for ever)

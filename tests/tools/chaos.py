@@ -751,6 +751,14 @@ def check(room):
     stuck = open_instrs(live)
     if stuck:
         bad.append("instructions not carried out: %s" % stuck)
+    # the host's instruction book: nothing handed to a live box's link goes unanswered (it
+    # would be sent again every 5 s for ever)
+    live_links = [b.host for b in room.boxes.values()
+                  if b.on and b.host is not None and b.host.state == "live"]
+    unanswered = sorted(iid for iid, entry in live.book.handed.items()
+                        if entry.result is None and any(entry.link is k for k in live_links))
+    if unanswered:
+        bad.append("instructions sent to a live box without an answer: %s" % unanswered)
     for iid, r in t.instrs.items():
         if _ins.state(r) == "refused" and not (_ins.reason(r) or "").strip():
             bad.append("instruction %s refused without a reason" % iid)

@@ -181,9 +181,9 @@ def night(lg: League, tourney: Tournament, now: int, views: Mapping[int, "TableV
           links: Mapping[int, Optional[ServedLink]], sent: Mapping[str, Any],
           ended: Dict[int, int], not_at_box: Collection[str]) -> Dict[str, Any]:
     """The snapshot's keys of the league and the boxes at *now*: *views* and *links* as
-    ``_tables`` takes them, *sent* the instructions given to a link, *ended* the last hand
-    each playing table ended, *not_at_box* the players the seat check found missing at
-    their box (docs/live.md)."""
+    ``_tables`` takes them, *sent* the instructions handed to a link (the instruction
+    book's), *ended* the last hand each playing table ended, *not_at_box* the players the
+    seat check found missing at their box (docs/live.md)."""
     clock = tourney.clock_at(now)
     offers = {k: offer for offer, k in tourney.offer_pairs() if k}
     hfh_state = tourney.hfh
