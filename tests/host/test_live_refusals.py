@@ -5,7 +5,7 @@ words (docs/live.md "Instructions").  A refused ``receive`` is tests/host/test_l
 from hostutil import run
 from liveroom import Room, allin, carry_out
 
-from tdhost.live import instruction_log as _ins, reactions as _reactions
+from tdhost.live import instruction_log as _ins, moves as _moves, reactions as _reactions
 
 
 def _notices(room):
@@ -206,3 +206,26 @@ def test_a_take_out_refused_for_a_player_still_there_is_told_to_the_td(tmp_path)
         "table 2 refused to take seat %d out (Seat %d is Somebody Else, not %s: ask the TD). "
         "The TD decides: ask the dealer who sits in seat %d; if it is %s, who is out, the "
         "dealer takes them out at the box" % (seat, seat, name, seat, name)]
+
+
+def test_a_refused_move_to_the_same_seat_recorded_by_hand_is_closed(tmp_path):
+    """A move the league has to the seat the player holds already ("A move from seat 5 to
+    the same seat: ask the TD"): the league and the box agree, so it is closed, in words."""
+    room = Room(tmp_path)
+    seating = room.live.tournament.seating()
+    seat = min(seating[2])
+    name = seating[2][seat]
+
+    def build(tn, lg, seq):
+        out = _ins.move_out(lg, tn, 0, name, [2, seat], [2, seat], 3000)
+        out["recorded"] = True
+        return [("instr", out, None)], out
+    out = room.live.write(build)
+    why = "A move from seat %d to the same seat: ask the TD" % seat
+    room.live.apply(_moves.refused_out(out, _ins.result(out["id"], "refused", "box", "refused",
+                                                        why), room.live.boxes_now()))
+    assert _ins.state(room.live.tournament.instrs[out["id"]]) == "cancelled"
+    assert _notices(room)[-1] == (
+        "table 2 refused to move %s from seat %d to table 2 seat %d (%s): %s sits at table 2 "
+        "seat %d already" % (name, seat, seat, why, name, seat))
+    assert list(room.table_of(name)) == [2, seat]

@@ -282,6 +282,10 @@ def refused_out(instr: Instr, payload: Payload, boxes: "BoxesNow") -> Write:
         name, frm, to = instr["player"], instr["from"], instr["to"]
         said = "table %d refused to move %s from seat %d to table %d seat %d (%s)" % (
             frm[0], name, frm[1], to[0], to[1], payload.get("reason") or "no reason given")
+        if latest.get("recorded") and list(frm) == list(to):  # the league and the box agree
+            why = "%s sits at table %d seat %d already" % (name, to[0], to[1])
+            return evs + [("instr_result", _ins.cancel(latest, why), None),
+                          ("notice", {"text": "%s: %s" % (said, why), "src": []}, None)], Effects()
         if latest.get("recorded"):
             text = "%s, a move recorded by hand: the league seats %s at table %d seat %d " \
                    "already. The TD decides: ask the dealer at table %d who sits in seat %d" % (
