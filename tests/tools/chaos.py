@@ -760,10 +760,11 @@ class ChaosRoom(Room):
         end = self.now + QUIET_MS
         calm = 0
         while self.now < end:
-            if self.later:  # a dealer between hands seats somebody
-                what = self.slip("slip_stranger", self.later[0])
-                if what != "no table between hands" or self.now > end - QUIET_MS // 2:
-                    self.done.append((["quiet", "slip_stranger", self.later.pop(0)], what))
+            if self.later and (not self.unsettled(slips=False) or self.now > end - QUIET_MS // 2):
+                # once everything else is settled (no hand, no plan to come: a host that
+                # offers the seat meanwhile is a gap, docs/demo.md §9), a dealer seats somebody
+                self.done.append((["quiet", "slip_stranger", self.later[0]], self.slip(
+                    "slip_stranger", self.later.pop(0))))
             self.step()
             calm = calm + STEP_MS if self.settled() else 0
             if calm >= 10000:
@@ -773,8 +774,9 @@ class ChaosRoom(Room):
     def settled(self):
         return not self.unsettled()
 
-    def unsettled(self):
-        """What keeps the room from being settled, in words ([] when settled)."""
+    def unsettled(self, slips=True):
+        """What keeps the room from being settled, in words ([] when settled); *slips*: the
+        dealers' slips count too."""
         out = []
         seating = self.live.tournament.seating()
         for tb, b in sorted(self.boxes.items()):
@@ -797,8 +799,9 @@ class ChaosRoom(Room):
         stuck = open_instrs(self.live)
         if stuck:
             out.append("instructions open: %s" % stuck)
-        out += self.slips_open()
-        if self.later:
+        if slips:
+            out += self.slips_open()
+        if slips and self.later:
             out.append("a dealer's slip to come")
         return out
 
