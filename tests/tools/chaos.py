@@ -904,6 +904,13 @@ def check(room):
                       {name: t.get(name).state if t.get(name) else None
                        for name in list(taken) + list(room.walking)},
                       entered_at, undone_lates)
+    for name in entered_at:  # a latecomer entered out before any box seated them: their
+        entry = t.get(name)  # receive called off, their chips never reached a box
+        own = [r for r in t.instrs.values() if r["action"] == "receive"
+               and r.get("player") == name and not r.get("move")]
+        if entry is not None and entry.state != "in" and own and all(
+                _ins.cancelled(r) and "done" not in _ins.results(r) for r in own):
+            gone += (entry.stack if entry.stack is not None else start) - entry.deducted
     money = sum(m.get("chips", 0) or 0 for m in t.money)
     on_boxes = sum(sum(stacks(b).values()) for tb, b in room.boxes.items()
                    if seating.get(tb) or not broken(b))
