@@ -547,11 +547,16 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
     # a long night with no host: full outbox, answered and pending instructions
     for i in range(70):
         box.event(["hand_ended", 1000 + i, {str(s): 123456 for s in range(1, 11)}])
-    for i in range(32):
-        box.answers.kept.append(["i-%d" % i, "done", None, None])
     for i in range(3):
-        box.answers.remember("p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
-                                          "action": "message", "text": "x" * 200})
+        box.book.hand("p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
+                                   "action": "message", "text": "x" * 300})
+    box.book.hand("p-3", {"kind": "instruction", "id": "p-3", "action": "move_out",
+                          "seat": 3, "to_table": 12, "to_seat": 7, "name": "Christopher X.",
+                          "sv": 1234567, "after": "i6c2f1a-1234"})
+    for i in range(28):
+        box.book.answer("i6c2f1a-%d" % (1000 + i), "refused" if i % 2 else "done",
+                        "Seat 10 is Christopher Columbus, not Bartholomew: ask the TD"
+                        if i % 2 else None, None if i % 2 else 1234567)
     busy_hand(t)
     app.save()
     rec = slots.load()
@@ -563,6 +568,12 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
     assert box2.boot == 43 and box2.paired and box2.table_no == 12
     ids = [e[0][0] for e in box2.outbox]
     assert "42-69" in ids and "42-70" in ids and len(ids) < OUTBOX_MAX  # the newest that fit
+    # the book: the move that fits its bodies' bytes on screen (the host resends the
+    # others), the newest answers with their reasons and stacks
+    assert box2.book.shown()[:2] == ["p-3", "shown"] and box2.book.shown()[3]["sv"] == 1234567
+    assert box2.book.find("i6c2f1a-1027")[1:3] == ["refused", "Seat 10 is Christopher "
+                                                   "Columbus, not Bartholomew: ask the TD"]
+    assert box2.book.find("i6c2f1a-1026")[1:4] == ["done", None, 1234567]
     assert t2.state() == t.state()
 
 

@@ -51,6 +51,7 @@ from liveroom import KEY, KEY_ID, MASK, Room  # noqa: E402
 from tableclock import record  # noqa: E402
 from tableclock.hand import BROKEN  # noqa: E402
 from tcbox.app import HOOKS  # noqa: E402
+from tcbox.instructions.book import Book  # noqa: E402
 from tcbox.instructions.pending import HostInstructions  # noqa: E402
 from tcbox.link.box_end import LIVE, Link  # noqa: E402
 from tdhost.league import store as _store  # noqa: E402
@@ -202,9 +203,10 @@ def _calm(st):
 
 
 class Desk(HostInstructions):
-    """What the box's App keeps of the host's instructions (tcbox.instructions.pending): the one on
-    screen, the ones waiting, the acks; no screen, no keys.  Its link is its part as the App's
-    is (``add``, tcbox/app.py HOOKS), with the App's services to it."""
+    """What the box's App keeps of the host's instructions (tcbox.instructions.pending, its book
+    tcbox.instructions.book): the one on screen, the ones waiting, the answers; no screen, no
+    keys.  Its link is its part as the App's is (``add``, tcbox/app.py HOOKS), with the App's
+    services to it."""
 
     saver = None
     state = None
@@ -212,9 +214,7 @@ class Desk(HostInstructions):
     def __init__(self, box):
         self.box = box
         self.info = {}
-        self.waiting = []
-        self.acks = []
-        self.withdrawn = []
+        self.book = Book()  # its link's, once added (use_book)
         self.dirty = False
         self.level_key = None
         self.hooked = {name: [] for name in HOOKS}
@@ -794,7 +794,7 @@ class ChaosRoom(Room):
                 out.append("table %d plays a hand" % tb)
             elif t is not None and t.moves:
                 out.append("table %d has seat changes waiting" % tb)
-            elif b.desk.info.get("instruction") or b.desk.waiting:
+            elif b.desk.info.get("instruction") or b.desk.book.waiting:
                 out.append("box %s shows an instruction" % b.id)
         stuck = open_instrs(self.live)
         if stuck:
