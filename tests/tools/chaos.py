@@ -564,7 +564,7 @@ class ChaosRoom(Room):
         boxes = [b for _, b in sorted(self.boxes.items()) if b.on and b.table is not None
                  and b.table.hand is None and b.table.hold is None and b.link.state == LIVE
                  and b.table.hands  # (before its first hand a seating rebuilds the table)
-                 and not b.desk.info.get("instruction") and not b.desk.waiting
+                 and not b.desk.info.get("instruction") and not b.desk.book.waiting
                  and not b.table.moves and b.number in t.seating()]
         if not boxes:
             return "no table between hands"
