@@ -584,10 +584,10 @@ class Live:
         links = {link.table: self.link_for(link.table) for link in self.links
                  if link.table is not None}
         ended = {tb: self.view(tb).ended for tb in self.playing_tables()}
-        not_at_box = {key[2] for key in self.seat_check.told() if key[2]}  # docs/live.md
+        told = self.seat_check.told()  # docs/live.md "The seat check"
         undo, redo = self.journal.view()
         return dict(_snap.night(self.lg, self.tournament, now, self.views, links, self.book.handed,
-                                ended, not_at_box),
+                                ended, told),
                     undo=undo, redo=redo, wifi=self.wifi.view(),
                     league=(self.league_push.view(self.last_seq)
                             if self.league_push is not None else None),
