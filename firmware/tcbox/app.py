@@ -6,6 +6,7 @@ calls on them (``HOOKS``): docs/box.md, "The App and its parts".
 """
 
 from . import VERSION
+from .instructions.book import Book
 from .instructions.pending import HostInstructions
 from .menu import MAIN, Menu
 from .presses import Presses, ticks_diff
@@ -22,7 +23,8 @@ PLAYERS_MS = 4000  # the players' view this long after the last press (docs/box.
 SHOT_TEXTS_MAX = 60
 # The part protocol (docs/box.md, "The App and its parts"; KMK's modules are the model): the
 # hooks the App calls on each part that has them, parts in the order they were added.  A part
-# reaches the App through its services only (instruct, take_table, changed, save, show_link).
+# reaches the App through its services only (instruct, use_book, take_table, changed, save,
+# show_link).
 HOOKS = (
     "added",  # added(app): the part joins the App (App.add)
     "on_state",  # on_state(app, st): each redraw's table state, at the redraw
@@ -70,9 +72,7 @@ class App(HostInstructions):
         self.shot_head = None  # the act_head those were made for
         self.ring_lit = self.ring_dark = None  # the ring's colours, the action lit / dark
         self.muted = False
-        self.acks = []  # confirmed instruction ids, oldest first
-        self.withdrawn = []  # ids the host called off before they came, oldest first
-        self.waiting = []  # instructions behind the one on screen
+        self.book = Book()  # the host's instructions (the link's, once added: use_book)
         self.presses_seen = 0
         self.players = False  # the players' view is on screen
         self.pressed_ms = None  # ticks of the last press (None: since power-up)

@@ -171,9 +171,9 @@ def checks(drill: "Drill") -> Tuple[List[Check], Dict[str, Any]]:
                            if _ins.reason(row) else "") for row in _ins.pending(tournament)]
     for n, box in drill.boxes.items():
         app = box.box
-        if app.awaiting() or app.waiting or app.table.moves:
+        if app.awaiting() or app.book.waiting or app.table.moves:
             pend.append("table %d: %d on the screen, %d in table.moves" % (
-                n, app.awaiting() + len(app.waiting), len(app.table.moves)))
+                n, app.awaiting() + app.book.waiting, len(app.table.moves)))
     check("no instruction pending", pend)
     check("every box seats the league's players", _seating_failures(drill))
     entered = sum(entry.stack or 0 for entry in tournament.players.values()

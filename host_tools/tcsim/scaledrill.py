@@ -352,7 +352,7 @@ class Drill:
             return False
         for box in self.boxes.values():
             app = box.box
-            if (app.table.hand is not None or app.awaiting() or app.waiting or app.table.moves
+            if (app.table.hand is not None or app.awaiting() or app.book.waiting or app.table.moves
                     or (box.link is not None and box.link.outbox)):
                 return False
         return self.all_live()

@@ -303,7 +303,7 @@ class Demo:
             busy |= set(final.get("had") or ())
         return [table for table, box in sorted(self.boxes.items())
                 if box.fiber is not None and not seating.get(table) and table not in busy
-                and not box.box.awaiting() and not box.box.waiting]
+                and not box.box.awaiting() and not box.box.book.waiting]
 
     def advance(self, ms: int) -> None:
         """*ms* of the room's virtual time pass (``realtime=False`` only): boxes, dealers

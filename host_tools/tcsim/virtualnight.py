@@ -225,7 +225,7 @@ class Night:
                 continue
             since = self.empty_since.setdefault(n, now)
             app = box.box
-            if (now - since < UNPLUG_MS or app.awaiting() or app.waiting
+            if (now - since < UNPLUG_MS or app.awaiting() or app.book.waiting
                     or (box.link is not None and box.link.outbox)):
                 continue
             box.stop()

@@ -282,6 +282,8 @@ ACTIONS: dict[str, Action] = _declare(
            why="instructions are the live host's, to the boxes"),
     Action("seat_at_box", (_NAME, Arg("stack", "int", low=1)),  # missing: its own sentence
            why="the seat check is the live host's, with the boxes"),
+    Action("clear_seat", (Arg("seat", "seat", True),), asks_first=True,
+           why="the seat check is the live host's, with the boxes"),
     Action("move_box", (Arg("box", "text", True, option="BOX"),
                         Arg("table", "int", True, low=1, high=TABLE_MAX, option="TABLE")),
            cli="move-box", asks_first=True),

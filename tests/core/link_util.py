@@ -141,9 +141,29 @@ def counter():
     return urandom
 
 
+class _Screen:
+    def update(self, f):
+        return 0
+
+
+class _Keys:
+    def get(self):
+        return None
+
+
+def boxed(link):
+    """A tcbox.app.App (no screen, no keys, no record) with *link* its part: the box's
+    instruction screen and its book (tcbox/instructions/book.py) as on a board."""
+    from tcbox.app import App
+
+    app = App(link.table, ["left", "ok", "right"], _Screen(), _Keys())
+    app.add(link)
+    return app
+
+
 class StandIn:
     """What a Link, a part of tcbox.app.App, asks of it (docs/box.md, "The App and its
-    parts"): the services ``instruct``, ``take_table``, ``changed``, ``save``,
+    parts"): the services ``instruct``, ``use_book``, ``take_table``, ``changed``, ``save``,
     ``show_link`` and its ``state``, ``saver`` and ``table``.  Keeps what it is given:
     ``got`` the instructions (or *instruct* is called with each), ``tables`` the new
     tables, ``changes`` the clock changes, ``info`` the link's line; ``add(link)`` makes
@@ -164,6 +184,9 @@ class StandIn:
     def add(self, link):
         link.added(self)
         return link
+
+    def use_book(self, book):
+        self.book = book
 
     def instruct(self, ins):
         if self.given is not None:

@@ -186,6 +186,11 @@ def _press(app, keys, key, at, long=False):
     return at + (LONG_MS + 100 if long else 200)
 
 
+def _acks(app):
+    """The ids the App's book has answered (done, refused or acknowledged), oldest first."""
+    return [e[0] for e in app.book.entries if e[1] in ("done", "refused", "acknowledged")]
+
+
 class _Answered:
     """A part of the App (tcbox/app.py HOOKS): the ids of the instructions answered."""
 
@@ -209,11 +214,11 @@ def test_an_instruction_is_shown_until_confirmed_and_acknowledged():
     app.step(20)
     assert screen.shown["instr"] == "Move seat 3 to table 2 seat 7 (+1)"
     at = _press(app, keys, 1, 100)                      # OK: Confirm
-    assert app.acks == ["i-41"] and sent == ["i-41"] and app.table.hands == 0
+    assert _acks(app) == ["i-41"] and sent == ["i-41"] and app.table.hands == 0
     assert screen.shown["instr"] == "This table breaks: players to the TD"
     assert screen.shown["status"] == "Seat 3 moved to table 2 seat 7"  # what was done
     at = _press(app, keys, 1, at)                       # the next one
-    assert app.acks == ["i-41", "i-42"] and screen.shown["instr"] == ""
+    assert _acks(app) == ["i-41", "i-42"] and screen.shown["instr"] == ""
     assert screen.shown["menu"] == ("New hand", "Seats")
     app.instruct(dict(MOVE))                            # the ack got lost: acknowledged again
     app.step(at)
@@ -224,17 +229,19 @@ def test_an_instruction_is_shown_until_confirmed_and_acknowledged():
     app.instruct("Seat 2: phone")                       # a plain message, no id
     app.step(at + 10)
     _press(app, keys, 1, at + 100)
-    assert app.acks == ["i-41", "i-42"] and screen.shown["instr"] == ""
+    assert _acks(app) == ["i-41", "i-42"] and screen.shown["instr"] == ""
     assert sent == ["i-41", "i-42", "i-41"]             # nothing to answer
 
 
-def test_the_acks_kept_are_bounded():
+def test_the_book_keeps_the_last_32_ids():
     app = _app()[0]
     app.step(0)
     for n in range(40):
         app.instruct({"id": "m-%d" % n, "action": "message", "text": "x"})
         app.ack()
-    assert len(app.acks) == 32 and app.acks[0] == "m-8" and app.acks[-1] == "m-39"
+    acks = _acks(app)
+    assert len(acks) == 32 and acks[0] == "m-8" and acks[-1] == "m-39"
+    assert len(app.book.entries) == 32
 
 
 def test_setup_screen_mutes_the_buzzer():

@@ -185,7 +185,7 @@ def test_a_part_a_new_table_from_the_host_replaces_the_apps():
     for _ in range(3):
         app.step(now)
         now += 10
-    assert not app.waiting
+    assert app.book.waiting == 0 and app.info["queued"] == 0 and app.book is link.book
     app.ack()  # the dealer's Confirm
     for _ in range(3):
         app.step(now)
@@ -205,3 +205,4 @@ def test_a_part_a_new_table_from_the_host_replaces_the_apps():
         ("i-10", "refused", "withdrawn by the host"), ("i-11", "done", None)]
     assert not app.awaiting() and app.table.stacks == {1: 10}
     assert app.menu.note == "Called off: Seat 1: remove 5 chips from play"
+

@@ -294,67 +294,9 @@ def test_a_move_outs_answer_carries_the_stack_again_after_a_reboot():
     assert _answers(host) == [("i-41", "done", None, 3075)]
     box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
     box2.restore(json.loads(json.dumps(link.extra())))  # the power-loss record
-    assert [r for r in box2.answers.kept if r[0] == "i-41"] == [["i-41", "done", None, 3075]]
+    assert box2.book.find("i-41")[:4] == ["i-41", "done", None, 3075]
     box2.take_instruction(dict(out, v="1.0", boot=1, seq=9))
     assert box2.outbox[-1][0][1:] == ["instruction", "i-41", "done", None, 3075]
-
-
-def test_a_withdraw_the_link_answers_from_its_record():
-    link, port, host, now = live()
-    handed = []
-    StandIn(handed.append).add(link)
-    link.instruction_done("i-41", "done", None, 3000)      # carried out already
-    link.instruction_done("i-42", "refused", "Seat 4 is taken")
-    for wid, x in (("w-1", "i-41"), ("w-2", "i-42"), ("w-3", "i-99")):
-        host.send({"kind": "instruction", "id": wid, "action": "withdraw", "instr": x})
-    now = run(link, now, 6)
-    assert handed == []                             # nothing for the dealer
-    assert _answers(host)[2:] == [("w-1", "refused", "already carried out", None),
-                                  ("w-2", "done", None, None), ("w-3", "done", None, None)]
-    host.send({"kind": "instruction", "id": "i-99", "action": "pause"})  # overtaken
-    now = run(link, now, 3)
-    assert handed == [] and _answers(host) == [("i-99", "refused", "withdrawn by the host",
-                                                None)]
-    # one on the dealer's screen goes to the app (tcbox/app.py withdraw)
-    host.send({"kind": "instruction", "id": "i-50", "action": "message", "text": "Hi"})
-    host.send({"kind": "instruction", "id": "w-4", "action": "withdraw", "instr": "i-50"})
-    run(link, now, 4)
-    assert [h["id"] for h in handed] == ["i-50", "w-4"]
-
-
-def test_a_withdraw_of_an_instruction_restored_but_not_yet_shown():
-    link, port, host, now = live()
-    StandIn(lambda m: None).add(link)
-    host.send({"kind": "instruction", "id": "i-7", "action": "move_out", "seat": 3,
-               "to_table": 2, "to_seat": 7})
-    run(link, now, 3)
-    box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
-    box2.restore(link.extra())                      # after a power cut: i-7 to hand again
-    assert [h["id"] for h in box2.answers.rehand] == ["i-7"]
-    handed = []
-    StandIn(handed.append).add(box2)
-    box2.take_instruction({"kind": "instruction", "id": "w-7", "action": "withdraw",
-                                  "instr": "i-7", "v": "1.2", "boot": 1, "seq": 9})
-    assert box2.answers.rehand == []
-    assert [e[0][1:4] for e in box2.outbox] == [["instruction", "i-7", "refused"],
-                                                ["instruction", "w-7", "done"]]
-    box2.poll(0)
-    assert handed == []                             # never shown
-
-
-def test_pending_instructions_survive_a_reboot():
-    link, port, host, now = live()
-    StandIn(lambda m: None).add(link)
-    host.send({"kind": "instruction", "id": "i-7", "action": "move_out", "seat": 3,
-               "to_table": 2, "to_seat": 7})
-    run(link, now, 3)
-    assert link.save_due
-    box2 = Link(FakePort(), BOX, link.table, KEY, "ev1")
-    box2.restore(link.extra())
-    handed = []
-    StandIn(handed.append).add(box2)
-    box2.poll(0)
-    assert [h["id"] for h in handed] == ["i-7"] and handed[0]["to_table"] == 2
 
 
 def test_without_a_handler_instructions_are_refused():

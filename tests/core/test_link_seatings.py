@@ -4,7 +4,7 @@ holds in each status, and takes a seat instruction only once it holds the seatin
 instruction was written against.  Portable, like test_link.py.
 """
 
-from link_util import StandIn, config, link_table, live, run
+from link_util import StandIn, boxed, config, link_table, live, run
 from tcbox.link.box_end import STATUS_MS
 
 
@@ -95,17 +95,17 @@ def test_a_seat_instruction_waits_for_the_seating_it_was_written_against():
             "name": "Eve", "sv": 6}
     host.send(take)
     now = run(link, now + 1000, 3)
-    assert seen == [] and link.early == 1 and link.answers.kept == []
-    assert len(link.answers.parked) == 1
+    assert seen == [] and link.early == 1 and link.book.seen("i-7") is None
+    assert link.book.parked == 1
     host.send(take)  # a resend meanwhile: parked once
     now = run(link, now, 3)
-    assert seen == [] and len(link.answers.parked) == 1
+    assert seen == [] and link.book.parked == 1
     got = _statuses(host)
     assert got and got[-1]["sv"] == 5  # behind: the host sends the seating again
     host.send({"kind": "seating", "names": {"1": "Ann", "2": "Eve", "3": "Cy"}, "sv": 6})
     now = run(link, now, 3)
     assert [i["id"] for i in seen] == ["i-7"] and link.names["2"] == "Eve"
-    assert link.answers.parked == []
+    assert link.book.parked == 0
     host.send(take)  # the host's resend: a repeat
     run(link, now, 3)
     assert [i["id"] for i in seen] == ["i-7"]
@@ -132,28 +132,28 @@ def test_a_seat_change_waits_for_the_earlier_change_of_the_same_seat():
     host.send({"kind": "instruction", "id": "i-10", "action": "receive", "seat": 2,
                "name": "Eve", "stack": 3000, "after": "i-9"})
     now = run(link, now, 3)
-    assert seen == [] and len(link.answers.parked) == 1
+    assert seen == [] and link.book.parked == 1
     host.send({"kind": "instruction", "id": "i-9", "action": "take_out", "seat": 2,
                "name": "Bo"})
     run(link, now, 3)
-    assert [i["id"] for i in seen] == ["i-9", "i-10"] and link.answers.parked == []
+    assert [i["id"] for i in seen] == ["i-9", "i-10"] and link.book.parked == 0
 
 
 def test_a_predecessor_called_off_before_it_came_lets_the_change_go():
     link, port, host, now = live()
-    seen = []
-    StandIn(seen.append).add(link)
+    app = boxed(link)
     host.send({"kind": "instruction", "id": "i-10", "action": "receive", "seat": 2,
                "name": "Eve", "stack": 3000, "after": "i-9"})
     host.send({"kind": "instruction", "id": "i-11", "action": "withdraw", "instr": "i-9"})
     run(link, now, 4)
-    assert [i["id"] for i in seen] == ["i-10"] and link.answers.parked == []
+    assert app.info["instruction"]["id"] == "i-10" and link.book.parked == 0
+    assert link.book.find("i-9")[1:3] == ["refused", "withdrawn by the host"]
 
 
 def test_a_parked_instruction_goes_on_after_a_while_whatever_came():
     """A seat instruction whose seating never comes (a host that stopped sending it, a
     box without a table sends no status) is shown after PARK_MS anyway: never stuck."""
-    from tcbox.link.answers import PARK_MS
+    from tcbox.instructions.book import PARK_MS
 
     link, port, host, now = live()
     seen = []
@@ -162,10 +162,10 @@ def test_a_parked_instruction_goes_on_after_a_while_whatever_came():
     host.send({"kind": "instruction", "id": "i-7", "action": "take_out", "seat": 2,
                "name": "Bo", "sv": 9})
     now = run(link, now, 6)
-    assert seen == [] and len(link.answers.parked) == 1
+    assert seen == [] and link.book.parked == 1
     host.send({"kind": "ping", "t": 1})
     now = run(link, now + PARK_MS - 2000, 3)
     assert seen == []
     host.send({"kind": "ping", "t": 2})
     run(link, now + 3000, 3)
-    assert [i["id"] for i in seen] == ["i-7"] and link.answers.parked == []
+    assert [i["id"] for i in seen] == ["i-7"] and link.book.parked == 0

@@ -583,8 +583,8 @@ def test_app_results_go_to_every_part_with_the_hook_in_order():
     app.instruct(_ins("pause", "i-50"))
     app.ack()
     assert first.sent == second.sent == [("i-50", "done", None)] and app.table.clock.paused
-    app.instruct(_ins("pause", "i-50"))             # its answer lost: acknowledged again
-    assert first.sent[-1] == ("i-50", "acknowledged", None) and len(second.sent) == 2
+    app.instruct(_ins("pause", "i-50"))             # its answer lost: the same answer again
+    assert first.sent[-1] == ("i-50", "done", None) and len(second.sent) == 2
 
 
 def test_app_a_deduct_in_the_hand_shows_after_this_hand_then_is_done():
@@ -639,10 +639,10 @@ def test_app_withdraw_of_the_instruction_on_screen():
     assert app.parts[0].sent == [("i-41", "refused", "withdrawn by the host"),
                                  ("i-70", "done", None)]
     assert screen.shown["status"] == "Called off: Move seat 3 to table 2 seat 7"
-    assert screen.shown["instr"].startswith("Seat 2: Cy arrives") and app.waiting == []
+    assert screen.shown["instr"].startswith("Seat 2: Cy arrives") and app.book.waiting == 0
     assert 3 in app.table.stacks and app.saver.n > saves
     app.instruct(MOVE3)                             # the host's late resend: not shown again
-    assert app.info["instruction"]["id"] == "i-42" and app.waiting == []
+    assert app.info["instruction"]["id"] == "i-42" and app.book.waiting == 0
     assert app.parts[0].sent[-1] == ("i-41", "refused", "withdrawn by the host")
 
 

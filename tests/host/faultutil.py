@@ -36,6 +36,7 @@ from tcbox.mqtt_net import MASK
 from tdhost.links.broker import start_embedded, start_mosquitto
 from tdhost.links.hoststore import HostStore
 from tdhost.links.mqtt import MqttHub
+from tdhost.live.instruction_book import InstructionBook
 
 KEY = bytes(range(32))
 OTHER_KEY = bytes(range(100, 132))
@@ -126,6 +127,11 @@ class SimBox:
                                                            "p": wifi_pairing(box_id)})
         self.app = StandIn(self._shown)  # the box's App, as its link sees it
         self.app.add(self.link)
+        self.due = None  # an instruction the dealer carries out at the next step (``auto``)
+        e = self.link.book.shown()  # after a power cut the App shows the book's one again
+        if e is not None:  # (tcbox/instructions/pending.use_book)
+            self.shown.append(e[0])
+            self.due = e[0] if auto else None
         self.last = self.ticks()
         self.flight = None  # time.monotonic() when the unanswered ping went, or None
 
@@ -149,6 +155,9 @@ class SimBox:
         if dt > 0:
             self.t.advance(dt)
         pings = self.link.hostclock.pings
+        if self.due is not None:
+            self.link.instruction_done(self.due, "done")
+            self.due = None
         self.link.after_step(self.app, now)
         if self.link.hostclock.pings != pings and self.link.hostclock.unanswered:
             self.flight = time.monotonic()
@@ -231,8 +240,10 @@ class Rig:
         self.start_host()
 
     def start_host(self):
+        self.book = InstructionBook()  # the host's, as Live gives its links (a new one per life)
         self.hub = MqttHub(self.broker.url(), EVENT, KEY, EVENT, self.store, feed=self.feed,
-                           clock=self.v, on_event=self.applied.append)
+                           clock=self.v, on_event=self.applied.append,
+                           on_link=lambda link: setattr(link, "book", self.book))
         self.hubs.append(self.hub)
         return self.hub
 
@@ -265,10 +276,16 @@ class Rig:
         return box.link.state == LIVE and h is not None and h.state == "live"
 
     def settled(self, box):
-        """Live, nothing unsent, every instruction answered."""
+        """Live, nothing unsent, every instruction handed to its link answered."""
         h = self.link(box)
         return (self.live(box) and not box.link.outbox
-                and all(r.result is not None for r in h.instrs.values()))
+                and all(e.result is not None for e in self.book.handed.values()
+                        if e.link is h))
+
+    def instruct(self, link, body):
+        """The host hands *link* an instruction (as Live does: the book, then the link)."""
+        self.book.hand(link, body)
+        link.send_instructions()
 
     def loop(self, step, nap):
         for b in self.boxes:

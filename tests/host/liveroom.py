@@ -87,7 +87,7 @@ class Box:
 
     def answered(self):
         """The ids of the instructions this box answered done or refused."""
-        return {r[0] for r in self.link.answers.kept if r[1] in ("done", "refused")}
+        return {e[0] for e in self.link.book.entries if e[1] in ("done", "refused")}
 
     def instructions(self, action):
         return [i for i in self.got if i["action"] == action]

@@ -65,7 +65,8 @@ def test_a_10_minute_outage_during_play(rig):
     for minute in range(10):
         box.play_hand(bust=minute == 3)
         if minute in (2, 7):
-            host.instruct({"id": "o-%d" % minute, "action": "message", "text": "table 4: break"})
+            rig.instruct(host, {"id": "o-%d" % minute, "action": "message",
+                                "text": "table 4: break"})
         if minute == 5:
             rig.feed.level(2)  # the TD jumps a level: the box cannot hear it
         assert rig.spin(60000, step=200, nap=0)
@@ -86,7 +87,7 @@ def test_a_10_minute_outage_during_play(rig):
     exactly_once(rig, box)
     assert rig.stored(box)[:sent + len(unsent)] == box.events()[:sent] + unsent  # in order
     assert box.shown == ["o-2", "o-7"]  # each shown (and done) once, however often resent
-    assert host.instrs["o-2"].result == host.instrs["o-7"].result == "done"
+    assert rig.book.result("o-2") == rig.book.result("o-7") == "done"
     results = [e for e in rig.store.events(box.id) if e["what"] == "instruction"]
     assert {(e["instr"], e["result"]) for e in results} == {("o-2", "done"), ("o-7", "done")}
     assert box.t.clock.index == 2
@@ -110,13 +111,13 @@ def test_a_broker_restart_during_play(rig):
     rig.broker.stop()
     assert rig.run(lambda: not box.port.connected and not rig.hub.connected)
     box.finish_hand(bust=True)
-    host.instruct({"id": "r-1", "action": "message", "text": "colour up at the break"})
+    rig.instruct(host, {"id": "r-1", "action": "message", "text": "colour up at the break"})
     assert rig.spin(2000)  # nothing can get through
     assert box.link.outbox and box.shown == []
     rig.broker.restart()
     assert rig.run(lambda: rig.settled(box) and rig.hub.connected)
     exactly_once(rig, box)
-    assert box.shown == ["r-1"] and host.instrs["r-1"].result == "done"
+    assert box.shown == ["r-1"] and rig.book.result("r-1") == "done"
     assert box.port.connects >= 2 and rig.hub.connects >= 2
     assert rig.proxy.counts["refused"] + rig.proxy.counts["closed"] >= 1
 
@@ -130,7 +131,7 @@ def test_a_host_restart(rig):
     box = rig.add_box()
     _live(rig, box)
     box.play_hand()
-    rig.link(box).instruct({"id": "h-1", "action": "message", "text": "seat 3 moves"})
+    rig.instruct(rig.link(box), {"id": "h-1", "action": "message", "text": "seat 3 moves"})
     assert rig.run(lambda: rig.settled(box) and box.shown == ["h-1"])
     boot = rig.link(box).boot
     rig.stop_host()
@@ -143,10 +144,10 @@ def test_a_host_restart(rig):
     host = hub.links[box.id]
     assert host.boot == boot + 1 and box.link.host_boot == host.boot
     box.finish_hand()
-    host.instruct({"id": "h-1", "action": "message", "text": "seat 3 moves"})
+    rig.instruct(host, {"id": "h-1", "action": "message", "text": "seat 3 moves"})
     assert rig.run(lambda: rig.settled(box))
     exactly_once(rig, box)
-    assert box.shown == ["h-1"] and host.instrs["h-1"].result == "done"
+    assert box.shown == ["h-1"] and rig.book.result("h-1") == "done"
     answers = [e for e in rig.store.events(box.id) if e["what"] == "instruction"]
     assert {e["result"] for e in answers} == {"done"} and len(answers) == 2  # answered again
 
@@ -161,7 +162,8 @@ def test_a_box_power_cut_mid_hand(rig):
     box = rig.add_box(auto=False)
     _live(rig, box)
     box.play_hand()
-    rig.link(box).instruct({"id": "p-1", "action": "message", "text": "break after this hand"})
+    rig.instruct(rig.link(box), {"id": "p-1", "action": "message",
+                                 "text": "break after this hand"})
     box.start_hand()
     assert rig.run(lambda: box.shown == ["p-1"] and not box.link.outbox)
     old = [c["id"] for c in rig.proxy.connections() if c["client"] == box.id]
@@ -181,8 +183,7 @@ def test_a_box_power_cut_mid_hand(rig):
     box2.play_hand()
     assert rig.run(lambda: rig.settled(box2))
     exactly_once(rig, box, box2)
-    host = rig.link(box2)
-    assert host.instrs["p-1"].result == "done"
+    assert rig.book.handed_to("p-1") is rig.link(box2) and rig.book.result("p-1") == "done"
     answers = [(e["instr"], e["result"]) for e in rig.store.events(box.id)
                if e["what"] == "instruction"]
     assert answers == [("p-1", "done")]  # shown before and after the cut, done once
@@ -205,14 +206,14 @@ def test_a_bad_network_duplicates_reorders_delays_and_corrupts(rig):
     for mode, ms in modes:
         rig.proxy.set(mode, client=box.id, ms=ms)
         box.play_hand(bust=mode == REORDER)
-        host.instruct({"id": "n-" + mode, "action": "message", "text": "mind the " + mode})
+        rig.instruct(host, {"id": "n-" + mode, "action": "message", "text": "mind the " + mode})
         assert rig.spin(15000)
     rig.proxy.set(PASS)
     assert rig.run(lambda: rig.settled(box))
     assert rig.spin(20000)
     exactly_once(rig, box)
     assert box.shown == ["n-" + m for m, _ in modes[:3]] + ["n-corrupt"]
-    assert all(r.result == "done" for r in host.instrs.values())
+    assert all(e.result == "done" for e in rig.book.handed.values())
     counts = rig.proxy.counts
     assert counts["duplicated"] and counts["reordered"] and counts["delayed"]
     assert counts["corrupted"]

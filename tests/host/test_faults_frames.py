@@ -29,6 +29,7 @@ from tcbox.link.states import LIVE
 from tdhost.links.boxlink import BoxLink
 from tdhost.links.hoststore import HostStore
 from tdhost.links.pipe import Cable
+from tdhost.live.instruction_book import InstructionBook
 
 TOPIC = "tc/%s/box/tc-01/" % EVENT
 
@@ -191,7 +192,8 @@ def test_a_laptop_that_stops_reading_its_usb_port(tmp_path):
     store = HostStore(str(tmp_path / "h.sqlite"))
     feed = Feed(v, SETUP, NAMES)
     applied = []
-    host = BoxLink(cable.b, KEY, EVENT, store, feed, applied.append, clock=v)
+    book = InstructionBook()
+    host = BoxLink(cable.b, KEY, EVENT, store, feed, applied.append, clock=v, book=book)
     box = _Box(cable.a, v)
 
     def run(ms, reading=True):
@@ -205,7 +207,7 @@ def test_a_laptop_that_stops_reading_its_usb_port(tmp_path):
     run(5000)
     assert box.link.state == LIVE and host.state == "live"
     box.hand()
-    host.instruct({"id": "u-1", "action": "message", "text": "last hand before the break"})
+    book.hand(host, {"id": "u-1", "action": "message", "text": "last hand before the break"})
     host.poll(v.t)  # it goes into the cable; then the host hangs
     run(1000, reading=False)
     for minute in range(10):
@@ -217,7 +219,7 @@ def test_a_laptop_that_stops_reading_its_usb_port(tmp_path):
     assert 20 <= len(box.link.outbox) <= OUTBOX_MAX and box.link.dropped == 0
     assert box.shown == ["u-1"]  # read by the box; its answer waits in the outbox
     run(60000)
-    assert not box.link.outbox and host.instrs["u-1"].result == "done"
+    assert not box.link.outbox and book.result("u-1") == "done"
     made = [e for e in box.made if e is not None]
     assert [m["id"] for m in applied] == made and [e["id"] for e in store.events()] == made
     assert box.shown == ["u-1"]

@@ -325,12 +325,11 @@ def test_a_done_move_out_without_its_receive_gets_it_at_the_next_poll(tmp_path):
 
 def test_the_td_confirms_a_move_out_with_the_chips_the_player_left_with(tmp_path):
     """The TD's ``confirm`` of a move_out takes ``stack`` (a whole number from 1): the
-    receive carries it.  The source box refused (its dealer could not carry it out)."""
+    receive carries it.  The dealer carried the move out, but the box's answer never came."""
     room, b1, loser = _single_bust_room(tmp_path)
     out, got_out, src = _move_out(room)
-    src.done(got_out["id"], "refused", "Seat %d is away" % got_out["seat"])
     room.run(1000)
-    assert [(p["action"], p["state"]) for p in room.pending()] == [("move_out", "refused")]
+    assert [(p["action"], p["state"]) for p in room.pending()] == [("move_out", "sent")]
     live = room.live
     for bad, why in (({"stack": 0}, "stack must be a whole number from 1"),
                      ({"stack": "lots"}, "stack must be a whole number from 1"),

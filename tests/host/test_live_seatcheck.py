@@ -63,8 +63,53 @@ def test_a_player_the_league_does_not_seat_is_told(tmp_path):
     room.wait(2 * seatcheck.SETTLE_MS)
     assert _notices(room) == [
         "table 1 seat %d: the box shows a player there with 2,750 chips, but the league "
-        "seats nobody there. At the table: ask the dealer who sits in seat %d" % (empty, empty)]
+        "seats nobody there. At the table: ask the dealer who sits in seat %d; if nobody the "
+        "league knows, clear the seat at the box (\"Clear seat %d at the box\" in the "
+        "instructions)" % (empty, empty, empty)]
     assert not any(r["not_at_box"] for r in room.live.snapshot()["registration"])
+    assert room.live.snapshot()["box_only"] == [{"table": 1, "seat": empty, "chips": 2750}]
+    # the TD's one click (asked first in the console): the box takes that seat out
+    before = sum(b1.table.stacks.values())
+    res = room.live.act("clear_seat", {"seat": "1.%d" % empty})
+    assert res["text"] == ("Table 1 seat %d: the box takes the player out with their 2,750 "
+                           "chips when the dealer confirms; those chips leave play." % empty)
+    room.run(1000)
+    pend = room.pending()
+    assert [(p["action"], p["seat"], p["words"]) for p in pend] == [
+        ("take_out", empty, "Table 1: clear seat %d (a player the league does not seat "
+                            "there) (waiting for table 1's dealer)" % empty)]
+    got = b1.instructions("take_out")
+    assert [(i["seat"], i.get("name")) for i in got] == [(empty, None)]
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert empty not in b1.table.stacks and sum(b1.table.stacks.values()) == before - 2750
+    assert room.pending() == []
+    room.wait(3 * seatcheck.SETTLE_MS)
+    assert len(_notices(room)) == 1 and room.live.snapshot()["box_only"] == []
+    log = [x["text"] for x in room.live.snapshot()["log"] if x["action"] == "instr_result"]
+    assert any("clear seat %d" % empty in line for line in log), log
+
+
+def test_clear_seat_refuses_with_one_sentence(tmp_path):
+    """A seat the league fills, a seat the box shows empty, a seat that is no seat: one
+    sentence each, nothing written."""
+    room = Room(tmp_path)
+    b1 = room.boxes[1]
+    seat = sorted(b1.table.stacks)[0]
+    name = b1.link.names[str(seat)]
+    empty = [s for s in range(1, b1.table.n + 1) if s not in b1.table.stacks][0]
+    before = len(room.live.lg.events)
+    for args, why in (
+            ({"seat": "1.%d" % seat}, "the league seats %s at table 1 seat %d: clearing the "
+             "seat is for a player the league does not know there" % (name, seat)),
+            ({"seat": "1.%d" % empty}, "the box at table 1 shows seat %d empty: nothing to "
+             "clear" % empty),
+            ({"seat": "one"}, "'one' is not a seat: give TABLE.SEAT, e.g. 2.5"),
+            ({}, "give seat as TABLE.SEAT")):
+        with pytest.raises(ActionRefused) as e:
+            room.live.act("clear_seat", args)
+        assert str(e.value) == why
+    assert len(room.live.lg.events) == before
 
 
 def test_a_move_under_way_is_not_a_difference(tmp_path):

@@ -177,7 +177,7 @@ def confirm_final(room):
     """The dealers confirm the final table's instructions on their boxes as tcbox.app.App
     does: tcbox.instructions.at_table.carry_out on the box's table, then the answer."""
     for b in room.boxes.values():
-        answered = {r[0] for r in b.link.answers.kept if r[1] in ("done", "refused")}
+        answered = {e[0] for e in b.link.book.entries if e[1] in ("done", "refused")}
         for ins in b.got:
             if ins["action"] in ("redraw", "break_table") and ins["id"] not in answered:
                 result, reason, _ = at_table.carry_out(b.table, ins)
@@ -431,7 +431,7 @@ def test_a_move_called_off_after_the_player_left_sends_them_back_to_their_seat(t
     _thaw(room, src)
     room.run(3000)
     t = room.live.tournament
-    assert [r for r in src.link.answers.kept if r[0] == first["id"]][0][1] == "done"
+    assert src.link.book.find(first["id"])[1] == "done"
     back = [r for r in t.instrs.values() if r["action"] == "receive" and r["player"] == mover]
     assert len(back) == 1 and back[0]["move"] is None
     assert back[0]["body"] == {"id": back[0]["id"], "action": "receive", "seat": got["seat"],

@@ -30,6 +30,7 @@ from tdhost.links import logins, usb
 from tdhost.links.boxlink import QUEUE_MAX, BoxLink, StaticFeed
 from tdhost.links.hoststore import HostStore
 from tdhost.links.usb import ResetBaudError
+from tdhost.live.instruction_book import InstructionBook
 
 KEY = bytes(range(32))
 KEY_ID = "ev1-k1"
@@ -358,8 +359,9 @@ def test_a_box_that_stops_reading_never_blocks_the_host(pty, tmp_path):
     host = _host(name, str(tmp_path / "h.sqlite"), t, clock)
     assert _until(lambda: box.state == LIVE and host.state == "live", box, host, clock)
     start = time.monotonic()
+    host.book = InstructionBook()
     for i in range(2000):  # the box is gone quiet; the host keeps instructing
-        host.instruct({"id": "i-%d" % i, "action": "message", "text": "x" * 200})
+        host.book.hand(host, {"id": "i-%d" % i, "action": "message", "text": "x" * 200})
         host.poll(clock.t)
         clock.t += 10
     assert time.monotonic() - start < 30  # (a blocking write would hang here for ever)
@@ -603,11 +605,16 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
         box.event(["hand_ended", 1000 + i, {str(s): 123456 for s in range(1, 11)}])
         if i % 20 == 0:  # busts among them, the oldest before 64 events came after
             box.event(["bust", 1 + i // 20, 1234567, 1000 + i])
-    for i in range(32):
-        box.answers.kept.append(["i-%d" % i, "done", None, None])
     for i in range(3):
-        box.answers.remember("p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
-                                          "action": "message", "text": "x" * 200})
+        box.book.hand("p-%d" % i, {"kind": "instruction", "id": "p-%d" % i,
+                                   "action": "message", "text": "x" * 300})
+    box.book.hand("p-3", {"kind": "instruction", "id": "p-3", "action": "move_out",
+                          "seat": 3, "to_table": 12, "to_seat": 7, "name": "Christopher X.",
+                          "sv": 1234567, "after": "i6c2f1a-1234"})
+    for i in range(28):
+        box.book.answer("i6c2f1a-%d" % (1000 + i), "refused" if i % 2 else "done",
+                        "Seat 10 is Christopher Columbus, not Bartholomew: ask the TD"
+                        if i % 2 else None, None if i % 2 else 1234567)
     busy_hand(t)
     app.save()
     rec = slots.load()
@@ -624,6 +631,12 @@ def test_the_links_part_goes_through_the_power_loss_record_and_fits_it(pty):
                                                   if e[0][1] == "bust"]
     assert ids[-1] == box.outbox[-1][0][0] and len(ids) < OUTBOX_MAX
     assert box.unsaved == 0 and "events waiting" in box.info_text()  # the outbox is full
+    # the book: the move that fits its bodies' bytes on screen (the host resends the
+    # others), the newest answers with their reasons and stacks
+    assert box2.book.shown()[:2] == ["p-3", "shown"] and box2.book.shown()[3]["sv"] == 1234567
+    assert box2.book.find("i6c2f1a-1027")[1:3] == ["refused", "Seat 10 is Christopher "
+                                                   "Columbus, not Bartholomew: ask the TD"]
+    assert box2.book.find("i6c2f1a-1026")[1:4] == ["done", None, 1234567]
     assert t2.state() == t.state()
 
 

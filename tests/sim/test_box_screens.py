@@ -91,7 +91,7 @@ def test_an_instruction_is_confirmed_through_the_keys_on_both_boards():
         assert _slot(sim, "blinds").text == "25/50"  # the instruction shares the screen
         presses = Dealer(sim).confirm()
         assert len(presses) == 1  # Confirm is highlighted (compact) / first (table)
-        assert sim.box.acks == ["i-41"] and sent == ["i-41"]
+        assert sim.box.book.find("i-41")[1] == "done" and sent == ["i-41"]
         assert "Move seat 3 to table 2 seat 7" not in sim.texts()
         assert "Seat 3 moved to table 2 seat 7" in sim.texts()
         assert "25/50" in sim.texts() and sim.state()["hand"] == 0
@@ -108,7 +108,7 @@ def test_an_instruction_during_a_hand_shows_on_the_hand_page_and_ok_still_calls(
         assert "HAND FOR HAND: finish the hand, wait" in texts, (board, texts)
         assert "Seat 3 to act: call 50, min raise 100" in texts
         assert dealer.do({"do": "call"})["presses"][0] in (["ok", "short"], ["call", "short"])
-        assert sim.state()["last"] == "Seat 3 calls 50" and sim.box.acks == []
+        assert sim.state()["last"] == "Seat 3 calls 50" and sim.box.book.find("i-7")[1] == "shown"
         sim.tick(0.5)
         before = sim.texts()
         sim.tick(1.0)  # idle: only the time changes, the instruction stays

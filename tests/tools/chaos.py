@@ -51,12 +51,13 @@ from liveroom import KEY, KEY_ID, MASK, Room  # noqa: E402
 from tableclock import record  # noqa: E402
 from tableclock.hand import BROKEN  # noqa: E402
 from tcbox.app import HOOKS  # noqa: E402
+from tcbox.instructions.book import Book  # noqa: E402
 from tcbox.instructions.pending import HostInstructions  # noqa: E402
 from tcbox.link.box_end import LIVE, Link  # noqa: E402
 from tdhost.league import store as _store  # noqa: E402
 from tdhost.league.refusal import ActionRefused  # noqa: E402
 from tdhost.links.boxlink import BoxLink  # noqa: E402
-from tdhost.live import instruction_log as _ins  # noqa: E402
+from tdhost.live import instruction_log as _ins, room_plan as _room  # noqa: E402
 from tdhost.live.night import Live  # noqa: E402
 
 STEP_MS = 100  # the room's loop: every box and the host once
@@ -202,9 +203,10 @@ def _calm(st):
 
 
 class Desk(HostInstructions):
-    """What the box's App keeps of the host's instructions (tcbox.instructions.pending): the one on
-    screen, the ones waiting, the acks; no screen, no keys.  Its link is its part as the App's
-    is (``add``, tcbox/app.py HOOKS), with the App's services to it."""
+    """What the box's App keeps of the host's instructions (tcbox.instructions.pending, its book
+    tcbox.instructions.book): the one on screen, the ones waiting, the answers; no screen, no
+    keys.  Its link is its part as the App's is (``add``, tcbox/app.py HOOKS), with the App's
+    services to it."""
 
     saver = None
     state = None
@@ -212,9 +214,7 @@ class Desk(HostInstructions):
     def __init__(self, box):
         self.box = box
         self.info = {}
-        self.waiting = []
-        self.acks = []
-        self.withdrawn = []
+        self.book = Book()  # its link's, once added (use_book)
         self.dirty = False
         self.level_key = None
         self.hooked = {name: [] for name in HOOKS}
@@ -285,12 +285,24 @@ class ChaosBox:
 
         def answered(iid, result, reason=None, stack=None):
             ins = self._shown.get(iid)
-            if ins and ins.get("action") == "take_out" and result == "done":
+            if ins and ins.get("action") == "take_out" and result == "done" and ins.get("name"):
                 self.taken[ins.get("name")] = (stack or 0, self.room.live.last_seq)
             elif ins and ins.get("action") == "move_out" and result == "done":
                 self.room.walking[ins.get("name")] = (stack or 0, self.room.live.last_seq)
             elif ins and ins.get("action") == "receive" and result == "done":
                 self.room.walking.pop(ins.get("name"), None)
+                self.seated_back(ins.get("name"))
+            if ins and ins.get("action") == "take_out" and result == "done" \
+                    and not ins.get("name"):  # the TD cleared a seat a slip filled
+                self.room.adjust -= stack or 0
+                self.room.strangers.pop((self.number, ins.get("seat")), None)
+                self.room.fixing.discard((self.number, ins.get("seat")))
+            elif ins and ins.get("action") == "receive" and result == "done" \
+                    and ins.get("name") in self.room.lost:
+                name = ins.get("name")  # seated again after a slip took them off
+                self.room.adjust += ins.get("stack") or 0
+                self.room.lost.pop(name, None)
+                self.room.fixing.discard(name)
             return done(iid, result, reason, stack)
         self.link.instruction_done = answered
         instruct = self.desk.instruct
@@ -304,6 +316,20 @@ class ChaosBox:
         self.next_hand = self.room.now + self.rng.randrange(*HAND_EVERY_MS)
         self.next_act = 0
         self.confirm_at = None
+
+    def seated_back(self, name):
+        """*name* sat down again at a box: chips a take_out took off them at a box came back
+        into play with them (a bust undone), unless they entered afresh since (a late entry
+        undone and entered again: ``chips_gone`` counts that one)."""
+        for b in self.room.boxes.values():
+            took = b.taken.get(name)
+            if took is None:
+                continue
+            lg = self.room.live.lg
+            if not any(ev.action in ("late", "reenter") and ev.seq > took[1]
+                       and ev.seq not in lg.undone and ev.payload.get("name") == name
+                       for ev in lg.events):
+                del b.taken[name]
 
     def connect(self):
         self.host = BoxLink(self.cable.b, KEY, KEY_ID, self.room.store, clock=self.room.clock)
@@ -450,6 +476,14 @@ class ChaosRoom(Room):
         self.seed = seed
         self.silent_drops = silent_drops
         self.quiet = False
+        # a dealer's slips (steps ``slip_lost``, ``slip_stranger``) and the TD's one-click
+        # fixes of what the seat check shows (docs/live.md "The seat check")
+        self.lost = {}  # player -> chips the dealer took off the box by mistake
+        self.strangers = {}  # (table, seat) -> chips of a player the dealer seated unasked
+        self.adjust = 0  # chips the slips put on the boxes (+) or took off (-), and the fixes
+        self.fixing = set()  # players and (table, seat)s whose fix the TD has asked for
+        self.next_fix = 0
+        self.later = []  # the picks of slip_stranger steps: done once the room is quiet
         super().__init__(pathlib.Path(tmp), n=PLAYERS, seed=seed, start=False, boxes=False)
         self.lock = _store.ServeLock(self.db, "as tdhost serve holds it")
         run(["backup", "--db", self.db], now=self.when())
@@ -475,7 +509,100 @@ class ChaosRoom(Room):
         for b in self.boxes.values():
             b.step(self.now, self.quiet)
         self.live.poll(self.now)
+        if self.quiet and self.now >= self.next_fix and (self.lost or self.strangers):
+            self.next_fix = self.now + 5000
+            self.td_fixes()
         self.now += ms
+
+    def td_fixes(self):
+        """The TD, once the room is quiet (busy until then: a slip lasts, the host plans
+        around it), looks at the console: a player the seat check found missing at their box
+        whom a dealer's slip took off is seated there again with the chips counted at the
+        table (Seat at the box…); a seat a slip filled unasked is cleared (Clear seat…)."""
+        snap = self.live.snapshot()
+        for r in snap["registration"]:
+            name = r["name"]
+            if r["not_at_box"] and name in self.lost and name not in self.fixing:
+                self.fixing.add(name)
+                self.done.append((["fix", "seat_at_box", name], self.act(
+                    "seat_at_box", {"name": name, "stack": self.lost[name]})))
+        t = self.live.tournament
+        for name in sorted(self.lost):
+            entry = t.get(name)
+            mine = [r for r in _ins.pending(t) if r.get("player") == name]
+            if entry is None or entry.state != "in" or not entry.seat or mine \
+                    or entry.seat[0] not in _room.broken_tables(t) or name + "/move" in self.fixing:
+                continue
+            # their table breaks and the host cannot move them (the box lost them): the TD
+            # moves them by hand, then confirms the refused move_out with the chips counted
+            after = _room.seating_after_moves(t)
+            free = ["%d.%d" % (tb, seat) for tb in sorted(after) if after[tb]
+                    and tb not in _room.broken_tables(t) for seat in range(1, SEATS + 1)
+                    if seat not in after[tb] and (tb, seat) not in t.offered_seats()]
+            if free:
+                self.fixing.add(name + "/move")
+                self.done.append((["fix", "cli_move", name], self.cli(
+                    ["move", name, free[0], "--yes"])))
+        for p in snap["pending"]:
+            if p["action"] == "move_out" and p["state"] == "refused" \
+                    and p["player"] in self.lost and p["id"] not in self.fixing:
+                self.fixing.add(p["id"])  # the TD counted the chips they left with
+                self.done.append((["fix", "confirm", p["id"]], self.act(
+                    "confirm", {"id": p["id"], "stack": self.lost[p["player"]]})))
+        for x in snap["box_only"]:
+            key = (x["table"], x["seat"])
+            if key in self.strangers and key not in self.fixing:
+                self.fixing.add(key)
+                self.done.append((["fix", "clear_seat", "%d.%d" % key], self.act(
+                    "clear_seat", {"seat": "%d.%d" % key})))
+
+    def slip(self, kind, pick):
+        """A dealer's slip between hands (a step): ``slip_lost`` takes a seated player off
+        the box (the league still seats them: a move_out of theirs is refused "Seat N is
+        empty"); ``slip_stranger`` seats somebody in a seat the league leaves empty."""
+        t = self.live.tournament
+        boxes = [b for _, b in sorted(self.boxes.items()) if b.on and b.table is not None
+                 and b.table.hand is None and b.table.hold is None and b.link.state == LIVE
+                 and b.table.hands  # (before its first hand a seating rebuilds the table)
+                 and not b.desk.info.get("instruction") and not b.desk.book.waiting
+                 and not b.table.moves and b.number in t.seating()]
+        if not boxes:
+            return "no table between hands"
+        b = boxes[pick % len(boxes)]
+        tb, tab = b.number, b.table
+        busy = set()
+        for r in _ins.pending(t) + _ins.take_outs(t):
+            busy.add(r.get("player"))
+            for where in ([r["table"], r["body"].get("seat")], r.get("to"), r.get("from")):
+                if where:
+                    busy.add(tuple(where))
+        if kind == "slip_lost":
+            league = t.seating().get(tb, {})
+            seats = [s for s in sorted(tab.stacks) if league.get(s) is not None
+                     and league[s] == b.link.names.get(str(s)) and league[s] not in busy
+                     and (tb, s) not in busy and league[s] not in self.lost]
+            if not seats:
+                return "nobody to take off"
+            s = seats[pick % len(seats)]
+            chips = tab.stacks[s]
+            if b.do({"do": "leave", "seat": s}) is not None:
+                return "the table refused it"
+            self.lost[league[s]] = chips
+            self.adjust -= chips
+            return "table %d: the dealer took %s (seat %d, %d chips) off the box" % (
+                tb, league[s], s, chips)
+        after = _room.seating_after_moves(t).get(tb, {})
+        seats = [s for s in range(1, SEATS + 1) if s not in tab.stacks and s not in after
+                 and (tb, s) not in busy and (tb, s) not in t.offered_seats()]
+        if not seats:
+            return "no free seat"
+        s = seats[pick % len(seats)]
+        chips = 1000 + 100 * (pick % 20)
+        if b.do({"do": "sit", "seat": s, "stack": chips}) is not None:
+            return "the table refused it"
+        self.strangers[(tb, s)] = chips
+        self.adjust += chips
+        return "table %d: the dealer seated somebody in seat %d with %d chips" % (tb, s, chips)
 
     def run(self, ms=1000, step=STEP_MS):
         for _ in range(ms // step):
@@ -592,6 +719,11 @@ class ChaosRoom(Room):
             if self.log() != before:
                 raise Failure("a refused restore changed the league file")
             return "refused"
+        if kind == "slip_lost":
+            return self.slip(kind, pick)
+        if kind == "slip_stranger":  # once the room is quiet (docs/live.md "The chaos drill")
+            self.later.append(pick)
+            return "when the room is quiet"
         if kind == "host_kill":
             self.host_kill()
             return "host killed and started again"
@@ -628,6 +760,11 @@ class ChaosRoom(Room):
         end = self.now + QUIET_MS
         calm = 0
         while self.now < end:
+            if self.later and (not self.unsettled(slips=False) or self.now > end - QUIET_MS // 2):
+                # once everything else is settled (no hand, no plan to come: a host that
+                # offers the seat meanwhile is a gap, docs/demo.md §9), a dealer seats somebody
+                self.done.append((["quiet", "slip_stranger", self.later[0]], self.slip(
+                    "slip_stranger", self.later.pop(0))))
             self.step()
             calm = calm + STEP_MS if self.settled() else 0
             if calm >= 10000:
@@ -637,8 +774,9 @@ class ChaosRoom(Room):
     def settled(self):
         return not self.unsettled()
 
-    def unsettled(self):
-        """What keeps the room from being settled, in words ([] when settled)."""
+    def unsettled(self, slips=True):
+        """What keeps the room from being settled, in words ([] when settled); *slips*: the
+        dealers' slips count too."""
         out = []
         seating = self.live.tournament.seating()
         for tb, b in sorted(self.boxes.items()):
@@ -656,11 +794,37 @@ class ChaosRoom(Room):
                 out.append("table %d plays a hand" % tb)
             elif t is not None and t.moves:
                 out.append("table %d has seat changes waiting" % tb)
-            elif b.desk.info.get("instruction") or b.desk.waiting:
+            elif b.desk.info.get("instruction") or b.desk.book.waiting:
                 out.append("box %s shows an instruction" % b.id)
         stuck = open_instrs(self.live)
         if stuck:
             out.append("instructions open: %s" % stuck)
+        if slips:
+            out += self.slips_open()
+        if slips and self.later:
+            out.append("a dealer's slip to come")
+        return out
+
+    def slips_open(self):
+        """The dealers' slips the TD has not fixed yet: a player the league still seats
+        whom no box seats; a seat a slip filled at a table in play that still holds them
+        where the league seats nobody."""
+        out = []
+        t = self.live.tournament
+        seating = t.seating()
+        for name in sorted(self.lost):
+            entry = t.get(name)
+            if entry is None or entry.state != "in" or not entry.seat:
+                continue  # out since: nothing to seat again
+            b = self.boxes.get(entry.seat[0])
+            if b is None or b.table is None or entry.seat[1] not in b.table.stacks:
+                out.append("%s, whom a slip took off, is not on the box yet" % name)
+        for (tb, seat) in sorted(self.strangers):
+            b = self.boxes.get(tb)
+            if b is None or b.table is None or broken(b) or seat not in b.table.stacks \
+                    or seating.get(tb, {}).get(seat) is not None:
+                continue
+            out.append("table %d seat %d, filled by a slip, is not cleared yet" % (tb, seat))
         return out
 
 
@@ -740,17 +904,37 @@ def check(room):
                       {name: t.get(name).state if t.get(name) else None
                        for name in list(taken) + list(room.walking)},
                       entered_at, undone_lates)
+    for name in entered_at:  # a latecomer entered out before any box seated them: their
+        entry = t.get(name)  # receive called off, their chips never reached a box
+        own = [r for r in t.instrs.values() if r["action"] == "receive"
+               and r.get("player") == name and not r.get("move")]
+        if entry is not None and entry.state != "in" and own and all(
+                _ins.cancelled(r) and "done" not in _ins.results(r) for r in own):
+            gone += (entry.stack if entry.stack is not None else start) - entry.deducted
     money = sum(m.get("chips", 0) or 0 for m in t.money)
     on_boxes = sum(sum(stacks(b).values()) for tb, b in room.boxes.items()
                    if seating.get(tb) or not broken(b))
-    if on_boxes != entered + money - gone:
+    # a dealer's slips: chips put on or taken off a box, less what the TD's fixes did;
+    # a player seated unasked at a table broken since is no longer counted
+    slips = room.adjust - sum(stacks(b).get(seat, 0) for (tb, seat), chips in
+                              room.strangers.items() for b in [room.boxes[tb]]
+                              if not seating.get(tb) and broken(b))
+    if on_boxes != entered + money - gone + slips:
         bad.append("chips: %d on the boxes, but %d entered + %d bought - %d taken out by "
-                   "the TD's busts = %d" % (on_boxes, entered, money, gone,
-                                            entered + money - gone))
+                   "the TD's busts %+d the dealers' slips = %d" % (
+                       on_boxes, entered, money, gone, slips, entered + money - gone + slips))
     # no instruction stuck; every refusal with a sentence
     stuck = open_instrs(live)
     if stuck:
         bad.append("instructions not carried out: %s" % stuck)
+    # the host's instruction book: nothing handed to a live box's link goes unanswered (it
+    # would be sent again every 5 s for ever)
+    live_links = [b.host for b in room.boxes.values()
+                  if b.on and b.host is not None and b.host.state == "live"]
+    unanswered = sorted(iid for iid, entry in live.book.handed.items()
+                        if entry.result is None and any(entry.link is k for k in live_links))
+    if unanswered:
+        bad.append("instructions sent to a live box without an answer: %s" % unanswered)
     for iid, r in t.instrs.items():
         if _ins.state(r) == "refused" and not (_ins.reason(r) or "").strip():
             bad.append("instruction %s refused without a reason" % iid)
@@ -781,7 +965,13 @@ def plan_steps(seed):
     for _ in range(ROUNDS):
         steps = [[rng.randrange(0, CHAOS_MS - 20000, 100), rng.choice(KINDS),
                   rng.randrange(1 << 16)] for _ in range(STEPS_PER_ROUND)]
-        rounds.append(sorted(steps))
+        rounds.append(steps)
+    slips = random.Random("slips/%s" % seed)  # drawn apart: the other steps stay the seed's
+    for steps in rounds:
+        for _ in range(slips.choice((0, 1, 1, 2))):
+            steps.append([slips.randrange(0, CHAOS_MS - 60000, 100),
+                          slips.choice(("slip_lost", "slip_stranger")), slips.randrange(1 << 16)])
+        steps.sort()
     return rounds
 
 

@@ -653,6 +653,46 @@ def test_a_player_missing_at_the_box_is_seated_again_from_the_console(browser, t
         assert js_errors(page) == []
 
 
+def test_a_seat_the_league_does_not_know_is_cleared_at_the_box_from_the_console(browser,
+                                                                               tmp_path):
+    """The seat check's other case (docs/live.md): the box shows a player in a seat where the
+    league seats nobody.  The Instructions list says so with a Clear seat… button, which
+    asks first, saying the chips leave play; No changes nothing, Yes has the box take the
+    seat out once the dealer confirms."""
+    with console(browser, tmp_path) as (night, web, page):
+        tb = seated(night)[0][0]
+        taken = {seat for t, seat, _, _ in seated(night) if t == tb}
+        empty = [s for s in range(1, 9) if s not in taken][0]
+
+        def stranger(h):  # a dealer seats somebody the host never sent (a slip)
+            assert h.box.box.table.handle({"do": "sit", "seat": empty, "stack": 2750}) is None
+            h.box.box.dirty = True
+        night.job(tb, stranger)
+        night.advance(seatcheck.SETTLE_MS + 40000)  # lasting: two heartbeats
+        row = '#pending li[data-seat="%d.%d"]' % (tb, empty)
+        wait_text(page, row, "Table %d seat %d: the box shows a player with 2,750 chips the "
+                             "league does not seat there" % (tb, empty))
+        before = state(night)
+        page.locator(row + " button").click()
+        asks(page, "The box at table %d takes the player in seat %d out with their 2,750 chips, "
+                   "once the dealer confirms: those chips leave play." % (tb, empty))
+        answer(page, False)
+        assert state(night) == before
+        page.locator(row + " button").click()
+        asks(page, "those chips leave play")
+        answer(page, True)
+        wait_text(page, "#msg", "Table %d seat %d: the box takes the player out with their "
+                                "2,750 chips when the dealer confirms; those chips leave "
+                                "play." % (tb, empty))
+        night.advance(1500)  # the instruction reaches the box
+        night.job(tb, lambda h: h.confirm())
+        night.advance(3000)
+        assert not [x for x in seated(night) if x[:2] == (tb, empty)]
+        page.wait_for_selector(row, state="detached", timeout=5000)
+        assert not INTERNAL.search(text(page, "body")), INTERNAL.search(text(page, "body"))
+        assert js_errors(page) == []
+
+
 def test_a_players_row_shows_their_warnings_and_penalties(browser, tmp_path):
     """The TD sees each player's record on their row (docs/rules.md §14): what their box
     counted, which goes with them to every table."""

@@ -1,32 +1,31 @@
 """The host's instructions on the box: shown until the dealer's Confirm,
 then carried out (tcbox/instructions/at_table.py) and answered; a ``withdraw`` acts at once
-(docs/protocol.md "withdraw"; docs/box.md "Instructions from the host").
+(docs/protocol.md "withdraw"; docs/box.md "Instructions from the host").  Each one's state
+is in the box's book (tcbox/instructions/book.py), which the link holds and hands the App
+(``use_book``); the App's ``info`` shows its entry on screen and how many wait.
 at_table.py and words.py are imported at the first
 instruction, not at boot (issue #20: about 11 KB of heap on a night without one,
 .mpy).
 """
 
+from .book import DONE, LATER, PARKED, REFUSED, SHOWN, WAITING, Book
+
 TYPE_CHECKING = False  # mypy takes it as True (no typing import on the board)
 if TYPE_CHECKING:
     from typing import Any  # noqa: F401
-
-ACKS_KEPT = 32  # confirmed instruction ids remembered (docs/protocol.md: the last 32)
 
 
 class HostInstructions:
     """App's share that holds the host's instructions (a base class of
     tcbox.app.App, on its ``info``, ``menu``, ``table`` and ``save``):
     ``instruct`` (a service to its parts: the link hands each instruction
-    here), ``withdraw``, ``ack`` (the dealer's Confirm), ``settle``;
-    ``acks``, ``waiting``, ``withdrawn``; each result goes to the parts'
-    ``on_result`` hook (tcbox/app.py HOOKS)."""
+    here), ``use_book`` (a service: the link's book is the App's),
+    ``withdraw``, ``ack`` (the dealer's Confirm), ``settle``; ``book``;
+    each result goes to the parts' ``on_result`` hook (tcbox/app.py HOOKS)."""
 
     if TYPE_CHECKING:  # the attributes and methods of the class this is a base of
-        acks = None  # type: Any
         hooked = None  # type: Any
-        withdrawn = None  # type: Any
         info = None  # type: Any
-        waiting = None  # type: Any
         table = None  # type: Any
         menu = None  # type: Any
         dirty = None  # type: Any
@@ -34,69 +33,78 @@ class HostInstructions:
         def save(self):
             pass
 
+    book = None  # type: Any
+
+    def use_book(self, book):
+        """A part's service: *book* (the link's, tcbox/instructions/book.py) holds the
+        App's instructions from now on; what it shows (after a power cut too) is on screen."""
+        self.book = book
+        self.on_screen()
+
+    def on_screen(self):
+        """The screen's share of the book (a new one when the App has none): the
+        instruction shown, how many wait behind it.  Returns the book."""
+        book = self.book
+        if book is None:
+            book = self.book = Book()
+        e = book.shown()
+        self.info["instruction"] = e[3] if e is not None else None
+        self.info["queued"] = book.waiting
+        self.dirty = True
+        return book
+
     def instruct(self, ins):
         """Show instruction *ins* (tcbox/view.py: a dict with ``id`` and
-        ``action``, or a plain message string) until the dealer confirms it."""
+        ``action``, or a plain message string) until the dealer confirms it.
+        One the book has answered is answered again, the same way."""
         iid = ins.get("id") if isinstance(ins, dict) else None
-        if iid is not None:
-            if iid in self.acks:  # the host did not get the confirmation: again
-                self.report(iid, "acknowledged")
-                return
-            if iid in self.withdrawn:  # called off before it came: never shown
-                from .at_table import WITHDRAWN
-
-                self.report(iid, "refused", WITHDRAWN)
-                return
-            shown = [self.info.get("instruction")] + self.waiting
-            for n in range(len(shown)):
-                if isinstance(shown[n], dict) and shown[n].get("id") == iid:
-                    return  # a resend of one already here
+        book = self.on_screen()
+        e = book.find(iid)
+        if e is not None and e[1] != PARKED:
+            if e[1] != SHOWN and e[1] != WAITING:  # the host did not get the answer: again
+                self.report(iid, e[1], e[2], e[3] if e[1] == DONE else None)
+            return  # (else in the book already: the link put it there, or a resend)
         if isinstance(ins, dict) and ins.get("action") == "withdraw":
             self.withdraw(ins)  # at once: never on screen
             return
-        if self.info.get("instruction"):
-            self.waiting.append(ins)
-        else:
-            self.info["instruction"] = ins
-        self.info["queued"] = len(self.waiting)
-        self.dirty = True
+        book.hand(iid, ins)
+        self.on_screen()
 
     def withdraw(self, ins):
         """The host called off instruction ``ins["instr"]`` (a ``withdraw``,
-        id ``ins["id"]``): at once, no Confirm (docs/protocol.md "withdraw")."""
+        id ``ins["id"]``): at once, no Confirm (docs/protocol.md "withdraw"),
+        as its entry in the book says."""
         from . import at_table
         from .words import called_off, instruction_text, move_text
 
+        book = self.on_screen()
         wid = ins.get("id")
         x = ins.get("instr")
+        e = book.find(x)
+        st = e[1] if e is not None else None
         text = None
-        if x is not None:
-            shown = self.info.get("instruction")
-            if isinstance(shown, dict) and shown.get("id") == x:
-                text = instruction_text(shown)
-                self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
+        result, reason = DONE, None
+        if st == SHOWN or st == WAITING:
+            text = instruction_text(e[3])
+        elif st == LATER:  # confirmed during the hand: its change waits
+            m = at_table.withdraw(self.table, x)
+            if m is not None:
+                text = move_text(m)
             else:
-                for w in self.waiting:
-                    if isinstance(w, dict) and w.get("id") == x:
-                        text = instruction_text(w)
-                        self.waiting.remove(w)
-                        break
-            if text is None:
-                m = at_table.withdraw(self.table, x)  # confirmed during the hand: waiting
-                if m is not None:
-                    text = move_text(m)
-        result, reason = "done", None
+                result, reason = REFUSED, at_table.CARRIED_OUT
+        elif st == DONE:
+            result, reason = REFUSED, at_table.CARRIED_OUT
+        elif st == PARKED:  # came before its seating or predecessor: never shown
+            self.report(x, REFUSED, at_table.WITHDRAWN)
+        elif st is None and x is not None:
+            # never seen (the withdraw overtook it): the original, arriving late, is a
+            # repeat, answered refused, never shown
+            book.answer(x, REFUSED, at_table.WITHDRAWN)
         if text is not None:
             self.menu.note = called_off(text)
-            self.report(x, "refused", at_table.WITHDRAWN)
-        elif x in self.acks:
-            result, reason = "refused", at_table.CARRIED_OUT
-        if x is not None and result == "done":
-            _keep(self.withdrawn, x)  # a resend, or the original arriving late: not shown
-        _keep(self.acks, wid)
-        self.info["queued"] = len(self.waiting)
-        self.dirty = True
+            self.report(x, REFUSED, at_table.WITHDRAWN)
         self.report(wid, result, reason)
+        self.on_screen()
         self.save()
 
     def awaiting(self):
@@ -105,12 +113,12 @@ class HostInstructions:
 
     def ack(self):
         """The dealer confirmed the instruction on screen: carry it out
-        (tcbox/instructions/at_table.py), remember its id, tell the host what became of it,
-        show the next one waiting, save."""
-        ins = self.info.get("instruction")
-        if not ins:
+        (tcbox/instructions/at_table.py), tell the host what became of it
+        (the book shows the next one waiting), save."""
+        e = self.on_screen().shown()
+        if e is None:
             return
-        iid = ins.get("id") if isinstance(ins, dict) else None
+        ins = e[3]
         from . import at_table
         from .words import done_text
 
@@ -120,19 +128,18 @@ class HostInstructions:
         for part in self.hooked["seating"]:
             names, table_no = part.seating(self)
         result, reason, stack = at_table.carry_out(table, ins, names, table_no)
-        _keep(self.acks, iid)
-        self.info["instruction"] = self.waiting.pop(0) if self.waiting else None
-        self.info["queued"] = len(self.waiting)
         if result == at_table.LATER:
             self.menu.note = done_text(ins, later=True)
-            result = "acknowledged"  # done once the hand is over
+            result = LATER  # done once the hand is over
         elif result == at_table.REFUSED:
             table.error = reason  # the status line shows why, white on red
             self.menu.note = ""
         else:
             self.menu.note = done_text(ins)  # what was done: "Seat 3 moved to ..."
-        self.dirty = True
-        self.report(iid, result, reason, stack)
+        if e[0] is None:
+            self.book.answered(e, result)  # a plain message: off the screen
+        self.report(e[0], result, reason, stack)
+        self.on_screen()
         self.save()
 
     def settle(self):
@@ -151,17 +158,12 @@ class HostInstructions:
 
     def report(self, iid, result, reason=None, stack=None):
         """What became of instruction *iid* (nothing for None), to each part's
-        ``on_result`` (the link's ``instruction_done``).  *stack*: the chips a
-        player moved out with (a ``move_out`` done), else None."""
+        ``on_result`` (the link's ``instruction_done``), then into the book.
+        *stack*: the chips a player moved out with (a ``move_out`` done), else None."""
         if iid is None:
             return
+        book = self.on_screen()
         for part in self.hooked["on_result"]:
             part.on_result(self, iid, result, reason, stack)
-
-
-def _keep(ids, iid):
-    """Append *iid* (not None) to the list *ids*, keeping the last ACKS_KEPT."""
-    if iid is not None:
-        ids.append(iid)
-        if len(ids) > ACKS_KEPT:
-            ids.pop(0)
+        book.answer(iid, result, reason, stack)
+        self.on_screen()

@@ -4,7 +4,7 @@ serial" and "On the box"), and its hooks as a part of tcbox.app.App
 (docs/box.md, "The App and its parts"); its part of the power-loss record
 (``extra``, ``restore``); the host's frames: the set-up (config and
 seating: the pending set-up, the new table built from it), the clock, the
-instructions (remembered in answers.py; a config's fields: frames.py).
+instructions (the box's book: tcbox/instructions/book.py; a config's fields: frames.py).
 Pure logic: no hardware import.
 """
 
@@ -29,8 +29,8 @@ from tableclock.protocol import (
 from tableclock.table import Table, drop_setup_code
 from tableclock.wire import Lines
 
+from ..instructions.book import Book
 from ..presses import ticks_diff
-from .answers import Answers
 from .events import EVENT_FIELDS, event_message, instruction_event, rank
 from .frames import players_of, same_setup, setup_of
 from .hostclock import HostClock, clock_toward
@@ -59,8 +59,9 @@ OUTBOX_MAX = 64
 OUTBOX_HARD = 128
 # the power-loss record holds the table (2.5 KB mid-hand at 10 seats) and this
 # link's part in a 3968-byte slot: pairing (~250 B), the instructions' part
-# (answers.py) and the unsent events, each bounded: busts first, then answers,
-# each whole and oldest first, then the newest informational ones in the room left
+# (tcbox/instructions/book.py) and the unsent events, each bounded: busts first,
+# then answers, each whole and oldest first, then the newest informational ones
+# in the room left
 EXTRA_EVENTS_MAX = 512  # bytes of JSON for the events kept in the power-loss record
 CONFIG_WAIT_MS = 10000  # CONFIGURED without seating and clock: hello again
 SILENCE_MS = 20000  # LIVE without a frame from the host: link lost, hello again
@@ -129,7 +130,7 @@ class Link:
         self.outbox = []  # [event, sent ms or None, JSON size]; event: [id, what, ...]
         self.n = 0  # events made in this boot
         self.unsaved = 0  # busts and answers the last record had no room for (``extra``)
-        self.answers = Answers()  # the instructions seen, each with its latest answer
+        self.book = Book()  # the host's instructions, each with its state (the App's too)
         self.last_state = None
         self.save_due = False  # something the record must keep at once (pairing)
         # counters
@@ -157,11 +158,11 @@ class Link:
     def extra(self):
         """The link's part of the power-loss record (JSON-ready, no times: it
         changes only when something worth a write changed): the boot counter,
-        the unsent events (``unsent``), the instructions' part (answers.py),
-        the pairing and the table number.  The table's facts are taken first:
-        a record made with this part holds the events of the changes it holds."""
+        the unsent events (``unsent``), the book of instructions, the pairing
+        and the table number.  The table's facts are taken first: a record
+        made with this part holds the events of the changes it holds."""
         self.drain()
-        d = {"b": self.boot, "o": self.unsent(), "i": self.answers.record()}
+        d = {"b": self.boot, "o": self.unsent(), "i": self.book.record()}
         if self.pairing is not None:
             d["p"] = self.pairing
         if self.table_no is not None:
@@ -236,15 +237,17 @@ class Link:
                 if isinstance(ev, list) and len(ev) >= 2 and ev[1] in EVENT_FIELDS:
                     self._keep(ev)
         elif part == "i" and isinstance(v, list):
-            self.answers.restore(v)
+            self.book.restore(v)
 
     # -- a part of the App (tcbox/app.py HOOKS; docs/box.md "The App and its parts")
     def added(self, app):
-        """This link is a part of *app* from now on: it hands it the host's
-        instructions (``instruct``), a new table (``take_table``) and clock
-        changes (``changed``); its line is on the first screen already (a box
-        restored after a power cut shows what it showed before)."""
+        """This link is a part of *app* from now on: its book of instructions is the
+        App's (``use_book``), it hands it the host's instructions (``instruct``), a new
+        table (``take_table``) and clock changes (``changed``); its line and the book's
+        instruction are on the first screen already (a box restored after a power cut
+        shows what it showed before)."""
         self.app = app
+        app.use_book(self.book)
         app.show_link(self.info_text(), self.table_no)
 
     def after_step(self, app, now):
@@ -389,11 +392,11 @@ class Link:
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
         if result == "done":
-            r = self.answers.find(iid)
+            r = self.book.find(iid)
             v = r[3].get("sv") if r is not None and isinstance(r[3], dict) else None
             if isinstance(v, int) and (self.acted_sv is None or v > self.acted_sv):
                 self.acted_sv = v  # the table has changed past that seating
-        stack = self.answers.answer(iid, result, reason, stack)
+        stack = self.book.answer(iid, result, reason, stack)
         self.status_due = True  # the host sees the table as the answer left it
         self.save_due = True
         eid = self.event(instruction_event(iid, result, reason, stack))
@@ -453,14 +456,11 @@ class Link:
         line = self.lines.line()
         if line is not None:
             self._frame(line, now)
-        rehand = self.answers.rehand
-        if rehand and self.app is not None:
-            self.app.instruct(rehand.pop(0))
-        if self.answers.parked:  # seat instructions whose seating or predecessor came
-            m = self.answers.ready(self.sv, now, ticks_diff)
+        if self.book.parked:  # seat instructions whose seating or predecessor came
+            m = self.book.ready(self.sv, now, ticks_diff)
             while m is not None:
                 self.take_instruction(m, True)
-                m = self.answers.ready(self.sv, now, ticks_diff)
+                m = self.book.ready(self.sv, now, ticks_diff)
         self.apply_pending(now)
         self._timers(now)
         self._write(now)
@@ -592,38 +592,6 @@ class Link:
         self.rx.stale -= 1
         return self.rx.accept(line)
 
-    def withdrawn(self, wid, x):
-        """Withdraw *wid* of instruction *x*, answered from the link's record
-        when it can be (True): *x* unknown (remembered as refused, so the
-        original arriving late is a repeat and never shown: the withdraw
-        ``done``), already answered (``done``: the withdraw ``refused``
-        "already carried out"; ``refused``: nothing to call off, ``done``) or
-        restored after a power cut but not handed to the app yet (taken back,
-        ``refused`` "withdrawn by the host").  False: the app has it (on
-        screen, waiting, or in the table's ``moves``): tcbox/app.py
-        ``withdraw``."""
-        # loaded at the first instruction (tcbox/instructions/pending.py)
-        from ..instructions.at_table import CARRIED_OUT, WITHDRAWN
-
-        r = self.answers.find(x)
-        if r is None:
-            r = self.answers.remember(x, None)
-            r[1] = "refused"
-            r[2] = WITHDRAWN
-            self.instruction_done(wid, "done")
-            return True
-        if r[1] == "done":
-            self.instruction_done(wid, "refused", CARRIED_OUT)
-            return True
-        if r[1] == "refused":
-            self.instruction_done(wid, "done")
-            return True
-        if r[1] is None and self.answers.unhand(r[3]):
-            self.instruction_done(x, "refused", WITHDRAWN)
-            self.instruction_done(wid, "done")
-            return True
-        return False
-
     def take_config(self, msg, now):
         """The host's config (its nonce checked by ``_frame``): the setup it carries
         waits for the seating (``apply_pending``); the link is CONFIGURED."""
@@ -651,7 +619,7 @@ class Link:
         self.last_rx = now
         self.got_seating = self.got_clock = False
         self.sv = None  # a new session (maybe another table): the host's next seating counts
-        self.answers.parked = []  # (the host sends its instructions again)
+        self.book.unpark()  # (the host sends its instructions again)
         self.pending_players = None
         self.pending_clock = None
         self.hostclock.again(now)  # sync again at once, fast (the estimator keeps its samples)
@@ -785,29 +753,29 @@ class Link:
 
 
     def take_instruction(self, msg, parked=False):
-        """An instruction from the host: handed to the app once per id; a
-        repeat is answered again (the same result, reason and stack).  A
-        ``withdraw`` the record can answer is answered here (``withdrawn``).
-        A seat instruction that came before what it was written after is parked
-        (``Answers.early``); *parked*: one the link hands on from there."""
+        """An instruction from the host: handed to the app once per id (the book's
+        entry says what became of it); a repeat is answered again (the same result,
+        reason and stack).  A seat instruction that came before what it was written
+        after is parked (``Book.early``); *parked*: one the link hands on from there."""
         iid = msg["id"]
-        r = self.answers.find(iid)
-        if r is None and not parked and self.answers.early(msg, self.sv):
+        book = self.book
+        r = book.seen(iid)
+        if r is None and not parked and book.early(msg, self.sv):
             # written against a seating this box has not got (overtaken, or lost), or after
             # a seat change for the same seat that has not come yet: parked until it comes;
             # the status shows the box behind, and the host sends that seating (and this
             # instruction) again (docs/protocol.md "Ordered seatings")
-            self.answers.park(msg, self.last_rx)
+            book.park(msg, self.last_rx)
             self.early += 1
             self.status_due = True
             return
         if r is not None:  # a repeat: never carried out twice
-            if r[1] is not None:
+            if r[1] in RESULTS:
                 for e in self.outbox:
                     ev = e[0]
                     if ev[1] == "instruction" and ev[2] == iid and ev[3] == r[1]:
                         return  # its answer is on its way
-                stack = r[3] if r[1] == "done" and isinstance(r[3], int) else None
+                stack = r[3] if r[1] == "done" else None
                 self.event(instruction_event(iid, r[1], r[2], stack))
             return
         body = {}
@@ -815,12 +783,13 @@ class Link:
             if k not in _ENVELOPE:
                 body[k] = msg[k]
         body["kind"] = "instruction"
-        self.answers.remember(iid, body)
         self.save_due = True
         if self.app is None:
             self.instruction_done(iid, "refused", "this box cannot show instructions")
-        elif body.get("action") != "withdraw" or not self.withdrawn(iid, body.get("instr")):
-            self.app.instruct(body)
+            return
+        if body.get("action") != "withdraw":
+            book.hand(iid, body)  # for the dealer: in the book before the App shows it
+        self.app.instruct(body)
 
     def _clock(self, msg, now):
         """The host's clock: the table's clock follows it (slewed), or it

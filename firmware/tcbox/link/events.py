@@ -19,7 +19,8 @@ EVENT_FIELDS = {
 def rank(ev):
     """What the host must hear when the outbox or the record is short of room,
     in this order (docs/protocol.md, "Box facts"): 0 for a bust (told nowhere
-    else), 1 for an instruction's answer (given again to a repeat: answers.py),
+    else), 1 for an instruction's answer (given again to a repeat: the box's book,
+    tcbox/instructions/book.py),
     2 for the others (informational: they give way first)."""
     what = ev[1]  # an outbox entry's list: [id, what, ...]
     return 0 if what == "bust" else (1 if what == "instruction" else 2)

@@ -1,13 +1,13 @@
 """The host's link to one box on a port (USB serial, tdhost.links.pipe's cable or the MQTT
-hub's per-box port): config and seating after its hello, the clock, pings, instructions
-until answered and each event once (docs/protocol.md, "USB serial" and "Clock sync on the
-box"; a host crash: docs/host.md §10.3).
+hub's per-box port): config and seating after its hello, the clock, pings, the instructions
+its book says are due (it keeps none of its own: tdhost.live.instruction_book) and each
+event once (docs/protocol.md, "USB serial" and "Clock sync on the box"; a host crash:
+docs/host.md §10.3).
 """
 
 import logging
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tableclock.canonjson import ProtocolError
@@ -41,7 +41,6 @@ QUEUE_MAX = 128  # frames waiting for a box that does not read
 PING_MS = 5000
 CLOCK_MS = 10000  # the clock snapshot again every 10 s (and at once on a change)
 OFFLINE_MS = 20000
-INSTR_RESEND_MS = 5000
 
 log = logging.getLogger("tdhost.links")
 
@@ -81,13 +80,16 @@ def _feed_version(feed: Feed) -> object:
     return getattr(feed, "version", None) if v is None else v
 
 
-@dataclass
-class Outstanding:
-    """An instruction sent until the box answers it: when it last went, the answer."""
+class HostBook(Protocol):
+    """The host's instruction book (tdhost.live.instruction_book.InstructionBook) as a link
+    asks it: what to send its box now, and the box's answers."""
 
-    frame: Instruction
-    sent_ms: int
-    result: str | None = None
+    def due(self, link: Any, now: int, every: bool = False) -> list[Instruction]:
+        """The instruction frames *link* sends its box now (*every*: all it has not had
+        answered: a hello), on the link's clock *now*."""
+
+    def heard(self, link: Any, iid: str, result: str) -> None:
+        """*link*'s box answered instruction *iid* with *result*."""
 
 
 class BoxLink:
@@ -99,6 +101,8 @@ class BoxLink:
     :param feed: ``for_table(table, box) -> {"config", "seating", "clock"}`` or None (the
         box then waits).
     :param on_event: called once per new box event (the message dict).
+    :param book: the instruction book the link asks what to send (``due``) and tells the
+        box's answers (``heard``); None: the link sends no instructions.
     :param clock: the link's timer in ms (monotonic; ``poll(now)`` takes the same time);
         tests pass a virtual one.
     :param wall: the host's clock in Unix ms for ``host_ms`` (pongs and clock snapshots).
@@ -115,7 +119,7 @@ class BoxLink:
     def __init__(self, ser: Port, key: bytes, key_id: str, store: HostStore,
                  feed: Feed | None = None, on_event: BoxEventHandler | None = None,
                  clock: Callable[[], int] = monotonic_ms,
-                 wall: Callable[[], int] | None = None) -> None:
+                 wall: Callable[[], int] | None = None, book: HostBook | None = None) -> None:
         check_port(ser)
         self.ser = ser
         self.key = key
@@ -123,6 +127,7 @@ class BoxLink:
         self.store = store
         self.feed = feed
         self.on_event = on_event
+        self.book = book
         self.clock = clock
         self._unix0 = unix_ms()
         self._clock0 = clock()
@@ -149,7 +154,6 @@ class BoxLink:
         self.snap: tuple[tuple[Any, Any, Any], int] | None = None  # a clock's values, host_ms
         self.clocks_sent = 0
         self.pongs = 0
-        self.instrs: dict[str, Outstanding] = {}  # by instruction id
         self.acks: list[str] = []
         self.foreign: Peek | None = None  # a box with another key: what its frame claims
         self.unpaired: dict[str, Any] | None = None  # a box without a key: its hello
@@ -204,14 +208,14 @@ class BoxLink:
         self.clocks_sent += 1
         return msg
 
-    def instruct(self, body: Instruction) -> str:
-        """Send an instruction (``{"id", "action", ...}``) until the box
-        answers it; returns its id."""
-        msg: Instruction = {**body, "kind": "instruction"}
-        self.instrs[msg["id"]] = Outstanding(msg, self.clock())
-        if self.box is not None:
-            self.send(msg)
-        return msg["id"]
+    def send_instructions(self, now: int | None = None, every: bool = False) -> None:
+        """Queue the instructions the book says are due for the box now (handed to this
+        link and not answered: new ones, and each again every 5 s; *every*: all of them,
+        after a hello).  Nothing before the box's hello or without a book."""
+        if self.box is None or self.book is None:
+            return
+        for frame in self.book.due(self, self.clock() if now is None else now, every):
+            self.send(frame)
 
     def _flush(self) -> None:
         """Write queued frames until the port takes no more."""
@@ -247,11 +251,7 @@ class BoxLink:
             if (self.clock_at is None or abs(now - self.clock_at) >= CLOCK_MS
                     or _feed_version(self.feed) != self.clock_seen):
                 self.send_clock(now)
-        if self.box is not None:
-            for r in self.instrs.values():  # until the box answers (any result)
-                if r.result is None and now - r.sent_ms >= INSTR_RESEND_MS:
-                    r.sent_ms = now
-                    self.send(r.frame)
+        self.send_instructions(now)  # until the box answers (any result)
         if self.last_rx is not None and now - self.last_rx >= OFFLINE_MS:
             self.state = "offline"
         self._flush()
@@ -331,8 +331,6 @@ class BoxLink:
 
     def _hello(self, msg: Hello, now: int) -> None:
         box = msg["from"]
-        if self.box is not None and box != self.box:  # another box on this port
-            self.instrs = {k: v for k, v in self.instrs.items() if v.result is None}
         self.box = box
         self.hello = msg
         self.state = "unknown"
@@ -382,19 +380,14 @@ class BoxLink:
         if snapshot is not None:
             self.send(self._clock_msg(snapshot))
         self.state = "configured"
-        for r in self.instrs.values():  # send on at once after a reconnect
-            if r.result is None:
-                self.send(r.frame)
-                r.sent_ms = self.clock()
+        self.send_instructions(self.clock(), every=True)  # at once after a reconnect
 
     def _event(self, msg: BoxEvent) -> None:
         box = msg["from"]
         if self.store.add_event(box, msg, self.scope):
             self.new_events += 1
-            if msg["what"] == "instruction":
-                r = self.instrs.get(msg["instr"])
-                if r is not None:
-                    r.result = msg["result"]
+            if msg["what"] == "instruction" and self.book is not None:
+                self.book.heard(self, msg["instr"], msg["result"])
             if self.on_event is not None:
                 self.on_event(msg)
         else:

@@ -13,6 +13,7 @@ from tdhost.live import (
     bust_collector as _busts,
     instruction_log as _ins,
     moves as _moves,
+    reactions as _reactions,
     room_plan as _plan,
     tables as _tables,
 )
@@ -210,6 +211,12 @@ class BoxEvents:
                                                 live.boxes_now()))
             return
         answer = _ins.result(iid, res, "box", text, msg.get("reason"), src, stack)
+        if res == "refused" and instr["action"] == "move_out" and instr.get("move"):
+            live.apply(_moves.refused_out(instr, answer, live.boxes_now()))
+            return
+        if res == "refused" and instr["action"] == "take_out":
+            live.apply(_reactions.refused_take(instr, answer, live.boxes_now()))
+            return
         if res == "refused" and instr["action"] == "receive":
             if instr.get("move"):
                 live.apply(_moves.refused_in(instr, answer, live.boxes_now()))

@@ -414,6 +414,46 @@ def seat_at_box(desk: Desk, args: Args) -> Steps:
 
 
 @_sentence
+def clear_seat(desk: Desk, args: Args) -> Steps:
+    """The box of table ``seat``'s table takes the player it shows in that seat out, with
+    their chips (a ``take_out`` naming nobody): the seat check found a player there whom
+    the league seats nobody at (docs/live.md "The seat check"); the chips leave play.
+    Refused for a seat the league fills, a broken table or one without a box, a seat with
+    an instruction under way, and a seat the box's last status shows empty."""
+    table, seat = args["seat"]
+
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Any]:
+        name = tournament.seating().get(table, {}).get(seat)
+        if name is not None:
+            raise ActionRefused("the league seats %s at table %d seat %d: clearing the seat is "
+                                "for a player the league does not know there" % (
+                                    name, table, seat))
+        if table in _plan.broken_tables(tournament):
+            raise ActionRefused("table %d is broken: its seats no longer count" % table)
+        if not desk.boxes.boxed(tournament, table):
+            raise ActionRefused("table %d has no box" % table)
+        for record in _ins.pending(tournament) + _ins.take_outs(tournament):
+            if [record["table"], record["body"].get("seat")] == [table, seat] or [table, seat] in (
+                    record.get("to"), record.get("from")):
+                raise ActionRefused("an instruction for table %d seat %d is under way (%s): "
+                                    "confirm it or wait for the box's answer first" % (
+                                        table, seat, _words.instruction(record)))
+        shown = _plan.stack_at(desk.boxes.statuses, table, seat)
+        if shown is None:
+            raise ActionRefused("the box at table %d shows seat %d empty: nothing to clear" % (
+                table, seat))
+        payload = _ins.instr(_ins.new_id(lg, tournament), "take_out", table,
+                             "table %d: clear seat %d (the box shows a player with %d chips "
+                             "there, the league seats nobody)" % (table, seat, shown),
+                             to=[table, seat], seat=seat)
+        payload["planned_stack"] = shown
+        return [("instr", payload, None)], shown
+    shown, _ = yield build
+    return "Table %d seat %d: the box takes the player out with their %s chips when the " \
+           "dealer confirms; those chips leave play." % (table, seat, _words.chips(shown))
+
+
+@_sentence
 def move_box(desk: Desk, args: Args) -> Steps:
     """Box ``box`` serves table ``table`` from now on (tdhost.links.boxtables); a box linked
     now gets that table's set-up at once (docs/live.md "Which box serves which table").
@@ -485,6 +525,7 @@ ACTS = {
     "final_draw": final_draw,
     "ruling": _ruling(),
     "seat_at_box": seat_at_box,
+    "clear_seat": clear_seat,
     "move_box": move_box,
     "undo": _undo.undo,
     "redo": _undo.redo,

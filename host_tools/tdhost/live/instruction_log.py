@@ -45,6 +45,17 @@ def state(record: Instr, sent: bool = False) -> str:
     return "sent" if sent else "queued"
 
 
+def refused_first(record: Instr) -> bool:
+    """Did a box refuse *record* before the host called it off (not a withdraw's echo:
+    a box answers ``refused`` to an instruction withdrawn from it)?"""
+    for x in record["results"]:
+        if x["result"] == "cancelled":
+            return False
+        if x["result"] == "refused" and x.get("by") == "box":
+            return True
+    return False
+
+
 def reason(record: Instr) -> Optional[str]:
     for x in reversed(record["results"]):
         if x["result"] == "refused":

@@ -267,6 +267,45 @@ def reseat(boxes: "BoxesNow", tournament: Tournament, lg: League, seq: int, evs:
                         "src": []}, None)]
 
 
+def refused_out(instr: Instr, payload: Payload, boxes: "BoxesNow") -> Write:
+    """A box refused the host's ``move_out`` *instr* (result payload *payload*: "Seat 4 is
+    empty", "Seat 4 is Ann Lee, not Bo Chen: ask the TD", "A move from seat 4 to the same
+    seat"): the player has not left, so the move is off -- written with the answer and a
+    notice in words -- and a plan follows at once, which moves another player of that
+    table in their place (tdhost.live.room_plan.held).  A move the TD recorded by hand (the
+    league has it already) has no certain fix: the notice tells the TD.  The decision's
+    result is what Live does next."""
+
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Effects]:
+        evs: Batch = [("instr_result", payload, None)]
+        latest = tournament.instrs[instr["id"]]
+        name, frm, to = instr["player"], instr["from"], instr["to"]
+        said = "table %d refused to move %s from seat %d to table %d seat %d (%s)" % (
+            frm[0], name, frm[1], to[0], to[1], payload.get("reason") or "no reason given")
+        if latest.get("recorded") and list(frm) == list(to):  # the league and the box agree
+            why = "%s sits at table %d seat %d already" % (name, to[0], to[1])
+            return evs + [("instr_result", _ins.cancel(latest, why), None),
+                          ("notice", {"text": "%s: %s" % (said, why), "src": []}, None)], Effects()
+        if latest.get("recorded"):
+            text = "%s, a move recorded by hand: the league seats %s at table %d seat %d " \
+                   "already. The TD decides: ask the dealer at table %d who sits in seat %d" % (
+                       said, name, to[0], to[1], frm[0], frm[1])
+            log.warning("%s", text)
+            return evs + [("notice", {"text": text, "src": []}, None)], Effects()
+        if _ins.cancelled(latest):
+            return evs, Effects()
+        evs.append(("instr_result", _ins.cancel(latest, "table %d refused it: %s" % (
+            frm[0], payload.get("reason") or "no reason given")), None))
+        if frm[0] in _plan.broken_tables(tournament):
+            text = "%s: the move is off; table %d breaks, so the TD moves %s by hand" % (
+                said, frm[0], name)
+        else:
+            text = "%s: the move is off, and the host plans again without moving %s now" % (
+                said, name)
+        return evs + [("notice", {"text": text, "src": []}, None)], Effects(plan=True)
+    return build
+
+
 def refused_own(instr: Instr, payload: Payload, boxes: "BoxesNow") -> Write:
     """A box refused a ``receive`` of a player's own *instr* (a latecomer, a player sent back
     or seated elsewhere; result payload *payload*): they stand with their chips and no seat.
@@ -399,8 +438,9 @@ def plan(tournament: Tournament, boxes: "BoxesNow", seed: int, after_bust: bool,
         return
 
     def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, List[str]]:
-        evs, skipped = _plan.moves(lg, current, result, statuses, moving)
-        _redraw.mark(current, result, evs)  # US 2: two or more joining one table re-draw
+        chosen = _plan.spare_held(result, room, _plan.held(current))  # a box refused them
+        evs, skipped = _plan.moves(lg, current, chosen, statuses, moving)
+        _redraw.mark(current, chosen, evs)  # US 2: two or more joining one table re-draw
         return [("instr", payload, None) for payload in evs], skipped
 
     skipped, _ = yield build

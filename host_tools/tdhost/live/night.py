@@ -29,6 +29,7 @@ from tdhost.live import (
     console_actions as _acts,
     final as _final,
     handforhand_release as _livehfh,
+    instruction_book as _book,
     instruction_log as _ins,
     master_clock as _clock,
     moves as _moves,
@@ -76,7 +77,7 @@ class Live:
         self.number = number
         self.links: List[ServedLink] = []
         self.views: Dict[int, _tables.TableView] = {}
-        self.sent: Dict[str, ServedLink] = {}  # instruction id -> the link it was given to
+        self.book = _book.InstructionBook()  # the instructions: to which link, answered
         self.busts = _busts.Collector()
         self.events = _boxevents.BoxEvents(self)
         self.journal = _undo.Journal(self.store)  # the TD's own actions, for undo and redo
@@ -151,6 +152,7 @@ class Live:
         applied; the whole log after an undo) and the box events it has applied (``src``)."""
         self.lg = self.cache.league(self.store)
         self.tournament = self.lg.current(self.number)
+        self.book.follow(self.tournament)
         self.number = self.tournament.number
         self.last_seq = self.cache.seq
         new = self.cache.new
@@ -245,8 +247,10 @@ class Live:
     # ------------------------------------------------------------------ links
     def add_link(self, link: ServedLink) -> None:
         """Serve a box link (tdhost.usb.BoxLink or anything with its interface: docs/live.md
-        "Links"): Live becomes its feed and hears its events."""
+        "Links"): Live becomes its feed and hears its events, its instructions come from
+        Live's book."""
         link.feed = self
+        link.book = self.book
         self.events.serve(link)
         self.links.append(link)
         self.touch()
@@ -497,14 +501,10 @@ class Live:
         return True
 
     def _send_instructions(self) -> None:
-        """Give every pending instruction to its table's box (a link resends it until the
-        box answers; a new link -- a restarted host, another port -- gets it again)."""
-        for iid, instr in self.tournament.instrs.items():
-            if _ins.complete(instr) or _ins.state(instr) in ("done", "refused"):
-                continue
-            link = self.link_for(instr["table"])
-            if link is None or self.sent.get(iid) is link:
-                continue
+        """Hand every open instruction to its table's box link (tdhost.live.instruction_book:
+        the link sends it until the box answers; a new link -- a restarted host, another
+        port -- is handed it again)."""
+        for instr, link in self.book.to_hand(self.link_for):
             body = dict(instr["body"])
             if body.get("action") in _ins.SEAT_ACTIONS and link.box is not None:
                 body["sv"] = self.seating_version(instr["table"])  # the seating it is written
@@ -513,8 +513,8 @@ class Live:
                 first = _ins.after(self.tournament, instr)  # a change of the same seat first
                 if first is not None:
                     body["after"] = first
-            link.instruct(cast(Instruction, body))
-            self.sent[iid] = link
+            self.book.hand(link, cast(Instruction, body))
+            link.send_instructions()
             self.touch()
 
     def playing_tables(self) -> List[int]:
@@ -584,10 +584,10 @@ class Live:
         links = {link.table: self.link_for(link.table) for link in self.links
                  if link.table is not None}
         ended = {tb: self.view(tb).ended for tb in self.playing_tables()}
-        not_at_box = {key[2] for key in self.seat_check.told() if key[2]}  # docs/live.md
+        told = self.seat_check.told()  # docs/live.md "The seat check"
         undo, redo = self.journal.view()
-        return dict(_snap.night(self.lg, self.tournament, now, self.views, links, self.sent,
-                                ended, not_at_box),
+        return dict(_snap.night(self.lg, self.tournament, now, self.views, links, self.book.handed,
+                                ended, told),
                     undo=undo, redo=redo, wifi=self.wifi.view(),
                     league=(self.league_push.view(self.last_seq)
                             if self.league_push is not None else None),

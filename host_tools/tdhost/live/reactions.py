@@ -22,7 +22,7 @@ from tdhost.live import (
     room_plan as _plan,
 )
 from tdhost.live.effects import Effects, Steps, Write, notice
-from tdhost.live.shapes import Batch, Instr, Seat, Statuses
+from tdhost.live.shapes import Batch, Instr, Payload, Seat, Statuses
 
 if TYPE_CHECKING:
     from tdhost.live.night import Live
@@ -126,6 +126,49 @@ def at_box(tournament: Tournament, name: str) -> Optional[Seat]:
         return None
     entry = tournament.get(name)
     return list(entry.seat) if entry is not None and entry.seat else None
+
+
+def refused_take(instr: Instr, payload: Payload, boxes: "BoxesNow") -> Write:
+    """A box refused the ``take_out`` *instr* (result payload *payload*: "Seat 4 is Ann
+    Lee, not Bo Chen: ask the TD", "Seat 4 is taken out after this hand already"),
+    resolved with the answer where the fix is certain (docs/live.md "Instructions"):
+    another take_out of that seat waits at the box already, or the player sits nowhere at
+    a box (``at_box``): its goal holds, it is closed with a sentence; the player sits at
+    another seat where that box shows chips: a take_out there.  Otherwise the TD hears
+    what to ask the dealer.  Each in words in the log."""
+
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Effects]:
+        evs: Batch = [("instr_result", payload, None)]
+        latest = tournament.instrs[instr["id"]]
+        name, table, seat = instr.get("player"), instr["table"], instr["body"].get("seat")
+        said = "table %d refused to take seat %s out (%s)" % (
+            table, seat, payload.get("reason") or "no reason given")
+        waiting = [x for x in _ins.take_outs(tournament) if x["id"] != instr["id"]
+                   and x["table"] == table and x["body"].get("seat") == seat
+                   and _ins.state(x) == "acknowledged"]
+        where = at_box(tournament, name) if name else None
+        status = boxes.statuses.get(where[0]) if where else None
+        shown = status.get("stacks") if isinstance(status, dict) else None
+        if _ins.cancelled(latest):
+            return evs, Effects()
+        if waiting:
+            why = "its take-out after this hand waits at the box already"
+        elif name and where is None:
+            why = "%s sits at no box now: nothing to take out" % name
+        elif name and where and list(where) != [table, seat] and isinstance(shown, dict) \
+                and str(where[1]) in shown:
+            why = "%s sits at table %d seat %d: taken out there" % (name, where[0], where[1])
+            evs.append(("instr", _ins.take_out(lg, tournament, 0, name, where, "at the seat "
+                        "the box has them", _plan.stack_at(boxes.statuses, *where)), None))
+        else:
+            text = "%s. The TD decides: ask the dealer who sits in seat %s%s" % (
+                said, seat, "; if it is %s, who is out, the dealer takes them out at the "
+                "box" % name if name else "")
+            log.warning("%s", text)
+            return evs + [("notice", {"text": text, "src": []}, None)], Effects()
+        return evs + [("instr_result", _ins.cancel(latest, why), None),
+                      ("notice", {"text": "%s: %s" % (said, why), "src": []}, None)], Effects()
+    return build
 
 
 def _bust(payload: Dict[str, Any], boxes: "BoxesNow") -> Steps:

@@ -25,6 +25,7 @@ from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins
 from tdhost.live.shapes import Instr, Seat, Seating, Statuses
 from tdhost.rules import balance as _balance, house as _house, seat_order as _seats
+from tdhost.rules.seat_order import movers_order
 
 if TYPE_CHECKING:
     from tdhost.live.tables import BoxesNow
@@ -286,6 +287,53 @@ def moves(lg: League, tournament: Tournament, plan: _balance.BalancePlan, status
                                  stack_at(statuses, frm[0], frm[1]),
                                  record_at(statuses, frm[0], frm[1])))
     return out, skipped
+
+
+def held(tournament: Tournament) -> Set[str]:
+    """Players a box refused to move (docs/live.md "Instructions"): their last seat
+    instruction is a host's move_out the box refused (not a withdraw's echo), so the next
+    plan moves another player of their table in their place (``spare_held``).  A seat
+    instruction of theirs carried out since (the TD seated them at the box again) ends it."""
+    last: Dict[str, Instr] = {}
+    for record in tournament.instrs.values():
+        if record.get("player") and record["action"] in _ins.SEAT_ACTIONS:
+            last[record["player"]] = record
+    return {name for name, record in last.items() if record["action"] == "move_out"
+            and not record.get("recorded") and _ins.refused_first(record)}
+
+
+def spare_held(plan: _balance.BalancePlan, room_in: Dict[str, Any],
+               held_now: Set[str]) -> _balance.BalancePlan:
+    """*plan* with each balancing move of a player in *held_now* given to the next player
+    of that table in moving order (the player due the big blind next: tdhost.rules
+    .seat_order.movers_order) who is not held, nor moving already; dropped when there is
+    none.  At a table the plan breaks everyone leaves: a held player's move is dropped
+    there (the TD moves them by hand: the refusal's notice said so, tdhost.live.moves
+    .refused_out)."""
+    if not held_now or not any(move["player"] in held_now for move in plan["moves"]):
+        return plan
+    n = room_in["seats_per_table"]
+    tables = {tb["table"]: tb for tb in room_in["tables"]}
+    busy = {move["player"] for move in plan["moves"]} | held_now
+    out: List[_balance.PlanMove] = []
+    for move in plan["moves"]:
+        table = move["from"]["table"]
+        if move["player"] not in held_now:
+            out.append(move)
+            continue
+        if table in plan["broken"]:
+            continue
+        tb = tables[table]
+        seats = {int(seat): name for seat, name in tb["seats"].items()}
+        order = movers_order({"seats": seats, "button": tb["button"], "sb": tb["sb"],
+                              "bb": tb["bb"]}, n)
+        spare = [seat for seat in order if seats[seat] not in busy
+                 and not seats[seat].startswith(STANDBY)]
+        if spare:
+            busy.add(seats[spare[0]])
+            out.append({"player": seats[spare[0]], "from": {"table": table, "seat": spare[0]},
+                        "to": move["to"]})
+    return {"moves": out, "broken": plan["broken"], "final_table": plan["final_table"]}
 
 
 def final_instrs(lg: League, tournament: Tournament, before: Dict[int, Any], keep: int,

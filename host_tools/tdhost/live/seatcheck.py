@@ -94,9 +94,12 @@ def differences(table: int, status: Any, league: Dict[int, str]) -> Dict[Key, st
             stack = box[seat]
             out[(table, seat, None)] = (
                 "table %d seat %d: the box shows a player there%s, but the league seats "
-                "nobody there. At the table: ask the dealer who sits in seat %d" % (
+                "nobody there. At the table: ask the dealer who sits in seat %d; if nobody "
+                "the league knows, clear the seat at the box (\"Clear seat %d at the box\" in "
+                "the instructions)" % (
                     table, seat, " with %s chips" % chips(stack)
-                    if isinstance(stack, int) and not isinstance(stack, bool) else "", seat))
+                    if isinstance(stack, int) and not isinstance(stack, bool) else "", seat,
+                    seat))
     return out
 
 

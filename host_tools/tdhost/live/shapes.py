@@ -3,8 +3,7 @@ events to append, box messages (the league's objects: tdhost.league)."""
 
 from typing import Any, Dict, List, Optional, Protocol, Tuple
 
-from tdhost.links.boxlink import BoxEventHandler, Feed
-from tdhost.links.wire_messages import Instruction
+from tdhost.links.boxlink import BoxEventHandler, Feed, HostBook
 
 
 class ServedLink(Protocol):
@@ -16,11 +15,12 @@ class ServedLink(Protocol):
     state: str  # unknown, configured, live, offline
     scope: Optional[str]
     feed: Optional[Feed]
+    book: Optional[HostBook]
     on_event: Optional[BoxEventHandler]
 
     def send(self, msg: Any, to: Optional[str] = None, first: bool = False) -> None: ...
 
-    def instruct(self, body: Instruction) -> str: ...
+    def send_instructions(self, now: Optional[int] = None, every: bool = False) -> None: ...
 
     def poll(self, now: Optional[int] = None) -> None: ...
 

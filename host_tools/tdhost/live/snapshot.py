@@ -3,7 +3,7 @@ screen (docs/host.md §10.2 "snapshot()" lists every key).  Built fresh from the
 the boxes' last statuses and the links, given by Live (``night``; Live adds its parts'
 own views: undo, Wi-Fi, league); it changes nothing.  Unix ms on Live's clock."""
 
-from typing import TYPE_CHECKING, Any, Collection, Dict, List, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from tdhost.league import rulings as _rulings
 from tdhost.league.replay import League
@@ -162,6 +162,8 @@ def _why(tournament: Tournament, instr: Instr) -> str:
         return "balancing: the tables differ by more than one player"
     if action == "receive":
         return "joins the game"
+    if action == "take_out" and not instr.get("player"):
+        return "the seat check: the box shows a player the league does not seat there"
     if action == "take_out":
         return "the TD entered the player out"
     if action == "deduct":
@@ -177,13 +179,26 @@ def _why(tournament: Tournament, instr: Instr) -> str:
     return ""
 
 
+def _stack(views: Mapping[int, "TableView"], table: int, seat: int) -> Optional[int]:
+    """The chips the box of *table* last showed in *seat*, or None."""
+    view = views.get(table)
+    stacks = view.status.get("stacks") if view is not None and isinstance(
+        view.status, dict) else None
+    value = stacks.get(str(seat)) if isinstance(stacks, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def night(lg: League, tourney: Tournament, now: int, views: Mapping[int, "TableView"],
           links: Mapping[int, Optional[ServedLink]], sent: Mapping[str, Any],
-          ended: Dict[int, int], not_at_box: Collection[str]) -> Dict[str, Any]:
+          ended: Dict[int, int], told: Sequence[Tuple[int, int, Optional[str]]]
+          ) -> Dict[str, Any]:
     """The snapshot's keys of the league and the boxes at *now*: *views* and *links* as
-    ``_tables`` takes them, *sent* the instructions given to a link, *ended* the last hand
-    each playing table ended, *not_at_box* the players the seat check found missing at
-    their box (docs/live.md)."""
+    ``_tables`` takes them, *sent* the instructions handed to a link (the instruction
+    book's), *ended* the last hand each playing table ended, *told* the seat check's lasting
+    differences (docs/live.md "The seat check"): (table, seat, the league's player) -- a
+    player missing at their box (``not_at_box`` on their row) or, without a player, a seat
+    the box fills where the league seats nobody (``box_only``: the console's "Clear seat…")."""
+    not_at_box = {name for _, _, name in told if name}
     clock = tourney.clock_at(now)
     offers = {k: offer for offer, k in tourney.offer_pairs() if k}
     hfh_state = tourney.hfh
@@ -219,6 +234,8 @@ def night(lg: League, tourney: Tournament, now: int, views: Mapping[int, "TableV
         "players": _players(tourney),
         "tables": _tables(tourney, views, links),
         "pending": _pending(sent, tourney),
+        "box_only": [{"table": tb, "seat": seat, "chips": _stack(views, tb, seat)}
+                     for tb, seat, name in told if name is None],
         "moves": [{"player": payload["name"], "from": _ts(payload.get("from")),
                    "to": _ts(payload["seat"]),
                    "at_ms": payload.get("at_ms")} for payload in tourney.moves[-MOVES_MAX:]],

@@ -50,6 +50,9 @@ def _what(instr: Instr) -> str:
         dead = " (posts a dead big blind)" if body.get("dead_bb") else ""
         return "Seat %s at %s with %s chips%s" % (who, seat(to or [tb, body.get("seat")]),
                                                   chips(body.get("stack")), dead)
+    if action == "take_out" and not instr.get("player"):  # the seat check's clear_seat
+        return "Table %d: clear seat %s (a player the league does not seat there)" % (
+            tb, body.get("seat"))
     if action == "take_out":
         return "Table %d: take seat %s out (%s is out)" % (tb, body.get("seat"), who)
     if action == "deduct":

@@ -257,6 +257,31 @@
           text: "Confirm…", title: "carried out at the table", onclick: () => confirmRow(p)})));
   }
 
+  // The seat check (docs/live.md): the box shows a player in a seat where the league seats
+  // nobody. After asking the dealer, the TD clears the seat at the box (asked first: the
+  // chips leave play).
+  function boxOnlyRows(list) {
+    return list.map((x) => el("li", {class: "ins st-box-only", "data-seat": x.table + "." + x.seat},
+      el("span", {class: "words", text: "Table " + x.table + " seat " + x.seat +
+        ": the box shows a player" + (x.chips ? " with " + TC.chips(x.chips) +
+        " chips" : "") + " the league does not seat there"}),
+      el("span", {class: "why", text: "ask the dealer who sits there"}),
+      el("button", {type: "button", class: "small danger", text: "Clear seat…",
+        onclick: () => clearSeat(x)})));
+  }
+
+  async function clearSeat(x) {
+    const chips = x.chips ? " with their " + TC.chips(x.chips) + " chips" : "";
+    const ok = await ask({title: "Clear table " + x.table + " seat " + x.seat + " at the box",
+      text: "The box at table " + x.table + " takes the player in seat " + x.seat + " out" +
+        chips + ", once the dealer confirms: those chips leave play. The league seats nobody " +
+        "there.",
+      note: "Ask the dealer who sits there first: a player the league knows elsewhere is " +
+        "moved there by hand instead.",
+      yes: "Clear seat " + x.seat});
+    if (ok) await act("clear_seat", {seat: x.table + "." + x.seat});
+  }
+
   function regRows(list) {
     return list.map((r) => el("tr", {"data-name": r.name, class: r.not_at_box ? "not-at-box" : ""},
       el("td", {}, r.name, r.member ? el("span", {class: "member", title: "league member", text: " ★"}) : null),
@@ -405,7 +430,7 @@
     TC.fill($("tables"), (s.tables || []).filter((x) => !over ||
       Object.keys(x.seats || {}).length).map(tableCard));
     // once the night is over nothing waits at the tables: no seat to clear or to take
-    const pend = over ? [] : pendingRows(s.pending || []);
+    const pend = over ? [] : boxOnlyRows(s.box_only || []).concat(pendingRows(s.pending || []));
     TC.fill($("pending"), pend);
     $("pending-none").hidden = pend.length !== 0;
     $("pending-none").textContent = over ? "Nothing waits at the tables: the tournament is over."
