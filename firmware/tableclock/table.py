@@ -228,7 +228,8 @@ class Table:
         at the hand's start, hand), a hand started (hand, button) or ended (hand), a
         seat away, back, or on the clock (seat).  Bounded: with FACTS_MAX held (nobody
         takes them: a replay, a table without a link) the oldest informational one
-        gives way, else the oldest; nothing is allocated."""
+        gives way, else the oldest; nothing is allocated.  The box's link takes them
+        (tcbox/link/box_end.py ``drain``) and sets ``nfacts`` to 0: the slots are reused."""
         s = self.facts
         n = self.nfacts
         if n >= FACTS_MAX:
@@ -246,10 +247,6 @@ class Table:
         s[i + 2] = b
         s[i + 3] = c
         self.nfacts = n + 1
-
-    def facts_taken(self):  # type: () -> None
-        """The box's link has taken the facts held (``fact``): their slots are reused."""
-        self.nfacts = 0
 
     def chip_unit(self):  # type: () -> int
         """The smallest chip in play: the setup's, raised by colour-ups."""

@@ -31,7 +31,7 @@ from tableclock.wire import Lines
 
 from ..instructions.book import Book
 from ..presses import ticks_diff
-from .events import EVENT_FIELDS, event_message, instruction_event, rank
+from .events import EVENT_FIELDS, event_message, for_record, instruction_event, rank
 from .frames import players_of, same_setup, setup_of
 from .hostclock import HostClock, clock_toward
 from .states import (
@@ -158,50 +158,18 @@ class Link:
     def extra(self):
         """The link's part of the power-loss record (JSON-ready, no times: it
         changes only when something worth a write changed): the boot counter,
-        the unsent events (``unsent``), the book of instructions, the pairing
+        the unsent events (below), the book of instructions, the pairing
         and the table number.  The table's facts are taken first: a record
         made with this part holds the events of the changes it holds."""
         self.drain()
-        d = {"b": self.boot, "o": self.unsent(), "i": self.book.record()}
+        # ``unsaved``: the busts and answers left out (events.py ``for_record``)
+        keep, self.unsaved = for_record(self.outbox, EXTRA_EVENTS_MAX)
+        d = {"b": self.boot, "o": keep, "i": self.book.record()}
         if self.pairing is not None:
             d["p"] = self.pairing
         if self.table_no is not None:
             d["t"] = self.table_no
         return d
-
-    def unsent(self):
-        """The unsent events the record keeps, in the outbox's order, within
-        EXTRA_EVENTS_MAX bytes: the busts, then the instructions' answers, each
-        whole and oldest first as long as one fits, then the newest
-        informational ones in the room left (docs/protocol.md "Box facts").
-        ``unsaved`` counts the busts and answers left out."""
-        box = self.outbox
-        self.unsaved = 0
-        if not box:
-            return []  # (the clock's saves: nothing more made)
-        take = [False] * len(box)
-        room = EXTRA_EVENTS_MAX
-        for r in (0, 1):
-            for i in range(len(box)):
-                e = box[i]
-                if rank(e[0]) == r:
-                    if e[2] <= room:
-                        take[i] = True
-                        room -= e[2]
-                    else:
-                        self.unsaved += 1
-        for i in range(len(box) - 1, -1, -1):
-            e = box[i]
-            if rank(e[0]) == 2:
-                if e[2] > room:
-                    break
-                take[i] = True
-                room -= e[2]
-        keep = []
-        for i in range(len(box)):
-            if take[i]:
-                keep.append(box[i][0])
-        return keep
 
     def restore(self, extra):
         """Start from the record's *extra* (None: a new box): the boot
@@ -325,23 +293,17 @@ class Link:
             ev = [what]
             for k in range(len(EVENT_FIELDS[what])):
                 ev.append(s[i + 1 + k])
-            if what == "hand_ended":
-                ev[2] = self._winners(ev[1])
+            if what == "hand_ended":  # its winners while the table shows them (keys: str)
+                ev[2] = None
+                if table.hand is None and table.hands == ev[1] and table.winners:
+                    won = {}
+                    for seat in table.winners:
+                        if table.winners[seat]:
+                            won[str(seat)] = table.winners[seat]
+                    ev[2] = won or None
             self.event(ev)
-        table.facts_taken()
+        table.nfacts = 0  # taken: the table's slots are reused (Table.fact)
         self.status_due = True
-
-    def _winners(self, number):
-        """The chips won by seat (keys as strings) in hand *number*, if it is
-        the one that just ended (between hands the table keeps its winners)."""
-        table = self.table
-        if table.hand is not None or table.hands != number or not table.winners:
-            return None
-        won = {}
-        for seat in table.winners:
-            if table.winners[seat]:
-                won[str(seat)] = table.winners[seat]
-        return won or None
 
     def event(self, ev):
         """Queue a box event ``[what, field, ...]``; returns its id (None on
@@ -361,24 +323,24 @@ class Link:
         box = self.outbox
         if len(box) >= OUTBOX_MAX:
             r = rank(ev)
-            at = self._oldest(2)
+            at = -1  # the oldest informational event
+            for i in range(len(box)):
+                if rank(box[i][0]) == 2:
+                    at = i
+                    break
             if at < 0 and r == 2:
                 self.dropped += 1
                 return
             if at < 0 and len(box) >= OUTBOX_HARD:
-                at = max(self._oldest(1), 0)  # an answer the book gives again, else a bust
+                at = 0  # the oldest answer (the book gives it again), else the oldest bust
+                for i in range(len(box)):
+                    if rank(box[i][0]) == 1:
+                        at = i
+                        break
             if at >= 0:
                 box.pop(at)
                 self.dropped += 1
         box.append([ev, None, len(json.dumps(ev)) + 1])
-
-    def _oldest(self, r):
-        """The index of the oldest outbox entry of rank *r*, or -1."""
-        box = self.outbox
-        for i in range(len(box)):
-            if rank(box[i][0]) == r:
-                return i
-        return -1
 
     def error(self, text):
         """Tell the host something went wrong (an ``error`` event)."""

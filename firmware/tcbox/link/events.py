@@ -26,6 +26,39 @@ def rank(ev):
     return 0 if what == "bust" else (1 if what == "instruction" else 2)
 
 
+def for_record(box, room):
+    """The outbox *box*'s events the power-loss record keeps, in its order,
+    within *room* bytes of JSON, and how many busts and answers are left out:
+    the busts, then the answers, each whole and oldest first as long as one
+    fits, then the newest informational ones in the room left
+    (docs/protocol.md "Box facts")."""
+    if not box:
+        return [], 0  # (the clock's saves: nothing more made)
+    take = [False] * len(box)
+    out = 0
+    for r in (0, 1):
+        for i in range(len(box)):
+            e = box[i]
+            if rank(e[0]) == r:
+                if e[2] <= room:
+                    take[i] = True
+                    room -= e[2]
+                else:
+                    out += 1
+    for i in range(len(box) - 1, -1, -1):
+        e = box[i]
+        if rank(e[0]) == 2:
+            if e[2] > room:
+                break
+            take[i] = True
+            room -= e[2]
+    kept = []
+    for i in range(len(box)):
+        if take[i]:
+            kept.append(box[i][0])
+    return kept, out
+
+
 def instruction_event(iid, result, reason, stack=None):
     """The outbox list of an ``instruction`` box event: ``stack`` (1.2) only
     when there is one, so the record's events are as short as before."""
