@@ -277,6 +277,9 @@ def test_a_bust_saved_with_its_hand_is_applied_once_across_a_power_cut(pty, tmp_
     assert [e[1:] for e in rec["extra"]["o"] if e[1] == "bust"] == [["bust", 3, 3000, 1]]
     assert _until(lambda: [m["what"] for m in applied] == ["hand_started", "hand_ended",
                                                           "bust"], box, host, clock)
+    _pump(box, host, clock, 20)  # the host's acks, never read by the box: thrown away
+    box.port.drain()
+    assert [e[0][0] for e in box.outbox] == ["7-1", "7-2", "7-3"]
     # the power goes: the box starts from the record (the table without seat 3, the bust)
     t2, extra = record.load(slots.load())
     assert 3 not in t2.stacks
