@@ -273,7 +273,7 @@ class Link:
         if old is not None and old is not st:
             self.status_due = True
 
-    def drain(self, taken=None):
+    def drain(self):
         """The facts the table recorded when they happened (busts, hands, away
         and back, the clock called: ``Table.fact``) into the outbox, each
         once with its id."""
@@ -283,7 +283,7 @@ class Link:
         s = table.facts  # per fact: what and three fields (Table.fact)
         for i in range(0, 4 * table.nfacts, 4):
             what = s[i]
-            if what == "bust" and (s[i + 1] in table.stacks or s[i + 1] == taken):
+            if what == "bust" and s[i + 1] in table.stacks:
                 # filled again before the link took it: the host's take_out and a receive
                 # into that seat carried out together at a hand's end (the App saves the
                 # hand's own busts before): the league has both, and a bust told after
@@ -353,22 +353,19 @@ class Link:
         1.2), kept to answer a repeat of *iid* the same way."""
         if result not in RESULTS:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
-        out = None  # a take_out's seat: its answer tells the chips, no bust of its own
         if result == "done":
             r = self.book.find(iid)
             v = r[3].get("sv") if r is not None and isinstance(r[3], dict) else None
-            if r is not None and isinstance(r[3], dict) and r[3].get("action") == "take_out":
-                out = r[3].get("seat")
             if isinstance(v, int) and (self.acted_sv is None or v > self.acted_sv):
                 self.acted_sv = v  # the table has changed past that seating
         stack = self.book.answer(iid, result, reason, stack)
         self.status_due = True  # the host sees the table as the answer left it
         self.save_due = True
         eid = self.event(instruction_event(iid, result, reason, stack))
-        # then what else the table recorded: a take_out's own bust is not told (the
-        # TD's bust is the league's already, the answer carries the chips taken out;
-        # tdhost.live.bust_collector.td_out: "reported ... or not at all")
-        self.drain(out)
+        # then what carrying it out recorded (a take_out's bust): the host hears the
+        # answer first, and a take_out's bust before the next answer (a receive into
+        # that seat: tdhost.live.bust_collector.td_out)
+        self.drain()
         return eid
 
     def info_text(self):
