@@ -99,6 +99,45 @@ def test_a_bust_undone_twice_seats_the_player_once_when_the_first_return_comes_l
     assert _notices(room) == []
 
 
+def test_a_bust_undone_then_entered_again_while_the_box_seats_them_takes_them_out(
+        tmp_path):
+    """The TD busts the big blind, the box takes the seat out (3,025 chips), the TD undoes
+    the bust (a receive to seat them back) and busts them again before the box has heard
+    anything (the receive called off).  The box then seats them by that receive anyway:
+    the league has them out, so the host has the seat taken out again -- the take_out of
+    the first bust, carried out before they sat down, takes nobody out now -- and the
+    3,025 chips leave play once (the chaos drill's seed 48: the player stayed at the box
+    with their chips, then at a broken table)."""
+    room, big, name = after_one_hand(tmp_path)
+    b1 = room.boxes[1]
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    room.live.act("undo", {})
+    room.run(2000)
+    back = [i for i in b1.instructions("receive") if i["name"] == name][0]
+    del room.boxes[1]  # the box is not heard for a while ...
+    room.live.act("bust", {"names": [name]})
+    room.run(2000)
+    b1.do("sit", seat=back["seat"], stack=back["stack"])  # ... its dealer seats them
+    b1.done(back["id"])
+    room.boxes[1] = b1
+    room.run(3000)
+    takes = [(i["seat"], i["name"]) for i in b1.instructions("take_out")]
+    assert takes == [(big, name), (big, name)]
+    carry_out(room, ("take_out",))
+    room.run(3000)
+    assert big not in b1.table.stacks
+    assert room.live.tournament.get(name).state == "out"
+    assert sorted(b1.table.stacks) == sorted(room.live.tournament.seating()[1])
+    t = room.live.tournament
+    again = [r for r in t.instrs.values() if r["action"] == "take_out"][-1]
+    assert (_ins.state(again), _ins.results(again, "box")[-2:]) == ("done",
+                                                                   ["done", "reported"])
+    assert [p for p in room.pending() if p["player"] == name] == []
+
+
 def test_a_cli_bust_while_the_host_runs_takes_the_seat_out_and_calls_the_move_off(tmp_path):
     """Table 1 busts a player (5, 7, 7): the host plans a move to table 1.  The TD enters
     the mover out with `tdhost bust` on the league file while the host runs: the host

@@ -119,12 +119,13 @@ def seated_anyway(instr: Instr, text: str, src: List[Any], boxes: "BoxesNow") ->
     """A box answers ``done`` for the ``receive`` *instr* the host had called off (its
     withdraw came after the dealer's Confirm): the player sat down there.  The answer is
     logged; a player who is out (the TD's bust cancelled the receive) is taken out of that
-    seat in the same write (a ``take_out``, protocol 1.3, unless one for them exists
-    already), and so is one no longer entered (their late entry undone); a player still
-    in whom the league seats there and who has another receive of their own to that seat
-    on its way (their bust undone again) has that one called off: they sit there already;
-    any other player still in gets a notice for the TD.  The decision's result is what
-    Live does next (the names to that table when the player sits there for the league)."""
+    seat in the same write (a ``take_out``, protocol 1.3, unless one takes them out of
+    that seat already: ``_taking_out``), and so is one no longer entered (their late
+    entry undone); a player still in whom the league seats there and who has another
+    receive of their own to that seat on its way (their bust undone again) has that one
+    called off: they sit there already; any other player still in gets a notice for the
+    TD.  The decision's result is what Live does next (the names to that table when the
+    player sits there for the league)."""
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Effects]:
         latest = tournament.instrs[instr["id"]]
@@ -148,12 +149,30 @@ def seated_anyway(instr: Instr, text: str, src: List[Any], boxes: "BoxesNow") ->
             evs.append(("notice", {"text": "%s sat down at table %d seat %d after that was "
                                    "called off: the TD seats them" % (name, to[0], to[1]),
                                    "src": src}, None))
-        elif not any(x["action"] == "take_out" and x.get("player") == name
-                     and not _ins.cancelled(x) for x in tournament.instrs.values()):
+        elif not _taking_out(tournament, instr, name):
             evs.append(("instr", _ins.take_out(
                 lg, tournament, 0, name, to, "seated after their receive was called off"), None))
         return evs, Effects()
     return build
+
+
+def _taking_out(tournament: Tournament, receive: Instr, name: str) -> bool:
+    """Does a ``take_out`` of *name* at the seat *receive* seated them take them out of it
+    (not cancelled, and not carried out yet or written after that receive)?  A take_out
+    carried out before it -- the bust the TD undid, which sent that receive -- took them
+    out of their seat before they sat down again: it takes nobody out now."""
+    records = list(tournament.instrs.values())
+    later = False
+    for x in records:
+        if x["id"] == receive["id"]:
+            later = True
+            continue
+        if x["action"] != "take_out" or x.get("player") != name or _ins.cancelled(x) \
+                or list(x.get("to") or ()) != list(receive.get("to") or ()):
+            continue
+        if later or "done" not in _ins.results(x):
+            return True
+    return False
 
 
 def refused_in(instr: Instr, payload: Payload, boxes: "BoxesNow") -> Write:
