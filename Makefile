@@ -23,8 +23,14 @@ MPY     := $(VENV)/bin/micropython
 # tcbox/link/box_end.py, now one 820-line class instead of a module and five functions'
 # files, in one go. 320K keeps the 16K margin over 304K. The board runs .mpy: the night's
 # heap (bench/box_bench.py) stayed 312 KiB across these changes.
+# Stop 30 (issue #29's facts at the table): at 320K test_app failed at 320K, 336K, 344K and
+# 352K while passing at 328K and 384K -- compiling procedures.py at the first undo found no
+# 1,280-byte block. A board never compiles its firmware: tests/mpy_each.py now runs it as
+# mpy-cross's .mpy (build/mpy-firmware). Then the largest failing size is 240K
+# (test_link_out; `--margin`), so 256K keeps the 16K margin; the examples' replays (source)
+# pass at 256K too.
 # A board running a night needs more (bench: 312 KiB as .mpy on the unix port).
-MPY_HEAP ?= 320K
+MPY_HEAP ?= 256K
 
 # Directories that ruff checks (only those that exist).
 LINT_DIRS := $(wildcard firmware tests host_tools bench hardware)
@@ -127,7 +133,7 @@ system:
 # fresh interpreter (tests/mpy_each.py) so fragmentation left by one cannot fail the next.
 # Then every docs/examples/*.json is replayed under MicroPython and CPython and compared.
 test-mpy: $(STAMP)
-	$(PY) tests/mpy_each.py --micropython $(MPY) --heapsize $(MPY_HEAP)
+	$(PY) tests/mpy_each.py --micropython $(MPY) --mpy-cross $(MPYCROSS) --heapsize $(MPY_HEAP)
 	$(PY) tests/compare_replay.py --micropython $(MPY) --heapsize $(MPY_HEAP)
 
 # tests/core on a connected board (tests/board_each.py, docs/box.md "Self-test"): the files

@@ -4,7 +4,7 @@ Both runs are `python -m tableclock.replay ../docs/examples/X.json` from inside 
 MicroPython one with a board-sized heap. Each non-empty output line is parsed as JSON and the two
 sequences must be equal (floats within 1e-9 relative), as must the exit statuses.
 
-    python tests/compare_replay.py [--micropython PATH] [--heapsize 320K] [FILE.json ...]
+    python tests/compare_replay.py [--micropython PATH] [--heapsize 256K] [FILE.json ...]
 
 Prints one line per example and a final `N passed, M failed`; exits 1 on any difference.
 With no examples yet it says so and exits 0 (nothing to compare is not a failure of the core).
@@ -118,7 +118,7 @@ def compare(example: Path, micropython: str, heapsize: str) -> str | None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--micropython", default=str(ROOT / ".venv" / "bin" / "micropython"))
-    ap.add_argument("--heapsize", default="320K")  # the Makefile's MPY_HEAP
+    ap.add_argument("--heapsize", default="256K")  # the Makefile's MPY_HEAP
     ap.add_argument("examples", nargs="*", type=Path)
     args = ap.parse_args()
     if os.sep in args.micropython:  # the runs happen inside firmware/: make the path absolute

