@@ -695,6 +695,33 @@ def test_app_withdraw_too_late_or_of_an_unknown_instruction():
 
 
 
+def test_app_withdraw_of_a_break_the_dealer_confirmed_opens_the_table_again():
+    # the host calls a break off (a new plan keeps the table: a bust undone) while the
+    # dealer confirms it (the chaos drill's seed 31: the broken table refused every player
+    # the host sent there, for ever): nobody has moved by the break, so the table plays on
+    app, screen = _app()
+    app.instruct(_ins("break_table", "i-50"))
+    app.ack()
+    assert app.table.hold == at_table.BROKEN and app.parts[0].sent == [("i-50", "done", None)]
+    app.instruct(_withdraw("i-50"))
+    app.step(10)
+    assert app.parts[0].sent[-1] == ("i-70", "done", None)
+    assert app.table.hold is None and screen.shown["status"].startswith("Called off: ")
+    app.press("ok", False)                          # New hand: it deals again
+    assert app.table.hand is not None
+    for _ in range(7):
+        app.table.handle({"do": "fold"})
+    app.step(20)
+    # a withdraw of another instruction carried out since leaves a broken table broken
+    app.instruct(_ins("break_table", "i-52"))
+    app.ack()
+    app.instruct(_ins("pause", "i-53"))
+    app.ack()
+    app.instruct(_withdraw("i-53", "i-71"))
+    assert app.parts[0].sent[-1] == ("i-71", "refused", "already carried out")
+    assert app.table.hold == at_table.BROKEN
+
+
 def test_receive_carries_the_players_warnings_and_penalties():
     # TDA 64 warnings and penalties and LPPL ¶51's slow-play warning stay with the player
     # at a new table: a second slow play there folds the hand ("thereafter automatic fold")

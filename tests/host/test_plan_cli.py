@@ -165,6 +165,32 @@ def test_moved_must_be_a_list_of_names():
         balance.plan(dict(r, moved="A4"))
 
 
+@pytest.mark.parametrize("profile", ["lppl", "us_free", "wph"])
+def test_a_table_its_box_has_broken_breaks_first(profile):
+    # 16 players on three 8-seat tables (3, 7, 6) fit two: the cheapest break is table 1
+    # (test_breaks_the_table_that_costs_the_fewest_moves), but table 3's box has broken its
+    # table already (the dealer confirmed a break the host then called off; no instruction
+    # opens a table again): table 3 breaks, its 6 players go to tables 1 and 2, none to 3.
+    r = room(profile, 8, table(1, [1, 4, 6], 1, 4, 6), table(2, range(1, 8), 1, 2, 3),
+             table(3, range(1, 7), 1, 2, 3), seed=5)
+    out = balance.plan(dict(r, closed=[3]))
+    assert out["broken"] == [3] and not out["final_table"]
+    assert sorted(m["player"] for m in out["moves"]) == ["C%d" % s for s in range(1, 7)]
+    assert {m["to"]["table"] for m in out["moves"]} <= {1, 2}
+    # 8 players make the final table: never at the broken one
+    small = room(profile, 10, table(1, [1, 4, 6], 1, 4, 6), table(2, range(1, 4), 1, 2, 3),
+                 table(3, range(1, 3), 1, None, 2), seed=5)
+    for closed in ([1], [2], [3]):
+        final = balance.plan(dict(small, closed=closed))
+        assert final["final_table"] and final["moves"][0]["to"]["table"] not in closed
+    # a broken table the players still need stays (they would not fit at the others)
+    full = room(profile, 8, table(1, range(1, 9), 1, 2, 3), table(2, range(1, 9), 1, 2, 3),
+                table(3, range(1, 7), 1, 2, 3))
+    assert balance.plan(dict(full, closed=[3]))["broken"] == []
+    with pytest.raises(balance.PlanError, match="closed must be a list"):
+        balance.plan(dict(r, closed="3"))
+
+
 def test_lppl_does_not_break_while_players_do_not_fit():
     r = room("lppl", 8, table(1, range(1, 9), 1, 2, 3), table(2, range(1, 9), 1, 2, 3),
              table(3, [1], 5, 6, 7))

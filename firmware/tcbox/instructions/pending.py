@@ -34,6 +34,7 @@ class HostInstructions:
             pass
 
     book = None  # type: Any
+    broke = None  # the id of the break_table the dealer carried out last (``withdraw``)
 
     def use_book(self, book):
         """A part's service: *book* (the link's, tcbox/instructions/book.py) holds the
@@ -92,6 +93,14 @@ class HostInstructions:
                 text = move_text(m)
             else:
                 result, reason = REFUSED, at_table.CARRIED_OUT
+        elif st == DONE and x == self.broke and self.table is not None \
+                and self.table.hold == at_table.BROKEN:
+            # a break the dealer confirmed before the host called it off: nobody has moved
+            # by it (the moves out are instructions of their own), so the table plays on
+            # (docs/protocol.md "withdraw")
+            self.table.hold = None
+            self.broke = None
+            self.menu.note = called_off(instruction_text({"action": "break_table"}))
         elif st == DONE:
             result, reason = REFUSED, at_table.CARRIED_OUT
         elif st == PARKED:  # came before its seating or predecessor: never shown
@@ -136,6 +145,8 @@ class HostInstructions:
             self.menu.note = ""
         else:
             self.menu.note = done_text(ins)  # what was done: "Seat 3 moved to ..."
+            if isinstance(ins, dict) and ins.get("action") == "break_table":
+                self.broke = e[0]  # a withdraw may still open it again
         if e[0] is None:
             self.book.answered(e, result)  # a plain message: off the screen
         self.report(e[0], result, reason, stack)

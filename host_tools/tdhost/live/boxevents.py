@@ -30,6 +30,7 @@ log = logging.getLogger("tdhost.live")
 CONTACT_BUMP_MS = 5000  # a box's last contact moves the version at most this often
 RESULTS = ("acknowledged", "done", "refused")
 SEAT_EVENTS = ("away", "back", "clock_called")
+CARRIED_OUT = "already carried out"  # a withdraw's refusal (tcbox.instructions.at_table)
 
 
 class BoxEvents:
@@ -222,6 +223,17 @@ class BoxEvents:
                 live.apply(_moves.refused_in(instr, answer, live.boxes_now()))
             else:
                 live.apply(_moves.refused_own(instr, answer, live.boxes_now()))
+            return
+
+        broke = live.tournament.instrs.get(instr["body"].get("instr") or "") \
+            if instr["action"] == "withdraw" and res == "refused" \
+            and msg.get("reason") == CARRIED_OUT else None
+        if broke is not None and broke["action"] == "break_table":
+            # the dealer broke the table before the withdraw came, and the box could not
+            # open it again (docs/protocol.md "withdraw")
+            live.write(lambda tournament, lg, seq: ([("instr_result", answer, None)], None))
+            live.apply(_moves.broken_anyway(broke, "table %s: %s done before it was called "
+                                            "off" % (broke["table"], broke["text"]), src))
             return
 
         def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:

@@ -115,6 +115,24 @@ def late_done(instr: Instr, stack: Optional[int], text: str, src: List[Any],
     return build
 
 
+def broken_anyway(instr: Instr, text: str, src: List[Any]) -> Write:
+    """A box refused the withdraw of the ``break_table`` *instr* "already carried out" (a
+    new plan kept the table, but the dealer confirmed the break before the withdraw came,
+    and the box could not open it again: a power cut in between): the table is broken at
+    its box, which takes no players and deals no hand there.  The break is logged done
+    (the table counts as broken: tdhost.live.room_plan.box_broken) with a notice; the plan
+    that follows moves its players out while they fit at the other tables."""
+
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Effects]:
+        if "done" in _ins.results(tournament.instrs[instr["id"]], "box"):
+            return [], Effects()
+        return [("instr_result", _ins.result(instr["id"], "done", "box", text, None, src), None),
+                ("notice", {"text": "table %d broke before the host called its break off: "
+                            "its players move to the other tables" % instr["table"],
+                            "src": src}, None)], Effects(plan=True)
+    return build
+
+
 def seated_anyway(instr: Instr, text: str, src: List[Any], boxes: "BoxesNow") -> Write:
     """A box answers ``done`` for the ``receive`` *instr* the host had called off (its
     withdraw came after the dealer's Confirm): the player sat down there.  The answer is

@@ -32,9 +32,20 @@ if TYPE_CHECKING:
 
 
 def broken_tables(tournament: Tournament) -> Set[int]:
-    """Tables an earlier plan broke (their ``break_table`` instruction, not cancelled)."""
+    """Tables an earlier plan broke (their ``break_table`` instruction, not cancelled), and
+    those a box broke (``box_broken``)."""
     return {record["table"] for record in tournament.instrs.values()
-            if record["action"] == "break_table" and not _ins.cancelled(record)}
+            if record["action"] == "break_table" and not _ins.cancelled(record)} \
+        | box_broken(tournament)
+
+
+def box_broken(tournament: Tournament) -> Set[int]:
+    """Tables whose box has carried out a ``break_table`` (answered ``done``), even one the
+    host called off too late (the dealer confirmed it before the withdraw came): no
+    instruction opens a table again, so the plans break them first (docs/live.md "Every
+    seat taken")."""
+    return {record["table"] for record in tournament.instrs.values()
+            if record["action"] == "break_table" and "done" in _ins.results(record, "box")}
 
 
 STANDBY = "standby for "  # a seat offered to a standby player: taken, by nobody who moves
@@ -218,7 +229,8 @@ def room(tournament: Tournament, statuses: Statuses, seed: int,
                        "button": button, "sb": sb, "bb": bb})
     return {"profile": tournament.setup["profile"],
             "seats_per_table": tournament.setup["seats_per_table"],
-            "seed": seed, "tables": tables, "moved": moved_tonight(tournament)}
+            "seed": seed, "tables": tables, "moved": moved_tonight(tournament),
+            "closed": sorted(box_broken(tournament))}
 
 
 def moved_tonight(tournament: Tournament) -> List[str]:

@@ -22,7 +22,8 @@ from tdhost.rules.seat_order import (
 )
 
 ROOM_KEYS = ("profile", "seats_per_table", "seed", "tables")
-OPTIONAL_KEYS = ("moved",)  # players who have moved tables tonight (a tie-break)
+OPTIONAL_KEYS = ("moved", "closed")  # players who have moved tables tonight (a tie-break);
+# tables a box has broken already (they break first, as long as the players fit elsewhere)
 TABLE_KEYS = ("table", "seats", "button", "sb", "bb")
 MIN_SEATS, MAX_SEATS = 2, 10  # what a box accepts (docs/rules.md: a table has 2..10 seats)
 
@@ -42,6 +43,7 @@ class PlanInput(TypedDict):
     seed: int | str
     tables: list[RoomTable]  # by number
     moved: set[str]  # seated players who have moved tables tonight
+    closed: list[int]  # tables of the room a box has broken already
 
 
 class Place(TypedDict):
@@ -139,7 +141,9 @@ def parse_room(room: object) -> PlanInput:
     Returns {"profile", "seats_per_table", "seed", "tables", "moved"} with the tables
     sorted by number, each {"table": int, "seats": {int seat: str player}, "button": int,
     "sb": int or None, "bb": int}, and "moved" the set of players who have moved tables
-    tonight (optional in the input; names not seated now are ignored).  Raises PlanError
+    tonight (optional in the input; names not seated now are ignored), "closed" the tables
+    of the room a box has broken already (optional; they break first while the players fit
+    at the others, and never hold the final table).  Raises PlanError
     (one sentence) on bad input.
     """
     if not isinstance(room, dict):
@@ -170,9 +174,13 @@ def parse_room(room: object) -> PlanInput:
     moved = room.get("moved", [])
     if not isinstance(moved, list) or not all(isinstance(name, str) for name in moved):
         _fail("moved must be a list of the players who have moved tables tonight")
+    closed = room.get("closed", [])
+    if not isinstance(closed, list) or not all(_is_int(num) for num in closed):
+        _fail("closed must be a list of the numbers of the tables a box has broken")
     out.sort(key=lambda table: table["table"])
     return {"profile": profile, "seats_per_table": seats_per_table, "seed": seed,
-            "tables": out, "moved": {name for name in moved if name in where_is}}
+            "tables": out, "moved": {name for name in moved if name in where_is},
+            "closed": sorted({num for num in closed if num in numbers})}
 
 
 # ------------------------------------------------------------------- sizes and bounds
@@ -401,6 +409,9 @@ def plan(raw_room: object) -> BalancePlan:
     sizes = {table["table"]: len(table["seats"]) for table in tables}
     total = sum(sizes.values())
     order = break_order(list(by_num), house, seed)
+    # a table its box has broken already breaks first (no instruction opens it again)
+    closed = [num for num in order if num in set(room.get("closed", ()))]
+    order = closed + [num for num in order if num not in set(closed)]
     occupied = [num for num in order if sizes[num]]
 
     if len(occupied) >= 2 and total <= _house.final_size(house, seats_per_table):
@@ -414,10 +425,13 @@ def plan(raw_room: object) -> BalancePlan:
     repeat = {num: sum(1 for player in by_num[num]["seats"].values() if player in moved)
               for num in occupied}
     count = len(occupied) - keep_count
+    forced = [num for num in occupied if num in set(closed)][:max(count, 0)]
+    rest = [num for num in occupied if num not in set(forced)]
     if house["break_choice"] == "fewest_moves":
-        breaks = fewest_move_breaks(sizes, occupied, count, seats_per_table, within, repeat)
+        breaks = forced + fewest_move_breaks(sizes, rest, count - len(forced), seats_per_table,
+                                             within, repeat)
     else:
-        breaks = occupied[:count]
+        breaks = forced + rest[:count - len(forced)]
     broken = [num for num in order if not sizes[num]] + breaks
     gone = set(broken)
     kept = [num for num in order if num not in gone]
