@@ -11,7 +11,8 @@ from tdhost.league.refusal import ActionRefused
 KEYS = {"event", "tournament", "now_ms", "clock", "players", "tables", "pending", "moves",
         "broken", "final_table", "hand_for_hand", "hand_for_hand_waiting", "registration",
         "standby", "results", "leaderboard", "log", "hand_for_hand_text", "undo", "redo",
-        "schedule", "money", "wifi", "league", "reentry", "league_notices", "rulings"}
+        "schedule", "money", "wifi", "league", "reentry", "league_notices", "rulings",
+        "box_only"}
 CLOCK = {"level_index", "level", "sb", "bb", "ante", "is_break", "ms_left", "paused", "next",
          "break_in_ms", "colour_up"}
 TABLE = {"table", "box", "link", "last_contact_ms", "hand", "button", "sb", "bb", "broken",

@@ -24,7 +24,7 @@ from tcbox.link.states import LIVE
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 # what a part may ask of the App (docs/box.md, "The App and its parts"): its services and
 # the three things it reads
-SERVICES = {"instruct", "take_table", "changed", "save", "show_link"}
+SERVICES = {"instruct", "use_book", "take_table", "changed", "save", "show_link"}
 READS = {"state", "table", "saver"}
 # the App's parts and the modules that make them (the host link, over USB or Wi-Fi)
 PART_MODULES = sorted((FIRMWARE / "tcbox" / "link").glob("*.py")) + [
