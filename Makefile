@@ -23,7 +23,7 @@ MPY     := $(VENV)/bin/micropython
 # tcbox/link/box_end.py, now one 820-line class instead of a module and five functions'
 # files, in one go. 320K keeps the 16K margin over 304K. The board runs .mpy: the night's
 # heap (bench/box_bench.py) stayed 312 KiB across these changes.
-# Stop 30 (issue #29's facts at the table): at 320K test_app failed at 320K, 336K, 344K and
+# Stop 30 (issue #29's facts at the table): test_app failed at 320K, 336K, 344K and
 # 352K while passing at 328K and 384K -- compiling procedures.py at the first undo found no
 # 1,280-byte block. A board never compiles its firmware: tests/mpy_each.py now runs it as
 # mpy-cross's .mpy (build/mpy-firmware). Then the largest failing size is 240K
