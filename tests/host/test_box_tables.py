@@ -56,6 +56,10 @@ def test_the_td_moves_a_box_to_another_table(tmp_path):
     room.boxes[9] = spare
     room.run(2000)
     assert spare.host.table == 9
+    # no players here: the box waits for a seating, with nothing to report (no event,
+    # no "seating refused" notice for the TD at every hello)
+    assert spare.link.n == 0 and spare.link.table is None
+    assert not [ev for ev in room.live.lg.events if ev.action == "notice"]
     res = room.live.act("move_box", {"box": "tc-09", "table": 2})
     assert res["text"] == "Box tc-09 serves table 2 from now on: it has that table's set-up."
     room.run(2000)

@@ -82,3 +82,22 @@ def test_a_move_the_league_recorded_counts_as_moved_tonight():
     night._add("move", decide_move(t, name, list(free)))
     assert liveplan.moved_tonight(night.t) == [name]
     assert liveplan.room(night.t, {}, 1)["moved"] == [name]
+
+
+def test_a_newcomer_is_not_drawn_into_a_seat_a_box_fills_unasked(tmp_path):
+    """A dealer seated somebody the league does not know (the seat check's "the box shows a
+    player there"): a latecomer's draw leaves that seat alone -- the box would refuse them
+    "Seat N is taken"."""
+    from tdhost.live.tables import BoxesNow
+    room = Room(tmp_path, example="wph", n=25, seed=7, boxes=False)
+    t = room.live.tournament
+    seat, _ = liveplan.new_seat(BoxesNow(0, {}, {}, {}), t, "Zed Late", 99)
+    tb, chair = seat
+    stacks = {str(s): 1000 for s in t.seating()[tb]}
+    stacks[str(chair)] = 1500  # the stranger
+    boxes = BoxesNow(0, {tb: {"stacks": stacks}}, {}, {})
+    assert liveplan.box_filled(boxes.statuses, t) == [(tb, chair)]
+    again, _ = liveplan.new_seat(boxes, t, "Zed Late", 99)
+    assert again != seat and tuple(again) not in liveplan.taken_seats(t)
+    # a spare box's own table (the league seats nobody there) is no reason to avoid it
+    assert liveplan.box_filled({42: {"stacks": {"1": 10, "2": 10}}}, t) == []

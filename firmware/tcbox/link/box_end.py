@@ -656,6 +656,11 @@ class Link:
         if table is not None and (table.hand is not None or table.moves):
             return  # (changes waiting for the hand's end go first)
         stacks, button, history = self.pending_players
+        if table is None and not (stacks and len(stacks) >= 2):
+            # a spare box (the league seats nobody here yet): no table, and nothing
+            # wrong to report; the setup waits for a seating with two players
+            self.pending_players = None
+            return
         setup = dict(self.pending_setup)
         if stacks and len(stacks) >= 2:
             setup["players"] = stacks

@@ -76,6 +76,22 @@ def taken_seats(tournament: Tournament) -> List[Tuple[int, int]]:
         (record["table"], record["body"]["seat"]) for record in _ins.take_outs(tournament)]
 
 
+def box_filled(statuses: Statuses, tournament: Tournament) -> List[Tuple[int, int]]:
+    """Seats a box's last status fills where the league seats nobody (a dealer seated
+    somebody unasked: the seat check shows it, docs/live.md "The seat check"): a newcomer
+    drawn there would be refused "Seat N is taken".  Only at tables the league seats
+    players at (a spare box's own table is a stand-in)."""
+    seating = seating_after_moves(tournament)
+    out: List[Tuple[int, int]] = []
+    for table in sorted(statuses):
+        status, league = statuses[table], seating.get(table) or {}
+        stacks = status.get("stacks") if league and isinstance(status, dict) else None
+        if isinstance(stacks, dict):
+            out += [(table, int(k)) for k in sorted(stacks)
+                    if isinstance(k, str) and k.isdigit() and int(k) not in league]
+    return out
+
+
 def spare_tables(linked: Iterable[int], tournament: Tournament) -> List[int]:
     """Spare boxes among the tables whose box is *linked*: those with no players (a move
     heading there counts) and not broken, in order."""
@@ -98,7 +114,8 @@ def new_seat(boxes: "BoxesNow", tournament: Tournament, name: str, seq: int,
     closed = broken_tables(tournament)
     if spare is None:
         spare = spare_tables(boxes.linked, tournament)
-    excluded = taken_seats(tournament) + [tuple(x) for x in exclude]
+    excluded = (taken_seats(tournament) + box_filled(boxes.statuses, tournament)
+                + [tuple(x) for x in exclude])
     seat = pick_seat(tournament, name, seq, exclude=excluded, closed=closed, spare=spare)
     if not seating_after_moves(tournament).get(seat[0]):
         # never alone at a table: a seat a bust frees, once its player has left (at a table
