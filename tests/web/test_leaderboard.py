@@ -155,6 +155,31 @@ def test_big_screen_before_the_start_and_in_the_break_not_in_a_level(browser, tm
         assert js_errors(page) == []
 
 
+def test_the_big_screen_shows_it_when_the_first_snapshot_came_before_its_script(
+        browser, tmp_path):
+    """The page's scripts are deferred: the first snapshot can come before leaderboard.js
+    has run (a slow machine, a slow Wi-Fi).  Before the start nothing changes, so no
+    second snapshot comes: the leaderboard starts from the page's last snapshot
+    (TC.snapshot) instead of waiting for one."""
+    import time
+
+    def late(route):
+        time.sleep(1.0)  # leaderboard.js arrives a second late: the snapshot is there first
+        got = route.fetch()
+        route.fulfill(response=got, body="window.lbRanAt = performance.now();\n" + got.text())
+
+    with served(with_file(FakeLive(players=0), pulled_file(tmp_path))) as web:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+        ctx.add_init_script("document.addEventListener('tc-snapshot', () => {"
+                            " window.snapAt = window.snapAt || performance.now(); });")
+        ctx.route("**/static/leaderboard.js", late)
+        page = ctx.new_page()
+        page.goto(web.url + "/")
+        wait_text(page, "#p-league", "Ann Lee")
+        assert page.evaluate("window.snapAt < window.lbRanAt")  # (the race this is about)
+        assert page.is_visible("#p-league")
+
+
 def test_players_page_has_the_area_standings(browser, tmp_path):
     with served(with_file(FakeLive(), pulled_file(tmp_path))) as web:
         page = open_page(browser, web.url + "/p", 390, 844)

@@ -65,12 +65,16 @@ TC.breakIn = function (snap) {
 // Opens the event stream: onSnapshot(snap) on every snapshot, onLink(true|false) when the
 // connection comes and goes (EventSource reconnects by itself, after `retry:` = 1 s). Each
 // snapshot is also a "tc-snapshot" event on the document (detail: the snapshot), after the
-// page's own onSnapshot: parts of a page in files of their own (leaderboard.js) follow it.
+// page's own onSnapshot: parts of a page in files of their own (leaderboard.js) follow it,
+// and start from TC.snapshot (the last one, or null): a snapshot can come before a later
+// deferred script has run.
+TC.snapshot = null;
 TC.connect = function (onSnapshot, onLink) {
   const es = new EventSource("/api/events");
   es.addEventListener("snapshot", (e) => {
     const snap = JSON.parse(e.data);
     snap._at = performance.now();
+    TC.snapshot = snap;
     onLink(true);
     onSnapshot(snap);
     document.dispatchEvent(new CustomEvent("tc-snapshot", {detail: snap}));

@@ -13,7 +13,9 @@
   const big = document.body.classList.contains("bs");
   const REFETCH_MS = big ? 60000 : 120000; // a pull made during the night shows by then
   let board = {shown: false, rows: []};
-  let snap = null;
+  // the page's last snapshot: the first may have come before this script ran (the
+  // big screen then showed no leaderboard until something changed)
+  let snap = TC.snapshot;
 
   function heading() {
     return [board.league, board.area ? "area " + board.area : ""].filter(Boolean).join(" · ");
