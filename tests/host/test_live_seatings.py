@@ -98,3 +98,27 @@ def test_a_seat_change_names_the_unanswered_change_of_the_same_seat_before_it():
     assert _ins.after(t, t.instrs["i-2"]) is None  # i-1 answered
     assert _ins.after(t, t.instrs["i-3"]) is None
     assert _ins.after(t, t.instrs["i-10"]) == "i-8"  # (i-9 confirmed by the TD: not resent)
+
+
+def test_a_lost_whole_seating_goes_whole_again(tmp_path):
+    """WPH 7: Uma joins table 1 before its first hand; the box builds its table afresh
+    from the whole seating (her chips with it).  The TD undoes her entry: the host sends
+    the seating whole again -- lost.  Healed, it must go whole once more: a ``keep``
+    seating (the names only, before a table's first hand) would leave Uma and her 20,000
+    chips on the box while the league has no Uma (chaos seed 154)."""
+    room = Room(tmp_path, example="wph", n=15)
+    room.run(2000)
+    room.live.act("late", {"name": "Uma"})
+    room.run(2000)
+    table, seat = room.live.tournament.get("Uma").seat
+    box = room.boxes[table]
+    assert box.table.hands == 0 and box.table.stacks[seat] == 20000  # built from it
+    lost, mend = _lose_seatings(box)
+    room.live.act("undo", {})
+    room.run(500)
+    assert lost and str(seat) not in lost[0]["stacks"] and not lost[0].get("keep")
+    assert seat in box.table.stacks  # (the undo's seating was lost)
+    mend()
+    room.run(10000)
+    assert seat not in box.table.stacks and str(seat) not in box.link.names
+    assert box.link.sv == room.live.seating_version(table)

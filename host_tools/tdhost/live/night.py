@@ -361,8 +361,12 @@ class Live:
     def _seat(self, link: ServedLink, keep: bool) -> None:
         assert link.table is not None and link.box is not None
         msg = dict(self.seating_msg(link.table), kind="seating")
+        if keep and self.seatings.owes_whole(link.table, getattr(link, "sv", None)):
+            keep = False  # a whole seating it has not taken: whole again
         if keep:
             msg["keep"] = True
+        else:
+            self.seatings.whole[link.table] = msg["sv"]
         link.send(msg)
         self.seatings.went(link.box, msg["sv"], self.now)
 

@@ -21,6 +21,9 @@ class SeatingVersions:
         self.tables: Dict[int, Tuple[str, int]] = {}  # table -> (its names, their version)
         self.seq: Optional[int] = None  # the league's seq the versions are of
         self.sent: Dict[str, Tuple[int, int]] = {}  # box -> (version, ms) of its last seating
+        # table -> the version of the last seating sent whole (not ``keep``): a box that
+        # builds its table from it, before its first hand
+        self.whole: Dict[int, int] = {}
 
     def fresh(self, seq: int) -> bool:
         """Are the versions those of the league at *seq* (nothing to number again)?"""
@@ -51,6 +54,14 @@ class SeatingVersions:
         instruction written against it goes after that seating."""
         last = self.sent.get(box)
         return last is None or last[0] < self.version(table)
+
+    def owes_whole(self, table: int, held: Any) -> bool:
+        """Was *table* sent a seating whole (to build its table from) that a box holding
+        version *held* (None: not known yet) has not taken?  Then a ``keep`` seating, which
+        would leave the box's own seats and chips as they are, goes whole too: an undone
+        late entry whose whole seating was lost stayed seated at its box."""
+        whole = self.whole.get(table)
+        return whole is not None and (not isinstance(held, int) or held < whole)
 
     def due(self, box: str, held: Any, table: int, now: int) -> bool:
         """Should *box*, whose status says it holds version *held*, be sent *table*'s
