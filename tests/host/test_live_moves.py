@@ -5,6 +5,8 @@ have; the TD's confirm (with a stack), refusals, withdrawn instructions, and a h
 restarted mid-move (an LPPL night: 20 players at three 8-seat tables, docs/host.md "The
 live night")."""
 
+import datetime
+
 from hostutil import run
 from liveroom import KEY, T0_MS, Room, allin, carry_out, fold_round, win_hand, withdraw_all
 
@@ -638,3 +640,23 @@ def test_the_plan_input_names_the_players_who_have_moved_tonight(tmp_path):
     assert room.pending() == [] \
         and list(room.live.tournament.get(name).seat) == t.instrs[out["id"]]["to"]
     assert _plan.moved_tonight(room.live.tournament) == [name]
+
+
+def test_a_move_by_hand_into_a_seat_a_move_heads_for_is_refused(tmp_path):
+    """`tdhost move` while serve runs: the seat a balancing move is taking a player to is
+    refused with one sentence, and nothing is written (chaos seed 163: two players in one
+    seat, the TD's choice and the host's)."""
+    room, b1, _ = _single_bust_room(tmp_path)
+    out, _, _ = _move_out(room)
+    to = "%d.%d" % (out["to_table"], out["to_seat"])
+    other = next(name for name in room.live.tournament.seating()[2].values()
+                 if name != out["player"])
+    before = len(room.live.lg.events)
+    when = datetime.datetime.fromtimestamp(room.now / 1000, tz=datetime.timezone.utc)
+    res = run(["move", other, to, "--db", room.db], now=when, expect=None)
+    said = (res.stderr or res.output).strip()
+    assert res.exit_code == 2 and said == (
+        "tdhost move: refused: table %d seat %d: %s is on the way there (a move under way at "
+        "the boxes); choose another seat." % (out["to_table"], out["to_seat"], out["player"]))
+    room.run(1000)
+    assert len(room.live.lg.events) == before
