@@ -660,3 +660,37 @@ def test_a_move_by_hand_into_a_seat_a_move_heads_for_is_refused(tmp_path):
         "the boxes); choose another seat." % (out["to_table"], out["to_seat"], out["player"]))
     room.run(1000)
     assert len(room.live.lg.events) == before
+
+
+def test_a_player_sent_back_and_seated_anyway_is_taken_out_of_the_second_seat(tmp_path):
+    """A player on their way to table 1 is entered out (the receive is called off), then
+    the TD undoes the bust: the host sends them back to the seat they left.  Table 1's
+    box had not heard the withdraw: its dealer seats them anyway and answers ``done``.
+    They sit twice, with their chips counted twice: the host takes them out of the
+    second seat (chaos seed 109: the TD was told to seat them, and 3,000 chips stayed
+    on the boxes twice)."""
+    room, b1, _ = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    player, home = out["player"], list(room.table_of(out["player"]))
+    assert src.leave(got_out) == 3000
+    room.run(2000)
+    got = [i for i in b1.got if i["id"] == _receive(room, out)["id"]][0]
+    del room.boxes[1]  # table 1's box is not heard for a while ...
+    room.live.act("bust", {"names": [player]})
+    room.run(1000)
+    assert room.live.act("undo", {})["text"].startswith("Undone: %s's bust" % player)
+    room.run(2000)
+    carry_out(room, ("receive",))  # the host sends them back: their old table seats them
+    room.run(2000)
+    assert src.table.stacks[home[1]] == 3000
+    b1.do("sit", seat=got["seat"], stack=got["stack"])  # ... its dealer seats them anyway
+    b1.done(got["id"])
+    room.boxes[1] = b1
+    room.run(3000)
+    assert [(i["seat"], i["name"]) for i in b1.instructions("take_out")] == [
+        (got["seat"], player)]
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    assert got["seat"] not in b1.table.stacks
+    assert list(room.table_of(player)) == home
+    assert sorted(b1.table.stacks) == sorted(room.live.tournament.seating()[1])

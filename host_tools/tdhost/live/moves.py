@@ -141,9 +141,11 @@ def seated_anyway(instr: Instr, text: str, src: List[Any], boxes: "BoxesNow") ->
     that seat already: ``_taking_out``), and so is one no longer entered (their late
     entry undone); a player still in whom the league seats there and who has another
     receive of their own to that seat on its way (their bust undone again) has that one
-    called off: they sit there already; any other player still in gets a notice for the
-    TD.  The decision's result is what Live does next (the names to that table when the
-    player sits there for the league)."""
+    called off: they sit there already; a player still in whom the host sends back to the
+    seat the league has them at (a receive there not called off: their bust undone after
+    they left) is taken out of this second seat, where their chips count twice; any other
+    player still in gets a notice for the TD.  The decision's result is what Live does
+    next (the names to that table when the player sits there for the league)."""
 
     def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, Effects]:
         latest = tournament.instrs[instr["id"]]
@@ -163,7 +165,22 @@ def seated_anyway(instr: Instr, text: str, src: List[Any], boxes: "BoxesNow") ->
                 and again:
             return evs + _ins.cancel_all(lg, tournament, again, "%s sat down there already" % name,
                                          _boxed(boxes, tournament)), Effects(names=[to[0]])
-        if entry is not None and entry.state == "in":
+        home = list(entry.seat or ()) if entry is not None and entry.state == "in" else []
+        back = [x for x in tournament.instrs.values() if x["action"] == "receive"
+                and x.get("player") == name and x["id"] != instr["id"] and home
+                and list(x.get("to") or ()) == home and _ins.state(x) != "cancelled"]
+        if home and home != list(to) and back and not _taking_out(tournament, instr, name):
+            # the host sends them back to the seat the league has them at (their bust
+            # undone after they left): this seat is a second one, with chips counted twice
+            evs.append(("instr", _ins.take_out(
+                lg, tournament, 0, name, to, "seated twice: the league seats them at table %d "
+                "seat %d, where the host sends them back" % tuple(home)), None))
+            evs.append(("notice", {"text": "%s sat down at table %d seat %d after that was "
+                                   "called off, and goes back to table %d seat %d: the box "
+                                   "takes them out of seat %d" % (
+                                       name, to[0], to[1], home[0], home[1], to[1]),
+                                   "src": src}, None))
+        elif entry is not None and entry.state == "in":
             evs.append(("notice", {"text": "%s sat down at table %d seat %d after that was "
                                    "called off: the TD seats them" % (name, to[0], to[1]),
                                    "src": src}, None))
