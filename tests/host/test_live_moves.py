@@ -389,14 +389,16 @@ def test_a_refused_receive_sends_the_player_back_to_their_seat(tmp_path):
     assert len(again) == 1  # the tables are still 5, 7, 7: a new plan moves someone
 
 
-def test_a_refused_receive_seats_the_player_where_the_td_moved_them_by_hand(tmp_path):
-    """The player of the plan's move has left their table when the TD records a move of
-    them by hand to another free seat (the host cannot carry that out while they walk: a
-    notice); then the destination box refuses the receive.  The player sits down at the
-    seat the league gives them, with the chips they left with -- not at the seat they left,
-    the league seating them elsewhere (the chaos drill's seed 30)."""
+def test_a_walking_player_is_not_moved_by_hand_and_a_refused_receive_sends_them_back(
+        tmp_path):
+    """The player of the plan's move has left their table when the TD tries to move them
+    by hand to another free seat: refused, nothing written (the boxes could not carry it
+    out while they walk; the chaos drill's seeds 30 and 104 seated them at two seats).
+    Then the destination box refuses the receive: the player sits down again at the seat
+    they left, with the chips they left with."""
     room, b1, loser = _single_bust_room(tmp_path)
     out, got_out, src = _move_out(room)
+    home = list(room.table_of(out["player"]))
     chips = src.leave(got_out)
     room.run(2000)
     rcv = _receive(room, out)
@@ -404,18 +406,22 @@ def test_a_refused_receive_seats_the_player_where_the_td_moved_them_by_hand(tmp_
     t = room.live.tournament
     other = [tb for tb in t.seating() if tb not in (out["table"], b1.number)][0]
     free = min(s for s in range(1, 9) if s not in t.seating()[other])
-    run(["move", out["player"], "%d.%d" % (other, free), "--db", room.db, "--yes"])
+    before = len(room.live.lg.events)
+    res = run(["move", out["player"], "%d.%d" % (other, free), "--db", room.db, "--yes"],
+              expect=2)
+    assert "is on the way to table %d seat %d" % (out["to_table"], out["to_seat"]) in (
+        res.stderr or res.output)
+    assert len(room.live.lg.events) == before
     room.run(2000)
     b1.done(got_in["id"], "refused", "Seat %d is taken" % got_in["seat"])
     room.run(2000)
-    box = room.boxes[other]
-    back = [i for i in box.instructions("receive") if i["name"] == out["player"]]
-    assert [(i["seat"], i["stack"]) for i in back] == [(free, chips)]
-    assert [i for i in src.instructions("receive") if i["name"] == out["player"]] == []
-    box.do("sit", seat=free, stack=chips)
-    box.done(back[0]["id"])
+    back = [i for i in src.instructions("receive") if i["name"] == out["player"]]
+    assert [(i["seat"], i["stack"]) for i in back] == [(home[1], chips)]
+    src.do("sit", seat=home[1], stack=chips)
+    src.done(back[0]["id"])
     room.run(3000)
-    assert box.table.stacks[free] == chips and box.link.names[str(free)] == out["player"]
+    assert src.table.stacks[home[1]] == chips and src.link.names[str(home[1])] == out["player"]
+    assert list(room.table_of(out["player"])) == home
 
 
 def test_a_mover_who_busts_before_leaving_never_reaches_the_new_table(tmp_path):
@@ -660,6 +666,17 @@ def test_a_move_by_hand_into_a_seat_a_move_heads_for_is_refused(tmp_path):
         "the boxes); choose another seat." % (out["to_table"], out["to_seat"], out["player"]))
     room.run(1000)
     assert len(room.live.lg.events) == before
+    # the mover, once they have left their table, is not moved by hand either (chaos
+    # seed 104: the league had them at the TD's seat, the boxes at the plan's)
+    src = room.boxes[out["table"]]
+    assert src.leave(_move_out(room)[1]) == 3000
+    room.run(1000)
+    free = next(s for s in range(1, 9) if s not in room.live.tournament.seating()[3])
+    res = run(["move", out["player"], "3.%d" % free, "--db", room.db], now=when, expect=None)
+    assert res.exit_code == 2 and (res.stderr or res.output).strip() == (
+        "tdhost move: refused: %s is on the way to table %d seat %d (a move under way at the "
+        "boxes): move them once they sit down." % (out["player"], out["to_table"],
+                                                   out["to_seat"]))
 
 
 def test_a_player_sent_back_and_seated_anyway_is_taken_out_of_the_second_seat(tmp_path):

@@ -535,14 +535,17 @@ class ChaosRoom(Room):
                 continue
             # their table breaks and the host cannot move them (the box lost them): the TD
             # moves them by hand, then confirms the refused move_out with the chips counted
-            after = _room.seating_after_moves(t)
+            # (not a seat the boxes are about to fill: `tdhost move` refuses it)
+            after, busy = _room.seating_after_moves(t), set(_room.taken_seats(t))
             free = ["%d.%d" % (tb, seat) for tb in sorted(after) if after[tb]
                     and tb not in _room.broken_tables(t) for seat in range(1, SEATS + 1)
-                    if seat not in after[tb] and (tb, seat) not in t.offered_seats()]
+                    if seat not in after[tb] and (tb, seat) not in t.offered_seats()
+                    and (tb, seat) not in busy]
             if free:
-                self.fixing.add(name + "/move")
-                self.done.append((["fix", "cli_move", name], self.cli(
-                    ["move", name, free[0], "--yes"])))
+                said = self.cli(["move", name, free[0], "--yes"])
+                self.done.append((["fix", "cli_move", name], said))
+                if said == "ok":  # (else again at the next look)
+                    self.fixing.add(name + "/move")
         for p in snap["pending"]:
             if p["action"] == "move_out" and p["state"] == "refused" \
                     and p["player"] in self.lost and p["id"] not in self.fixing:

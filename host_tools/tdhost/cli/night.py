@@ -48,9 +48,8 @@ from tdhost.league.rulings import decide_ruling, ruling_sentence
 from tdhost.league.seats import decide_draw, decide_move
 from tdhost.league.text import match, names_text, place_text, quote_name, seat_text, summary
 from tdhost.league.times import now
-from tdhost.league.tournament import Tournament
 from tdhost.league.transaction import Decision, NewEvent
-from tdhost.live import instruction_log as _ins
+from tdhost.live.room_plan import refuse_hand_move
 
 Value = TypeVar("Value")
 
@@ -304,26 +303,11 @@ def move(name: str, seat: str, db: str, number: int | None, yes: bool) -> None:
 
     def decide(lg: League, seq: int) -> Decision:
         tournament = lg.current(number)
-        _not_under_way(tournament, name, to)
+        refuse_hand_move(tournament, name, to)
         payload = decide_move(tournament, name, to)
         return [(tournament.number, "move", payload, None)], payload
     _, payload = write("move", db, decide)
     say("%s." % move_words(payload["name"], payload["from"], payload["seat"]))
-
-
-def _not_under_way(tournament: Tournament, name: str, seat: list[int]) -> None:
-    """ActionRefused when the boxes are about to fill *seat* (`tdhost serve` sent a move
-    there, or a player the TD entered out still sits there until their box takes them
-    out): a move by hand into it would seat two players in one seat."""
-    for halves in _ins.moving_players(tournament).values():
-        player = halves[0]["player"]
-        if list(halves[0]["to"]) == list(seat) and player != name:
-            raise ActionRefused("%s: %s is on the way there (a move under way at the boxes); "
-                                "choose another seat" % (seat_text(seat), player))
-    for record in _ins.take_outs(tournament):
-        if [record["table"], record["body"].get("seat")] == list(seat):
-            raise ActionRefused("%s: its box has not taken %s out yet; choose another seat"
-                                % (seat_text(seat), record.get("player") or "the player"))
 
 
 @click.command("end")

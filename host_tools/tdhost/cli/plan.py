@@ -245,8 +245,9 @@ def _plan_league(as_json: bool, compact: bool, apply: bool, yes: bool,
                                 "again")
         events: list[NewEvent] = []
         for move in again["moves"] if again else ():
-            payload = decide_move(now_playing, move["player"],
-                                  [move["to"]["table"], move["to"]["seat"]])
+            to = [move["to"]["table"], move["to"]["seat"]]
+            _liveplan.refuse_hand_move(now_playing, move["player"], to)  # (serve runs)
+            payload = decide_move(now_playing, move["player"], to)
             _reducers.apply(now_playing, "move", payload)
             events.append((now_playing.number, "move", payload, None))
         return events, None

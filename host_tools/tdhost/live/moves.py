@@ -170,8 +170,7 @@ def seated_anyway(instr: Instr, text: str, src: List[Any], boxes: "BoxesNow") ->
                 and x.get("player") == name and x["id"] != instr["id"] and home
                 and list(x.get("to") or ()) == home and _ins.state(x) != "cancelled"]
         if home and home != list(to) and back and not _taking_out(tournament, instr, name):
-            # the host sends them back to the seat the league has them at (their bust
-            # undone after they left): this seat is a second one, with chips counted twice
+            # sent back to their league seat (a bust undone after they left): a second seat
             evs.append(("instr", _ins.take_out(
                 lg, tournament, 0, name, to, "seated twice: the league seats them at table %d "
                 "seat %d, where the host sends them back" % tuple(home)), None))

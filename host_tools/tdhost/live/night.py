@@ -39,6 +39,7 @@ from tdhost.live import (
     seatcheck as _seatcheck,
     seating_versions as _sv,
     snapshot as _snap,
+    stranded as _stranded,
     tables as _tables,
     undo as _undo,
 )
@@ -50,8 +51,7 @@ from tdhost.rules import handforhand as _hfh
 log = logging.getLogger("tdhost.live")
 
 LINK_ORDER = {"live": 0, "configured": 1, "unknown": 2, "offline": 3}
-START_PLAN_WAIT_MS = 10000  # after a (re)start, the first plan waits this long at most for
-#                             the boxes' statuses (their buttons and blinds)
+START_PLAN_WAIT_MS = 10000  # after a (re)start, the first plan waits for statuses this long
 
 
 def scope_of(lg: League, tournament: Tournament) -> str:
@@ -87,6 +87,7 @@ class Live:
         self._plan_due = True  # a plan at start: the league may be ahead of its last plan
         self._start_plan = True  # ... once the boxes' statuses are in (START_PLAN_WAIT_MS)
         self._plan_bust = False  # the plan follows a bust: refused moves are dropped
+        self.lone_seats = _stranded.LoneSeats()  # players waiting alone at a spare box
         self._swept: Optional[int] = None  # the league's last seq when receives were swept
         self._version = 0
         self.clock_version = 0
@@ -361,14 +362,12 @@ class Live:
     def _seat(self, link: ServedLink, keep: bool) -> None:
         assert link.table is not None and link.box is not None
         msg = dict(self.seating_msg(link.table), kind="seating")
-        if keep and self.seatings.owes_whole(link.table, getattr(link, "sv", None)):
+        if keep and self.seatings.owes_whole(link.box, getattr(link, "sv", None)):
             keep = False  # a whole seating it has not taken: whole again
         if keep:
             msg["keep"] = True
-        else:
-            self.seatings.whole[link.table] = msg["sv"]
         link.send(msg)
-        self.seatings.went(link.box, msg["sv"], self.now)
+        self.seatings.went(link.box, msg["sv"], self.now, whole=not keep)
 
     def _names_for(self, link: ServedLink) -> None:
         """The table's seating to *link*'s box as ``send_names`` would send it (``keep``
@@ -443,6 +442,7 @@ class Live:
             for decision in _moves.receives(self.tournament):
                 self.write(decision)
         self._complete_moves()
+        self.lone_seats.step(self)
         if self.tournament.final is not None:  # the final table sits down, once it can
             final_table = self.tournament.final["table"]
             seated = self.final_seat.step(self.tournament, self.boxes_now(), self.views,
@@ -591,8 +591,7 @@ class Live:
         told = self.seat_check.told()  # docs/live.md "The seat check"
         undo, redo = self.journal.view()
         return dict(_snap.night(self.lg, self.tournament, now, self.views, links, self.book.handed,
-                                ended, told),
-                    undo=undo, redo=redo, wifi=self.wifi.view(),
+                                ended, told), undo=undo, redo=redo, wifi=self.wifi.view(),
                     league=(self.league_push.view(self.last_seq)
                             if self.league_push is not None else None),
                     league_notices=self.league_notices())

@@ -21,6 +21,7 @@ from typing import (
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import pick_seat
+from tdhost.league.text import seat_text as _seat_text
 from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins
 from tdhost.live.shapes import Instr, Seat, Seating, Statuses
@@ -74,6 +75,27 @@ def taken_seats(tournament: Tournament) -> List[Tuple[int, int]]:
     the seats of take_outs not carried out yet (the box still seats that player)."""
     return [tuple(halves[0]["to"]) for halves in _ins.moving_players(tournament).values()] + [
         (record["table"], record["body"]["seat"]) for record in _ins.take_outs(tournament)]
+
+
+def refuse_hand_move(tournament: Tournament, name: str, seat: Sequence[int]) -> None:
+    """ActionRefused for a move by hand (`tdhost move`, `tdhost plan --apply`) of *name* to
+    *seat* that the boxes would carry out against another: *name* is on their way to
+    another seat (their move begun at the boxes), or the boxes are about to fill *seat* (a
+    move on its way there, or a player the TD entered out who sits there until their box
+    takes them out) -- two players in one seat, or one player in two."""
+    mine = _ins.moving_players(tournament).get(name)
+    if mine and any(_ins.state(half) == "done" for half in mine):
+        raise ActionRefused("%s is on the way to %s (a move under way at the boxes): move "
+                            "them once they sit down" % (name, _seat_text(mine[0]["to"])))
+    for halves in _ins.moving_players(tournament).values():
+        player = halves[0]["player"]
+        if list(halves[0]["to"]) == list(seat) and player != name:
+            raise ActionRefused("%s: %s is on the way there (a move under way at the boxes); "
+                                "choose another seat" % (_seat_text(seat), player))
+    for record in _ins.take_outs(tournament):
+        if [record["table"], record["body"].get("seat")] == list(seat):
+            raise ActionRefused("%s: its box has not taken %s out yet; choose another seat"
+                                % (_seat_text(seat), record.get("player") or "the player"))
 
 
 def box_filled(statuses: Statuses, tournament: Tournament) -> List[Tuple[int, int]]:
@@ -238,8 +260,9 @@ def room(tournament: Tournament, statuses: Statuses, seed: int,
     tables = []
     for tb in sorted(set(tournament.tables_used) | set(seating)):
         seats = seating.get(tb, {})
-        if tb in broken and not seats:
-            continue
+        status = statuses.get(tb)
+        if not seats and (tb in broken or not (isinstance(status, dict) and status.get("stacks"))):
+            continue  # (nothing to break: nobody sits there, at the box either -- a spare)
         button, sb, bb = positions(tournament, tb, seats, statuses.get(tb))
         tables.append({"table": tb,
                        "seats": {str(seat): player for seat, player in sorted(seats.items())},

@@ -21,9 +21,9 @@ class SeatingVersions:
         self.tables: Dict[int, Tuple[str, int]] = {}  # table -> (its names, their version)
         self.seq: Optional[int] = None  # the league's seq the versions are of
         self.sent: Dict[str, Tuple[int, int]] = {}  # box -> (version, ms) of its last seating
-        # table -> the version of the last seating sent whole (not ``keep``): a box that
-        # builds its table from it, before its first hand
-        self.whole: Dict[int, int] = {}
+        # box -> the version of the last seating it was sent whole (not ``keep``: before
+        # its first hand it builds its table from it)
+        self.whole: Dict[str, int] = {}
 
     def fresh(self, seq: int) -> bool:
         """Are the versions those of the league at *seq* (nothing to number again)?"""
@@ -45,9 +45,11 @@ class SeatingVersions:
         known = self.tables.get(table)
         return known[1] if known is not None else 0
 
-    def went(self, box: str, version: int, now: int) -> None:
-        """*box* was sent the seating of *version* at *now*."""
+    def went(self, box: str, version: int, now: int, whole: bool = False) -> None:
+        """*box* was sent the seating of *version* at *now* (*whole*: not ``keep``)."""
         self.sent[box] = (version, now)
+        if whole:
+            self.whole[box] = version
 
     def unsent(self, box: str, table: int) -> bool:
         """Has *box* not been sent *table*'s version (or a newer one) yet?  Then a seat
@@ -55,12 +57,12 @@ class SeatingVersions:
         last = self.sent.get(box)
         return last is None or last[0] < self.version(table)
 
-    def owes_whole(self, table: int, held: Any) -> bool:
-        """Was *table* sent a seating whole (to build its table from) that a box holding
-        version *held* (None: not known yet) has not taken?  Then a ``keep`` seating, which
+    def owes_whole(self, box: str, held: Any) -> bool:
+        """Was *box* sent a seating whole (to build its table from) that it has not taken,
+        holding version *held* (None: not known yet)?  Then a ``keep`` seating, which
         would leave the box's own seats and chips as they are, goes whole too: an undone
         late entry whose whole seating was lost stayed seated at its box."""
-        whole = self.whole.get(table)
+        whole = self.whole.get(box)
         return whole is not None and (not isinstance(held, int) or held < whole)
 
     def due(self, box: str, held: Any, table: int, now: int) -> bool:
