@@ -8,6 +8,7 @@ plays one hand first, everyone folding to the big blind, who then has 3,025 chip
 from hostutil import run
 from liveroom import Room, after_one_hand, allin, carry_out
 
+from tcbox.instructions import at_table
 from tdhost.live import instruction_log as _ins
 
 
@@ -695,3 +696,57 @@ def test_a_bust_undone_gives_back_a_move_by_hand_it_called_off(tmp_path):
     assert b1.link.names[str(new)] == name and b1.table.stacks[new] == 3000
     assert sorted(b1.table.stacks) == sorted(room.live.tournament.seating()[1])
     assert [p for p in room.pending() if p["player"] in (name, out["player"])] == []
+
+
+def test_a_take_out_carried_out_after_the_undo_called_it_off_seats_the_player_back(tmp_path):
+    """The TD enters a player at table 2 out, then undoes it before the box has heard of
+    the withdraw; its dealer had taken the seat out and the box answers ``done`` with the
+    3,000 chips: the player plays on, so the host seats them back there with those chips
+    (the chaos drill's seed 243: the league had them, the box did not)."""
+    room = Room(tmp_path)
+    b2 = room.boxes[2]
+    seat = min(b2.table.stacks)
+    name = b2.link.names[str(seat)]
+    room.live.act("bust", {"names": [name]})
+    room.run(1000)
+    (take,) = b2.instructions("take_out")
+    del room.boxes[2]  # the box is not heard for a while ...
+    assert room.live.act("undo", {})["text"].startswith("Undone: %s's bust" % name)
+    room.run(2000)
+    res, why, chips = at_table.carry_out(b2.table, take)  # ... its dealer takes them out
+    assert (res, chips) == ("done", 3000)
+    b2.done(take["id"], res, why, chips)
+    b2.link.observe(b2.table.state())
+    room.boxes[2] = b2
+    room.run(3000)
+    (back,) = b2.instructions("receive")
+    assert (back["seat"], back["name"], back["stack"]) == (seat, name, 3000)
+    (withdraw,) = {i["id"] for i in b2.instructions("withdraw") if i["instr"] == take["id"]}
+    b2.done(withdraw, "refused", "already carried out")  # as the box answers it
+    b2.do("sit", seat=seat, stack=3000)
+    b2.done(back["id"])
+    room.run(3000)
+    assert b2.table.stacks[seat] == 3000 and b2.link.names[str(seat)] == name
+    assert sorted(b2.table.stacks) == sorted(room.live.tournament.seating()[2])
+
+
+def test_a_player_entered_out_while_their_receive_waits_for_the_hand_is_not_seated(
+        tmp_path):
+    """Ada joins late; the dealer has seen her receive (``acknowledged``: she sits down at
+    the hand's end) when the TD enters her out: the receive is called off and withdrawn,
+    and if the box seats her anyway she is taken out again (the chaos drill's seed 203:
+    she stayed on the box with 3,000 chips)."""
+    room = Room(tmp_path)
+    room.run(10000)
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    table, seat = room.table_of("Ada")
+    box = room.boxes[table]
+    (got,) = [i for i in box.instructions("receive") if i["name"] == "Ada"]
+    box.done(got["id"], "acknowledged")
+    room.run(2000)
+    room.live.act("bust", {"names": ["Ada"]})
+    room.run(2000)
+    rcv = room.live.tournament.instrs[got["id"]]
+    assert _ins.state(rcv) == "cancelled"
+    assert [i["instr"] for i in box.instructions("withdraw")] == [got["id"]]

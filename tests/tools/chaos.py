@@ -286,7 +286,7 @@ class ChaosBox:
         def answered(iid, result, reason=None, stack=None):
             ins = self._shown.get(iid)
             if ins and ins.get("action") == "take_out" and result == "done" and ins.get("name"):
-                self.taken[ins.get("name")] = (stack or 0, self.room.live.last_seq)
+                self.taken[ins.get("name")] = (stack or 0, self.room.written_at(iid))
             elif ins and ins.get("action") == "move_out" and result == "done":
                 self.room.walking[ins.get("name")] = (stack or 0, self.room.live.last_seq)
             elif ins and ins.get("action") == "receive" and result == "done":
@@ -504,6 +504,14 @@ class ChaosRoom(Room):
 
     def when(self):
         return datetime.datetime.fromtimestamp(self.now / 1000, tz=datetime.timezone.utc)
+
+    def written_at(self, iid):
+        """The seq of the league event that wrote instruction *iid* (the entry a take_out
+        was for: a late entry redone after it is a new one, chips_gone)."""
+        for ev in reversed(self.live.lg.events):
+            if ev.action == "instr" and ev.payload.get("id") == iid:
+                return ev.seq
+        return self.live.last_seq
 
     def step(self, ms=STEP_MS):
         for b in self.boxes.values():

@@ -210,6 +210,10 @@ class BoxEvents:
             elif instr["action"] == "receive" and res == "done":
                 live.apply(_moves.seated_anyway(instr, text + " after it was called off", src,
                                                 live.boxes_now()))
+            elif instr["action"] == "take_out" and res == "done":
+                live.write(_reactions.taken_anyway(instr, _ins.result(
+                    iid, res, "box", text + " after it was called off", None, src, stack),
+                    live.boxes_now()))
             return
         answer = _ins.result(iid, res, "box", text, msg.get("reason"), src, stack)
         if res == "refused" and instr["action"] == "move_out" and instr.get("move"):

@@ -138,7 +138,8 @@ def td_out(tournament: Tournament, table: int, seat: Any) -> Optional[Instr]:
                 or instr["body"].get("seat") != seat:
             continue
         res = _ins.results(instr)
-        if _ins.cancelled(instr) or "reported" in res:
+        if "reported" in res or _ins.cancelled(instr) and "done" not in _ins.results(
+                instr, "box"):  # (carried out after it was called off: its report still)
             return None
         if any(x["action"] == "receive" and x["table"] == table
                and x["body"].get("seat") == seat and _ins.state(x) == "done"
@@ -216,11 +217,15 @@ def after_bust(tournament: Tournament, names: Sequence[str], boxes: "BoxesNow") 
     plan is due (``Live.carry_out``)."""
     out = set(names)
     keep = ("withdraw", "take_out")  # a take_out is the TD's bust itself, at the box
-    if any(instr.get("player") in out and instr["action"] not in keep
-           for instr in _ins.pending(tournament)):
+
+    def theirs(now: Tournament) -> List[Instr]:  # (a receive the dealer saw, not done yet:
+        return [instr for instr in now.instrs.values()  # it waits for the hand's end)
+                if instr.get("player") in out and instr["action"] not in keep
+                and (not _ins.complete(instr) or instr["action"] == "receive"
+                     and _ins.state(instr) == "acknowledged")]
+    if theirs(tournament):
         def build(now: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
-            instrs = [instr for instr in _ins.pending(now)
-                      if instr.get("player") in out and instr["action"] not in keep]
+            instrs = theirs(now)
             return _ins.cancel_all(lg, now, instrs,
                                    lambda instr: "%s is out" % instr["player"],
                                    lambda table: boxes.boxed(now, table)), None

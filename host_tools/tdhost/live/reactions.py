@@ -384,6 +384,28 @@ def _seat_back(boxes: "BoxesNow", tournament: Tournament, lg: League, seq: int,
                          "%s, but table %d seat %d is taken now" % (why, seat[0], seat[1])) + evs
 
 
+def taken_anyway(instr: Instr, payload: Payload, boxes: "BoxesNow") -> Write:
+    """A box answers ``done`` (*payload*) for the ``take_out`` *instr* the host had called
+    off: the TD undid the bust after the dealer had taken the seat out (the withdraw came
+    late).  The answer is logged with the chips taken out, and a player who plays on gets
+    their seat back with them (``_seat_back``), unless a receive or a move of theirs is
+    under way already (chaos seed 243: the box left them out, the league had them)."""
+    def build(tournament: Tournament, lg: League, seq: int) -> Tuple[Batch, None]:
+        take = tournament.instrs[instr["id"]]
+        if "done" in _ins.results(take, "box"):
+            return [], None
+        evs: Batch = [("instr_result", payload, None)]
+        name = take.get("player")
+        entry = tournament.get(name) if name else None
+        if entry is None or entry.state != "in" or entry.name in _ins.moving_players(tournament) \
+                or any(r["action"] == "receive" and r.get("player") == name
+                       and not _ins.complete(r) for r in tournament.instrs.values()):
+            return evs, None
+        done = dict(take, results=list(take["results"]) + [payload])
+        return evs + _seat_back(boxes, tournament, lg, seq, done), None
+    return build
+
+
 def _where(take: Instr) -> str:
     return "table %d seat %s" % (take["table"], take["body"].get("seat"))
 
