@@ -9,7 +9,7 @@ from hostutil import run
 from liveroom import Room, after_one_hand, allin, carry_out
 
 from tcbox.instructions import at_table
-from tdhost.live import instruction_log as _ins
+from tdhost.live import instruction_log as _ins, reactions as _reactions
 
 
 def _row(room, name):
@@ -750,3 +750,21 @@ def test_a_player_entered_out_while_their_receive_waits_for_the_hand_is_not_seat
     rcv = room.live.tournament.instrs[got["id"]]
     assert _ins.state(rcv) == "cancelled"
     assert [i["instr"] for i in box.instructions("withdraw")] == [got["id"]]
+
+
+def test_a_latecomer_entered_out_before_any_box_seated_them_is_at_no_box(tmp_path):
+    """Ada joins late and is entered out before her table's dealer seats her: her receive
+    is called off, so no box seats her (``at_box`` None) -- whoever sits in that seat
+    later is not taken out for her (the chaos drill's seed 301: a host restarted later
+    took out the player moved there since, naming Ada)."""
+    room = Room(tmp_path)
+    room.run(10000)
+    room.live.act("late", {"name": "Ada"})
+    room.run(1000)
+    assert _reactions.at_box(room.live.tournament, "Ada") is None  # (arriving)
+    room.live.act("bust", {"names": ["Ada"]})
+    room.run(2000)
+    t = room.live.tournament
+    assert t.get("Ada").state == "out" and t.get("Ada").seat
+    assert _reactions.at_box(t, "Ada") is None
+    assert not [r for r in t.instrs.values() if r["action"] == "take_out"]

@@ -125,6 +125,11 @@ def at_box(tournament: Tournament, name: str) -> Optional[Seat]:
     if name in _ins.arriving(tournament):
         return None
     entry = tournament.get(name)
+    own = [r for r in tournament.instrs.values() if r["action"] == "receive"
+           and not r.get("move") and r.get("player") == name]
+    if entry is not None and own and list(own[-1].get("to") or ()) == list(entry.seat or ()) \
+            and _ins.cancelled(own[-1]) and "done" not in _ins.results(own[-1]):
+        return None  # their receive there was called off before any box seated them
     return list(entry.seat) if entry is not None and entry.seat else None
 
 
