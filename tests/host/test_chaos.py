@@ -3,7 +3,7 @@ few seeds of the live host under random TD actions, CLI writes on the same leagu
 refused restores, link delays, drops, duplicates and reordering, host kills and box power
 cuts, each checked after every quiet period -- every box seats the league's players, chips
 are conserved, no instruction is stuck, every box bust is in the league once, every
-refusal says why.  `make chaos` runs forty-three seeds, `make chaos SEEDS=1-60` sixty."""
+refusal says why.  `make chaos` runs fifty-six seeds, `make chaos SEEDS=1-399` all of them."""
 
 import json
 

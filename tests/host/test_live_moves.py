@@ -11,7 +11,12 @@ from hostutil import run
 from liveroom import KEY, T0_MS, Room, allin, carry_out, fold_round, win_hand, withdraw_all
 
 from tdhost.links.hoststore import HostStore
-from tdhost.live import instruction_log as _ins, moves as _moves, room_plan as _plan
+from tdhost.live import (
+    instruction_log as _ins,
+    moves as _moves,
+    reactions as _reactions,
+    room_plan as _plan,
+)
 
 
 def _busts(live):
@@ -711,3 +716,23 @@ def test_a_player_sent_back_and_seated_anyway_is_taken_out_of_the_second_seat(tm
     assert got["seat"] not in b1.table.stacks
     assert list(room.table_of(player)) == home
     assert sorted(b1.table.stacks) == sorted(room.live.tournament.seating()[1])
+
+
+def test_a_mover_entered_out_on_the_way_is_at_no_box(tmp_path):
+    """The player of the plan's move has left their table when the TD enters them out: the
+    receive is called off, and no box seats them (``at_box`` None) -- the seat they left
+    is not taken out for them, now or after a restart, whoever sits there since (the chaos
+    drill's seed 339: a take_out naming them took out the player moved into that seat)."""
+    room, b1, _ = _single_bust_room(tmp_path)
+    out, got_out, src = _move_out(room)
+    player = out["player"]
+    assert src.leave(got_out) == 3000
+    room.run(2000)
+    room.live.act("bust", {"names": [player]})
+    room.run(2000)
+    t = room.live.tournament
+    assert t.get(player).state == "out" and _reactions.at_box(t, player) is None
+    assert not [r for r in t.instrs.values() if r["action"] == "take_out"]
+    room.restart()
+    room.run(3000)
+    assert not [r for r in room.live.tournament.instrs.values() if r["action"] == "take_out"]

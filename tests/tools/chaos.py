@@ -872,8 +872,7 @@ def chips_gone(left, states, entered_at, undone_lates):
     for name, (chips, seq) in left:
         if states.get(name) not in (None, "in") and entered_at.get(name, 0) < seq:
             gone += chips
-        elif states.get(name) is None or entered_at.get(name, 0) > seq:
-            # (0 chips: a hand busted them before the take_out: all they brought stays)
+        elif chips and (states.get(name) is None or entered_at.get(name, 0) > seq):
             brought = [c for at, who, c in undone_lates if who == name and at < seq]
             gone += chips - (brought[-1] if brought else 0)
     return gone

@@ -109,7 +109,8 @@ def _event(lg: League, seq: Optional[int]) -> Optional[LoggedEvent]:
 # ------------------------------------------------------------------ where the boxes seat them
 def at_box(tournament: Tournament, name: str) -> Optional[Seat]:
     """[table, seat] where a box seats *name* now, whether the league counts them in or
-    out, or None: walking between tables, not seated yet by a receive of their own, or
+    out, or None: walking between tables (or gone from their seat, the receive called
+    off), not seated yet by a receive of their own (or never: it was called off), or
     nowhere a box knows (tdhost.live.tables.name_at's view)."""
     final = tournament.final
     if final is not None and not final.get("seated") and "from" in final:
@@ -130,6 +131,10 @@ def at_box(tournament: Tournament, name: str) -> Optional[Seat]:
     if entry is not None and own and list(own[-1].get("to") or ()) == list(entry.seat or ()) \
             and _ins.cancelled(own[-1]) and "done" not in _ins.results(own[-1]):
         return None  # their receive there was called off before any box seated them
+    last = [r for r in tournament.instrs.values() if r.get("player") == name
+            and r["action"] in _ins.SEAT_ACTIONS and "done" in _ins.results(r)]
+    if last and last[-1]["action"] != "receive":
+        return None  # they left their seat (a move_out done, its receive called off)
     return list(entry.seat) if entry is not None and entry.seat else None
 
 
