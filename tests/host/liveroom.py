@@ -276,6 +276,28 @@ def carry_out(room, actions=("move_out", "receive")):
     return done
 
 
+def td_bust_first(room, table):
+    """The TD enters out the player of *table*'s first seat (a ``take_out`` on its way):
+    (that table's box, the seat, the player)."""
+    box = room.boxes[table]
+    seat = min(box.table.stacks)
+    name = box.link.names[str(seat)]
+    room.live.act("bust", {"names": [name]})
+    room.run(1000)
+    return box, seat, name
+
+
+def late_arrival(tmp_path, name="Ada"):
+    """The room 10 s into the night, *name* just entered late (their receive on its way):
+    (room, their table, their seat, that table's box)."""
+    room = Room(tmp_path)
+    room.run(10000)
+    room.live.act("late", {"name": name})
+    room.run(1000)
+    table, seat = room.table_of(name)
+    return room, table, seat, room.boxes[table]
+
+
 def after_one_hand(tmp_path):
     """The room after one hand at table 1: (room, the big blind's seat there, their name)."""
     room = Room(tmp_path)

@@ -3,7 +3,7 @@ chip deduction sent as a ``deduct`` the box carries out (protocol 1.2), and wher
 latecomer sits: never at a broken table, a spare box before a new table without one
 (docs/host.md §10.2, §10.6)."""
 
-from liveroom import T0_MS, Box, Room, allin, carry_out, fold_round
+from liveroom import T0_MS, Box, Room, allin, carry_out, fold_round, late_arrival
 
 from tcbox.instructions import at_table
 
@@ -172,12 +172,7 @@ def test_a_latecomer_whose_seat_the_box_refuses_gets_another(tmp_path):
     stands with 3000 chips and no seat: the host seats them elsewhere at once (the
     league's move, by the host, and a receive of their own), never in the refused seat,
     and tells the TD why."""
-    room = Room(tmp_path)
-    room.run(10000)
-    room.live.act("late", {"name": "Ada"})
-    room.run(1000)
-    first_table, _ = room.table_of("Ada")
-    box = room.boxes[first_table]
+    room, first_table, _, box = late_arrival(tmp_path)
     first = box.instructions("receive")[-1]
     box.done(first["id"], "refused", "Seat %d is taken" % first["seat"])
     room.run(1000)
@@ -236,12 +231,7 @@ def test_a_latecomer_is_seated_by_their_receive_not_by_a_seating_sent_meanwhile(
     receive seats her), so the dealer's Confirm seats her once, at her seat (the chaos
     drill's seed 2: the box had her from the seating, refused the receive as "Seat 2 is
     taken", and the host seated her at a second table)."""
-    room = Room(tmp_path)
-    room.run(10000)
-    room.live.act("late", {"name": "Ada"})
-    room.run(1000)
-    table, seat = room.table_of("Ada")
-    box = room.boxes[table]
+    room, table, seat, box = late_arrival(tmp_path)
     ins = box.instructions("receive")[-1]
     assert (ins["name"], ins["seat"], ins["stack"]) == ("Ada", seat, 3000)
     room.restart()

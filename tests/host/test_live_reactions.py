@@ -6,7 +6,7 @@ LPPL, 20 players at three 8-seat boxes (seed 7): tables 1, 2, 3 seat 6, 7, 7.  T
 plays one hand first, everyone folding to the big blind, who then has 3,025 chips."""
 
 from hostutil import run
-from liveroom import Room, after_one_hand, allin, carry_out
+from liveroom import Room, after_one_hand, allin, carry_out, late_arrival, td_bust_first
 
 from tcbox.instructions import at_table
 from tdhost.live import instruction_log as _ins, reactions as _reactions
@@ -367,12 +367,7 @@ def test_a_late_entry_undone_after_the_box_seated_the_player_takes_them_out(tmp_
     the TD undoes the late entry: the box takes her seat out again (her 3000 chips leave
     play with her), and a redo seats her once more, not twice (the chaos drill's seed 7:
     the box kept her after the undo, and the redo seated her at a second table)."""
-    room = Room(tmp_path)
-    room.run(10000)
-    room.live.act("late", {"name": "Ada"})
-    room.run(1000)
-    table, seat = room.table_of("Ada")
-    box = room.boxes[table]
+    room, table, seat, box = late_arrival(tmp_path)
     carry_out(room, ("receive",))
     room.run(2000)
     assert box.table.stacks[seat] == 3000
@@ -398,12 +393,7 @@ def test_a_late_entry_undone_then_seated_anyway_is_taken_out(tmp_path):
     withdraw; its dealer seats her anyway and the box answers ``done``: the box holds a
     player the league no longer has, so the host takes her seat out (her 3,000 chips
     leave play), never leaving an unnamed seat (the chaos drill's seed 27)."""
-    room = Room(tmp_path)
-    room.run(10000)
-    room.live.act("late", {"name": "Ada"})
-    room.run(1000)
-    table, seat = room.table_of("Ada")
-    box = room.boxes[table]
+    room, table, seat, box = late_arrival(tmp_path)
     got = [i for i in box.instructions("receive") if i["name"] == "Ada"][0]
     del room.boxes[table]  # the box is not heard for a while ...
     assert room.live.act("undo", {})["text"].startswith("Undone: late entry of Ada")
@@ -607,12 +597,7 @@ def test_a_late_entry_undone_while_its_receive_waits_at_the_box_calls_it_off(tmp
     The host calls the receive off and withdraws it, so the box never seats a player the
     league no longer has; a box that seats her anyway gets a take_out (the chaos drill's
     seed 50: the receive went on, and seat 1 kept her 3,000 chips with no name)."""
-    room = Room(tmp_path)
-    room.run(10000)
-    room.live.act("late", {"name": "Ada"})
-    room.run(1000)
-    table, seat = room.table_of("Ada")
-    box = room.boxes[table]
+    room, table, seat, box = late_arrival(tmp_path)
     got = [i for i in box.instructions("receive") if i["name"] == "Ada"][0]
     box.done(got["id"], "acknowledged")
     room.run(1000)
@@ -704,11 +689,7 @@ def test_a_take_out_carried_out_after_the_undo_called_it_off_seats_the_player_ba
     3,000 chips: the player plays on, so the host seats them back there with those chips
     (the chaos drill's seed 243: the league had them, the box did not)."""
     room = Room(tmp_path)
-    b2 = room.boxes[2]
-    seat = min(b2.table.stacks)
-    name = b2.link.names[str(seat)]
-    room.live.act("bust", {"names": [name]})
-    room.run(1000)
+    b2, seat, name = td_bust_first(room, 2)
     (take,) = b2.instructions("take_out")
     del room.boxes[2]  # the box is not heard for a while ...
     assert room.live.act("undo", {})["text"].startswith("Undone: %s's bust" % name)
@@ -736,12 +717,7 @@ def test_a_player_entered_out_while_their_receive_waits_for_the_hand_is_not_seat
     the hand's end) when the TD enters her out: the receive is called off and withdrawn,
     and if the box seats her anyway she is taken out again (the chaos drill's seed 203:
     she stayed on the box with 3,000 chips)."""
-    room = Room(tmp_path)
-    room.run(10000)
-    room.live.act("late", {"name": "Ada"})
-    room.run(1000)
-    table, seat = room.table_of("Ada")
-    box = room.boxes[table]
+    room, table, seat, box = late_arrival(tmp_path)
     (got,) = [i for i in box.instructions("receive") if i["name"] == "Ada"]
     box.done(got["id"], "acknowledged")
     room.run(2000)

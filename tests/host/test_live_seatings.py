@@ -3,7 +3,7 @@ and seat instruction carries the table's seating version; a box whose status say
 an older one gets the seating again, so a seating lost on the way heals; a seat instruction
 goes after the seating it was written against."""
 
-from liveroom import T0_MS, Room, carry_out, fold_round
+from liveroom import T0_MS, Room, carry_out, fold_round, td_bust_first
 
 
 def _lose_seatings(box):
@@ -57,11 +57,7 @@ def test_a_seat_instruction_goes_after_the_seating_it_was_written_against(tmp_pa
     with the table's seating version and holds that seating already, so it takes it at
     once; the box's names are the league's once it is carried out."""
     room = Room(tmp_path)
-    b2 = room.boxes[2]
-    seat = min(b2.table.stacks)
-    name = b2.link.names[str(seat)]
-    room.live.act("bust", {"names": [name]})
-    room.run(1000)
+    b2, seat, name = td_bust_first(room, 2)
     takes = b2.instructions("take_out")
     assert [(i["seat"], i["name"]) for i in takes] == [(seat, name)]
     assert takes[0]["sv"] <= b2.link.sv and b2.link.early == 0
