@@ -120,8 +120,9 @@ def main(argv=None, say=print):
 
     try:
         # a read timeout: mpremote reads a pty one blocking byte at a time, and a port
-        # where nothing answers must end in a refusal, not a wait for ever
-        t = SerialTransport(a.port, baudrate=a.baud, timeout=2)
+        # where nothing answers must end in a refusal, not a wait for ever (--timeout: a
+        # fixed 2 s failed the simulated board's copy on a machine at a load of 9)
+        t = SerialTransport(a.port, baudrate=a.baud, timeout=a.timeout)
     except (TransportError, OSError) as e:
         say("test-board: no board on %s (%s)" % (a.port, e))
         return 2
