@@ -11,7 +11,7 @@ Every wait is bounded (browser.WAIT_MS, or virtual seconds for the room).
 import contextlib
 import re
 
-from browser import js_errors, open_console, served, text, wait_text, wait_visible
+from browser import WAIT_MS, js_errors, open_console, served, text, wait_text, wait_visible
 from fake_live import FakeLive
 from night import Night, allin_hand
 
@@ -793,7 +793,9 @@ def test_a_night_finished_at_the_console_leaves_nothing_to_confirm(browser, tmp_
         assert [p for p in live.snapshot()["pending"] if p["state"] == "queued"]
         with served(live) as web:
             page = open_console(browser, web, 1366, 768)
-            assert page.locator("#pending li").count() > 0  # in play: the dealer's to do
+            # in play: the dealer's to do (once the first snapshot is drawn: the "live"
+            # the console waits for can come first)
+            page.locator("#pending li").first.wait_for(timeout=WAIT_MS)
             with web.lock:
                 live.act("bust", {"names": [names[7]]})
             wait_text(page, "#level", "%s wins" % names[8])
