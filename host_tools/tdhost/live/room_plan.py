@@ -251,16 +251,30 @@ def positions(tournament: Tournament, table: int, seats: Dict[int, str],
                                  tournament.setup["seats_per_table"])
 
 
+def lone_tables(tournament: Tournament) -> Set[int]:
+    """Tables nobody has sat down at: every player the league seats there waits for their
+    own receive there (``stranded``: the host seated them alone at a spare box when every
+    seat in play was taken).  Nobody deals there, and a spare box starts no table for one
+    player, so no plan moves players there (docs/live.md "Every seat taken"): they would
+    wait for ever.  ``stranded.LoneSeats`` gives such a player a seat among others."""
+    waiting = _ins.arriving(tournament)
+    return {tb for tb, seats in tournament.seating().items()
+            if seats and set(seats.values()) <= waiting}
+
+
 def room(tournament: Tournament, statuses: Statuses, seed: int,
          moving: Optional[Dict[str, List[Instr]]] = None) -> Dict[str, Any]:
     """The plan input (docs/balancing.md) for *tournament*; *statuses*: {table: the box's
-    last status}."""
+    last status}.  Tables nobody has sat down at (``lone_tables``) are left out."""
     seating = seating_after_moves(tournament, moving)
     broken = broken_tables(tournament)
+    left_out = lone_tables(tournament)
     tables = []
     for tb in sorted(set(tournament.tables_used) | set(seating)):
         seats = seating.get(tb, {})
         status = statuses.get(tb)
+        if tb in left_out:
+            continue  # players waiting alone at a spare box (``stranded``)
         if not seats and (tb in broken or not (isinstance(status, dict) and status.get("stacks"))):
             continue  # (nothing to break: nobody sits there, at the box either -- a spare)
         button, sb, bb = positions(tournament, tb, seats, statuses.get(tb))
@@ -385,6 +399,42 @@ def spare_held(plan: _balance.BalancePlan, room_in: Dict[str, Any],
             busy.add(seats[spare[0]])
             out.append({"player": seats[spare[0]], "from": {"table": table, "seat": spare[0]},
                         "to": move["to"]})
+    return {"moves": out, "broken": plan["broken"], "final_table": plan["final_table"]}
+
+
+def around_box_filled(plan: _balance.BalancePlan, tournament: Tournament,
+                      statuses: Statuses) -> _balance.BalancePlan:
+    """*plan* with each move into a seat a box fills unasked (``box_filled``, less the seats
+    of players about to leave them: a move's or a take_out's; the box would
+    refuse the player "Seat 8 is taken", the host would send them back, and the next plan
+    would pick that seat again) given another free seat at the same table -- by the
+    profile's ``join_seating`` (``joining_seat``), else the lowest free seat; dropped when
+    the table has none.  The plan's tables stay as they were: only the seat changes."""
+    leaving = {tuple(halves[0]["from"]) for halves in _ins.moving_players(tournament).values()}
+    filled = set(box_filled(statuses, tournament)) - leaving - set(taken_seats(tournament)) - {
+        (tb, seat) for tb, seats in tournament.seating().items() for seat in seats}
+    if not any((move["to"]["table"], move["to"]["seat"]) in filled for move in plan["moves"]):
+        return plan
+    after, league = seating_after_moves(tournament), tournament.seating()
+    taken = filled | set(taken_seats(tournament)) | {
+        (move["to"]["table"], move["to"]["seat"]) for move in plan["moves"]}
+    out: List[_balance.PlanMove] = []
+    for move in plan["moves"]:
+        table = move["to"]["table"]
+        if (table, move["to"]["seat"]) not in filled:
+            out.append(move)
+            continue
+        free = [seat for seat in range(1, tournament.setup["seats_per_table"] + 1)
+                if (table, seat) not in taken and seat not in after.get(table, {})
+                and seat not in league.get(table, {})]
+        seat = joining_seat(statuses, tournament, table, sorted(taken), move["player"])
+        if seat not in free:
+            seat = free[0] if free else None
+        if seat is None:
+            continue  # no seat: the seat check shows the TD the seat the box fills
+        taken.add((table, seat))
+        out.append({"player": move["player"], "from": move["from"],
+                    "to": {"table": table, "seat": seat}})
     return {"moves": out, "broken": plan["broken"], "final_table": plan["final_table"]}
 
 
