@@ -6,7 +6,7 @@ from hostutil import Night
 from liveroom import Room
 
 from tdhost.league.seats import decide_move
-from tdhost.live import room_plan as liveplan
+from tdhost.live import instruction_log as _ins, room_plan as liveplan
 from tdhost.rules import balance
 
 
@@ -101,3 +101,35 @@ def test_a_newcomer_is_not_drawn_into_a_seat_a_box_fills_unasked(tmp_path):
     assert again != seat and tuple(again) not in liveplan.taken_seats(t)
     # a spare box's own table (the league seats nobody there) is no reason to avoid it
     assert liveplan.box_filled({42: {"stacks": {"1": 10, "2": 10}}}, t) == []
+
+
+def test_a_balancing_move_is_not_planned_into_a_seat_a_box_fills_unasked(tmp_path):
+    """A plan moves a player into a seat whose box shows a player the league does not
+    know: the move keeps its table but gets another free seat there (the box would refuse
+    "Seat 8 is taken", the host send them back and the next plan pick that seat again, for
+    ever: chaos seed 390); with no other free seat at that table, the move is dropped."""
+    room = Room(tmp_path, boxes=False)  # LPPL, 20 players at tables 1-3: 6, 7, 7
+    t = room.live.tournament
+    seating = t.seating()
+    free = sorted(s for s in range(1, 9) if s not in seating[1])
+    assert len(free) == 2
+    name, chair = seating[2][min(seating[2])], min(seating[2])
+    plan = {"moves": [{"player": name, "from": {"table": 2, "seat": chair},
+                       "to": {"table": 1, "seat": free[0]}}], "broken": [], "final_table": False}
+    stacks = {str(s): 1000 for s in seating[1]}
+    assert liveplan.around_box_filled(plan, t, {1: {"stacks": stacks}}) == plan
+    stacks[str(free[0])] = 1500  # the stranger
+    (move,) = liveplan.around_box_filled(plan, t, {1: {"stacks": stacks}})["moves"]
+    assert move["to"] == {"table": 1, "seat": free[1]}
+    assert (move["player"], move["from"]) == (name, {"table": 2, "seat": chair})
+    stacks[str(free[1])] = 1500  # a second stranger: no seat left at table 1
+    assert liveplan.around_box_filled(plan, t, {1: {"stacks": stacks}})["moves"] == []
+    # a seat whose player the TD entered out: the box seats the mover once it took them out
+    # (chaos seed 24: a table breaking moves everyone, and their seats are no strangers')
+    out = seating[1][min(seating[1])]
+    room.live.act("bust", {"names": [out]})
+    t = room.live.tournament
+    assert [r["player"] for r in liveplan.taken_seats(t) and _ins.take_outs(t)] == [out]
+    leaving = dict(plan, moves=[dict(plan["moves"][0], to={"table": 1, "seat": min(seating[1])})])
+    stacks = {str(s): 1000 for s in seating[1]}
+    assert liveplan.around_box_filled(leaving, t, {1: {"stacks": stacks}}) == leaving

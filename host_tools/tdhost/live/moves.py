@@ -492,6 +492,7 @@ def plan(tournament: Tournament, boxes: "BoxesNow", seed: int, after_bust: bool,
 
     def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, List[str]]:
         chosen = _plan.spare_held(result, room, _plan.held(current))  # a box refused them
+        chosen = _plan.around_box_filled(chosen, current, statuses)  # a box fills that seat
         evs, skipped = _plan.moves(lg, current, chosen, statuses, moving)
         _redraw.mark(current, chosen, evs)  # US 2: two or more joining one table re-draw
         return [("instr", payload, None) for payload in evs], skipped
