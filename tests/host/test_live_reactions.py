@@ -744,3 +744,27 @@ def test_a_latecomer_entered_out_before_any_box_seated_them_is_at_no_box(tmp_pat
     assert t.get("Ada").state == "out" and t.get("Ada").seat
     assert _reactions.at_box(t, "Ada") is None
     assert not [r for r in t.instrs.values() if r["action"] == "take_out"]
+
+
+def test_undoing_a_console_action_leaves_the_reaction_to_a_cli_write_read_with_it(tmp_path):
+    """The TD enters a player out with `tdhost bust` and, before the host has polled the
+    file, pauses the clock from the console: the host reads the bust with its own write and
+    sends the take_out then.  Undoing the pause calls off only what the pause wrote: the
+    take_out stays (chaos seed 390: the bust's take_out was called off, the player stayed at
+    the box while the league had them out)."""
+    room = Room(tmp_path)
+    b2 = room.boxes[2]
+    seat = min(b2.table.stacks)
+    name = room.live.tournament.seating()[2][seat]
+    run(["bust", name, "--db", room.db, "--yes"])
+    room.live.act("pause", {})  # no poll between the two writes
+    (take,) = [p for p in room.pending() if p["action"] == "take_out"]
+    assert take["player"] == name
+    res = room.live.act("undo", {})
+    assert res["text"].startswith("Undone: clock paused")
+    room.run(2000)
+    t = room.live.tournament
+    assert _ins.state(t.instrs[take["id"]]) != "cancelled"
+    assert [(i["seat"], i["name"]) for i in b2.instructions("take_out")] == [(seat, name)]
+    assert b2.instructions("withdraw") == []
+

@@ -46,11 +46,15 @@ class Reactions:
         self._busy = True
         try:
             while live.last_seq > self.seq:
-                new = since(live.lg, self.seq)
+                new = [ev for ev in since(live.lg, self.seq) if ev.tournament == live.number]
                 self.seq = live.last_seq
-                live.follow(live.carry_out(react(
-                    live.lg, [ev for ev in new if ev.tournament == live.number],
-                    live.boxes_now())))
+                own = live.journal.own_seqs()  # the TD's action under way wrote these
+                others = [ev for ev in new if ev.seq not in own]
+                if own and others:  # (another writer's, read again with the action's)
+                    with live.journal.aside():
+                        live.follow(live.carry_out(react(live.lg, others, live.boxes_now())))
+                    new = [ev for ev in new if ev.seq in own]
+                live.follow(live.carry_out(react(live.lg, new, live.boxes_now())))
         finally:
             self._busy = False
 

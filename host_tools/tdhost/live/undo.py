@@ -3,11 +3,12 @@ undo"; docs/web.md §4): the ``Journal`` of the TD's actions that can be taken b
 words what each undo will do, kept per tournament in the league file (each change in the
 transaction of its events) so that a restarted host offers the same."""
 
+import contextlib
 import datetime
 import json
 import logging
 import sqlite3
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 from tdhost.actions import ACTIONS
 from tdhost.league import replay as _replay, store as _store, text as _text
@@ -205,6 +206,23 @@ class Journal:
         """Does the next write carry a change of the journal (``wrote``)?"""
         return self._act is not None or self._undoing is not None or bool(self._dropping) \
             or self._reset
+
+    def own_seqs(self) -> Set[int]:
+        """The seqs the TD's action under way has written so far (none without one)."""
+        act = self._act
+        return {ev.seq for ev in act["evs"]} if act is not None else set()
+
+    @contextlib.contextmanager
+    def aside(self) -> Iterator[None]:
+        """Writes inside are not the action under way's: the host's reactions to events the
+        action did not write (another writer's, the CLI's, read again with it) are no part
+        of it, and its undo must not call them off (chaos seed 390: undoing a pause called
+        off the take_out of a bust the CLI entered just before)."""
+        act, self._act = self._act, None
+        try:
+            yield
+        finally:
+            self._act = act
 
     def mark(self) -> Any:
         """The journal as it is before a write (``restore`` when the write fails): ``wrote``
