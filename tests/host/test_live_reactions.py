@@ -768,3 +768,29 @@ def test_undoing_a_console_action_leaves_the_reaction_to_a_cli_write_read_with_i
     assert [(i["seat"], i["name"]) for i in b2.instructions("take_out")] == [(seat, name)]
     assert b2.instructions("withdraw") == []
 
+
+def test_a_player_moved_by_hand_twice_before_the_host_reads_moves_once_from_their_seat(
+        tmp_path):
+    """`tdhost move` puts a player of table 2 at table 1 and, before the host polls, a
+    second `tdhost move` puts them on at table 3: the boxes get one move, from the seat
+    table 2's box still has them at to the last seat -- not a move out of table 1, whose box
+    never seated them (chaos seed 75: "Seat 5 is empty")."""
+    room = Room(tmp_path)
+    t = room.live.tournament
+    seat = min(t.seating()[2])
+    name = t.seating()[2][seat]
+    first = min(s for s in range(1, 9) if s not in t.seating()[1])
+    last = min(s for s in range(1, 9) if s not in t.seating()[3])
+    run(["move", name, "1.%d" % first, "--db", room.db, "--yes"])
+    run(["move", name, "3.%d" % last, "--db", room.db, "--yes"])
+    room.run(2000)
+    assert room.boxes[1].instructions("move_out") == []
+    (out,) = room.boxes[2].instructions("move_out")
+    assert (out["seat"], out["name"], out["to_table"], out["to_seat"]) == (seat, name, 3, last)
+    carry_out(room)
+    room.run(3000)
+    carry_out(room)  # the receive, once the move_out is done
+    room.run(3000)
+    assert room.boxes[3].table.stacks.get(last) and seat not in room.boxes[2].table.stacks
+    assert room.live.tournament.get(name).seat == [3, last]
+    assert [p for p in room.pending() if p["player"] == name] == []

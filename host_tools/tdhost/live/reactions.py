@@ -75,13 +75,14 @@ def react(lg: League, evs: Sequence[LoggedEvent], boxes: "BoxesNow") -> Steps:
     notes), with the boxes as they are (*boxes*); returns what Live does next."""
     effects = Effects()
     undone: List[LoggedEvent] = []
+    by_hand = _chained_moves(lg, evs)
     for ev in evs:
         if ev.seq in lg.undone:
             continue  # taken back already (the CLI wrote and undid it between two polls)
         if ev.action == "bust":
             effects += yield from _bust(ev.payload, boxes)
-        elif ev.action == "move" and "instrs" not in ev.payload:
-            effects += yield from _moved_by_hand(ev.payload, boxes)
+        elif ev.action == "move" and "instrs" not in ev.payload and ev.seq in by_hand:
+            effects += yield from _moved_by_hand(by_hand[ev.seq], boxes)
         elif ev.action == "undo":
             target = _event(lg, ev.undoes)
             if target is not None:
@@ -499,6 +500,29 @@ def _move_undone(payload: Dict[str, Any], boxes: "BoxesNow") -> Write:
         again["recorded"] = True
         return [("instr", again, None)], None
     return build
+
+
+def _chained_moves(lg: League, evs: Sequence[LoggedEvent]) -> Dict[int, Dict[str, Any]]:
+    """{seq: payload} of the moves recorded by hand among *evs* that the boxes carry out:
+    of a player moved by hand twice before the host read either (`tdhost move`, then `tdhost
+    plan --apply` moving them on), only the last, from the seat the first one left -- where
+    the boxes still have them (chaos seed 75: the box was told to move them out of a seat
+    it never gave them)."""
+    out: Dict[int, Dict[str, Any]] = {}
+    last: Dict[str, int] = {}  # player -> seq of their last such move so far
+    for ev in evs:
+        if ev.action != "move" or "instrs" in ev.payload or ev.seq in lg.undone:
+            continue
+        name = ev.payload["name"]
+        before = out.get(last.get(name, -1))
+        payload = dict(ev.payload)
+        if before is not None and before.get("from") and \
+                list(payload.get("from") or ()) == list(before["seat"]):
+            payload["from"] = before["from"]  # where the boxes still have them
+            del out[last[name]]
+        out[ev.seq] = payload
+        last[name] = ev.seq
+    return out
 
 
 def _moved_by_hand(payload: Dict[str, Any], boxes: "BoxesNow") -> Steps:
