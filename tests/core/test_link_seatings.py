@@ -169,3 +169,41 @@ def test_a_parked_instruction_goes_on_after_a_while_whatever_came():
     host.send({"kind": "ping", "t": 2})
     run(link, now + 3000, 3)
     assert [i["id"] for i in seen] == ["i-7"] and link.book.parked == 0
+
+
+def test_a_seating_never_opens_a_broken_table_again():
+    """The dealer broke the table before its first hand; a seating that came late, after a
+    reconnect, still names a player taken out before the break: rebuilt from it, the table
+    would play on with that player and their chips (chaos seed 58).  The box keeps its
+    broken table.  Moved to serve another table, it builds that table from its seating."""
+    from tableclock.hand import BROKEN
+    from tcbox.instructions import at_table
+    seen = []
+    link, port, host, now = live(app=StandIn(seen.append, table=link_table()))
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Cy"}, "sv": 5,
+               "stacks": {"1": 3000, "2": 3000, "3": 3000}})
+    now = run(link, now, 3)
+    host.send({"kind": "instruction", "id": "i-8", "action": "break_table"})
+    now = run(link, now, 3)
+    (ins,) = [i for i in seen if i["id"] == "i-8"]
+    assert at_table.carry_out(link.table, ins)[0] == "done"
+    link.instruction_done("i-8", "done")
+    assert link.table.hold == BROKEN and link.table.hands == 0
+    broken = link.table
+    link._hello_again(now)  # the link came up again: the same host run configures it
+    now = run(link, now, 3)
+    nonce = [m for m in host.read() if m["kind"] == "hello"][-1]["nonce"]
+    host.send(config(link.table, nonce))
+    host.send({"kind": "seating", "names": {"1": "Ann", "3": "Cy"}, "sv": 9,
+               "stacks": {"1": 3000, "3": 3000}})
+    now = run(link, now, 5)
+    assert link.table is broken and link.table.hold == BROKEN
+    link._hello_again(now)  # moved to table 6 (tdhost move-box): a new table there
+    now = run(link, now, 3)
+    nonce = [m for m in host.read() if m["kind"] == "hello"][-1]["nonce"]
+    host.send(config(link.table, nonce, table=6))
+    host.send({"kind": "seating", "names": {"2": "Dee", "3": "Eli"}, "sv": 1,
+               "stacks": {"2": 2500, "3": 3500}})
+    run(link, now, 5)
+    assert link.table is not broken and link.table.stacks == {2: 2500, 3: 3500}
+    assert link.table.hold != BROKEN

@@ -15,7 +15,7 @@ from tableclock.canonjson import ProtocolError, parse
 from tableclock.clocksync import Slew
 from tableclock.fields import SetupError
 from tableclock.floor import history_of
-from tableclock.hand import REDRAW
+from tableclock.hand import BROKEN, REDRAW
 from tableclock.protocol import (
     HOST,
     MAX_COUNTER,
@@ -560,7 +560,10 @@ class Link:
         self.rx.pin(HOST, msg["boot"], msg["seq"])
         setup = setup_of(msg)
         table = self.table
-        if table is not None and same_setup(setup, table.setup):
+        # the same set-up: the table goes on -- unless its box broke it and now serves
+        # another table (moved: a new table from that table's seating)
+        if table is not None and same_setup(setup, table.setup) and not (
+                table.hold == BROKEN and self.table_no != msg["table"]):
             self.pending_setup = None
         else:
             probe = dict(setup)  # the config's own fields, checked by the rules
@@ -627,8 +630,8 @@ class Link:
         if self.pending_setup is not None:
             self.pending_players = (stacks, button, history)
             return
-        if table is None or not stacks:
-            return
+        if table is None or not stacks or table.hold == BROKEN:
+            return  # (a seating never opens a broken table again: chaos seed 58)
         redraw = table.hold == REDRAW
         if not redraw and (table.hands or table.hand is not None):
             return  # play has begun: the table's own chips count
