@@ -783,3 +783,31 @@ def test_a_single_player_joining_a_table_does_not_redraw():
     assert balance.redraw_tables(dict(two, final_table=True), us) == []
     for other in ("lppl", "wph"):
         assert balance.redraw_tables(two, house.get(other)[1]) == []
+
+
+def test_chips_of_a_player_entered_out_that_the_final_draw_leaves_out_are_said(tmp_path):
+    """The TD entered a player out while their box still had them with chips (they won an
+    all-in before the take_out came), the final table was drawn, and the box refused the
+    take_out once the draw had seated another there: their chips leave play with the draw,
+    and the final table's sitting down says so (chaos seed 390).  While that take_out is
+    open the final table waits for its answer; a take_out done counts its own chips."""
+    from tdhost.live import final as _final
+    room = Room(tmp_path, n=10)
+    t = room.live.tournament
+    tb = min(t.seating())
+    seat = min(t.seating()[tb])
+    name = t.seating()[tb][seat]
+    room.live.act("bust", {"names": [name]})
+    t = room.live.tournament
+    (take,) = [r for r in _ins.take_outs(t) if r["player"] == name]
+    statuses = {tb: {"stacks": {str(seat): 4200}}}
+    finalists = [[tb, s] for s in t.seating()[tb]]
+    assert _final.left_play(t, statuses, {tb: {}}, [], finalists) is None  # wait for it
+    room.live.write(lambda now, lg, seq: (_ins.cancel_all(
+        lg, now, [now.instrs[take["id"]]], "the box refused it", lambda x: True), None))
+    t = room.live.tournament
+    assert _final.left_play(t, statuses, {tb: {}}, [], finalists) == {
+        "%d.%d" % (tb, seat): (name, 4200)}
+    assert _final.left_play(t, statuses, {tb: {}}, [tb], finalists) == {}  # a late table
+    assert _final.left_play(t, statuses, {tb: {}}, [], finalists + [[tb, seat]]) == {}
+    assert _final.left_play(t, {tb: {"stacks": {}}}, {tb: {}}, [], finalists) == {}

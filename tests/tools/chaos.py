@@ -922,6 +922,9 @@ def check(room):
         if entry is not None and entry.state != "in" and own and all(
                 _ins.cancelled(r) and "done" not in _ins.results(r) for r in own):
             gone += (entry.stack if entry.stack is not None else start) - entry.deducted
+    # chips of players the TD entered out that the final table's draw left out of play (the
+    # box had not taken them out: tdhost.live.final.left_play says them)
+    gone += sum((t.final or {}).get("left", {}).values())
     money = sum(m.get("chips", 0) or 0 for m in t.money)
     on_boxes = sum(sum(stacks(b).values()) for tb, b in room.boxes.items()
                    if seating.get(tb) or not broken(b))

@@ -172,6 +172,8 @@ def on_final_seated(tournament: Tournament, payload: Payload) -> None:
         # and what each takes to it (docs/rules.md §14; none in files of older hosts)
         tournament.final = dict(tournament.final, stacks=dict(payload["stacks"]),
                                 records=dict(payload.get("records") or {}), seated=True)
+        if payload.get("left"):  # chips of players entered out that leave play with it
+            tournament.final["left"] = dict(payload["left"])
 
 
 def on_hand_for_hand(tournament: Tournament, payload: Payload) -> None:

@@ -197,8 +197,15 @@ class FinalSeat:
                 stacks[name] = chips
         if late and boxes.now - self.since < FINAL_WAIT_MS:
             return None
+        left = left_play(tournament, statuses, redraw, late, final["from"].values())
+        if left is None:
+            return None  # a take_out there is not answered yet: its answer says the chips
         text = "the final table sits down at table %d: %d players, %s chips" % (
             final["table"], len(stacks), "{:,}".format(sum(stacks.values())))
+        for where, (name, chips) in sorted(left.items()):
+            text += "; %s still had %s chips at table %s seat %s when the final table was " \
+                    "drawn, after the TD had entered them out: they leave play" % (
+                        name, "{:,}".format(chips), *where.split("."))
         if late:
             text += "; table%s %s did not report the end of its hand within %d s: the " \
                     "chips of its players are from the draw" % (
@@ -206,5 +213,37 @@ class FinalSeat:
                         ", ".join(str(tb) for tb in sorted(late)), FINAL_WAIT_MS // 1000)
         records = {name: record for name, record in records.items()
                    if record and name in stacks}
-        return lambda t2, lg, seq: ([("final_seated", {"stacks": stacks, "records": records,
-                                                       "text": text}, None)], None)
+        payload: Dict[str, Any] = {"stacks": stacks, "records": records, "text": text}
+        if left:
+            payload["left"] = {where: chips for where, (_, chips) in left.items()}
+        return lambda t2, lg, seq: ([("final_seated", payload, None)], None)
+
+
+def left_play(tournament: Tournament, statuses: Statuses, redraw: Mapping[int, Any],
+              late: Iterable[int], finalists: Iterable[Any]
+              ) -> Optional[Dict[str, Tuple[str, int]]]:
+    """{"table.seat": (player, chips)}: chips the final table's draw leaves out of play --
+    at a table that had players (*redraw*: its ``redraw`` instruction; not one of *late*),
+    the seat of a player the TD entered out whose take_out the box refused or the host
+    called off, once the draw had seated another there (chaos seed 390: the player had won
+    an all-in before their take_out came), where the box's last status still shows chips.
+    None while a take_out there is open: its answer counts those chips.  *finalists*: the
+    seats the finalists come from (``final["from"]``)."""
+    out: Dict[str, Tuple[str, int]] = {}
+    skip = set(late)
+    theirs = {tuple(where) for where in finalists if where}
+    last: Dict[Tuple[int, int], Any] = {}
+    for record in tournament.instrs.values():
+        if record["action"] == "take_out" and record["table"] in redraw \
+                and record["table"] not in skip:
+            last[(record["table"], record["body"].get("seat"))] = record
+    for (table, seat), record in sorted(last.items()):
+        done = "done" in _ins.results(record)
+        if not done and not _ins.cancelled(record):
+            return None
+        entry = tournament.get(record.get("player") or "")
+        chips = _plan.stack_at(statuses, table, seat) if isinstance(seat, int) else None
+        if done or entry is None or entry.state == "in" or not chips or (table, seat) in theirs:
+            continue
+        out["%d.%d" % (table, seat)] = (entry.name, chips)
+    return out
