@@ -133,3 +133,34 @@ def test_a_balancing_move_is_not_planned_into_a_seat_a_box_fills_unasked(tmp_pat
     leaving = dict(plan, moves=[dict(plan["moves"][0], to={"table": 1, "seat": min(seating[1])})])
     stacks = {str(s): 1000 for s in seating[1]}
     assert liveplan.around_box_filled(leaving, t, {1: {"stacks": stacks}}) == leaving
+
+
+def test_no_balancing_move_goes_to_a_table_its_box_has_broken(tmp_path):
+    """A table whose box broke it (its dealer confirmed the break) is kept by a plan when the
+    players do not fit at the others -- a bust undone after the break.  Its box refuses
+    every player, the host would send them back and the next plan send them again, for
+    ever (chaos seed 82): those moves are dropped and the TD is told once who waits there."""
+    room = Room(tmp_path, boxes=False)  # LPPL, 20 players at tables 1-3: 6, 7, 7
+    t = room.live.tournament
+    seating = t.seating()
+    name, chair = seating[2][min(seating[2])], min(seating[2])
+    into = {"player": name, "from": {"table": 2, "seat": chair}, "to": {"table": 1, "seat": 8}}
+    plan = {"moves": [into], "broken": [], "final_table": False}
+    assert liveplan.not_into_broken(plan, t, room.live.lg) == (plan, [])
+
+    def broke(tournament, lg, seq):  # table 1's box carried out a break
+        payload = _ins.instr(_ins.new_id(lg, tournament, 0), "break_table", 1, "break table 1")
+        return [("instr", payload, None), ("instr_result", {
+            "id": payload["id"], "result": "done", "by": "box", "src": [],
+            "text": "table 1: break table 1 done"}, None)], None
+    room.live.write(broke)
+    t = room.live.tournament
+    assert liveplan.box_broken(t) == {1}
+    kept, told = liveplan.not_into_broken(plan, t, room.live.lg)
+    assert kept["moves"] == []
+    (text,) = told
+    assert text.startswith("table 1's box broke its table before the plan needed it again")
+    assert text.endswith("%s wait there until a seat is free at another table" % " and ".join(
+        [", ".join(sorted(seating[1].values())[:-1]), sorted(seating[1].values())[-1]]))
+    room.live.write(lambda now, lg, seq: ([("notice", {"text": text, "src": []}, None)], None))
+    assert liveplan.not_into_broken(plan, room.live.tournament, room.live.lg)[1] == []

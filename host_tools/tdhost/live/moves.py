@@ -493,9 +493,11 @@ def plan(tournament: Tournament, boxes: "BoxesNow", seed: int, after_bust: bool,
     def build(current: Tournament, lg: League, seq: int) -> Tuple[Batch, List[str]]:
         chosen = _plan.spare_held(result, room, _plan.held(current))  # a box refused them
         chosen = _plan.around_box_filled(chosen, current, statuses)  # a box fills that seat
+        chosen, told = _plan.not_into_broken(chosen, current, lg)  # no box takes them there
         evs, skipped = _plan.moves(lg, current, chosen, statuses, moving)
         _redraw.mark(current, chosen, evs)  # US 2: two or more joining one table re-draw
-        return [("instr", payload, None) for payload in evs], skipped
+        return [("instr", payload, None) for payload in evs] + [
+            ("notice", {"text": text, "src": []}, None) for text in told], skipped
 
     skipped, _ = yield build
     if skipped:

@@ -438,6 +438,38 @@ def around_box_filled(plan: _balance.BalancePlan, tournament: Tournament,
     return {"moves": out, "broken": plan["broken"], "final_table": plan["final_table"]}
 
 
+def not_into_broken(plan: _balance.BalancePlan, tournament: Tournament,
+                    lg: League) -> Tuple[_balance.BalancePlan, List[str]]:
+    """(*plan* without its moves into a table whose box has broken it, the notices for the
+    TD): the plan keeps such a table when the players do not fit at the others (a bust
+    undone after the dealer confirmed the break), but its box refuses every player ("This
+    table is broken"), the host sends them back, and the next plan sends them again, for
+    ever (chaos seed 82).  Whoever still sits there waits until a seat is free elsewhere:
+    the next plan breaks that table first.  Each notice is said once."""
+    closed = box_broken(tournament)
+    into = sorted({move["to"]["table"] for move in plan["moves"]} & closed)
+    if not into:
+        return plan, []
+    said = {ev.payload.get("text") for ev in lg.events
+            if ev.action == "notice" and ev.tournament == tournament.number}
+    told = []
+    for table in into:
+        left = sorted(tournament.seating().get(table, {}).values())
+        text = ("table %d's box broke its table before the plan needed it again, and the "
+                "players do not fit at the other tables: nobody is moved there. %s until a "
+                "seat is free at another table" % (
+                    table, ("%s %s there" % (_text_names(left), "waits" if len(left) == 1
+                                              else "wait")) if left else "Nobody plays"))
+        if text not in said:
+            told.append(text)
+    return {"moves": [move for move in plan["moves"] if move["to"]["table"] not in closed],
+            "broken": plan["broken"], "final_table": plan["final_table"]}, told
+
+
+def _text_names(names: List[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def final_instrs(lg: League, tournament: Tournament, before: Dict[int, Any], keep: int,
                  k: int = 0) -> List[Instr]:
     """After the final-table draw: ``redraw`` to every table that had players (*before*:
