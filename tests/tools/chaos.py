@@ -855,24 +855,29 @@ def stacks(box):
     return box.table.stacks if box.table is not None else {}
 
 
-def chips_gone(left, states, entered_at, undone_lates):
+def chips_gone(left, states, entered_at, undone_lates, hand_out=()):
     """The chips that left play with players the TD entered out, of *left* [(player,
     (chips, seq))]: chips a take_out took off them, or that they left a box with for
     another table (a move_out done) and never sat down with; *states*: player -> their
     entry's state now (None: no entry); *entered_at*: player -> seq of their late entry that
-    stands; *undone_lates*: [(seq, player, chips)] of late entries undone since.
+    stands; *undone_lates*: [(seq, player, chips)] of late entries undone since;
+    *hand_out*: (player, seq) of the take_outs whose seat a hand had emptied (the box
+    reported the seat out before it answered ``done``).
 
     Chips taken from an entry that stands count when the player is out now (the receive
     of a player entered out on their way is called off: nobody carries those chips).  A
     take_out of a late entry undone since (the entry gone, or entered afresh after it,
     with new chips) took chips the entries do not count: what stays in play is what that
     entry brought to its seat less what it took away (a dead big blind posted, a pot lost),
-    so the difference counts."""
+    so the difference counts -- also when its take_out took nothing because a hand had
+    busted them (what they brought stays in play: seed 382), not when it took nothing
+    because they had not sat down yet (seed 22)."""
     gone = 0
     for name, (chips, seq) in left:
         if states.get(name) not in (None, "in") and entered_at.get(name, 0) < seq:
             gone += chips
-        elif chips and (states.get(name) is None or entered_at.get(name, 0) > seq):
+        elif (chips or (name, seq) in hand_out) and (
+                states.get(name) is None or entered_at.get(name, 0) > seq):
             brought = [c for at, who, c in undone_lates if who == name and at < seq]
             gone += chips - (brought[-1] if brought else 0)
     return gone
@@ -911,10 +916,16 @@ def check(room):
             entered_at[ev.payload["name"]] = ev.seq
         elif ev.action == "late":
             undone_lates.append((ev.seq, ev.payload["name"], ev.payload.get("stack") or start))
+    hand_out = set()  # the take_outs of seats a hand had emptied: reported, then done
+    for record in t.instrs.values():
+        said = [r["result"] for r in record["results"] if r.get("by") == "box"]
+        if record["action"] == "take_out" and record.get("player") and "reported" in said \
+                and "done" in said and said.index("reported") < said.index("done"):
+            hand_out.add((record["player"], room.written_at(record["id"])))
     gone = chips_gone(list(taken.items()) + list(room.walking.items()),
                       {name: t.get(name).state if t.get(name) else None
                        for name in list(taken) + list(room.walking)},
-                      entered_at, undone_lates)
+                      entered_at, undone_lates, hand_out)
     for name in entered_at:  # a latecomer entered out before any box seated them: their
         entry = t.get(name)  # receive called off, their chips never reached a box
         own = [r for r in t.instrs.values() if r["action"] == "receive"
