@@ -794,3 +794,40 @@ def test_a_player_moved_by_hand_twice_before_the_host_reads_moves_once_from_thei
     assert room.boxes[3].table.stacks.get(last) and seat not in room.boxes[2].table.stacks
     assert room.live.tournament.get(name).seat == [3, last]
     assert [p for p in room.pending() if p["player"] == name] == []
+
+
+def test_undoing_a_move_by_hand_after_an_undone_bust_on_the_way_seats_the_player_back(
+        tmp_path):
+    """`tdhost move` sends a player of table 1 to table 2; the TD busts them before their
+    dealer moves them (the move called off, the seat taken out with their chips), undoes the
+    bust (the host seats them at table 2, where the league has them), then undoes the move:
+    the league has them at their table 1 seat again, so the receive at table 2 is called off
+    and table 1's box seats them with the same chips (chaos seed 631: table 2 seated them,
+    the league had them at table 1)."""
+    room = Room(tmp_path)
+    t = room.live.tournament
+    seat = min(t.seating()[1])
+    name = t.seating()[1][seat]
+    free = min(s for s in range(1, 9) if s not in t.seating()[2])
+    run(["move", name, "2.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    run(["bust", name, "--db", room.db, "--yes"])
+    room.run(2000)
+    carry_out(room, ("take_out",))
+    room.run(2000)
+    run(["undo", "--db", room.db, "--yes"])  # the bust
+    room.run(2000)
+    (there,) = [i for i in room.boxes[2].instructions("receive") if i["name"] == name]
+    assert there["seat"] == free
+    run(["undo", "--db", room.db, "--yes"])  # the move
+    room.run(2000)
+    t = room.live.tournament
+    assert t.get(name).seat == [1, seat]
+    assert [i["instr"] for i in room.boxes[2].instructions("withdraw")] == [there["id"]]
+    (back,) = [i for i in room.boxes[1].instructions("receive") if i["name"] == name]
+    assert (back["seat"], back["stack"]) == (seat, there["stack"])
+    carry_out(room, ("receive",))
+    room.run(3000)
+    assert room.boxes[1].table.stacks.get(seat) == there["stack"]
+    assert room.boxes[2].seat_of(name) is None and free not in room.boxes[2].table.stacks
+    assert [p for p in room.pending() if p["player"] == name] == []

@@ -486,12 +486,14 @@ def _move_undone(payload: Dict[str, Any], boxes: "BoxesNow") -> Write:
         halves = [record for record in current.instrs.values()
                   if record.get("move") and record.get("recorded") and record["player"] == name
                   and list(record["to"]) == to and not _ins.cancelled(record)]
-        if entry is None or entry.state != "in" or not entry.seat or not halves \
-                or current.final is not None:
+        if entry is None or entry.state != "in" or not entry.seat or current.final is not None:
             return [], None
-        halves.sort(key=lambda record: record["action"] != "move_out")
-        out, back = halves[0], list(entry.seat)
+        back = list(entry.seat)
         why = "the TD undid the move of %s to table %d seat %d" % (name, to[0], to[1])
+        if not halves:
+            return _own_receive_back(current, lg, name, to, back, why, boxes), None
+        halves.sort(key=lambda record: record["action"] != "move_out")
+        out = halves[0]
         if _ins.state(out) != "done":
             return _ins.cancel_all(lg, current, halves, why, _boxed(boxes, current)), None
         statuses = boxes.statuses
@@ -500,6 +502,34 @@ def _move_undone(payload: Dict[str, Any], boxes: "BoxesNow") -> Write:
         again["recorded"] = True
         return [("instr", again, None)], None
     return build
+
+
+def _own_receive_back(tournament: Tournament, lg: League, name: str, to: List[int],
+                      back: List[int], why: str, boxes: "BoxesNow") -> Batch:
+    """A move recorded by hand undone after the move itself was called off, while a receive
+    of the player's own was on its way to its seat *to* (the TD busted them on the way,
+    then undid the bust: the host seated them back at the league's seat, the move's -- chaos
+    seed 631): that receive is called off and they sit down at *back*, the seat the undo
+    gives them, with the same chips; carried out already, the box moves them there."""
+    own = [record for record in tournament.instrs.values()
+           if record["action"] == "receive" and not record.get("move")
+           and record.get("player") == name and list(record.get("to") or ()) == to
+           and not _ins.cancelled(record)]
+    if not own or to == back:
+        return []
+    last = own[-1]
+    stack = _ins.chips(last["body"].get("stack"))
+    if _ins.state(last) == "done" or stack is None:
+        statuses = boxes.statuses
+        again = _ins.move_out(lg, tournament, 0, name, to, back, _plan.stack_at(statuses, *to),
+                              _plan.record_at(statuses, *to))
+        again["recorded"] = True
+        return [("instr", again, None)]
+    evs = _ins.cancel_all(lg, tournament, [last], why, _boxed(boxes, tournament))
+    k = sum(1 for action, _, _ in evs if action == "instr")
+    return evs + [("instr", _ins.seat_player(
+        lg, tournament, k, name, back, stack, "seat %s at table %d seat %d with %s chips (%s)"
+        % (name, back[0], back[1], stack, why)), None)]
 
 
 def _chained_moves(lg: League, evs: Sequence[LoggedEvent]) -> Dict[int, Dict[str, Any]]:
