@@ -736,3 +736,32 @@ def test_a_mover_entered_out_on_the_way_is_at_no_box(tmp_path):
     room.restart()
     room.run(3000)
     assert not [r for r in room.live.tournament.instrs.values() if r["action"] == "take_out"]
+
+
+
+def test_a_move_by_hand_whose_receive_is_called_off_is_over(tmp_path):
+    """`tdhost move` moves a player to another table; they leave their seat (move_out done)
+    and the TD busts them on the way: the receive is called off and the move is over -- no
+    plan counts them at its destination any more (chaos seed 665: after the bust was undone
+    and the host seated them at a seat of its choosing, every plan still had them at the
+    move's destination, their real seat looked free, and another player was moved into
+    it)."""
+    room = Room(tmp_path)
+    t = room.live.tournament
+    seat = min(t.seating()[2])
+    player = t.seating()[2][seat]
+    free = min(s for s in range(1, 9) if s not in t.seating()[1])
+    run(["move", player, "1.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    src = room.boxes[2]
+    (got_out,) = src.instructions("move_out")
+    assert src.leave(got_out) == 3000
+    room.run(2000)
+    assert player in _ins.moving_players(room.live.tournament)
+    room.live.act("bust", {"names": [player]})
+    room.run(2000)
+    t = room.live.tournament
+    assert [r["action"] for r in t.instrs.values() if r.get("move") == got_out["id"]
+            and _ins.cancelled(r)] == ["receive"]  # (the move_out stays done)
+    assert player not in _ins.moving_players(t)
+    assert _plan.seating_after_moves(t).get(1, {}).get(free) is None

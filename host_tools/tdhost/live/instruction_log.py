@@ -129,10 +129,16 @@ def after(tournament: Tournament, record: Instr) -> Optional[str]:
 def moves(tournament: Tournament) -> Dict[str, List[Instr]]:
     """{move id: [move_out] or [move_out, receive]} of the moves not recorded and not
     cancelled (the receive exists once the move_out is done); a move the league has
-    already (``recorded`` by hand) until both boxes carried it out."""
+    already (``recorded`` by hand) until both boxes carried it out.  A move whose receive
+    was called off is over, its move_out done or not: the player is out, or sits down
+    wherever the host's own receive seats them (chaos seed 665: counted as still under way,
+    it kept the player at its destination in every plan, and their real seat looked free)."""
     out: Dict[str, List[Instr]] = {}
+    over = {record["move"] for record in tournament.instrs.values()
+            if record.get("move") and record["action"] == "receive" and cancelled(record)}
     for record in tournament.instrs.values():
-        if record.get("move") and not record.get("moved") and not cancelled(record):
+        if record.get("move") and not record.get("moved") and not cancelled(record) \
+                and record["move"] not in over:
             out.setdefault(record["move"], []).append(record)
     for key, halves in list(out.items()):
         halves.sort(key=lambda record: record["action"] != "move_out")
