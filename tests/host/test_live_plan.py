@@ -164,3 +164,47 @@ def test_no_balancing_move_goes_to_a_table_its_box_has_broken(tmp_path):
         [", ".join(sorted(seating[1].values())[:-1]), sorted(seating[1].values())[-1]]))
     room.live.write(lambda now, lg, seq: ([("notice", {"text": text, "src": []}, None)], None))
     assert liveplan.not_into_broken(plan, room.live.tournament, room.live.lg)[1] == []
+
+
+def test_a_plan_that_keeps_a_table_its_box_broke_asks_the_box_to_open_it_again(tmp_path):
+    """A bust undone after table 1's dealer confirmed its break: the next plan keeps table 1
+    (the players no longer fit at the others).  The host calls the break off and withdraws
+    it from the box, which opens the table again while it can (docs/protocol.md "withdraw");
+    until the box answers, no move goes there and nothing is said; once it answers ``done``
+    the table is in play (chaos seeds 82, 526: players waited at a broken table for ever)."""
+    from tdhost.live import moves as _moves
+    room = Room(tmp_path, boxes=False)
+    t = room.live.tournament
+    seating = t.seating()
+
+    def broke(tournament, lg, seq):
+        payload = _ins.instr(_ins.new_id(lg, tournament, 0), "break_table", 1, "break table 1")
+        return [("instr", payload, None), ("instr_result", {
+            "id": payload["id"], "result": "done", "by": "box", "src": [],
+            "text": "table 1: break table 1 done"}, None)], None
+    room.live.write(broke)
+    t = room.live.tournament
+    (brk,) = [r for r in t.instrs.values() if r["action"] == "break_table"]
+    plan_in = {"tables": [{"table": tb, "seats": {str(s): n for s, n in seats.items()}}
+                          for tb, seats in sorted(seating.items())]}
+    kept = {"moves": [], "broken": [], "final_table": False}
+    evs = []
+    room.live.write(lambda now, lg, seq: (evs.extend(_moves.reopen(
+        now, lg, kept, plan_in, lambda tb: True)) or evs, None))
+    t = room.live.tournament
+    assert _ins.cancelled(t.instrs[brk["id"]])
+    (wd,) = [r for r in t.instrs.values() if r["action"] == "withdraw"]
+    assert wd["body"]["instr"] == brk["id"] and wd["table"] == 1
+    assert liveplan.box_broken(t) == {1}  # until the box answers
+    name = seating[2][min(seating[2])]
+    into = {"moves": [{"player": name, "from": {"table": 2, "seat": min(seating[2])},
+                       "to": {"table": 1, "seat": 8}}], "broken": [], "final_table": False}
+    assert liveplan.not_into_broken(into, t, room.live.lg) == (
+        {"moves": [], "broken": [], "final_table": False}, [])  # nothing said yet
+    room.live.write(lambda now, lg, seq: ([("instr_result", {
+        "id": wd["id"], "result": "done", "by": "box", "src": [],
+        "text": "table 1: withdraw done"}, None)], None))
+    t = room.live.tournament
+    assert liveplan.box_broken(t) == set()
+    assert liveplan.not_into_broken(into, t, room.live.lg) == (into, [])
+    assert liveplan.room(t, {}, 1)["closed"] == []

@@ -251,6 +251,11 @@ class BoxEvents:
         if res == "done" and instr["action"] == "take_out" and live.write(
                 lambda tournament, lg, seq: _moves.seat_waiting(tournament, lg, instr)):
             live.follow(Effects(plan=True))  # a player waited for the seat it frees
+        opened = live.tournament.instrs.get(instr["body"].get("instr") or "") \
+            if instr["action"] == "withdraw" and res == "done" else None
+        if opened is not None and opened["action"] == "break_table" \
+                and "done" in _ins.results(opened, "box"):
+            live.follow(Effects(plan=True))  # its box opened the table again: plan with it
         if res == "done" and instr["action"] == "receive" and not instr.get("move"):
             # a player seated: the plan skipped them until now
             live.follow(Effects(plan=True, names=[instr["table"]]))

@@ -510,13 +510,16 @@ def reopen(tournament: Tournament, lg: League, result: _balance.BalancePlan,
     plan on *room*) keeps -- a bust undone after its plan broke the table: the players no
     longer fit at the others (docs/live.md "Every seat taken"): its ``break_table`` called
     off and withdrawn from its box, the moves out of it that neither box has begun called
-    off (with the moves into their seats, ``_followers``), a notice.  Not a break the box
-    carried out (no instruction opens it again).  None to write: []; else the caller plans
-    again."""
+    off (with the moves into their seats, ``_followers``), a notice.  A break its box has
+    carried out is withdrawn too: the box opens the table again if it still can (the break
+    its dealer confirmed last, no restart since: docs/protocol.md "withdraw"), and the table
+    counts as open once it says so (``room_plan.box_broken``); else it refuses, and the
+    table stays broken (chaos seeds 82, 526: the players no longer fitted at the others).
+    None to write: []; else the caller plans again."""
     keep = {tb["table"] for tb in room["tables"] if tb["seats"]} - set(result["broken"])
     stale = [record for record in tournament.instrs.values()
              if record["action"] == "break_table" and record["table"] in keep
-             and _ins.state(record) not in ("cancelled", "done")]  # a box broken stays so
+             and not _ins.cancelled(record)]
     if not stale:
         return []
     tables = sorted({record["table"] for record in stale})
@@ -526,6 +529,13 @@ def reopen(tournament: Tournament, lg: League, result: _balance.BalancePlan,
     evs = _ins.cancel_all(lg, tournament, stale + [instr for pair in out for instr in pair],
                           "table %s plays on: a new plan keeps it" % ", ".join(
                               map(str, tables)), boxed)
+    seen = _ins.withdrawn(tournament)
+    k = sum(1 for action, _, _ in evs if action == "instr")
+    for record in stale:  # carried out at the box: withdrawn all the same (above)
+        if "done" in _ins.results(record, "box") and record["id"] not in seen \
+                and boxed(record["table"]):
+            evs.append(("instr", _ins.withdraw(lg, tournament, k, record), None))
+            k += 1
     return evs + [("notice", {"text": "table%s %s in play again: the new plan keeps %s" % (
         "s" if len(tables) > 1 else "", ", ".join(map(str, tables)),
         "them" if len(tables) > 1 else "it"), "src": []}, None)]

@@ -42,11 +42,14 @@ def broken_tables(tournament: Tournament) -> Set[int]:
 
 def box_broken(tournament: Tournament) -> Set[int]:
     """Tables whose box has carried out a ``break_table`` (answered ``done``), even one the
-    host called off too late (the dealer confirmed it before the withdraw came): no
-    instruction opens a table again, so the plans break them first (docs/live.md "Every
-    seat taken")."""
+    host called off too late (the dealer confirmed it before the withdraw came), unless the
+    box answered that withdraw ``done``: it opened the table again (docs/protocol.md
+    "withdraw"); the plans break them first (docs/live.md "Every seat taken")."""
+    opened = {record["body"].get("instr") for record in tournament.instrs.values()
+              if record["action"] == "withdraw" and "done" in _ins.results(record, "box")}
     return {record["table"] for record in tournament.instrs.values()
-            if record["action"] == "break_table" and "done" in _ins.results(record, "box")}
+            if record["action"] == "break_table" and "done" in _ins.results(record, "box")
+            and record["id"] not in opened}
 
 
 STANDBY = "standby for "  # a seat offered to a standby player: taken, by nobody who moves
@@ -444,16 +447,26 @@ def not_into_broken(plan: _balance.BalancePlan, tournament: Tournament,
     TD): the plan keeps such a table when the players do not fit at the others (a bust
     undone after the dealer confirmed the break), but its box refuses every player ("This
     table is broken"), the host sends them back, and the next plan sends them again, for
-    ever (chaos seed 82).  Whoever still sits there waits until a seat is free elsewhere:
-    the next plan breaks that table first.  Each notice is said once."""
+    ever (chaos seed 82).  While the host's withdraw of that break waits for the box's
+    answer (``moves.reopen``: the box may open the table again), nothing is said: the plan
+    after that answer moves players there.  Else whoever still sits there waits until a
+    seat is free elsewhere (the next plan breaks that table first), and the TD is told,
+    once."""
     closed = box_broken(tournament)
     into = sorted({move["to"]["table"] for move in plan["moves"]} & closed)
     if not into:
         return plan, []
     said = {ev.payload.get("text") for ev in lg.events
             if ev.action == "notice" and ev.tournament == tournament.number}
+    asked = {tournament.instrs[record["body"]["instr"]]["table"]
+             for record in tournament.instrs.values()
+             if record["action"] == "withdraw" and not _ins.results(record, "box")
+             and tournament.instrs.get(record["body"].get("instr") or "", {}).get(
+                 "action") == "break_table"}
     told = []
     for table in into:
+        if table in asked:
+            continue  # (its box answers the withdraw first)
         left = sorted(tournament.seating().get(table, {}).values())
         text = ("table %d's box broke its table before the plan needed it again, and the "
                 "players do not fit at the other tables: nobody is moved there. %s until a "
