@@ -831,3 +831,40 @@ def test_undoing_a_move_by_hand_after_an_undone_bust_on_the_way_seats_the_player
     assert room.boxes[1].table.stacks.get(seat) == there["stack"]
     assert room.boxes[2].seat_of(name) is None and free not in room.boxes[2].table.stacks
     assert [p for p in room.pending() if p["player"] == name] == []
+
+
+def test_undoing_a_move_by_hand_calls_off_a_later_move_not_begun(tmp_path):
+    """`tdhost move` took a player from table 2 to table 1 (carried out), a plan of the
+    host's then moves them on to table 3, and before table 1's dealer has begun that move
+    the TD undoes the move by hand: the host's move is called off and the player goes back
+    to their table 2 seat -- one move, not two (chaos seed 549: the box carried out both
+    in turn, refused the second, and the league had the player at two seats)."""
+    room = Room(tmp_path)
+    t = room.live.tournament
+    seat = min(t.seating()[2])
+    name = t.seating()[2][seat]
+    free = min(s for s in range(1, 9) if s not in t.seating()[1])
+    run(["move", name, "1.%d" % free, "--db", room.db, "--yes"])
+    room.run(2000)
+    carry_out(room)
+    room.run(2000)
+    carry_out(room)
+    room.run(2000)
+    assert room.boxes[1].table.stacks.get(free) and not _ins.moving_players(
+        room.live.tournament)
+    on = min(s for s in range(1, 9) if s not in room.live.tournament.seating()[3])
+
+    def plan_move(tournament, lg, seq):  # what a plan of the host's writes
+        return [("instr", _ins.move_out(lg, tournament, 0, name, [1, free], [3, on], 3000, {}),
+                 None)], None
+    room.live.write(plan_move)
+    room.run(500)
+    (later,) = [p for p in room.pending() if p["action"] == "move_out"]
+    run(["undo", "--db", room.db, "--yes"])
+    room.run(2000)
+    t = room.live.tournament
+    assert t.get(name).seat == [2, seat]
+    assert _ins.state(t.instrs[later["id"]]) == "cancelled"
+    assert later["id"] in [i["instr"] for i in room.boxes[1].instructions("withdraw")]
+    (back,) = [p for p in room.pending() if p["action"] == "move_out"]
+    assert (back["player"], t.instrs[back["id"]]["to"]) == (name, [2, seat])

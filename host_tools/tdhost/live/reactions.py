@@ -496,11 +496,21 @@ def _move_undone(payload: Dict[str, Any], boxes: "BoxesNow") -> Write:
         out = halves[0]
         if _ins.state(out) != "done":
             return _ins.cancel_all(lg, current, halves, why, _boxed(boxes, current)), None
+        # a move of the host's for them since (a plan): not begun, it is called off; begun,
+        # they are on their way, and its receive records where they sit (chaos seed 549:
+        # both went to the box, which carried out the host's, and the league had the
+        # player at two seats)
+        later = [half for move in _ins.moves(current).values()
+                 if move[0]["player"] == name and move[0]["id"] != out["id"] for half in move]
+        if any(_ins.state(half) == "done" for half in later):
+            return [], None
+        evs = _ins.cancel_all(lg, current, later, why, _boxed(boxes, current))
+        k = sum(1 for action, _, _ in evs if action == "instr")
         statuses = boxes.statuses
-        again = _ins.move_out(lg, current, 0, name, to, back, _plan.stack_at(statuses, *to),
+        again = _ins.move_out(lg, current, k, name, to, back, _plan.stack_at(statuses, *to),
                               _plan.record_at(statuses, *to))
         again["recorded"] = True
-        return [("instr", again, None)], None
+        return evs + [("instr", again, None)], None
     return build
 
 
