@@ -868,3 +868,41 @@ def test_undoing_a_move_by_hand_calls_off_a_later_move_not_begun(tmp_path):
     assert later["id"] in [i["instr"] for i in room.boxes[1].instructions("withdraw")]
     (back,) = [p for p in room.pending() if p["action"] == "move_out"]
     assert (back["player"], t.instrs[back["id"]]["to"]) == (name, [2, seat])
+
+
+def test_a_bust_undone_keeps_the_player_where_the_box_has_them_when_their_seat_is_taken(
+        tmp_path):
+    """`tdhost move` sends a player of table 3 to table 2; the TD busts them before their
+    dealer moves them, and plans fill both seats: a move heads into their table 3 seat,
+    another into the table 2 seat.  Undoing the bust calls off the move into the table 3
+    seat, where the box still has them, and the league seats them there again -- the host
+    does it, not the TD (chaos seed 612: the move it called off in the same breath still
+    counted, and the host left it to the TD)."""
+    room = Room(tmp_path)
+    t = room.live.tournament
+    seat = min(t.seating()[3])
+    name = t.seating()[3][seat]
+    free = min(s for s in range(1, 9) if s not in t.seating()[2])
+    run(["move", name, "2.%d" % free, "--db", room.db, "--yes"])
+    room.run(500)
+    run(["bust", name, "--db", room.db, "--yes"])
+    room.run(500)
+    t = room.live.tournament
+    into_old = t.seating()[1][min(t.seating()[1])]
+    into_new = t.seating()[1][max(t.seating()[1])]
+
+    def plans(tournament, lg, seq):  # the host's plans: both seats taken by moves
+        return [("instr", _ins.move_out(lg, tournament, 0, into_old, [1, min(
+            tournament.seating()[1])], [3, seat], 3000, {}), None),
+                ("instr", _ins.move_out(lg, tournament, 1, into_new, [1, max(
+                    tournament.seating()[1])], [2, free], 3000, {}), None)], None
+    room.live.write(plans)
+    room.run(500)
+    run(["undo", "--db", room.db, "--yes"])  # the bust
+    room.run(2000)
+    t = room.live.tournament
+    assert t.get(name).state == "in" and t.get(name).seat == [3, seat]
+    assert not any("moves head for both" in x for x in _notices(room))
+    assert any("%s's bust was undone: they play on at table 3 seat %d" % (name, seat) in x
+               for x in _notices(room))
+    assert into_old not in _ins.moving_players(t) and into_new in _ins.moving_players(t)

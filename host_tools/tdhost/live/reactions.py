@@ -359,10 +359,11 @@ def _moved_back(current: Tournament, lg: League, name: str, seat: Seat, heading:
                             _plan.record_at(statuses, *seat))
         out["recorded"] = True
         return [("instr", out, None)]
-    off = {half["id"] for half in heading}
-    if _plan.seating_after_moves(current).get(seat[0], {}).get(seat[1]) not in (None, name) \
-            or any(halves[0]["to"] == seat and halves[0]["id"] not in off
-                   for halves in _ins.moving_players(current).values()):
+    off = {half["id"] for half in heading}  # called off in this batch (chaos seed 612)
+    moving = {player: halves for player, halves in _ins.moving_players(current).items()
+              if halves[0]["id"] not in off}
+    if _plan.seating_after_moves(current, moving).get(seat[0], {}).get(seat[1]) \
+            not in (None, name) or any(halves[0]["to"] == seat for halves in moving.values()):
         return [("notice", {"text": "%s plays on at table %d seat %d, but the league seats "
                             "them at table %d seat %d and moves head for both: the TD seats "
                             "them" % (name, seat[0], seat[1], to[0], to[1]), "src": []}, None)]
