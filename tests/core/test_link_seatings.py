@@ -207,3 +207,29 @@ def test_a_seating_never_opens_a_broken_table_again():
     run(link, now, 5)
     assert link.table is not broken and link.table.stacks == {2: 2500, 3: 3500}
     assert link.table.hold != BROKEN
+
+
+def test_a_seating_that_does_not_show_a_seat_change_done_here_gives_names_only():
+    """Before the table's first hand the box seats a mover (a receive done); a whole seating
+    the host numbered before that answer reached it -- after a restart of the host, so newer
+    than any version the box acted on -- would rebuild the table without them and their
+    chips (chaos seed 532).  The box takes its names only until a seating shows the
+    change; then a whole one counts again."""
+    seen = []
+    link, port, host, now = live(app=StandIn(seen.append, table=link_table()))
+    host.send({"kind": "instruction", "id": "i-9", "action": "receive", "seat": 3,
+               "name": "Hal", "stack": 2600})
+    now = run(link, now, 3)
+    assert [i["id"] for i in seen] == ["i-9"]
+    link.table.stacks[3] = 2600  # (the dealer seated Hal)
+    link.instruction_done("i-9", "done")
+    before = link.table
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo"}, "sv": 56,
+               "stacks": {"1": 3000, "2": 3000}})
+    now = run(link, now, 5)
+    assert link.table is before and link.table.stacks[3] == 2600
+    assert link.names == {"1": "Ann", "2": "Bo"}
+    host.send({"kind": "seating", "names": {"1": "Ann", "2": "Bo", "3": "Hal"}, "sv": 57,
+               "stacks": {"1": 3000, "2": 2500, "3": 2600}})
+    run(link, now, 5)
+    assert link.unshown == [] and link.table.stacks == {1: 3000, 2: 2500, 3: 2600}

@@ -70,6 +70,8 @@ STATUS_MS = 30000  # status heartbeat
 STATUS_MIN_MS = 1000  # statuses on changes, at most this often
 
 RESULTS = ("acknowledged", "done", "refused")
+SEAT_CHANGES = ("receive", "move_out", "take_out")  # instructions that seat or unseat
+UNSHOWN_MAX = 8  # seat changes kept until a seating shows them (take_seating)
 _ENVELOPE = ("kind", "v", "from", "to", "boot", "seq")  # a frame's, not an instruction's
 
 
@@ -119,6 +121,8 @@ class Link:
         self.names = {}  # seat (str): name, from seating
         self.sv = None  # the seating version those names are (take_seating), since the config
         self.acted_sv = None  # newest ``sv`` of a seat instruction done here (take_seating)
+        # seat changes done here that no seating has shown yet: [seat (str), name, seated]
+        self.unshown = []
         self.out = None  # the frame being written
         self.out_at = 0  # bytes of it written
         self.newline = False  # a frame was cut short: end that line first
@@ -355,9 +359,17 @@ class Link:
             raise ValueError("result must be one of " + ", ".join(RESULTS))
         if result == "done":
             r = self.book.find(iid)
-            v = r[3].get("sv") if r is not None and isinstance(r[3], dict) else None
+            body = r[3] if r is not None and isinstance(r[3], dict) else None
+            v = body.get("sv") if body is not None else None
             if isinstance(v, int) and (self.acted_sv is None or v > self.acted_sv):
                 self.acted_sv = v  # the table has changed past that seating
+            if body is not None and body.get("action") in SEAT_CHANGES \
+                    and body.get("name") is not None:
+                seat = str(body.get("seat"))
+                self.unshown = [u for u in self.unshown if u[0] != seat]  # (the newest counts)
+                if len(self.unshown) >= UNSHOWN_MAX:
+                    self.unshown.pop(0)
+                self.unshown.append([seat, body["name"], body["action"] == "receive"])
         stack = self.book.answer(iid, result, reason, stack)
         self.status_due = True  # the host sees the table as the answer left it
         self.save_due = True
@@ -601,13 +613,18 @@ class Link:
         version) came late, overtaken: refused, counted in ``stale_seatings``.  One
         not newer than the seating a seat instruction carried out here was written
         against (``acted_sv``) gives the names only: the table has changed since
-        (rebuilt from it, it would seat again a player who left)."""
+        (rebuilt from it, it would seat again a player who left); so does one whose
+        names do not show yet a seat change carried out here (``unshown``: the host
+        numbered it before that answer reached it, chaos seed 532)."""
         sv = msg.get("sv")
         if sv is not None and self.sv is not None and sv < self.sv:
             self.stale_seatings += 1
             return
         self.got_seating = True
         self.names = msg["names"]
+        if self.unshown:  # what these names show has reached the host
+            self.unshown = [u for u in self.unshown
+                            if (self.names.get(u[0]) == u[1]) != u[2]]
         if sv is not None and sv != self.sv:
             self.sv = sv  # the next status says it (the host sends a newer one when behind)
             self.status_due = True
@@ -633,6 +650,8 @@ class Link:
         if table is None or not stacks or table.hold == BROKEN:
             return  # (a seating never opens a broken table again: chaos seed 58)
         redraw = table.hold == REDRAW
+        if self.unshown and not redraw:
+            return  # older than a seat change done here (chaos seed 532): names only
         if not redraw and (table.hands or table.hand is not None):
             return  # play has begun: the table's own chips count
         want = {}
