@@ -917,11 +917,11 @@ def check(room):
         elif ev.action == "late":
             undone_lates.append((ev.seq, ev.payload["name"], ev.payload.get("stack") or start))
     hand_out = set()  # the take_outs of seats a hand had emptied: reported, then done
-    for record in t.instrs.values():
-        said = [r["result"] for r in record["results"] if r.get("by") == "box"]
-        if record["action"] == "take_out" and record.get("player") and "reported" in said \
+    for ins in t.instrs.values():
+        said = [r["result"] for r in ins["results"] if r.get("by") == "box"]
+        if ins["action"] == "take_out" and ins.get("player") and "reported" in said \
                 and "done" in said and said.index("reported") < said.index("done"):
-            hand_out.add((record["player"], room.written_at(record["id"])))
+            hand_out.add((ins["player"], room.written_at(ins["id"])))
     gone = chips_gone(list(taken.items()) + list(room.walking.items()),
                       {name: t.get(name).state if t.get(name) else None
                        for name in list(taken) + list(room.walking)},
