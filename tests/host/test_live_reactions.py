@@ -906,3 +906,24 @@ def test_a_bust_undone_keeps_the_player_where_the_box_has_them_when_their_seat_i
     assert any("%s's bust was undone: they play on at table 3 seat %d" % (name, seat) in x
                for x in _notices(room))
     assert into_old not in _ins.moving_players(t) and into_new in _ins.moving_players(t)
+
+
+def test_a_late_entry_undone_twice_takes_the_first_seat_out_once(tmp_path):
+    """Ada enters late and sits down; the TD undoes the entry (a take_out on its way), enters
+    her again and undoes that too before her dealer has taken her out: one take_out of her
+    seat, not a second one for the same seat (chaos seed 792: the box's report of the seat
+    out went to the second, which took no chips, and the first entry's chips counted
+    twice)."""
+    room, table, seat, box = late_arrival(tmp_path)
+    carry_out(room, ("receive",))
+    room.run(2000)
+    assert box.table.stacks.get(seat)
+    room.live.act("undo", {})
+    room.run(1000)
+    room.live.act("redo", {})
+    room.run(1000)
+    room.live.act("undo", {})
+    room.run(2000)
+    takes = [r for r in room.live.tournament.instrs.values()
+             if r["action"] == "take_out" and r.get("player") == "Ada"]
+    assert [(r["table"], r["body"]["seat"]) for r in takes] == [(table, seat)]

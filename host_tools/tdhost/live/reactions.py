@@ -314,8 +314,10 @@ def _entry_undone(name: str, boxes: "BoxesNow", action: str = "late") -> Steps:
     if entry is not None and entry.state == "in":
         return
     seat = _seated_by_box(tournament, name)
-    if seat is None:
-        return
+    if seat is None or any(record.get("player") == name and [
+            record["table"], record["body"].get("seat")] == list(seat)
+            for record in _ins.take_outs(tournament)):
+        return  # (a take_out of that seat is on its way already: an earlier entry's)
     statuses = boxes.statuses
     yield (lambda current, lg, seq: ([("instr", _ins.take_out(
         lg, current, 0, name, seat, "the TD undid their %s" % (
