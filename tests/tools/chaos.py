@@ -256,7 +256,9 @@ class ChaosBox:
         self.cable = FaultCable(room.clock, random.Random("link/%s/%s" % (room.seed, table)),
                                 room.silent_drops)
         self.made = []  # every box event id queued (boot-n)
-        self.taken = {}  # player -> chips the dealer took off at their last take_out done
+        # player -> [(chips, seq)]: the chips the dealer took off at each take_out done (an
+        # entry undone and entered again is taken out once per entry: seed 792)
+        self.taken = {}
         self.off_until = None  # a power cut: back at this room time
         self.boots = 0
         self._boot(None, None)
@@ -286,7 +288,8 @@ class ChaosBox:
         def answered(iid, result, reason=None, stack=None):
             ins = self._shown.get(iid)
             if ins and ins.get("action") == "take_out" and result == "done" and ins.get("name"):
-                self.taken[ins.get("name")] = (stack or 0, self.room.written_at(iid))
+                self.taken.setdefault(ins.get("name"), []).append(
+                    (stack or 0, self.room.written_at(iid)))
             elif ins and ins.get("action") == "move_out" and result == "done":
                 self.room.walking[ins.get("name")] = (stack or 0, self.room.live.last_seq)
             elif ins and ins.get("action") == "receive" and result == "done":
@@ -321,15 +324,12 @@ class ChaosBox:
         """*name* sat down again at a box: chips a take_out took off them at a box came back
         into play with them (a bust undone), unless they entered afresh since (a late entry
         undone and entered again: ``chips_gone`` counts that one)."""
+        lg = self.room.live.lg
         for b in self.room.boxes.values():
-            took = b.taken.get(name)
-            if took is None:
-                continue
-            lg = self.room.live.lg
-            if not any(ev.action in ("late", "reenter") and ev.seq > took[1]
-                       and ev.seq not in lg.undone and ev.payload.get("name") == name
-                       for ev in lg.events):
-                del b.taken[name]
+            b.taken[name] = [took for took in b.taken.get(name, ()) if any(
+                ev.action in ("late", "reenter") and ev.seq > took[1]
+                and ev.seq not in lg.undone and ev.payload.get("name") == name
+                for ev in lg.events)]
 
     def connect(self):
         self.host = BoxLink(self.cable.b, KEY, KEY_ID, self.room.store, clock=self.room.clock)
@@ -906,9 +906,9 @@ def check(room):
     start = t.setup["starting_stack"]
     entered = sum((e.stack if e.stack is not None else start) - e.deducted
                   for e in t.entrants())
-    taken = {}
+    taken = []  # (player, (chips, seq)) of every take_out done
     for b in room.boxes.values():
-        taken.update(b.taken)
+        taken += [(name, took) for name, takes in b.taken.items() for took in takes]
     entered_at = {}  # player -> seq of their late entry that stands
     undone_lates = []  # (seq, player, chips) of the late entries undone since
     for ev in live.lg.events:
@@ -922,9 +922,9 @@ def check(room):
         if ins["action"] == "take_out" and ins.get("player") and "reported" in said \
                 and "done" in said and said.index("reported") < said.index("done"):
             hand_out.add((ins["player"], room.written_at(ins["id"])))
-    gone = chips_gone(list(taken.items()) + list(room.walking.items()),
+    gone = chips_gone(taken + list(room.walking.items()),
                       {name: t.get(name).state if t.get(name) else None
-                       for name in list(taken) + list(room.walking)},
+                       for name in [name for name, _ in taken] + list(room.walking)},
                       entered_at, undone_lates, hand_out)
     for name in entered_at:  # a latecomer entered out before any box seated them: their
         entry = t.get(name)  # receive called off, their chips never reached a box
