@@ -287,6 +287,17 @@ def td_bust_first(room, table):
     return box, seat, name
 
 
+def moved_by_hand(room, frm, to):
+    """`tdhost move` of the player in table *frm*'s first seat to table *to*'s first free
+    seat, on the league file while the host runs: (their name, their seat, the new seat)."""
+    t = room.live.tournament
+    seat = min(t.seating()[frm])
+    name = t.seating()[frm][seat]
+    free = min(s for s in range(1, 9) if s not in t.seating()[to])
+    run(["move", name, "%d.%d" % (to, free), "--db", room.db, "--yes"])
+    return name, seat, free
+
+
 def late_arrival(tmp_path, name="Ada"):
     """The room 10 s into the night, *name* just entered late (their receive on its way):
     (room, their table, their seat, that table's box)."""

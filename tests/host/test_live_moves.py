@@ -8,7 +8,17 @@ live night")."""
 import datetime
 
 from hostutil import run
-from liveroom import KEY, T0_MS, Room, allin, carry_out, fold_round, win_hand, withdraw_all
+from liveroom import (
+    KEY,
+    T0_MS,
+    Room,
+    allin,
+    carry_out,
+    fold_round,
+    moved_by_hand,
+    win_hand,
+    withdraw_all,
+)
 
 from tdhost.links.hoststore import HostStore
 from tdhost.live import (
@@ -747,11 +757,7 @@ def test_a_move_by_hand_whose_receive_is_called_off_is_over(tmp_path):
     move's destination, their real seat looked free, and another player was moved into
     it)."""
     room = Room(tmp_path)
-    t = room.live.tournament
-    seat = min(t.seating()[2])
-    player = t.seating()[2][seat]
-    free = min(s for s in range(1, 9) if s not in t.seating()[1])
-    run(["move", player, "1.%d" % free, "--db", room.db, "--yes"])
+    player, seat, free = moved_by_hand(room, 2, 1)
     room.run(2000)
     src = room.boxes[2]
     (got_out,) = src.instructions("move_out")

@@ -135,6 +135,17 @@ def test_a_balancing_move_is_not_planned_into_a_seat_a_box_fills_unasked(tmp_pat
     assert liveplan.around_box_filled(leaving, t, {1: {"stacks": stacks}}) == leaving
 
 
+
+def _box_broke(room, table):
+    """*table*'s box carried out a ``break_table`` (written with its ``done``)."""
+    def broke(tournament, lg, seq):
+        payload = _ins.instr(_ins.new_id(lg, tournament, 0), "break_table", table,
+                             "break table %d" % table)
+        return [("instr", payload, None), ("instr_result", {
+            "id": payload["id"], "result": "done", "by": "box", "src": [],
+            "text": "table %d: break table %d done" % (table, table)}, None)], None
+    room.live.write(broke)
+
 def test_no_balancing_move_goes_to_a_table_its_box_has_broken(tmp_path):
     """A table whose box broke it (its dealer confirmed the break) is kept by a plan when the
     players do not fit at the others -- a bust undone after the break.  Its box refuses
@@ -147,13 +158,7 @@ def test_no_balancing_move_goes_to_a_table_its_box_has_broken(tmp_path):
     into = {"player": name, "from": {"table": 2, "seat": chair}, "to": {"table": 1, "seat": 8}}
     plan = {"moves": [into], "broken": [], "final_table": False}
     assert liveplan.not_into_broken(plan, t, room.live.lg) == (plan, [])
-
-    def broke(tournament, lg, seq):  # table 1's box carried out a break
-        payload = _ins.instr(_ins.new_id(lg, tournament, 0), "break_table", 1, "break table 1")
-        return [("instr", payload, None), ("instr_result", {
-            "id": payload["id"], "result": "done", "by": "box", "src": [],
-            "text": "table 1: break table 1 done"}, None)], None
-    room.live.write(broke)
+    _box_broke(room, 1)
     t = room.live.tournament
     assert liveplan.box_broken(t) == {1}
     kept, told = liveplan.not_into_broken(plan, t, room.live.lg)
@@ -176,13 +181,7 @@ def test_a_plan_that_keeps_a_table_its_box_broke_asks_the_box_to_open_it_again(t
     room = Room(tmp_path, boxes=False)
     t = room.live.tournament
     seating = t.seating()
-
-    def broke(tournament, lg, seq):
-        payload = _ins.instr(_ins.new_id(lg, tournament, 0), "break_table", 1, "break table 1")
-        return [("instr", payload, None), ("instr_result", {
-            "id": payload["id"], "result": "done", "by": "box", "src": [],
-            "text": "table 1: break table 1 done"}, None)], None
-    room.live.write(broke)
+    _box_broke(room, 1)
     t = room.live.tournament
     (brk,) = [r for r in t.instrs.values() if r["action"] == "break_table"]
     plan_in = {"tables": [{"table": tb, "seats": {str(s): n for s, n in seats.items()}}

@@ -6,7 +6,15 @@ LPPL, 20 players at three 8-seat boxes (seed 7): tables 1, 2, 3 seat 6, 7, 7.  T
 plays one hand first, everyone folding to the big blind, who then has 3,025 chips."""
 
 from hostutil import run
-from liveroom import Room, after_one_hand, allin, carry_out, late_arrival, td_bust_first
+from liveroom import (
+    Room,
+    after_one_hand,
+    allin,
+    carry_out,
+    late_arrival,
+    moved_by_hand,
+    td_bust_first,
+)
 
 from tcbox.instructions import at_table
 from tdhost.live import instruction_log as _ins, reactions as _reactions
@@ -805,11 +813,7 @@ def test_undoing_a_move_by_hand_after_an_undone_bust_on_the_way_seats_the_player
     and table 1's box seats them with the same chips (chaos seed 631: table 2 seated them,
     the league had them at table 1)."""
     room = Room(tmp_path)
-    t = room.live.tournament
-    seat = min(t.seating()[1])
-    name = t.seating()[1][seat]
-    free = min(s for s in range(1, 9) if s not in t.seating()[2])
-    run(["move", name, "2.%d" % free, "--db", room.db, "--yes"])
+    name, seat, free = moved_by_hand(room, 1, 2)
     room.run(2000)
     run(["bust", name, "--db", room.db, "--yes"])
     room.run(2000)
@@ -840,11 +844,7 @@ def test_undoing_a_move_by_hand_calls_off_a_later_move_not_begun(tmp_path):
     to their table 2 seat -- one move, not two (chaos seed 549: the box carried out both
     in turn, refused the second, and the league had the player at two seats)."""
     room = Room(tmp_path)
-    t = room.live.tournament
-    seat = min(t.seating()[2])
-    name = t.seating()[2][seat]
-    free = min(s for s in range(1, 9) if s not in t.seating()[1])
-    run(["move", name, "1.%d" % free, "--db", room.db, "--yes"])
+    name, seat, free = moved_by_hand(room, 2, 1)
     room.run(2000)
     carry_out(room)
     room.run(2000)
@@ -879,11 +879,7 @@ def test_a_bust_undone_keeps_the_player_where_the_box_has_them_when_their_seat_i
     does it, not the TD (chaos seed 612: the move it called off in the same breath still
     counted, and the host left it to the TD)."""
     room = Room(tmp_path)
-    t = room.live.tournament
-    seat = min(t.seating()[3])
-    name = t.seating()[3][seat]
-    free = min(s for s in range(1, 9) if s not in t.seating()[2])
-    run(["move", name, "2.%d" % free, "--db", room.db, "--yes"])
+    name, seat, free = moved_by_hand(room, 3, 2)
     room.run(500)
     run(["bust", name, "--db", room.db, "--yes"])
     room.run(500)
