@@ -21,7 +21,7 @@ from typing import (
 from tdhost.league.refusal import ActionRefused
 from tdhost.league.replay import League
 from tdhost.league.seats import pick_seat
-from tdhost.league.text import seat_text as _seat_text
+from tdhost.league.text import names_text as _names_text, seat_text as _seat_text
 from tdhost.league.tournament import Tournament
 from tdhost.live import instruction_log as _ins
 from tdhost.live.shapes import Instr, Seat, Seating, Statuses
@@ -471,16 +471,12 @@ def not_into_broken(plan: _balance.BalancePlan, tournament: Tournament,
         text = ("table %d's box broke its table before the plan needed it again, and the "
                 "players do not fit at the other tables: nobody is moved there. %s until a "
                 "seat is free at another table" % (
-                    table, ("%s %s there" % (_text_names(left), "waits" if len(left) == 1
+                    table, ("%s %s there" % (_names_text(left), "waits" if len(left) == 1
                                               else "wait")) if left else "Nobody plays"))
         if text not in said:
             told.append(text)
     return {"moves": [move for move in plan["moves"] if move["to"]["table"] not in closed],
             "broken": plan["broken"], "final_table": plan["final_table"]}, told
-
-
-def _text_names(names: List[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def final_instrs(lg: League, tournament: Tournament, before: Dict[int, Any], keep: int,
