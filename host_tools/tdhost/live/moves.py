@@ -496,8 +496,9 @@ def plan(tournament: Tournament, boxes: "BoxesNow", seed: int, after_bust: bool,
         chosen, told = _plan.not_into_broken(chosen, current, lg)  # no box takes them there
         evs, skipped = _plan.moves(lg, current, chosen, statuses, moving)
         _redraw.mark(current, chosen, evs)  # US 2: two or more joining one table re-draw
-        return [("instr", payload, None) for payload in evs] + [
-            ("notice", {"text": text, "src": []}, None) for text in told], skipped
+        batch: Batch = [("instr", payload, None) for payload in evs]
+        batch += [("notice", {"text": text, "src": []}, None) for text in told]
+        return batch, skipped
 
     skipped, _ = yield build
     if skipped:
