@@ -350,9 +350,11 @@ def main() -> int:
     ap.add_argument("--scale-from", metavar="DIR",
                     help="with --only scale: the rows of a finished `python -m tcsim.scale "
                          "--seeds 1-5 --log-dir DIR` instead of a new run")
+    ap.add_argument("--scale-jobs", type=int, default=None, metavar="N",
+                    help="with --scale-from: how many seeds that run ran at a time")
     args = ap.parse_args()
     if args.only == "scale":
-        return only_scale(args.scale_from)
+        return only_scale(args.scale_from, args.scale_jobs)
     for attr in ("micropython", "mpy_cross"):  # the runs happen elsewhere: absolute paths
         if os.sep in getattr(args, attr):
             setattr(args, attr, os.path.abspath(getattr(args, attr)))
@@ -533,14 +535,18 @@ def main() -> int:
     return 1 if any(f["status"] == "FAILED" for f in figs) else 0
 
 
-def only_scale(source: str | None = None) -> int:
-    """The scale drill's rows alone (bench/scale_bench.py, or the results in *source*), written
-    into bench/results.json in place of its last ones; every other row stays as it was
-    measured (``date``), the scale rows carry their own (``scale.date``)."""
+def only_scale(source: str | None = None, jobs: int | None = None) -> int:
+    """The scale drill's rows alone (bench/scale_bench.py, or the results in *source*, run
+    *jobs* seeds at a time), written into bench/results.json in place of its last ones;
+    every other row stays as it was measured (``date``), the scale rows carry their own
+    (``scale.date``)."""
     print("  the scale drill: %s ..." % ("the results in %s" % source if source else
                                           "300 tables on Mosquitto under faults, 5 seeds"),
           flush=True)
-    scale = run_sub(SCALE, 3 * 3600, ("--from", source) if source else ())
+    args = ("--from", source) if source else ()
+    if source and jobs:
+        args += ("--jobs", str(jobs))
+    scale = run_sub(SCALE, 3 * 3600, args)
     result = json.loads(RESULTS.read_text())
     if "error" in scale:
         new = [figure("scale", "the scale drill (bench/scale_bench.py)", None, "",
