@@ -177,7 +177,7 @@ def test_a_plan_that_keeps_a_table_its_box_broke_asks_the_box_to_open_it_again(t
     it from the box, which opens the table again while it can (docs/protocol.md "withdraw");
     until the box answers, no move goes there and nothing is said; once it answers ``done``
     the table is in play (chaos seeds 82, 526: players waited at a broken table for ever)."""
-    from tdhost.live import moves as _moves
+    from tdhost.live import plans as _plans
     room = Room(tmp_path, boxes=False)
     t = room.live.tournament
     seating = t.seating()
@@ -188,7 +188,7 @@ def test_a_plan_that_keeps_a_table_its_box_broke_asks_the_box_to_open_it_again(t
                           for tb, seats in sorted(seating.items())]}
     kept = {"moves": [], "broken": [], "final_table": False}
     evs = []
-    room.live.write(lambda now, lg, seq: (evs.extend(_moves.reopen(
+    room.live.write(lambda now, lg, seq: (evs.extend(_plans.reopen(
         now, lg, kept, plan_in, lambda tb: True)) or evs, None))
     t = room.live.tournament
     assert _ins.cancelled(t.instrs[brk["id"]])

@@ -34,6 +34,13 @@ def carry_out(steps: Steps,
         return stop.value
 
 
+def now() -> "Steps":
+    """The tournament as it is now, in a part's ``Steps`` (after the writes so far and
+    Live's reactions): ``tournament = yield from now()``."""
+    _, tournament = yield None
+    return tournament
+
+
 def notice(text: str, src: Optional[List[Any]] = None) -> Write:
     """A line in the league's log for the TD (``notice``; *src*: the box events it is
     about), a decision."""

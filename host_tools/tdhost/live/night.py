@@ -33,6 +33,7 @@ from tdhost.live import (
     instruction_log as _ins,
     master_clock as _clock,
     moves as _moves,
+    plans as _plans,
     reactions as _reactions,
     redraw as _redraw,
     room_plan as _plan,
@@ -453,7 +454,7 @@ class Live:
         self._redraw()
         if self._plan_due and not self.busts.open and self._plan_ready():
             after_bust, self._plan_due, self._plan_bust = self._plan_bust, False, False
-            self.carry_out(_moves.plan(self.tournament, self.boxes_now(), self.seed, after_bust,
+            self.carry_out(_plans.plan(self.tournament, self.boxes_now(), self.seed, after_bust,
                                        self.final_seat))
         self._send_instructions()
         self._heal_seatings()

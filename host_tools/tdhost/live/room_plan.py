@@ -150,7 +150,7 @@ def new_seat(boxes: "BoxesNow", tournament: Tournament, name: str, seq: int,
         if freed:
             return list(random.Random("%s|freed|%s" % (seq, name)).choice(freed)), None
         # every seat in play taken: a table a plan broke whose box has not broken it yet
-        # rather than alone at an empty one (the next plan keeps it: moves.reopen)
+        # rather than alone at an empty one (the next plan keeps it: plans.reopen)
         unbroken = {record["table"] for record in tournament.instrs.values()
                     if record["action"] == "break_table" and _ins.state(record) == "queued"}
         if unbroken:
@@ -448,7 +448,7 @@ def not_into_broken(plan: _balance.BalancePlan, tournament: Tournament,
     undone after the dealer confirmed the break), but its box refuses every player ("This
     table is broken"), the host sends them back, and the next plan sends them again, for
     ever (chaos seed 82).  While the host's withdraw of that break waits for the box's
-    answer (``moves.reopen``: the box may open the table again), nothing is said: the plan
+    answer (``plans.reopen``: the box may open the table again), nothing is said: the plan
     after that answer moves players there.  Else whoever still sits there waits until a
     seat is free elsewhere (the next plan breaks that table first), and the TD is told,
     once."""
