@@ -54,41 +54,35 @@ def plan(tournament: Tournament, boxes: "BoxesNow", seed: int, after_bust: bool,
             _, tournament = yield drop
     statuses = boxes.statuses
     seed = (top.draw or {}).get("seed", seed)
-    moving = _ins.moving_players(tournament)
-    room = _plan.room(tournament, statuses, seed, moving)
+
+    def again(current: Tournament) -> Tuple[Dict[str, List[Instr]], Dict[str, Any]]:
+        moving = _ins.moving_players(current)
+        return moving, _plan.room(current, statuses, seed, moving)
+
+    moving, room = again(tournament)
     if sum(1 for tb in room["tables"] if tb["seats"]) < 2:
         return
     try:
         result = _balance.plan(room)
+        drop = None if result["final_table"] else drop_into_broken(
+            tournament, result["broken"], moving, boxes)
+        if drop is not None:
+            _, tournament = yield drop
+            moving, room = again(tournament)  # plan again without them
+            result = _balance.plan(room)
+
+        def back_in_play(current: Tournament, lg: League, seq: int) -> Tuple[Batch, bool]:
+            evs = reopen(current, lg, result, room, lambda table: boxes.boxed(current, table))
+            return evs, bool(evs)
+
+        if not result["final_table"]:
+            reopened, tournament = yield back_in_play
+            if reopened:
+                moving, room = again(tournament)  # plan again with the table in play
+                result = _balance.plan(room)
     except _balance.PlanError as err:
         yield _told("no plan: %s" % err)
         return
-    drop = None if result["final_table"] else drop_into_broken(tournament, result["broken"],
-                                                               moving, boxes)
-    if drop is not None:
-        _, tournament = yield drop
-        moving = _ins.moving_players(tournament)  # plan again without them
-        room = _plan.room(tournament, statuses, seed, moving)
-        try:
-            result = _balance.plan(room)
-        except _balance.PlanError as err:
-            yield _told("no plan: %s" % err)
-            return
-
-    def back_in_play(current: Tournament, lg: League, seq: int) -> Tuple[Batch, bool]:
-        evs = reopen(current, lg, result, room, lambda table: boxes.boxed(current, table))
-        return evs, bool(evs)
-
-    if not result["final_table"]:
-        reopened, tournament = yield back_in_play
-        if reopened:
-            moving = _ins.moving_players(tournament)  # plan again with the table in play
-            room = _plan.room(tournament, statuses, seed, moving)
-            try:
-                result = _balance.plan(room)
-            except _balance.PlanError as err:
-                yield _told("no plan: %s" % err)
-                return
     if result["final_table"]:
         if top.final is None:
             final_seat.restart()  # the final table waits afresh
